@@ -1,0 +1,335 @@
+// Wire types of the Workspace Content API (api/workspace-content-api.md, with
+// the gaps filled from api/cube-platform-facts.md). These are the only types
+// the emulator shares with the client: responses are parsed with them by the
+// client, produced (and checked in tests) by the emulator.
+//
+// Response schemas are loose objects: a real server may add fields and wsc
+// must not break on them (nor drop them, they feed content hashes). Input
+// schemas are what a server validates; the emulator uses them as its
+// validation rules, so they are ordinary (non-strict) objects as a lenient
+// server would be, except where the specification states a constraint.
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------
+// Shared pieces
+
+export const PUBLIC_ID_RE = /^[0-9A-Za-z]{12}$/;
+export const PublicId = z.string().regex(PUBLIC_ID_RE, 'must be exactly 12 characters of [0-9A-Za-z]');
+
+export const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
+/** The specification's create-body enum; the older public document says GOOGLE_SHEETS. */
+export const ReportSource = z.enum(['HOSTED_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
+export type ReportSource = z.infer<typeof ReportSource>;
+
+export const ResourceOwner = z.looseObject({
+  id: z.int(),
+  email: z.string(),
+  firstName: z.string().nullish(),
+  picture: z.string().nullish(),
+});
+
+export const FolderPathEntry = z.looseObject({ id: z.int(), name: z.string() });
+
+export const PageInfo = z.looseObject({
+  hasNextPage: z.boolean(),
+  hasPreviousPage: z.boolean(),
+  startCursor: z.string().nullish(),
+  endCursor: z.string().nullish(),
+});
+export type PageInfo = z.infer<typeof PageInfo>;
+
+export const PivotItems = z.looseObject({
+  columns: z.array(z.string()),
+  filters: z.array(z.string()),
+  measures: z.array(z.string()),
+  rows: z.array(z.string()),
+});
+
+/** Error bodies: NestJS-style `{ statusCode, message, error?, code? }`. */
+export const ErrorBody = z.looseObject({
+  statusCode: z.int().optional(),
+  message: z.union([z.string(), z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
+  error: z.string().optional(),
+  code: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** `code` values of 409 answers (facts §4). */
+export const API_CODES = {
+  upsertBranchChanged: 'upsert_branch_changed',
+  ambiguousLegacyId: 'ambiguous_legacy_id',
+} as const;
+
+// ---------------------------------------------------------------------------
+// Dashboards
+
+export const WidgetType = z.enum(['CHART', 'TEXT', 'FILTER', 'AI', 'TIME_GRAIN', 'SPACER', 'DIVIDER', 'CONTAINER']);
+export const Position = z.object({ x: z.int(), y: z.int(), w: z.int(), h: z.int() });
+export const Breakpoints = z.object({
+  lg: z.int().nullish(),
+  md: z.int().nullish(),
+  sm: z.int().nullish(),
+  xs: z.int().nullish(),
+  xxs: z.int().nullish(),
+});
+export const ResponsiveLayouts = z.object({
+  lg: Position.nullish(),
+  md: Position.nullish(),
+  sm: Position.nullish(),
+  xs: Position.nullish(),
+  xxs: Position.nullish(),
+});
+export const DashboardLayout = z.object({
+  breakpoints: Breakpoints.nullish(),
+  cols: Breakpoints.nullish(),
+  containerPadding: z.array(z.int()).nullish(),
+  margin: z.array(z.int()).nullish(),
+  rowHeight: z.int().nullish(),
+});
+export const DashboardAppSource = z.object({
+  entry: z.string().max(255).nullish(),
+  files: z.record(z.string(), z.string()).nullish(),
+  html: z.string().nullish(),
+  manifest: z
+    .object({
+      dependencies: z.record(z.string(), z.string()).nullish(),
+      version: z.int().nullish(),
+    })
+    .nullish(),
+});
+const FreeForm = z.record(z.string(), z.unknown());
+
+/** A widget as the draft input accepts it: `id` optional (the server assigns one). */
+export const DashboardWidgetDraftInput = z.object({
+  id: z.string().max(128).nullish(),
+  type: WidgetType,
+  position: Position,
+  responsiveLayouts: ResponsiveLayouts.nullish(),
+  config: FreeForm.nullish(),
+  style: FreeForm.nullish(),
+});
+export const DashboardWidget = DashboardWidgetDraftInput.extend({ id: z.string() });
+
+/** `meta.dashboardDraft` as the server validates it on every workbook write. */
+export const DashboardConfigDraftInput = z.object({
+  kind: z.enum(['CLASSIC', 'APP']).nullish(),
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+  app: DashboardAppSource.nullish(),
+  layout: DashboardLayout.nullish(),
+  settings: FreeForm.nullish(),
+  theme: FreeForm.nullish(),
+  widgets: z.array(DashboardWidgetDraftInput).nullish(),
+});
+export const DashboardConfig = DashboardConfigDraftInput.extend({ widgets: z.array(DashboardWidget).nullish() });
+export type DashboardConfig = z.infer<typeof DashboardConfig>;
+
+export const ReportSnapshot = z.looseObject({
+  id: z.int(),
+  reportId: z.int(),
+  versionNumber: z.int(),
+});
+
+export const Dashboard = z.looseObject({
+  id: z.int(),
+  publicId: z.string(),
+  deploymentId: z.int(),
+  workbookId: z.int(),
+  status: z.enum(['draft', 'published', 'archived']),
+  allowEmbed: z.boolean(),
+  config: DashboardConfig,
+  versionNumber: z.int(),
+  versionId: z.int(),
+  reportSnapshots: z.array(ReportSnapshot),
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+
+export const PublishDashboardInput = z.object({
+  workbookId: z.int(),
+  config: DashboardConfig.nullish(),
+  dashboardId: z.int().nullish(),
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+  allowEmbed: z.boolean().nullish(),
+});
+export type PublishDashboardInput = z.infer<typeof PublishDashboardInput>;
+
+// ---------------------------------------------------------------------------
+// Workbooks
+
+export const Workbook = z.looseObject({
+  id: z.int(),
+  deploymentId: z.int(),
+  name: z.string(),
+  meta: FreeForm,
+  calculatedFields: FreeForm,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  type: ResourceType,
+  slug: z.string().nullish(),
+  folderId: z.number().nullish(),
+  folderPath: z.array(FolderPathEntry).optional(),
+  createdBy: z.int().optional(),
+  userId: z.number().nullish(),
+  user: ResourceOwner.nullish(),
+  isFavorite: z.boolean().nullish(),
+  dashboardDraft: DashboardConfig.nullish(),
+  dashboardPublished: DashboardConfig.nullish(),
+  publishedDashboard: Dashboard.nullish(),
+});
+export type Workbook = z.infer<typeof Workbook>;
+
+/** Body of POST /workbooks and PUT /workbooks/by-slug/{slug}. */
+export const WorkbookInput = z.object({
+  name: z.string().nullish(),
+  folderId: z.number().nullish(),
+  meta: FreeForm.nullish(),
+});
+export type WorkbookInput = z.infer<typeof WorkbookInput>;
+
+// ---------------------------------------------------------------------------
+// Reports
+
+export const Report = z.looseObject({
+  id: z.int(),
+  deploymentId: z.int(),
+  publicId: PublicId,
+  name: z.string(),
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+  type: ResourceType,
+  source: ReportSource.nullish(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: z.int().optional(),
+  userId: z.int(),
+  user: ResourceOwner,
+  refreshedBy: z.int().nullish(),
+  refreshedByUser: ResourceOwner,
+  canEdit: z.boolean().nullish(),
+  canManage: z.boolean().nullish(),
+  folderId: z.int().nullish(),
+  folderPath: z.array(FolderPathEntry).optional(),
+  workbookId: z.int().nullish(),
+  version: z.int().nullish(),
+  sqlQuery: z.string().nullish(),
+  jsonQuery: z.string().nullish(),
+  meta: FreeForm.nullish(),
+  pivotItems: PivotItems.nullish(),
+  endResultCell: z.string().nullish(),
+  resultLocation: z.string().nullish(),
+  externalWorkbookId: z.string().nullish(),
+  externalWorkbookPlacements: z.array(z.record(z.string(), z.unknown())).nullish(),
+  rolesWithAccess: z.array(z.record(z.string(), z.unknown())).nullish(),
+});
+export type Report = z.infer<typeof Report>;
+
+/** Report input shared by create and update (specification table). */
+export const ReportInput = z.object({
+  name: z.string().max(255).nullish(),
+  title: z.string().max(255).nullish(),
+  folderId: z.int().nullish(),
+  workbookId: z.int().nullish(),
+  sqlQuery: z.string().nullish(),
+  jsonQuery: z.string().nullish(),
+  meta: FreeForm.nullish(),
+  pivotItems: PivotItems.nullish(),
+  publicId: PublicId.nullish(),
+  endResultCell: z.string().nullish(),
+  resultLocation: z.string().nullish(),
+  externalWorkbookId: z.string().nullish(),
+});
+export type ReportInput = z.infer<typeof ReportInput>;
+/** The create body adds `source` (create-only; ignored on update). */
+export const CreateReportInput = ReportInput.extend({ source: ReportSource.nullish() });
+export type CreateReportInput = z.infer<typeof CreateReportInput>;
+
+/** Fields of the report input, in a stable order (planner, renderers, export). */
+export const REPORT_INPUT_FIELDS = [
+  'name',
+  'title',
+  'workbookId',
+  'folderId',
+  'sqlQuery',
+  'jsonQuery',
+  'pivotItems',
+  'meta',
+  'endResultCell',
+  'resultLocation',
+  'externalWorkbookId',
+] as const;
+export type ReportInputField = (typeof REPORT_INPUT_FIELDS)[number];
+
+export const WORKBOOK_INPUT_FIELDS = ['name', 'folderId', 'meta'] as const;
+
+// ---------------------------------------------------------------------------
+// User attributes (account-level, no deploymentId)
+
+export const UserAttributeType = z.enum(['string', 'number', 'boolean', 'string_array', 'number_array']);
+export const UserAttribute = z.looseObject({
+  id: z.int(),
+  name: z.string(),
+  type: z.string(),
+  displayName: z.string().nullish(),
+  description: z.string().nullish(),
+  defaultValue: z.string().nullish(),
+});
+export type UserAttribute = z.infer<typeof UserAttribute>;
+export const UserAttributeCreateInput = z.object({
+  name: z.string().min(1),
+  type: UserAttributeType,
+  displayName: z.string().nullish(),
+  description: z.string().nullish(),
+  defaultValue: z.string().nullish(),
+});
+export const UserAttributeUpdateInput = z.object({
+  displayName: z.string().nullish(),
+  description: z.string().nullish(),
+  defaultValue: z.string().nullish(),
+});
+export type UserAttributeUpdateInput = z.infer<typeof UserAttributeUpdateInput>;
+export const USER_ATTRIBUTE_INPUT_FIELDS = ['displayName', 'description', 'defaultValue'] as const;
+
+// ---------------------------------------------------------------------------
+// Lists
+
+function listOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    items: z.array(item),
+    data: z.array(item).optional(),
+    count: z.int().min(0).nullish(),
+    pageInfo: PageInfo.nullish(),
+  });
+}
+export const ReportsList = listOf(Report);
+export const WorkbooksList = listOf(Workbook);
+export const UserAttributesList = listOf(UserAttribute);
+
+/** Sort parameters of GET /reports (facts §2.1). */
+export const ReportsSortBy = z.enum(['name', 'createdAt', 'updatedAt', 'lastViewedAt']);
+export const SortDirection = z.enum(['ASC', 'DESC']);
+
+// ---------------------------------------------------------------------------
+// Paths, relative to the host. The client prefixes nothing else.
+
+export const API_PREFIX = '/api/v1';
+export const paths = {
+  reports: (dep: number) => `${API_PREFIX}/deployments/${dep}/reports`,
+  report: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/reports/${id}`,
+  reportByPublicId: (dep: number, publicId: string) =>
+    `${API_PREFIX}/deployments/${dep}/reports/by-public-id/${encodeURIComponent(publicId)}`,
+  workbooks: (dep: number) => `${API_PREFIX}/deployments/${dep}/workbooks`,
+  workbook: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/workbooks/${id}`,
+  workbookBySlug: (dep: number, slug: string) =>
+    `${API_PREFIX}/deployments/${dep}/workbooks/by-slug/${encodeURIComponent(slug)}`,
+  publish: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/workbooks/${id}/publish`,
+  userAttributes: () => `${API_PREFIX}/user-attributes`,
+  userAttribute: (id: number) => `${API_PREFIX}/user-attributes/${id}`,
+} as const;
+
+/** The server normalises slugs this way before matching (spec, endpoint 2). */
+export function normalizeSlug(slug: string): string {
+  return slug.trim().toLowerCase();
+}

@@ -1,0 +1,148 @@
+// Commander wiring: every command and flag of DESIGN §1, each command loaded
+// lazily so `wsc validate` never pays for the HTTP client or the emulator.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createRequire } from 'node:module';
+import { processContext } from './commands/context.js';
+
+const require = createRequire(import.meta.url);
+const pkg = require('../package.json') as { version: string };
+
+export interface CommonOptions {
+  dir: string;
+  env?: string;
+  baseUrl?: string;
+  deployment?: number;
+  output: 'human' | 'json' | 'markdown';
+  color: boolean;
+  verbose: boolean;
+  concurrency: number;
+  maxRetries: number;
+}
+export interface ValidateOptions extends CommonOptions {}
+export interface PlanOptions extends CommonOptions {
+  out?: string;
+  detailedExitcode: boolean;
+  target: string[];
+}
+export interface ApplyOptions extends CommonOptions {
+  autoApprove: boolean;
+  target: string[];
+}
+export interface ExportOptions extends CommonOptions {
+  out: string;
+  workbook: string[];
+}
+export interface EmulatorOptions {
+  port: number;
+  host: string;
+  state?: string;
+  seed?: string;
+  latency?: string;
+  faults?: string;
+  color: boolean;
+}
+export interface SchemaOptions {
+  out: string;
+  check: boolean;
+  color: boolean;
+}
+
+export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}".`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got ${n}.`);
+    return n;
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function common(cmd: Command, opts: { output?: boolean } = {}): Command {
+  cmd
+    .option('--dir <dir>', 'bundle root directory', '.')
+    .option('--env <name>', 'environment from wsc.yaml (env: WSC_ENV)')
+    .option('--base-url <url>', 'API host, e.g. https://acme.cubecloud.dev (env: WSC_BASE_URL)')
+    .option('--deployment <id>', 'deployment id (env: WSC_DEPLOYMENT_ID)', intArg(1))
+    .option('--no-color', 'disable colour (env: NO_COLOR)')
+    .option('--verbose', 'trace HTTP requests on stderr (token redacted)', false)
+    .option('--concurrency <n>', 'parallel requests', intArg(1, 64), 8)
+    .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6);
+  if (opts.output !== false) {
+    cmd.addOption(
+      new Option('--output <format>', 'output format').choices(['human', 'json', 'markdown']).default('human'),
+    );
+  }
+  return cmd;
+}
+
+type Runner<O> = (opts: O, ctx: ReturnType<typeof processContext>) => Promise<number>;
+
+function action<O extends { color: boolean }>(program: Command & { exitCode?: number }, load: () => Promise<{ run: Runner<O> }>) {
+  return async function (this: Command) {
+    const opts = this.opts<O>();
+    const args = this.args;
+    const { run } = await load();
+    const ctx = processContext({ noColor: !opts.color });
+    program.exitCode = await run({ ...opts, args } as O, ctx);
+  };
+}
+
+export function buildCli(): Command & { exitCode?: number } {
+  const program = new Command() as Command & { exitCode?: number };
+  program
+    .name('wsc')
+    .description('Dashboards as code for the Workspace Content API: validate, plan, apply and export.')
+    .version(pkg.version, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .showSuggestionAfterError(true)
+    .exitOverride();
+
+  common(program.command('validate'))
+    .description('check the bundle offline and print every problem found')
+    .action(action<ValidateOptions>(program, () => import('./commands/validate.js')));
+
+  common(program.command('plan'))
+    .description('show what apply would change in the target deployment (never writes)')
+    .option('--out <file>', 'save the plan to FILE, for `wsc apply FILE`')
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
+    .option('--target <address>', 'limit to a resource, e.g. report/revqZ1x8Kp0a (repeatable)', collect, [])
+    .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
+
+  common(program.command('apply'))
+    .description('apply the bundle (or a saved plan) to the target deployment')
+    .argument('[planfile]', 'a plan saved by `wsc plan --out`')
+    .option('--auto-approve', 'do not ask for confirmation (required without a terminal)', false)
+    .option('--target <address>', 'limit to a resource (repeatable)', collect, [])
+    .action(action<ApplyOptions>(program, () => import('./commands/apply.js')));
+
+  common(program.command('export'))
+    .description('snapshot a deployment into bundle files')
+    .requiredOption('--out <dir>', 'directory to write the bundle into')
+    .option('--workbook <slug>', 'export only this workbook and its reports (repeatable)', collect, [])
+    .action(action<ExportOptions>(program, () => import('./commands/export.js')));
+
+  program
+    .command('emulator')
+    .description('run the local Workspace Content API server')
+    .option('--port <port>', 'port to listen on (0 = any free port)', intArg(0, 65535), 4010)
+    .option('--host <host>', 'loopback address to bind', '127.0.0.1')
+    .option('--state <file>', 'persist state to this JSON file')
+    .option('--seed <file>', 'seed state from this JSON file')
+    .option('--latency <ms>', 'added latency per request: N or MIN-MAX')
+    .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02"')
+    .option('--no-color', 'disable colour')
+    .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
+
+  program
+    .command('schema')
+    .description('write the JSON Schemas of the bundle files (for editors)')
+    .option('--out <dir>', 'directory to write into', 'schemas')
+    .option('--check', 'fail (exit 1) when the files there are not up to date; write nothing', false)
+    .option('--no-color', 'disable colour')
+    .action(action<SchemaOptions>(program, () => import('./commands/schema.js')));
+
+  return program;
+}

@@ -1,0 +1,43 @@
+// What a command gets from the process: streams, environment, terminal
+// facts. Commands are the only code (with main.ts) that touches the process;
+// they receive it through this object so tests can run them in-process too.
+import { decideStyle, type Style } from '../render/style.js';
+
+export interface CommandContext {
+  out(text: string): void;
+  err(text: string): void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  style: Style;
+  /** stdin is a terminal (prompts allowed). */
+  interactive: boolean;
+  /** Ask a yes/no question on the terminal; resolves false on anything but yes. */
+  confirm(question: string): Promise<boolean>;
+}
+
+export function processContext(opts: { noColor?: boolean }): CommandContext {
+  const style = decideStyle({
+    isTTY: Boolean(process.stderr.isTTY),
+    columns: process.stderr.columns,
+    env: process.env,
+    noColorFlag: opts.noColor === true,
+  });
+  return {
+    out: (t) => void process.stdout.write(t),
+    err: (t) => void process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+    style,
+    interactive: Boolean(process.stdin.isTTY) && !process.env['CI'],
+    confirm: async (question) => {
+      const { createInterface } = await import('node:readline/promises');
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const answer = await rl.question(`${question} `);
+        return /^(y|yes)$/i.test(answer.trim());
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}

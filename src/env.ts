@@ -1,0 +1,24 @@
+// The environment variables wsc reads: one table, used by the code and
+// printed in the README (a test keeps the two in step). Precedence:
+// flags > environment variables > wsc.yaml > defaults.
+export interface EnvVarDoc {
+  name: string;
+  description: string;
+}
+
+export const ENV_VARS: readonly EnvVarDoc[] = [
+  { name: 'WSC_ENV', description: 'Environment of wsc.yaml to use (like `--env`).' },
+  { name: 'WSC_BASE_URL', description: 'Base URL of the API host, e.g. `https://acme.cubecloud.dev` (like `--base-url`); `/api/v1` is appended.' },
+  { name: 'WSC_DEPLOYMENT_ID', description: 'Numeric deployment id (like `--deployment`).' },
+  { name: 'WSC_TOKEN', description: 'API token, used when the environment names none. Never printed nor written to a file.' },
+  { name: 'WSC_AUTH_SCHEME', description: '`bearer` (default: `Authorization: Bearer <token>`), `api-key` (`Api-Key <token>`) or `raw` (the token alone).' },
+  { name: 'NO_COLOR', description: 'Any non-empty value turns colour off (like `--no-color`).' },
+  { name: 'CI', description: 'When set, no spinners and no interactive prompts.' },
+  { name: 'GITHUB_STEP_SUMMARY', description: 'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file.' },
+] as const;
+
+/** Reads one of the variables above; an empty string counts as unset. */
+export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}

@@ -1,0 +1,53 @@
+// The one place that exits. Parses argv, runs the command, and turns any
+// error into a message and an exit code (DESIGN §2). Known errors print no
+// stack; unknown ones are internal bugs and print their stack.
+import { CommanderError } from 'commander';
+import { EXIT, isWscError, UsageError, type WscError } from './errors.js';
+import { decideStyle, type Style } from './render/style.js';
+
+export async function main(argv: string[]): Promise<void> {
+  const noColor = argv.includes('--no-color');
+  const style = decideStyle({
+    isTTY: Boolean(process.stderr.isTTY),
+    columns: process.stderr.columns,
+    env: process.env,
+    noColorFlag: noColor,
+  });
+  let code: number;
+  try {
+    const { buildCli } = await import('./cli.js');
+    const program = buildCli();
+    await program.parseAsync(argv);
+    code = program.exitCode ?? EXIT.ok;
+  } catch (e) {
+    code = await report(e, style);
+  }
+  // Let pending writes drain; never cut stdout short with process.exit().
+  process.exitCode = code;
+}
+
+async function report(e: unknown, style: Style): Promise<number> {
+  if (e instanceof CommanderError) {
+    // --help and --version end up here with exit code 0; commander printed them.
+    if (e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
+    // commander already printed its message; add nothing but the exit code.
+    return EXIT.invalid;
+  }
+  if (isWscError(e)) {
+    process.stderr.write(await formatError(e, style));
+    return e.exitCode;
+  }
+  const err = e instanceof Error ? e : new Error(String(e));
+  process.stderr.write(
+    `${style.c.red('internal error:')} ${err.message}\n${err.stack ?? ''}\n` +
+      'This is a bug in wsc. Please report it with the command you ran.\n',
+  );
+  return EXIT.failure;
+}
+
+async function formatError(e: WscError, style: Style): Promise<string> {
+  const { renderError } = await import('./render/error.js');
+  return renderError(e, style);
+}
+
+export { UsageError };

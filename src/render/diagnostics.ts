@@ -1,0 +1,37 @@
+// Bundle diagnostics as text: grouped per file (files in name order), errors
+// before warnings, each `file:line:col  error  message  [rule]`, then a count.
+import type { Diagnostic } from '../errors.js';
+import type { Style } from './style.js';
+
+export function sortDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
+  const rank = (d: Diagnostic) => (d.severity === 'error' ? 0 : 1);
+  return [...diags].sort(
+    (a, b) =>
+      (a.pos.file < b.pos.file ? -1 : a.pos.file > b.pos.file ? 1 : 0) ||
+      rank(a) - rank(b) ||
+      a.pos.line - b.pos.line ||
+      a.pos.col - b.pos.col ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
+}
+
+export function renderDiagnostics(diags: readonly Diagnostic[], style: Style): string {
+  const { c } = style;
+  let out = '';
+  let file: string | undefined;
+  for (const d of sortDiagnostics(diags)) {
+    if (d.pos.file !== file) {
+      if (file !== undefined) out += '\n';
+      file = d.pos.file;
+    }
+    const sev = d.severity === 'error' ? c.red('error') : c.yellow('warning');
+    out += `${c.bold(`${d.pos.file}:${d.pos.line}:${d.pos.col}`)} ${sev} ${d.message} ${c.dim(`[${d.rule}]`)}\n`;
+    if (d.hint) out += `  ${c.cyan('hint:')} ${d.hint}\n`;
+  }
+  if (diags.length > 0) {
+    const errors = diags.filter((d) => d.severity === 'error').length;
+    const warnings = diags.length - errors;
+    out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`;
+  }
+  return out;
+}

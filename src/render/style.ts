@@ -1,0 +1,30 @@
+// Colour and spinners are decided here, once, from the terminal and the
+// environment; renderers receive a Style and never look at the process.
+// (chalk and ora ignore NO_COLOR by themselves, so wsc decides for them.)
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export interface TerminalFacts {
+  isTTY: boolean;
+  columns: number | undefined;
+  env: Record<string, string | undefined>;
+  /** `--no-color` given. */
+  noColorFlag: boolean;
+}
+
+export interface Style {
+  color: boolean;
+  /** A spinner only on a real terminal with a width, and never in CI (ora spins forever on 0 columns). */
+  spinner: boolean;
+  c: ChalkInstance;
+}
+
+export function decideStyle(t: TerminalFacts): Style {
+  const noColorEnv = t.env['NO_COLOR'] !== undefined && t.env['NO_COLOR'] !== '';
+  const ci = t.env['CI'] !== undefined && t.env['CI'] !== '' && t.env['CI'] !== 'false';
+  const color = t.isTTY && !noColorEnv && !t.noColorFlag && t.env['TERM'] !== 'dumb';
+  const spinner = t.isTTY && (t.columns ?? 0) > 0 && !ci;
+  return { color, spinner, c: new Chalk({ level: color ? 1 : 0 }) };
+}
+
+/** A style with no colour, for tests and files. */
+export const plainStyle: Style = { color: false, spinner: false, c: new Chalk({ level: 0 }) };
