@@ -1,0 +1,25 @@
+// The environment a command runs against, after wsc.yaml, environment
+// variables and flags have been merged (flags > env vars > wsc.yaml > defaults).
+import type { PublicIdMode } from '../core/model.js';
+
+export type AuthScheme = 'bearer' | 'api-key' | 'raw';
+
+export interface ResolvedEnvironment {
+  /** Environment name (`local` for the implicit embedded one). */
+  name: string;
+  /** true: an in-process emulator, state in `stateFile`; no baseUrl, token `dev-token`. */
+  embedded: boolean;
+  /** Absolute path of the embedded emulator's state file (embedded only). */
+  stateFile?: string;
+  /** Host URL without `/api/v1` and without a trailing slash (remote only). */
+  baseUrl?: string;
+  deploymentId: number;
+  /** Never printed, never written to a file. */
+  token?: string;
+  authScheme: AuthScheme;
+  publicIds: PublicIdMode;
+  /** `vars` of the environment, for `${vars.NAME}`. */
+  vars: Record<string, unknown>;
+  /** Whether the target may hold resources the bundle references but does not define (not embedded, or has state). */
+  mayHoldUnknownRefs: boolean;
+}
