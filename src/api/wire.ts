@@ -15,6 +15,17 @@ import { z } from 'zod';
 
 export const PUBLIC_ID_RE = /^[0-9A-Za-z]{12}$/;
 export const PublicId = z.string().regex(PUBLIC_ID_RE, 'must be exactly 12 characters of [0-9A-Za-z]');
+/**
+ * The reserved, non-unique placeholder shape the API shows for reports with
+ * no stable publicId. The real shape is not documented (facts §5, [U]); the
+ * emulator synthesises placeholders in this shape (six leading zeros), wsc
+ * never derives or mints an id of this shape, and export also treats any
+ * publicId shared by several reports as unstable, whatever its shape.
+ */
+export const PLACEHOLDER_PUBLIC_ID_RE = /^000000[0-9A-Za-z]{6}$/;
+export function isPlaceholderPublicId(id: string): boolean {
+  return PLACEHOLDER_PUBLIC_ID_RE.test(id);
+}
 
 export const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
 /** The specification's create-body enum; the older public document says GOOGLE_SHEETS. */
