@@ -1,0 +1,48 @@
+// The CLI surface: every command of DESIGN §1 is listed, --version works,
+// usage errors exit 3 (DESIGN §2). Runs the built launcher as a user would.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { version: string };
+
+function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('node', [`${root}/bin/wsc.js`, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('wsc command line', () => {
+  test('--help lists every command with one line each', async () => {
+    const r = await wsc(['--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of ['validate', 'plan', 'apply', 'export', 'emulator', 'schema']) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\b.*\\S`, 'm'));
+    }
+  });
+
+  test('--version prints the package version', async () => {
+    const r = await wsc(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
+  test.each([
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['plan', '--bogus'], /unknown option '--bogus'/],
+    [['plan', '--concurrency', 'x'], /expected a whole number, got "x"/],
+    [['plan', '--concurrency', '0'], /expected a number from 1 to 64/],
+    [['plan', '--output', 'yaml'], /Allowed choices are human, json, markdown/],
+    [['export'], /required option '--out <dir>'/],
+  ])('usage error %j exits 3 with a message', async (args, message) => {
+    const r = await wsc(args);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
