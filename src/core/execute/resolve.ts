@@ -1,0 +1,56 @@
+// References left pending in a plan (`{ $report }`, `{ $workbook }`: their
+// target is written by the same apply) are replaced by numeric ids just before
+// a request is sent. Bodies are walked deeply: a widget's config may hold a
+// reference at any depth.
+import { isRef, type PlannedRequest } from '../model.js';
+
+export function refAddress(ref: { $report: string } | { $workbook: string }): string {
+  return '$report' in ref ? `report/${ref.$report}` : `workbook/${ref.$workbook}`;
+}
+
+function walk(value: unknown, onRef: (address: string) => void): void {
+  if (isRef(value)) {
+    onRef(refAddress(value));
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) walk(v, onRef);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) walk(v, onRef);
+  }
+}
+
+/** Addresses of every reference a request still holds. */
+export function collectRefs(request: PlannedRequest): string[] {
+  const found = new Set<string>();
+  const op = request.operation;
+  walk(op.body, (a) => found.add(a));
+  if (op.op === 'publishWorkbook') walk(op.workbook, (a) => found.add(a));
+  return [...found];
+}
+
+export class UnresolvedRefError extends Error {
+  constructor(readonly address: string) {
+    super(`the reference to ${address} has no id: it was neither read from the deployment nor written by this apply`);
+  }
+}
+
+/** A copy of `value` with every reference replaced by `lookup(address)`; throws UnresolvedRefError. */
+export function resolveRefs<T>(value: T, lookup: (address: string) => number | undefined): T {
+  const go = (v: unknown): unknown => {
+    if (isRef(v)) {
+      const address = refAddress(v);
+      const id = lookup(address);
+      if (id === undefined) throw new UnresolvedRefError(address);
+      return id;
+    }
+    if (Array.isArray(v)) return v.map(go);
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = go(x);
+      return out;
+    }
+    return v;
+  };
+  return go(value) as T;
+}
