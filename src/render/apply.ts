@@ -1,0 +1,167 @@
+// What apply prints: one plain line per notable event on stderr (progress),
+// and the result on stdout (a summary, or JSON). Pure: (data, style) -> string.
+import type { ApplyEvent, ApplyResult, FailedRequest } from '../core/execute.js';
+import type { Plan, PlannedRequest } from '../core/model.js';
+import { ApiError, NetworkError, type SourcePos } from '../errors.js';
+import type { Style } from './style.js';
+
+const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
+  0: 'user attributes',
+  1: 'workbooks needed by reports',
+  2: 'reports',
+  3: 'workbook dashboards',
+  4: 'publish',
+};
+
+export function phaseTitle(phase: PlannedRequest['phase']): string {
+  return phase === 0 ? 'User attributes' : `Phase ${phase}/4: ${PHASE_LABELS[phase]}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What a request does, in words: `create report`, `update report 12`, ... */
+export function describeRequest(r: PlannedRequest): string {
+  const op = r.operation;
+  switch (op.op) {
+    case 'upsertWorkbook':
+      return r.phase === 3 ? 'upsert workbook with its dashboard draft' : 'upsert workbook';
+    case 'createReport':
+      return 'create report';
+    case 'updateReport':
+      return 'publicId' in op.body ? `adopt report ${op.reportId}` : `update report ${op.reportId}`;
+    case 'publishWorkbook':
+      return 'publish dashboard';
+    case 'createUserAttribute':
+      return 'create user attribute';
+    case 'updateUserAttribute':
+      return `update user attribute ${op.id}`;
+  }
+}
+
+function at(pos: SourcePos | undefined): string {
+  return pos ? `${pos.file}:${pos.line}` : '';
+}
+
+/** The plain progress line for an event, or undefined when the event prints nothing. */
+export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefined {
+  const { c } = style;
+  switch (e.type) {
+    case 'phase-start':
+      return `${c.bold(phaseTitle(e.phase))} (${plural(e.total, 'request')})\n`;
+    case 'request-done': {
+      const op = e.request.operation.op;
+      const showId = e.id !== undefined && (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute');
+      const id = showId ? `, id ${e.id}` : '';
+      const recovered = e.recovered ? '; its answer was lost, the report was read back and is ours' : '';
+      return `  ${c.green('done')}    ${e.request.address} (${describeRequest(e.request)}${id}${recovered})\n`;
+    }
+    case 'request-fail':
+      return `  ${c.red('failed')}  ${e.request.address} (${describeRequest(e.request)}): ${e.error.message}\n`;
+    case 'request-skip':
+      return `  ${c.yellow('skipped')} ${e.request.address} (${describeRequest(e.request)}): ${e.reason}\n`;
+    default:
+      return undefined;
+  }
+}
+
+function countsLine(result: ApplyResult): string {
+  const k = result.counts;
+  return `${k.created} created, ${k.updated} updated, ${k.adopted} adopted, ${k.published} published`;
+}
+
+function renderFailure(f: FailedRequest, style: Style): string {
+  const { c } = style;
+  const e = f.error;
+  let out = `  ${c.red(f.request.address)}${f.pos ? `  ${c.dim(at(f.pos))}` : ''}\n`;
+  if (e instanceof ApiError) {
+    const server = e.serverMessage ? `: ${e.serverMessage}` : '';
+    out += `    ${e.method} ${e.path} -> ${e.status}${server}\n`;
+  } else if (e instanceof NetworkError) {
+    out += `    ${e.method} ${e.path} -> no answer\n`;
+  }
+  out += `    ${e.message}\n`;
+  for (const d of e.details) out += `    ${d}\n`;
+  if (e.hint) out += `    ${c.cyan('Hint:')} ${e.hint}\n`;
+  return out;
+}
+
+/** The result on stdout. */
+export function renderApplySummary(result: ApplyResult, style: Style): string {
+  const { c } = style;
+  const recovered = result.applied.filter((a) => a.recovered).length;
+  const recoveredNote = recovered
+    ? ` ${plural(recovered, 'report create')} whose answer was lost ${recovered === 1 ? 'was' : 'were'} confirmed by reading back.`
+    : '';
+  if (result.failed.length === 0 && result.skipped.length === 0) {
+    return `${c.green('Apply complete:')} ${countsLine(result)}.${recoveredNote}\n`;
+  }
+  let out = `${c.red('Apply failed:')} ${plural(result.applied.length, 'request')} applied, ${result.failed.length} failed, ${result.skipped.length} skipped (${countsLine(result)}).${recoveredNote}\n`;
+  const done = result.resources.filter((r) => r.status === 'applied' || r.status === 'partial');
+  if (done.length) {
+    out += `\nApplied:\n`;
+    for (const r of done) {
+      const id = r.id !== undefined ? `, id ${r.id}` : '';
+      out += `  ${r.address} (${r.actions.join(', ')}${id})${r.status === 'partial' ? ' — partly, see below' : ''}\n`;
+    }
+  }
+  out += `\nFailed:\n`;
+  for (const f of result.failed) out += renderFailure(f, style);
+  if (result.skipped.length) {
+    out += `\nSkipped:\n`;
+    for (const s of result.skipped) out += `  ${s.request.address} (${describeRequest(s.request)}): ${s.reason}\n`;
+  }
+  out += `\n${c.dim('Re-running apply converges: what was applied is not repeated.')}\n`;
+  return out;
+}
+
+export type ApplyStatus = 'applied' | 'partial' | 'failed';
+
+export function applyStatus(result: ApplyResult): ApplyStatus {
+  if (result.failed.length === 0 && result.skipped.length === 0) return 'applied';
+  return result.applied.length > 0 ? 'partial' : 'failed';
+}
+
+/** `--output json`: stable, additive-only. */
+export function applyResultJson(plan: Plan, result: ApplyResult) {
+  return {
+    formatVersion: 1 as const,
+    environment: plan.environment,
+    deploymentId: plan.deploymentId,
+    status: applyStatus(result),
+    counts: result.counts,
+    resources: result.resources.map((r) => ({
+      address: r.address,
+      kind: r.kind,
+      actions: r.actions,
+      status: r.status,
+      ...(r.id !== undefined ? { id: r.id } : {}),
+      ...(r.pos ? { file: r.pos.file, line: r.pos.line } : {}),
+    })),
+    applied: result.applied.map((a) => ({
+      request: a.request.id,
+      address: a.request.address,
+      ...(a.id !== undefined ? { id: a.id } : {}),
+      ...(a.recovered ? { recovered: true } : {}),
+    })),
+    failed: result.failed.map((f) => {
+      const e = f.error;
+      return {
+        request: f.request.id,
+        address: f.request.address,
+        ...(f.pos ? { file: f.pos.file, line: f.pos.line } : {}),
+        code: e.code,
+        message: e.message,
+        ...(e instanceof ApiError
+          ? { method: e.method, path: e.path, status: e.status, ...(e.serverMessage ? { serverMessage: e.serverMessage } : {}) }
+          : {}),
+        ...(e instanceof NetworkError ? { method: e.method, path: e.path } : {}),
+        ...(e.hint ? { hint: e.hint } : {}),
+      };
+    }),
+    skipped: result.skipped.map((s) => ({ request: s.request.id, address: s.request.address, reason: s.reason })),
+  };
+}
+
+export function renderApplyJson(plan: Plan, result: ApplyResult): string {
+  return `${JSON.stringify(applyResultJson(plan, result), null, 2)}\n`;
+}

@@ -1,0 +1,121 @@
+// Apply's progress lines and result, as printed (plain style).
+import { describe, expect, test } from 'vitest';
+import type { ApplyResult } from '../../src/core/execute.js';
+import type { Plan, PlannedRequest } from '../../src/core/model.js';
+import { applyStatus, renderApplyEvent, renderApplyJson, renderApplySummary } from '../../src/render/apply.js';
+import { plainStyle } from '../../src/render/style.js';
+import { ApiError } from '../../src/errors.js';
+
+const wb1: PlannedRequest = { id: 'workbook/sales#upsert', address: 'workbook/sales', phase: 1, operation: { op: 'upsertWorkbook', slug: 'sales', body: {} }, dependsOn: [] };
+const wb3: PlannedRequest = { ...wb1, id: 'workbook/sales#draft', phase: 3, dependsOn: ['report/revAAAAAAAA1#create'] };
+const rep: PlannedRequest = { id: 'report/revAAAAAAAA1#create', address: 'report/revAAAAAAAA1', phase: 2, operation: { op: 'createReport', body: { publicId: 'revAAAAAAAA1' } }, dependsOn: [] };
+const adopt: PlannedRequest = { id: 'report/adoAAAAAAAA1#adopt', address: 'report/adoAAAAAAAA1', phase: 2, operation: { op: 'updateReport', reportId: 9, body: { publicId: 'adoAAAAAAAA1' } }, dependsOn: [] };
+
+const plan = { formatVersion: 1, environment: 'staging', deploymentId: 12 } as Plan;
+const pos = { file: 'reports/revenue.yaml', line: 2, col: 1 };
+const conflict = new ApiError(
+  { method: 'POST', path: '/api/v1/deployments/12/reports', status: 409, serverMessage: 'publicId already used', code: 'public_id_taken' },
+  'publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revenue.yaml) is already used by a report in deployment 11.',
+  { hint: 'Set `publicIds: per-deployment` for the environment "staging" in wsc.yaml.' },
+);
+
+const ok: ApplyResult = {
+  applied: [{ request: wb1, id: 3 }, { request: rep, id: 40, recovered: true }, { request: adopt, id: 9 }, { request: wb3, id: 3 }],
+  failed: [],
+  skipped: [],
+  resources: [
+    { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'applied', id: 3 },
+    { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'applied', id: 40 },
+    { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', id: 9 },
+  ],
+  counts: { created: 2, updated: 0, adopted: 1, published: 0 },
+};
+
+const partial: ApplyResult = {
+  applied: [{ request: wb1, id: 3 }, { request: adopt, id: 9 }],
+  failed: [{ request: rep, error: conflict, pos }],
+  skipped: [{ request: wb3, reason: 'depends on report/revAAAAAAAA1#create which failed' }],
+  resources: [
+    { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'partial', id: 3 },
+    { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'failed', pos },
+    { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', id: 9 },
+  ],
+  counts: { created: 0, updated: 0, adopted: 1, published: 0 },
+};
+
+describe('apply output', () => {
+  test('progress lines', () => {
+    const lines = [
+      renderApplyEvent({ type: 'phase-start', phase: 2, total: 2 }, plainStyle),
+      renderApplyEvent({ type: 'phase-start', phase: 0, total: 1 }, plainStyle),
+      renderApplyEvent({ type: 'request-start', request: rep }, plainStyle),
+      renderApplyEvent({ type: 'request-done', request: rep, id: 40, recovered: true }, plainStyle),
+      renderApplyEvent({ type: 'request-done', request: adopt, id: 9, recovered: false }, plainStyle),
+      renderApplyEvent({ type: 'request-fail', request: rep, error: conflict, pos }, plainStyle),
+      renderApplyEvent({ type: 'request-skip', request: wb3, reason: 'depends on report/revAAAAAAAA1#create which failed' }, plainStyle),
+      renderApplyEvent({ type: 'phase-end', phase: 2, applied: 1, failed: 1, skipped: 0 }, plainStyle),
+    ];
+    expect(lines.filter(Boolean).join('')).toMatchInlineSnapshot(`
+      "Phase 2/4: reports (2 requests)
+      User attributes (1 request)
+        done    report/revAAAAAAAA1 (create report, id 40; its answer was lost, the report was read back and is ours)
+        done    report/adoAAAAAAAA1 (adopt report 9)
+        failed  report/revAAAAAAAA1 (create report): publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revenue.yaml) is already used by a report in deployment 11.
+        skipped workbook/sales (upsert workbook with its dashboard draft): depends on report/revAAAAAAAA1#create which failed
+      "
+    `);
+  });
+
+  test('summary when everything applied', () => {
+    expect(applyStatus(ok)).toBe('applied');
+    expect(renderApplySummary(ok, plainStyle)).toMatchInlineSnapshot(`
+      "Apply complete: 2 created, 0 updated, 1 adopted, 0 published. 1 report create whose answer was lost was confirmed by reading back.
+      "
+    `);
+  });
+
+  test('summary of a partial apply lists applied, failed (file, request, status, server message, hint) and skipped', () => {
+    expect(applyStatus(partial)).toBe('partial');
+    expect(applyStatus({ ...partial, applied: [] })).toBe('failed');
+    expect(renderApplySummary(partial, plainStyle)).toMatchInlineSnapshot(`
+      "Apply failed: 2 requests applied, 1 failed, 1 skipped (0 created, 0 updated, 1 adopted, 0 published).
+
+      Applied:
+        workbook/sales (create, id 3) — partly, see below
+        report/adoAAAAAAAA1 (adopt, id 9)
+
+      Failed:
+        report/revAAAAAAAA1  reports/revenue.yaml:2
+          POST /api/v1/deployments/12/reports -> 409: publicId already used
+          publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revenue.yaml) is already used by a report in deployment 11.
+          Hint: Set \`publicIds: per-deployment\` for the environment "staging" in wsc.yaml.
+
+      Skipped:
+        workbook/sales (upsert workbook with its dashboard draft): depends on report/revAAAAAAAA1#create which failed
+
+      Re-running apply converges: what was applied is not repeated.
+      "
+    `);
+  });
+
+  test('json result', () => {
+    const json = JSON.parse(renderApplyJson(plan, partial));
+    expect(json).toMatchObject({ formatVersion: 1, environment: 'staging', deploymentId: 12, status: 'partial' });
+    expect(json.failed).toEqual([
+      {
+        request: 'report/revAAAAAAAA1#create',
+        address: 'report/revAAAAAAAA1',
+        file: 'reports/revenue.yaml',
+        line: 2,
+        code: 'public_id_taken',
+        message: conflict.message,
+        method: 'POST',
+        path: '/api/v1/deployments/12/reports',
+        status: 409,
+        serverMessage: 'publicId already used',
+        hint: conflict.hint,
+      },
+    ]);
+    expect(json.skipped).toEqual([{ request: 'workbook/sales#draft', address: 'workbook/sales', reason: 'depends on report/revAAAAAAAA1#create which failed' }]);
+  });
+});
