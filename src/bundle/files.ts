@@ -1,0 +1,119 @@
+// Finding and reading the bundle's files: every *.yaml / *.yml under the root
+// except wsc.yaml, `.wsc/`, dot-directories and node_modules, in sorted
+// order. Symlinked directories are not followed (no loops); files over
+// MAX_FILE_BYTES are refused before they are read; text must be UTF-8.
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Diagnostic } from '../errors.js';
+
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+export const MAX_FILES = 10_000;
+const MAX_DIR_DEPTH = 32;
+export const CONFIG_FILE = 'wsc.yaml';
+
+export interface BundleFile {
+  /** Relative to the bundle root, with `/` separators. */
+  rel: string;
+  abs: string;
+}
+
+export interface Discovery {
+  files: BundleFile[];
+  diagnostics: Diagnostic[];
+}
+
+const at1 = (file: string) => ({ file, line: 1, col: 1 });
+
+export async function discoverFiles(root: string): Promise<Discovery> {
+  const files: BundleFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const walk = async (absDir: string, relDir: string, depth: number): Promise<void> => {
+    if (depth > MAX_DIR_DEPTH) {
+      diagnostics.push({ severity: 'warning', rule: 'bundle-depth', message: `directory nested more than ${MAX_DIR_DEPTH} levels deep; not read`, pos: at1(relDir) });
+      return;
+    }
+    const entries = await readdir(absDir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
+      const abs = join(absDir, e.name);
+      if (e.isSymbolicLink() && !/\.ya?ml$/i.test(e.name)) {
+        const target = await stat(abs).catch(() => undefined);
+        if (target?.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') {
+          diagnostics.push({
+            severity: 'warning',
+            rule: 'symlink-dir',
+            message: 'symbolic link to a directory: not followed',
+            pos: at1(rel),
+            hint: 'Bundle directories are read without following links, so a link loop cannot trap wsc; copy or move the files into the bundle.',
+          });
+        }
+        continue;
+      }
+      if (e.isDirectory()) {
+        if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+        await walk(abs, rel, depth + 1);
+        continue;
+      }
+      if (!/\.ya?ml$/i.test(e.name)) continue;
+      if (relDir === '' && e.name === CONFIG_FILE) continue;
+      if (e.isSymbolicLink()) {
+        // A link to a file is read; a link to a directory is not followed.
+        const target = await stat(abs).catch(() => undefined);
+        if (!target) {
+          diagnostics.push({ severity: 'error', rule: 'file-unreadable', message: 'broken symbolic link', pos: at1(rel) });
+          continue;
+        }
+        if (!target.isFile()) continue;
+      } else if (!e.isFile()) continue;
+      if (files.length >= MAX_FILES) {
+        diagnostics.push({ severity: 'error', rule: 'bundle-size', message: `more than ${MAX_FILES} bundle files; the rest were not read`, pos: at1(rel) });
+        return;
+      }
+      files.push({ rel, abs });
+    }
+  };
+  await walk(root, '', 0);
+  return { files, diagnostics };
+}
+
+export type ReadResult = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
+
+export async function readBundleFile(f: BundleFile): Promise<ReadResult> {
+  const fail = (rule: string, message: string, line = 1, col = 1, hint?: string): ReadResult => ({
+    ok: false,
+    diagnostic: { severity: 'error', rule, message, pos: { file: f.rel, line, col }, ...(hint ? { hint } : {}) },
+  });
+  try {
+    const s = await stat(f.abs);
+    if (s.size > MAX_FILE_BYTES) {
+      return fail('file-too-large', `file is ${formatMiB(s.size)}, over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`, 1, 1, 'Split it into several files.');
+    }
+    const bytes = await readFile(f.abs);
+    if (bytes.length > MAX_FILE_BYTES) return fail('file-too-large', `file is over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`);
+    try {
+      return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    } catch {
+      const lossy = new TextDecoder('utf-8').decode(bytes);
+      const i = lossy.indexOf('\uFFFD');
+      const before = lossy.slice(0, Math.max(0, i));
+      const line = before.split('\n').length;
+      const col = i - before.lastIndexOf('\n');
+      return fail('encoding', 'file is not valid UTF-8', line, col, 'Save the file as UTF-8.');
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail('file-unreadable', `cannot read file${code ? ` (${code})` : ''}`);
+  }
+}
+
+function formatMiB(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export async function isDirectory(p: string): Promise<boolean> {
+  const s = await lstat(p).catch(() => undefined);
+  if (!s) return false;
+  if (s.isSymbolicLink()) return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
+  return s.isDirectory();
+}

@@ -1,0 +1,193 @@
+// zod issues -> diagnostics at the key or value that caused them, in words a
+// user of the file understands (not zod's).
+import type { z } from 'zod';
+import type { Diagnostic } from '../errors.js';
+import type { PositionIndex, Path } from './positions.js';
+import { closest } from './suggest.js';
+
+export interface IssueContext {
+  file: string;
+  positions: PositionIndex;
+  schema: z.ZodType;
+  data: unknown;
+  /** Extra words for an unknown key at the document root, by key. */
+  rootKeyNotes?: Record<string, string>;
+  serverOwned?: ReadonlySet<string>;
+}
+
+type Issue = z.core.$ZodIssue;
+
+export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const push = (path: Path, at: 'key' | 'value', rule: string, message: string, hint?: string) => {
+    const p = ctx.positions.find(path, at);
+    out.push({ severity: 'error', rule, message, pos: { file: ctx.file, line: p.line, col: p.col }, ...(hint ? { hint } : {}) });
+  };
+  for (const issue of issues) {
+    const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+    const value = valueAt(ctx.data, path);
+    const where = path.length > 0 ? `\`${dotted(path)}\`: ` : '';
+    switch (issue.code) {
+      case 'unrecognized_keys': {
+        const known = knownKeysAt(ctx.schema, path);
+        for (const key of issue.keys) {
+          const suggestion = closest(key, known);
+          const inWhere = path.length > 0 ? ` in \`${dotted(path)}\`` : '';
+          let message = `unknown key \`${key}\`${inWhere}`;
+          if (suggestion) message += ` (did you mean \`${suggestion}\`?)`;
+          else if (path.length === 0 && ctx.rootKeyNotes?.[key]) message += `: ${ctx.rootKeyNotes[key]}`;
+          else if (path.length === 0 && ctx.serverOwned?.has(key)) message += ': it is set by the server, not by a bundle';
+          push([...path, key], 'key', 'unknown-key', message, known.length ? `Allowed keys: ${known.join(', ')}.` : undefined);
+        }
+        break;
+      }
+      case 'invalid_type': {
+        const parent = valueAt(ctx.data, path.slice(0, -1));
+        const last = path[path.length - 1];
+        const missing = value === undefined && last !== undefined && !(isObject(parent) && Object.hasOwn(parent, String(last)));
+        if (missing && typeof last === 'string') {
+          const inWhere = path.length > 1 ? ` in \`${dotted(path.slice(0, -1))}\`` : '';
+          push(path, 'key', 'missing-key', `missing required key \`${last}\`${inWhere}`);
+        } else {
+          push(path, 'value', 'wrong-type', `${where}expected ${expectedName(issue.expected)}, got ${describe(value)}`);
+        }
+        break;
+      }
+      case 'invalid_value': {
+        const values = issue.values.map(String);
+        const suggestion = typeof value === 'string' ? closest(value, values) : undefined;
+        const msg =
+          values.length === 1
+            ? `${where}must be \`${values[0]}\`, got ${describe(value)}`
+            : `${where}${describe(value)} is not one of ${values.map((v) => `\`${v}\``).join(', ')}${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}`;
+        push(path, 'value', 'bad-value', msg);
+        break;
+      }
+      case 'too_big':
+      case 'too_small': {
+        const big = issue.code === 'too_big';
+        const limit = big ? (issue as { maximum: number | bigint }).maximum : (issue as { minimum: number | bigint }).minimum;
+        let msg: string;
+        if (issue.origin === 'string') {
+          const len = typeof value === 'string' ? value.length : 0;
+          msg = big ? `${where}too long: ${len} characters, at most ${limit} allowed` : Number(limit) <= 1 ? `${where}must not be empty` : `${where}too short: at least ${limit} characters`;
+        } else if (issue.origin === 'array') {
+          msg = `${where}${big ? 'at most' : 'at least'} ${limit} items allowed`;
+        } else {
+          msg = `${where}must be ${big ? 'at most' : 'at least'} ${limit}, got ${describe(value)}`;
+        }
+        push(path, 'value', 'bad-value', msg);
+        break;
+      }
+      case 'invalid_format':
+        push(path, 'value', 'bad-value', `${where}${describe(value)} ${issue.message}`);
+        break;
+      default:
+        push(path, 'value', 'bad-value', `${where}${issue.message}`);
+    }
+  }
+  return out;
+}
+
+export function dotted(path: Path): string {
+  let s = '';
+  for (const seg of path) s += typeof seg === 'number' ? `[${seg}]` : s === '' ? seg : `.${seg}`;
+  return s;
+}
+
+export function valueAt(data: unknown, path: Path): unknown {
+  let cur: unknown = data;
+  for (const seg of path) {
+    if (Array.isArray(cur) && typeof seg === 'number') cur = cur[seg];
+    else if (isObject(cur) && Object.hasOwn(cur, String(seg))) cur = cur[String(seg)];
+    else return undefined;
+  }
+  return cur;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (typeof v === 'string') {
+    const s = v.length > 40 ? `${v.slice(0, 37)}...` : v;
+    return JSON.stringify(s);
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return 'a list';
+  return 'a mapping';
+}
+
+function expectedName(expected: string): string {
+  switch (expected) {
+    case 'int':
+      return 'an integer';
+    case 'number':
+      return 'a number';
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'object':
+    case 'record':
+      return 'a mapping';
+    case 'array':
+      return 'a list';
+    case 'null':
+      return 'null';
+    default:
+      return expected;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The keys a strict object at `path` accepts, by walking the schema.
+
+type AnyDef = { type: string; [k: string]: unknown };
+const defOf = (s: unknown): AnyDef => (s as { _zod: { def: AnyDef } })._zod.def;
+
+function unwrap(s: unknown): unknown {
+  for (let i = 0; i < 16; i++) {
+    const d = defOf(s);
+    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly' || d.type === 'prefault' || d.type === 'nonoptional') s = d['innerType'];
+    else if (d.type === 'pipe') s = d['in'];
+    else return s;
+  }
+  return s;
+}
+
+function childOf(s: unknown, seg: string | number): unknown[] {
+  const d = defOf(unwrap(s));
+  switch (d.type) {
+    case 'object': {
+      const shape = d['shape'] as Record<string, unknown>;
+      return typeof seg === 'string' && Object.hasOwn(shape, seg) ? [shape[seg]] : [];
+    }
+    case 'array':
+      return typeof seg === 'number' ? [d['element']] : [];
+    case 'record':
+      return [d['valueType']];
+    case 'union':
+      return (d['options'] as unknown[]).flatMap((o) => childOf(o, seg));
+    default:
+      return [];
+  }
+}
+
+export function knownKeysAt(schema: z.ZodType, path: Path): string[] {
+  let current: unknown[] = [schema];
+  for (const seg of path) current = current.flatMap((s) => childOf(s, seg));
+  const keys = new Set<string>();
+  for (const s of current) {
+    const d = defOf(unwrap(s));
+    if (d.type === 'object') for (const k of Object.keys(d['shape'] as object)) keys.add(k);
+    if (d.type === 'union') for (const o of d['options'] as unknown[]) {
+      const od = defOf(unwrap(o));
+      if (od.type === 'object') for (const k of Object.keys(od['shape'] as object)) keys.add(k);
+    }
+  }
+  return [...keys];
+}

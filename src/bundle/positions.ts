@@ -1,0 +1,47 @@
+// Where each value of a YAML document came from, by path, so that a problem
+// found on plain data (a zod issue, a cross-file check) can be reported at
+// the key or value that caused it.
+
+export type Path = readonly (string | number)[];
+export interface LineCol {
+  line: number;
+  col: number;
+}
+export interface NodePos {
+  /** The key of the mapping entry holding the value (absent for the root and sequence items). */
+  key?: LineCol;
+  value: LineCol;
+}
+
+export class PositionIndex {
+  private readonly map = new Map<string, NodePos>();
+
+  constructor(readonly start: LineCol) {}
+
+  set(path: Path, pos: NodePos): void {
+    this.map.set(keyOf(path), pos);
+  }
+
+  get(path: Path): NodePos | undefined {
+    return this.map.get(keyOf(path));
+  }
+
+  /**
+   * The position to report for `path`: its key (`at: 'key'`) or its value,
+   * falling back to the nearest ancestor that exists (a missing key is
+   * reported at the key of the mapping that lacks it).
+   */
+  find(path: Path, at: 'key' | 'value'): LineCol {
+    const exact = this.get(path);
+    if (exact) return at === 'key' ? (exact.key ?? exact.value) : exact.value;
+    for (let n = path.length - 1; n >= 0; n--) {
+      const p = this.get(path.slice(0, n));
+      if (p) return p.key ?? p.value;
+    }
+    return this.start;
+  }
+}
+
+function keyOf(path: Path): string {
+  return JSON.stringify(path);
+}

@@ -1,0 +1,25 @@
+// Pieces shared by the bundle's file schemas: references and free-form data.
+import { z } from 'zod';
+import { PUBLIC_ID_RE } from '../../api/wire.js';
+
+export const PublicIdSchema = z
+  .string()
+  .regex(PUBLIC_ID_RE, 'must be exactly 12 characters of [0-9A-Za-z]')
+  .describe('Stable identity of the report: exactly 12 characters of [0-9A-Za-z].');
+
+/** `{ $report: <publicId> }`: the numeric id of a report of the bundle, resolved per deployment. */
+export const ReportRefSchema = z
+  .strictObject({ $report: PublicIdSchema })
+  .describe('Reference to a report of the bundle by publicId; resolved to its numeric id at apply time.');
+
+/** `{ $workbook: <slug> }`: the numeric id of a workbook of the bundle. */
+export const WorkbookRefSchema = z
+  .strictObject({ $workbook: z.string().regex(/\S/, 'must not be empty') })
+  .describe('Reference to a workbook of the bundle by slug; resolved to its numeric id at apply time.');
+
+/** Free-form object (meta, widget config, ...). May hold references anywhere. */
+export const FreeForm = z.record(z.string(), z.unknown());
+
+/** The keys of the kinds of bundle documents. */
+export const KINDS = ['Workbook', 'Report', 'UserAttribute'] as const;
+export type Kind = (typeof KINDS)[number];

@@ -1,0 +1,76 @@
+// `meta.dashboardDraft` in the bundle: the API's DashboardConfig (spec,
+// "DashboardConfig" and below; wire.ts) as strict objects, so a typo is an
+// error here instead of a field the server silently drops. One difference
+// from the API: every widget needs an `id`, because an id the server assigns
+// would show as a change on the next plan.
+import { z } from 'zod';
+import { WidgetType } from '../../api/wire.js';
+import { FreeForm } from './common.js';
+
+const int = () => z.int();
+
+export const PositionSchema = z
+  .strictObject({ x: int(), y: int(), w: int(), h: int() })
+  .describe('Grid position: column x, row y, width w, height h (all required integers).');
+
+const BreakpointsSchema = z.strictObject({
+  lg: int().nullish(),
+  md: int().nullish(),
+  sm: int().nullish(),
+  xs: int().nullish(),
+  xxs: int().nullish(),
+});
+
+const ResponsiveLayoutsSchema = z.strictObject({
+  lg: PositionSchema.nullish(),
+  md: PositionSchema.nullish(),
+  sm: PositionSchema.nullish(),
+  xs: PositionSchema.nullish(),
+  xxs: PositionSchema.nullish(),
+});
+
+export const LayoutSchema = z.strictObject({
+  breakpoints: BreakpointsSchema.nullish(),
+  cols: BreakpointsSchema.nullish(),
+  containerPadding: z.array(int()).nullish(),
+  margin: z.array(int()).nullish(),
+  rowHeight: int().nullish(),
+});
+
+const AppSourceSchema = z.strictObject({
+  entry: z.string().max(255).nullish(),
+  files: z.record(z.string(), z.string()).nullish(),
+  html: z.string().nullish(),
+  manifest: z
+    .strictObject({
+      dependencies: z.record(z.string(), z.string()).nullish(),
+      version: int().nullish(),
+    })
+    .nullish(),
+});
+
+export const WidgetSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/\S/, 'must not be empty')
+    .max(128)
+    .describe('Widget id, unique within the dashboard. Required in a bundle: a server-assigned id would show as a change on every plan.'),
+  type: WidgetType,
+  position: PositionSchema,
+  responsiveLayouts: ResponsiveLayoutsSchema.nullish(),
+  config: FreeForm.nullish().describe('Free-form widget configuration; ids may be references, e.g. `reportId: { $report: <publicId> }`.'),
+  style: FreeForm.nullish(),
+});
+
+export const DashboardDraftSchema = z
+  .strictObject({
+    kind: z.enum(['CLASSIC', 'APP']).nullish(),
+    title: z.string().nullish(),
+    description: z.string().nullish(),
+    app: AppSourceSchema.nullish(),
+    layout: LayoutSchema.nullish(),
+    settings: FreeForm.nullish(),
+    theme: FreeForm.nullish(),
+    widgets: z.array(WidgetSchema).nullish(),
+  })
+  .describe('The draft dashboard (DashboardConfig).');

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { ReportSource } from '../../api/wire.js';
+import { FreeForm, PublicIdSchema, WorkbookRefSchema } from './common.js';
+
+const JsonText = z.string().superRefine((s, ctx) => {
+  try {
+    JSON.parse(s);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `is not valid JSON: ${(e as Error).message}` });
+  }
+});
+
+export const PivotItemsSchema = z.strictObject({
+  columns: z.array(z.string()),
+  filters: z.array(z.string()),
+  measures: z.array(z.string()),
+  rows: z.array(z.string()),
+});
+
+export const AdoptSchema = z
+  .strictObject({ deploymentId: z.int().positive(), id: z.int().positive() })
+  .describe('Give the existing report `id` of deployment `deploymentId` this publicId instead of creating a report there.');
+
+export const ReportSchema = z
+  .strictObject({
+    kind: z.literal('Report'),
+    publicId: PublicIdSchema,
+    name: z.string().max(255).nullish(),
+    title: z.string().max(255).nullish(),
+    source: ReportSource.optional().describe('Create-only.'),
+    workbookId: z
+      .union([z.int(), WorkbookRefSchema], { error: 'expected a workbook id (integer) or `{ $workbook: <slug> }`' })
+      .nullish(),
+    folderId: z.int().nullish(),
+    sqlQuery: z.string().nullish(),
+    jsonQuery: z
+      .union([JsonText, FreeForm], { error: 'expected a JSON string or a mapping' })
+      .nullish()
+      .describe('A JSON string, or a mapping that wsc serialises to JSON.'),
+    pivotItems: PivotItemsSchema.nullish(),
+    meta: FreeForm.optional(),
+    endResultCell: z.string().nullish(),
+    resultLocation: z.string().nullish(),
+    externalWorkbookId: z.string().nullish(),
+    adopt: AdoptSchema.optional(),
+  })
+  .describe('A report (wsc bundle document).');
+
+export type ReportDoc = z.input<typeof ReportSchema>;

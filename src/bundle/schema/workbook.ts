@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { FreeForm } from './common.js';
+import { DashboardDraftSchema } from './dashboard.js';
+
+/** Workbook `meta`: free-form, but `dashboardDraft` is validated as a dashboard. */
+export const WorkbookMetaSchema = z
+  .looseObject({ dashboardDraft: DashboardDraftSchema.nullish() })
+  .describe('Free-form metadata, merged by the server per top-level key; `dashboardDraft` holds the dashboard.');
+
+export const WorkbookSchema = z
+  .strictObject({
+    kind: z.literal('Workbook'),
+    slug: z
+      .string()
+      .regex(/\S/, 'must not be empty')
+      .describe('Identity of the workbook in every deployment; trimmed and lowercased as the server does.'),
+    name: z.string().nullish(),
+    folderId: z.int().nullish(),
+    meta: WorkbookMetaSchema.optional(),
+    publish: z.boolean().default(false).describe('Publish the draft dashboard after apply.'),
+  })
+  .describe('A workbook (wsc bundle document).');
+
+export type WorkbookDoc = z.input<typeof WorkbookSchema>;

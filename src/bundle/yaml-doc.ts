@@ -1,0 +1,207 @@
+// YAML text -> plain data with positions. wsc converts the YAML node tree
+// itself rather than calling `toJS()`, so that it can (1) remember where
+// every value came from, (2) interpolate variables scalar by scalar with a
+// position for each problem, (3) refuse keys that could reach an object's
+// prototype, and (4) bound alias expansion, nesting and node counts, so a
+// hostile file costs bounded time and memory.
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Scalar } from 'yaml';
+import type { Diagnostic } from '../errors.js';
+import { interpolate, type VarLookup, type VarProblem } from '../config/variables.js';
+import { PositionIndex, type LineCol, type Path } from './positions.js';
+
+/** Nodes produced by alias expansion, per document (the "billion laughs" guard). */
+export const MAX_ALIAS_NODES = 10_000;
+/** Nodes per document. */
+export const MAX_NODES = 1_000_000;
+/** Nesting depth of mappings and sequences. */
+export const MAX_DEPTH = 64;
+
+/** Keys that could alter an object's prototype in code that merges data. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export interface ParsedDoc {
+  /** 0-based index of the document in its file. */
+  index: number;
+  value: unknown;
+  positions: PositionIndex;
+}
+
+export interface VarUse {
+  path: Path;
+  pos: LineCol;
+  problem: VarProblem;
+}
+
+export interface ParseResult {
+  docs: ParsedDoc[];
+  diagnostics: Diagnostic[];
+  /** Variable problems, for the caller to judge (bundle: errors; wsc.yaml: only in the selected environment). */
+  varProblems: VarUse[];
+  /** Some document could not be read at all. */
+  incomplete: boolean;
+}
+
+export interface ParseOptions {
+  /** Interpolate `${...}` in scalars with this lookup; without it scalars stay as written. */
+  lookup?: VarLookup;
+}
+
+class LimitExceeded extends Error {
+  constructor(
+    readonly rule: string,
+    message: string,
+    readonly pos: LineCol,
+  ) {
+    super(message);
+  }
+}
+
+export function parseYaml(file: string, text: string, opts: ParseOptions = {}): ParseResult {
+  const lc = new LineCounter();
+  const diagnostics: Diagnostic[] = [];
+  const varProblems: VarUse[] = [];
+  const docs: ParsedDoc[] = [];
+  let incomplete = false;
+  const at = (offset: number): LineCol => lc.linePos(Math.max(0, Math.min(offset, text.length)));
+  const diag = (severity: 'error' | 'warning', rule: string, message: string, pos: LineCol, hint?: string) =>
+    diagnostics.push({ severity, rule, message, pos: { file, line: pos.line, col: pos.col }, ...(hint ? { hint } : {}) });
+
+  let parsed: Document.Parsed[];
+  try {
+    parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, strict: true }) as Document.Parsed[];
+    if (!Array.isArray(parsed)) parsed = [];
+  } catch (e) {
+    // The parser recurses per nesting level; absurd nesting ends here.
+    diag('error', 'yaml-syntax', `cannot parse YAML: ${e instanceof RangeError ? 'nesting too deep' : String((e as Error).message ?? e)}`, { line: 1, col: 1 });
+    return { docs, diagnostics, varProblems, incomplete: true };
+  }
+
+  parsed.forEach((doc, index) => {
+    let fatal = false;
+    for (const e of doc.errors) {
+      const pos = at(e.pos[0]);
+      if (e.code === 'DUPLICATE_KEY') {
+        const key = text.slice(e.pos[0], e.pos[1]).trim();
+        diag('error', 'duplicate-key', `duplicate key \`${key}\``, pos, 'A mapping may name each key once; the later value would silently win.');
+      } else {
+        fatal = true;
+        diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, pos);
+      }
+    }
+    for (const w of doc.warnings) {
+      const pos = at(w.pos[0]);
+      if (w.code === 'TAG_RESOLVE_FAILED') {
+        fatal = true;
+        const tag = text.slice(w.pos[0], w.pos[1]).split(/\s/)[0] ?? '';
+        diag('error', 'yaml-tag', `unsupported YAML tag \`${tag}\``, pos, 'Bundle files hold plain YAML data: remove the tag.');
+      } else {
+        diag('warning', 'yaml', firstLine(w.message), pos);
+      }
+    }
+    if (fatal) {
+      incomplete = true;
+      return;
+    }
+    const root = doc.contents;
+    if (root === null || (isScalar(root) && root.value === null && root.tag === undefined && isBlank(text, root.range))) return;
+    const start = at(root.range[0]);
+    const positions = new PositionIndex(start);
+    const state = { nodes: 0, aliasNodes: 0, aliasDepth: 0, stack: new Set<Node>() };
+
+    const convert = (node: unknown, path: (string | number)[], keyPos: LineCol | undefined, depth: number): unknown => {
+      if (++state.nodes > MAX_NODES) throw new LimitExceeded('yaml-limit', `the document has more than ${MAX_NODES} values`, start);
+      if (state.aliasDepth > 0 && ++state.aliasNodes > MAX_ALIAS_NODES) {
+        throw new LimitExceeded('yaml-alias-limit', `YAML aliases expand to more than ${MAX_ALIAS_NODES} values (an alias bomb?)`, keyPos ?? start);
+      }
+      if (node === null || node === undefined) {
+        // `key:` with no value: null, reported at the key.
+        const p = keyPos ?? start;
+        positions.set(path, { key: keyPos, value: p });
+        return null;
+      }
+      const n = node as Node;
+      const valuePos = n.range ? at(n.range[0]) : (keyPos ?? start);
+      if (isAlias(n)) {
+        const target = n.resolve(doc);
+        if (!target || state.stack.has(target)) {
+          throw new LimitExceeded('yaml-alias', `alias \`*${n.source}\` cannot be resolved here`, valuePos);
+        }
+        state.aliasDepth++;
+        state.stack.add(target);
+        try {
+          const v = convert(target, path, keyPos, depth);
+          positions.set(path, { key: keyPos, value: valuePos });
+          return v;
+        } finally {
+          state.stack.delete(target);
+          state.aliasDepth--;
+        }
+      }
+      positions.set(path, { key: keyPos, value: valuePos });
+      if (isScalar(n)) return scalar(n, path, valuePos);
+      if (depth >= MAX_DEPTH) throw new LimitExceeded('yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, valuePos);
+      if (isMap(n)) {
+        const obj: Record<string, unknown> = {};
+        for (const pair of n.items) {
+          if (!isPair(pair)) continue;
+          const k = pair.key as Node | null;
+          const kPos = k && k.range ? at(k.range[0]) : valuePos;
+          if (!isScalar(k) || (k.value !== null && typeof k.value === 'object')) {
+            diag('error', 'yaml-key', 'keys must be plain strings', kPos);
+            continue;
+          }
+          const key = String(k.value);
+          if (FORBIDDEN_KEYS.has(key)) {
+            diag('error', 'forbidden-key', `key \`${key}\` is not allowed`, kPos, 'It could alter object prototypes in tools that merge this data; rename or remove it.');
+            continue;
+          }
+          const v = convert(pair.value, [...path, key], kPos, depth + 1);
+          Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+        }
+        return obj;
+      }
+      if (isSeq(n)) {
+        return n.items.map((item, i) => convert(item, [...path, i], undefined, depth + 1));
+      }
+      return null;
+    };
+
+    const scalar = (n: Scalar, path: Path, pos: LineCol): unknown => {
+      const v = n.value;
+      if (typeof v === 'number' && !Number.isFinite(v)) {
+        diag('error', 'yaml-number', 'numbers must be finite (`.inf` and `.nan` have no JSON form)', pos);
+        return null;
+      }
+      if (typeof v === 'bigint') return Number(v);
+      if (typeof v !== 'string' || !opts.lookup) return v;
+      const r = interpolate(v, opts.lookup);
+      if (!r.changed) return v;
+      const singleLine = !v.includes('\n');
+      const shift = n.type === 'PLAIN' ? 0 : n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE' ? 1 : -1;
+      for (const problem of r.problems) {
+        const p = singleLine && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
+        varProblems.push({ path, pos: p, problem });
+      }
+      return r.value;
+    };
+
+    try {
+      const value = convert(root, [], undefined, 0);
+      docs.push({ index, value, positions });
+    } catch (e) {
+      if (!(e instanceof LimitExceeded)) throw e;
+      incomplete = true;
+      diag('error', e.rule, e.message, e.pos);
+    }
+  });
+  return { docs, diagnostics, varProblems, incomplete };
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.trim();
+}
+
+function isBlank(text: string, range: readonly number[] | undefined): boolean {
+  if (!range) return true;
+  return text.slice(range[0], range[1]).trim() === '';
+}

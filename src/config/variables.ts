@@ -1,0 +1,83 @@
+// `${vars.NAME}` and `${env.NAME}` in YAML scalars. A scalar that is exactly
+// one `${...}` takes the variable's value with its type (a number stays a
+// number); inside a longer string the value is stringified. `$${` is a
+// literal `${`, for text that must keep one (SQL, templates).
+
+export type VarNamespace = 'vars' | 'env';
+export type VarLookup = (ns: VarNamespace, name: string) => { found: true; value: unknown } | { found: false };
+
+export interface VarProblem {
+  kind: 'undefined' | 'malformed';
+  /** The reference as written, e.g. `${vars.folderId}`. */
+  ref: string;
+  ns?: VarNamespace;
+  name?: string;
+  /** Character index of the reference in the scalar's text. */
+  index: number;
+}
+
+export interface Interpolation {
+  value: unknown;
+  /** false when the text held no `${` at all (the value is the text). */
+  changed: boolean;
+  problems: VarProblem[];
+}
+
+const TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
+const REF = /^\s*(vars|env)\.([A-Za-z_][A-Za-z0-9_]*)\s*$/;
+
+export function hasVariables(text: string): boolean {
+  return text.includes('${');
+}
+
+export function interpolate(text: string, lookup: VarLookup): Interpolation {
+  if (!hasVariables(text)) return { value: text, changed: false, problems: [] };
+  const problems: VarProblem[] = [];
+  const whole = /^\$\{([^}]*)\}$/.exec(text);
+  if (whole) {
+    const r = resolve(whole[1]!, text, 0, lookup, problems);
+    return { value: r.ok ? r.value : text, changed: true, problems };
+  }
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    out += text.slice(last, m.index);
+    last = m.index + m[0].length;
+    if (m[0] === '$${') {
+      out += '${';
+      continue;
+    }
+    const r = resolve(m[1]!, m[0], m.index, lookup, problems);
+    out += r.ok ? stringify(r.value) : m[0];
+  }
+  out += text.slice(last);
+  return { value: out, changed: true, problems };
+}
+
+function resolve(
+  inner: string,
+  ref: string,
+  index: number,
+  lookup: VarLookup,
+  problems: VarProblem[],
+): { ok: true; value: unknown } | { ok: false } {
+  const m = REF.exec(inner);
+  if (!m) {
+    problems.push({ kind: 'malformed', ref, index });
+    return { ok: false };
+  }
+  const ns = m[1] as VarNamespace;
+  const name = m[2]!;
+  const found = lookup(ns, name);
+  if (!found.found) {
+    problems.push({ kind: 'undefined', ref, ns, name, index });
+    return { ok: false };
+  }
+  return { ok: true, value: found.value };
+}
+
+function stringify(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
