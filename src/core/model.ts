@@ -168,6 +168,11 @@ export interface Fingerprint {
   updatedAt?: string;
   /** sha256 of the canonical JSON of the live object. */
   hash?: string;
+  /**
+   * How the object is found again: by the address's identity (default), or
+   * by `id` (an adopt target, a user attribute named by id in its file).
+   */
+  by?: 'identity' | 'id';
 }
 
 export interface PlanSummary {

@@ -1,0 +1,70 @@
+// References (`{ $report: <publicId> }`, `{ $workbook: <slug> }`) stand where
+// a numeric id goes. The planner resolves them against the target: a known
+// target becomes its numeric id; one created by the same apply stays a
+// reference (known after apply); one that exists nowhere is an error.
+import { normalizeSlug } from '../api/wire.js';
+import { EXIT, WscError, type SourcePos } from '../errors.js';
+import { isRef, type JsonValue, type Ref } from './model.js';
+
+/** What a reference points at: a live id, `pending` (created by this apply), or unknown. */
+export interface RefTargets {
+  report(bundlePublicId: string): number | 'pending' | undefined;
+  workbook(slug: string): number | 'pending' | undefined;
+}
+
+export function refKey(ref: Ref): string {
+  return '$report' in ref ? `report/${ref.$report}` : `workbook/${normalizeSlug(ref.$workbook)}`;
+}
+
+/** Every reference in a value, in document order. */
+export function collectRefs(v: unknown, out: Ref[] = []): Ref[] {
+  if (isRef(v)) out.push(v);
+  else if (Array.isArray(v)) for (const x of v) collectRefs(x, out);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) collectRefs(x, out);
+  return out;
+}
+
+export interface Resolved {
+  value: JsonValue;
+  /** References left in `value` because their target is created by this apply. */
+  pending: Ref[];
+}
+
+export function resolveRefs(
+  v: JsonValue,
+  targets: RefTargets,
+  where: { address: string; path: string; pos?: SourcePos },
+): Resolved {
+  const pending: Ref[] = [];
+  const walk = (x: JsonValue): JsonValue => {
+    if (isRef(x)) {
+      const target = '$report' in x ? targets.report(x.$report) : targets.workbook(normalizeSlug(x.$workbook));
+      if (target === undefined) throw unknownReference(x, where);
+      if (target === 'pending') {
+        pending.push(x);
+        return x;
+      }
+      return target;
+    }
+    if (Array.isArray(x)) return x.map(walk);
+    if (x !== null && typeof x === 'object') {
+      const out: { [k: string]: JsonValue } = {};
+      for (const [k, y] of Object.entries(x)) out[k] = walk(y);
+      return out;
+    }
+    return x;
+  };
+  return { value: walk(v), pending };
+}
+
+function unknownReference(ref: Ref, where: { address: string; path: string; pos?: SourcePos }): WscError {
+  const at = where.pos ? `${where.pos.file}:${where.pos.line}:${where.pos.col}: ` : '';
+  const what = '$report' in ref ? `report "${ref.$report}"` : `workbook "${ref.$workbook}"`;
+  const kind = '$report' in ref ? 'report with that publicId' : 'workbook with that slug';
+  return new WscError(
+    'unknown_reference',
+    `${at}${where.address} ${where.path} refers to ${what}, which is neither in the bundle nor in the deployment.`,
+    EXIT.failure,
+    { hint: `Add the ${kind} to the bundle, or fix the reference.` },
+  );
+}
