@@ -1,0 +1,148 @@
+// Shared end-to-end helpers: run the BUILT CLI as a child process (a clean
+// environment: no inherited WSC_* variables, CI=true, NO_COLOR=1), make
+// temporary bundles, and start an emulator on a free loopback port.
+// Small and stable on purpose: other e2e suites use them.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../../..', import.meta.url));
+const launcher = join(root, 'bin/wsc.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+let built: boolean | undefined;
+/**
+ * Builds dist/ when it is missing or older than src/ (`npm test` builds first,
+ * so this is then only a check). Parallel test workers share one build
+ * through a lock directory.
+ */
+export function ensureBuilt(): void {
+  if (built) return;
+  const main = join(root, 'dist/main.js');
+  const fresh = () => existsSync(main) && statSync(main).mtimeMs >= newestMtime(join(root, 'src'));
+  if (!fresh()) {
+    const lock = join(root, 'dist/.e2e-build-lock');
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    let mine = false;
+    for (let i = 0; i < 1200 && !mine; i++) {
+      try {
+        mkdirSync(lock);
+        mine = true;
+      } catch {
+        if (!existsSync(lock)) continue;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+        if (fresh()) break;
+      }
+    }
+    try {
+      // Emits even when others' files have type errors (noEmitOnError is off).
+      if (!fresh()) spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+    } finally {
+      if (mine) rmSync(lock, { recursive: true, force: true });
+    }
+    if (!existsSync(main)) throw new Error('dist/main.js is missing: `npm run build` failed');
+  }
+  built = true;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Added to a clean environment (PATH, HOME, CI=true, NO_COLOR=1). */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Written to stdin, which is then closed (stdin is never a TTY). */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs `node bin/wsc.js ...args` and resolves with its exit code and output. */
+export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  ensureBuilt();
+  const env: Record<string, string> = { CI: 'true', NO_COLOR: '1' };
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) if (process.env[k]) env[k] = process.env[k]!;
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [launcher, ...args], { cwd: opts.cwd ?? root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === null) reject(new Error(`wsc ${args.join(' ')} was killed (${signal}).\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+      else resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+const temps: string[] = [];
+/** A fresh temporary directory, removed by cleanupTemp(). */
+export function tempDir(prefix = 'wsc-e2e-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+}
+export function cleanupTemp(): void {
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** A temporary copy of fixtures/<name>. */
+export function copyFixture(name: string): string {
+  const d = tempDir();
+  cpSync(join(root, 'fixtures', name), d, { recursive: true });
+  return d;
+}
+
+/** Writes files (relative path -> content) under dir (a new temp dir by default); returns dir. */
+export function writeFiles(files: Record<string, string>, dir = tempDir()): string {
+  for (const [rel, content] of Object.entries(files)) {
+    const p = join(dir, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, content);
+  }
+  return dir;
+}
+
+type EmulatorModule = typeof import('../../../src/emulator/index.js');
+export type Emulator = Awaited<ReturnType<EmulatorModule['createEmulator']>>;
+export type EmulatorOptions = Parameters<EmulatorModule['createEmulator']>[0];
+
+/** Starts an emulator on 127.0.0.1, port 0 by default, runs fn, and always closes it. */
+export async function withEmulator<T>(opts: Partial<EmulatorOptions>, fn: (emu: Emulator) => Promise<T>): Promise<T> {
+  const { createEmulator } = (await import('../../../src/emulator/index.js')) as EmulatorModule;
+  const emu = await createEmulator({ port: 0, ...opts } as EmulatorOptions);
+  try {
+    return await fn(emu);
+  } finally {
+    await emu.close();
+  }
+}
+
+/** The flags that point the CLI at an emulator's deployment. */
+export function target(emu: { url: string }, deployment = 1): string[] {
+  return ['--base-url', emu.url, '--deployment', String(deployment)];
+}
+
+/** The environment that authenticates against an emulator started without a seed. */
+export const emulatorEnv = { WSC_TOKEN: 'dev-token' } as const;
