@@ -1,7 +1,70 @@
-// Placeholder until the command lands; replaced by its owner.
-import { InternalError } from '../errors.js';
+// `wsc emulator`: serve the local Workspace Content API until SIGINT/SIGTERM.
+import { existsSync } from 'node:fs';
+import type { EmulatorOptions as CliEmulatorOptions } from '../cli.js';
+import { UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
 
-export async function run(_opts: unknown, _ctx: CommandContext): Promise<number> {
-  throw new InternalError('`wsc emulator` is not built yet.');
+export function parseLatency(value: string | undefined): number | { min: number; max: number } | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(value);
+  if (!m) throw new UsageError(`--latency: expected N or MIN-MAX milliseconds, got "${value}".`, { hint: 'e.g. --latency 50 or --latency 20-80' });
+  const min = Number(m[1]);
+  if (m[2] === undefined) return min;
+  const max = Number(m[2]);
+  if (max < min) throw new UsageError(`--latency: MIN must not exceed MAX in "${value}".`);
+  return { min, max };
+}
+
+export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promise<number> {
+  const { createEmulator, isLoopbackHost, parseFaults, FaultSpecError } = await import('../emulator/index.js');
+  if (!isLoopbackHost(opts.host)) {
+    throw new UsageError(`--host: the emulator serves loopback only, not "${opts.host}".`, { hint: 'use 127.0.0.1 (the default)' });
+  }
+  const latencyMs = parseLatency(opts.latency);
+  let faults;
+  if (opts.faults !== undefined) {
+    try {
+      faults = parseFaults(opts.faults);
+    } catch (e) {
+      if (e instanceof FaultSpecError) {
+        throw new UsageError(`--faults: ${e.message}`, { hint: 'e.g. --faults "409=0.1,429=0.05,reset-after=0.02,retry-after=1"' });
+      }
+      throw e;
+    }
+  }
+  if (opts.seed !== undefined && !existsSync(opts.seed)) throw new UsageError(`--seed: no such file "${opts.seed}".`);
+  let emulator;
+  try {
+    emulator = await createEmulator({
+      port: opts.port,
+      host: opts.host,
+      ...(opts.state !== undefined ? { stateFile: opts.state } : {}),
+      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      ...(latencyMs !== undefined ? { latencyMs } : {}),
+      ...(faults !== undefined ? { faults } : {}),
+      logLimit: 1000,
+      logResponses: false,
+    });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new UsageError(`--port: port ${opts.port} is already in use.`, { hint: 'choose another port, or --port 0 for any free one' });
+    throw new UsageError(`cannot start the emulator: ${err.message}`);
+  }
+  ctx.out(`wsc emulator listening on ${emulator.url}\ntoken: ${emulator.adminToken}\n`);
+  ctx.err(
+    `API base: ${emulator.url}/api/v1 (deployments under /api/v1/deployments/{id})` +
+      `${opts.state ? `\nstate: ${opts.state}` : ''}\nstop with Ctrl-C\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await emulator.close();
+  ctx.err('wsc emulator stopped\n');
+  return 0;
 }

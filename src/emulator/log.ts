@@ -1,0 +1,33 @@
+// The request log that tests read.
+export interface RequestLogEntry {
+  seq: number;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** HTTP status answered; 0 when the connection was reset without an answer. */
+  status: number;
+  /** Parsed JSON body (or the raw text when it was not JSON); undefined when none. */
+  requestBody: unknown;
+  responseBody?: unknown;
+  /** Email of the authenticated caller. */
+  user?: string;
+  /** The injected fault, if any (`429`, `reset-after`, ...). */
+  fault?: string;
+  startedAt: string;
+  durationMs: number;
+}
+
+/** Entries that may have changed state (every method but GET/HEAD). */
+export function writes(log: readonly RequestLogEntry[]): RequestLogEntry[] {
+  return log.filter((e) => e.method !== 'GET' && e.method !== 'HEAD');
+}
+
+/** Entries matching a method and a path (string = equal, RegExp = test). */
+export function requests(log: readonly RequestLogEntry[], method: string, path?: string | RegExp): RequestLogEntry[] {
+  return log.filter(
+    (e) =>
+      e.method === method.toUpperCase() &&
+      (path === undefined || (typeof path === 'string' ? e.path === path : path.test(e.path))),
+  );
+}

@@ -1,0 +1,315 @@
+// Report routes: create, update, upsert by publicId (two-step like the slug
+// upsert), list (keyset cursors, sorting, legacy limit/page), get, delete.
+import {
+  API_CODES,
+  CreateReportInput,
+  PLACEHOLDER_PUBLIC_ID_RE,
+  PUBLIC_ID_RE,
+  ReportInput,
+  ReportsSortBy,
+  SortDirection,
+} from '../api/wire.js';
+import { hasLevel, require, requireCreator, requireFolderEdit, reportLevel, workbookLevel } from './access.js';
+import { bodyObject, hasOwn, type Ctx } from './context.js';
+import { clone, deepEqual } from './equal.js';
+import { badRequest, conflict, notFound, validate } from './http-error.js';
+import { decodeCursor, encodeCursor, intParam, pageOf, type Cursor } from './paging.js';
+import { renderReport } from './render.js';
+import { reportCmp, type ReportSortKey } from './store.js';
+import type { ReportRec } from './types.js';
+import { numericParam } from './routes-workbooks.js';
+
+/** Fields of the report input a write may change (publicId and source are handled apart). */
+const FIELDS = [
+  'name',
+  'title',
+  'folderId',
+  'workbookId',
+  'sqlQuery',
+  'jsonQuery',
+  'meta',
+  'pivotItems',
+  'endResultCell',
+  'resultLocation',
+  'externalWorkbookId',
+] as const;
+type Field = (typeof FIELDS)[number];
+
+function findReport(ctx: Ctx, id: number): ReportRec {
+  const r = ctx.store.reports.get(id);
+  if (!r || r.deploymentId !== ctx.deployment.id) throw notFound(`Report ${id} not found`);
+  return r;
+}
+
+function checkPlaceholder(publicId: string): void {
+  if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
+    throw badRequest(`publicId: "${publicId}" has the reserved placeholder shape; choose another id`);
+  }
+}
+
+function checkPublicIdFree(ctx: Ctx, publicId: string, self?: ReportRec): void {
+  const holder = ctx.store.reportByPublicId(ctx.deployment.accountId, publicId);
+  if (holder && holder !== self) {
+    throw conflict(
+      holder.deploymentId === ctx.deployment.id
+        ? `publicId "${publicId}" is already used by report ${holder.id}`
+        : `publicId "${publicId}" is already used by a report in another deployment`,
+    );
+  }
+}
+
+/** Access to the destinations a write names: a folder (edit) and a workbook (edit). */
+function checkDestinations(ctx: Ctx, input: { folderId?: number | null; workbookId?: number | null }, raw: unknown, current?: ReportRec): void {
+  const { store, user } = ctx;
+  if (hasOwn(raw, 'folderId') && (input.folderId ?? null) !== (current?.folderId ?? null)) {
+    requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
+  }
+  if (hasOwn(raw, 'workbookId') && input.workbookId != null && input.workbookId !== current?.workbookId) {
+    const wb = store.workbooks.get(input.workbookId);
+    if (!wb || wb.deploymentId !== ctx.deployment.id) throw notFound(`Workbook ${input.workbookId} not found`);
+    require(workbookLevel(store, user, wb), 'edit', `workbook ${wb.id}`);
+  }
+}
+
+function newReport(ctx: Ctx, input: Record<string, unknown>, raw: unknown, publicId: string): ReportRec {
+  const { store, user } = ctx;
+  const now = store.now();
+  const rec: ReportRec = {
+    id: store.nextId('report'),
+    deploymentId: ctx.deployment.id,
+    publicId,
+    name: (input['name'] as string | null | undefined) ?? 'Untitled report',
+    title: null,
+    description: null,
+    source: (input['source'] as string | null | undefined) ?? null,
+    folderId: null,
+    workbookId: null,
+    sqlQuery: null,
+    jsonQuery: null,
+    meta: null,
+    pivotItems: null,
+    endResultCell: null,
+    resultLocation: null,
+    externalWorkbookId: null,
+    userId: user.id,
+    createdBy: user.id,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  for (const f of FIELDS) {
+    if (f === 'name' || !hasOwn(raw, f)) continue;
+    (rec as unknown as Record<string, unknown>)[f] = clone(input[f] ?? null);
+  }
+  return rec;
+}
+
+/** Applies the sent fields; bumps version and updatedAt only on a real change. */
+function applyUpdate(ctx: Ctx, rec: ReportRec, input: Record<string, unknown>, raw: unknown, adoptPublicId?: string): void {
+  const changes: Partial<Record<Field, unknown>> = {};
+  for (const f of FIELDS) {
+    if (!hasOwn(raw, f)) continue;
+    const v = input[f] ?? null;
+    if (f === 'name' && v === null) continue;
+    if (!deepEqual(v, rec[f])) changes[f] = clone(v);
+  }
+  const adopting = adoptPublicId !== undefined && adoptPublicId !== rec.publicId;
+  if (Object.keys(changes).length === 0 && !adopting) return;
+  ctx.store.mutateReport(rec, (r) => {
+    Object.assign(r, changes);
+    if (adopting) r.publicId = adoptPublicId;
+    r.version += 1;
+    r.updatedAt = ctx.store.now();
+  });
+  ctx.changed();
+}
+
+export function createReport(ctx: Ctx): unknown {
+  requireCreator(ctx.user);
+  const raw = bodyObject(ctx.body);
+  const input = validate(CreateReportInput, raw) as Record<string, unknown>;
+  let publicId = input['publicId'] as string | null | undefined;
+  if (publicId != null) {
+    checkPlaceholder(publicId);
+    checkPublicIdFree(ctx, publicId);
+  } else {
+    publicId = ctx.store.newPublicId(ctx.deployment.accountId);
+  }
+  checkDestinations(ctx, input, raw);
+  const rec = newReport(ctx, input, raw, publicId);
+  ctx.store.insertReport(rec);
+  ctx.changed();
+  return renderReport(ctx.store, rec, ctx.user);
+}
+
+export function updateReport(ctx: Ctx): unknown {
+  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  require(reportLevel(ctx.store, ctx.user, rec), 'edit', `report ${rec.id}`);
+  const raw = bodyObject(ctx.body);
+  const input = validate(ReportInput, raw) as Record<string, unknown>;
+  const expected = (raw as Record<string, unknown>)['expectedVersion'];
+  if (expected !== undefined && expected !== null) {
+    if (typeof expected !== 'number' || !Number.isInteger(expected)) throw badRequest('expectedVersion: must be an integer');
+    if (expected !== rec.version) {
+      throw conflict(`Report ${rec.id} is at version ${rec.version}, not ${expected}`);
+    }
+  }
+  const publicId = input['publicId'] as string | null | undefined;
+  let adopt: string | undefined;
+  if (publicId != null) {
+    checkPlaceholder(publicId);
+    if (!ctx.store.isLegacy(rec)) {
+      if (publicId !== rec.publicId) {
+        throw badRequest(`publicId: report ${rec.id} already has publicId "${rec.publicId}"; it cannot be changed`);
+      }
+    } else {
+      checkPublicIdFree(ctx, publicId, rec);
+      adopt = publicId;
+    }
+  }
+  checkDestinations(ctx, input, raw, rec);
+  applyUpdate(ctx, rec, input, raw, adopt);
+  return renderReport(ctx.store, rec, ctx.user);
+}
+
+export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
+  const { store, user } = ctx;
+  const publicId = ctx.params['publicId'] ?? '';
+  if (!PUBLIC_ID_RE.test(publicId)) throw badRequest('publicId: must be exactly 12 characters of [0-9A-Za-z]');
+  const acct = ctx.deployment.accountId;
+  if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
+    if (store.legacyCount(acct, publicId) > 0) {
+      throw conflict(
+        `publicId "${publicId}" is a synthesized legacy id shared by reports without a stable publicId; give the report a real publicId with PUT /reports/{id}`,
+        API_CODES.ambiguousLegacyId,
+      );
+    }
+    checkPlaceholder(publicId);
+  }
+  const raw = bodyObject(ctx.body);
+  const input = validate(CreateReportInput, raw) as Record<string, unknown>;
+  if (input['publicId'] != null && input['publicId'] !== publicId) {
+    throw badRequest('publicId: the body publicId must equal the one in the path');
+  }
+
+  const key = store.publicIdKey(acct, publicId);
+  const generation = store.generation(key);
+  const existing = store.reportByPublicId(acct, publicId);
+  if (existing && existing.deploymentId !== ctx.deployment.id) {
+    throw conflict(`publicId "${publicId}" is already used by a report in another deployment`);
+  }
+  if (existing) require(reportLevel(store, user, existing), 'edit', `report ${existing.id}`);
+  else requireCreator(user);
+  checkDestinations(ctx, input, raw, existing);
+
+  await ctx.gap();
+
+  if (store.generation(key) !== generation) {
+    throw conflict(`The report holding publicId "${publicId}" was created or deleted concurrently; retry`, API_CODES.upsertBranchChanged);
+  }
+  if (existing) {
+    applyUpdate(ctx, existing, input, raw);
+    return renderReport(store, existing, user);
+  }
+  const rec = newReport(ctx, input, raw, publicId);
+  store.insertReport(rec);
+  ctx.changed();
+  return renderReport(store, rec, user);
+}
+
+export function getReport(ctx: Ctx): unknown {
+  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  require(reportLevel(ctx.store, ctx.user, rec), 'view', `report ${rec.id}`);
+  ctx.lastViewed.set(`${ctx.user.id}:${rec.id}`, ctx.store.now());
+  return renderReport(ctx.store, rec, ctx.user);
+}
+
+export function deleteReport(ctx: Ctx): unknown {
+  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  require(reportLevel(ctx.store, ctx.user, rec), 'manage', `report ${rec.id}`);
+  ctx.store.deleteReport(rec);
+  ctx.changed();
+  return {};
+}
+
+/**
+ * GET /reports. Default order: createdAt ASC; ties (and DESC) by id in the
+ * same direction. `first` defaults to ctx.defaultPageSize and is clamped to
+ * ctx.maxPageSize.
+ */
+export function listReports(ctx: Ctx): unknown {
+  const { store, user, query } = ctx;
+  const sortByRaw = query.get('sortBy') ?? 'createdAt';
+  const dirRaw = (query.get('sortDirection') ?? 'ASC').toUpperCase();
+  const sortBy = ReportsSortBy.safeParse(sortByRaw);
+  if (!sortBy.success) throw badRequest(`sortBy must be one of ${ReportsSortBy.options.join(', ')}`);
+  const dirP = SortDirection.safeParse(dirRaw);
+  if (!dirP.success) throw badRequest('sortDirection must be one of ASC, DESC');
+  const dir = dirP.data;
+  const firstQ = intParam(query, 'first', 1);
+  const after = query.get('after');
+  const limit = intParam(query, 'limit', 1);
+  const pageNo = intParam(query, 'page', 1);
+  const legacy = limit !== undefined || pageNo !== undefined;
+  if (legacy && (firstQ !== undefined || after !== null)) {
+    throw badRequest('limit/page cannot be combined with first/after');
+  }
+  if (after !== null && sortBy.data === 'lastViewedAt') {
+    throw badRequest('Cursor pagination is not supported when sorting by lastViewedAt');
+  }
+  const filters = {
+    workbookId: intParam(query, 'workbookId', 0),
+    folderId: intParam(query, 'folderId', 0),
+    externalWorkbookId: query.get('externalWorkbookId'),
+    search: query.get('search')?.toLowerCase() ?? null,
+  };
+  const filtered =
+    filters.workbookId !== undefined || filters.folderId !== undefined || filters.externalWorkbookId !== null || filters.search !== null;
+  const visible = (r: ReportRec) =>
+    (filters.workbookId === undefined || r.workbookId === filters.workbookId) &&
+    (filters.folderId === undefined || (r.folderId ?? 0) === filters.folderId) &&
+    (filters.externalWorkbookId === null || r.externalWorkbookId === filters.externalWorkbookId) &&
+    (filters.search === null || r.name.toLowerCase().includes(filters.search)) &&
+    hasLevel(reportLevel(store, user, r), 'view');
+
+  const depId = ctx.deployment.id;
+  const sortKey: ReportSortKey = sortBy.data === 'lastViewedAt' ? 'createdAt' : sortBy.data;
+  const index = store.reportIndex(depId, sortKey);
+  let count = 0;
+  if (user.role === 'admin' && !filtered) count = index.length;
+  else for (const r of index.items) if (visible(r)) count++;
+
+  const cursorOf = (r: ReportRec | undefined) =>
+    r && sortBy.data !== 'lastViewedAt' ? encodeCursor({ s: sortBy.data, d: dir, k: r[sortKey], i: r.id }) : null;
+  const answer = (page: ReportRec[], hasNextPage: boolean, hasPreviousPage: boolean) => {
+    const items = page.map((r) => renderReport(store, r, user));
+    return {
+      items,
+      data: items,
+      count,
+      pageInfo: { hasNextPage, hasPreviousPage, startCursor: cursorOf(page[0]), endCursor: cursorOf(page[page.length - 1]) },
+    };
+  };
+
+  if (sortBy.data === 'lastViewedAt' || legacy) {
+    // No cursor column: order in memory (first page, or a legacy offset page).
+    let all = index.items.filter(visible);
+    if (sortBy.data === 'lastViewedAt') {
+      const seen = (r: ReportRec) => ctx.lastViewed.get(`${user.id}:${r.id}`) ?? '';
+      all = all.sort((a, b) => (seen(a) < seen(b) ? -1 : seen(a) > seen(b) ? 1 : a.id - b.id));
+    }
+    if (dir === 'DESC') all.reverse();
+    const size = Math.min(limit ?? firstQ ?? ctx.defaultPageSize, ctx.maxPageSize);
+    const offset = legacy ? ((pageNo ?? 1) - 1) * size : 0;
+    return answer(all.slice(offset, offset + size), offset + size < all.length, offset > 0);
+  }
+
+  const first = Math.min(firstQ ?? ctx.defaultPageSize, ctx.maxPageSize);
+  let cursor: Cursor | undefined;
+  if (after !== null) cursor = decodeCursor(after, sortBy.data, dir);
+  const cmp = reportCmp(sortKey);
+  const probe = cursor ? ({ [sortKey]: String(cursor.k), id: cursor.i } as unknown as ReportRec) : undefined;
+  const page = pageOf(index, { dir, first, visible, ...(probe ? { after: (e: ReportRec) => cmp(e, probe) } : {}) });
+  return answer(page.items, page.hasNextPage, page.hasPreviousPage);
+}
+

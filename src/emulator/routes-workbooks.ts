@@ -1,0 +1,242 @@
+// Workbook routes: create, upsert by slug (two-step, spec rule 8), list,
+// get, delete, publish.
+import { randomBase62 } from './prng.js';
+import { API_CODES, DashboardConfig, normalizeSlug, PublishDashboardInput, WorkbookInput } from '../api/wire.js';
+import { hasLevel, require, requireCreator, requireFolderEdit, workbookLevel } from './access.js';
+import { bodyObject, hasOwn, type Ctx } from './context.js';
+import { prepareMeta } from './dashboard.js';
+import { clone, deepEqual } from './equal.js';
+import { badRequest, conflict, notFound, validate } from './http-error.js';
+import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
+import { renderWorkbook } from './render.js';
+import type { WorkbookRec } from './types.js';
+
+export function numericParam(ctx: Ctx, name: string): number {
+  const v = ctx.params[name] ?? '';
+  if (!/^\d+$/.test(v)) throw badRequest(`Validation failed (numeric string is expected): ${name}`);
+  return Number(v);
+}
+
+export function findWorkbook(ctx: Ctx, id: number): WorkbookRec {
+  const wb = ctx.store.workbooks.get(id);
+  if (!wb || wb.deploymentId !== ctx.deployment.id) throw notFound(`Workbook ${id} not found`);
+  return wb;
+}
+
+function newWorkbook(ctx: Ctx, input: { name?: string | null; folderId?: number | null }, meta: Record<string, unknown> | undefined, slug: string | null): WorkbookRec {
+  const { store, user } = ctx;
+  const now = store.now();
+  return {
+    id: store.nextId('workbook'),
+    deploymentId: ctx.deployment.id,
+    name: input.name ?? slug ?? 'Untitled workbook',
+    slug,
+    folderId: input.folderId ?? null,
+    meta: meta ?? {},
+    calculatedFields: {},
+    userId: user.id,
+    createdBy: user.id,
+    createdAt: now,
+    updatedAt: now,
+    isFavorite: false,
+    dashboardPublished: null,
+    publishedDashboard: null,
+  };
+}
+
+export function createWorkbook(ctx: Ctx): unknown {
+  requireCreator(ctx.user);
+  const raw = bodyObject(ctx.body);
+  const input = validate(WorkbookInput, raw);
+  const meta = prepareMeta(input.meta);
+  requireFolderEdit(ctx.store, ctx.user, ctx.deployment.id, input.folderId ?? null);
+  const rec = newWorkbook(ctx, input, meta, null);
+  ctx.store.insertWorkbook(rec);
+  ctx.changed();
+  return renderWorkbook(ctx.store, rec, ctx.user);
+}
+
+export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
+  const { store, user } = ctx;
+  const depId = ctx.deployment.id;
+  const slug = normalizeSlug(ctx.params['slug'] ?? '');
+  if (slug === '') throw badRequest('slug: must not be empty');
+  const raw = bodyObject(ctx.body);
+  const input = validate(WorkbookInput, raw);
+  const meta = prepareMeta(input.meta);
+  const sendsFolder = hasOwn(raw, 'folderId');
+  const folderId = input.folderId ?? null;
+
+  // Step 1: decide create-or-update and check access.
+  const key = store.slugKey(depId, slug);
+  const generation = store.generation(key);
+  const existing = store.workbookBySlug(depId, slug);
+  if (existing) {
+    const level = workbookLevel(store, user, existing);
+    require(level, 'edit', `workbook "${slug}"`);
+    if (sendsFolder) {
+      require(level, 'manage', `workbook "${slug}" to move it`);
+      requireFolderEdit(store, user, depId, folderId);
+    }
+  } else {
+    requireCreator(user);
+    if (sendsFolder) requireFolderEdit(store, user, depId, folderId);
+  }
+
+  await ctx.gap();
+
+  // Step 2: apply, unless another writer created or deleted the slug's workbook meanwhile.
+  if (store.generation(key) !== generation) {
+    throw conflict(`The workbook holding slug "${slug}" was created or deleted concurrently; retry`, API_CODES.upsertBranchChanged);
+  }
+  if (!existing) {
+    const rec = newWorkbook(ctx, input, meta, slug);
+    store.insertWorkbook(rec);
+    ctx.changed();
+    return renderWorkbook(store, rec, user);
+  }
+  const next = {
+    name: input.name ?? existing.name,
+    folderId: sendsFolder ? folderId : existing.folderId,
+    meta: meta ? { ...existing.meta, ...meta } : existing.meta,
+  };
+  if (!deepEqual(next, { name: existing.name, folderId: existing.folderId, meta: existing.meta })) {
+    existing.name = next.name;
+    existing.folderId = next.folderId;
+    existing.meta = next.meta;
+    existing.updatedAt = store.now();
+    ctx.changed();
+  }
+  return renderWorkbook(store, existing, user);
+}
+
+export function listWorkbooks(ctx: Ctx): unknown {
+  const { store, user, query } = ctx;
+  const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
+  const folderParam = intParam(query, 'folderId', 0);
+  const after = query.get('after');
+  const cursor = after === null ? undefined : decodeCursor(after, 'id', 'ASC');
+  const visible = (w: WorkbookRec) =>
+    (folderParam === undefined || (w.folderId ?? 0) === folderParam) && hasLevel(workbookLevel(store, user, w), 'view');
+  const index = store.workbooksByDep.get(ctx.deployment.id);
+  const page = index
+    ? pageOf(index, { dir: 'ASC', first, visible, ...(cursor ? { after: (w: WorkbookRec) => w.id - cursor.i } : {}) })
+    : { items: [], hasNextPage: false, hasPreviousPage: false };
+  let count = 0;
+  if (index) {
+    if (user.role === 'admin' && folderParam === undefined) count = index.length;
+    else for (const w of index.items) if (visible(w)) count++;
+  }
+  const items = page.items.map((w) => renderWorkbook(store, w, user));
+  const cur = (w: WorkbookRec | undefined) => (w ? encodeCursor({ s: 'id', d: 'ASC', k: w.id, i: w.id }) : null);
+  return {
+    items,
+    data: items,
+    count,
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage,
+      startCursor: cur(page.items[0]),
+      endCursor: cur(page.items[page.items.length - 1]),
+    },
+  };
+}
+
+export function getWorkbook(ctx: Ctx): unknown {
+  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  require(workbookLevel(ctx.store, ctx.user, wb), 'view', `workbook ${wb.id}`);
+  return renderWorkbook(ctx.store, wb, ctx.user);
+}
+
+/** Deleting a workbook detaches its reports (workbookId becomes null). */
+export function deleteWorkbook(ctx: Ctx): unknown {
+  const { store } = ctx;
+  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  require(workbookLevel(store, ctx.user, wb), 'manage', `workbook ${wb.id}`);
+  store.deleteWorkbook(wb);
+  for (const r of [...store.reports.values()]) {
+    if (r.workbookId === wb.id) {
+      store.mutateReport(r, (x) => {
+        x.workbookId = null;
+        x.updatedAt = store.now();
+      });
+    }
+  }
+  ctx.changed();
+  return {};
+}
+
+export function publishWorkbook(ctx: Ctx): unknown {
+  const { store, user } = ctx;
+  const id = numericParam(ctx, 'id');
+  const raw = bodyObject(ctx.body);
+  const input = validate(PublishDashboardInput, raw);
+  if (input.workbookId !== id) throw badRequest(`workbookId: must equal the workbook id in the path (${id})`);
+  const wb = findWorkbook(ctx, id);
+  require(workbookLevel(store, user, wb), 'edit', `workbook ${wb.id}`);
+
+  let config: Record<string, unknown>;
+  if (input.config != null) {
+    config = clone((raw as { config: Record<string, unknown> }).config);
+  } else {
+    const draft = wb.meta['dashboardDraft'];
+    if (!draft || typeof draft !== 'object') throw badRequest(`Workbook ${id} has no dashboard draft to publish`);
+    config = clone(draft as Record<string, unknown>);
+    validate(DashboardConfig, config, 'dashboardDraft');
+  }
+  const prev = wb.publishedDashboard as (Record<string, unknown> & { id: number; versionNumber: number; publicId: string }) | null;
+  const allowEmbed = input.allowEmbed ?? (prev?.['allowEmbed'] as boolean | undefined) ?? false;
+  const title = input.title ?? (prev?.['title'] as string | null | undefined) ?? null;
+  const description = input.description ?? (prev?.['description'] as string | null | undefined) ?? null;
+  // Publishing what is already published is idempotent: same record, same version.
+  if (
+    prev &&
+    deepEqual(wb.dashboardPublished, config) &&
+    prev['allowEmbed'] === allowEmbed &&
+    prev['title'] === title &&
+    prev['description'] === description
+  ) {
+    return clone(prev);
+  }
+  const widgets = Array.isArray(config['widgets']) ? (config['widgets'] as Record<string, unknown>[]) : [];
+  const reportSnapshots: Record<string, unknown>[] = [];
+  for (const [i, w] of widgets.entries()) {
+    const reportId = (w['config'] as Record<string, unknown> | null | undefined)?.['reportId'];
+    if (w['type'] !== 'CHART' || reportId === undefined || reportId === null) continue;
+    const r = typeof reportId === 'number' ? store.reports.get(reportId) : undefined;
+    if (!r || r.deploymentId !== ctx.deployment.id) {
+      throw badRequest(`config.widgets[${i}].config.reportId: report ${String(reportId)} not found in deployment ${ctx.deployment.id}`);
+    }
+    reportSnapshots.push({
+      id: store.nextId('reportSnapshot'),
+      reportId: r.id,
+      versionNumber: r.version,
+      publicId: r.publicId,
+      name: r.name,
+      title: r.title,
+      description: r.description,
+      sqlQuery: r.sqlQuery,
+      meta: clone(r.meta),
+    });
+  }
+  const record = {
+    id: prev?.id ?? store.nextId('dashboard'),
+    publicId: prev?.publicId ?? randomBase62(ctx.rng, 12),
+    deploymentId: ctx.deployment.id,
+    workbookId: wb.id,
+    status: 'published',
+    allowEmbed,
+    config,
+    versionNumber: (prev?.versionNumber ?? 0) + 1,
+    versionId: store.nextId('dashboardVersion'),
+    reportSnapshots,
+    createdBy: user.id,
+    title,
+    description,
+  };
+  wb.dashboardPublished = clone(config);
+  wb.publishedDashboard = clone(record);
+  wb.updatedAt = store.now();
+  ctx.changed();
+  return record;
+}

@@ -1,0 +1,365 @@
+// The in-memory state: records by id, per-deployment indexes for paging,
+// the account-wide publicId index, per-key generation counters for the
+// upsert race, and a logical clock. Loading a seed normalises it; snapshot()
+// writes it back in the same (SeedState) format.
+import { normalizeSlug, PLACEHOLDER_PUBLIC_ID_RE } from '../api/wire.js';
+import { clone } from './equal.js';
+import { randomBase62, type Rng } from './prng.js';
+import { SortedIndex } from './sorted-index.js';
+import type {
+  Deployment,
+  Folder,
+  ReportRec,
+  SeedCounters,
+  SeedGrant,
+  SeedState,
+  User,
+  UserAttributeRec,
+  WorkbookRec,
+} from './types.js';
+
+export type ReportSortKey = 'name' | 'createdAt' | 'updatedAt';
+export const REPORT_SORT_KEYS: ReportSortKey[] = ['name', 'createdAt', 'updatedAt'];
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+export function reportCmp(key: ReportSortKey) {
+  return (a: ReportRec, b: ReportRec): number => cmpStr(a[key], b[key]) || a.id - b.id;
+}
+const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
+
+export class Store {
+  deployments = new Map<number, Deployment>();
+  users = new Map<number, User>();
+  tokens = new Map<string, User>();
+  grants: SeedGrant[] = [];
+  /** `${userId}:${type}:${id}` -> grant level, for O(1) access checks. */
+  grantIndex = new Map<string, SeedGrant['level']>();
+  folders = new Map<number, Folder>();
+  workbooks = new Map<number, WorkbookRec>();
+  reports = new Map<number, ReportRec>();
+  userAttributes = new Map<number, UserAttributeRec>();
+  counters: SeedCounters;
+
+  /** deploymentId -> workbooks by id. */
+  workbooksByDep = new Map<number, SortedIndex<WorkbookRec>>();
+  /** deploymentId -> sort key -> reports. */
+  reportsByDep = new Map<number, Record<ReportSortKey, SortedIndex<ReportRec>>>();
+  /** `${deploymentId}:${slug}` -> workbook. */
+  slugIndex = new Map<string, WorkbookRec>();
+  /** `${accountId}:${publicId}` -> the report holding a stable publicId. */
+  publicIdIndex = new Map<string, ReportRec>();
+  /** `${accountId}:${placeholder}` -> count of legacy reports showing it. */
+  legacyIds = new Map<string, number>();
+  userAttributesById = new SortedIndex<UserAttributeRec>(byId);
+  /** Bumped whenever the record holding a key is created or deleted. */
+  generations = new Map<string, number>();
+
+  constructor(
+    seed: SeedState,
+    private readonly clock: () => Date,
+    private readonly rng: Rng,
+  ) {
+    const maxId = (xs: { id: number }[] | undefined) => (xs ?? []).reduce((m, x) => Math.max(m, x.id), 0);
+    const c = seed.counters ?? {};
+    this.counters = {
+      workbook: c.workbook ?? Math.max(100, maxId(seed.workbooks) + 1),
+      report: c.report ?? Math.max(1000, maxId(seed.reports) + 1),
+      folder: c.folder ?? Math.max(10, maxId(seed.folders) + 1),
+      userAttribute: c.userAttribute ?? maxId(seed.userAttributes) + 1,
+      dashboard: c.dashboard ?? 1,
+      dashboardVersion: c.dashboardVersion ?? 1,
+      reportSnapshot: c.reportSnapshot ?? 1,
+      lastTimestampMs: c.lastTimestampMs ?? 0,
+    };
+    for (const d of seed.deployments) {
+      this.deployments.set(d.id, { id: d.id, accountId: d.accountId ?? 1, name: d.name ?? `Deployment ${d.id}` });
+    }
+    for (const u of seed.users) {
+      const user: User = {
+        id: u.id,
+        email: u.email,
+        firstName: u.firstName ?? null,
+        role: u.role,
+        tokens: [...u.tokens],
+        accountId: u.accountId ?? 1,
+        ...(u.deploymentIds ? { deploymentIds: [...u.deploymentIds] } : {}),
+      };
+      this.users.set(user.id, user);
+      for (const t of user.tokens) this.tokens.set(t, user);
+    }
+    const firstAdmin = [...this.users.values()].find((u) => u.role === 'admin') ?? [...this.users.values()][0];
+    const defaultOwner = firstAdmin?.id ?? 1;
+    for (const g of seed.grants ?? []) this.addGrant(g);
+    for (const f of seed.folders ?? []) {
+      this.folders.set(f.id, {
+        id: f.id,
+        deploymentId: f.deploymentId,
+        name: f.name,
+        parentId: f.parentId ?? null,
+        userId: f.userId ?? defaultOwner,
+      });
+    }
+    const seedTime = (s: string | undefined) => (s ? new Date(s).toISOString() : this.now());
+    for (const w of seed.workbooks ?? []) {
+      const createdAt = seedTime(w.createdAt);
+      const rec: WorkbookRec = {
+        id: w.id,
+        deploymentId: w.deploymentId,
+        name: w.name ?? `Workbook ${w.id}`,
+        slug: w.slug == null ? null : normalizeSlug(w.slug),
+        folderId: w.folderId ?? null,
+        meta: clone(w.meta ?? {}),
+        calculatedFields: clone(w.calculatedFields ?? {}),
+        userId: w.userId ?? defaultOwner,
+        createdBy: w.createdBy ?? w.userId ?? defaultOwner,
+        createdAt,
+        updatedAt: w.updatedAt ? new Date(w.updatedAt).toISOString() : createdAt,
+        isFavorite: w.isFavorite ?? false,
+        dashboardPublished: clone(w.dashboardPublished ?? null),
+        publishedDashboard: clone(w.publishedDashboard ?? null),
+      };
+      this.insertWorkbook(rec);
+    }
+    for (const r of seed.reports ?? []) {
+      const dep = this.deployments.get(r.deploymentId);
+      const createdAt = seedTime(r.createdAt);
+      const rec: ReportRec = {
+        id: r.id,
+        deploymentId: r.deploymentId,
+        publicId: r.publicId ?? this.newPublicId(dep?.accountId ?? 1),
+        name: r.name ?? `Report ${r.id}`,
+        title: r.title ?? null,
+        description: r.description ?? null,
+        source: r.source ?? null,
+        folderId: r.folderId ?? null,
+        workbookId: r.workbookId ?? null,
+        sqlQuery: r.sqlQuery ?? null,
+        jsonQuery: r.jsonQuery ?? null,
+        meta: clone(r.meta ?? null),
+        pivotItems: clone(r.pivotItems ?? null),
+        endResultCell: r.endResultCell ?? null,
+        resultLocation: r.resultLocation ?? null,
+        externalWorkbookId: r.externalWorkbookId ?? null,
+        userId: r.userId ?? defaultOwner,
+        createdBy: r.createdBy ?? r.userId ?? defaultOwner,
+        createdAt,
+        updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : createdAt,
+        version: r.version ?? 1,
+      };
+      this.insertReport(rec);
+    }
+    for (const a of seed.userAttributes ?? []) {
+      const rec: UserAttributeRec = {
+        id: a.id,
+        accountId: a.accountId ?? 1,
+        name: a.name,
+        type: a.type,
+        displayName: a.displayName ?? null,
+        description: a.description ?? null,
+        defaultValue: a.defaultValue ?? null,
+      };
+      this.userAttributes.set(rec.id, rec);
+      this.userAttributesById.insert(rec);
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Clock and ids
+
+  /** An ISO timestamp strictly later than every one issued before. */
+  now(): string {
+    const ms = Math.max(this.clock().getTime(), this.counters.lastTimestampMs + 1);
+    this.counters.lastTimestampMs = ms;
+    return new Date(ms).toISOString();
+  }
+
+  nextId(kind: keyof Omit<SeedCounters, 'lastTimestampMs'>): number {
+    return this.counters[kind]++;
+  }
+
+  /** A fresh, unused, never placeholder-shaped publicId. */
+  newPublicId(accountId: number): string {
+    for (;;) {
+      const id = randomBase62(this.rng, 12);
+      if (PLACEHOLDER_PUBLIC_ID_RE.test(id)) continue;
+      if (this.publicIdIndex.has(`${accountId}:${id}`)) continue;
+      return id;
+    }
+  }
+
+  generation(key: string): number {
+    return this.generations.get(key) ?? 0;
+  }
+  bump(key: string): void {
+    this.generations.set(key, this.generation(key) + 1);
+  }
+
+  accountOf(deploymentId: number): number {
+    return this.deployments.get(deploymentId)?.accountId ?? 1;
+  }
+
+  addGrant(g: SeedGrant): void {
+    this.grants.push({ ...g });
+    const key = `${g.userId}:${g.resourceType}:${g.resourceId}`;
+    const rank = { view: 1, edit: 2, manage: 3 } as const;
+    const prev = this.grantIndex.get(key);
+    if (!prev || rank[g.level] > rank[prev]) this.grantIndex.set(key, g.level);
+  }
+
+  // -------------------------------------------------------------------------
+  // Workbooks
+
+  slugKey(deploymentId: number, slug: string): string {
+    return `wb:${deploymentId}:${slug}`;
+  }
+
+  insertWorkbook(rec: WorkbookRec): void {
+    this.workbooks.set(rec.id, rec);
+    let idx = this.workbooksByDep.get(rec.deploymentId);
+    if (!idx) this.workbooksByDep.set(rec.deploymentId, (idx = new SortedIndex(byId)));
+    idx.insert(rec);
+    if (rec.slug !== null) {
+      this.slugIndex.set(this.slugKey(rec.deploymentId, rec.slug), rec);
+      this.bump(this.slugKey(rec.deploymentId, rec.slug));
+    }
+  }
+
+  deleteWorkbook(rec: WorkbookRec): void {
+    this.workbooks.delete(rec.id);
+    this.workbooksByDep.get(rec.deploymentId)?.remove(rec);
+    if (rec.slug !== null) {
+      const key = this.slugKey(rec.deploymentId, rec.slug);
+      if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
+      this.bump(key);
+    }
+  }
+
+  workbookBySlug(deploymentId: number, slug: string): WorkbookRec | undefined {
+    return this.slugIndex.get(this.slugKey(deploymentId, slug));
+  }
+
+  // -------------------------------------------------------------------------
+  // Reports
+
+  publicIdKey(accountId: number, publicId: string): string {
+    return `rp:${accountId}:${publicId}`;
+  }
+
+  isLegacy(rec: ReportRec): boolean {
+    return PLACEHOLDER_PUBLIC_ID_RE.test(rec.publicId);
+  }
+
+  private reportIndexes(deploymentId: number): Record<ReportSortKey, SortedIndex<ReportRec>> {
+    let idx = this.reportsByDep.get(deploymentId);
+    if (!idx) {
+      idx = {
+        name: new SortedIndex(reportCmp('name')),
+        createdAt: new SortedIndex(reportCmp('createdAt')),
+        updatedAt: new SortedIndex(reportCmp('updatedAt')),
+      };
+      this.reportsByDep.set(deploymentId, idx);
+    }
+    return idx;
+  }
+
+  reportIndex(deploymentId: number, key: ReportSortKey): SortedIndex<ReportRec> {
+    return this.reportIndexes(deploymentId)[key];
+  }
+
+  insertReport(rec: ReportRec): void {
+    this.reports.set(rec.id, rec);
+    const idx = this.reportIndexes(rec.deploymentId);
+    for (const k of REPORT_SORT_KEYS) idx[k].insert(rec);
+    this.indexPublicId(rec);
+  }
+
+  private indexPublicId(rec: ReportRec): void {
+    const acct = this.accountOf(rec.deploymentId);
+    if (this.isLegacy(rec)) {
+      const k = `${acct}:${rec.publicId}`;
+      this.legacyIds.set(k, (this.legacyIds.get(k) ?? 0) + 1);
+    } else {
+      const key = this.publicIdKey(acct, rec.publicId);
+      this.publicIdIndex.set(key, rec);
+      this.bump(key);
+    }
+  }
+
+  private unindexPublicId(rec: ReportRec, publicId = rec.publicId): void {
+    const acct = this.accountOf(rec.deploymentId);
+    if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
+      const k = `${acct}:${publicId}`;
+      const n = (this.legacyIds.get(k) ?? 1) - 1;
+      if (n <= 0) this.legacyIds.delete(k);
+      else this.legacyIds.set(k, n);
+    } else {
+      const key = this.publicIdKey(acct, publicId);
+      if (this.publicIdIndex.get(key) === rec) this.publicIdIndex.delete(key);
+      this.bump(key);
+    }
+  }
+
+  deleteReport(rec: ReportRec): void {
+    this.reports.delete(rec.id);
+    const idx = this.reportIndexes(rec.deploymentId);
+    for (const k of REPORT_SORT_KEYS) idx[k].remove(rec);
+    this.unindexPublicId(rec);
+  }
+
+  /** Change a report in place, keeping every index right. */
+  mutateReport(rec: ReportRec, change: (r: ReportRec) => void): void {
+    const idx = this.reportIndexes(rec.deploymentId);
+    for (const k of REPORT_SORT_KEYS) idx[k].remove(rec);
+    const before = rec.publicId;
+    change(rec);
+    // Only a publicId change (adoption) moves the report between keys.
+    if (rec.publicId !== before) {
+      this.unindexPublicId(rec, before);
+      this.indexPublicId(rec);
+    }
+    for (const k of REPORT_SORT_KEYS) idx[k].insert(rec);
+  }
+
+  reportByPublicId(accountId: number, publicId: string): ReportRec | undefined {
+    return this.publicIdIndex.get(this.publicIdKey(accountId, publicId));
+  }
+
+  legacyCount(accountId: number, publicId: string): number {
+    return this.legacyIds.get(`${accountId}:${publicId}`) ?? 0;
+  }
+
+  // -------------------------------------------------------------------------
+  // Folders
+
+  folderPath(folderId: number | null): { id: number; name: string }[] {
+    const path: { id: number; name: string }[] = [];
+    const seen = new Set<number>();
+    let id = folderId;
+    while (id !== null && !seen.has(id)) {
+      seen.add(id);
+      const f = this.folders.get(id);
+      if (!f) break;
+      path.unshift({ id: f.id, name: f.name });
+      id = f.parentId;
+    }
+    return path;
+  }
+
+  // -------------------------------------------------------------------------
+
+  snapshot(): SeedState {
+    return clone({
+      formatVersion: 1 as const,
+      deployments: [...this.deployments.values()],
+      users: [...this.users.values()],
+      grants: this.grants,
+      folders: [...this.folders.values()],
+      workbooks: [...this.workbooks.values()].sort(byId),
+      reports: [...this.reports.values()].sort(byId),
+      userAttributes: this.userAttributesById.items,
+      counters: this.counters,
+    });
+  }
+}

@@ -1,0 +1,195 @@
+// The emulator's whole state, as persisted to the state file and as accepted
+// as a seed. A seed may leave most fields out (the loader fills them); a
+// snapshot or state file always has every field.
+
+export type Role = 'admin' | 'ai-bi-user' | 'viewer';
+export type AccessLevel = 'view' | 'edit' | 'manage';
+export type GrantResourceType = 'workbook' | 'report' | 'folder';
+
+export interface SeedDeployment {
+  id: number;
+  /** publicIds are unique per account; default 1. */
+  accountId?: number;
+  name?: string;
+}
+
+export interface SeedUser {
+  id: number;
+  email: string;
+  firstName?: string | null;
+  role: Role;
+  /** Tokens that authenticate as this user (any of `Bearer T`, `Api-Key T`, `T`). */
+  tokens: string[];
+  accountId?: number;
+  /** Restrict the user to these deployments (403 elsewhere); default: all of the account. */
+  deploymentIds?: number[];
+}
+
+export interface SeedGrant {
+  userId: number;
+  resourceType: GrantResourceType;
+  resourceId: number;
+  level: AccessLevel;
+}
+
+export interface SeedFolder {
+  id: number;
+  deploymentId: number;
+  name: string;
+  parentId?: number | null;
+  userId?: number;
+}
+
+export interface SeedWorkbook {
+  id: number;
+  deploymentId: number;
+  name?: string;
+  slug?: string | null;
+  folderId?: number | null;
+  meta?: Record<string, unknown>;
+  calculatedFields?: Record<string, unknown>;
+  userId?: number;
+  createdBy?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  isFavorite?: boolean;
+  dashboardPublished?: Record<string, unknown> | null;
+  publishedDashboard?: Record<string, unknown> | null;
+}
+
+export interface SeedReport {
+  id: number;
+  deploymentId: number;
+  /**
+   * A 12-char id. A placeholder-shaped one (wire PLACEHOLDER_PUBLIC_ID_RE, e.g.
+   * `000000legacy`) marks a legacy report with no stable publicId; several
+   * legacy reports may show the same placeholder. Omitted: one is generated.
+   */
+  publicId?: string;
+  name?: string;
+  title?: string | null;
+  description?: string | null;
+  source?: string | null;
+  folderId?: number | null;
+  workbookId?: number | null;
+  sqlQuery?: string | null;
+  jsonQuery?: string | null;
+  meta?: Record<string, unknown> | null;
+  pivotItems?: Record<string, unknown> | null;
+  endResultCell?: string | null;
+  resultLocation?: string | null;
+  externalWorkbookId?: string | null;
+  userId?: number;
+  createdBy?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  version?: number;
+}
+
+export interface SeedUserAttribute {
+  id: number;
+  accountId?: number;
+  name: string;
+  type: string;
+  displayName?: string | null;
+  description?: string | null;
+  defaultValue?: string | null;
+}
+
+export interface SeedCounters {
+  workbook: number;
+  report: number;
+  folder: number;
+  userAttribute: number;
+  dashboard: number;
+  dashboardVersion: number;
+  reportSnapshot: number;
+  /** Last timestamp issued (ms since epoch): updatedAt strictly increases. */
+  lastTimestampMs: number;
+}
+
+export interface SeedState {
+  formatVersion?: 1;
+  deployments: SeedDeployment[];
+  users: SeedUser[];
+  grants?: SeedGrant[];
+  folders?: SeedFolder[];
+  workbooks?: SeedWorkbook[];
+  reports?: SeedReport[];
+  userAttributes?: SeedUserAttribute[];
+  /** Next ids to assign; derived from the data when absent. */
+  counters?: Partial<SeedCounters>;
+}
+
+// ---------------------------------------------------------------------------
+// Internal, normalised records (every field present).
+
+export interface Deployment {
+  id: number;
+  accountId: number;
+  name: string;
+}
+export interface User {
+  id: number;
+  email: string;
+  firstName: string | null;
+  role: Role;
+  tokens: string[];
+  accountId: number;
+  deploymentIds?: number[];
+}
+export interface Folder {
+  id: number;
+  deploymentId: number;
+  name: string;
+  parentId: number | null;
+  userId: number;
+}
+export interface WorkbookRec {
+  id: number;
+  deploymentId: number;
+  name: string;
+  slug: string | null;
+  folderId: number | null;
+  meta: Record<string, unknown>;
+  calculatedFields: Record<string, unknown>;
+  userId: number;
+  createdBy: number;
+  createdAt: string;
+  updatedAt: string;
+  isFavorite: boolean;
+  dashboardPublished: Record<string, unknown> | null;
+  publishedDashboard: Record<string, unknown> | null;
+}
+export interface ReportRec {
+  id: number;
+  deploymentId: number;
+  publicId: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  source: string | null;
+  folderId: number | null;
+  workbookId: number | null;
+  sqlQuery: string | null;
+  jsonQuery: string | null;
+  meta: Record<string, unknown> | null;
+  pivotItems: Record<string, unknown> | null;
+  endResultCell: string | null;
+  resultLocation: string | null;
+  externalWorkbookId: string | null;
+  userId: number;
+  createdBy: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+export interface UserAttributeRec {
+  id: number;
+  accountId: number;
+  name: string;
+  type: string;
+  displayName: string | null;
+  description: string | null;
+  defaultValue: string | null;
+}
