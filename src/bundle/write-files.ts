@@ -1,0 +1,135 @@
+// The file side of `wsc export`: writes bundle documents under one root and
+// nowhere else. Every path is checked twice: its shape (a known directory and
+// a safe file name, as core/export/names.ts makes them) and where it resolves
+// (inside the root's real path). Directories that are symbolic links are
+// refused before anything is written, and files are opened with O_NOFOLLOW,
+// so a link planted inside the root cannot redirect a write outside it.
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, readFile, realpath, rename as fsRename } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { DocKind, ExportSink } from '../core/export.js';
+import { DIRS } from '../core/export.js';
+import type { Doc } from '../core/export/docs.js';
+import { UsageError } from '../errors.js';
+import { SCHEMA_DIR, schemaFileName, serializeDoc, type SchemaKind } from './write.js';
+
+const SAFE_REL = /^(workbooks|reports|user-attributes|schemas)\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json)$/;
+const SCHEMA_KINDS: SchemaKind[] = ['workbook', 'report', 'user-attribute', 'wsc'];
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
+/** The JSON Schemas shipped with wsc (`schemas/` at the package root). */
+export const PACKAGED_SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
+
+function unsafe(message: string, hint?: string): UsageError {
+  return new UsageError(message, { code: 'export_unsafe_path', ...(hint ? { hint } : {}) });
+}
+
+export class DirSink implements ExportSink {
+  private constructor(readonly root: string) {}
+
+  /**
+   * Creates DIR and its bundle directories; refuses a bundle directory (or a
+   * file in one) that is a symbolic link, or anything that is not a directory.
+   */
+  static async open(dir: string): Promise<DirSink> {
+    const abs = resolve(dir);
+    await mkdir(abs, { recursive: true });
+    const root = await realpath(abs);
+    const sink = new DirSink(root);
+    for (const sub of [...Object.values(DIRS), SCHEMA_DIR]) {
+      const p = join(root, sub);
+      const st = await lstat(p).catch(() => undefined);
+      if (st === undefined) {
+        await mkdir(p);
+        continue;
+      }
+      if (st.isSymbolicLink()) throw unsafe(`${p} is a symbolic link; export writes only into real directories under ${root}.`, 'Remove the link or export into another directory.');
+      if (!st.isDirectory()) throw unsafe(`${p} exists and is not a directory.`);
+      for (const e of await readdir(p, { withFileTypes: true })) {
+        if (e.isSymbolicLink()) throw unsafe(`${join(p, e.name)} is a symbolic link; export will not write through it.`, 'Remove the link or export into another directory.');
+      }
+    }
+    return sink;
+  }
+
+  /** Absolute path of a relative bundle path, after checking its shape and that it stays inside the root. */
+  pathOf(rel: string): string {
+    if (!SAFE_REL.test(rel) || rel.split('/').some((s) => s === '..' || s === '.')) {
+      throw unsafe(`refusing to write "${rel}": not a bundle file name.`);
+    }
+    const abs = resolve(this.root, rel);
+    if (!abs.startsWith(this.root + sep)) throw unsafe(`refusing to write "${rel}": outside ${this.root}.`);
+    return abs;
+  }
+
+  async writeText(rel: string, text: string): Promise<void> {
+    await writeNoFollow(this.pathOf(rel), text, WRITE_FLAGS);
+  }
+
+  async writeDoc(kind: DocKind, rel: string, doc: Doc): Promise<void> {
+    await this.writeText(rel, serializeDoc(kind, rel, doc));
+  }
+
+  async readDoc(rel: string): Promise<Doc> {
+    const fh = await open(this.pathOf(rel), constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      return parse(await fh.readFile('utf8')) as Doc;
+    } finally {
+      await fh.close();
+    }
+  }
+
+  async rename(fromRel: string, toRel: string): Promise<void> {
+    await fsRename(this.pathOf(fromRel), this.pathOf(toRel));
+  }
+
+  /** Copies the packaged JSON Schemas into DIR/schemas (the files' editor-schema lines point there). */
+  async writeSchemas(from = PACKAGED_SCHEMAS): Promise<string[]> {
+    const out: string[] = [];
+    for (const kind of SCHEMA_KINDS) {
+      const name = schemaFileName(kind);
+      const text = await readFile(join(from, name), 'utf8');
+      const rel = `${SCHEMA_DIR}/${name}`;
+      await this.writeText(rel, text);
+      out.push(rel);
+    }
+    return out;
+  }
+
+  /** Writes DIR/wsc.yaml unless something (even a link) is there already. Returns whether it wrote. */
+  async writeConfigIfAbsent(text: string): Promise<boolean> {
+    const p = join(this.root, 'wsc.yaml');
+    if (await lstat(p).catch(() => undefined)) return false;
+    await writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
+    return true;
+  }
+
+  /** `*.yaml` files in the bundle directories that this export did not write. */
+  async staleFiles(written: ReadonlySet<string>): Promise<string[]> {
+    const stale: string[] = [];
+    for (const sub of Object.values(DIRS)) {
+      for (const e of await readdir(join(this.root, sub), { withFileTypes: true })) {
+        const rel = `${sub}/${e.name}`;
+        if (/\.ya?ml$/i.test(e.name) && !written.has(rel)) stale.push(rel);
+      }
+    }
+    return stale.sort();
+  }
+}
+
+async function writeNoFollow(abs: string, text: string, flags: number): Promise<void> {
+  let fh;
+  try {
+    fh = await open(abs, flags, 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
+    throw e;
+  }
+  try {
+    await fh.writeFile(text, 'utf8');
+  } finally {
+    await fh.close();
+  }
+}

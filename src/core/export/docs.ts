@@ -1,0 +1,266 @@
+// Live objects -> bundle documents (plain data, keys in the order of the
+// bundle schema). Only input fields are written; server-owned ones (id,
+// createdAt, user, canEdit, version, folderPath, description of reports...)
+// are left out, and so are null or absent fields: a field absent from a file
+// is unmanaged, a field written equals the live value after loading, exactly.
+import type { Report, UserAttribute, Workbook } from '../../api/wire.js';
+import { UserAttributeType } from '../../api/wire.js';
+import { FORBIDDEN_KEYS } from '../../bundle/yaml-doc.js';
+import { isRef, type JsonValue } from '../model.js';
+
+export type Doc = { [k: string]: JsonValue };
+
+/** A numeric id the export could not turn into a reference (its target is not exported). */
+export interface Dangling {
+  kind: 'workbook' | 'report';
+  /** Where in the document, e.g. `workbookId`, `meta.dashboardDraft.widgets[2].config.reportId`. */
+  path: string;
+  id: number;
+}
+
+export interface RefLookup {
+  /** The bundle slug of an exported workbook. */
+  workbookSlug(id: number): string | undefined;
+  /** The bundle publicId of an exported report. */
+  reportPublicId(id: number): string | undefined;
+}
+
+/**
+ * `${` starts a variable in any scalar the loader reads; `$${` is a literal
+ * `${`. Escaping every `${` makes the loaded text equal the live text.
+ */
+export function escapeVars(text: string): string {
+  return text.includes('${') ? text.replaceAll('${', '$${') : text;
+}
+
+/** Deep copy of a JSON value with every string escaped (`escapeVars`); keys too when `keys` is set. */
+export function escapeDeep(v: unknown, keys = false): JsonValue {
+  if (typeof v === 'string') return escapeVars(v);
+  if (v === null || typeof v !== 'object') return v as JsonValue;
+  if (Array.isArray(v)) return v.map((x) => escapeDeep(x, keys));
+  const out: { [k: string]: JsonValue } = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined) continue;
+    out[keys ? escapeVars(k) : k] = escapeDeep(x, keys);
+  }
+  return out;
+}
+
+/** Deepest nesting of mappings and sequences the export writes under one field (the loader stops at 64). */
+export const MAX_VALUE_DEPTH = 60;
+
+function depthOf(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let d = 0;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) d = Math.max(d, depthOf(x));
+  return d + 1;
+}
+
+/**
+ * Why a live value cannot be written so that it loads back equal, if so: a
+ * key the loader refuses, a mapping the loader would read as a reference, or
+ * nesting deeper than the loader reads.
+ */
+export function unloadable(v: unknown): string | undefined {
+  const walk = (x: unknown): string | undefined => {
+    if (x === null || typeof x !== 'object') return undefined;
+    if (Array.isArray(x)) {
+      for (const y of x) {
+        const p = walk(y);
+        if (p) return p;
+      }
+      return undefined;
+    }
+    if (isRef(x)) return `it holds ${JSON.stringify(x)}, which a bundle reads as a reference`;
+    for (const [k, y] of Object.entries(x)) {
+      if (FORBIDDEN_KEYS.has(k)) return `it holds the key \`${k}\`, which bundle files may not use`;
+      const p = walk(y);
+      if (p) return p;
+    }
+    return undefined;
+  };
+  if (depthOf(v) > MAX_VALUE_DEPTH) return `it is nested more than ${MAX_VALUE_DEPTH} levels deep`;
+  return walk(v);
+}
+
+function hasRefShapeOrProto(v: unknown): boolean {
+  if (unloadable(v) !== undefined) return true;
+  const dollar = (x: unknown): boolean => {
+    if (x === null || typeof x !== 'object') return false;
+    if (Array.isArray(x)) return x.some(dollar);
+    return Object.entries(x).some(([k, y]) => k.startsWith('$') || dollar(y));
+  };
+  return dollar(v);
+}
+
+/**
+ * `jsonQuery` as a YAML mapping when that is lossless: the live text is an
+ * object in compact JSON exactly as JSON.stringify writes it (so the loader's
+ * serialisation gives back the same text, not only the same parsed JSON), and
+ * holds nothing the loader would read as a reference. Otherwise the string.
+ */
+export function jsonQueryValue(text: string): JsonValue {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return text;
+  if (JSON.stringify(v) !== text) return text;
+  if (hasRefShapeOrProto(v)) return text;
+  return v as JsonValue;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+}
+
+function present(v: unknown): boolean {
+  return v !== null && v !== undefined;
+}
+
+const REPORT_ID_KEY = /report_?id$/i;
+const REPORT_IDS_KEY = /report_?ids$/i;
+
+/**
+ * Rewrites report ids in a widget config: a whole number under a key named
+ * like `reportId` (or in an array under `reportIds`) becomes `{ $report }`
+ * when the report is exported; otherwise it stays and is reported dangling.
+ */
+function rewriteConfig(v: JsonValue, path: string, refs: RefLookup, dangling: Dangling[], key?: string): JsonValue {
+  if (typeof v === 'number' && key !== undefined && REPORT_ID_KEY.test(key) && Number.isSafeInteger(v)) {
+    const pid = refs.reportPublicId(v);
+    if (pid !== undefined) return { $report: pid };
+    dangling.push({ kind: 'report', path, id: v });
+    return v;
+  }
+  if (Array.isArray(v)) {
+    const idList = key !== undefined && REPORT_IDS_KEY.test(key);
+    return v.map((x, i) => rewriteConfig(x, `${path}[${i}]`, refs, dangling, idList ? 'reportId' : undefined));
+  }
+  if (v !== null && typeof v === 'object') {
+    const out: { [k: string]: JsonValue } = {};
+    for (const [k, x] of Object.entries(v)) out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, k);
+    return out;
+  }
+  return v;
+}
+
+/** Report ids a workbook's dashboard draft points at (the same keys `rewriteConfig` rewrites). */
+export function referencedReportIds(meta: unknown): number[] {
+  const ids: number[] = [];
+  const sink: RefLookup = { workbookSlug: () => undefined, reportPublicId: () => undefined };
+  const dangling: Dangling[] = [];
+  const draft = (meta as { dashboardDraft?: { widgets?: unknown } } | null | undefined)?.dashboardDraft;
+  const widgets = draft?.widgets;
+  if (!Array.isArray(widgets)) return ids;
+  widgets.forEach((w, i) => {
+    const config = (w as { config?: unknown } | null)?.config;
+    if (config !== null && typeof config === 'object') rewriteConfig(config as JsonValue, `w${i}`, sink, dangling);
+  });
+  for (const d of dangling) ids.push(d.id);
+  return ids;
+}
+
+/** A field (or a top-level key of `meta`) left out because it cannot be written faithfully. */
+export interface Dropped {
+  path: string;
+  reason: string;
+}
+
+/** `meta` with the top-level keys that cannot load back equal left out (the server merges it per key). */
+function loadableMeta(meta: Record<string, unknown>, dropped: Dropped[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(meta)) {
+    if (v === undefined) continue;
+    const why = FORBIDDEN_KEYS.has(k) ? `the key \`${k}\` may not be used in bundle files` : unloadable(v);
+    if (why) dropped.push({ path: `meta.${k}`, reason: why });
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** The `meta` of a workbook with every widget's report ids turned into references. */
+function workbookMeta(meta: Record<string, unknown>, refs: RefLookup, dangling: Dangling[]): Doc {
+  const out = escapeDeep(meta, false) as Doc;
+  const draft = out['dashboardDraft'];
+  if (draft === null || typeof draft !== 'object' || Array.isArray(draft)) return out;
+  const widgets = draft['widgets'];
+  if (!Array.isArray(widgets)) return out;
+  draft['widgets'] = widgets.map((w, i) => {
+    if (w === null || typeof w !== 'object' || Array.isArray(w)) return w;
+    const config = w['config'];
+    if (config === null || config === undefined || typeof config !== 'object') return w;
+    const path = `meta.dashboardDraft.widgets[${i}].config`;
+    return { ...w, config: rewriteConfig(config, path, refs, dangling) };
+  });
+  return out;
+}
+
+export interface Built {
+  doc: Doc;
+  dangling: Dangling[];
+  dropped: Dropped[];
+}
+
+export function workbookDoc(wb: Workbook, slug: string, refs: RefLookup): Built {
+  const dangling: Dangling[] = [];
+  const dropped: Dropped[] = [];
+  const doc: Doc = { kind: 'Workbook', slug: escapeVars(slug), name: escapeVars(wb.name) };
+  if (present(wb.folderId)) doc['folderId'] = wb.folderId!;
+  if (present(wb.meta)) {
+    const meta = loadableMeta(wb.meta, dropped);
+    if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling);
+  }
+  return { doc, dangling, dropped };
+}
+
+export function reportDoc(
+  r: Report,
+  identity: { publicId: string; adopt?: { deploymentId: number; id: number } },
+  refs: RefLookup,
+): Built {
+  const dangling: Dangling[] = [];
+  const dropped: Dropped[] = [];
+  const doc: Doc = { kind: 'Report', publicId: identity.publicId };
+  doc['name'] = escapeVars(r.name);
+  if (present(r.title)) doc['title'] = escapeVars(r.title!);
+  if (present(r.source)) doc['source'] = r.source!;
+  if (present(r.workbookId)) {
+    const slug = refs.workbookSlug(r.workbookId!);
+    if (slug !== undefined) doc['workbookId'] = { $workbook: slug };
+    else {
+      doc['workbookId'] = r.workbookId!;
+      dangling.push({ kind: 'workbook', path: 'workbookId', id: r.workbookId! });
+    }
+  }
+  if (present(r.folderId)) doc['folderId'] = r.folderId!;
+  if (present(r.sqlQuery)) doc['sqlQuery'] = escapeVars(r.sqlQuery!);
+  if (present(r.jsonQuery)) doc['jsonQuery'] = escapeDeep(jsonQueryValue(r.jsonQuery!), false);
+  if (present(r.pivotItems)) {
+    const why = unloadable(r.pivotItems);
+    if (why) dropped.push({ path: 'pivotItems', reason: why });
+    else doc['pivotItems'] = escapeDeep(r.pivotItems, false);
+  }
+  if (present(r.meta)) {
+    const meta = loadableMeta(r.meta!, dropped);
+    if (!isEmptyObject(meta)) doc['meta'] = escapeDeep(meta, false);
+  }
+  if (present(r.endResultCell)) doc['endResultCell'] = escapeVars(r.endResultCell!);
+  if (present(r.resultLocation)) doc['resultLocation'] = escapeVars(r.resultLocation!);
+  if (present(r.externalWorkbookId)) doc['externalWorkbookId'] = escapeVars(r.externalWorkbookId!);
+  if (identity.adopt) doc['adopt'] = { deploymentId: identity.adopt.deploymentId, id: identity.adopt.id };
+  return { doc, dangling, dropped };
+}
+
+export function userAttributeDoc(ua: UserAttribute): Built {
+  const dropped: Dropped[] = [];
+  const doc: Doc = { kind: 'UserAttribute', name: escapeVars(ua.name) };
+  if (UserAttributeType.safeParse(ua.type).success) doc['type'] = ua.type;
+  else dropped.push({ path: 'type', reason: `the type \`${ua.type}\` is not one a bundle can name` });
+  if (present(ua.displayName)) doc['displayName'] = escapeVars(ua.displayName!);
+  if (present(ua.description)) doc['description'] = escapeVars(ua.description!);
+  if (present(ua.defaultValue)) doc['defaultValue'] = escapeVars(ua.defaultValue!);
+  return { doc, dangling: [], dropped };
+}

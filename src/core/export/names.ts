@@ -1,0 +1,124 @@
+// Safe, stable file names for exported resources, whatever a slug or a name
+// holds. A stem is lower-case ASCII `[a-z0-9_-]` only, so it cannot climb out
+// of its directory (no `/`, `\`, `.`, NUL), cannot be hidden (no leading dot),
+// and two stems that differ only in case cannot exist: that keeps them apart
+// on case-insensitive file systems (macOS, Windows) too. Whatever maps to the
+// same stem forms a group; every member of a group of two or more gets a
+// `.<hash>` suffix of its identity, so the result does not depend on the
+// order in which resources arrive (a bare stem never holds a dot).
+import { createHash } from 'node:crypto';
+
+/** Longest stem kept as is; longer ones are cut and get a hash of the whole. */
+export const MAX_STEM = 60;
+
+const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)$/;
+
+export function shortHash(text: string, hexChars = 8): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, hexChars);
+}
+
+/** The file stem (no extension) for a name or slug. Never empty. */
+export function fileStem(raw: string): string {
+  let s = raw
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (s === '') s = 'unnamed';
+  // Windows refuses these names with any extension; a leading `_` keeps them readable.
+  if (RESERVED.test(s)) s = `_${s}`;
+  if (s.length > MAX_STEM) s = `${s.slice(0, MAX_STEM).replace(/-+$/, '')}.${shortHash(raw)}`;
+  return s;
+}
+
+/** File names of a group of identities sharing one stem (order-independent). */
+export function groupNames(stem: string, identities: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (identities.length === 1) {
+    out.set(identities[0]!, stem);
+    return out;
+  }
+  // Lengthen the hash until the group is collision-free (8 hex chars nearly always suffice).
+  for (let len = 8; len <= 64; len += 8) {
+    out.clear();
+    const seen = new Set<string>();
+    for (const id of identities) {
+      const name = `${stem}.${shortHash(id, len)}`;
+      seen.add(name);
+      out.set(id, name);
+    }
+    if (seen.size === new Set(identities).size) return out;
+  }
+  throw new Error(`cannot give distinct file names to ${identities.length} resources named "${stem}"`);
+}
+
+export interface Rename {
+  from: string;
+  to: string;
+}
+
+/**
+ * File names handed out one resource at a time (reports arrive page by page).
+ * When a later resource joins a stem already used, the earlier file is
+ * renamed: the caller applies the returned renames before writing.
+ * Keeps only stem, identity and name per resource.
+ */
+export class NameRegistry {
+  private readonly groups = new Map<string, string[]>();
+  private readonly current = new Map<string, string>(); // identity -> name
+  private readonly stemOf = new Map<string, string>(); // identity -> stem
+
+  /** Claims a name for `identity` (unique within the registry) derived from `raw`. */
+  claim(raw: string, identity: string): { name: string; renames: Rename[] } {
+    if (this.stemOf.has(identity)) throw new Error(`identity "${identity}" claimed twice`);
+    const stem = fileStem(raw);
+    const group = this.groups.get(stem) ?? [];
+    group.push(identity);
+    this.groups.set(stem, group);
+    this.stemOf.set(identity, stem);
+    const renames = this.settle(stem);
+    return { name: this.current.get(identity)!, renames };
+  }
+
+  /** The identity of a resource changed (e.g. its publicId was re-minted). */
+  reidentify(oldIdentity: string, newIdentity: string): { name: string; renames: Rename[] } {
+    const stem = this.stemOf.get(oldIdentity);
+    if (stem === undefined) throw new Error(`unknown identity "${oldIdentity}"`);
+    if (this.stemOf.has(newIdentity)) throw new Error(`identity "${newIdentity}" claimed twice`);
+    const group = this.groups.get(stem)!;
+    group[group.indexOf(oldIdentity)] = newIdentity;
+    this.stemOf.delete(oldIdentity);
+    this.stemOf.set(newIdentity, stem);
+    const name = this.current.get(oldIdentity)!;
+    this.current.delete(oldIdentity);
+    this.current.set(newIdentity, name);
+    const renames = this.settle(stem);
+    return { name: this.current.get(newIdentity)!, renames };
+  }
+
+  nameOf(identity: string): string | undefined {
+    return this.current.get(identity);
+  }
+
+  private settle(stem: string): Rename[] {
+    const wanted = groupNames(stem, this.groups.get(stem)!);
+    const renames: Rename[] = [];
+    for (const [id, name] of wanted) {
+      const before = this.current.get(id);
+      if (before !== undefined && before !== name) renames.push({ from: before, to: name });
+      this.current.set(id, name);
+    }
+    return renames;
+  }
+}
+
+/** Names for a whole set at once (workbooks, user attributes): identity -> file stem. */
+export function assignNames(items: readonly { raw: string; identity: string }[]): Map<string, string> {
+  const reg = new NameRegistry();
+  for (const it of items) reg.claim(it.raw, it.identity);
+  const out = new Map<string, string>();
+  for (const it of items) out.set(it.identity, reg.nameOf(it.identity)!);
+  return out;
+}
