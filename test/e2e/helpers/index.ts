@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'bin/wsc.js');
@@ -124,14 +125,11 @@ export function writeFiles(files: Record<string, string>, dir = tempDir()): stri
   return dir;
 }
 
-type EmulatorModule = typeof import('../../../src/emulator/index.js');
-export type Emulator = Awaited<ReturnType<EmulatorModule['createEmulator']>>;
-export type EmulatorOptions = Parameters<EmulatorModule['createEmulator']>[0];
+export type { Emulator, EmulatorOptions };
 
-/** Starts an emulator on 127.0.0.1, port 0 by default, runs fn, and always closes it. */
-export async function withEmulator<T>(opts: Partial<EmulatorOptions>, fn: (emu: Emulator) => Promise<T>): Promise<T> {
-  const { createEmulator } = (await import('../../../src/emulator/index.js')) as EmulatorModule;
-  const emu = await createEmulator({ port: 0, ...opts } as EmulatorOptions);
+/** Starts an emulator on 127.0.0.1 (port 0 unless given), runs fn, and always closes it. */
+export async function withEmulator<T>(opts: EmulatorOptions, fn: (emu: Emulator) => Promise<T>): Promise<T> {
+  const emu = await createEmulator({ port: 0, ...opts });
   try {
     return await fn(emu);
   } finally {
