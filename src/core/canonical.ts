@@ -4,6 +4,11 @@
 import { createHash } from 'node:crypto';
 import type { JsonValue } from './model.js';
 
+/** Sets an own member, even one named `__proto__` (plain assignment would set the prototype). */
+export function setMember(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
 /** A deep copy with object keys sorted and `undefined` members dropped. */
 export function canonicalize(v: unknown): JsonValue {
   if (v === null || v === undefined) return null;
@@ -12,7 +17,7 @@ export function canonicalize(v: unknown): JsonValue {
     const out: { [k: string]: JsonValue } = {};
     for (const k of Object.keys(v).sort()) {
       const x = (v as Record<string, unknown>)[k];
-      if (x !== undefined) out[k] = canonicalize(x);
+      if (x !== undefined) setMember(out, k, canonicalize(x));
     }
     return out;
   }
@@ -46,7 +51,7 @@ export function withoutNullMembers(v: unknown): JsonValue {
   if (typeof v === 'object') {
     const out: { [k: string]: JsonValue } = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if (x !== null && x !== undefined) out[k] = withoutNullMembers(x);
+      if (x !== null && x !== undefined) setMember(out, k, withoutNullMembers(x));
     }
     return out;
   }

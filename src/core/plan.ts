@@ -11,7 +11,7 @@ import {
 } from '../api/wire.js';
 import { closest } from '../bundle/suggest.js';
 import { EXIT, UsageError, WscError, type SourcePos } from '../errors.js';
-import { sameContent, sameJsonString } from './canonical.js';
+import { sameContent, sameJsonString, setMember } from './canonical.js';
 import { fingerprintOf } from './fingerprint.js';
 import type {
   ActionKind,
@@ -258,10 +258,10 @@ function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Matches, 
       if (k === 'dashboardDraft') draftChanges = true;
       changes.push(change(path, before, r.value, exists));
       if (r.pending.length > 0) {
-        meta3[k] = r.value;
+        setMember(meta3, k, r.value);
         for (const ref of r.pending) deps3.add(dependencyOf(ref, m));
       } else {
-        meta1[k] = r.value;
+        setMember(meta1, k, r.value);
       }
     }
   }

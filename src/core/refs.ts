@@ -4,6 +4,7 @@
 // reference (known after apply); one that exists nowhere is an error.
 import { normalizeSlug } from '../api/wire.js';
 import { EXIT, WscError, type SourcePos } from '../errors.js';
+import { setMember } from './canonical.js';
 import { isRef, type JsonValue, type Ref } from './model.js';
 
 /** What a reference points at: a live id, `pending` (created by this apply), or unknown. */
@@ -49,7 +50,7 @@ export function resolveRefs(
     if (Array.isArray(x)) return x.map(walk);
     if (x !== null && typeof x === 'object') {
       const out: { [k: string]: JsonValue } = {};
-      for (const [k, y] of Object.entries(x)) out[k] = walk(y);
+      for (const [k, y] of Object.entries(x)) setMember(out, k, walk(y));
       return out;
     }
     return x;

@@ -1,0 +1,75 @@
+// Small builders of desired and live objects for planner tests.
+import type { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
+import type {
+  DesiredReport,
+  DesiredState,
+  DesiredUserAttribute,
+  DesiredWorkbook,
+  LiveState,
+  PlanContext,
+} from '../../src/core/model.js';
+
+const owner = { id: 1, email: 'admin@example.com' };
+
+export function pos(file: string, line = 1) {
+  return { file, line, col: 1 };
+}
+
+export function dWorkbook(slug: string, fields: DesiredWorkbook['fields'] = {}, publish = false): DesiredWorkbook {
+  return { address: `workbook/${slug}`, slug, fields, publish, pos: pos(`workbooks/${slug}.yaml`) };
+}
+
+export function dReport(publicId: string, fields: DesiredReport['fields'] = {}, extra: Partial<DesiredReport> = {}): DesiredReport {
+  return { address: `report/${publicId}`, publicId, fields, pos: pos(`reports/${publicId}.yaml`), ...extra };
+}
+
+export function dAttr(name: string, fields: DesiredUserAttribute['fields'] = {}, extra: Partial<DesiredUserAttribute> = {}): DesiredUserAttribute {
+  return { address: `user-attribute/${name}`, name, fields, pos: pos(`user-attributes/${name}.yaml`), ...extra };
+}
+
+export function lWorkbook(id: number, slug: string | null, extra: Partial<Workbook> = {}): Workbook {
+  return {
+    id,
+    deploymentId: 1,
+    name: `wb ${id}`,
+    meta: {},
+    calculatedFields: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    type: 'WORKBOOK',
+    slug,
+    ...extra,
+  };
+}
+
+export function lReport(id: number, publicId: string, extra: Partial<Report> = {}): Report {
+  return {
+    id,
+    deploymentId: 1,
+    publicId,
+    name: `report ${id}`,
+    type: 'REPORT',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    userId: 1,
+    user: owner,
+    refreshedByUser: owner,
+    ...extra,
+  };
+}
+
+export function lAttr(id: number, name: string, extra: Partial<UserAttribute> = {}): UserAttribute {
+  return { id, name, type: 'string', ...extra };
+}
+
+export function desired(d: Partial<DesiredState>): DesiredState {
+  return { workbooks: [], reports: [], userAttributes: [], ...d };
+}
+
+export function live(l: Partial<LiveState>): LiveState {
+  return { workbooks: [], reports: [], userAttributes: [], ...l };
+}
+
+export function ctx(extra: Partial<PlanContext> = {}): PlanContext {
+  return { environment: 'test', deploymentId: 1, publicIds: 'as-is', targets: [], ...extra };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { WscError } from '../../src/errors.js';
+import { collectRefs, resolveRefs, type RefTargets } from '../../src/core/refs.js';
+
+const targets: RefTargets = {
+  report: (id) => ({ known0000001: 101, newReport001: 'pending' as const })[id],
+  workbook: (slug) => ({ sales: 7, fresh: 'pending' as const })[slug],
+};
+const where = { address: 'workbook/sales', path: 'meta.dashboardDraft', pos: { file: 'workbooks/sales.yaml', line: 4, col: 9 } };
+
+describe('references', () => {
+  it('collects refs in document order, not lookalikes', () => {
+    const v = { a: { $report: 'x' }, b: [{ $workbook: 'y' }, { $report: 'z', other: 1 }], c: { $report: 3 } };
+    expect(collectRefs(v)).toEqual([{ $report: 'x' }, { $workbook: 'y' }]);
+  });
+
+  it('resolves known targets to ids, keeps pending ones, normalises slugs', () => {
+    const r = resolveRefs(
+      { widgets: [{ config: { reportId: { $report: 'known0000001' } } }, { config: { reportId: { $report: 'newReport001' } } }], wb: { $workbook: ' Sales ' }, nw: { $workbook: 'fresh' } },
+      targets,
+      where,
+    );
+    expect(r.value).toEqual({
+      widgets: [{ config: { reportId: 101 } }, { config: { reportId: { $report: 'newReport001' } } }],
+      wb: 7,
+      nw: { $workbook: 'fresh' },
+    });
+    expect(r.pending).toEqual([{ $report: 'newReport001' }, { $workbook: 'fresh' }]);
+  });
+
+  it('an unknown reference is an error naming file:line:col', () => {
+    let err: unknown;
+    try {
+      resolveRefs({ reportId: { $report: 'nowhere00001' } }, targets, where);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(WscError);
+    expect((err as WscError).code).toBe('unknown_reference');
+    expect((err as WscError).exitCode).toBe(1);
+    expect((err as WscError).message).toBe(
+      'workbooks/sales.yaml:4:9: workbook/sales meta.dashboardDraft refers to report "nowhere00001", which is neither in the bundle nor in the deployment.',
+    );
+  });
+});
