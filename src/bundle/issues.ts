@@ -13,6 +13,8 @@ export interface IssueContext {
   /** Extra words for an unknown key at the document root, by key. */
   rootKeyNotes?: Record<string, string>;
   serverOwned?: ReadonlySet<string>;
+  /** Paths (JSON of the path array) already reported otherwise, e.g. an undefined variable: no second diagnostic there. */
+  skipPaths?: ReadonlySet<string>;
 }
 
 type Issue = z.core.$ZodIssue;
@@ -25,6 +27,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
   };
   for (const issue of issues) {
     const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+    if (ctx.skipPaths?.has(JSON.stringify(path))) continue;
     const value = valueAt(ctx.data, path);
     const where = path.length > 0 ? `\`${dotted(path)}\`: ` : '';
     switch (issue.code) {
@@ -49,7 +52,8 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
           const inWhere = path.length > 1 ? ` in \`${dotted(path.slice(0, -1))}\`` : '';
           push(path, 'key', 'missing-key', `missing required key \`${last}\`${inWhere}`);
         } else {
-          push(path, 'value', 'wrong-type', `${where}expected ${expectedName(issue.expected)}, got ${describe(value)}`);
+          const expected = issue.expected === 'number' && isIntAt(ctx.schema, path) ? 'int' : issue.expected;
+          push(path, 'value', 'wrong-type', `${where}expected ${expectedName(expected)}, got ${describe(value)}`);
         }
         break;
       }
@@ -175,6 +179,15 @@ function childOf(s: unknown, seg: string | number): unknown[] {
     default:
       return [];
   }
+}
+
+function isIntAt(schema: z.ZodType, path: Path): boolean {
+  let current: unknown[] = [schema];
+  for (const seg of path) current = current.flatMap((s) => childOf(s, seg));
+  return current.some((s) => {
+    const d = defOf(unwrap(s));
+    return d['format'] === 'safeint' || d['format'] === 'int32';
+  });
 }
 
 export function knownKeysAt(schema: z.ZodType, path: Path): string[] {

@@ -97,6 +97,7 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
             data: doc.value,
             rootKeyNotes: KEY_NOTES[kind],
             serverOwned: SERVER_OWNED,
+            skipPaths: new Set(parsed.varProblems.filter((u) => u.doc === doc.index).map((u) => JSON.stringify(u.path))),
           }),
         );
         incomplete = true;

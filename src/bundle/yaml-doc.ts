@@ -27,6 +27,8 @@ export interface ParsedDoc {
 }
 
 export interface VarUse {
+  /** Index of the document in the file. */
+  doc: number;
   path: Path;
   pos: LineCol;
   problem: VarProblem;
@@ -180,7 +182,7 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
       const shift = n.type === 'PLAIN' ? 0 : n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE' ? 1 : -1;
       for (const problem of r.problems) {
         const p = singleLine && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
-        varProblems.push({ path, pos: p, problem });
+        varProblems.push({ doc: index, path, pos: p, problem });
       }
       return r.value;
     };

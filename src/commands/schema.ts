@@ -1,7 +1,29 @@
-// Placeholder until the command lands; replaced by its owner.
-import { InternalError } from '../errors.js';
+// `wsc schema`: write the JSON Schemas of the file formats, or check them.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { generateSchemas, schemaText } from '../bundle/json-schema.js';
+import { EXIT } from '../errors.js';
+import type { SchemaOptions } from '../cli.js';
 import type { CommandContext } from './context.js';
 
-export async function run(_opts: unknown, _ctx: CommandContext): Promise<number> {
-  throw new InternalError('`wsc schema` is not built yet.');
+export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<number> {
+  const dir = resolve(ctx.cwd, opts.out);
+  const files = generateSchemas().map((f) => ({ path: join(dir, f.name), shown: join(opts.out, f.name), text: schemaText(f) }));
+  if (opts.check) {
+    const stale: string[] = [];
+    for (const f of files) {
+      const current = await readFile(f.path, 'utf8').catch(() => undefined);
+      if (current !== f.text) stale.push(f.shown);
+    }
+    if (stale.length === 0) {
+      ctx.out(`Schemas in ${opts.out} are up to date.\n`);
+      return EXIT.ok;
+    }
+    ctx.err(`${stale.map((s) => `${s} is out of date`).join('\n')}\nRun \`wsc schema --out ${opts.out}\` and commit the result.\n`);
+    return EXIT.failure;
+  }
+  await mkdir(dir, { recursive: true });
+  for (const f of files) await writeFile(f.path, f.text);
+  ctx.out(`${files.map((f) => `wrote ${f.shown}`).join('\n')}\n`);
+  return EXIT.ok;
 }

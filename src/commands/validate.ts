@@ -1,7 +1,43 @@
-// Placeholder until the command lands; replaced by its owner.
-import { InternalError } from '../errors.js';
+// `wsc validate`: load the bundle offline and print every diagnostic. The
+// diagnostics are the command's result, so they go to stdout.
+import { resolve } from 'node:path';
+import { countResources, loadBundle } from '../bundle/load.js';
+import { isDirectory } from '../bundle/files.js';
+import { resolveEnvironment } from '../config/environment.js';
+import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../errors.js';
+import { renderDiagnostics, renderValidateSummary, sortDiagnostics } from '../render/diagnostics.js';
+import type { ValidateOptions } from '../cli.js';
 import type { CommandContext } from './context.js';
 
-export async function run(_opts: unknown, _ctx: CommandContext): Promise<number> {
-  throw new InternalError('`wsc validate` is not built yet.');
+export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<number> {
+  if (opts.output === 'markdown') throw new UsageError('`wsc validate` prints --output human or json.');
+  const dir = resolve(ctx.cwd, opts.dir);
+  if (!(await isDirectory(dir))) {
+    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, { hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.' });
+  }
+  let diagnostics: Diagnostic[];
+  let resources = { workbooks: 0, reports: 0, userAttributes: 0 };
+  try {
+    const env = await resolveEnvironment({
+      dir,
+      flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
+      env: ctx.env,
+      requireToken: false,
+    });
+    const loaded = await loadBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+    diagnostics = loaded.diagnostics;
+    resources = countResources(loaded.desired);
+  } catch (e) {
+    // wsc.yaml itself is invalid: its diagnostics are this command's result.
+    if (!(e instanceof BundleError)) throw e;
+    diagnostics = e.diagnostics;
+  }
+  const valid = !diagnostics.some((d) => d.severity === 'error');
+  if (opts.output === 'json') {
+    ctx.out(`${JSON.stringify({ valid, diagnostics: sortDiagnostics(diagnostics), resources }, null, 2)}\n`);
+  } else {
+    ctx.out(renderDiagnostics(diagnostics, ctx.style));
+    ctx.out(renderValidateSummary(valid, resources, ctx.style));
+  }
+  return valid ? EXIT.ok : EXIT.invalid;
 }

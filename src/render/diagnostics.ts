@@ -35,3 +35,19 @@ export function renderDiagnostics(diags: readonly Diagnostic[], style: Style): s
   }
   return out;
 }
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The last line of `wsc validate`. */
+export function renderValidateSummary(
+  valid: boolean,
+  resources: { workbooks: number; reports: number; userAttributes: number },
+  style: Style,
+): string {
+  const { c } = style;
+  if (!valid) return `${c.red.bold('Bundle is invalid.')} Fix the errors above; nothing was sent to any API.\n`;
+  const counts = `${plural(resources.workbooks, 'workbook')}, ${plural(resources.reports, 'report')}, ${plural(resources.userAttributes, 'user attribute')}`;
+  return `${c.green('Bundle is valid:')} ${counts}.\n`;
+}

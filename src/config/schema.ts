@@ -1,0 +1,42 @@
+// wsc.yaml: environments and the default one. Strict, like the bundle: a
+// typo is an error, not a silently ignored key.
+import { z } from 'zod';
+
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const VAR_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The only form a token may take in wsc.yaml: the file is committed, the token is not. */
+export const ENV_REF_RE = /^\$\{env\.[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+export const EnvironmentSchema = z
+  .strictObject({
+    embedded: z.boolean().optional().describe('Run against an in-process emulator; state in .wsc/state/<name>.json.'),
+    baseUrl: z.string().optional().describe('API host, e.g. https://acme.cubecloud.dev (`/api/v1` is appended). May use ${env.NAME}.'),
+    deploymentId: z.int().positive().optional().describe('Numeric deployment id (required for a remote environment).'),
+    token: z
+      .string()
+      .regex(ENV_REF_RE, 'must be `${env.NAME}`: wsc.yaml is committed, so the token itself must come from the environment')
+      .optional()
+      .describe('The API token, read from an environment variable: `${env.NAME}`. WSC_TOKEN overrides it.'),
+    authScheme: z.enum(['bearer', 'api-key', 'raw']).optional().describe('Authorization header form (default bearer).'),
+    publicIds: z
+      .enum(['as-is', 'per-deployment'])
+      .optional()
+      .describe('`per-deployment`: derive each live publicId from the bundle publicId and the deployment id.'),
+    vars: z
+      .record(z.string().regex(VAR_NAME_RE, 'must be a name of letters, digits and `_`'), z.unknown())
+      .optional()
+      .describe('Values for ${vars.NAME} in the bundle. Strings may use ${env.NAME}.'),
+  })
+  .describe('One target environment.');
+
+export const WscConfigSchema = z
+  .strictObject({
+    defaultEnvironment: z.string().optional().describe('Environment used without --env / WSC_ENV.'),
+    environments: z
+      .record(z.string().regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`'), EnvironmentSchema)
+      .describe('Target environments by name.'),
+  })
+  .describe('wsc.yaml: environments of a wsc bundle.');
+
+export type WscConfig = z.infer<typeof WscConfigSchema>;
+export type EnvironmentConfig = z.infer<typeof EnvironmentSchema>;

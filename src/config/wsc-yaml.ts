@@ -1,0 +1,66 @@
+// Reading wsc.yaml: same reader as the bundle (positions, limits, UTF-8,
+// no prototype keys), validated as written. `${env.NAME}` is interpolated
+// later, only for the selected environment, so that an unset variable of an
+// environment not in use never fails a run.
+import { join } from 'node:path';
+import type { Diagnostic } from '../errors.js';
+import { CONFIG_FILE, readBundleFile } from '../bundle/files.js';
+import { issuesToDiagnostics, isObject } from '../bundle/issues.js';
+import type { PositionIndex } from '../bundle/positions.js';
+import { parseYaml } from '../bundle/yaml-doc.js';
+import { WscConfigSchema, type WscConfig } from './schema.js';
+
+export interface LoadedConfig {
+  config?: WscConfig;
+  positions?: PositionIndex;
+  diagnostics: Diagnostic[];
+}
+
+/** undefined when the directory has no wsc.yaml. */
+export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefined> {
+  const read = await readBundleFile({ rel: CONFIG_FILE, abs: join(dir, CONFIG_FILE) });
+  if (!read.ok) {
+    if (read.diagnostic.rule === 'file-unreadable' && /ENOENT/.test(read.diagnostic.message)) return undefined;
+    return { diagnostics: [read.diagnostic] };
+  }
+  const parsed = parseYaml(CONFIG_FILE, read.text);
+  const diagnostics = [...parsed.diagnostics];
+  if (parsed.incomplete) return { diagnostics };
+  if (parsed.docs.length > 1) {
+    const second = parsed.docs[1]!;
+    diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'wsc.yaml holds one document', pos: { file: CONFIG_FILE, ...second.positions.start } });
+    return { diagnostics };
+  }
+  const doc = parsed.docs[0];
+  if (!doc || !isObject(doc.value)) {
+    const start = doc?.positions.start ?? { line: 1, col: 1 };
+    diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'wsc.yaml must be a mapping with `environments:`', pos: { file: CONFIG_FILE, ...start } });
+    return { diagnostics };
+  }
+  const result = WscConfigSchema.safeParse(doc.value);
+  if (!result.success) {
+    diagnostics.push(...issuesToDiagnostics(result.error.issues, { file: CONFIG_FILE, positions: doc.positions, schema: WscConfigSchema, data: doc.value }));
+    return { diagnostics };
+  }
+  const config = result.data;
+  const def = config.defaultEnvironment;
+  if (def !== undefined && !Object.hasOwn(config.environments, def)) {
+    const p = doc.positions.find(['defaultEnvironment'], 'value');
+    diagnostics.push({
+      severity: 'error',
+      rule: 'unknown-environment',
+      message: `defaultEnvironment \`${def}\` is not one of the environments (${Object.keys(config.environments).join(', ') || 'none'})`,
+      pos: { file: CONFIG_FILE, ...p },
+    });
+    return { diagnostics };
+  }
+  for (const [name, env] of Object.entries(config.environments)) {
+    if (env.embedded === true && env.baseUrl !== undefined) {
+      const p = doc.positions.find(['environments', name, 'baseUrl'], 'key');
+      diagnostics.push({ severity: 'error', rule: 'environment-conflict', message: `environment \`${name}\` is embedded and cannot have a baseUrl`, pos: { file: CONFIG_FILE, ...p } });
+    }
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  // Keep key order as written (zod rebuilds records in input order, but `vars` values must stay the raw values).
+  return { config, positions: doc.positions, diagnostics };
+}
