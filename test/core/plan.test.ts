@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { plan } from '../../src/core/plan.js';
 import { WscError } from '../../src/errors.js';
+import type { JsonValue } from '../../src/core/model.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, lAttr, live, lReport, lWorkbook } from './builders.js';
 
-const draftWith = (reportRef: unknown) => ({
+const draftWith = (reportRef: JsonValue): { [k: string]: JsonValue; widgets: { [k: string]: JsonValue }[] } => ({
   title: 'Sales',
   widgets: [{ id: 'w1', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: reportRef } }],
 });
@@ -87,7 +88,7 @@ describe('plan: an existing deployment', () => {
   const draftLive = draftWith(41);
   const liveState = live({
     workbooks: [
-      lWorkbook(7, 'Sales', { name: 'Sales', meta: { dashboardDraft: draftLive, owner: 'ops' }, dashboardPublished: draftLive }),
+      lWorkbook(7, 'Sales', { name: 'Sales', meta: { dashboardDraft: draftLive, owner: 'ops' }, dashboardPublished: draftLive as never }),
       lWorkbook(8, 'other'),
     ],
     reports: [
@@ -287,7 +288,7 @@ describe('plan: adoption and publicIds', () => {
       ['report/revqZ1x8Kp0a', ['noop'], derived],
     ]);
     expect(p.changes[1]!.requests[0]!.operation).toMatchObject({ body: { publicId: derivePublicId('newRep000001', 2) } });
-    expect((p.changes[0]!.requests[0]!.operation as { body: { meta: { dashboardDraft: unknown } } }).body.meta.dashboardDraft).toEqual(draftWith(5));
+    expect((p.changes[0]!.requests[0]!.operation as unknown as { body: { meta: { dashboardDraft: unknown } } }).body.meta.dashboardDraft).toEqual(draftWith(5));
   });
 
   it('references to live resources outside the bundle resolve to their ids', () => {
