@@ -58,7 +58,7 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, prefix 
   const r = schema.safeParse(value, { reportInput: true });
   if (r.success) return r.data;
   const parts = r.error.issues.slice(0, 10).map((i) => {
-    const missing = i.code === 'invalid_type' && !('input' in i);
+    const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
     return `${issuePath(prefix, i.path)}: ${missing ? 'required' : i.message}`;
   });
   if (r.error.issues.length > 10) parts.push(`(${r.error.issues.length - 10} more)`);
