@@ -30,7 +30,7 @@ export interface RefLookup {
  * `${`. Escaping every `${` makes the loaded text equal the live text.
  */
 export function escapeVars(text: string): string {
-  return text.includes('${') ? text.replaceAll('${', '$${') : text;
+  return text.includes('${') ? text.replaceAll('${', () => '$${') : text;
 }
 
 /** Deep copy of a JSON value with every string escaped (`escapeVars`); keys too when `keys` is set. */
