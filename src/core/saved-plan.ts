@@ -1,0 +1,138 @@
+// The saved-plan file (`wsc plan --out FILE`, `wsc apply FILE`): the plan
+// with its requests and fingerprints, and where it was made for. It never
+// holds a token: the environment is copied field by field, never spread.
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import type { Plan, PublicIdMode } from './model.js';
+
+export const SAVED_PLAN_FORMAT = 1;
+
+export interface SavedPlanEnvironment {
+  name: string;
+  baseUrl?: string;
+  deploymentId: number;
+  embedded: boolean;
+  publicIds: PublicIdMode;
+}
+
+export interface SavedPlan {
+  savedPlanFormat: 1;
+  wscVersion: string;
+  createdAt: string;
+  environment: SavedPlanEnvironment;
+  plan: Plan;
+}
+
+const Json: z.ZodType<unknown> = z.unknown();
+const PublicIds = z.enum(['as-is', 'per-deployment']);
+const Pos = z.object({ file: z.string(), line: z.int(), col: z.int() });
+const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop']);
+const WorkbookRef = z.object({ $workbook: z.string() });
+const Operation = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('createReport'), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('updateReport'), reportId: z.int(), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('publishWorkbook'), workbook: z.union([z.int(), WorkbookRef]), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('createUserAttribute'), body: z.looseObject({ name: z.string(), type: z.string() }) }),
+  z.object({ op: z.literal('updateUserAttribute'), id: z.int(), body: z.record(z.string(), Json) }),
+]);
+const Request = z.object({
+  id: z.string(),
+  address: z.string(),
+  phase: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  operation: Operation,
+  dependsOn: z.array(z.string()),
+});
+const Change = z.object({
+  address: z.string(),
+  kind: z.enum(['workbook', 'report', 'user-attribute']),
+  actions: z.array(Action).min(1),
+  liveId: z.int().optional(),
+  livePublicId: z.string().optional(),
+  changes: z.array(z.object({ path: z.string(), before: Json.optional(), after: Json.optional() })),
+  requests: z.array(Request),
+  pos: Pos.optional(),
+});
+const Fingerprint = z.object({
+  address: z.string(),
+  absent: z.literal(true).optional(),
+  id: z.int().optional(),
+  updatedAt: z.string().optional(),
+  hash: z.string().optional(),
+  by: z.enum(['identity', 'id']).optional(),
+});
+const Count = z.int().min(0);
+const PlanSchema = z.object({
+  formatVersion: z.literal(1),
+  environment: z.string(),
+  deploymentId: z.int(),
+  publicIds: PublicIds,
+  changes: z.array(Change),
+  summary: z.object({
+    create: Count,
+    update: Count,
+    adopt: Count,
+    publish: Count,
+    noop: Count,
+    unmanaged: z.object({ workbooks: Count, reports: Count, userAttributes: Count }),
+  }),
+  fingerprints: z.array(Fingerprint),
+});
+export const SavedPlanSchema = z.object({
+  savedPlanFormat: z.literal(SAVED_PLAN_FORMAT),
+  wscVersion: z.string(),
+  createdAt: z.string(),
+  environment: z.object({
+    name: z.string(),
+    baseUrl: z.string().optional(),
+    deploymentId: z.int(),
+    embedded: z.boolean(),
+    publicIds: PublicIds,
+  }),
+  plan: PlanSchema,
+});
+
+export function makeSavedPlan(input: {
+  wscVersion: string;
+  createdAt: string;
+  /** A ResolvedEnvironment may be passed: only the fields above are copied. */
+  environment: SavedPlanEnvironment;
+  plan: Plan;
+}): SavedPlan {
+  const e = input.environment;
+  const environment: SavedPlanEnvironment = { name: e.name, deploymentId: e.deploymentId, embedded: e.embedded, publicIds: e.publicIds };
+  if (e.baseUrl !== undefined) environment.baseUrl = e.baseUrl;
+  return { savedPlanFormat: SAVED_PLAN_FORMAT, wscVersion: input.wscVersion, createdAt: input.createdAt, environment, plan: input.plan };
+}
+
+/** The file's text: the saved plan as pretty JSON, ending in a newline. */
+export function serializeSavedPlan(input: Parameters<typeof makeSavedPlan>[0]): string {
+  return `${JSON.stringify(makeSavedPlan(input), null, 2)}\n`;
+}
+
+export function parseSavedPlan(text: string, file: string): SavedPlan {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw invalid(file, 'it is not JSON');
+  }
+  const format = (raw as { savedPlanFormat?: unknown } | null)?.savedPlanFormat;
+  if (raw !== null && typeof raw === 'object' && typeof format === 'number' && format !== SAVED_PLAN_FORMAT) {
+    throw invalid(file, `it has savedPlanFormat ${format}, and this wsc reads format ${SAVED_PLAN_FORMAT}`);
+  }
+  const parsed = SavedPlanSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    throw invalid(file, `${issue.message}${where}`);
+  }
+  return parsed.data as SavedPlan;
+}
+
+function invalid(file: string, why: string): UsageError {
+  return new UsageError(`${file} is not a saved plan of wsc: ${why}.`, {
+    code: 'saved_plan_invalid',
+    hint: 'Save a plan with `wsc plan --out FILE` and pass that file, unchanged, to `wsc apply FILE`.',
+  });
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { plan } from '../../src/core/plan.js';
+import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
+import { UsageError } from '../../src/errors.js';
+import { ctx, desired, dReport, dWorkbook, live, lWorkbook } from './builders.js';
+
+const p = plan(
+  desired({
+    workbooks: [dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: { widgets: [{ type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 }, config: { reportId: { $report: 'revqZ1x8Kp0a' } } }] } } }, true)],
+    reports: [dReport('revqZ1x8Kp0a', { name: 'R', workbookId: { $workbook: 'sales' } })],
+  }),
+  live({ workbooks: [lWorkbook(3, 'other')] }),
+  ctx({ environment: 'staging', deploymentId: 12 }),
+);
+const env = {
+  name: 'staging',
+  baseUrl: 'https://acme.example.com',
+  deploymentId: 12,
+  embedded: false,
+  publicIds: 'as-is' as const,
+  token: 'super-secret-token-1234',
+  authScheme: 'bearer',
+  vars: { password: 'hunter2' },
+};
+
+describe('saved plans', () => {
+  const text = serializeSavedPlan({ wscVersion: '0.1.0', createdAt: '2026-11-22T08:00:00.000Z', environment: env, plan: p });
+
+  it('round-trips', () => {
+    const saved = parseSavedPlan(text, 'plan.json');
+    expect(saved.plan).toEqual(p);
+    expect(saved.environment).toEqual({ name: 'staging', baseUrl: 'https://acme.example.com', deploymentId: 12, embedded: false, publicIds: 'as-is' });
+    expect(saved.savedPlanFormat).toBe(1);
+    expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('never holds the token (nor anything else of the environment but where it is)', () => {
+    expect(text).not.toContain('super-secret-token-1234');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('authScheme');
+  });
+
+  it.each([
+    ['not JSON', '{nope', 'plan.json is not a saved plan of wsc: it is not JSON.'],
+    ['another format', JSON.stringify({ savedPlanFormat: 2 }), 'plan.json is not a saved plan of wsc: it has savedPlanFormat 2, and this wsc reads format 1.'],
+    ['wrong shape', JSON.stringify({ ...JSON.parse(text), plan: { ...p, changes: 'x' } }), /plan\.json is not a saved plan of wsc: .* at plan\.changes\./],
+    ['a plan output, not a saved plan', JSON.stringify({ formatVersion: 1, changes: [] }), /not a saved plan of wsc/],
+  ])('%s → usage error, exit 3', (_n, t, msg) => {
+    let err: unknown;
+    try {
+      parseSavedPlan(t, 'plan.json');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).exitCode).toBe(3);
+    expect((err as UsageError).code).toBe('saved_plan_invalid');
+    if (typeof msg === 'string') expect((err as UsageError).message).toBe(msg);
+    else expect((err as UsageError).message).toMatch(msg);
+  });
+});
