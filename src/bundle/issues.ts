@@ -25,9 +25,22 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
     const p = ctx.positions.find(path, at);
     out.push({ severity: 'error', rule, message, pos: { file: ctx.file, line: p.line, col: p.col }, ...(hint ? { hint } : {}) });
   };
+  // A misspelt key that is also a missing required key (`deployment` for
+  // `deploymentId`) is reported once, as the misspelling.
+  const suggested = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+    const known = knownKeysAt(ctx.schema, path);
+    for (const key of issue.keys) {
+      const near = closest(key, known);
+      if (near) suggested.add(JSON.stringify([...path, near]));
+    }
+  }
   for (const issue of issues) {
     const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
     if (ctx.skipPaths?.has(JSON.stringify(path))) continue;
+    if (issue.code === 'invalid_type' && suggested.has(JSON.stringify(path)) && valueAt(ctx.data, path) === undefined) continue;
     const value = valueAt(ctx.data, path);
     const where = path.length > 0 ? `\`${dotted(path)}\`: ` : '';
     switch (issue.code) {

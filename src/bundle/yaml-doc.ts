@@ -83,7 +83,8 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
     for (const e of doc.errors) {
       const pos = at(e.pos[0]);
       if (e.code === 'DUPLICATE_KEY') {
-        const key = text.slice(e.pos[0], e.pos[1]).trim();
+        const m = /^("[^"\n]*"|'[^'\n]*'|[^:\n]+?)\s*:/.exec(text.slice(e.pos[0], e.pos[0] + 200));
+        const key = (m?.[1] ?? text.slice(e.pos[0], e.pos[1])).trim();
         diag('error', 'duplicate-key', `duplicate key \`${key}\``, pos, 'A mapping may name each key once; the later value would silently win.');
       } else {
         fatal = true;

@@ -1,0 +1,69 @@
+// The committed schemas are the generated ones, and every file of the
+// example bundle validates (with ajv, as an editor would) against the schema
+// its first-line modeline names.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import AjvModule from 'ajv';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const Ajv = (AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule;
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((n) => {
+      const p = join(dir, n);
+      if (statSync(p).isDirectory()) return yamlFiles(p);
+      return /\.ya?ml$/.test(n) ? [p] : [];
+    });
+}
+
+describe('JSON Schemas', () => {
+  it('committed schemas/ equal freshly generated ones (run `wsc schema` if this fails)', () => {
+    for (const f of generateSchemas()) {
+      expect(readFileSync(join(root, 'schemas', f.name), 'utf8'), f.name).toBe(schemaText(f));
+    }
+  });
+
+  it('generation is deterministic', () => {
+    expect(generateSchemas().map(schemaText)).toEqual(generateSchemas().map(schemaText));
+  });
+
+  const files = yamlFiles(join(root, 'fixtures/example'));
+  it('the example bundle has files of every kind', () => {
+    expect(files.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it.each(files.map((f) => [f.slice(root.length + 1), f]))('%s validates against the schema its modeline names', (_rel, file) => {
+    const text = readFileSync(file, 'utf8');
+    const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
+    expect(m, 'first line names the schema').not.toBeNull();
+    const schemaPath = resolve(dirname(file), m![1]!);
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validate = ajv.compile(schema);
+    const docs = parseAllDocuments(text).map((d) => d.toJS());
+    expect(docs.length).toBeGreaterThan(0);
+    for (const doc of docs) {
+      const ok = validate(doc);
+      expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
+      expect(ok).toBe(true);
+      if (doc && typeof doc === 'object' && 'kind' in doc) {
+        const expected = { Workbook: 'workbook', Report: 'report', UserAttribute: 'user-attribute' }[doc.kind as string];
+        expect(schemaPath.endsWith(`schemas/${expected}.schema.json`)).toBe(true);
+      }
+    }
+  });
+
+  it('a schema rejects what the loader rejects (unknown key, bad publicId) and accepts variables in number fields', () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const report = ajv.compile(JSON.parse(readFileSync(join(root, 'schemas/report.schema.json'), 'utf8')));
+    expect(report({ kind: 'Report', publicId: 'abcdefabcdef', nmae: 'x' })).toBe(false);
+    expect(report({ kind: 'Report', publicId: 'short' })).toBe(false);
+    expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: '${vars.folder}' })).toBe(true);
+    expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: 'seven' })).toBe(false);
+  });
+});

@@ -1,0 +1,162 @@
+// Writing bundle files: YAML that reads back as exactly the data written, the
+// editor-schema line, the generated wsc.yaml (no token, ever), and a sink
+// that never writes outside its root.
+import fc from 'fast-check';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { generatedConfig, schemaLine, serializeDoc, toYaml } from '../../src/bundle/write.js';
+import { DirSink } from '../../src/bundle/write-files.js';
+import { parseYaml } from '../../src/bundle/yaml-doc.js';
+import type { JsonValue } from '../../src/core/model.js';
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'wsc-write-'));
+  temps.push(d);
+  return d;
+}
+
+const nasty = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('yes', 'no', 'on', 'null', '~', '', ' ', '1e3', '0o17', '0x1F', '.inf', '-', '- a', '? x', ': y', '#', 'a #b', '&a', '*a', '!tag', '|', '>', '%', '@', '`', '"', "'", 'a\n', '\n', '\n\n x', '  lead', 'trail  ', '\t', '\r', '\u2028', '\uFEFFbom', '---', '...', '<<'),
+);
+const json: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small' },
+    nasty,
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(nasty, tie('v'), { maxKeys: 4 }),
+  ),
+})).v;
+
+describe('toYaml', () => {
+  test('any JSON value reads back equal, with the loader and with yaml.parse', () => {
+    fc.assert(
+      fc.property(fc.dictionary(nasty.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)), json, { maxKeys: 5 }), (doc) => {
+        const text = toYaml(doc);
+        expect(parse(text)).toEqual(doc);
+        const loaded = parseYaml('x.yaml', text);
+        expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        expect(loaded.docs[0]?.value ?? {}).toEqual(doc);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('no anchors for repeated objects, no folding of long lines', () => {
+    const shared = { a: 1 };
+    const long = 'x '.repeat(200);
+    const text = toYaml({ one: shared, two: shared, long });
+    expect(text).not.toMatch(/[&*]/);
+    expect(text).toContain(`long: ${long.trimEnd()}`);
+  });
+});
+
+describe('schema line and generated wsc.yaml', () => {
+  test.each([
+    ['report', 'reports/x.yaml', '# yaml-language-server: $schema=../schemas/report.schema.json'],
+    ['workbook', 'workbooks/x.yaml', '# yaml-language-server: $schema=../schemas/workbook.schema.json'],
+    ['user-attribute', 'user-attributes/x.yaml', '# yaml-language-server: $schema=../schemas/user-attribute.schema.json'],
+    ['wsc', 'wsc.yaml', '# yaml-language-server: $schema=./schemas/wsc.schema.json'],
+  ] as const)('%s at %s', (kind, rel, line) => {
+    expect(schemaLine(kind, rel)).toBe(line);
+    expect(serializeDoc(kind as never, rel, { a: 1 }).split('\n')[0]).toBe(line);
+  });
+
+  test('wsc.yaml names the token variable, never a token', () => {
+    expect(generatedConfig({ environment: 'prod', deploymentId: 12, baseUrl: 'https://acme.example.com', embedded: false, sourcePerDeployment: false }))
+      .toMatchInlineSnapshot(`
+        "# yaml-language-server: $schema=./schemas/wsc.schema.json
+        # Written by \`wsc export\`. The token is read from the environment (WSC_TOKEN), never stored here.
+        # The publicIds in reports/ are the ids the deployment shows (publicIds: as-is).
+        # publicIds are unique per account: to apply this bundle to another deployment of the same account,
+        # add an environment for it with \`publicIds: per-deployment\` (each report then gets an id derived
+        # from its publicId and that deployment id).
+        defaultEnvironment: prod
+        environments:
+          prod:
+            baseUrl: https://acme.example.com
+            deploymentId: 12
+            token: \${env.WSC_TOKEN}
+            publicIds: as-is
+        "
+      `);
+  });
+});
+
+describe('DirSink', () => {
+  test('writes only well-formed bundle paths inside the root', async () => {
+    const dir = tmp();
+    const sink = await DirSink.open(join(dir, 'out'));
+    for (const rel of ['../x.yaml', 'reports/../../x.yaml', 'reports/a/b.yaml', '/etc/passwd', 'reports/.hidden.yaml', 'reports/A.yaml', 'other/x.yaml', 'reports/x.yml', 'reports/x\0.yaml']) {
+      await expect(sink.writeDoc('report', rel, { a: 1 })).rejects.toMatchObject({ code: 'export_unsafe_path', exitCode: 3 });
+    }
+    await sink.writeDoc('report', 'reports/ok.yaml', { a: 1 });
+    expect(readFileSync(join(dir, 'out/reports/ok.yaml'), 'utf8')).toBe('# yaml-language-server: $schema=../schemas/report.schema.json\na: 1\n');
+    expect(existsSync(join(dir, 'x.yaml'))).toBe(false);
+  });
+
+  test('refuses a bundle directory that is a symbolic link, before writing anything', async () => {
+    const dir = tmp();
+    const outside = tmp();
+    mkdirSync(join(dir, 'out'));
+    symlinkSync(outside, join(dir, 'out/reports'));
+    await expect(DirSink.open(join(dir, 'out'))).rejects.toMatchObject({ code: 'export_unsafe_path', exitCode: 3 });
+    expect(existsSync(join(dir, 'out/workbooks'))).toBe(false);
+  });
+
+  test('refuses a file in a bundle directory that is a symbolic link (and never writes through one)', async () => {
+    const dir = tmp();
+    const outside = tmp();
+    writeFileSync(join(outside, 'target.yaml'), 'keep\n');
+    mkdirSync(join(dir, 'reports'), { recursive: true });
+    symlinkSync(join(outside, 'target.yaml'), join(dir, 'reports/x.yaml'));
+    await expect(DirSink.open(dir)).rejects.toMatchObject({ code: 'export_unsafe_path' });
+    expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe('keep\n');
+  });
+
+  test('a link planted after opening is not followed (O_NOFOLLOW)', async () => {
+    const dir = tmp();
+    const outside = tmp();
+    writeFileSync(join(outside, 'target.yaml'), 'keep\n');
+    const sink = await DirSink.open(dir);
+    symlinkSync(join(outside, 'target.yaml'), join(dir, 'reports/x.yaml'));
+    await expect(sink.writeDoc('report', 'reports/x.yaml', { a: 1 })).rejects.toMatchObject({ code: 'export_unsafe_path' });
+    expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe('keep\n');
+  });
+
+  test('wsc.yaml is written only when absent; schemas are copied next to the files', async () => {
+    const dir = tmp();
+    const sink = await DirSink.open(dir);
+    expect(await sink.writeConfigIfAbsent('a: 1\n')).toBe(true);
+    expect(await sink.writeConfigIfAbsent('a: 2\n')).toBe(false);
+    expect(readFileSync(join(dir, 'wsc.yaml'), 'utf8')).toBe('a: 1\n');
+    const schemas = tmp();
+    for (const k of ['workbook', 'report', 'user-attribute', 'wsc']) writeFileSync(join(schemas, `${k}.schema.json`), `{"k":"${k}"}`);
+    expect(await sink.writeSchemas(schemas)).toEqual([
+      'schemas/workbook.schema.json',
+      'schemas/report.schema.json',
+      'schemas/user-attribute.schema.json',
+      'schemas/wsc.schema.json',
+    ]);
+    expect(readFileSync(join(dir, 'schemas/report.schema.json'), 'utf8')).toBe('{"k":"report"}');
+  });
+
+  test('lists bundle files this export did not write', async () => {
+    const dir = tmp();
+    const sink = await DirSink.open(dir);
+    writeFileSync(join(dir, 'reports/old.yaml'), 'x: 1\n');
+    await sink.writeDoc('report', 'reports/new.yaml', { a: 1 });
+    expect(await sink.staleFiles(new Set(['reports/new.yaml']))).toEqual(['reports/old.yaml']);
+  });
+});
