@@ -38,11 +38,12 @@ export class DirSink implements ExportSink {
     await mkdir(abs, { recursive: true });
     const root = await realpath(abs);
     const sink = new DirSink(root);
+    const missing: string[] = [];
     for (const sub of [...Object.values(DIRS), SCHEMA_DIR]) {
       const p = join(root, sub);
       const st = await lstat(p).catch(() => undefined);
       if (st === undefined) {
-        await mkdir(p);
+        missing.push(p);
         continue;
       }
       if (st.isSymbolicLink()) throw unsafe(`${p} is a symbolic link; export writes only into real directories under ${root}.`, 'Remove the link or export into another directory.');
@@ -51,6 +52,7 @@ export class DirSink implements ExportSink {
         if (e.isSymbolicLink()) throw unsafe(`${join(p, e.name)} is a symbolic link; export will not write through it.`, 'Remove the link or export into another directory.');
       }
     }
+    for (const p of missing) await mkdir(p);
     return sink;
   }
 

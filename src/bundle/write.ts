@@ -2,8 +2,9 @@
 // document holds them (export builds them in the bundle schema's order), no
 // anchors or aliases, no line folding, one editor-schema line on top. What is
 // written here reads back (yaml parse) as exactly the same data.
-import { stringify } from 'yaml';
+import { Document, parse, visit } from 'yaml';
 import type { JsonValue } from '../core/model.js';
+import { InternalError } from '../errors.js';
 
 export type SchemaKind = 'workbook' | 'report' | 'user-attribute' | 'wsc';
 
@@ -21,16 +22,27 @@ export function schemaLine(kind: SchemaKind, relFile: string): string {
   return `# yaml-language-server: $schema=${up}${SCHEMA_DIR}/${schemaFileName(kind)}`;
 }
 
-/** YAML of one value, exactly as export writes it (no schema line). */
+/**
+ * Characters a plain or block scalar may lose or change on reading back (a
+ * BOM is dropped, line separators fold, controls are not printable): strings
+ * holding one are written double-quoted, where they are escaped.
+ */
+const NEEDS_QUOTES = /[\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/;
+
+/** YAML of one value, exactly as export writes it (no schema line). Reads back deep-equal, or throws. */
 export function toYaml(value: JsonValue): string {
-  return stringify(value, {
-    lineWidth: 0,
-    minContentWidth: 0,
-    aliasDuplicateObjects: false,
-    indent: 2,
-    indentSeq: true,
-    version: '1.2',
+  const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.2' });
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
   });
+  const text = doc.toString({ lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true });
+  // Compared as JSON text: same values and the same key order (null prototypes do not matter).
+  if (JSON.stringify(parse(text)) !== JSON.stringify(value === undefined ? null : value)) {
+    throw new InternalError('the YAML written for a document does not read back as the same data');
+  }
+  return text;
 }
 
 /** One bundle file: the schema line, then the document. */
