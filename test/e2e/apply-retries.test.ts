@@ -1,0 +1,104 @@
+// Apply under failure: transient answers are retried (409
+// upsert_branch_changed, 429 with Retry-After, 5xx), a 400 is sent once and
+// reported with its file, and a connection reset after the server committed
+// a report create never yields a duplicate (exactly once).
+import { afterAll, describe, expect, test } from 'vitest';
+import { requests, writes, type RequestLogEntry } from '../../src/emulator/index.js';
+import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
+import { cleanupTemp, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
+
+afterAll(cleanupTemp);
+
+const publicIdOf = (e: RequestLogEntry) => (e.requestBody as { publicId?: string } | undefined)?.publicId;
+
+describe('apply retries', () => {
+  test('409 upsert_branch_changed, 429 with Retry-After, 502/503/504 on writes are retried; the result equals the bundle', async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
+    await withEmulator({}, async (emu) => {
+      emu.setFaults({
+        script: [
+          { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '409' },
+          { method: 'POST', path: /\/reports$/, fault: '429', retryAfter: 1 },
+          { method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 },
+          { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '502' },
+          { method: 'POST', path: /\/publish$/, fault: '504' },
+        ],
+      });
+      const args = ['--dir', dir, ...target(emu)];
+      const r = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('Apply complete: 3 created, 0 updated, 0 adopted, 1 published.\n');
+      expect(emu.log.filter((e) => e.fault).map((e) => e.fault).sort()).toEqual(['409', '429', '502', '503', '504']);
+
+      // every faulted write was sent again, and the 429's Retry-After (1 s) was waited for
+      for (const f of emu.log.filter((e) => e.fault)) {
+        const retry = emu.log.find((e) => e.seq > f.seq && e.method === f.method && e.path === f.path && publicIdOf(e) === publicIdOf(f) && !e.fault);
+        expect(retry, `retry of ${f.method} ${f.path}`).toBeDefined();
+        if (f.fault === '429') expect(Date.parse(retry!.startedAt) - Date.parse(f.startedAt)).toBeGreaterThanOrEqual(950);
+      }
+      expect(workbooksIn(emu).filter((w) => w.slug === 'sales')).toHaveLength(1);
+      expect(reportsIn(emu).map((x) => x.publicId).sort()).toEqual([pid(0), pid(1)]);
+
+      emu.setFaults(undefined);
+      expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
+    });
+  });
+
+  test('a 400 is sent exactly once and reported with the file, the request and the server message; others still apply (exit 4)', async () => {
+    const dir = writeBundle({
+      looseReports: 1,
+      files: { 'reports/bad.yaml': 'kind: Report\npublicId: 000000abcdef\nname: Copied from the UI\n' },
+    });
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(4);
+      expect(requests(emu.log, 'POST', /\/reports$/).filter((e) => publicIdOf(e) === '000000abcdef')).toHaveLength(1);
+      expect(r.stdout).toMatch(/Apply failed: 1 request applied, 1 failed, 0 skipped/);
+      expect(r.stdout).toMatch(/report\/000000abcdef {2}reports\/bad\.yaml:\d+/);
+      expect(r.stdout).toMatch(/POST \/api\/v1\/deployments\/1\/reports -> 400: \S/);
+      expect(r.stdout).toMatch(/Hint: Choose another publicId in reports\/bad\.yaml/);
+      expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(1000)]);
+    });
+  });
+
+  test('--max-retries 0: a 503 fails at once (one attempt, exit 1 when nothing applied)', async () => {
+    const dir = writeBundle({ looseReports: 1 });
+    await withEmulator({}, async (emu) => {
+      emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 }] });
+      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(1);
+      expect(requests(emu.log, 'POST', /\/reports$/)).toHaveLength(1);
+      expect(r.stdout).toMatch(/POST \/api\/v1\/deployments\/1\/reports -> 503/);
+      expect(r.stdout).toContain('reports/loose-0.yaml');
+      expect(reportsIn(emu)).toEqual([]);
+    });
+  });
+});
+
+describe('apply creates each report exactly once', () => {
+  test('30% of POSTs reset after the server committed: 50 new reports, exactly 50 exist, none duplicated, plan empty', async () => {
+    const dir = writeBundle({ looseReports: 50 });
+    await withEmulator({ faults: 'reset-after=0.3,methods=POST', randomSeed: 20261122 }, async (emu) => {
+      const args = ['--dir', dir, ...target(emu)];
+      // a generous retry budget: 0.3^11 per report makes running out negligible
+      const r = await runCli(['apply', '--auto-approve', '--max-retries', '10', ...args], { env: emulatorEnv, timeoutMs: 120_000 });
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(r.code).toBe(0);
+      const resets = requests(emu.log, 'POST', /\/reports$/).filter((e) => e.fault === 'reset-after');
+      expect(resets.length).toBeGreaterThan(5);
+      expect(r.stdout).toMatch(/^Apply complete: 50 created, 0 updated, 0 adopted, 0 published\. \d+ report creates? whose answer was lost (was|were) confirmed by reading back\.\n$/);
+
+      const reports = reportsIn(emu);
+      expect(reports).toHaveLength(50);
+      expect(new Set(reports.map((x) => x.publicId)).size).toBe(50);
+      expect(reports.map((x) => x.publicId).sort()).toEqual(Array.from({ length: 50 }, (_, i) => pid(1000 + i)).sort());
+
+      emu.setFaults(undefined);
+      emu.clearLog();
+      expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
+      expect(writes(emu.log)).toEqual([]);
+    });
+  });
+});
+
