@@ -48,6 +48,12 @@ export interface ParseOptions {
   lookup?: VarLookup;
 }
 
+/** Tags of plain data (YAML 1.2 core schema); anything else (`!!binary`, `!!js/function`, `!custom`) is refused. */
+const ALLOWED_TAGS: ReadonlySet<string> = new Set(
+  ['!', ...['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`)],
+);
+
+/** Stops converting a document: a limit, or content that is not plain data. */
 class LimitExceeded extends Error {
   constructor(
     readonly rule: string,
@@ -109,12 +115,12 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
     if (root === null || (isScalar(root) && root.value === null && root.tag === undefined && isBlank(text, root.range))) return;
     const start = at(root.range[0]);
     const positions = new PositionIndex(start);
-    const state = { nodes: 0, aliasNodes: 0, aliasDepth: 0, stack: new Set<Node>() };
+    const state = { nodes: 0, aliasNodes: 0, aliasDepth: 0, aliasOrigin: start, stack: new Set<Node>() };
 
     const convert = (node: unknown, path: (string | number)[], keyPos: LineCol | undefined, depth: number): unknown => {
       if (++state.nodes > MAX_NODES) throw new LimitExceeded('yaml-limit', `the document has more than ${MAX_NODES} values`, start);
       if (state.aliasDepth > 0 && ++state.aliasNodes > MAX_ALIAS_NODES) {
-        throw new LimitExceeded('yaml-alias-limit', `YAML aliases expand to more than ${MAX_ALIAS_NODES} values (an alias bomb?)`, keyPos ?? start);
+        throw new LimitExceeded('yaml-alias-limit', `YAML aliases expand to more than ${MAX_ALIAS_NODES} values (an alias bomb?)`, state.aliasOrigin);
       }
       if (node === null || node === undefined) {
         // `key:` with no value: null, reported at the key.
@@ -129,7 +135,7 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
         if (!target || state.stack.has(target)) {
           throw new LimitExceeded('yaml-alias', `alias \`*${n.source}\` cannot be resolved here`, valuePos);
         }
-        state.aliasDepth++;
+        if (state.aliasDepth++ === 0) state.aliasOrigin = valuePos;
         state.stack.add(target);
         try {
           const v = convert(target, path, keyPos, depth);
@@ -141,6 +147,9 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
         }
       }
       positions.set(path, { key: keyPos, value: valuePos });
+      if (n.tag !== undefined && !ALLOWED_TAGS.has(n.tag)) {
+        throw new LimitExceeded('yaml-tag', `unsupported YAML tag \`${n.tag.replace(/^tag:yaml\.org,2002:/, '!!')}\``, valuePos);
+      }
       if (isScalar(n)) return scalar(n, path, valuePos);
       if (depth >= MAX_DEPTH) throw new LimitExceeded('yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, valuePos);
       if (isMap(n)) {
@@ -176,6 +185,7 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
         return null;
       }
       if (typeof v === 'bigint') return Number(v);
+      if (v !== null && typeof v === 'object') throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
       if (typeof v !== 'string' || !opts.lookup) return v;
       const r = interpolate(v, opts.lookup);
       if (!r.changed) return v;
