@@ -1,0 +1,74 @@
+// What `wsc plan` and `wsc apply` share: environment → bundle (validated
+// before any connection is made) → connection → live state → plan. The
+// caller owns the returned connection and must close it.
+import { resolve } from 'node:path';
+import type { ApplyOptions, PlanOptions } from '../cli.js';
+import type { ResolvedEnvironment } from '../config/types.js';
+import type { DesiredState, LiveState, Plan } from '../core/model.js';
+import { envValue } from '../env.js';
+import { ConfigError, type Diagnostic } from '../errors.js';
+import { renderDiagnostics } from '../render/diagnostics.js';
+import type { CommandContext } from './context.js';
+
+type Connection = Awaited<ReturnType<typeof import('../api/connect.js').connect>>;
+
+export interface Prepared {
+  env: ResolvedEnvironment;
+  desired: DesiredState;
+  warnings: Diagnostic[];
+  conn: Connection;
+  live: LiveState;
+  plan: Plan;
+}
+
+export function requestTimeoutMs(env: Record<string, string | undefined>): number | undefined {
+  const raw = envValue(env, 'WSC_REQUEST_TIMEOUT');
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new ConfigError('request_timeout_invalid', `WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "${raw}".`, {
+      hint: 'Unset it for the default (30 s), or set e.g. WSC_REQUEST_TIMEOUT=60.',
+    });
+  }
+  return Math.round(seconds * 1000);
+}
+
+export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: CommandContext): Promise<Prepared> {
+  const { resolveEnvironment } = await import('../config/environment.js');
+  const { loadValidBundle } = await import('../bundle/load.js');
+  const dir = resolve(ctx.cwd, opts.dir);
+  const timeout = requestTimeoutMs(ctx.env);
+  const env = await resolveEnvironment({
+    dir,
+    flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
+    env: ctx.env,
+  });
+  // An invalid bundle stops here, before any connection (exit 3, nothing sent).
+  const { desired, warnings } = await loadValidBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+  if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
+
+  const { connect } = await import('../api/connect.js');
+  const conn = await connect(env, {
+    concurrency: opts.concurrency,
+    maxRetries: opts.maxRetries,
+    ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
+    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
+  });
+  try {
+    const { readLiveState } = await import('../api/live.js');
+    const { plan } = await import('../core/plan.js');
+    const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
+    ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
+    const live = await readLiveState(conn.client, conn.deploymentId);
+    const p = plan(desired, live, {
+      environment: env.name,
+      deploymentId: env.deploymentId,
+      publicIds: env.publicIds,
+      targets: opts.target,
+    });
+    return { env, desired, warnings, conn, live, plan: p };
+  } catch (e) {
+    await conn.close();
+    throw e;
+  }
+}

@@ -1,0 +1,83 @@
+// The plan for people: one block per resource that changes (Terraform-like),
+// the managed fields that change as `path: before → after` or as a line diff,
+// then the summary. Unchanged resources are only counted.
+import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../core/model.js';
+import type { Style } from './style.js';
+import { fieldView, type DiffLine } from './value.js';
+
+const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = { create: '+', update: '~', adopt: '→', publish: '↑' };
+
+/** The symbol of a resource's first action. */
+export function actionSymbol(c: ResourceChange): string {
+  const first = c.actions[0];
+  return first === undefined || first === 'noop' ? ' ' : SYMBOL[first];
+}
+
+const PAST: Record<ActionKind, string> = { create: 'created', update: 'updated', adopt: 'adopted', publish: 'published', noop: 'left as it is' };
+
+/** `will be created and published`, `will be adopted (report 90) and updated`. */
+export function actionPhrase(c: ResourceChange): string {
+  const words = c.actions.map((a) => (a === 'adopt' && c.liveId !== undefined ? `adopted (report id ${c.liveId})` : PAST[a]));
+  const list = words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+  return `will be ${list}`;
+}
+
+export function summaryLine(plan: Plan): string {
+  if (!hasChanges(plan)) return 'No changes. The deployment matches the bundle.';
+  const s = plan.summary;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to adopt, ${s.publish} to publish.`;
+}
+
+export function leftAloneLine(plan: Plan): string {
+  const u = plan.summary.unmanaged;
+  const unmanaged = u.workbooks + u.reports + u.userAttributes;
+  return `${plan.summary.noop} unchanged, ${unmanaged} unmanaged resource${unmanaged === 1 ? '' : 's'} left alone.`;
+}
+
+function colorSymbol(sym: string, style: Style): string {
+  const { c } = style;
+  return sym === '+' ? c.green(sym) : sym === '~' ? c.yellow(sym) : sym === '→' ? c.cyan(sym) : sym === '↑' ? c.magenta(sym) : sym;
+}
+
+function diffLine(l: DiffLine, style: Style): string {
+  const { c } = style;
+  if (l.sign === '@') return c.cyan(l.text);
+  if (l.sign === '+') return c.green(`+ ${l.text}`);
+  if (l.sign === '-') return c.red(`- ${l.text}`);
+  return c.dim(`  ${l.text}`);
+}
+
+export function renderResourceHuman(rc: ResourceChange, style: Style): string {
+  const { c } = style;
+  const sym = actionSymbol(rc);
+  let out = `${colorSymbol(sym, style)} ${c.bold(rc.address)} ${c.dim(actionPhrase(rc))}\n`;
+  if (rc.pos) out += `    ${c.dim(`${rc.pos.file}:${rc.pos.line}`)}\n`;
+  if (rc.kind === 'report' && rc.livePublicId !== undefined && rc.address !== `report/${rc.livePublicId}`) {
+    out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
+  }
+  for (const change of rc.changes) {
+    const v = fieldView(change);
+    if (v.kind === 'inline') {
+      out += v.before === undefined ? `    ${v.path}: ${c.green(v.after)}\n` : `    ${v.path}: ${c.red(v.before)} → ${c.green(v.after)}\n`;
+    } else {
+      out += `    ${v.path}:\n`;
+      const lines = v.lines.length > 0 ? v.lines : [{ sign: ' ' as const, text: '(no difference in text; the values differ in type or form)' }];
+      for (const l of lines) out += `      ${diffLine(l, style)}\n`;
+    }
+  }
+  if (rc.actions.includes('publish')) out += `    ${c.magenta('↑')} publish the dashboard draft\n`;
+  return out;
+}
+
+export function renderPlanHuman(plan: Plan, style: Style): string {
+  const { c } = style;
+  let out = '';
+  const changed = plan.changes.filter((rc) => rc.actions[0] !== 'noop');
+  if (changed.length > 0) {
+    out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${plan.environment}):`)}\n\n`;
+    for (const rc of changed) out += `${renderResourceHuman(rc, style)}\n`;
+  }
+  out += `${c.bold(summaryLine(plan))}\n`;
+  out += `${c.dim(leftAloneLine(plan))}\n`;
+  return out;
+}

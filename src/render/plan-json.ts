@@ -1,0 +1,66 @@
+// `--output json`: the plan for programs. formatVersion 1, additive-only
+// (README "Plan JSON format"). Only resources that change are listed; the
+// summary counts the rest. References not resolved yet stay as
+// `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
+import { hasChanges, type JsonValue, type Plan, type PlanSummary } from '../core/model.js';
+
+export interface PlanJsonField {
+  path: string;
+  before?: JsonValue;
+  after?: JsonValue;
+}
+
+export interface PlanJsonChange {
+  address: string;
+  kind: 'workbook' | 'report' | 'user-attribute';
+  actions: string[];
+  liveId?: number;
+  livePublicId?: string;
+  file?: string;
+  line?: number;
+  fields: PlanJsonField[];
+  requests: { id: string; op: string; phase: number; dependsOn: string[] }[];
+}
+
+export interface PlanJson {
+  formatVersion: 1;
+  environment: string;
+  deploymentId: number;
+  publicIds: string;
+  hasChanges: boolean;
+  changes: PlanJsonChange[];
+  summary: PlanSummary;
+}
+
+export function planJson(plan: Plan): PlanJson {
+  return {
+    formatVersion: 1,
+    environment: plan.environment,
+    deploymentId: plan.deploymentId,
+    publicIds: plan.publicIds,
+    hasChanges: hasChanges(plan),
+    changes: plan.changes
+      .filter((c) => c.actions[0] !== 'noop')
+      .map(
+        (c): PlanJsonChange => ({
+          address: c.address,
+          kind: c.kind,
+          actions: [...c.actions],
+          ...(c.liveId !== undefined ? { liveId: c.liveId } : {}),
+          ...(c.livePublicId !== undefined ? { livePublicId: c.livePublicId } : {}),
+          ...(c.pos ? { file: c.pos.file, line: c.pos.line } : {}),
+          fields: c.changes.map((f) => ({
+            path: f.path,
+            ...('before' in f ? { before: f.before } : {}),
+            ...('after' in f ? { after: f.after } : {}),
+          })),
+          requests: c.requests.map((r) => ({ id: r.id, op: r.operation.op, phase: r.phase, dependsOn: [...r.dependsOn] })),
+        }),
+      ),
+    summary: plan.summary,
+  };
+}
+
+export function renderPlanJson(plan: Plan): string {
+  return `${JSON.stringify(planJson(plan), null, 2)}\n`;
+}

@@ -1,0 +1,62 @@
+// `--output markdown`: a pull-request comment (and the GitHub step summary).
+// A summary table, then one collapsible block per changed resource holding a
+// ```diff fence. Values are user content: HTML is escaped outside fences and
+// fences are longer than any backtick run inside them.
+import { hasChanges, type Plan, type ResourceChange } from '../core/model.js';
+import { actionPhrase, actionSymbol, leftAloneLine, summaryLine } from './plan-human.js';
+import { fieldView, type DiffLine } from './value.js';
+
+export function escapeHtml(s: string): string {
+  return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+}
+
+/** Inline code inside HTML (`<code>`), safe whatever the text holds. */
+function code(s: string): string {
+  return `<code>${escapeHtml(s).replaceAll('`', '&#96;').replaceAll('|', '&#124;')}</code>`;
+}
+
+function fence(body: string, lang: string): string {
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = '`'.repeat(Math.max(3, longest + 1));
+  return `${f}${lang}\n${body}${f}\n`;
+}
+
+function diffText(l: DiffLine): string {
+  return l.sign === '@' ? l.text : `${l.sign} ${l.text}`;
+}
+
+function resourceDiff(rc: ResourceChange): string {
+  let out = '';
+  for (const change of rc.changes) {
+    const v = fieldView(change);
+    if (v.kind === 'inline') {
+      if (v.before !== undefined) out += `- ${v.path}: ${v.before}\n`;
+      out += `+ ${v.path}: ${v.after}\n`;
+    } else {
+      out += `  ${v.path}:\n`;
+      for (const l of v.lines) out += `  ${diffText(l)}\n`;
+    }
+  }
+  if (rc.actions.includes('publish')) out += '+ (publish the dashboard draft)\n';
+  return out;
+}
+
+export function renderPlanMarkdown(plan: Plan): string {
+  const s = plan.summary;
+  const unmanaged = s.unmanaged.workbooks + s.unmanaged.reports + s.unmanaged.userAttributes;
+  let out = `### wsc plan: ${code(plan.environment)} (deployment ${plan.deploymentId})\n\n`;
+  out += `**${escapeHtml(summaryLine(plan))}**\n\n`;
+  out += '| action | count |\n|---|---:|\n';
+  out += `| create | ${s.create} |\n| update | ${s.update} |\n| adopt | ${s.adopt} |\n| publish | ${s.publish} |\n`;
+  out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
+  if (!hasChanges(plan)) return out;
+  out += '\n';
+  for (const rc of plan.changes.filter((c) => c.actions[0] !== 'noop')) {
+    const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';
+    out += `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ${escapeHtml(actionPhrase(rc))}${where}</summary>\n\n`;
+    out += fence(resourceDiff(rc), 'diff');
+    out += '\n</details>\n\n';
+  }
+  out += `_${escapeHtml(leftAloneLine(plan))}_\n`;
+  return out;
+}

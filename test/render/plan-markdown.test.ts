@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
+import { emptyPlan, samplePlan } from './plan-fixture.js';
+
+describe('renderPlanMarkdown', () => {
+  it('a PR comment: summary table, collapsible diffs, safe for GitHub', () => {
+    expect(renderPlanMarkdown(samplePlan())).toMatchInlineSnapshot(`
+      "### wsc plan: <code>staging</code> (deployment 1)
+
+      **Plan: 3 to create, 1 to update, 1 to adopt, 1 to publish.**
+
+      | action | count |
+      |---|---:|
+      | create | 3 |
+      | update | 1 |
+      | adopt | 1 |
+      | publish | 1 |
+      | unchanged | 0 |
+      | unmanaged (left alone) | 1 |
+
+      <details><summary>+ <code>workbook/sales</code> will be created and published in <code>workbooks/sales.yaml</code></summary>
+
+      \`\`\`diff
+      + name: "Sales"
+        meta.dashboardDraft:
+        + {
+        +   "title": "Sales",
+        +   "widgets": [
+        +     {
+        +       "config": {
+        +         "reportId": (known after apply)
+        +       },
+        +       "id": "w1",
+        +       "position": {
+        +         "h": 4,
+        +         "w": 6,
+        +         "x": 0,
+        +         "y": 0
+        +       },
+        +       "type": "CHART"
+        +     }
+        +   ]
+        + }
+      + (publish the dashboard draft)
+      \`\`\`
+
+      </details>
+
+      <details><summary>+ <code>report/newRep000001</code> will be created in <code>reports/newRep000001.yaml</code></summary>
+
+      \`\`\`diff
+      + source: "PLAYGROUND"
+      + name: "New \`tick\` | pipe"
+      + workbookId: (known after apply)
+      \`\`\`
+
+      </details>
+
+      <details><summary>~ <code>report/revqZ1x8Kp0a</code> will be updated in <code>reports/revqZ1x8Kp0a.yaml</code></summary>
+
+      \`\`\`\`diff
+      - name: "Revenue"
+      + name: "Revenue (net)"
+        sqlQuery:
+        @@ -1,5 +1,6 @@
+          select
+            sum(amount)
+          from orders
+        + where paid
+          \`\`\`
+          
+        jsonQuery:
+        @@ -1,5 +1,6 @@
+          {
+            "measures": [
+        -     "a"
+        +     "a",
+        +     "b"
+            ]
+          }
+      \`\`\`\`
+
+      </details>
+
+      <details><summary>→ <code>report/uiMade000001</code> will be adopted (report id 90) in <code>reports/uiMade000001.yaml</code></summary>
+
+      \`\`\`diff
+      - publicId: "000000abcdef"
+      + publicId: "uiMade000001"
+      \`\`\`
+
+      </details>
+
+      <details><summary>+ <code>user-attribute/region</code> will be created in <code>user-attributes/region.yaml</code></summary>
+
+      \`\`\`diff
+      + type: "string"
+      + displayName: "<b>Region</b>"
+      \`\`\`
+
+      </details>
+
+      _0 unchanged, 1 unmanaged resource left alone._
+      "
+    `);
+  });
+
+  it('user content cannot break out of a fence nor inject HTML', () => {
+    const md = renderPlanMarkdown(samplePlan());
+    // The SQL holds a ``` line: its fence is longer.
+    expect(md).toContain('````diff');
+    // Outside fences, text is escaped.
+    const p = { ...samplePlan(), environment: '<img src=x>|`x`' };
+    expect(renderPlanMarkdown(p)).toContain('### wsc plan: <code>&lt;img src=x&gt;&#124;&#96;x&#96;</code> (deployment 1)');
+  });
+
+  it('an empty plan is the summary alone', () => {
+    expect(renderPlanMarkdown(emptyPlan())).toMatchInlineSnapshot(`
+      "### wsc plan: <code>staging</code> (deployment 1)
+
+      **No changes. The deployment matches the bundle.**
+
+      | action | count |
+      |---|---:|
+      | create | 0 |
+      | update | 0 |
+      | adopt | 0 |
+      | publish | 0 |
+      | unchanged | 1 |
+      | unmanaged (left alone) | 1 |
+      "
+    `);
+  });
+});
