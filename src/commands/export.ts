@@ -1,7 +1,65 @@
-// Placeholder until the command lands; replaced by its owner.
-import { InternalError } from '../errors.js';
+// `wsc export --out DIR [--workbook SLUG ...]`: read a deployment, write a
+// bundle. Thin: the transform and streaming are core/export, the files
+// bundle/write-files, the words render/export.
+import { relative, resolve } from 'node:path';
+import type { ExportOptions } from '../cli.js';
+import { EXIT } from '../errors.js';
 import type { CommandContext } from './context.js';
+import { exportSourceOf } from './export-source.js';
+import { requestTimeoutMs } from './prepare.js';
 
-export async function run(_opts: unknown, _ctx: CommandContext): Promise<number> {
-  throw new InternalError('`wsc export` is not built yet.');
+export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
+  const { resolveEnvironment } = await import('../config/environment.js');
+  const { DirSink } = await import('../bundle/write-files.js');
+  const { generatedConfig } = await import('../bundle/write.js');
+  const { exportDeployment } = await import('../core/export.js');
+  const render = await import('../render/export.js');
+
+  const timeout = requestTimeoutMs(ctx.env);
+  const env = await resolveEnvironment({
+    dir: resolve(ctx.cwd, opts.dir),
+    flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
+    env: ctx.env,
+  });
+  // Unsafe output directories are refused before anything is read (exit 3).
+  const outAbs = resolve(ctx.cwd, opts.out);
+  const sink = await DirSink.open(outAbs);
+
+  const { connect } = await import('../api/connect.js');
+  const conn = await connect(env, {
+    concurrency: opts.concurrency,
+    maxRetries: opts.maxRetries,
+    ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
+    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
+  });
+  try {
+    const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
+    ctx.err(ctx.style.c.dim(`Exporting deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
+    const summary = await exportDeployment(exportSourceOf(conn.client, conn.deploymentId), sink, {
+      deploymentId: conn.deploymentId,
+      workbooks: opts.workbook,
+      publicIds: env.publicIds,
+    });
+    await sink.writeSchemas();
+    const configWritten = await sink.writeConfigIfAbsent(
+      generatedConfig({
+        environment: env.name,
+        deploymentId: env.deploymentId,
+        ...(env.baseUrl !== undefined ? { baseUrl: env.baseUrl } : {}),
+        embedded: env.embedded,
+        sourcePerDeployment: env.publicIds === 'per-deployment',
+      }),
+    );
+    const facts = {
+      outDir: relative(ctx.cwd, outAbs) || '.',
+      environment: env.name,
+      configWritten,
+      stale: await sink.staleFiles(new Set(summary.written)),
+    };
+    ctx.err(render.renderExportWarnings(summary.warnings, ctx.style));
+    ctx.out(opts.output === 'json' ? render.renderExportJson(summary, facts) : render.renderExportHuman(summary, facts, ctx.style));
+    return EXIT.ok;
+  } finally {
+    await conn.close();
+  }
 }

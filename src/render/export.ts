@@ -1,0 +1,104 @@
+// What `wsc export` tells the user: what it wrote, what apply will do with
+// the resources export had to give an identity to, and what it could not
+// turn into references. Human text (lists cut after a few lines; the JSON
+// form has everything) and a stable JSON summary.
+import type { ExportSummary, ExportWarning } from '../core/export.js';
+import type { Style } from './style.js';
+
+export interface ExportRunFacts {
+  /** The output directory as the user named it. */
+  outDir: string;
+  environment: string;
+  /** wsc.yaml was written (it was absent). */
+  configWritten: boolean;
+  /** Bundle files in the output directory that this export did not write. */
+  stale: string[];
+}
+
+const SHOWN = 10;
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function cut<T>(items: T[], line: (t: T) => string): string[] {
+  const out = items.slice(0, SHOWN).map((t) => `  ${line(t)}`);
+  if (items.length > SHOWN) out.push(`  … and ${items.length - SHOWN} more (--output json lists all)`);
+  return out;
+}
+
+/** One line per warning, for stderr. */
+export function renderExportWarnings(warnings: readonly ExportWarning[], style: Style): string {
+  return warnings.map((w) => `${style.c.yellow('warning')} ${w.file ? `${w.file}: ` : ''}${w.message}\n`).join('');
+}
+
+export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: Style): string {
+  const { c } = style;
+  const total = s.files.workbooks + s.files.reports + s.files.userAttributes;
+  const lines: string[] = [
+    `Exported deployment ${s.deploymentId} to ${f.outDir}: ${plural(s.files.workbooks, 'workbook')}, ${plural(s.files.reports, 'report')}, ${plural(s.files.userAttributes, 'user attribute')} (${plural(total, 'file')}).`,
+  ];
+  lines.push(
+    f.configWritten
+      ? `Wrote wsc.yaml: environment ${f.environment}, token read from WSC_TOKEN (never stored).`
+      : 'Kept the existing wsc.yaml.',
+  );
+
+  if (s.adoptions.length > 0) {
+    lines.push(
+      '',
+      c.bold(`${plural(s.adoptions.length, 'report')} had no stable publicId and got a new one with an adopt block.`),
+      `On apply to deployment ${s.deploymentId}, each live report is given its publicId (PUT /reports/{id}); nothing is created.`,
+      ...cut(s.adoptions, (a) => `${a.file}: report ${a.reportId} → ${a.publicId} (${a.reason === 'placeholder' ? `placeholder ${a.livePublicId}` : `${a.livePublicId} is shared by several reports`})`),
+    );
+  }
+  if (s.derivedSlugs.length > 0) {
+    lines.push(
+      '',
+      c.bold(`${plural(s.derivedSlugs.length, 'workbook')} had no slug; export derived one from the name.`),
+      'The upsert by slug cannot give an existing workbook a slug, so apply will create a NEW workbook for each',
+      '(with the same name, folder and draft) and move the exported reports that are in it to the new one; the',
+      'live workbook stays as it is. To manage the existing workbook instead, set its slug in the UI, then export again.',
+      ...cut(s.derivedSlugs, (d) => `${d.file}: "${d.name}" (workbook ${d.workbookId}) → new workbook ${d.slug}${d.reports > 0 ? `, ${plural(d.reports, 'report')} move to it` : ''}`),
+    );
+  }
+  if (s.warnings.length > 0) {
+    const byCode = new Map<string, number>();
+    for (const w of s.warnings) byCode.set(w.code, (byCode.get(w.code) ?? 0) + 1);
+    const label: Record<string, string> = {
+      'dangling-workbook': 'workbook ids kept as numbers (the workbook is not exported)',
+      'dangling-report': 'report ids kept as numbers (the report is not exported)',
+      'field-dropped': 'values left unmanaged (a bundle cannot hold them as they are)',
+      'per-deployment-ids': 'note on per-deployment publicIds',
+      skipped: 'skipped',
+    };
+    lines.push('', c.yellow(`${plural(s.warnings.length, 'warning')} (on stderr):`));
+    for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${label[code] ?? code}`);
+  }
+  if (f.stale.length > 0) {
+    lines.push(
+      '',
+      c.yellow(`${plural(f.stale.length, 'file')} in ${f.outDir} ${f.stale.length === 1 ? 'was' : 'were'} not written by this export and will be read as part of the bundle:`),
+      ...cut(f.stale, (x) => x),
+    );
+  }
+  lines.push('', `Next: wsc plan --dir ${f.outDir}${s.adoptions.length > 0 ? ' (the adoptions show as "adopt")' : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderExportJson(s: ExportSummary, f: ExportRunFacts): string {
+  const out = {
+    formatVersion: 1,
+    deploymentId: s.deploymentId,
+    outDir: f.outDir,
+    environment: f.environment,
+    configWritten: f.configWritten,
+    files: s.files,
+    adoptions: s.adoptions,
+    derivedSlugs: s.derivedSlugs,
+    warnings: s.warnings,
+    stale: f.stale,
+    written: s.written,
+  };
+  return `${JSON.stringify(out, null, 2)}\n`;
+}

@@ -1,0 +1,78 @@
+// The export summary as the user reads it (human) and as scripts read it (JSON).
+import { describe, expect, test } from 'vitest';
+import type { ExportSummary } from '../../src/core/export.js';
+import { renderExportHuman, renderExportJson, renderExportWarnings } from '../../src/render/export.js';
+import { plainStyle } from '../../src/render/style.js';
+
+const summary: ExportSummary = {
+  deploymentId: 1,
+  files: { workbooks: 2, reports: 14, userAttributes: 1 },
+  adoptions: Array.from({ length: 12 }, (_, i) => ({
+    file: `reports/old-${String(i).padStart(2, '0')}.yaml`,
+    publicId: `Minted${String(i).padStart(6, '0')}`,
+    reportId: 200 + i,
+    reason: i === 11 ? ('shared' as const) : ('placeholder' as const),
+    livePublicId: i === 11 ? 'sharedAAAAA1' : '000000legacy',
+  })),
+  derivedSlugs: [{ file: 'workbooks/ops-board.yaml', slug: 'ops-board', workbookId: 11, name: 'Ops Board', reports: 3 }],
+  warnings: [
+    { code: 'dangling-report', file: 'workbooks/sales.yaml', message: 'meta.dashboardDraft.widgets[2].config.reportId: report 999 is not part of this export; …' },
+    { code: 'dangling-workbook', file: 'reports/twin-a.yaml', message: 'workbookId: workbook 12 is not part of this export; …' },
+  ],
+  written: ['reports/a.yaml'],
+};
+const facts = { outDir: 'exported', environment: 'default', configWritten: true, stale: ['reports/gone.yaml'] };
+
+describe('export summary', () => {
+  test('human', () => {
+    expect(renderExportHuman(summary, facts, plainStyle)).toMatchInlineSnapshot(`
+      "Exported deployment 1 to exported: 2 workbooks, 14 reports, 1 user attribute (17 files).
+      Wrote wsc.yaml: environment default, token read from WSC_TOKEN (never stored).
+
+      12 reports had no stable publicId and got a new one with an adopt block.
+      On apply to deployment 1, each live report is given its publicId (PUT /reports/{id}); nothing is created.
+        reports/old-00.yaml: report 200 → Minted000000 (placeholder 000000legacy)
+        reports/old-01.yaml: report 201 → Minted000001 (placeholder 000000legacy)
+        reports/old-02.yaml: report 202 → Minted000002 (placeholder 000000legacy)
+        reports/old-03.yaml: report 203 → Minted000003 (placeholder 000000legacy)
+        reports/old-04.yaml: report 204 → Minted000004 (placeholder 000000legacy)
+        reports/old-05.yaml: report 205 → Minted000005 (placeholder 000000legacy)
+        reports/old-06.yaml: report 206 → Minted000006 (placeholder 000000legacy)
+        reports/old-07.yaml: report 207 → Minted000007 (placeholder 000000legacy)
+        reports/old-08.yaml: report 208 → Minted000008 (placeholder 000000legacy)
+        reports/old-09.yaml: report 209 → Minted000009 (placeholder 000000legacy)
+        … and 2 more (--output json lists all)
+
+      1 workbook had no slug; export derived one from the name.
+      The upsert by slug cannot give an existing workbook a slug, so apply will create a NEW workbook for each
+      (with the same name, folder and draft) and move the exported reports that are in it to the new one; the
+      live workbook stays as it is. To manage the existing workbook instead, set its slug in the UI, then export again.
+        workbooks/ops-board.yaml: "Ops Board" (workbook 11) → new workbook ops-board, 3 reports move to it
+
+      2 warnings (on stderr):
+        1 report ids kept as numbers (the report is not exported)
+        1 workbook ids kept as numbers (the workbook is not exported)
+
+      1 file in exported was not written by this export and will be read as part of the bundle:
+        reports/gone.yaml
+
+      Next: wsc plan --dir exported (the adoptions show as "adopt")
+      "
+    `);
+  });
+
+  test('warnings, one per line', () => {
+    expect(renderExportWarnings(summary.warnings, plainStyle)).toMatchInlineSnapshot(`
+      "warning workbooks/sales.yaml: meta.dashboardDraft.widgets[2].config.reportId: report 999 is not part of this export; …
+      warning reports/twin-a.yaml: workbookId: workbook 12 is not part of this export; …
+      "
+    `);
+  });
+
+  test('json lists everything, with a format version', () => {
+    const j = JSON.parse(renderExportJson(summary, facts));
+    expect(Object.keys(j)).toEqual(['formatVersion', 'deploymentId', 'outDir', 'environment', 'configWritten', 'files', 'adoptions', 'derivedSlugs', 'warnings', 'stale', 'written']);
+    expect(j.adoptions).toHaveLength(12);
+    expect(j.formatVersion).toBe(1);
+  });
+});
