@@ -310,7 +310,12 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
         const stopped = new Promise<void>((r) => server.close(() => r()));
         server.closeIdleConnections();
         // Let requests in progress finish (their writes are part of the state), then drop connections.
-        await Promise.race([Promise.allSettled([...inflight]), sleep(5_000)]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...inflight]),
+          new Promise<void>((r) => (timer = setTimeout(r, 5_000))),
+        ]);
+        clearTimeout(timer);
         for (const s of sockets) s.destroy();
         await stopped;
         await writer?.flush();

@@ -1,0 +1,173 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, defaultSeed, generateSeed } from '../../src/emulator/index.js';
+import { cleanupTemp, ensureBuilt, root, runCli, tempDir } from '../e2e/helpers/index.js';
+import { call, d1, sleep } from './helpers.js';
+
+afterAll(() => cleanupTemp());
+
+describe('state file (in-process)', () => {
+  it('is written at start, holds every change after flush, and is loaded on restart (seed ignored then)', async () => {
+    const file = join(tempDir(), 'state.json');
+    const emu = await createEmulator({ stateFile: file, randomSeed: 1 });
+    expect(JSON.parse(readFileSync(file, 'utf8')).deployments).toHaveLength(2);
+    const wb = await call(emu, 'PUT', `${d1}/workbooks/by-slug/kept`, { name: 'Kept', meta: { a: 1 } });
+    const rep = await call(emu, 'POST', `${d1}/reports`, { publicId: 'keptReport01', workbookId: wb.body.id });
+    await emu.flush();
+    const onDisk = JSON.parse(readFileSync(file, 'utf8'));
+    expect(onDisk.reports.map((r: { publicId: string }) => r.publicId)).toEqual(['keptReport01']);
+    const before = emu.snapshot();
+    await emu.close();
+
+    const again = await createEmulator({ stateFile: file, seed: generateSeed({ reports: 5, workbooks: 1 }) });
+    try {
+      expect(again.snapshot()).toEqual(before);
+      const same = await call(again, 'PUT', `${d1}/workbooks/by-slug/kept`, { name: 'Kept', meta: { a: 1 } });
+      expect(same.body.updatedAt).toBe(wb.body.updatedAt);
+      // Counters persist: new ids never reuse old ones, timestamps keep increasing.
+      const next = await call(again, 'POST', `${d1}/reports`, {});
+      expect(next.body.id).toBeGreaterThan(rep.body.id);
+      expect(next.body.createdAt > rep.body.createdAt).toBe(true);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('close() flushes pending writes', async () => {
+    const file = join(tempDir(), 'state.json');
+    const emu = await createEmulator({ stateFile: file });
+    await Promise.all(Array.from({ length: 30 }, (_, i) => call(emu, 'POST', `${d1}/reports`, { name: `r${i}` })));
+    await emu.close();
+    expect(JSON.parse(readFileSync(file, 'utf8')).reports).toHaveLength(30);
+  });
+
+  it('an unreadable state file is an error, not a silent reset', async () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(file, '{"deployments": [');
+    await expect(createEmulator({ stateFile: file })).rejects.toThrow(/not valid JSON/);
+  });
+});
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function startCli(args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [join(root, 'bin/wsc.js'), 'emulator', ...args], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed.\nstdout: ${out}\nstderr: ${err}`)), 15_000);
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\ntoken: (\S+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, token: m[2]!, stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    void exited.then((code) => reject(new Error(`exited ${code}\nstdout: ${out}\nstderr: ${err}`)));
+  });
+}
+
+async function post(url: string, token: string, body: unknown): Promise<number> {
+  const r = await fetch(`${url}${d1}/reports`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await r.text();
+  return r.status;
+}
+
+describe('wsc emulator (built CLI)', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('prints its URL and token, serves, and stops gracefully on SIGTERM with the state flushed', async () => {
+    const file = join(tempDir(), 'state.json');
+    const run = await startCli(['--port', '0', '--state', file]);
+    expect(run.stdout()).toMatch(/^wsc emulator listening on http:\/\/127\.0\.0\.1:\d+\ntoken: dev-token\n$/);
+    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => post(run.url, run.token, { name: `r${i}` })));
+    expect(statuses).toEqual(Array(20).fill(200));
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).reports).toHaveLength(20);
+  });
+
+  it('SIGKILL in the middle of a burst of writes leaves a state file that parses and loads', async () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(`${file}.seed.json`, JSON.stringify(generateSeed({ reports: 2000, workbooks: 20 })));
+    const run = await startCli(['--port', '0', '--state', file, '--seed', `${file}.seed.json`]);
+    let acked = 0;
+    let stop = false;
+    const workers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; !stop; i++) {
+        try {
+          if ((await post(run.url, run.token, { name: `burst ${w}-${i}`, meta: { pad: 'x'.repeat(200) } })) === 200) acked++;
+        } catch {
+          return; // the server is gone
+        }
+      }
+    });
+    while (acked < 300) await sleep(5);
+    run.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    expect(await run.exited).toBeNull();
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    expect(state.reports.length).toBeGreaterThanOrEqual(2000);
+    expect(state.reports.length).toBeLessThanOrEqual(2000 + acked + 8);
+    const emu = await createEmulator({ stateFile: file });
+    try {
+      expect(emu.snapshot().reports).toHaveLength(state.reports.length);
+      expect((await call(emu, 'GET', `${d1}/reports?first=1`)).body.count).toBe(state.reports.length);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('loads a seed file; latency and faults flags work', async () => {
+    const dir = tempDir();
+    const seed = defaultSeed();
+    seed.users[0]!.tokens = ['seeded-token'];
+    writeFileSync(join(dir, 'seed.json'), JSON.stringify(seed));
+    const run = await startCli(['--port', '0', '--seed', join(dir, 'seed.json'), '--latency', '5-10', '--faults', '503=1,methods=POST,retry-after=3']);
+    try {
+      expect(run.token).toBe('seeded-token');
+      const r = await fetch(`${run.url}${d1}/reports`, { method: 'POST', headers: { authorization: 'seeded-token' }, body: '{}' });
+      expect([r.status, r.headers.get('retry-after')]).toEqual([503, '3']);
+      await r.text();
+    } finally {
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+    }
+    expect(existsSync(join(dir, 'state.json'))).toBe(false);
+  });
+
+  it.each([
+    [['--latency', 'fast'], /--latency/],
+    [['--latency', '9-3'], /--latency/],
+    [['--faults', '418=1'], /--faults: .*unknown key/],
+    [['--host', '0.0.0.0'], /loopback/],
+    [['--seed', '/no/such/seed.json'], /--seed/],
+    [['--port', '70000'], /port|70000/],
+  ])('invalid flags %j exit 3', async (args, message) => {
+    const r = await runCli(['emulator', '--port', '0', ...args], { timeoutMs: 15_000 });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+});
