@@ -5,22 +5,19 @@
 // refused before anything is written, and files are opened with O_NOFOLLOW,
 // so a link planted inside the root cannot redirect a write outside it.
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, realpath, rename as fsRename } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename as fsRename } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { DocKind, ExportSink } from '../core/export.js';
 import { DIRS } from '../core/export.js';
 import type { Doc } from '../core/export/docs.js';
-import { UsageError } from '../errors.js';
+import { InternalError, UsageError } from '../errors.js';
+import { generateSchemas, schemaText, type SchemaFile } from './json-schema.js';
 import { SCHEMA_DIR, schemaFileName, serializeDoc, type SchemaKind } from './write.js';
 
 const SAFE_REL = /^(workbooks|reports|user-attributes|schemas)\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json)$/;
 const SCHEMA_KINDS: SchemaKind[] = ['workbook', 'report', 'user-attribute', 'wsc'];
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-
-/** The JSON Schemas shipped with wsc (`schemas/` at the package root). */
-export const PACKAGED_SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
 function unsafe(message: string, hint?: string): UsageError {
   return new UsageError(message, { code: 'export_unsafe_path', ...(hint ? { hint } : {}) });
@@ -87,14 +84,18 @@ export class DirSink implements ExportSink {
     await fsRename(this.pathOf(fromRel), this.pathOf(toRel));
   }
 
-  /** Copies the packaged JSON Schemas into DIR/schemas (the files' editor-schema lines point there). */
-  async writeSchemas(from = PACKAGED_SCHEMAS): Promise<string[]> {
+  /**
+   * Writes the JSON Schemas of this wsc into DIR/schemas (the files'
+   * editor-schema lines point there), the same files `wsc schema` writes.
+   */
+  async writeSchemas(files: readonly SchemaFile[] = generateSchemas()): Promise<string[]> {
     const out: string[] = [];
     for (const kind of SCHEMA_KINDS) {
       const name = schemaFileName(kind);
-      const text = await readFile(join(from, name), 'utf8');
+      const f = files.find((x) => x.name === name);
+      if (!f) throw new InternalError(`no JSON Schema named ${name}`);
       const rel = `${SCHEMA_DIR}/${name}`;
-      await this.writeText(rel, text);
+      await this.writeText(rel, schemaText(f));
       out.push(rel);
     }
     return out;

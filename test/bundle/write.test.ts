@@ -9,6 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { generatedConfig, schemaLine, serializeDoc, toYaml } from '../../src/bundle/write.js';
 import { DirSink } from '../../src/bundle/write-files.js';
+import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
 import { parseYaml } from '../../src/bundle/yaml-doc.js';
 import type { JsonValue } from '../../src/core/model.js';
 
@@ -141,15 +142,14 @@ describe('DirSink', () => {
     expect(await sink.writeConfigIfAbsent('a: 1\n')).toBe(true);
     expect(await sink.writeConfigIfAbsent('a: 2\n')).toBe(false);
     expect(readFileSync(join(dir, 'wsc.yaml'), 'utf8')).toBe('a: 1\n');
-    const schemas = tmp();
-    for (const k of ['workbook', 'report', 'user-attribute', 'wsc']) writeFileSync(join(schemas, `${k}.schema.json`), `{"k":"${k}"}`);
-    expect(await sink.writeSchemas(schemas)).toEqual([
+    expect(await sink.writeSchemas()).toEqual([
       'schemas/workbook.schema.json',
       'schemas/report.schema.json',
       'schemas/user-attribute.schema.json',
       'schemas/wsc.schema.json',
     ]);
-    expect(readFileSync(join(dir, 'schemas/report.schema.json'), 'utf8')).toBe('{"k":"report"}');
+    const report = generateSchemas().find((f) => f.name === 'report.schema.json')!;
+    expect(readFileSync(join(dir, 'schemas/report.schema.json'), 'utf8')).toBe(schemaText(report));
   });
 
   test('lists bundle files this export did not write', async () => {
