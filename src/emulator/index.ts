@@ -119,8 +119,8 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
     checkSeedShape(initial, 'seed');
   }
   const store = new Store(initial, clock, idRng);
-  const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => JSON.stringify(store.snapshot())) : undefined;
-  if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, JSON.stringify(store.snapshot()));
+  const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => store.serialize()) : undefined;
+  if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, store.serialize());
 
   const adminToken =
     [...store.users.values()].find((u) => u.role === 'admin' && u.tokens.length > 0)?.tokens[0] ?? DEV_TOKEN;

@@ -2,7 +2,7 @@
 // fsync of the directory), so a crash at any moment leaves either the old or
 // the new state, never a torn file. Writes are coalesced: changes made while
 // a write is pending or running go into the next one.
-import { open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 
 export class StateWriter {
@@ -58,6 +58,7 @@ export class StateWriter {
 
 export async function writeAtomic(file: string, text: string, seq = 0): Promise<void> {
   const dir = dirname(file);
+  await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${seq}.tmp`);
   const fh = await open(tmp, 'w', 0o600);
   try {

@@ -163,6 +163,25 @@ export class Store {
       this.userAttributes.set(rec.id, rec);
       this.userAttributesById.insert(rec);
     }
+    this.catchUpClock();
+  }
+
+  /** Timestamps issued from now on must follow every one already in the state. */
+  private catchUpClock(): void {
+    let last = this.counters.lastTimestampMs;
+    const see = (iso: string) => {
+      const ms = Date.parse(iso);
+      if (Number.isFinite(ms) && ms > last) last = ms;
+    };
+    for (const w of this.workbooks.values()) {
+      see(w.createdAt);
+      see(w.updatedAt);
+    }
+    for (const r of this.reports.values()) {
+      see(r.createdAt);
+      see(r.updatedAt);
+    }
+    this.counters.lastTimestampMs = last;
   }
 
   // -------------------------------------------------------------------------
@@ -350,7 +369,16 @@ export class Store {
   // -------------------------------------------------------------------------
 
   snapshot(): SeedState {
-    return clone({
+    return clone(this.state());
+  }
+
+  /** The state file's text (no deep copy first: stringify is the copy). */
+  serialize(): string {
+    return JSON.stringify(this.state());
+  }
+
+  private state(): SeedState {
+    return {
       formatVersion: 1 as const,
       deployments: [...this.deployments.values()],
       users: [...this.users.values()],
@@ -360,6 +388,6 @@ export class Store {
       reports: [...this.reports.values()].sort(byId),
       userAttributes: this.userAttributesById.items,
       counters: this.counters,
-    });
+    };
   }
 }

@@ -43,6 +43,13 @@ describe('state file (in-process)', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).reports).toHaveLength(30);
   });
 
+  it('creates the directory of the state file (an embedded .wsc/state/)', async () => {
+    const file = join(tempDir(), '.wsc', 'state', 'local.json');
+    const emu = await createEmulator({ stateFile: file });
+    await emu.close();
+    expect(JSON.parse(readFileSync(file, 'utf8')).users[0].tokens).toEqual(['dev-token']);
+  });
+
   it('an unreadable state file is an error, not a silent reset', async () => {
     const file = join(tempDir(), 'state.json');
     writeFileSync(file, '{"deployments": [');

@@ -50,6 +50,14 @@ describe('workbooks: create and upsert by slug', () => {
     expect([...stamps].sort()).toEqual(stamps);
   });
 
+  it('updatedAt follows even a seeded timestamp in the future', async () => {
+    const seed = (await import('../../src/emulator/index.js')).defaultSeed();
+    seed.workbooks = [{ id: 100, deploymentId: 1, slug: 'future', updatedAt: '2999-01-01T00:00:00.000Z' }];
+    const { call } = await start({ seed });
+    const r = await call('PUT', `${d1}/workbooks/by-slug/future`, { name: 'now' });
+    expect(r.body.updatedAt > '2999-01-01T00:00:00.000Z').toBe(true);
+  });
+
   it('validates meta.dashboardDraft: 400 naming the field path', async () => {
     const { call, emu } = await start();
     const bad = { meta: { dashboardDraft: { widgets: [{ type: 'CHART', position: { x: 0, y: 0, w: 1 } }] } } };
