@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
+import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../src/api/wire.js';
 import { LEGACY_PLACEHOLDER } from '../../src/emulator/seed.js';
 import { loadBundle } from '../../src/bundle/load.js';
 import { DirSink } from '../../src/bundle/write-files.js';
@@ -298,7 +298,8 @@ describe('exportDeployment', () => {
           { maxLength: 8 },
         ),
         fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }),
-        async (rs, wbMeta) => {
+        text.map((t) => normalizeSlug(t)).filter((t) => t !== ''),
+        async (rs, wbMeta, slug) => {
           const reports = rs.map((r, i) =>
             lReport(500 + i, r.legacy ? LEGACY_PLACEHOLDER : `pid${String(i).padStart(9, '0')}`, {
               name: r.name,
@@ -309,7 +310,7 @@ describe('exportDeployment', () => {
               workbookId: 10,
             }),
           );
-          const l: Live = { workbooks: [lWorkbook(10, 'wb', { meta: wbMeta as Record<string, unknown> })], reports, userAttributes: [] };
+          const l: Live = { workbooks: [lWorkbook(10, slug, { meta: wbMeta as Record<string, unknown> })], reports, userAttributes: [] };
           const { plan: p, summary } = await planAfterExport(l);
           for (const c of p.changes) {
             const expected = c.kind === 'report' && summary.adoptions.some((a) => `report/${a.publicId}` === c.address) ? ['adopt'] : ['noop'];

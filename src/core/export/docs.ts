@@ -229,7 +229,7 @@ export function reportDoc(
   if (present(r.source)) doc['source'] = r.source!;
   if (present(r.workbookId)) {
     const slug = refs.workbookSlug(r.workbookId!);
-    if (slug !== undefined) doc['workbookId'] = { $workbook: slug };
+    if (slug !== undefined) doc['workbookId'] = { $workbook: escapeVars(slug) };
     else {
       doc['workbookId'] = r.workbookId!;
       dangling.push({ kind: 'workbook', path: 'workbookId', id: r.workbookId! });
