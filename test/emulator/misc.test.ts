@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_ID_RE, Workbook } from '../../src/api/wire.js';
 import { createEmulator, defaultSeed, generateSeed, LEGACY_PLACEHOLDER, requests } from '../../src/emulator/index.js';
@@ -100,6 +102,21 @@ describe('seeds', () => {
     const legacy = await call('PUT', `${d1}/reports/by-public-id/${LEGACY_PLACEHOLDER}`, {});
     expect(legacy.body.code).toBe('ambiguous_legacy_id');
   });
+
+  it.each(readdirSync(join(import.meta.dirname, '../../fixtures/seeds')).filter((f) => f.endsWith('.json')))(
+    'fixtures/seeds/%s loads; every user can list it',
+    async (file) => {
+      const path = join(import.meta.dirname, '../../fixtures/seeds', file);
+      const { call, emu } = await start({ seed: path });
+      for (const user of emu.snapshot().users) {
+        for (const dep of user.deploymentIds ?? [1, 2]) {
+          const token = user.tokens[0]!;
+          expect((await call('GET', `/api/v1/deployments/${dep}/reports`, undefined, { token })).status).toBe(200);
+          expect((await call('GET', `/api/v1/deployments/${dep}/workbooks`, undefined, { token })).status).toBe(200);
+        }
+      }
+    },
+  );
 
   it('rejects a malformed seed with a clear message', async () => {
     await expect(createEmulator({ seed: { deployments: [], users: [] } })).rejects.toThrow(/deployments/);
