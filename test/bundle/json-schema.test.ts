@@ -3,13 +3,12 @@
 // its first-line modeline names.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import AjvModule from 'ajv';
+import { Ajv } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const Ajv = (AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule;
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir)
