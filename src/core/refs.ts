@@ -42,8 +42,10 @@ export function resolveRefs(
       const target = '$report' in x ? targets.report(x.$report) : targets.workbook(normalizeSlug(x.$workbook));
       if (target === undefined) throw unknownReference(x, where);
       if (target === 'pending') {
-        pending.push(x);
-        return x;
+        // Kept normalised, so the executor finds the workbook it waits for by address.
+        const ref: Ref = '$report' in x ? { $report: x.$report } : { $workbook: normalizeSlug(x.$workbook) };
+        pending.push(ref);
+        return ref;
       }
       return target;
     }

@@ -16,7 +16,7 @@ describe('references', () => {
 
   it('resolves known targets to ids, keeps pending ones, normalises slugs', () => {
     const r = resolveRefs(
-      { widgets: [{ config: { reportId: { $report: 'known0000001' } } }, { config: { reportId: { $report: 'newReport001' } } }], wb: { $workbook: ' Sales ' }, nw: { $workbook: 'fresh' } },
+      { widgets: [{ config: { reportId: { $report: 'known0000001' } } }, { config: { reportId: { $report: 'newReport001' } } }], wb: { $workbook: ' Sales ' }, nw: { $workbook: ' Fresh' } },
       targets,
       where,
     );
