@@ -2,7 +2,7 @@
 // document holds them (export builds them in the bundle schema's order), no
 // anchors or aliases, no line folding, one editor-schema line on top. What is
 // written here reads back (yaml parse) as exactly the same data.
-import { Document, parse, visit } from 'yaml';
+import { Document, isMap, isPair, isScalar, isSeq, parse, visit, type Node } from 'yaml';
 import type { JsonValue } from '../core/model.js';
 import { InternalError } from '../errors.js';
 
@@ -29,12 +29,53 @@ export function schemaLine(kind: SchemaKind, relFile: string): string {
  */
 const NEEDS_QUOTES = /[\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/;
 
+/** A scalar that reads the same in a flow collection without quotes. */
+function flowSafe(node: unknown): number | undefined {
+  if (!isScalar(node)) return undefined;
+  const v = node.value;
+  if (v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return String(v).length;
+  if (typeof v === 'string' && /^[A-Za-z_$][A-Za-z0-9_.$-]*$/.test(v) && !/^(true|false|null)$/i.test(v)) return v.length;
+  return undefined;
+}
+
+/** Small collections of plain scalars on one line: `{ x: 0, y: 4, w: 6, h: 4 }`, `{ $report: ... }`, `[a, b]`. */
+function flowIfSmall(node: Node): void {
+  const MAX_ITEMS = 6;
+  const MAX_CHARS = 60;
+  if (isMap(node)) {
+    if (node.items.length === 0 || node.items.length > MAX_ITEMS) return;
+    let chars = 0;
+    for (const pair of node.items) {
+      const k = isPair(pair) ? flowSafe(pair.key) : undefined;
+      const v = isPair(pair) ? flowSafe(pair.value) : undefined;
+      if (k === undefined || v === undefined) return;
+      chars += k + v + 4;
+    }
+    if (chars <= MAX_CHARS) node.flow = true;
+  } else if (isSeq(node)) {
+    if (node.items.length === 0 || node.items.length > MAX_ITEMS) return;
+    let chars = 0;
+    for (const item of node.items) {
+      const n = flowSafe(item);
+      if (n === undefined) return;
+      chars += n + 2;
+    }
+    if (chars <= MAX_CHARS) node.flow = true;
+  }
+}
+
 /** YAML of one value, exactly as export writes it (no schema line). Reads back deep-equal, or throws. */
 export function toYaml(value: JsonValue): string {
   const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.2' });
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === 'string' && NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+    Map(_key, node) {
+      if (node !== doc.contents) flowIfSmall(node);
+    },
+    Seq(_key, node) {
+      if (node !== doc.contents) flowIfSmall(node);
     },
   });
   const text = doc.toString({ lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true });

@@ -140,24 +140,18 @@ describe('documents', () => {
       name: Revenue
       title: Revenue by month
       source: PLAYGROUND
-      workbookId:
-        $workbook: sales
+      workbookId: { $workbook: sales }
       folderId: 7
       jsonQuery:
-        measures:
-          - orders.count
-        dimensions:
-          - orders.status
+        measures: [ orders.count ]
+        dimensions: [ orders.status ]
       pivotItems:
         columns: []
-        rows:
-          - orders.status
-        measures:
-          - orders.count
+        rows: [ orders.status ]
+        measures: [ orders.count ]
         filters: []
       meta:
-        chart:
-          type: bar
+        chart: { type: bar }
       "
     `);
     expect(built.dangling).toEqual([]);
@@ -172,9 +166,7 @@ describe('documents', () => {
       name: Old $\${x}
       workbookId: 55
       sqlQuery: select $\${a}
-      adopt:
-        deploymentId: 1
-        id: 101
+      adopt: { deploymentId: 1, id: 101 }
       "
     `);
     expect(built.dangling).toEqual([{ kind: 'workbook', path: 'workbookId', id: 55 }]);
