@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Diagnostic } from '../errors.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-export const MAX_FILES = 10_000;
+export const MAX_FILES = 100_000;
 const MAX_DIR_DEPTH = 32;
 export const CONFIG_FILE = 'wsc.yaml';
 

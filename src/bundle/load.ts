@@ -13,6 +13,21 @@ import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from './sch
 import { closest } from './suggest.js';
 import { parseYaml, type VarUse } from './yaml-doc.js';
 
+const READ_CONCURRENCY = 32;
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 export interface LoadOptions {
   /** `vars` of the environment, for `${vars.NAME}`. */
   vars: Record<string, unknown>;
@@ -49,8 +64,10 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   const lookup = variableLookup(opts);
   const items: DocItem[] = [];
   let incomplete = false;
-  for (const f of files) {
-    const read = await readBundleFile(f);
+  // Reads overlap (a bundle may hold thousands of files); parsing stays in file order.
+  const reads = await mapLimited(files, READ_CONCURRENCY, readBundleFile);
+  for (const [i, f] of files.entries()) {
+    const read = reads[i]!;
     if (!read.ok) {
       diagnostics.push(read.diagnostic);
       incomplete = true;
