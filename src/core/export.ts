@@ -53,7 +53,7 @@ export interface ExportOptions {
 }
 
 export interface ExportWarning {
-  code: 'dangling-workbook' | 'dangling-report' | 'field-dropped' | 'per-deployment-ids' | 'skipped';
+  code: 'dangling-workbook' | 'dangling-report' | 'field-dropped' | 'per-deployment-ids';
   /** The file concerned, relative to the bundle root. */
   file?: string;
   message: string;

@@ -70,7 +70,6 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       'dangling-report': 'report ids kept as numbers (the report is not exported)',
       'field-dropped': 'values left unmanaged (a bundle cannot hold them as they are)',
       'per-deployment-ids': 'note on per-deployment publicIds',
-      skipped: 'skipped',
     };
     lines.push('', c.yellow(`${plural(s.warnings.length, 'warning')} (on stderr):`));
     for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${label[code] ?? code}`);
