@@ -96,6 +96,17 @@ describe('wsc validate (built CLI)', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('an http:// base URL to a non-loopback host is refused (exit 3), and the token is never printed', async () => {
+    const r = await runCli(['validate', '--dir', fixture('example'), '--base-url', 'http://acme.example.com', '--deployment', '3'], {
+      env: { WSC_TOKEN: 'tok_e2e_secret_value' },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--base-url: refusing http:// for acme.example.com: the token would travel unencrypted [base_url_insecure]');
+    expect(r.stderr).toContain('Hint: Use https://');
+    expect(r.stdout + r.stderr).not.toContain('tok_e2e_secret_value');
+  });
+
   it('an unknown --env is a configuration error (exit 3)', async () => {
     const r = await runCli(['validate', '--dir', fixture('example'), '--env', 'prod']);
     expect(r.code).toBe(3);
