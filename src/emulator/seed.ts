@@ -120,7 +120,23 @@ export function generateSeed(opts: GenerateSeedOptions): SeedState {
       }));
       const draft = { kind: 'CLASSIC', title: wb.name, widgets };
       wb.meta = { dashboardDraft: draft };
-      if (i % 2 === 0) wb.dashboardPublished = structuredClone(draft);
+      if (i % 2 === 0) {
+        wb.dashboardPublished = structuredClone(draft);
+        wb.publishedDashboard = {
+          id: i + 1,
+          publicId: randomBase62(rng, 12),
+          deploymentId: dep,
+          workbookId: wb.id,
+          status: 'published',
+          allowEmbed: false,
+          config: structuredClone(draft),
+          versionNumber: 1,
+          versionId: i + 1,
+          reportSnapshots: widgets.map((w, j) => ({ id: i * 100 + j + 1, reportId: w.config.reportId, versionNumber: 1 })),
+          title: null,
+          description: null,
+        };
+      }
     }
   }
   seed.folders = folders;

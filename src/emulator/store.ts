@@ -63,14 +63,25 @@ export class Store {
   ) {
     const maxId = (xs: { id: number }[] | undefined) => (xs ?? []).reduce((m, x) => Math.max(m, x.id), 0);
     const c = seed.counters ?? {};
+    // Seeded dashboards hold ids too: new ones must not reuse them.
+    let maxDash = 0;
+    let maxVersion = 0;
+    let maxSnap = 0;
+    for (const w of seed.workbooks ?? []) {
+      const d = w.publishedDashboard as { id?: unknown; versionId?: unknown; reportSnapshots?: { id?: unknown }[] } | null | undefined;
+      if (!d) continue;
+      if (typeof d.id === 'number') maxDash = Math.max(maxDash, d.id);
+      if (typeof d.versionId === 'number') maxVersion = Math.max(maxVersion, d.versionId);
+      for (const s of d.reportSnapshots ?? []) if (typeof s.id === 'number') maxSnap = Math.max(maxSnap, s.id);
+    }
     this.counters = {
       workbook: c.workbook ?? Math.max(100, maxId(seed.workbooks) + 1),
       report: c.report ?? Math.max(1000, maxId(seed.reports) + 1),
       folder: c.folder ?? Math.max(10, maxId(seed.folders) + 1),
       userAttribute: c.userAttribute ?? maxId(seed.userAttributes) + 1,
-      dashboard: c.dashboard ?? 1,
-      dashboardVersion: c.dashboardVersion ?? 1,
-      reportSnapshot: c.reportSnapshot ?? 1,
+      dashboard: c.dashboard ?? maxDash + 1,
+      dashboardVersion: c.dashboardVersion ?? maxVersion + 1,
+      reportSnapshot: c.reportSnapshot ?? maxSnap + 1,
       lastTimestampMs: c.lastTimestampMs ?? 0,
     };
     for (const d of seed.deployments) {

@@ -97,8 +97,14 @@ describe('seeds', () => {
     const { call } = await start({ seed: s });
     const wb = await call('GET', `${d1}/workbooks/100`);
     expect(wb.body.dashboardDraft.widgets.length).toBeGreaterThan(0);
+    expect(wb.body.publishedDashboard).toMatchObject({ workbookId: 100, versionNumber: 1, config: wb.body.dashboardDraft });
+    expect(wb.body.dashboardPublished).toEqual(wb.body.dashboardDraft);
     const p = await call('POST', `${d1}/workbooks/101/publish`, { workbookId: 101 });
     expect(p.body.reportSnapshots.length).toBe(wb.body.dashboardDraft.widgets.length);
+    // New dashboard ids follow the seeded ones.
+    const seededIds = s.workbooks!.map((w) => (w.publishedDashboard as { id: number } | null)?.id ?? 0);
+    expect(p.body.id).toBeGreaterThan(Math.max(...seededIds));
+    expect((await call('GET', `${d1}/workbooks/101`)).body.publishedDashboard.id).toBe(p.body.id);
     const legacy = await call('PUT', `${d1}/reports/by-public-id/${LEGACY_PLACEHOLDER}`, {});
     expect(legacy.body.code).toBe('ambiguous_legacy_id');
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, defaultSeed, generateSeed } from '../../src/emulator/index.js';
 import { cleanupTemp, ensureBuilt, root, runCli, tempDir } from '../e2e/helpers/index.js';
-import { call, d1, sleep } from './helpers.js';
+import { call, checkLog, d1, sleep } from './helpers.js';
 
 afterAll(() => cleanupTemp());
 
@@ -19,6 +19,7 @@ describe('state file (in-process)', () => {
     const onDisk = JSON.parse(readFileSync(file, 'utf8'));
     expect(onDisk.reports.map((r: { publicId: string }) => r.publicId)).toEqual(['keptReport01']);
     const before = emu.snapshot();
+    checkLog(emu.log);
     await emu.close();
 
     const again = await createEmulator({ stateFile: file, seed: generateSeed({ reports: 5, workbooks: 1 }) });
@@ -30,6 +31,7 @@ describe('state file (in-process)', () => {
       const next = await call(again, 'POST', `${d1}/reports`, {});
       expect(next.body.id).toBeGreaterThan(rep.body.id);
       expect(next.body.createdAt > rep.body.createdAt).toBe(true);
+      checkLog(again.log);
     } finally {
       await again.close();
     }
