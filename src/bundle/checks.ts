@@ -46,22 +46,22 @@ export function crossChecks(items: readonly DocItem[], opts: { mayHoldUnknownRef
       const first = slugs.get(slug);
       if (first) {
         const same = first.raw === raw ? '' : ` (${JSON.stringify(raw)} and ${JSON.stringify(first.raw)} are the same slug once trimmed and lowercased)`;
-        err('duplicate-slug', `duplicate workbook slug \`${slug}\`, also defined at ${fmt(posOf(first.item, ['slug'], 'value'))}${same}`, posOf(item, ['slug'], 'value'));
+        err('duplicate-slug', `duplicate workbook slug \`${slug}\`, also defined at ${fmt(posOf(first.item, ['slug'], 'key'))}${same}`, posOf(item, ['slug'], 'key'));
       } else slugs.set(slug, { item, raw });
     } else if (item.kind === 'Report') {
       const id = v['publicId'] as string;
       const first = publicIds.get(id);
-      if (first) err('duplicate-public-id', `duplicate report publicId \`${id}\`, also defined at ${fmt(posOf(first, ['publicId'], 'value'))}`, posOf(item, ['publicId'], 'value'));
+      if (first) err('duplicate-public-id', `duplicate report publicId \`${id}\`, also defined at ${fmt(posOf(first, ['publicId'], 'key'))}`, posOf(item, ['publicId'], 'key'));
       else publicIds.set(id, item);
     } else {
       const name = v['name'] as string;
       const first = attrNames.get(name);
-      if (first) err('duplicate-user-attribute', `duplicate user attribute \`${name}\`, also defined at ${fmt(posOf(first, ['name'], 'value'))}`, posOf(item, ['name'], 'value'));
+      if (first) err('duplicate-user-attribute', `duplicate user attribute \`${name}\`, also defined at ${fmt(posOf(first, ['name'], 'key'))}`, posOf(item, ['name'], 'key'));
       else attrNames.set(name, item);
       const id = v['id'];
       if (typeof id === 'number') {
         const firstId = attrIds.get(id);
-        if (firstId) err('duplicate-user-attribute', `duplicate user attribute id ${id}, also used at ${fmt(posOf(firstId, ['id'], 'value'))}`, posOf(item, ['id'], 'value'));
+        if (firstId) err('duplicate-user-attribute', `duplicate user attribute id ${id}, also used at ${fmt(posOf(firstId, ['id'], 'key'))}`, posOf(item, ['id'], 'key'));
         else attrIds.set(id, item);
       }
     }
@@ -79,7 +79,7 @@ export function crossChecks(items: readonly DocItem[], opts: { mayHoldUnknownRef
       const id = w['id'] as string;
       const first = ids.get(id);
       if (first !== undefined) {
-        err('duplicate-widget-id', `duplicate widget id \`${id}\` in this dashboard, also used at ${fmt(posOf(item, [...base, first, 'id'], 'value'))}`, posOf(item, [...base, i, 'id'], 'value'));
+        err('duplicate-widget-id', `duplicate widget id \`${id}\` in this dashboard, also used at ${fmt(posOf(item, [...base, first, 'id'], 'key'))}`, posOf(item, [...base, i, 'id'], 'key'));
       } else ids.set(id, i);
     });
     const colsGiven = valueAt(draft, ['layout', 'cols', 'lg']);

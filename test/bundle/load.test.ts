@@ -158,7 +158,7 @@ describe('loader rules', () => {
     const dir = bundle({ 'u.yaml': 'kind: UserAttribute\nname: region\n---\nkind: UserAttribute\nname: region\nid: 4\n' });
     const { diagnostics } = await loadBundle(dir, opts);
     expect(diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
-      'duplicate-user-attribute 5:7 duplicate user attribute `region`, also defined at u.yaml:2:7',
+      'duplicate-user-attribute 5:1 duplicate user attribute `region`, also defined at u.yaml:2:1',
     ]);
   });
 });

@@ -29,7 +29,7 @@ describe('wsc validate (built CLI)', () => {
 
   it.each([
     ['unknown-key', 'workbooks/revenue.yaml:3:1 error unknown key `nmae` (did you mean `name`?) [unknown-key]'],
-    ['duplicate-slug', 'workbooks/b.yaml:2:7 error duplicate workbook slug `revenue`, also defined at workbooks/a.yaml:2:7'],
+    ['duplicate-slug', 'workbooks/b.yaml:2:1 error duplicate workbook slug `revenue`, also defined at workbooks/a.yaml:2:1'],
     ['yaml-syntax', 'workbooks/revenue.yaml:5:1 error YAML syntax error:'],
     ['unknown-reference', 'workbooks/revenue.yaml:10:32 error report `revMrrTrnd01` is not in the bundle [unknown-reference]'],
     ['wsc-yaml-unknown-key', 'wsc.yaml:3:5 error unknown key `baseURL` in `environments.staging` (did you mean `baseUrl`?) [unknown-key]'],
