@@ -131,7 +131,11 @@ describe('wsc emulator (built CLI)', () => {
         }
       }
     });
-    while (acked < 300) await sleep(5);
+    let dead = false;
+    void run.exited.then(() => (dead = true));
+    const deadline = Date.now() + 20_000;
+    while (acked < 300 && !dead && Date.now() < deadline) await sleep(5);
+    expect(dead).toBe(false);
     run.child.kill('SIGKILL');
     stop = true;
     await Promise.all(workers);

@@ -3,7 +3,7 @@ import { d1, start } from './helpers.js';
 
 describe('the upsert race (spec rule 8)', () => {
   it('concurrent upserts and deletes of one slug: some 409 upsert_branch_changed, never two workbooks per slug', async () => {
-    const c = await start({ latencyMs: { min: 0, max: 3 }, randomSeed: 11 });
+    const c = await start({ latencyMs: { min: 5, max: 20 }, randomSeed: 11 });
     const slug = 'contested';
     let conflicts = 0;
     let created = 0;
@@ -50,7 +50,7 @@ describe('the upsert race (spec rule 8)', () => {
 
   it('a 409 applies nothing: two simultaneous creates make one workbook, the loser changes nothing', async () => {
     // The latency widens the window between decision and application past the requests' arrival.
-    const c = await start({ latencyMs: 60 });
+    const c = await start({ latencyMs: 150 });
     const [a, b] = await Promise.all([
       c.call('PUT', `${d1}/workbooks/by-slug/pair`, { name: 'A', meta: { from: 'A' } }),
       c.call('PUT', `${d1}/workbooks/by-slug/pair`, { name: 'B', meta: { from: 'B' } }),
@@ -74,7 +74,7 @@ describe('the upsert race (spec rule 8)', () => {
   });
 
   it('report upserts by publicId race the same way: one report per publicId', async () => {
-    const c = await start({ latencyMs: 60 });
+    const c = await start({ latencyMs: 150 });
     const rs = await Promise.all(Array.from({ length: 5 }, (_, i) => c.call('PUT', `${d1}/reports/by-public-id/raceRep00001`, { name: `r${i}` })));
     const statuses = rs.map((r) => r.status);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
