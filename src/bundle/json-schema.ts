@@ -39,10 +39,12 @@ function allowVariables(node: unknown): unknown {
 }
 
 function finish(name: string, title: string, schema: JsonSchema, variables: boolean): SchemaFile {
-  const { $schema, ...rest } = schema;
+  const { $schema, definitions: defs, ...rest } = schema;
   const body = variables ? (allowVariables(rest) as JsonSchema) : rest;
-  const definitions = variables ? { definitions: { variable: VARIABLE_DEF } } : {};
-  return { name, schema: { $schema, $id: `urn:wsc:schema:${name.replace(/\.schema\.json$/, '')}`, title, ...body, ...definitions } };
+  const definitions: JsonSchema = { ...(variables ? (allowVariables(defs ?? {}) as JsonSchema) : ((defs as JsonSchema | undefined) ?? {})) };
+  if (variables) definitions['variable'] = VARIABLE_DEF;
+  const tail = Object.keys(definitions).length > 0 ? { definitions } : {};
+  return { name, schema: { $schema, $id: `urn:wsc:schema:${name.replace(/\.schema\.json$/, '')}`, title, ...body, ...tail } };
 }
 
 export function generateSchemas(): SchemaFile[] {

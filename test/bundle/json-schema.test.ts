@@ -64,5 +64,16 @@ describe('JSON Schemas', () => {
     expect(report({ kind: 'Report', publicId: 'short' })).toBe(false);
     expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: '${vars.folder}' })).toBe(true);
     expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: 'seven' })).toBe(false);
+    const workbook = ajv.compile(JSON.parse(readFileSync(join(root, 'schemas/workbook.schema.json'), 'utf8')));
+    const withWidget = (position: object, extra: object = {}) => ({
+      kind: 'Workbook',
+      slug: 's',
+      meta: { dashboardDraft: { widgets: [{ id: 'a', type: 'TEXT', position, ...extra }] } },
+    });
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }))).toBe(true);
+    expect(workbook(withWidget({ x: 0, y: 0, w: '${vars.width}', h: 1 }))).toBe(true);
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1 }))).toBe(false);
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }, { colour: 'red' }))).toBe(false);
+    expect(workbook({ kind: 'Workbook', slug: 's', meta: { anything: { goes: [1] } } })).toBe(true);
   });
 });

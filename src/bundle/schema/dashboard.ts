@@ -11,7 +11,8 @@ const int = () => z.int();
 
 export const PositionSchema = z
   .strictObject({ x: int(), y: int(), w: int(), h: int() })
-  .describe('Grid position: column x, row y, width w, height h (all required integers).');
+  // An id makes the JSON Schema define it once (`definitions.position`) instead of inline six times.
+  .meta({ id: 'position', description: 'Grid position: column x, row y, width w, height h (all required integers).' });
 
 const BreakpointsSchema = z.strictObject({
   lg: int().nullish(),
@@ -49,7 +50,8 @@ const AppSourceSchema = z.strictObject({
     .nullish(),
 });
 
-export const WidgetSchema = z.strictObject({
+export const WidgetSchema = z
+  .strictObject({
   id: z
     .string()
     .regex(/\S/, 'must not be empty')
@@ -60,7 +62,8 @@ export const WidgetSchema = z.strictObject({
   responsiveLayouts: ResponsiveLayoutsSchema.nullish(),
   config: FreeForm.nullish().describe('Free-form widget configuration; ids may be references, e.g. `reportId: { $report: <publicId> }`.'),
   style: FreeForm.nullish(),
-});
+  })
+  .meta({ id: 'widget', description: 'A dashboard widget.' });
 
 export const DashboardDraftSchema = z
   .strictObject({
