@@ -44,6 +44,12 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
       ...(faults !== undefined ? { faults } : {}),
       logLimit: 1000,
       logResponses: false,
+      // One line per request on stderr: what a CI log of a test run wants to show.
+      onRequest: (e) =>
+        ctx.err(
+          `${e.method} ${e.path}${Object.keys(e.query).length ? `?${new URLSearchParams(e.query)}` : ''} ` +
+            `${e.status === 0 ? 'reset' : e.status}${e.fault ? ` [fault ${e.fault}]` : ''} ${e.durationMs}ms\n`,
+        ),
     });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;

@@ -51,6 +51,8 @@ export interface EmulatorOptions {
   logLimit?: number;
   /** Record response bodies in the log (default true). */
   logResponses?: boolean;
+  /** Called with each log entry once the request is answered (or reset). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export interface Emulator {
@@ -250,11 +252,13 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
       ...headers,
     });
     res.end(text);
+    opts.onRequest?.(entry);
   }
 
   function reset(req: IncomingMessage, entry: RequestLogEntry, started: number): void {
     entry.status = 0;
     entry.durationMs = Date.now() - started;
+    opts.onRequest?.(entry);
     const s = req.socket as Socket & { resetAndDestroy?: () => void };
     if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
     else s.destroy();

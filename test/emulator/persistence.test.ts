@@ -114,6 +114,8 @@ describe('wsc emulator (built CLI)', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).reports).toHaveLength(20);
+    // One line per request on stderr.
+    expect(run.stderr().match(/^POST \/api\/v1\/deployments\/1\/reports 200 \d+ms$/gm)).toHaveLength(20);
   });
 
   it('SIGKILL in the middle of a burst of writes leaves a state file that parses and loads', async () => {
@@ -163,6 +165,8 @@ describe('wsc emulator (built CLI)', () => {
       const r = await fetch(`${run.url}${d1}/reports`, { method: 'POST', headers: { authorization: 'seeded-token' }, body: '{}' });
       expect([r.status, r.headers.get('retry-after')]).toEqual([503, '3']);
       await r.text();
+      await sleep(50);
+      expect(run.stderr()).toMatch(/^POST \/api\/v1\/deployments\/1\/reports 503 \[fault 503\] \d+ms$/m);
     } finally {
       run.child.kill('SIGINT');
       expect(await run.exited).toBe(0);
