@@ -89,7 +89,7 @@ function checkLatency(l: Latency | undefined): Latency | undefined {
   return l;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 const macrotask = () => new Promise<void>((r) => setImmediate(r));
 
 export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
@@ -160,7 +160,7 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
 
     let status = 200;
     let body: unknown;
-    let headers: Record<string, string> = {};
+    const headers: Record<string, string> = {};
     let latencySpent = false;
     let fault: ChosenFault | undefined;
     try {
