@@ -4,7 +4,7 @@
 // content, so `wsc validate` can report all of them in one run.
 import { BundleError, type Diagnostic, type SourcePos } from '../errors.js';
 import type { DesiredState } from '../core/model.js';
-import type { VarLookup } from '../config/variables.js';
+import { SECRET_ENV_RE, type VarLookup } from '../config/variables.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { buildDesired } from './desired.js';
 import { discoverFiles, isDirectory, readBundleFile } from './files.js';
@@ -142,6 +142,7 @@ export function countResources(d: DesiredState): { workbooks: number; reports: n
 function variableLookup(opts: LoadOptions): VarLookup {
   return (ns, name) => {
     if (ns === 'vars') return Object.hasOwn(opts.vars, name) ? { found: true, value: opts.vars[name] } : { found: false };
+    if (SECRET_ENV_RE.test(name)) return { found: false, refused: 'it looks like a secret' };
     const v = Object.hasOwn(opts.env, name) ? opts.env[name] : undefined;
     return v === undefined ? { found: false } : { found: true, value: v };
   };
@@ -157,6 +158,15 @@ function varDiagnostic(file: string, use: VarUse, vars: Record<string, unknown>)
       message: `\`${p.ref}\` is not a variable reference`,
       pos,
       hint: 'Use ${vars.NAME} or ${env.NAME}; write $${ for a literal ${.',
+    };
+  }
+  if (p.kind === 'refused') {
+    return {
+      severity: 'error',
+      rule: 'secret-variable',
+      message: `\`${p.ref}\` cannot be used in a bundle: ${p.reason}`,
+      pos,
+      hint: 'Values in bundle files reach dashboards and printed plans; secrets belong in wsc.yaml `token:` only.',
     };
   }
   if (p.ns === 'vars') {

@@ -8,7 +8,7 @@ import { closest } from '../bundle/suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
-import { interpolate, type VarLookup } from './variables.js';
+import { interpolate, SECRET_ENV_RE, type VarLookup } from './variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
 
 export interface EnvironmentFlags {
@@ -90,15 +90,23 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     const p = positions.find(['environments', name, ...path], 'value');
     return `wsc.yaml:${p.line}:${p.col}`;
   };
-  const lookup: VarLookup = (ns, varName) => {
-    if (ns !== 'env') return { found: false };
-    const v = Object.hasOwn(penv, varName) ? penv[varName] : undefined;
-    return v === undefined ? { found: false } : { found: true, value: v };
-  };
+  const lookup =
+    (allowSecrets: boolean): VarLookup =>
+    (ns, varName) => {
+      if (ns !== 'env') return { found: false };
+      if (!allowSecrets && SECRET_ENV_RE.test(varName)) return { found: false, refused: 'only `token:` may read a secret' };
+      const v = Object.hasOwn(penv, varName) ? penv[varName] : undefined;
+      return v === undefined ? { found: false } : { found: true, value: v };
+    };
   const expand = (text: string, path: (string | number)[], what: string): string | unknown => {
-    const r = interpolate(text, lookup);
+    const r = interpolate(text, lookup(path[0] === 'token'));
     const problem = r.problems[0];
     if (!problem) return r.value;
+    if (problem.kind === 'refused') {
+      throw new ConfigError('config_secret', `${at(path)}: ${what} reads ${problem.ref}; ${problem.reason}`, {
+        hint: 'A secret read into `vars` or `baseUrl` could reach dashboards and printed plans.',
+      });
+    }
     if (problem.kind === 'malformed' || problem.ns !== 'env') {
       throw new ConfigError('config_variable', `${at(path)}: ${what} uses \`${problem.ref}\`; wsc.yaml can only read \${env.NAME}`, {
         hint: 'Variables of the bundle (${vars.NAME}) are defined here, under `vars:`; they cannot be used in wsc.yaml itself.',

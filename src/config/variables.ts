@@ -3,11 +3,20 @@
 // number); inside a longer string the value is stringified. `$${` is a
 // literal `${`, for text that must keep one (SQL, templates).
 
+/**
+ * Environment variables that only wsc.yaml's `token:` may read. Anywhere
+ * else their values would end up in dashboards, and in the plan printed on a
+ * pull request.
+ */
+export const SECRET_ENV_RE = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|API_KEY/i;
+
 export type VarNamespace = 'vars' | 'env';
-export type VarLookup = (ns: VarNamespace, name: string) => { found: true; value: unknown } | { found: false };
+export type VarLookup = (ns: VarNamespace, name: string) => { found: true; value: unknown } | { found: false; refused?: string };
 
 export interface VarProblem {
-  kind: 'undefined' | 'malformed';
+  /** `refused`: the lookup declines to give the value (e.g. a secret); `reason` says why. */
+  kind: 'undefined' | 'malformed' | 'refused';
+  reason?: string;
   /** The reference as written, e.g. `${vars.folderId}`. */
   ref: string;
   ns?: VarNamespace;
@@ -70,7 +79,8 @@ function resolve(
   const name = m[2]!;
   const found = lookup(ns, name);
   if (!found.found) {
-    problems.push({ kind: 'undefined', ref, ns, name, index });
+    if (found.refused) problems.push({ kind: 'refused', reason: found.refused, ref, ns, name, index });
+    else problems.push({ kind: 'undefined', ref, ns, name, index });
     return { ok: false };
   }
   return { ok: true, value: found.value };

@@ -101,6 +101,15 @@ describe('loader rules', () => {
     ]);
   });
 
+  it.each(['WSC_TOKEN', 'WSC_STAGING_TOKEN', 'DB_PASSWORD', 'github_secret', 'OPENAI_API_KEY'])('refuses ${env.%s}: a secret would reach dashboards and printed plans', async (name) => {
+    const dir = bundle({ 'w.yaml': `kind: Workbook\nslug: a\nname: \${env.${name}}\n` });
+    const { diagnostics, desired } = await loadBundle(dir, { vars: {}, env: { [name]: 'sekrit-value' }, mayHoldUnknownRefs: false });
+    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
+      ['secret-variable', `\`\${env.${name}}\` cannot be used in a bundle: it looks like a secret`, 3, 7],
+    ]);
+    expect(JSON.stringify(desired)).not.toContain('sekrit-value');
+  });
+
   it('warns about overlapping widgets and widgets wider than the columns; containers may overlap', async () => {
     const dir = bundle({
       'w.yaml': [

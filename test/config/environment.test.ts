@@ -140,6 +140,15 @@ describe('resolveEnvironment: errors', () => {
     expect(`${err.message} ${err.hint}`).not.toContain(SECRET);
   });
 
+  it('vars may not read a secret from the environment', async () => {
+    const d = dirWith('environments:\n  a:\n    embedded: true\n    vars: { t: "${env.WSC_TOKEN}" }\n');
+    const e = (await resolveIn(d, {}, { WSC_TOKEN: SECRET }).catch((x: unknown) => x)) as ConfigError;
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.code).toBe('config_secret');
+    expect(e.message).toBe('wsc.yaml:4:16: `vars.t` reads ${env.WSC_TOKEN}; only `token:` may read a secret');
+    expect(`${e.message} ${e.hint}`).not.toContain(SECRET);
+  });
+
   it('several environments and no default: choose one', async () => {
     const d = dirWith('environments:\n  a: { embedded: true }\n  b: { embedded: true }\n');
     await expect(resolveIn(d, {}, {})).rejects.toMatchObject({ code: 'env_required', exitCode: 3 });
