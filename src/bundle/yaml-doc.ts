@@ -74,6 +74,14 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
   const diag = (severity: 'error' | 'warning', rule: string, message: string, pos: LineCol, hint?: string) =>
     diagnostics.push({ severity, rule, message, pos: { file, line: pos.line, col: pos.col }, ...(hint ? { hint } : {}) });
 
+  const flowDepth = maxBracketDepth(text);
+  if (flowDepth.depth > MAX_FLOW_DEPTH) {
+    const before = text.slice(0, flowDepth.offset);
+    const line = before.split('\n').length;
+    diag('error', 'yaml-limit', `values are nested more than ${MAX_FLOW_DEPTH} levels deep`, { line, col: flowDepth.offset - before.lastIndexOf('\n') });
+    return { docs, diagnostics, varProblems, incomplete: true };
+  }
+
   let parsed: Document.Parsed[];
   try {
     parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, strict: true }) as Document.Parsed[];
@@ -208,6 +216,30 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
     }
   });
   return { docs, diagnostics, varProblems, incomplete };
+}
+
+/**
+ * Deepest nesting of `[`/`{` in the text, quotes ignored (brackets in a
+ * string only ever overcount, and balanced ones cancel out). The YAML parser
+ * recurses per level and takes seconds on a few MiB of `[[[[`, so such text
+ * is refused before parsing.
+ */
+export const MAX_FLOW_DEPTH = 1000;
+function maxBracketDepth(text: string): { depth: number; offset: number } {
+  let depth = 0;
+  let max = 0;
+  let offset = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        max = depth;
+        offset = i;
+        if (max > MAX_FLOW_DEPTH) break;
+      }
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return { depth: max, offset };
 }
 
 function firstLine(s: string): string {

@@ -101,13 +101,19 @@ describe('hostile bundles', () => {
     expect((globalThis as Record<string, unknown>)['pwned']).toBeUndefined();
   });
 
-  it('absurd nesting is refused, not a stack overflow', async () => {
-    const depth = 5000;
+  it('absurd nesting is refused before parsing, not a stack overflow', async () => {
+    const depth = 2_000_000;
     const dir = bundle({ 'workbooks/deep.yaml': `kind: Workbook\nslug: deep\nmeta:\n  x: ${'['.repeat(depth)}${']'.repeat(depth)}\n` });
     const { diagnostics } = await loadBundle(dir, opts);
-    expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]!.severity).toBe('error');
-    expect(diagnostics[0]!.pos.file).toBe('workbooks/deep.yaml');
+    expect(diagnostics.map((d) => `${d.severity} ${d.rule} ${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
+      'error yaml-limit workbooks/deep.yaml:4:1006 values are nested more than 1000 levels deep',
+    ]);
+  });
+
+  it('nesting deeper than the converter allows (but parseable) is refused too', async () => {
+    const dir = bundle({ 'workbooks/deep.yaml': `kind: Workbook\nslug: deep\nmeta:\n  x: ${'['.repeat(100)}${']'.repeat(100)}\n` });
+    const { diagnostics } = await loadBundle(dir, opts);
+    expect(diagnostics.map((d) => `${d.rule} ${d.message}`)).toEqual(['yaml-limit values are nested more than 64 levels deep']);
   });
 
   it('wsc.yaml, .wsc/, dot-directories and node_modules are not bundle files; .yml is', async () => {
