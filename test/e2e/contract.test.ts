@@ -1,0 +1,144 @@
+// Contract: the main scenario (plan, apply, re-plan, update, export, plan of
+// the export, apply of the export to an empty deployment) runs through Prism
+// in proxy mode with `--errors`, built from the real API's public description
+// (../shared/api/cube-platform-api.excerpt.yaml, patched only as
+// contract/DEVIATIONS.md lists). Prism answers any request wsc sends, or any
+// response the emulator gives, that violates the description with an error
+// (422 / 500), so every command exiting 0 shows conformance; its log is also
+// searched for violations, warnings included.
+//
+// Prism lives in contract/ under its own lockfile (`npm ci --prefix contract`);
+// without it the suite is skipped with a message saying so.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
+
+const prismJs = join(root, 'contract/node_modules/@stoplight/prism-cli/dist/index.js');
+const excerpt = join(root, '../shared/api/cube-platform-api.excerpt.yaml');
+const skipReason = !existsSync(prismJs)
+  ? 'contract/node_modules is missing: run `npm ci --prefix contract` to install Prism'
+  : !existsSync(excerpt)
+    ? `the API description is missing: ${excerpt}`
+    : undefined;
+if (skipReason) console.warn(`contract.test.ts skipped: ${skipReason}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator conform to the API description (Prism proxy --errors)', () => {
+  let emu: Emulator;
+  let prism: ChildProcess;
+  let prismUrl = '';
+  let prismLog = '';
+  const env = { WSC_TOKEN: 'dev-token' };
+  const via = (dep = 1) => ['--base-url', prismUrl, '--deployment', String(dep)];
+
+  beforeAll(async () => {
+    const { makeSpec } = await import('../../contract/make-spec.mjs');
+    const spec = makeSpec(join(tempDir('wsc-contract-'), 'spec.yaml')).out;
+    emu = await createEmulator({ port: 0, randomSeed: 7 });
+    const port = await freePort();
+    prismUrl = `http://127.0.0.1:${port}`;
+    prism = spawn(process.execPath, [prismJs, 'proxy', spec, emu.url, '--errors', '--port', String(port), '--host', '127.0.0.1'], {
+      cwd: join(root, 'contract'),
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Prism did not start within 30 s:\n${prismLog}`)), 30_000);
+      const onData = (d: Buffer) => {
+        prismLog += d.toString('utf8');
+        if (prismLog.includes('Prism is listening')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      prism.stdout!.on('data', onData);
+      prism.stderr!.on('data', onData);
+      prism.once('exit', (code) => reject(new Error(`Prism exited (${code}) before listening:\n${prismLog}`)));
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (prism && prism.exitCode === null) {
+      const exited = new Promise((r) => prism.once('exit', r));
+      prism.kill('SIGTERM');
+      await exited;
+    }
+    await emu?.close();
+    cleanupTemp();
+  });
+
+  /** Everything Prism logged since `from` that names a violation (warnings too) or an error it made. */
+  const violations = (from: number) =>
+    prismLog
+      .slice(from)
+      .split('\n')
+      .filter((l) => /violation|✖|error\s{2,}/i.test(l));
+
+  it('the main scenario runs through the proxy with no violation', async () => {
+    const dir = copyFixture('example');
+    const mark = prismLog.length;
+    const steps: Array<[string, string[], number]> = [];
+    const run = async (name: string, args: string[], expected: number) => {
+      const r = await runCli(args, { env, timeoutMs: 120_000 });
+      steps.push([name, args, r.code]);
+      expect(r.code, `${name}: wsc ${args.join(' ')}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nprism:\n${violations(mark).join('\n')}`).toBe(expected);
+      return r;
+    };
+
+    await run('plan (creates)', ['plan', '--dir', dir, ...via(), '--detailed-exitcode'], 2);
+    await run('apply (creates, publish, user attribute)', ['apply', '--dir', dir, ...via(), '--auto-approve'], 0);
+    await run('plan after apply is empty', ['plan', '--dir', dir, ...via(), '--detailed-exitcode'], 0);
+
+    // An update of a report, a workbook draft and the user attribute.
+    const reportFile = join(dir, 'reports/mrr-trend.yaml');
+    writeFileSync(reportFile, readFileSync(reportFile, 'utf8').replace('title: Monthly recurring revenue', 'title: MRR by month'));
+    const wbFile = join(dir, 'workbooks/revenue-overview.yaml');
+    writeFileSync(wbFile, readFileSync(wbFile, 'utf8').replace('title: Revenue overview', 'title: Revenue (contract check)'));
+    const uaFile = join(dir, 'user-attributes/region.yaml');
+    writeFileSync(uaFile, readFileSync(uaFile, 'utf8').replace('defaultValue: ALL', 'defaultValue: EMEA'));
+    await run('plan --out (updates)', ['plan', '--dir', dir, ...via(), '--out', join(dir, 'plan.json'), '--detailed-exitcode'], 2);
+    await run('apply saved plan', ['apply', join(dir, 'plan.json'), ...via(), '--auto-approve'], 0);
+    await run('plan after update is empty', ['plan', '--dir', dir, ...via(), '--detailed-exitcode'], 0);
+
+    const out = tempDir('wsc-contract-export-');
+    await run('export', ['export', ...via(), '--out', out], 0);
+    expect(readdirSync(out).length).toBeGreaterThan(0);
+    await run('plan of the export is empty', ['plan', '--dir', out, ...via(), '--detailed-exitcode'], 0);
+    await run('apply of the export to the empty deployment 2', ['apply', '--dir', out, ...via(2), '--auto-approve'], 0);
+    await run('plan of the export on deployment 2 is empty', ['plan', '--dir', out, ...via(2), '--detailed-exitcode'], 0);
+
+    expect(violations(mark)).toEqual([]);
+    // Every request really went through Prism to the emulator.
+    const forwarded = prismLog.slice(mark).match(/Forwarding "/g)?.length ?? 0;
+    expect(emu.log.length).toBeGreaterThan(10);
+    expect(forwarded).toBe(emu.log.length);
+    expect(new Set(emu.log.map((e) => e.method))).toEqual(new Set(['GET', 'PUT', 'POST']));
+  }, 300_000);
+
+  it('the proxy does reject a violation (the check is live)', async () => {
+    const mark = prismLog.length;
+    const res = await fetch(`${prismUrl}/api/v1/deployments/1/reports`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ publicId: 'tooShort', name: 1 }),
+    });
+    expect(res.status).toBe(422);
+    await res.arrayBuffer();
+    expect(violations(mark).length).toBeGreaterThan(0);
+  });
+});
