@@ -7,6 +7,7 @@ import type { ApplyOptions } from '../cli.js';
 import { execute, type ApplyResult } from '../core/execute.js';
 import { hasChanges, type ApiPort, type Plan } from '../core/model.js';
 import type { ResolvedEnvironment } from '../config/types.js';
+import type { SavedPlanEnvironment } from '../core/saved-plan.js';
 import { envValue } from '../env.js';
 import { ConfigError, EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary } from '../render/apply.js';
@@ -14,12 +15,7 @@ import { createProgress } from '../render/progress.js';
 import type { CommandContext } from './context.js';
 
 type Options = ApplyOptions & { args?: string[] };
-interface SavedPlanEnvironment {
-  name: string;
-  baseUrl?: string;
-  deploymentId: number;
-  embedded: boolean;
-}
+
 
 const NO_CHANGES = 'No changes. The deployment matches the bundle.\n';
 
@@ -82,10 +78,13 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   const env = await savedPlanEnvironment(saved.environment, opts, ctx);
 
   const { connect } = await import('../api/connect.js');
+  const { requestTimeoutMs } = await import('./prepare.js');
+  const timeout = requestTimeoutMs(ctx.env);
   const conn = await connect(env, {
     concurrency: opts.concurrency,
     maxRetries: opts.maxRetries,
-    trace: opts.verbose ? (line: string) => ctx.err(`${line}\n`) : undefined,
+    ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
+    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
   });
   try {
     const { readLiveState } = await import('../api/live.js');

@@ -119,3 +119,21 @@ describe('apply output', () => {
     expect(json.skipped).toEqual([{ request: 'workbook/sales#draft', address: 'workbook/sales', reason: 'depends on report/revAAAAAAAA1#create which failed' }]);
   });
 });
+
+describe('apply progress without a terminal', () => {
+  test('plain lines, no spinner, whatever the stream', async () => {
+    const { createProgress } = await import('../../src/render/progress.js');
+    let written = '';
+    const p = createProgress({ style: plainStyle, write: (t) => (written += t), stream: process.stderr });
+    p.onEvent({ type: 'phase-start', phase: 1, total: 1 });
+    p.onEvent({ type: 'request-start', request: wb1 });
+    p.onEvent({ type: 'request-done', request: wb1, id: 3, recovered: false });
+    p.onEvent({ type: 'phase-end', phase: 1, applied: 1, failed: 0, skipped: 0 });
+    p.stop();
+    expect(written).toMatchInlineSnapshot(`
+      "Phase 1/4: workbooks needed by reports (1 request)
+        done    workbook/sales (upsert workbook, id 3)
+      "
+    `);
+  });
+});
