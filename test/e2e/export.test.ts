@@ -12,14 +12,13 @@
 //   (f) hostile names stay inside DIR and do not collide.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import AjvModule from 'ajv';
+import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateSeed, type Emulator, type SeedState } from '../../src/emulator/index.js';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
-const Ajv = (AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule;
 afterAll(cleanupTemp);
 
 const LEGACY = 12;
