@@ -1,0 +1,91 @@
+// Runs the BUILT CLI as a child process (as a user would) and measures it:
+// wall time around the process, peak RSS and CPU of the process itself
+// (bench/probe.mjs), and from the emulator's request log the requests it
+// made and the span from the first request's arrival to the last answer.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Emulator, RequestLogEntry } from '../src/emulator/index.js';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+const launcher = join(root, 'bin/wsc.js');
+const probe = join(root, 'bench/probe.mjs');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+  maxRssMb: number;
+  cpuMs: number;
+  requests: number;
+  writes: number;
+  /** GETs of list endpoints (pages). */
+  listPages: number;
+  /** First request arrived → last answer sent (ms); 0 without requests. */
+  netMs: number;
+  log: RequestLogEntry[];
+}
+
+let runSeq = 0;
+
+export async function runWsc(emu: Emulator | undefined, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const probeOut = join(tmpdir(), `wsc-bench-probe-${process.pid}-${++runSeq}.json`);
+  emu?.clearLog();
+  const childEnv: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CI: 'true', NO_COLOR: '1', BENCH_PROBE_OUT: probeOut, ...env };
+  const started = performance.now();
+  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', probe, launcher, ...args], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
+    child.on('error', reject);
+    child.on('close', (c, signal) => {
+      clearTimeout(timer);
+      resolve({ code: c ?? (signal ? 128 : 1), stdout, stderr });
+    });
+  });
+  const wallMs = performance.now() - started;
+  let maxRssMb = NaN;
+  let cpuMs = NaN;
+  if (existsSync(probeOut)) {
+    const u = JSON.parse(readFileSync(probeOut, 'utf8')) as { maxRssKb: number; userUs: number; systemUs: number };
+    maxRssMb = u.maxRssKb / 1024;
+    cpuMs = (u.userUs + u.systemUs) / 1000;
+    rmSync(probeOut, { force: true });
+  }
+  const log = emu ? [...emu.log] : [];
+  return { code, stdout, stderr, wallMs, maxRssMb, cpuMs, ...logFigures(log), log };
+}
+
+const LIST_RE = /\/(reports|workbooks|user-attributes)$/;
+
+export function logFigures(log: RequestLogEntry[]): Pick<CliRun, 'requests' | 'writes' | 'listPages' | 'netMs'> {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const e of log) {
+    const t = Date.parse(e.startedAt);
+    first = Math.min(first, t);
+    last = Math.max(last, t + e.durationMs);
+  }
+  return {
+    requests: log.length,
+    writes: log.filter((e) => e.method !== 'GET' && e.method !== 'HEAD').length,
+    listPages: log.filter((e) => e.method === 'GET' && LIST_RE.test(e.path)).length,
+    netMs: log.length > 0 ? last - first : 0,
+  };
+}
+
+/** Largest number of pages any single list took (lists run in parallel, so the longest one bounds the read). */
+export function longestListPages(log: RequestLogEntry[]): number {
+  const pages = new Map<string, number>();
+  for (const e of log) {
+    const m = e.method === 'GET' ? LIST_RE.exec(e.path) : null;
+    if (m) pages.set(e.path, (pages.get(e.path) ?? 0) + 1);
+  }
+  return Math.max(0, ...pages.values());
+}

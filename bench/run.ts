@@ -1,0 +1,187 @@
+// `npm run bench`: wsc against emulators seeded with 1k and 10k reports (and a
+// tenth as many workbooks, each with a dashboard charting its reports) at
+// 20 ms injected latency. Measures plan, a no-op apply, an apply with 10% of
+// the resources changed, export, and a naive one-GET-per-resource client;
+// prints a table, checks the targets, writes bench-results/latest.md, and
+// exits 1 when a target fails. Not a test: timings depend on the machine.
+//
+//   npm run bench [-- --sizes 1000,10000 --latency 20 --concurrency 8 --repeat 3 --naive-sample 100]
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEmulator, generateSeed } from '../src/emulator/index.js';
+import { changeTenPercent, writeBundleFromSeed } from './bundle.js';
+import { measureNaive } from './naive.js';
+import { root, runWsc, type CliRun } from './measure.js';
+
+const { values: opt } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000' },
+    latency: { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '8' },
+    repeat: { type: 'string', default: '3' },
+    'naive-sample': { type: 'string', default: '100' },
+    'max-page': { type: 'string', default: '500' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const sizes = opt.sizes.split(',').map((s) => Number(s.trim()));
+const latency = Number(opt.latency);
+const concurrency = Number(opt.concurrency);
+const repeat = Math.max(1, Number(opt.repeat));
+const naiveSample = Number(opt['naive-sample']);
+const maxPage = Number(opt['max-page']);
+
+interface Row {
+  size: number;
+  scenario: string;
+  run: CliRun;
+  /** The lower bound of the network part (ms) and how it was derived. */
+  boundMs: number;
+  boundHow: string;
+  /** Naive client's estimated time for the same work (ms). */
+  naiveMs?: number;
+  expectedCode: number;
+}
+
+const rows: Row[] = [];
+const problems: string[] = [];
+const notes: string[] = [];
+const temps: string[] = [];
+const median = (runs: CliRun[]) => [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!;
+const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+for (const size of sizes) {
+  const nWorkbooks = Math.max(1, Math.round(size / 10));
+  log(`\n== ${size} reports, ${nWorkbooks} workbooks, ${latency} ms latency, concurrency ${concurrency}`);
+  const seed = generateSeed({ reports: size, workbooks: nWorkbooks, withDashboards: true, randomSeed: 20261122 });
+  const emu = await createEmulator({ port: 0, seed, latencyMs: latency, maxPageSize: maxPage, logResponses: false, randomSeed: 1 });
+  const dir = mkdtempSync(join(tmpdir(), `wsc-bench-${size}-`));
+  const outDir = mkdtempSync(join(tmpdir(), `wsc-bench-export-${size}-`));
+  temps.push(dir, outDir);
+  try {
+    const bundle = writeBundleFromSeed(seed, dir);
+    const env = { WSC_TOKEN: emu.adminToken };
+    const target = ['--dir', dir, '--base-url', emu.url, '--deployment', '1', '--concurrency', String(concurrency)];
+    const listBound = Math.max(Math.ceil(size / maxPage), Math.ceil(nWorkbooks / maxPage), 1) * latency;
+    const listHow = `${Math.ceil(size / maxPage)} report pages x ${latency} ms`;
+    const resources = size + nWorkbooks;
+    const push = (scenario: string, run: CliRun, boundMs: number, boundHow: string, expectedCode: number, naiveRequests?: number) => {
+      rows.push({ size, scenario, run, boundMs, boundHow, expectedCode, ...(naiveRequests === undefined ? {} : { naiveMs: naiveRequests }) });
+      log(`  ${scenario}: exit ${run.code}, ${run.requests} requests, wall ${fmtMs(run.wallMs)}, net ${fmtMs(run.netMs)}, rss ${run.maxRssMb.toFixed(0)} MB, cpu ${fmtMs(run.cpuMs)}`);
+      if (run.code !== expectedCode) {
+        problems.push(`${size}: ${scenario} exited ${run.code} (expected ${expectedCode})\n${run.stderr.slice(0, 2000)}\n${run.stdout.slice(0, 2000)}`);
+      }
+    };
+
+    // Offline validation (also warms the file cache for the runs below).
+    const validates: CliRun[] = [];
+    for (let i = 0; i < repeat; i++) validates.push(await runWsc(undefined, ['validate', '--dir', dir]));
+    push('validate (offline)', median(validates), 0, 'no requests', 0);
+
+    const naive = await measureNaive(emu, 1, { reports: seed.reports!.map((r) => r.id), workbooks: seed.workbooks!.map((w) => w.id) }, naiveSample);
+    notes.push(
+      `${size}: naive client measured on ${naive.sample} sequential GETs (${fmtMs(naive.totalMs)}, ${naive.perRequestMs.toFixed(1)} ms each), ` +
+        `extrapolated linearly to ${resources} resources (+ the writes, for apply) = ${fmtMs(naive.perRequestMs * resources)}.`,
+    );
+
+    const plans: CliRun[] = [];
+    for (let i = 0; i < repeat; i++) plans.push(await runWsc(emu, ['plan', ...target, '--detailed-exitcode'], env));
+    push('plan (no changes)', median(plans), listBound, listHow, 0, naive.perRequestMs * resources);
+
+    const noops: CliRun[] = [];
+    for (let i = 0; i < repeat; i++) noops.push(await runWsc(emu, ['apply', ...target, '--auto-approve'], env));
+    const noop = median(noops);
+    push('apply, nothing changed', noop, listBound, listHow, 0, naive.perRequestMs * resources);
+    if (noops.some((r) => r.writes > 0)) problems.push(`${size}: the no-op apply sent ${Math.max(...noops.map((r) => r.writes))} writes`);
+
+    const changed = changeTenPercent(bundle);
+    const apply = await runWsc(emu, ['apply', ...target, '--auto-approve'], env);
+    const writeBound = Math.ceil(changed / concurrency) * latency;
+    push(
+      `apply, 10% changed (${changed})`,
+      apply,
+      listBound + writeBound,
+      `${listHow} + ${changed} writes x ${latency} ms / ${concurrency}`,
+      0,
+      naive.perRequestMs * (resources + changed),
+    );
+    if (apply.writes !== changed) notes.push(`${size}: apply sent ${apply.writes} writes for ${changed} changed resources.`);
+
+    const after = await runWsc(emu, ['plan', ...target, '--detailed-exitcode'], env);
+    if (after.code !== 0) problems.push(`${size}: plan after the apply is not empty (exit ${after.code})\n${after.stdout.slice(0, 2000)}`);
+
+    const exp = await runWsc(emu, ['export', '--base-url', emu.url, '--deployment', '1', '--out', outDir], env);
+    push('export', exp, listBound, listHow, 0, naive.perRequestMs * resources);
+  } finally {
+    await emu.close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Report
+
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
+const lines: string[] = [];
+lines.push(`# wsc benchmark`);
+lines.push('');
+lines.push(
+  `${new Date().toISOString()} · node ${process.version} · ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}) · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · ` +
+    `latency ${latency} ms per request · concurrency ${concurrency} · page size ${maxPage} · median of ${repeat} for validate/plan/no-op apply`,
+);
+lines.push('');
+lines.push('| reports | scenario | exit | requests (writes) | wall | network span | peak RSS | CPU | lower bound | network ÷ bound | wall ÷ bound | naive client (est.) | naive ÷ wall |');
+lines.push('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  const x = r.run;
+  lines.push(
+    `| ${r.size} | ${r.scenario} | ${x.code} | ${x.requests} (${x.writes}) | ${fmtMs(x.wallMs)} | ${fmtMs(x.netMs)} | ${x.maxRssMb.toFixed(0)} MB | ${fmtMs(x.cpuMs)} | ` +
+      `${r.boundMs ? fmtMs(r.boundMs) : '-'} | ${ratio(x.netMs, r.boundMs)} | ${ratio(x.wallMs, r.boundMs)} | ${r.naiveMs ? fmtMs(r.naiveMs) : '-'} | ${r.naiveMs ? ratio(r.naiveMs, x.wallMs) : '-'} |`,
+  );
+}
+lines.push('');
+lines.push('Columns: *wall* = the whole `node bin/wsc.js` process (start-up, reading and validating the bundle, HTTP, diff, output). ' +
+  '*network span* = from the first request reaching the emulator to the last answer (its request log). ' +
+  '*lower bound* = sequential list pages x latency (lists are read in parallel, so the longest, reports, dominates) ' +
+  'plus, for apply, changed resources x latency / concurrency. *peak RSS* and *CPU* (user + system, no waiting) are the CLI process\'s own getrusage (bench/probe.mjs). ' +
+  '*naive client* = one GET per resource in sequence (plus one per write for apply), measured on a sample against the same emulator and extrapolated linearly.');
+lines.push('');
+
+interface Target { name: string; ok: boolean; detail: string }
+const targets: Target[] = [];
+for (const r of rows) {
+  if (r.scenario.startsWith('plan')) {
+    targets.push({ name: `plan ≤ 1.3x lower bound (${r.size})`, ok: r.run.netMs <= 1.3 * r.boundMs, detail: `${ratio(r.run.netMs, r.boundMs)} (network span ${fmtMs(r.run.netMs)} vs ${fmtMs(r.boundMs)})` });
+  }
+  if (r.scenario.startsWith('apply, 10%')) {
+    targets.push({ name: `apply ≤ 1.5x lower bound at concurrency ${concurrency} (${r.size})`, ok: r.run.netMs <= 1.5 * r.boundMs, detail: `${ratio(r.run.netMs, r.boundMs)} (network span ${fmtMs(r.run.netMs)} vs ${fmtMs(r.boundMs)})` });
+  }
+}
+const big = Math.max(...sizes);
+if (big >= 10_000) {
+  const plan = rows.find((r) => r.size === big && r.scenario.startsWith('plan'));
+  if (plan) targets.push({ name: `validate + plan CPU < 1.5 s (${big})`, ok: plan.run.cpuMs < 1500, detail: `${fmtMs(plan.run.cpuMs)} (user + system of \`wsc plan\`, which loads, validates and plans)` });
+  const worst = rows.filter((r) => r.size === big).reduce((m, r) => (r.run.maxRssMb > m.run.maxRssMb ? r : m));
+  targets.push({ name: `peak RSS < 300 MB (${big})`, ok: worst.run.maxRssMb < 300, detail: `${worst.run.maxRssMb.toFixed(0)} MB (${worst.scenario})` });
+} else {
+  notes.push('CPU and RSS targets are for 10k reports: not checked in this run.');
+}
+lines.push('| target | result | measured |');
+lines.push('|---|---|---|');
+for (const t of targets) lines.push(`| ${t.name} | ${t.ok ? 'PASS' : 'FAIL'} | ${t.detail} |`);
+lines.push('');
+for (const n of notes) lines.push(`- ${n}`);
+for (const p of problems) lines.push(`- PROBLEM: ${p.split('\n')[0]}`);
+lines.push('');
+
+const text = lines.join('\n');
+process.stdout.write(`\n${text}\n`);
+for (const p of problems) log(`\nPROBLEM: ${p}`);
+mkdirSync(join(root, 'bench-results'), { recursive: true });
+writeFileSync(join(root, 'bench-results/latest.md'), text);
+log(`\nwritten to bench-results/latest.md`);
+if (!opt.keep) for (const d of temps) rmSync(d, { recursive: true, force: true });
+else log(`kept: ${temps.join(' ')}`);
+process.exitCode = problems.length > 0 || targets.some((t) => !t.ok) ? 1 : 0;
