@@ -1,0 +1,530 @@
+// The HTTP client of the Workspace Content API, on undici: one keep-alive
+// pool per client, timeouts, the auth header, JSON with a size cap, zod
+// validation of every answer, typed errors, the retry loop of retry.ts and
+// cursor pagination. It never reads process.env (commands pass options in)
+// and never builds a string that holds the token.
+import { createRequire } from 'node:module';
+import { Pool } from 'undici';
+import { z } from 'zod';
+import type { AuthScheme } from '../config/types.js';
+import { ApiError, NetworkError } from '../errors.js';
+import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
+import { ErrorBody, PageInfo } from './wire.js';
+
+const require = createRequire(import.meta.url);
+const VERSION = (require('../../package.json') as { version: string }).version;
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** The emulator's largest page, and what wsc asks for. */
+export const DEFAULT_PAGE_SIZE = 500;
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** A list longer than this many pages is treated as a server that pages forever. */
+export const MAX_PAGES = 100_000;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Query = Record<string, string | number | undefined>;
+
+export interface ApiClientOptions {
+  /** Host URL (maybe with a path prefix), no `/api/v1`: paths from wire.ts carry it. */
+  baseUrl: string;
+  token: string;
+  authScheme?: AuthScheme;
+  /** Connections of the keep-alive pool (≥ the command's concurrency). Default 8. */
+  connections?: number;
+  /** Time for one response, headers and body. Default 30 s. */
+  requestTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** `--max-retries`; overrides policy.maxRetries. */
+  maxRetries?: number;
+  policy?: RetryPolicy;
+  /** `first` of list requests. Default 500. */
+  pageSize?: number;
+  /** Largest response body accepted. Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** `--verbose`: one line per request and answer; the token shows as `***`. */
+  trace?: (line: string) => void;
+  /** Tests: time and randomness of the retry loop. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface RequestSpec<T> {
+  method: HttpMethod;
+  /** Starts with /api/v1 (wire.ts `paths`). */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  /** A POST whose repetition is harmless (it carries its own identity, or is idempotent). */
+  safeToRetryPost?: boolean;
+}
+
+/** What one attempt produced, before the retry loop decides. */
+type Attempt<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: ApiError | NetworkError; status?: number; apiCode?: string; retryAfter?: string; network?: boolean; final?: boolean };
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function authHeader(scheme: AuthScheme, token: string): string {
+  if (scheme === 'api-key') return `Api-Key ${token}`;
+  if (scheme === 'raw') return token;
+  return `Bearer ${token}`;
+}
+
+function redactedAuth(scheme: AuthScheme): string {
+  if (scheme === 'api-key') return 'Api-Key ***';
+  if (scheme === 'raw') return '***';
+  return 'Bearer ***';
+}
+
+function queryString(q: Query | undefined): string {
+  if (!q) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  411: 'Length Required',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+function issuesText(error: z.ZodError, max = 3): string {
+  const parts = error.issues.slice(0, max).map((i) => {
+    const where = i.path.length ? i.path.map(String).join('.') : '(root)';
+    return `${where}: ${i.message}`;
+  });
+  const more = error.issues.length - max;
+  return parts.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
+}
+
+function looksLikeHtml(contentType: string | undefined, text: string): boolean {
+  if (contentType && /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType)) return true;
+  return text.replace(/^\uFEFF/, '').trimStart().startsWith('<');
+}
+
+/** The first code found on an undici/net error or its causes. */
+function errnoOf(e: unknown, depth = 0): string | undefined {
+  if (!e || typeof e !== 'object' || depth > 4) return undefined;
+  const o = e as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof o.code === 'string' && /^E[A-Z]+$/.test(o.code)) return o.code;
+  if (Array.isArray(o.errors)) for (const x of o.errors) {
+    const c = errnoOf(x, depth + 1);
+    if (c) return c;
+  }
+  return errnoOf(o.cause, depth + 1) ?? (typeof o.code === 'string' ? o.code : undefined);
+}
+
+class TooLarge extends Error {}
+
+const listSchemas = new WeakMap<z.ZodType, z.ZodType>();
+function listEnvelope<T>(item: z.ZodType<T>): z.ZodType<{ items: T[]; pageInfo?: PageInfo | null; count?: unknown }> {
+  let s = listSchemas.get(item);
+  if (!s) {
+    s = z.looseObject({ items: z.array(item), pageInfo: PageInfo.nullish(), count: z.unknown().optional() });
+    listSchemas.set(item, s);
+  }
+  return s as z.ZodType<{ items: T[]; pageInfo?: PageInfo | null; count?: unknown }>;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly pageSize: number;
+  readonly policy: RetryPolicy;
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private readonly host: string;
+  private readonly auth: string;
+  private readonly authShown: string;
+  private readonly redactToken: (s: string) => string;
+  private readonly timeoutMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly maxBody: number;
+  private readonly traceFn: ((line: string) => void) | undefined;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly closing = new AbortController();
+  private closed = false;
+  /** Requests sent (each attempt counts), for figures and tests. */
+  requestCount = 0;
+
+  constructor(opts: ApiClientOptions) {
+    const url = new URL(opts.baseUrl);
+    this.baseUrl = opts.baseUrl;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.host = url.host;
+    const scheme = opts.authScheme ?? 'bearer';
+    this.auth = authHeader(scheme, opts.token);
+    this.authShown = redactedAuth(scheme);
+    const token = opts.token;
+    // A hostile or careless server may echo the token back in a message.
+    this.redactToken = (s) => (token.length >= 4 ? s.split(token).join('***') : s);
+    this.timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
+    this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+    const base = opts.policy ?? RETRY_POLICY;
+    this.policy = opts.maxRetries === undefined ? base : policyWithMaxRetries(opts.maxRetries, base);
+    this.traceFn = opts.trace;
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? Math.random;
+    this.pool = new Pool(url.origin, {
+      connections: Math.max(1, opts.connections ?? 8),
+      connectTimeout: this.connectTimeoutMs,
+      // The per-attempt timer below is the real limit; these are backstops.
+      headersTimeout: this.timeoutMs + 1000,
+      bodyTimeout: this.timeoutMs + 1000,
+      keepAliveTimeout: 30_000,
+    });
+  }
+
+  private trace(line: string): void {
+    this.traceFn?.(this.redactToken(line));
+  }
+
+  /** One request with the retry policy; resolves with the validated body. */
+  async request<T>(spec: RequestSpec<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const r = await this.attempt(spec);
+      if (r.ok) return r.value;
+      if (this.closed || r.final) throw r.error;
+      const d = retryDecision(
+        {
+          method: spec.method,
+          ...(r.status !== undefined ? { status: r.status } : {}),
+          ...(r.apiCode !== undefined ? { apiCode: r.apiCode } : {}),
+          ...(r.retryAfter !== undefined ? { retryAfter: r.retryAfter } : {}),
+          networkError: r.network === true,
+          attempt,
+          safeToRetryPost: spec.safeToRetryPost === true,
+          now: this.now(),
+          random: this.random,
+        },
+        this.policy,
+      );
+      if (!d.retry) {
+        if (attempt > 1) r.error.details.push(`Tried ${attempt} times (--max-retries ${this.policy.maxRetries}).`);
+        throw r.error;
+      }
+      this.trace(`↻ ${spec.method} ${spec.path}: ${d.reason} (retry ${attempt} of ${this.policy.maxRetries})`);
+      try {
+        await this.sleep(d.delayMs ?? 0, this.closing.signal);
+      } catch {
+        throw r.error;
+      }
+    }
+  }
+
+  get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T> {
+    return this.request({ method: 'GET', path, schema, ...(query ? { query } : {}) });
+  }
+
+  /** Pages of a cursor-paginated list: `first` = pageSize, following `pageInfo.endCursor`. */
+  async *pages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}): AsyncGenerator<T[]> {
+    const first = this.pageSize;
+    const schema = listEnvelope(itemSchema);
+    const seen = new Set<string>();
+    let after: string | undefined;
+    let total = 0;
+    const fail = (message: string, hint: string) =>
+      new ApiError({ method: 'GET', path, status: 200, code: 'bad_pagination' }, this.redactToken(`GET ${path}: ${message}`), { hint });
+    for (let n = 1; ; n++) {
+      if (n > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
+      const page = await this.request({ method: 'GET', path, schema, query: { ...query, first, ...(after !== undefined ? { after } : {}) } });
+      total += page.items.length;
+      yield page.items;
+      const info = page.pageInfo;
+      if (!info) {
+        if (page.items.length >= first) {
+          throw fail('the server returned a full page without pageInfo; cannot page safely.', 'The server does not follow the API\'s cursor pagination (items + pageInfo); check the base URL and the server version.');
+        }
+        if (typeof page.count === 'number' && page.count > total) {
+          throw fail(`the server returned ${total} of ${page.count} items and no pageInfo to page on; cannot page safely.`, 'Check the base URL and the server version.');
+        }
+        return;
+      }
+      if (!info.hasNextPage) return;
+      const cursor = info.endCursor;
+      if (cursor === undefined || cursor === null || cursor === '') {
+        throw fail('pageInfo.hasNextPage is true but there is no endCursor; cannot page on.', 'This is a server bug; report it with the output of --verbose.');
+      }
+      if (seen.has(cursor)) {
+        throw fail(`the server repeated the cursor of an earlier page (page ${n}); it would page forever.`, 'This is a server bug; report it with the output of --verbose.');
+      }
+      seen.add(cursor);
+      after = cursor;
+    }
+  }
+
+  /** Every item of a list, all pages. */
+  async listAll<T>(path: string, itemSchema: z.ZodType<T>, query?: Query): Promise<T[]> {
+    const all: T[] = [];
+    for await (const items of this.pages(path, itemSchema, query)) for (const i of items) all.push(i);
+    return all;
+  }
+
+  /** Aborts what is in flight (no more retries) and closes the connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.closing.abort(new Error('client closed'));
+    await this.pool.destroy().catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------------------
+
+  private async attempt<T>(spec: RequestSpec<T>): Promise<Attempt<T>> {
+    const { method, path } = spec;
+    const qs = queryString(spec.query);
+    const headers: Record<string, string> = {
+      authorization: this.auth,
+      accept: 'application/json',
+      'user-agent': `wsc/${VERSION}`,
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    } else if (method !== 'GET') {
+      // A bodyless POST/PUT without Content-Length gets 411 from the real API's frontend.
+      body = '';
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = '0';
+    }
+
+    const timer = new AbortController();
+    let timedOut = false;
+    const t = setTimeout(() => {
+      timedOut = true;
+      timer.abort(new Error('timeout'));
+    }, this.timeoutMs);
+    const signal = AbortSignal.any([timer.signal, this.closing.signal]);
+    const started = this.now();
+    this.requestCount++;
+    this.trace(`→ ${method} ${path}${qs} (Authorization: ${this.authShown})`);
+    try {
+      let res: Awaited<ReturnType<Pool['request']>>;
+      let text: string;
+      try {
+        res = await this.pool.request({ path: `${this.prefix}${path}${qs}`, method, headers, body, signal });
+        text = await this.readBody(res);
+      } catch (e) {
+        if (e instanceof TooLarge) {
+          const err = new ApiError(
+            { method, path, status: 200, code: 'response_too_large' },
+            `${method} ${path}: the response is larger than ${Math.round(this.maxBody / 1024 / 1024)} MiB; refused without reading it all.`,
+            { hint: 'This is not an answer the API gives; check the base URL.' },
+          );
+          this.trace(`← ${method} ${path} refused: body over the size limit (${this.now() - started}ms)`);
+          return { ok: false, error: err, final: true };
+        }
+        const err = this.networkError(method, path, e, timedOut);
+        this.trace(`← ${method} ${path} no answer (${this.now() - started}ms): ${err.message}`);
+        return { ok: false, error: err, network: true };
+      }
+      const ms = this.now() - started;
+      const status = res.statusCode;
+      const contentType = headerOf(res.headers, 'content-type');
+      if (status >= 200 && status < 300) {
+        const r = this.parseSuccess(spec, status, contentType, text);
+        this.trace(`← ${status} ${method} ${path} ${ms}ms${r.ok ? '' : `: ${r.error.message}`}`);
+        return r;
+      }
+      const failure = this.statusFailure(method, path, status, contentType, text);
+      this.trace(`← ${status} ${method} ${path} ${ms}ms${failure.error.serverMessage ? `: ${failure.error.serverMessage}` : ''}`);
+      return { ...failure, ...(headerOf(res.headers, 'retry-after') !== undefined ? { retryAfter: headerOf(res.headers, 'retry-after') } : {}) };
+    } finally {
+      clearTimeout(t);
+    }
+  }
+
+  private async readBody(res: Awaited<ReturnType<Pool['request']>>): Promise<string> {
+    const declared = Number(headerOf(res.headers, 'content-length'));
+    if (Number.isFinite(declared) && declared > this.maxBody) {
+      res.body.destroy();
+      throw new TooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      const b = chunk as Buffer;
+      size += b.length;
+      if (size > this.maxBody) {
+        res.body.destroy();
+        throw new TooLarge();
+      }
+      chunks.push(b);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  private parseSuccess<T>(spec: RequestSpec<T>, status: number, contentType: string | undefined, text: string): Attempt<T> {
+    const { method, path } = spec;
+    const bad = (why: string, code = 'bad_response', hint = 'The server does not answer as the Workspace Content API does; check the base URL and the server version.') => ({
+      ok: false as const,
+      final: true,
+      error: new ApiError({ method, path, status, code }, this.redactToken(`${method} ${path} answered ${status} with ${why}`), { hint }),
+    });
+    if (text.trim() !== '' && looksLikeHtml(contentType, text)) {
+      return bad(
+        'a web page, not JSON: the server answered with a web page: wrong base URL, or this endpoint is not available on this tenant.',
+        'not_api',
+        `Check the base URL (${this.baseUrl}; give the host only, wsc appends /api/v1) and that the tenant offers the Workspace Content API.`,
+      );
+    }
+    let json: unknown;
+    if (text.trim() === '') json = undefined;
+    else {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return bad(`a body that is not valid JSON (${text.length} characters; truncated or malformed).`);
+      }
+    }
+    const parsed = spec.schema.safeParse(json);
+    if (!parsed.success) {
+      return bad(json === undefined ? 'an empty body where JSON was expected.' : `a body wsc does not understand: ${issuesText(parsed.error)}.`);
+    }
+    return { ok: true, value: parsed.data };
+  }
+
+  private statusFailure(method: string, path: string, status: number, contentType: string | undefined, text: string) {
+    let serverMessage: string | undefined;
+    let apiCode: string | undefined;
+    const html = text.trim() !== '' && looksLikeHtml(contentType, text);
+    if (!html && text.trim() !== '') {
+      try {
+        const b = ErrorBody.safeParse(JSON.parse(text));
+        if (b.success) {
+          apiCode = b.data.code;
+          const m = b.data.message;
+          if (typeof m === 'string') serverMessage = m;
+          else if (Array.isArray(m)) serverMessage = m.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ');
+          else if (m && typeof m === 'object') serverMessage = JSON.stringify(m);
+          else if (b.data.error) serverMessage = b.data.error;
+        }
+      } catch {
+        // not JSON: a short plain-text body is still the best message there is
+        if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = text.trim();
+      }
+    }
+    if (serverMessage !== undefined) {
+      serverMessage = this.redactToken(serverMessage);
+      if (serverMessage.length > 500) serverMessage = `${serverMessage.slice(0, 500)}…`;
+    }
+    const reason = STATUS_TEXT[status] ?? 'HTTP error';
+    const said = serverMessage ? `: ${serverMessage}` : html ? ' (the body was a web page, not the API)' : '';
+    const { message, hint } = this.explain(method, path, status, apiCode, said, reason);
+    const error = new ApiError({ method, path, status, ...(apiCode !== undefined ? { apiCode } : {}), ...(serverMessage !== undefined ? { serverMessage } : {}) }, message, hint ? { hint } : {});
+    return { ok: false as const, error, status, ...(apiCode !== undefined ? { apiCode } : {}) };
+  }
+
+  private explain(method: string, path: string, status: number, apiCode: string | undefined, said: string, reason: string): { message: string; hint?: string } {
+    const what = `${method} ${path} -> ${status} ${reason}${apiCode ? ` (${apiCode})` : ''}${said}`;
+    const deployment = /\/deployments\/(\d+)(?:\/|$)/.exec(path)?.[1];
+    switch (status) {
+      case 401:
+        return {
+          message: `The API rejected the token: ${what}`,
+          hint: "The token was rejected: check WSC_TOKEN / the environment's token (`token:` in wsc.yaml), and WSC_AUTH_SCHEME (bearer, api-key or raw).",
+        };
+      case 403:
+        return {
+          message: `Access denied: ${what}`,
+          hint: deployment
+            ? `The token is valid but may not do this in deployment ${deployment}: check its role, and that a scoped key covers this deployment.`
+            : 'The token is valid but may not do this: check its role (user attributes need an admin).',
+        };
+      case 404:
+        if (deployment) {
+          return {
+            message: `Not found: ${what}`,
+            hint: `Deployment ${deployment} does not exist or the token cannot see it (or the resource was deleted): check --deployment / deploymentId.`,
+          };
+        }
+        return { message: `Not found: ${what}`, hint: 'Check the base URL and that this tenant offers the endpoint.' };
+      case 429:
+      case 502:
+      case 503:
+      case 504:
+        return { message: `The server is busy or unavailable: ${what}`, hint: 'Try again later, or raise --max-retries.' };
+      default:
+        if (status >= 500) return { message: `The server failed: ${what}`, hint: 'A server error; try again, and report it to the server\'s operators if it persists.' };
+        return { message: `The API refused the request: ${what}` };
+    }
+  }
+
+  private networkError(method: string, path: string, e: unknown, timedOut: boolean): NetworkError {
+    const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+    if (this.closed) return new NetworkError(method, path, `${method} ${path}: cancelled (the command is stopping).`);
+    if (timedOut) {
+      return new NetworkError(method, path, `${method} ${path}: no answer from ${this.host} within ${secs(this.timeoutMs)}.`, {
+        hint: 'The server is slow or not answering; check it, or raise WSC_REQUEST_TIMEOUT (seconds).',
+      });
+    }
+    const name = (e as { name?: string; code?: string } | null)?.code ?? '';
+    const errno = errnoOf(e);
+    if (name === 'UND_ERR_CONNECT_TIMEOUT' || errno === 'ETIMEDOUT') {
+      return new NetworkError(method, path, `cannot connect to ${this.host} within ${secs(this.connectTimeoutMs)}.`, {
+        hint: 'Check the base URL and your network.',
+      });
+    }
+    if (name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT') {
+      return new NetworkError(method, path, `${method} ${path}: no answer from ${this.host} within ${secs(this.timeoutMs)}.`, {
+        hint: 'The server is slow or not answering; check it, or raise WSC_REQUEST_TIMEOUT (seconds).',
+      });
+    }
+    if (errno === 'ECONNREFUSED') {
+      return new NetworkError(method, path, `cannot reach ${this.host}: is the server running? (connection refused)`, {
+        hint: 'Check the base URL (--base-url, WSC_BASE_URL or baseUrl in wsc.yaml).',
+      });
+    }
+    if (errno === 'ENOTFOUND' || errno === 'EAI_AGAIN') {
+      return new NetworkError(method, path, `cannot resolve the host name of ${this.host}.`, { hint: 'Check the base URL.' });
+    }
+    if (errno === 'ECONNRESET' || errno === 'EPIPE' || name.startsWith('UND_ERR_SOCKET') || name === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+      return new NetworkError(method, path, `${method} ${path}: the connection to ${this.host} was closed before the answer was complete.`, {
+        hint: 'The server or a proxy dropped the connection; try again.',
+      });
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    return new NetworkError(method, path, this.redactToken(`${method} ${path}: no answer from ${this.host}: ${msg}`));
+  }
+}
+
+function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
