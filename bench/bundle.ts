@@ -3,7 +3,8 @@
 // scenario.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { toYaml } from '../src/bundle/write.js';
+import type { JsonValue } from '../src/core/model.js';
 import type { SeedState } from '../src/emulator/index.js';
 
 export interface BenchBundle {
@@ -12,7 +13,8 @@ export interface BenchBundle {
   workbookFiles: string[];
 }
 
-const yaml = (doc: unknown) => stringify(doc, { lineWidth: 0 });
+/** Written as `wsc export` writes files (small collections on one line), so the bench reads what users keep. */
+const yaml = (doc: Record<string, unknown>) => toYaml(doc as JsonValue);
 
 export function writeBundleFromSeed(seed: SeedState, dir: string, deploymentId = 1): BenchBundle {
   mkdirSync(join(dir, 'workbooks'), { recursive: true });
