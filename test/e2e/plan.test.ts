@@ -4,7 +4,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { generateSeed, requests, writes, type Emulator } from '../../src/emulator/index.js';
+import { derivePublicId } from '../../src/core/publicid.js';
+import { generateSeed, LEGACY_PLACEHOLDER, requests, writes, type Emulator } from '../../src/emulator/index.js';
 import { api, pid, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
@@ -141,6 +142,56 @@ describe('wsc plan', () => {
       expect(bad.code).toBe(3);
       expect(bad.stderr).toContain('--target workbook/sale: no such resource in the bundle.');
       expect(bad.stderr).toContain('workbook/sales');
+    });
+  });
+
+  test('adopt: a UI-made report (placeholder publicId) is adopted by one PUT, not created', async () => {
+    const dir = writeBundle({
+      files: { 'reports/adopted.yaml': `kind: Report\npublicId: ${pid(7)}\nname: Adopted\nadopt: { deploymentId: 1, id: 1001 }\n` },
+    });
+    await withEmulator({ seed: generateSeed({ reports: 0, workbooks: 0, legacyReports: 2 }) }, async (emu) => {
+      const r = await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.changes).toEqual([
+        {
+          address: `report/${pid(7)}`,
+          kind: 'report',
+          actions: ['adopt', 'update'],
+          liveId: 1001,
+          livePublicId: pid(7),
+          file: 'reports/adopted.yaml',
+          line: 2,
+          fields: [
+            { path: 'publicId', before: LEGACY_PLACEHOLDER, after: pid(7) },
+            { path: 'name', before: 'Report 00002', after: 'Adopted' },
+          ],
+          requests: [{ id: `report/${pid(7)}#adopt`, op: 'updateReport', phase: 2, dependsOn: [] }],
+        },
+      ]);
+      expect(out.summary).toMatchObject({ adopt: 1, update: 1, create: 0, unmanaged: { reports: 1 } });
+      const human = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(human.stdout).toContain(`→ report/${pid(7)} will be adopted (report id 1001) and updated`);
+    });
+  });
+
+  test('publicIds: per-deployment plans the derived live publicId, distinct per deployment', async () => {
+    await withEmulator({}, async (emu) => {
+      const yaml = (d: number) =>
+        `environments:\n  d${d}:\n    baseUrl: ${emu.url}\n    deploymentId: ${d}\n    token: \${env.WSC_TOKEN}\n    publicIds: per-deployment\n`;
+      const dir = writeBundle({ reports: 1, wscYaml: `${yaml(1)}${yaml(2).replace('environments:\n', '')}` });
+      const ids: string[] = [];
+      for (const d of [1, 2]) {
+        const r = await runCli(['plan', '--output', 'json', '--env', `d${d}`, '--dir', dir], { env: emulatorEnv });
+        expect(r.stderr).not.toMatch(/internal error/i);
+        expect(r.code).toBe(0);
+        const change = JSON.parse(r.stdout).changes[0];
+        expect(change.address).toBe(`report/${pid(0)}`);
+        expect(change.livePublicId).toBe(derivePublicId(pid(0), d));
+        ids.push(change.livePublicId);
+      }
+      expect(ids[0]).not.toBe(ids[1]);
     });
   });
 
