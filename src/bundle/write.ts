@@ -34,7 +34,7 @@ function flowSafe(node: unknown): number | undefined {
   if (!isScalar(node)) return undefined;
   const v = node.value;
   if (v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return String(v).length;
-  if (typeof v === 'string' && /^[A-Za-z_$][A-Za-z0-9_.$-]*$/.test(v) && !/^(true|false|null)$/i.test(v)) return v.length;
+  if (typeof v === 'string' && /^[A-Za-z0-9_$][A-Za-z0-9_.$-]*$/.test(v) && !/^(true|false|null)$/i.test(v)) return v.length;
   return undefined;
 }
 

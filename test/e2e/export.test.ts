@@ -22,7 +22,7 @@ import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from 
 afterAll(cleanupTemp);
 
 const LEGACY = 12;
-const HOSTILE = ['../../etc/x', 'a/b', 'a\\b', 'CON', 'Crème brûlée ☕', 'Report', 'report', '.hidden', 'x'.repeat(300)];
+const HOSTILE = ['../../etc/x', 'a/b', 'a\\b', 'CON', 'Crème brûlée ☕', 'Report', 'report', '.hidden', 'x'.repeat(200)];
 /** Folder ids of deployment 2 are these of deployment 1 plus this. */
 const FOLDER_SHIFT = 100;
 
@@ -225,7 +225,7 @@ describe('wsc export (e2e)', () => {
       expect(names.get('report')).toMatch(/^reports\/report\.[0-9a-f]{8}\.yaml$/);
       expect(names.get('a/b')).toMatch(/^reports\/a-b\.[0-9a-f]{8}\.yaml$/);
       expect(names.get('a\\b')).toMatch(/^reports\/a-b\.[0-9a-f]{8}\.yaml$/);
-      expect(names.get('x'.repeat(300))).toMatch(/^reports\/x{60}\.[0-9a-f]{8}\.yaml$/);
+      expect(names.get('x'.repeat(200))).toMatch(/^reports\/x{60}\.[0-9a-f]{8}\.yaml$/);
       expect(names.get('Crème brûlée ☕')).toBe('reports/creme-brulee.yaml');
       expect(files).toContain('user-attributes/team-name.yaml');
       expect(existsSync(join(parent, 'etc'))).toBe(false);
