@@ -1,0 +1,80 @@
+// A scripted HTTP server on 127.0.0.1 port 0 for client tests: each test
+// says how to answer the n-th request; every request is recorded.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+
+export interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
+
+export type Handler = (req: Seen, res: ServerResponse, n: number) => void | Promise<void>;
+
+export interface TestServer {
+  url: string;
+  seen: Seen[];
+  close(): Promise<void>;
+}
+
+const open: TestServer[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
+export async function serve(handler: Handler): Promise<TestServer> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      seen.push(s);
+      void Promise.resolve(handler(s, res, seen.length)).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const t: TestServer = {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+  open.push(t);
+  return t;
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** A valid wire Report (only what the zod schema requires, plus a few). */
+export function report(id: number, over: Record<string, unknown> = {}): Record<string, unknown> {
+  const owner = { id: 1, email: 'a@example.com' };
+  return {
+    id,
+    deploymentId: 1,
+    publicId: `r${String(id).padStart(11, '0')}`,
+    name: `Report ${id}`,
+    type: 'REPORT',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    userId: 1,
+    user: owner,
+    refreshedByUser: owner,
+    ...over,
+  };
+}
+
+export function page(items: unknown[], pageInfo?: { hasNextPage: boolean; endCursor?: string | null }): Record<string, unknown> {
+  return { items, ...(pageInfo ? { pageInfo: { hasPreviousPage: false, ...pageInfo } } : {}) };
+}
