@@ -1,7 +1,7 @@
 // `wsc export --out DIR [--workbook SLUG ...]`: read a deployment, write a
 // bundle. Thin: the transform and streaming are core/export, the files
 // bundle/write-files, the words render/export.
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { ExportOptions } from '../cli.js';
 import { EXIT } from '../errors.js';
 import type { CommandContext } from './context.js';
@@ -51,7 +51,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       }),
     );
     const facts = {
-      outDir: relative(ctx.cwd, outAbs) || '.',
+      outDir: opts.out,
       environment: env.name,
       configWritten,
       stale: await sink.staleFiles(new Set(summary.written)),

@@ -59,7 +59,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       'The upsert by slug cannot give an existing workbook a slug, so apply will create a NEW workbook for each',
       '(with the same name, folder and draft) and move the exported reports that are in it to the new one; the',
       'live workbook stays as it is. To manage the existing workbook instead, set its slug in the UI, then export again.',
-      ...cut(s.derivedSlugs, (d) => `${d.file}: "${d.name}" (workbook ${d.workbookId}) → new workbook ${d.slug}${d.reports > 0 ? `, ${plural(d.reports, 'report')} move to it` : ''}`),
+      ...cut(s.derivedSlugs, (d) => `${d.file}: "${d.name}" (workbook ${d.workbookId}) → new workbook ${d.slug}${d.reports > 0 ? `, ${plural(d.reports, 'report')} ${d.reports === 1 ? 'moves' : 'move'} to it` : ''}`),
     );
   }
   if (s.warnings.length > 0) {

@@ -255,7 +255,7 @@ describe('wsc export (e2e)', () => {
       const all = tempDir();
       const a = await exportTo(emu, all);
       expect(a.stdout).toContain('1 workbook had no slug; export derived one from the name.');
-      expect(a.stdout).toContain('workbooks/ops-board.yaml: "Ops Board" (workbook 900) → new workbook ops-board, 1 report move to it');
+      expect(a.stdout).toContain('workbooks/ops-board.yaml: "Ops Board" (workbook 900) → new workbook ops-board, 1 report moves to it');
       expect(parse(readFileSync(join(all, 'reports/ops-report.yaml'), 'utf8')).workbookId).toEqual({ $workbook: 'ops-board' });
     });
   });
