@@ -74,6 +74,12 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
   const diag = (severity: 'error' | 'warning', rule: string, message: string, pos: LineCol, hint?: string) =>
     diagnostics.push({ severity, rule, message, pos: { file, line: pos.line, col: pos.col }, ...(hint ? { hint } : {}) });
 
+  const size = structureSize(text);
+  if (size.elements > MAX_ELEMENTS || size.documents > MAX_DOCUMENTS) {
+    const what = size.documents > MAX_DOCUMENTS ? `more than ${MAX_DOCUMENTS} documents` : `more than ${MAX_ELEMENTS} lines and list items`;
+    diag('error', 'yaml-limit', `file has ${what}; split it into several files`, { line: 1, col: 1 });
+    return { docs, diagnostics, varProblems, incomplete: true };
+  }
   const flowDepth = maxBracketDepth(text);
   if (flowDepth.depth > MAX_FLOW_DEPTH) {
     const before = text.slice(0, flowDepth.offset);
@@ -84,7 +90,9 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
 
   let parsed: Document.Parsed[];
   try {
-    parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, strict: true }) as Document.Parsed[];
+    parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, // Duplicate keys are found by the converter with a Set: the parser's own
+    // check compares each key with all earlier ones (quadratic on big maps).
+    uniqueKeys: false, strict: true }) as Document.Parsed[];
     if (!Array.isArray(parsed)) parsed = [];
   } catch (e) {
     // The parser recurses per nesting level; absurd nesting ends here.
@@ -162,6 +170,7 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
       if (depth >= MAX_DEPTH) throw new LimitExceeded('yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, valuePos);
       if (isMap(n)) {
         const obj: Record<string, unknown> = {};
+        const seen = new Set<string>();
         for (const pair of n.items) {
           if (!isPair(pair)) continue;
           const k = pair.key as Node | null;
@@ -171,6 +180,10 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
             continue;
           }
           const key = String(k.value);
+          if (seen.has(key)) {
+            diag('error', 'duplicate-key', `duplicate key \`${key}\``, kPos, 'A mapping may name each key once; the later value would silently win.');
+          }
+          seen.add(key);
           if (FORBIDDEN_KEYS.has(key)) {
             diag('error', 'forbidden-key', `key \`${key}\` is not allowed`, kPos, 'It could alter object prototypes in tools that merge this data; rename or remove it.');
             continue;
@@ -216,6 +229,27 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
     }
   });
   return { docs, diagnostics, varProblems, incomplete };
+}
+
+/**
+ * The YAML parser costs tens of microseconds per line or flow item, so a
+ * file of a few MiB of tiny entries would take tens of seconds: files are
+ * capped by lines + commas (a cheap upper bound of the entries) and by
+ * documents, before parsing. Real bundle files are far below both.
+ */
+export const MAX_ELEMENTS = 50_000;
+export const MAX_DOCUMENTS = 1_000;
+function structureSize(text: string): { elements: number; documents: number } {
+  let elements = 0;
+  let documents = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      elements++;
+      if (text.startsWith('---', i + 1)) documents++;
+    } else if (c === 0x2c) elements++;
+  }
+  return { elements, documents };
 }
 
 /**

@@ -116,6 +116,15 @@ describe('hostile bundles', () => {
     expect(diagnostics.map((d) => `${d.rule} ${d.message}`)).toEqual(['yaml-limit values are nested more than 64 levels deep']);
   });
 
+  it.each([
+    ['a mapping of 60k keys', `kind: Workbook\nslug: a\nmeta:\n${Array.from({ length: 60_000 }, (_, i) => `  k${i}: ${i}\n`).join('')}`, 'file has more than 50000 lines and list items; split it into several files'],
+    ['a flow list of 60k items', `kind: Workbook\nslug: a\nmeta: { x: [${Array.from({ length: 60_000 }, (_, i) => i).join(',')}] }\n`, 'file has more than 50000 lines and list items; split it into several files'],
+    ['2000 documents', 'kind: Workbook\nslug: a\n---\n'.repeat(2000), 'file has more than 1000 documents; split it into several files'],
+  ])('%s: refused before parsing (the parser is slow on such input)', async (_name, text, message) => {
+    const { diagnostics } = await loadBundle(bundle({ 'big.yaml': text }), opts);
+    expect(diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([`yaml-limit 1:1 ${message}`]);
+  });
+
   it('wsc.yaml, .wsc/, dot-directories and node_modules are not bundle files; .yml is', async () => {
     const bad = 'kind: Nope\n';
     const dir = bundle({

@@ -20,6 +20,18 @@ function yamlFiles(dir: string): string[] {
     });
 }
 
+// One Ajv instance and one compile per schema file: compiling is the slow part.
+const ajvShared = new Ajv({ allErrors: true, strict: false });
+const cache = new Map<string, ReturnType<typeof ajvShared.compile>>();
+function compiled(path: string) {
+  let v = cache.get(path);
+  if (!v) {
+    v = ajvShared.compile(JSON.parse(readFileSync(path, 'utf8')));
+    cache.set(path, v);
+  }
+  return v;
+}
+
 describe('JSON Schemas', () => {
   it('committed schemas/ equal freshly generated ones (run `wsc schema` if this fails)', () => {
     for (const f of generateSchemas()) {
@@ -41,9 +53,7 @@ describe('JSON Schemas', () => {
     const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
     expect(m, 'first line names the schema').not.toBeNull();
     const schemaPath = resolve(dirname(file), m![1]!);
-    const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    const validate = ajv.compile(schema);
+    const validate = compiled(schemaPath);
     const docs = parseAllDocuments(text).map((d) => d.toJS());
     expect(docs.length).toBeGreaterThan(0);
     for (const doc of docs) {
@@ -58,13 +68,12 @@ describe('JSON Schemas', () => {
   });
 
   it('a schema rejects what the loader rejects (unknown key, bad publicId) and accepts variables in number fields', () => {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    const report = ajv.compile(JSON.parse(readFileSync(join(root, 'schemas/report.schema.json'), 'utf8')));
+    const report = compiled(join(root, 'schemas/report.schema.json'));
     expect(report({ kind: 'Report', publicId: 'abcdefabcdef', nmae: 'x' })).toBe(false);
     expect(report({ kind: 'Report', publicId: 'short' })).toBe(false);
     expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: '${vars.folder}' })).toBe(true);
     expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: 'seven' })).toBe(false);
-    const workbook = ajv.compile(JSON.parse(readFileSync(join(root, 'schemas/workbook.schema.json'), 'utf8')));
+    const workbook = compiled(join(root, 'schemas/workbook.schema.json'));
     const withWidget = (position: object, extra: object = {}) => ({
       kind: 'Workbook',
       slug: 's',
