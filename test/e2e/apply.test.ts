@@ -114,7 +114,7 @@ describe('wsc apply', () => {
       const applied = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
       expect(applied.code).toBe(0);
       expect(applied.stdout).toBe('Apply complete: 0 created, 1 updated, 0 adopted, 1 published.\n');
-      expect(writes(emu.log).map((e) => `${e.method} ${e.path.replace(/\d+/g, 'N')}`)).toEqual([
+      expect(writes(emu.log).map((e) => `${e.method} ${e.path.replace(/\/\d+/g, '/N')}`)).toEqual([
         'PUT /api/v1/deployments/N/workbooks/by-slug/sales',
         'POST /api/v1/deployments/N/workbooks/N/publish',
       ]);
