@@ -399,7 +399,7 @@ export class ApiClient {
     });
     if (text.trim() !== '' && looksLikeHtml(contentType, text)) {
       return bad(
-        'a web page, not JSON: the server answered with a web page: wrong base URL, or this endpoint is not available on this tenant.',
+        'a web page, not JSON. The server answered with a web page: wrong base URL, or this endpoint is not available on this tenant.',
         'not_api',
         `Check the base URL (${this.baseUrl}; give the host only, wsc appends /api/v1) and that the tenant offers the Workspace Content API.`,
       );

@@ -110,7 +110,7 @@ describe('answers that are not what was asked for', () => {
     const e = await failure(client(s.url).get(R, Any));
     expect(e).toBeInstanceOf(ApiError);
     expect(e.code).toBe('not_api');
-    expect(e.message).toContain('the server answered with a web page: wrong base URL, or this endpoint is not available on this tenant');
+    expect(e.message).toContain('The server answered with a web page: wrong base URL, or this endpoint is not available on this tenant');
     expect(e.hint).toContain(s.url);
     expect(s.seen).toHaveLength(1);
   });
