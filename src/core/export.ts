@@ -139,6 +139,45 @@ function liveSlug(wb: Workbook): string | undefined {
   return s === '' ? undefined : s;
 }
 
+/**
+ * Pages of `source`, one page fetched ahead: the next page travels while this
+ * one is written. At most two pages are held at a time. `return()` stops it.
+ */
+export function readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, undefined> & { return(): Promise<IteratorResult<T, void>> } {
+  const it = source[Symbol.asyncIterator]();
+  let pending: Promise<IteratorResult<T>> | undefined = it.next();
+  // A failure is reported when the page is consumed, not as an unhandled rejection.
+  pending.catch(() => undefined);
+  let done = false;
+  const gen = (async function* () {
+    try {
+      while (pending) {
+        const r = await pending;
+        if (r.done) return;
+        pending = it.next();
+        pending.catch(() => undefined);
+        yield r.value;
+      }
+    } finally {
+      if (!done) {
+        done = true;
+        pending = undefined;
+        await it.return?.();
+      }
+    }
+  })();
+  const origReturn = gen.return.bind(gen);
+  gen.return = async (v?: unknown) => {
+    if (!done) {
+      done = true;
+      pending = undefined;
+      await Promise.resolve(it.return?.()).catch(() => undefined);
+    }
+    return origReturn(v as void);
+  };
+  return gen;
+}
+
 async function collect<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
   const all: T[] = [];
   for await (const page of pages) for (const item of page) all.push(item);
@@ -159,11 +198,20 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   const warnings: ExportWarning[] = [];
   const written = new Set<string>();
 
-  // 1. Workbooks (and user attributes, independent) in full.
-  const [allWorkbooks, userAttributes] = await Promise.all([
-    collect(source.workbooks()),
-    filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()),
-  ]);
+  // 1. Workbooks (and user attributes, independent) in full. The first page
+  // of reports is already on its way meanwhile.
+  const reportPages = readAhead(source.reports());
+  let allWorkbooks: Workbook[];
+  let userAttributes: UserAttribute[];
+  try {
+    [allWorkbooks, userAttributes] = await Promise.all([
+      collect(source.workbooks()),
+      filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()),
+    ]);
+  } catch (e) {
+    await reportPages.return();
+    throw e;
+  }
   allWorkbooks.sort((a, b) => a.id - b.id);
   const liveSlugs = allWorkbooks.map(liveSlug).filter((s): s is string => s !== undefined);
   const derived = deriveSlugs(
@@ -184,6 +232,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
       else missing.push(raw);
     }
     if (missing.length > 0) {
+      await reportPages.return();
       throw new WscError(
         'export_unknown_workbook',
         `deployment ${dep} has no workbook with slug ${missing.map((s) => `"${s}"`).join(', ')}.`,
@@ -263,7 +312,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
     adoptions.set(reportId, { file: e.file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
   };
 
-  for await (const page of source.reports()) {
+  for await (const page of reportPages) {
     for (const r of page) {
       const exported = filtered ? (r.workbookId != null && selectedIds.has(r.workbookId)) || wantedReportIds.has(r.id) : true;
       const first = byLivePid.get(r.publicId);

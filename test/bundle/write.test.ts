@@ -44,7 +44,7 @@ describe('toYaml', () => {
   test('any JSON value reads back equal, with the loader and with yaml.parse', () => {
     fc.assert(
       fc.property(fc.dictionary(nasty.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)), json, { maxKeys: 5 }), (doc) => {
-        const text = toYaml(doc);
+        const text = toYaml(doc, { verify: true });
         expect(parse(text)).toEqual(doc);
         const loaded = parseYaml('x.yaml', text);
         expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -365,14 +365,14 @@ describe('exportDeployment', () => {
     expect(p.changes.every((c) => c.actions[0] === 'noop')).toBe(true);
   });
 
-  test('memory: a sink that keeps nothing sees each report once, as its page arrives', async () => {
+  test('memory: reports are handed to the sink as their page arrives, at most one page read ahead', async () => {
     const seen: string[] = [];
     const sink: ExportSink = {
       writeDoc: async (_k, rel) => void seen.push(rel),
       readDoc: async () => ({}),
       rename: async () => undefined,
     };
-    let pulled = 0;
+    let requested = 0;
     const reports = Array.from({ length: 50 }, (_, i) => lReport(i + 1, `p${String(i).padStart(11, '0')}`, { name: `r${i}` }));
     const source: ExportSource = {
       workbooks: () => pages([], 10),
@@ -380,14 +380,44 @@ describe('exportDeployment', () => {
       reports: () =>
         (async function* () {
           for (let i = 0; i < reports.length; i += 10) {
-            // Every report of the previous page was handed to the sink before the next page is asked for.
-            expect(seen.length).toBe(pulled);
-            pulled += 10;
+            // When page n is asked for, every report of pages before n - 1 is written already.
+            expect(seen.length).toBeGreaterThanOrEqual(Math.max(0, requested - 10));
+            requested += 10;
             yield reports.slice(i, i + 10);
           }
         })(),
     };
     const summary = await exportDeployment(source, sink, OPTS);
     expect(summary.files.reports).toBe(50);
+    expect(requested).toBe(50);
+  });
+
+  test('read-ahead: the first report page is requested while workbooks are read; a failure stops it cleanly', async () => {
+    const order: string[] = [];
+    let closed = false;
+    const source: ExportSource = {
+      workbooks: () =>
+        (async function* () {
+          order.push('workbooks');
+          await new Promise((r) => setTimeout(r, 5));
+          throw new Error('workbooks failed');
+        })(),
+      userAttributes: () => pages([], 10),
+      reports: () =>
+        (async function* () {
+          try {
+            order.push('reports page 1');
+            yield [lReport(1, 'AAAAAAAAAAA1')];
+            order.push('reports page 2');
+            yield [lReport(2, 'AAAAAAAAAAA2')];
+          } finally {
+            closed = true;
+          }
+        })(),
+    };
+    const sink: ExportSink = { writeDoc: async () => undefined, readDoc: async () => ({}), rename: async () => undefined };
+    await expect(exportDeployment(source, sink, OPTS)).rejects.toThrow('workbooks failed');
+    expect(order).toEqual(['reports page 1', 'workbooks']);
+    expect(closed).toBe(true);
   });
 });
