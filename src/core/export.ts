@@ -139,6 +139,45 @@ function liveSlug(wb: Workbook): string | undefined {
   return s === '' ? undefined : s;
 }
 
+/** Files written at once: enough to hide file-system latency, few enough to bound memory. */
+export const WRITES_IN_FLIGHT = 16;
+
+/**
+ * Writes handed to the sink concurrently, at most `limit` at a time: `add`
+ * waits for a free slot (back-pressure), `flush` for every write, and throws
+ * the first failure.
+ */
+class WriteQueue {
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: unknown;
+  constructor(
+    private readonly sink: ExportSink,
+    private readonly limit: number,
+  ) {}
+
+  async add(kind: DocKind, rel: string, doc: Doc): Promise<void> {
+    while (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+    this.check();
+    const p: Promise<void> = this.sink.writeDoc(kind, rel, doc).then(
+      () => void this.inFlight.delete(p),
+      (e: unknown) => {
+        this.inFlight.delete(p);
+        this.failure ??= e;
+      },
+    );
+    this.inFlight.add(p);
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.inFlight);
+    this.check();
+  }
+
+  private check(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
+
 /**
  * Pages of `source`, one page fetched ahead: the next page travels while this
  * one is written. At most two pages are held at a time. `return()` stops it.
@@ -265,7 +304,9 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
     minted.add(id);
     return id;
   };
+  const writes = new WriteQueue(sink, WRITES_IN_FLIGHT);
   const applyRenames = async (renames: { from: string; to: string }[]) => {
+    if (renames.length > 0) await writes.flush();
     for (const r of renames) {
       const from = `${DIRS.report}/${r.from}.yaml`;
       const to = `${DIRS.report}/${r.to}.yaml`;
@@ -299,6 +340,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   // Re-keys a report written earlier under a live publicId that turned out to be shared.
   const rekey = async (reportId: number, livePid: string) => {
     const e = entries.get(reportId)!;
+    await writes.flush();
     const pid = mint(reportId);
     const { renames } = registry.reidentify(e.publicId, pid);
     await applyRenames(renames);
@@ -335,7 +377,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
       const { name, renames } = registry.claim(r.name, publicId);
       await applyRenames(renames);
       const file = `${DIRS.report}/${name}.yaml`;
-      await sink.writeDoc('report', file, built.doc);
+      await writes.add('report', file, built.doc);
       written.add(file);
       reportOfFile.set(file, r.id);
       entries.set(r.id, { publicId, keptLive: !unstable, file });
@@ -356,7 +398,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
     const slug = slugOf(wb);
     const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
     const built = finalizeDoc('workbook', workbookDoc(wb, slug, refs));
-    await sink.writeDoc('workbook', file, built.doc);
+    await writes.add('workbook', file, built.doc);
     written.add(file);
     noteDangling(file, built.dangling);
     noteDropped(file, built);
@@ -370,10 +412,12 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   for (const ua of [...userAttributes].sort((a, b) => cmp(a.name, b.name))) {
     const file = `${DIRS['user-attribute']}/${uaNames.get(ua.name)!}.yaml`;
     const built = finalizeDoc('user-attribute', userAttributeDoc(ua));
-    await sink.writeDoc('user-attribute', file, built.doc);
+    await writes.add('user-attribute', file, built.doc);
     written.add(file);
     noteDropped(file, built);
   }
+
+  await writes.flush();
 
   if (opts.publicIds === 'per-deployment') {
     warnings.push({
