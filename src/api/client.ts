@@ -236,6 +236,9 @@ export class ApiClient {
       );
       if (!d.retry) {
         if (attempt > 1) r.error.details.push(`Tried ${attempt} times (--max-retries ${this.policy.maxRetries}).`);
+        else if (d.reason.includes('not safe to repeat')) {
+          r.error.details.push(`Not sent again: the server may have acted on it. Run \`wsc plan\` to see the current state.`);
+        }
         throw r.error;
       }
       this.trace(`↻ ${spec.method} ${spec.path}: ${d.reason} (retry ${attempt} of ${this.policy.maxRetries})`);
@@ -324,13 +327,18 @@ export class ApiClient {
       headers['content-length'] = '0';
     }
 
-    const timer = new AbortController();
+    // One controller per attempt, aborted by its timer or by close(). (Not
+    // AbortSignal.any over the long-lived close signal: that keeps a
+    // dependant per request alive on Node 20.)
+    const ac = new AbortController();
     let timedOut = false;
     const t = setTimeout(() => {
       timedOut = true;
-      timer.abort(new Error('timeout'));
+      ac.abort(new Error('timeout'));
     }, this.timeoutMs);
-    const signal = AbortSignal.any([timer.signal, this.closing.signal]);
+    const onClose = () => ac.abort(new Error('client closed'));
+    this.closing.signal.addEventListener('abort', onClose, { once: true });
+    const signal = ac.signal;
     const started = this.now();
     this.requestCount++;
     this.trace(`→ ${method} ${path}${qs} (Authorization: ${this.authShown})`);
@@ -367,6 +375,7 @@ export class ApiClient {
       return { ...failure, ...(headerOf(res.headers, 'retry-after') !== undefined ? { retryAfter: headerOf(res.headers, 'retry-after') } : {}) };
     } finally {
       clearTimeout(t);
+      this.closing.signal.removeEventListener('abort', onClose);
     }
   }
 

@@ -98,30 +98,24 @@ export function retryDecision(input: RetryInput, policy: RetryPolicy = RETRY_POL
   const no = (why: string): RetryDecision => ({ retry: false, reason: `${what}: ${why}` });
   const canRepeat = repeatable(input.method, input.safeToRetryPost);
 
-  let retryable = false;
   let honourRetryAfter = false;
   if (input.networkError) {
     if (!canRepeat) return no('the outcome is unknown and this request is not safe to repeat');
-    retryable = true;
   } else if (input.status === undefined) {
     return no('nothing to retry');
   } else if (input.status === 409) {
     if (input.apiCode === undefined || !policy.transientConflictCodes.includes(input.apiCode)) return no('a conflict that retrying cannot fix');
-    retryable = true;
   } else if (policy.throttleStatuses.includes(input.status)) {
     // 502/504 say nothing about whether a gateway's upstream acted: for a POST
     // that is not safe to repeat they count as unknown outcome, like a 500.
     if (!canRepeat && input.status !== 429 && input.status !== 503) return no('the outcome is unknown and this request is not safe to repeat');
-    retryable = true;
     honourRetryAfter = true;
   } else if (policy.unknownOutcomeStatuses.includes(input.status)) {
     if (!canRepeat) return no('the outcome is unknown and this request is not safe to repeat');
-    retryable = true;
   } else {
     return no(input.status >= 200 && input.status < 300 ? 'success' : 'not a transient failure');
   }
 
-  if (!retryable) return no('not a transient failure');
   if (input.attempt > policy.maxRetries) return no(`gave up after ${input.attempt} attempt${input.attempt === 1 ? '' : 's'}`);
   const serverDelay = honourRetryAfter ? parseRetryAfter(input.retryAfter, input.now, policy.retryAfterCapMs) : undefined;
   if (serverDelay !== undefined) return { retry: true, delayMs: serverDelay, reason: `${what}: retrying after Retry-After ${serverDelay}ms` };

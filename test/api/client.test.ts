@@ -289,6 +289,7 @@ describe('retries end to end', () => {
     const e = await failure(c.request({ method: 'POST', path: '/api/v1/user-attributes', body: {}, schema: Any }));
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.message).toContain('the connection to 127.0.0.1');
+    expect(e.details).toEqual(['Not sent again: the server may have acted on it. Run `wsc plan` to see the current state.']);
     expect(s.seen).toHaveLength(3);
   });
 });

@@ -12,7 +12,7 @@ export interface Seen {
   at: number;
 }
 
-export type Handler = (req: Seen, res: ServerResponse, n: number) => void | Promise<void>;
+export type Handler = (req: Seen, res: ServerResponse, n: number) => unknown;
 
 export interface TestServer {
   url: string;
