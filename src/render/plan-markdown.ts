@@ -41,7 +41,11 @@ function resourceDiff(rc: ResourceChange): string {
   return out;
 }
 
-export function renderPlanMarkdown(plan: Plan): string {
+/** GitHub refuses comment bodies over 65536 characters; details stop before that. */
+export const MARKDOWN_BUDGET = 60_000;
+
+export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {}): string {
+  const budget = opts.maxChars ?? MARKDOWN_BUDGET;
   const s = plan.summary;
   const unmanaged = s.unmanaged.workbooks + s.unmanaged.reports + s.unmanaged.userAttributes;
   let out = `### wsc plan: ${code(plan.environment)} (deployment ${plan.deploymentId})\n\n`;
@@ -51,12 +55,20 @@ export function renderPlanMarkdown(plan: Plan): string {
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
   if (!hasChanges(plan)) return out;
   out += '\n';
-  for (const rc of plan.changes.filter((c) => c.actions[0] !== 'noop')) {
+  const changed = plan.changes.filter((c) => c.actions[0] !== 'noop');
+  const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
+  for (const [i, rc] of changed.entries()) {
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';
-    out += `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ${escapeHtml(actionPhrase(rc))}${where}</summary>\n\n`;
-    out += fence(resourceDiff(rc), 'diff');
-    out += '\n</details>\n\n';
+    let block = `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ${escapeHtml(actionPhrase(rc))}${where}</summary>\n\n`;
+    block += fence(resourceDiff(rc), 'diff');
+    block += '\n</details>\n\n';
+    if (out.length + block.length + footer.length + 200 > budget) {
+      const rest = changed.length - i;
+      out += `_…and ${rest} more resource${rest === 1 ? '' : 's'} with changes, left out to fit a comment: run \`wsc plan\` for the full plan._\n\n`;
+      break;
+    }
+    out += block;
   }
-  out += `_${escapeHtml(leftAloneLine(plan))}_\n`;
+  out += footer;
   return out;
 }

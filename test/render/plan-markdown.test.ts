@@ -114,6 +114,16 @@ describe('renderPlanMarkdown', () => {
     expect(renderPlanMarkdown(p)).toContain('### wsc plan: <code>&lt;img src=x&gt;&#124;&#96;x&#96;</code> (deployment 1)');
   });
 
+  it('stays within a comment budget, saying how many resources it left out', () => {
+    const full = renderPlanMarkdown(samplePlan());
+    const cut = renderPlanMarkdown(samplePlan(), { maxChars: 1500 });
+    expect(full.length).toBeGreaterThan(1500);
+    expect(cut.length).toBeLessThanOrEqual(1500);
+    expect(cut).toContain('<code>report/newRep000001</code>');
+    expect(cut).not.toContain('<code>user-attribute/region</code>');
+    expect(cut).toMatch(/_…and 3 more resources with changes, left out to fit a comment: run `wsc plan` for the full plan._\n\n_0 unchanged, 1 unmanaged resource left alone._\n$/);
+  });
+
   it('an empty plan is the summary alone', () => {
     expect(renderPlanMarkdown(emptyPlan())).toMatchInlineSnapshot(`
       "### wsc plan: <code>staging</code> (deployment 1)
