@@ -67,7 +67,8 @@ async function exportTo(emu: Emulator, dir: string, deployment = 1, extra: strin
   return r;
 }
 
-describe('wsc export (e2e)', () => {
+// Several CLI runs per test over a 240-report deployment: more than the default timeout on a busy 2-core machine.
+describe('wsc export (e2e)', { timeout: 120_000 }, () => {
   test('(a) plan after export shows only the adoptions; (b) apply adopts and creates nothing, then plan is empty and a re-export only loses the adopt blocks; (d) deterministic; (e) schemas', async () => {
     await withEmulator({ seed: seed() }, async (emu) => {
       const dir = tempDir();
