@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, defaultSeed, type Emulator } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
 
 const prismJs = join(root, 'contract/node_modules/@stoplight/prism-cli/dist/index.js');
@@ -45,11 +45,16 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
   let prismLog = '';
   const env = { WSC_TOKEN: 'dev-token' };
   const via = (dep = 1) => ['--base-url', prismUrl, '--deployment', String(dep)];
+  const other = { WSC_TOKEN: 'other-account-token' };
 
   beforeAll(async () => {
     const { makeSpec } = await import('../../contract/make-spec.mjs');
     const spec = makeSpec(join(tempDir('wsc-contract-'), 'spec.yaml')).out;
-    emu = await createEmulator({ port: 0, randomSeed: 7 });
+    // Deployment 3 belongs to another account (publicIds are unique per account): the export is applied there.
+    const seed = defaultSeed();
+    seed.deployments.push({ id: 3, accountId: 2, name: 'Other account' });
+    seed.users.push({ id: 9, email: 'other@example.com', role: 'admin', tokens: ['other-account-token'], accountId: 2 });
+    emu = await createEmulator({ port: 0, seed, randomSeed: 7 });
     const port = await freePort();
     prismUrl = `http://127.0.0.1:${port}`;
     prism = spawn(process.execPath, [prismJs, 'proxy', spec, emu.url, '--errors', '--port', String(port), '--host', '127.0.0.1'], {
@@ -91,10 +96,12 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
 
   it('the main scenario runs through the proxy with no violation', async () => {
     const dir = copyFixture('example');
+    // A report of the sheets source, which the description names differently (DEVIATIONS.md D1).
+    writeFileSync(join(dir, 'reports/sheet.yaml'), 'kind: Report\npublicId: sheetReport1\nname: sheet\nsource: HOSTED_SHEETS\nsqlQuery: select 1\n');
     const mark = prismLog.length;
     const steps: Array<[string, string[], number]> = [];
-    const run = async (name: string, args: string[], expected: number) => {
-      const r = await runCli(args, { env, timeoutMs: 120_000 });
+    const run = async (name: string, args: string[], expected: number, as: Record<string, string> = env) => {
+      const r = await runCli(args, { env: as, timeoutMs: 120_000 });
       steps.push([name, args, r.code]);
       expect(r.code, `${name}: wsc ${args.join(' ')}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nprism:\n${violations(mark).join('\n')}`).toBe(expected);
       return r;
@@ -119,16 +126,26 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
     await run('export', ['export', ...via(), '--out', out], 0);
     expect(readdirSync(out).length).toBeGreaterThan(0);
     await run('plan of the export is empty', ['plan', '--dir', out, ...via(), '--detailed-exitcode'], 0);
-    await run('apply of the export to the empty deployment 2', ['apply', '--dir', out, ...via(2), '--auto-approve'], 0);
-    await run('plan of the export on deployment 2 is empty', ['plan', '--dir', out, ...via(2), '--detailed-exitcode'], 0);
+    await run('apply of the export to an empty deployment of another account', ['apply', '--dir', out, ...via(3), '--auto-approve'], 0, other);
+    await run('plan of the export there is empty', ['plan', '--dir', out, ...via(3), '--detailed-exitcode'], 0, other);
 
+    await new Promise((r) => setTimeout(r, 500)); // Prism logs just after it answers.
     expect(violations(mark)).toEqual([]);
     // Every request really went through Prism to the emulator.
     const forwarded = prismLog.slice(mark).match(/Forwarding "/g)?.length ?? 0;
     expect(emu.log.length).toBeGreaterThan(10);
     expect(forwarded).toBe(emu.log.length);
     expect(new Set(emu.log.map((e) => e.method))).toEqual(new Set(['GET', 'PUT', 'POST']));
+    expect(emu.log.some((e) => e.method === 'POST' && (e.requestBody as { source?: string } | undefined)?.source === 'HOSTED_SHEETS')).toBe(true);
   }, 300_000);
+
+  it('an error answer of the emulator conforms to the error body (D2), with no violation', async () => {
+    const mark = prismLog.length;
+    const res = await fetch(`${prismUrl}/api/v1/deployments/1/reports/999999`, { headers: { authorization: 'Bearer dev-token' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ statusCode: 404, message: expect.any(String) });
+    expect(violations(mark)).toEqual([]);
+  });
 
   it('the proxy does reject a violation (the check is live)', async () => {
     const mark = prismLog.length;
@@ -138,7 +155,9 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
       body: JSON.stringify({ publicId: 'tooShort', name: 1 }),
     });
     expect(res.status).toBe(422);
-    await res.arrayBuffer();
+    expect(JSON.stringify(await res.json())).toContain('publicId');
+    // Prism logs just after it answers.
+    for (let i = 0; i < 50 && violations(mark).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(violations(mark).length).toBeGreaterThan(0);
   });
 });
