@@ -52,7 +52,7 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
       const op = e.request.operation.op;
       const showId = e.id !== undefined && (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute');
       const id = showId ? `, id ${e.id}` : '';
-      const recovered = e.recovered ? '; its answer was lost, the report was read back and is ours' : '';
+      const recovered = e.recovered ? '; already there with the same content: an earlier attempt whose answer was lost, or another run' : '';
       return `  ${c.green('done')}    ${e.request.address} (${describeRequest(e.request)}${id}${recovered})\n`;
     }
     case 'request-fail':
@@ -90,7 +90,7 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
   const { c } = style;
   const recovered = result.applied.filter((a) => a.recovered).length;
   const recoveredNote = recovered
-    ? ` ${plural(recovered, 'report create')} whose answer was lost ${recovered === 1 ? 'was' : 'were'} confirmed by reading back.`
+    ? ` ${plural(recovered, 'report')} ${recovered === 1 ? 'was' : 'were'} already there with the same content (an earlier attempt whose answer was lost, or another run): read back, not duplicated.`
     : '';
   if (result.failed.length === 0 && result.skipped.length === 0) {
     return `${c.green('Apply complete:')} ${countsLine(result)}.${recoveredNote}\n`;

@@ -3,11 +3,14 @@
 // appeared since is refused (exit 1, each named) and nothing is written.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes, type RequestLogEntry } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { cleanupTemp, ensureBuilt, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
+// Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
+vi.setConfig({ testTimeout: 120_000 });
+beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
 interface SavedRequest {

@@ -3,11 +3,14 @@
 // emulator's request log.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { requests, writes } from '../../src/emulator/index.js';
 import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, copyFixture, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
+import { cleanupTemp, ensureBuilt, copyFixture, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
+// Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
+vi.setConfig({ testTimeout: 120_000 });
+beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
 describe('wsc apply', () => {

@@ -58,7 +58,7 @@ describe('apply output', () => {
     expect(lines.filter(Boolean).join('')).toMatchInlineSnapshot(`
       "Phase 2/4: reports (2 requests)
       User attributes (1 request)
-        done    report/revAAAAAAAA1 (create report, id 40; its answer was lost, the report was read back and is ours)
+        done    report/revAAAAAAAA1 (create report, id 40; already there with the same content: an earlier attempt whose answer was lost, or another run)
         done    report/adoAAAAAAAA1 (adopt report 9)
         failed  report/revAAAAAAAA1 (create report): publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revenue.yaml) is already used by a report in deployment 11.
         skipped workbook/sales (upsert workbook with its dashboard draft): depends on report/revAAAAAAAA1#create which failed
@@ -69,7 +69,7 @@ describe('apply output', () => {
   test('summary when everything applied', () => {
     expect(applyStatus(ok)).toBe('applied');
     expect(renderApplySummary(ok, plainStyle)).toMatchInlineSnapshot(`
-      "Apply complete: 2 created, 0 updated, 1 adopted, 0 published. 1 report create whose answer was lost was confirmed by reading back.
+      "Apply complete: 2 created, 0 updated, 1 adopted, 0 published. 1 report was already there with the same content (an earlier attempt whose answer was lost, or another run): read back, not duplicated.
       "
     `);
   });

@@ -12,13 +12,18 @@ import { createEmulator, type Emulator, type EmulatorOptions } from '../../../sr
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'bin/wsc.js');
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+/** Whether every .ts under src/ has a .js under dist/ at least as new. */
+function distIsFresh(srcDir = join(root, 'src'), distDir = join(root, 'dist')): boolean {
+  for (const entry of readdirSync(srcDir, { withFileTypes: true })) {
+    const src = join(srcDir, entry.name);
+    if (entry.isDirectory()) {
+      if (!distIsFresh(src, join(distDir, entry.name))) return false;
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      const out = join(distDir, entry.name.replace(/\.ts$/, '.js'));
+      if (!existsSync(out) || statSync(out).mtimeMs < statSync(src).mtimeMs) return false;
+    }
   }
-  return newest;
+  return true;
 }
 
 let built: boolean | undefined;
@@ -30,7 +35,7 @@ let built: boolean | undefined;
 export function ensureBuilt(): void {
   if (built) return;
   const main = join(root, 'dist/main.js');
-  const fresh = () => existsSync(main) && statSync(main).mtimeMs >= newestMtime(join(root, 'src'));
+  const fresh = () => existsSync(main) && distIsFresh();
   if (!fresh()) {
     const lock = join(root, 'dist/.e2e-build-lock');
     mkdirSync(join(root, 'dist'), { recursive: true });
