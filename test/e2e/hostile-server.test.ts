@@ -163,7 +163,7 @@ describe('wsc plan against a hostile server', () => {
     } finally {
       await s.close();
     }
-  });
+  }, 90_000);
 
   test('a server that is not running: "cannot reach", exit 1', async () => {
     const s = await hostile(() => undefined);
