@@ -69,17 +69,18 @@ function flowIfSmall(node: Node): void {
  * back as the same data (test/bundle/write.test.ts checks this for any JSON
  * value); `verify` re-reads it to make sure, at about twice the cost.
  */
-export function toYaml(value: JsonValue, opts: { verify?: boolean } = {}): string {
+export function toYaml(value: JsonValue, opts: { verify?: boolean; flow?: boolean } = {}): string {
+  const flow = opts.flow !== false;
   const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.2' });
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === 'string' && NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_DOUBLE';
     },
     Map(_key, node) {
-      if (node !== doc.contents) flowIfSmall(node);
+      if (flow && node !== doc.contents) flowIfSmall(node);
     },
     Seq(_key, node) {
-      if (node !== doc.contents) flowIfSmall(node);
+      if (flow && node !== doc.contents) flowIfSmall(node);
     },
   });
   const text = doc.toString({ lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true });
@@ -115,7 +116,9 @@ export function generatedConfig(c: GeneratedConfig): string {
   env['publicIds'] = 'as-is';
   const header = [
     schemaLine('wsc', 'wsc.yaml'),
-    '# Written by `wsc export`. The token is read from the environment (WSC_TOKEN), never stored here.',
+    c.embedded
+      ? '# Written by `wsc export`. `embedded: true` runs a local emulator with this directory\'s own state (.wsc/state).'
+      : '# Written by `wsc export`. The token is read from the environment (WSC_TOKEN), never stored here.',
     c.sourcePerDeployment
       ? '# The publicIds in reports/ are the ids the deployment shows. Its environment derives them per\n' +
         '# deployment and a derived id cannot be turned back into the logical one, so they are kept as\n' +
@@ -125,5 +128,5 @@ export function generatedConfig(c: GeneratedConfig): string {
     '# add an environment for it with `publicIds: per-deployment` (each report then gets an id derived',
     '# from its publicId and that deployment id).',
   ];
-  return `${header.join('\n')}\n${toYaml({ defaultEnvironment: c.environment, environments: { [c.environment]: env } })}`;
+  return `${header.join('\n')}\n${toYaml({ defaultEnvironment: c.environment, environments: { [c.environment]: env } }, { flow: false })}`;
 }

@@ -54,6 +54,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       outDir: opts.out,
       environment: env.name,
       configWritten,
+      embedded: env.embedded,
       stale: await sink.staleFiles(new Set(summary.written)),
     };
     ctx.err(render.renderExportWarnings(summary.warnings, ctx.style));

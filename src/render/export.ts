@@ -11,6 +11,8 @@ export interface ExportRunFacts {
   environment: string;
   /** wsc.yaml was written (it was absent). */
   configWritten: boolean;
+  /** The environment read is the embedded emulator (no token). */
+  embedded?: boolean;
   /** Bundle files in the output directory that this export did not write. */
   stale: string[];
 }
@@ -39,9 +41,11 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
     `Exported deployment ${s.deploymentId} to ${f.outDir}: ${plural(s.files.workbooks, 'workbook')}, ${plural(s.files.reports, 'report')}, ${plural(s.files.userAttributes, 'user attribute')} (${plural(total, 'file')}).`,
   ];
   lines.push(
-    f.configWritten
-      ? `Wrote wsc.yaml: environment ${f.environment}, token read from WSC_TOKEN (never stored).`
-      : 'Kept the existing wsc.yaml.',
+    !f.configWritten
+      ? 'Kept the existing wsc.yaml.'
+      : f.embedded
+        ? `Wrote wsc.yaml: environment ${f.environment} (embedded).`
+        : `Wrote wsc.yaml: environment ${f.environment}, token read from WSC_TOKEN (never stored).`,
   );
 
   if (s.adoptions.length > 0) {

@@ -74,6 +74,13 @@ describe('schema line and generated wsc.yaml', () => {
     expect(serializeDoc(kind as never, rel, { a: 1 }).split('\n')[0]).toBe(line);
   });
 
+  test('an embedded environment has no token and says whose state it uses', () => {
+    const text = generatedConfig({ environment: 'local', deploymentId: 1, embedded: true, sourcePerDeployment: false });
+    expect(text).toContain("own state (.wsc/state)");
+    expect(parse(text)).toEqual({ defaultEnvironment: 'local', environments: { local: { embedded: true, deploymentId: 1, publicIds: 'as-is' } } });
+    expect(text).toContain('  local:\n    embedded: true\n');
+  });
+
   test('wsc.yaml names the token variable, never a token', () => {
     expect(generatedConfig({ environment: 'prod', deploymentId: 12, baseUrl: 'https://acme.example.com', embedded: false, sourcePerDeployment: false }))
       .toMatchInlineSnapshot(`
