@@ -1,0 +1,75 @@
+// On a terminal, apply shows the plan and asks before writing. A terminal
+// cannot be faked for a child process portably, so this runs the command
+// in-process with a CommandContext that says "interactive" and answers the
+// question, against a real emulator over HTTP (no mocked HTTP).
+import { afterAll, describe, expect, test } from 'vitest';
+import type { ApplyOptions } from '../../src/cli.js';
+import { run } from '../../src/commands/apply.js';
+import type { CommandContext } from '../../src/commands/context.js';
+import { writes } from '../../src/emulator/index.js';
+import { plainStyle } from '../../src/render/style.js';
+import { reportsIn, writeBundle } from './helpers/bundles.js';
+import { cleanupTemp, withEmulator } from './helpers/index.js';
+
+afterAll(cleanupTemp);
+
+function terminal(answer: boolean) {
+  const seen = { out: '', err: '', questions: [] as string[] };
+  const ctx: CommandContext = {
+    out: (t) => void (seen.out += t),
+    err: (t) => void (seen.err += t),
+    env: { WSC_TOKEN: 'dev-token' },
+    cwd: process.cwd(),
+    style: plainStyle,
+    interactive: true,
+    confirm: async (q) => {
+      seen.questions.push(q);
+      return answer;
+    },
+  };
+  return { ctx, seen };
+}
+
+function options(dir: string, url: string): ApplyOptions & { args: string[] } {
+  return {
+    dir,
+    baseUrl: url,
+    deployment: 1,
+    output: 'human',
+    color: false,
+    verbose: false,
+    concurrency: 8,
+    maxRetries: 6,
+    autoApprove: false,
+    target: [],
+    args: [],
+  };
+}
+
+describe('apply on a terminal', () => {
+  test('shows the plan, asks, and on "no" writes nothing', async () => {
+    const dir = writeBundle({ looseReports: 2 });
+    await withEmulator({}, async (emu) => {
+      const { ctx, seen } = terminal(false);
+      const code = await run(options(dir, emu.url), ctx);
+      expect(code).toBe(1);
+      expect(seen.questions).toEqual(['Apply these changes? (yes/no)']);
+      expect(seen.err).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
+      expect(seen.err).toContain('Apply cancelled. Nothing was changed.');
+      expect(seen.out).toBe('');
+      expect(writes(emu.log)).toEqual([]);
+    });
+  });
+
+  test('on "yes" applies, progress on stderr, the result alone on stdout', async () => {
+    const dir = writeBundle({ looseReports: 2 });
+    await withEmulator({}, async (emu) => {
+      const { ctx, seen } = terminal(true);
+      const code = await run(options(dir, emu.url), ctx);
+      expect(code).toBe(0);
+      expect(seen.out).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
+      expect(seen.err).toMatch(/Phase 2\/4: reports \(2 requests\)\n {2}done {4}report\/rep000001000 \(create report, id \d+\)/);
+      expect(reportsIn(emu)).toHaveLength(2);
+    });
+  });
+});
