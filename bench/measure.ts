@@ -26,6 +26,9 @@ export interface CliRun {
   listPages: number;
   /** First request arrived → last answer sent (ms); 0 without requests. */
   netMs: number;
+  /** The same over the reads (GET) only, and over the writes only. */
+  readMs: number;
+  writeMs: number;
   log: RequestLogEntry[];
 }
 
@@ -64,19 +67,29 @@ export async function runWsc(emu: Emulator | undefined, args: string[], env: Rec
 
 const LIST_RE = /\/(reports|workbooks|user-attributes)$/;
 
-export function logFigures(log: RequestLogEntry[]): Pick<CliRun, 'requests' | 'writes' | 'listPages' | 'netMs'> {
+/** From the first request's arrival to the last answer, in ms (0 for none). */
+function span(entries: RequestLogEntry[]): number {
   let first = Infinity;
   let last = -Infinity;
-  for (const e of log) {
+  for (const e of entries) {
     const t = Date.parse(e.startedAt);
     first = Math.min(first, t);
     last = Math.max(last, t + e.durationMs);
   }
+  return entries.length > 0 ? last - first : 0;
+}
+
+export function logFigures(log: RequestLogEntry[]): Pick<CliRun, 'requests' | 'writes' | 'listPages' | 'netMs' | 'readMs' | 'writeMs'> {
+  const isWrite = (e: RequestLogEntry) => e.method !== 'GET' && e.method !== 'HEAD';
+  const writes = log.filter(isWrite);
+  const reads = log.filter((e) => !isWrite(e));
   return {
     requests: log.length,
-    writes: log.filter((e) => e.method !== 'GET' && e.method !== 'HEAD').length,
-    listPages: log.filter((e) => e.method === 'GET' && LIST_RE.test(e.path)).length,
-    netMs: log.length > 0 ? last - first : 0,
+    writes: writes.length,
+    listPages: reads.filter((e) => LIST_RE.test(e.path)).length,
+    netMs: span(log),
+    readMs: span(reads),
+    writeMs: span(writes),
   };
 }
 
