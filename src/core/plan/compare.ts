@@ -1,0 +1,64 @@
+// Comparison and shared pieces of the planner: live field access, the
+// FieldChange constructor, and the one normalisation of dashboard drafts.
+import { EXIT, WscError, type SourcePos } from '../../errors.js';
+import { sameContent } from '../canonical.js';
+import type { FieldChange, Fingerprint, JsonValue, ResourceChange } from '../model.js';
+
+export type Obj = { [k: string]: JsonValue };
+
+/** A planned resource: its change and the fingerprints of what was read for it. */
+export interface Planned {
+  change: ResourceChange;
+  fingerprints: Fingerprint[];
+}
+
+export function at(pos: SourcePos | undefined): string {
+  return pos ? `${pos.file}:${pos.line}:${pos.col}: ` : '';
+}
+
+/** The live state does not fit the bundle (exit 1: the input is valid, the target is not as expected). */
+export function planError(code: string, message: string, hint: string): WscError {
+  return new WscError(code, message, EXIT.failure, { hint });
+}
+
+
+/**
+ * The server assigns an id to a draft widget sent without one; a file that
+ * leaves widget ids out must not differ from the live draft for that alone.
+ * Returns the desired draft with each missing widget id taken from the live
+ * widget at the same position, for comparison only.
+ */
+export function alignWidgetIds(desired: JsonValue, live: unknown): JsonValue {
+  if (!isObj(desired) || !isObj(live)) return desired;
+  const dw = desired['widgets'];
+  const lw = (live as Record<string, unknown>)['widgets'];
+  if (!Array.isArray(dw) || !Array.isArray(lw)) return desired;
+  const widgets = dw.map((w, i) => {
+    const l = lw[i] as unknown;
+    if (!isObj(w) || (w['id'] !== undefined && w['id'] !== null) || !isObj(l)) return w;
+    const id = (l as Record<string, unknown>)['id'];
+    return typeof id === 'string' ? { ...w, id } : w;
+  });
+  return { ...desired, widgets };
+}
+
+export function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function sameDraft(desired: JsonValue, live: unknown): boolean {
+  return sameContent(alignWidgetIds(desired, live), live);
+}
+
+export function liveField(obj: unknown, key: string): JsonValue | undefined {
+  if (!isObj(obj)) return undefined;
+  const v = (obj as Record<string, unknown>)[key];
+  return v === undefined ? undefined : (v as JsonValue);
+}
+
+export function change(path: string, before: JsonValue | undefined, after: JsonValue, exists: boolean): FieldChange {
+  const c: FieldChange = { path };
+  if (exists && before !== undefined) c.before = before;
+  c.after = after;
+  return c;
+}

@@ -1,0 +1,138 @@
+// Matching desired resources to live ones (workbooks by slug, reports by
+// their live publicId or an adopt block, user attributes by id or name), and
+// what references point at.
+import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../api/wire.js';
+import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, LiveState, PlanContext, Ref } from '../model.js';
+import { livePublicId } from '../publicid.js';
+import type { RefTargets } from '../refs.js';
+import { at, planError } from './compare.js';
+
+export interface ReportMatch {
+  desired: DesiredReport;
+  livePid: string;
+  live?: Report;
+  /** The live report is the adopt target (it gets the publicId now). */
+  adopting: boolean;
+}
+
+export interface Matches {
+  workbooks: Map<DesiredWorkbook, Workbook | undefined>;
+  reports: ReportMatch[];
+  reportsByBundleId: Map<string, ReportMatch>;
+  workbookSlugs: Set<string>;
+  liveWorkbookBySlug: Map<string, Workbook>;
+  liveReportsByPid: Map<string, Report[]>;
+  userAttributes: Map<DesiredUserAttribute, UserAttribute | undefined>;
+}
+
+function groupBy<T, K>(items: readonly T[], key: (t: T) => K | undefined): Map<K, T[]> {
+  const m = new Map<K, T[]>();
+  for (const t of items) {
+    const k = key(t);
+    if (k === undefined) continue;
+    const list = m.get(k);
+    if (list) list.push(t);
+    else m.set(k, [t]);
+  }
+  return m;
+}
+
+export function match(desired: DesiredState, live: LiveState, ctx: PlanContext): Matches {
+  const liveWorkbookBySlug = new Map<string, Workbook>();
+  for (const w of [...live.workbooks].sort((a, b) => a.id - b.id)) {
+    if (typeof w.slug !== 'string') continue;
+    const s = normalizeSlug(w.slug);
+    if (!liveWorkbookBySlug.has(s)) liveWorkbookBySlug.set(s, w);
+  }
+  const workbooks = new Map<DesiredWorkbook, Workbook | undefined>();
+  for (const w of desired.workbooks) workbooks.set(w, liveWorkbookBySlug.get(w.slug));
+
+  const liveReportsByPid = groupBy(live.reports, (r) => r.publicId);
+  const liveReportById = new Map(live.reports.map((r) => [r.id, r]));
+  const reports: ReportMatch[] = [];
+  const reportsByBundleId = new Map<string, ReportMatch>();
+  for (const d of desired.reports) {
+    const livePid = livePublicId(d.publicId, ctx.publicIds, ctx.deploymentId);
+    const found = liveReportsByPid.get(livePid) ?? [];
+    if (found.length > 1) {
+      throw planError(
+        'ambiguous_public_id',
+        `${at(d.pos)}${d.address}: ${found.length} reports in deployment ${ctx.deploymentId} share the publicId "${livePid}" (ids ${found
+          .map((r) => r.id)
+          .sort((a, b) => a - b)
+          .join(', ')}), so wsc cannot tell which one the file means.`,
+        'Such a publicId is a legacy placeholder. Give the report a publicId of its own with an `adopt: { deploymentId, id }` block naming the one to manage (`wsc export` writes one).',
+      );
+    }
+    let m: ReportMatch = { desired: d, livePid, live: found[0], adopting: false };
+    if (m.live === undefined && d.adopt !== undefined && d.adopt.deploymentId === ctx.deploymentId) {
+      const target = liveReportById.get(d.adopt.id);
+      if (target === undefined) {
+        throw planError(
+          'adopt_target_missing',
+          `${at(d.pos)}${d.address}: adopt names report id ${d.adopt.id} in deployment ${ctx.deploymentId}, which does not exist there.`,
+          'Fix the id in the `adopt` block, or remove the block to create the report instead.',
+        );
+      }
+      m = { desired: d, livePid, live: target, adopting: true };
+    }
+    reports.push(m);
+    reportsByBundleId.set(d.publicId, m);
+  }
+
+  const byId = new Map(live.userAttributes.map((a) => [a.id, a]));
+  const byName = new Map<string, UserAttribute>();
+  for (const a of [...live.userAttributes].sort((x, y) => x.id - y.id)) if (!byName.has(a.name)) byName.set(a.name, a);
+  const userAttributes = new Map<DesiredUserAttribute, UserAttribute | undefined>();
+  for (const a of desired.userAttributes) {
+    if (a.id !== undefined) {
+      const la = byId.get(a.id);
+      if (la === undefined) {
+        throw planError(
+          'user_attribute_missing',
+          `${at(a.pos)}${a.address}: user attribute id ${a.id} does not exist.`,
+          'Remove `id` to find (or create) the attribute by name, or fix the id.',
+        );
+      }
+      userAttributes.set(a, la);
+    } else {
+      userAttributes.set(a, byName.get(a.name));
+    }
+  }
+
+  return {
+    workbooks,
+    reports,
+    reportsByBundleId,
+    workbookSlugs: new Set(desired.workbooks.map((w) => w.slug)),
+    liveWorkbookBySlug,
+    liveReportsByPid,
+    userAttributes,
+  };
+}
+
+export function refTargets(m: Matches, desired: DesiredState, ctx: PlanContext): RefTargets {
+  const workbookBySlug = new Map(desired.workbooks.map((w) => [w.slug, w]));
+  return {
+    report(bundleId) {
+      const rm = m.reportsByBundleId.get(bundleId);
+      if (rm) return rm.live?.id ?? 'pending';
+      const found = m.liveReportsByPid.get(livePublicId(bundleId, ctx.publicIds, ctx.deploymentId)) ?? [];
+      return found.length === 1 ? found[0]!.id : undefined;
+    },
+    workbook(slug) {
+      const dw = workbookBySlug.get(slug);
+      if (dw) return m.workbooks.get(dw)?.id ?? 'pending';
+      return m.liveWorkbookBySlug.get(slug)?.id;
+    },
+  };
+}
+
+/** The request a pending reference waits for. */
+export function dependencyOf(ref: Ref, m: Matches): string {
+  if ('$report' in ref) {
+    const rm = m.reportsByBundleId.get(ref.$report);
+    return `${rm?.desired.address ?? `report/${ref.$report}`}#create`;
+  }
+  return `workbook/${normalizeSlug(ref.$workbook)}#upsert`;
+}

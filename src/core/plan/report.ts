@@ -1,0 +1,82 @@
+// A report's changes and its one request: create (always with its publicId),
+// adopt (PUT giving the publicId, plus changed fields) or update (phase 2).
+import { REPORT_INPUT_FIELDS } from '../../api/wire.js';
+import { sameContent, sameJsonString } from '../canonical.js';
+import { fingerprintOf } from '../fingerprint.js';
+import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
+import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
+import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
+import { dependencyOf, type Matches, type ReportMatch } from './match.js';
+
+export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Planned {
+  const { desired: d, live: lr, livePid, adopting } = rm;
+  const exists = lr !== undefined;
+  const changes: FieldChange[] = [];
+  const body: Obj = {};
+  const deps = new Set<string>();
+  const addPending = (refs: Ref[]) => {
+    for (const ref of refs) deps.add(dependencyOf(ref, m));
+  };
+
+  if (adopting) changes.push(change('publicId', lr!.publicId, livePid, true));
+  if (!exists && d.source !== undefined) changes.push(change('source', undefined, d.source, false));
+
+  for (const f of REPORT_INPUT_FIELDS) {
+    if (!(f in d.fields)) continue;
+    const raw = (d.fields[f] ?? null) as JsonValue;
+    const r = resolveRefs(raw, targets, { address: d.address, path: f, pos: d.pos });
+    addPending(r.pending);
+    const before = liveField(lr, f);
+    if (f === 'meta' && isObj(r.value)) {
+      let any = !exists;
+      for (const k of Object.keys(r.value).sort()) {
+        const v = r.value[k]!;
+        const b = liveField(before, k);
+        const pending = r.pending.length > 0 && collectRefs(v).length > 0;
+        if (exists && !pending && sameContent(v, b)) continue;
+        changes.push(change(`meta.${k}`, b, v, exists));
+        any = true;
+      }
+      // Sent whole: whether PUT /reports/{id} merges meta is not stated.
+      if (any) body[f] = r.value;
+      continue;
+    }
+    const same = f === 'jsonQuery' ? sameJsonString(r.value, before) : sameContent(r.value, before);
+    if (exists && r.pending.length === 0 && same) continue;
+    changes.push(change(f, before, r.value, exists));
+    body[f] = r.value;
+  }
+
+  const requests: PlannedRequest[] = [];
+  const actions: ActionKind[] = [];
+  const dependsOn = [...deps].filter((x) => x !== `${d.address}#create`).sort();
+  if (!exists) {
+    actions.push('create');
+    const createBody: Obj = { publicId: livePid };
+    if (d.source !== undefined) createBody['source'] = d.source;
+    Object.assign(createBody, body);
+    requests.push({ id: `${d.address}#create`, address: d.address, phase: 2, operation: { op: 'createReport', body: createBody }, dependsOn });
+  } else if (adopting) {
+    actions.push('adopt');
+    if (changes.length > 1) actions.push('update');
+    requests.push({
+      id: `${d.address}#adopt`,
+      address: d.address,
+      phase: 2,
+      operation: { op: 'updateReport', reportId: lr.id, body: { publicId: livePid, ...body } },
+      dependsOn,
+    });
+  } else if (changes.length > 0) {
+    actions.push('update');
+    requests.push({ id: `${d.address}#update`, address: d.address, phase: 2, operation: { op: 'updateReport', reportId: lr.id, body }, dependsOn });
+  } else {
+    actions.push('noop');
+  }
+
+  const rc: ResourceChange = { address: d.address, kind: 'report', actions, livePublicId: livePid, changes, requests, pos: d.pos };
+  if (lr) rc.liveId = lr.id;
+  const fingerprints: Fingerprint[] = adopting
+    ? [fingerprintOf(d.address, undefined), fingerprintOf(d.address, lr, 'id')]
+    : [fingerprintOf(d.address, lr)];
+  return { change: rc, fingerprints };
+}

@@ -1,0 +1,47 @@
+// A user attribute (account-level; phase 0, independent of everything else).
+import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute } from '../../api/wire.js';
+import { sameContent } from '../canonical.js';
+import { fingerprintOf } from '../fingerprint.js';
+import type { ActionKind, DesiredUserAttribute, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
+import { change, liveField, type Obj, type Planned } from './compare.js';
+
+export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | undefined): Planned {
+  const exists = la !== undefined;
+  const changes: FieldChange[] = [];
+  const body: Obj = {};
+  if (!exists) changes.push(change('type', undefined, a.type ?? 'string', false));
+  for (const f of USER_ATTRIBUTE_INPUT_FIELDS) {
+    if (!(f in a.fields)) continue;
+    const v = (a.fields[f] ?? null) as JsonValue;
+    const before = liveField(la, f);
+    if (exists && sameContent(v, before)) continue;
+    changes.push(change(f, before, v, exists));
+    body[f] = v;
+  }
+  const requests: PlannedRequest[] = [];
+  const actions: ActionKind[] = [];
+  if (!exists) {
+    actions.push('create');
+    requests.push({
+      id: `${a.address}#create`,
+      address: a.address,
+      phase: 0,
+      operation: { op: 'createUserAttribute', body: { name: a.name, type: a.type ?? 'string', ...(body as Record<string, string | null>) } },
+      dependsOn: [],
+    });
+  } else if (changes.length > 0) {
+    actions.push('update');
+    requests.push({
+      id: `${a.address}#update`,
+      address: a.address,
+      phase: 0,
+      operation: { op: 'updateUserAttribute', id: la.id, body: body as Record<string, string | null> },
+      dependsOn: [],
+    });
+  } else {
+    actions.push('noop');
+  }
+  const rc: ResourceChange = { address: a.address, kind: 'user-attribute', actions, changes, requests, pos: a.pos };
+  if (la) rc.liveId = la.id;
+  return { change: rc, fingerprints: [fingerprintOf(a.address, la, a.id !== undefined ? 'id' : 'identity')] };
+}

@@ -1,0 +1,92 @@
+// A workbook's changes and requests: phase 1 upsert without pending
+// references, phase 3 draft upsert once the reports it charts exist, phase 4
+// publish (DESIGN §5).
+import type { Workbook } from '../../api/wire.js';
+import { sameContent, setMember } from '../canonical.js';
+import { fingerprintOf } from '../fingerprint.js';
+import type { ActionKind, DesiredWorkbook, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
+import { resolveRefs, type RefTargets } from '../refs.js';
+import { change, liveField, sameDraft, type Obj, type Planned } from './compare.js';
+import { dependencyOf, type Matches } from './match.js';
+
+export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Matches, targets: RefTargets): Planned {
+  const exists = lw !== undefined;
+  const changes: FieldChange[] = [];
+  const body1: Obj = {};
+  const meta1: Obj = {};
+  const meta3: Obj = {};
+  const deps3 = new Set<string>();
+  for (const k of ['name', 'folderId'] as const) {
+    if (!(k in w.fields)) continue;
+    const v = (w.fields[k] ?? null) as JsonValue;
+    const before = liveField(lw, k);
+    if (!exists || !sameContent(v, before)) {
+      changes.push(change(k, before, v, exists));
+      body1[k] = v;
+    }
+  }
+  let draft: JsonValue | undefined;
+  let draftChanges = false;
+  const meta = w.fields.meta;
+  if (meta !== undefined) {
+    for (const k of Object.keys(meta).sort()) {
+      const path = `meta.${k}`;
+      const r = resolveRefs(meta[k]!, targets, { address: w.address, path, pos: w.pos });
+      const before = liveField(lw?.meta, k);
+      if (k === 'dashboardDraft') draft = r.value;
+      const same = k === 'dashboardDraft' ? sameDraft(r.value, before) : sameContent(r.value, before);
+      if (exists && r.pending.length === 0 && same) continue;
+      if (k === 'dashboardDraft') draftChanges = true;
+      changes.push(change(path, before, r.value, exists));
+      if (r.pending.length > 0) {
+        setMember(meta3, k, r.value);
+        for (const ref of r.pending) deps3.add(dependencyOf(ref, m));
+      } else {
+        setMember(meta1, k, r.value);
+      }
+    }
+  }
+  if (Object.keys(meta1).length > 0) body1['meta'] = meta1;
+
+  const requests: PlannedRequest[] = [];
+  const upsertId = `${w.address}#upsert`;
+  if (!exists || Object.keys(body1).length > 0) {
+    requests.push({ id: upsertId, address: w.address, phase: 1, operation: { op: 'upsertWorkbook', slug: w.slug, body: body1 }, dependsOn: [] });
+  }
+  if (Object.keys(meta3).length > 0) {
+    const dependsOn = [...(requests.length > 0 ? [upsertId] : []), ...[...deps3].filter((d) => d !== upsertId).sort()];
+    requests.push({
+      id: `${w.address}#draft`,
+      address: w.address,
+      phase: 3,
+      operation: { op: 'upsertWorkbook', slug: w.slug, body: { meta: meta3 } },
+      dependsOn,
+    });
+  }
+
+  const actions: ActionKind[] = [];
+  if (!exists) actions.push('create');
+  else if (changes.length > 0) actions.push('update');
+
+  if (w.publish) {
+    const liveDraft = liveField(lw?.meta, 'dashboardDraft') ?? liveField(lw, 'dashboardDraft') ?? null;
+    const wanted = draft ?? liveDraft;
+    const published = liveField(lw, 'dashboardPublished') ?? null;
+    if (!exists || draftChanges || !sameDraft(wanted, published)) {
+      actions.push('publish');
+      if (exists && !draftChanges) changes.push(change('dashboardPublished', published, wanted, exists));
+      requests.push({
+        id: `${w.address}#publish`,
+        address: w.address,
+        phase: 4,
+        operation: { op: 'publishWorkbook', workbook: lw?.id ?? { $workbook: w.slug }, body: {} },
+        dependsOn: requests.map((r) => r.id),
+      });
+    }
+  }
+  if (actions.length === 0) actions.push('noop');
+
+  const rc: ResourceChange = { address: w.address, kind: 'workbook', actions, changes, requests, pos: w.pos };
+  if (lw) rc.liveId = lw.id;
+  return { change: rc, fingerprints: [fingerprintOf(w.address, lw)] };
+}
