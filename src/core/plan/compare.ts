@@ -21,7 +21,6 @@ export function planError(code: string, message: string, hint: string): WscError
   return new WscError(code, message, EXIT.failure, { hint });
 }
 
-
 /**
  * The server assigns an id to a draft widget sent without one; a file that
  * leaves widget ids out must not differ from the live draft for that alone.
