@@ -21,6 +21,8 @@ export const DEFAULT_PAGE_SIZE = 500;
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** A list longer than this many pages is treated as a server that pages forever. */
 export const MAX_PAGES = 100_000;
+/** So many empty pages in a row, each promising more, is a server paging forever with fresh cursors. */
+export const MAX_EMPTY_PAGES_IN_A_ROW = 100;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | undefined>;
@@ -261,6 +263,7 @@ export class ApiClient {
     const seen = new Set<string>();
     let after: string | undefined;
     let total = 0;
+    let emptyInARow = 0;
     const fail = (message: string, hint: string) =>
       new ApiError({ method: 'GET', path, status: 200, code: 'bad_pagination' }, this.redactToken(`GET ${path}: ${message}`), { hint });
     for (let n = 1; ; n++) {
@@ -279,6 +282,10 @@ export class ApiClient {
         return;
       }
       if (!info.hasNextPage) return;
+      emptyInARow = page.items.length === 0 ? emptyInARow + 1 : 0;
+      if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
+        throw fail(`${emptyInARow} empty pages in a row, each claiming more; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
+      }
       const cursor = info.endCursor;
       if (cursor === undefined || cursor === null || cursor === '') {
         throw fail('pageInfo.hasNextPage is true but there is no endCursor; cannot page on.', 'This is a server bug; report it with the output of --verbose.');

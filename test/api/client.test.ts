@@ -375,6 +375,14 @@ describe('pagination', () => {
     expect(s.seen).toHaveLength(3);
   });
 
+  test('fresh cursors on empty pages forever: bad_pagination after 100 of them', async () => {
+    const s = await serve((_q, res, n) => json(res, 200, page([], { hasNextPage: true, endCursor: `c${n}` })));
+    const e = await failure(client(s.url).listAll(R, Report));
+    expect(e.code).toBe('bad_pagination');
+    expect(e.message).toContain('100 empty pages in a row');
+    expect(s.seen).toHaveLength(100);
+  });
+
   test('no pageInfo and a short page: the last page', async () => {
     const s = await serve((_q, res) => json(res, 200, page(items(1, 3))));
     expect(await client(s.url, { pageSize: 5 }).listAll(R, Report)).toHaveLength(3);

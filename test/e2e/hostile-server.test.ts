@@ -83,6 +83,7 @@ const cases: Case[] = [
   },
   { name: 'a full page without pageInfo', reply: on(R, (_q, res) => json(res, 200, { items: Array.from({ length: 500 }, (_, i) => report(i + 1)) })), stderr: /server returned a full page without pageInfo; cannot page safely\. \[bad_pagination\]/ },
   { name: 'a cursor that repeats forever', reply: on(R, (_q, res) => json(res, 200, { items: [], pageInfo: { hasNextPage: true, hasPreviousPage: false, endCursor: 'same' } })), stderr: /repeated the cursor of an earlier page .*\[bad_pagination\]/ },
+  { name: 'fresh cursors on empty pages forever', reply: on(R, (_q, res, n) => json(res, 200, { items: [], pageInfo: { hasNextPage: true, hasPreviousPage: true, endCursor: `cursor-${n}` } })), stderr: /100 empty pages in a row, each claiming more; the server seems to page forever\. \[bad_pagination\]/ },
   { name: 'hasNextPage without endCursor', reply: on(W, (_q, res) => json(res, 200, { items: [], pageInfo: { hasNextPage: true, hasPreviousPage: false } })), stderr: /hasNextPage is true but there is no endCursor/ },
   { name: 'malformed pageInfo', reply: on(A, (_q, res) => json(res, 200, { items: [], pageInfo: { hasNextPage: 'no' } })), stderr: /pageInfo\.hasNextPage: .*\[bad_response\]/ },
   { name: 'items not an array', reply: on(R, (_q, res) => json(res, 200, { items: { 1: report(1) } })), stderr: /items: .*\[bad_response\]/ },
