@@ -122,7 +122,11 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
           const r = await port.updateReport(op.reportId, body);
           return { id: r.id, recovered: false };
         } catch (e) {
-          throw explainPublicIdFailure(e, req, body, { reportId: op.reportId }, []);
+          // Adopting into a publicId someone holds: say who, if it can be seen.
+          const publicId = body['publicId'];
+          const taken = e instanceof ApiError && e.status === 409 && e.apiCode === undefined && typeof publicId === 'string';
+          const holders = taken ? await port.findReportsByPublicId(publicId).catch(() => []) : [];
+          throw explainPublicIdFailure(e, req, body, { reportId: op.reportId }, holders);
         }
       }
       case 'publishWorkbook': {
@@ -161,7 +165,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
     if (!(e instanceof ApiError) || typeof publicId !== 'string') return e;
     const ctx = publicIdCtx(req, publicId);
     if (e.status === 400) return publicIdRejected(e, ctx, adopting) ?? e;
-    if (e.status === 409 && e.apiCode === undefined) return publicIdTaken(e, ctx, holders);
+    if (e.status === 409 && e.apiCode === undefined) return publicIdTaken(e, ctx, holders, adopting);
     return e;
   };
 

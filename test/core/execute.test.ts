@@ -334,3 +334,17 @@ describe('execute: report creation is exactly once', () => {
     expect(r.failed[0]?.error.message).toMatch(/unique across the whole account/);
   });
 });
+
+describe('execute: adopting into a publicId held in the same deployment', () => {
+  test('names the report that holds it', async () => {
+    const pid = 'revAAAAAAAA1';
+    const port = new FakePort((fn) => (fn === 'updateReport' ? Promise.reject(apiError(409, 'PUT', '/api/v1/deployments/1/reports/9', undefined, 'publicId already used')) : undefined));
+    port.reports.push(report({ id: 12, publicId: pid }));
+    const p = plan([change(`report/${pid}`, ['adopt'], [req('a', `report/${pid}`, 2, { op: 'updateReport', reportId: 9, body: { publicId: pid } })], { liveId: 9 })]);
+    const r = await execute(p, port, { concurrency: 1 });
+    expect(r.failed[0]?.error.message).toBe(
+      'publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revAAAAAAAA1.yaml) cannot be given to report 9: report 12 in deployment 1 already has it.',
+    );
+    expect(port.calls.map((c) => c.fn)).toEqual(['updateReport', 'findReportsByPublicId']);
+  });
+});

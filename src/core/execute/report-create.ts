@@ -65,9 +65,17 @@ function rewrap(e: ApiError, code: string, message: string, hint: string): ApiEr
 }
 
 /** The 409 after reading back: the publicId belongs to someone else. */
-export function publicIdTaken(e: ApiError, ctx: PublicIdContext, holders: Report[]): ApiError {
-  const here = holders.find((r) => r.deploymentId === ctx.deploymentId);
+export function publicIdTaken(e: ApiError, ctx: PublicIdContext, holders: Report[], adopting?: { reportId: number }): ApiError {
+  const here = holders.find((r) => r.deploymentId === ctx.deploymentId && r.id !== adopting?.reportId);
   const file = where(ctx.pos);
+  if (here && adopting) {
+    return rewrap(
+      e,
+      'public_id_taken',
+      `publicId ${ctx.publicId} (${ctx.address}, ${file}) cannot be given to report ${adopting.reportId}: report ${here.id} in deployment ${ctx.deploymentId} already has it.`,
+      `Choose another publicId in ${file}, or drop the adopt block and manage report ${here.id} instead.`,
+    );
+  }
   if (here) {
     return rewrap(
       e,
