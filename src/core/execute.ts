@@ -8,6 +8,7 @@
 // phases of DESIGN §5 follow from the dependencies (see execute/graph.ts), so
 // user attributes and unrelated resources never wait for a whole phase.
 import pLimit from 'p-limit';
+import type { Report } from '../api/wire.js';
 import { ApiError, InternalError, isWscError, NetworkError, type SourcePos, type WscError } from '../errors.js';
 import type { ActionKind, ApiPort, Plan, PlannedRequest, ResourceKind } from './model.js';
 import { buildGraph } from './execute/graph.js';
@@ -159,7 +160,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
     req: PlannedRequest,
     body: Record<string, unknown>,
     adopting: { reportId: number } | undefined,
-    holders: import('../api/wire.js').Report[],
+    holders: Report[],
   ): unknown => {
     const publicId = body['publicId'];
     if (!(e instanceof ApiError) || typeof publicId !== 'string') return e;
@@ -179,7 +180,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
       const ambiguous =
         (e instanceof ApiError && e.status === 409 && e.apiCode === undefined) || e instanceof NetworkError;
       if (!ambiguous || typeof publicId !== 'string') throw explainPublicIdFailure(e, req, body, undefined, []);
-      let holders: import('../api/wire.js').Report[];
+      let holders: Report[];
       try {
         holders = await port.findReportsByPublicId(publicId);
       } catch {

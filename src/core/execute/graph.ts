@@ -3,7 +3,7 @@
 // the order of DESIGN §5 holds even if a dependency was left out: a request
 // waits for earlier-phase requests of the same resource, and for the request
 // that produces each id its body still refers to symbolically.
-import { InternalError } from '../../errors.js';
+import { InternalError, type SourcePos } from '../../errors.js';
 import type { Plan, PlannedRequest } from '../model.js';
 import { collectRefs } from './resolve.js';
 
@@ -14,7 +14,7 @@ export interface RequestGraph {
   /** Effective dependencies of each request (declared plus implied), deduplicated. */
   deps: Map<string, string[]>;
   /** Address -> the resource's source position, when the plan knows it. */
-  pos: Map<string, import('../../errors.js').SourcePos>;
+  pos: Map<string, SourcePos>;
   /** Address -> the live id the plan read (existing resources). */
   liveIds: Map<string, number>;
 }
@@ -22,7 +22,7 @@ export interface RequestGraph {
 export function buildGraph(plan: Plan): RequestGraph {
   const requests: PlannedRequest[] = [];
   const byId = new Map<string, PlannedRequest>();
-  const pos = new Map<string, import('../../errors.js').SourcePos>();
+  const pos = new Map<string, SourcePos>();
   const liveIds = new Map<string, number>();
   for (const change of plan.changes) {
     if (change.pos) pos.set(change.address, change.pos);
