@@ -104,6 +104,10 @@ function queryString(q: Query | undefined): string {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  301: 'Moved Permanently',
+  302: 'Found',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -377,7 +381,7 @@ export class ApiClient {
         this.trace(`← ${status} ${method} ${path} ${ms}ms${r.ok ? '' : `: ${r.error.message}`}`);
         return r;
       }
-      const failure = this.statusFailure(method, path, status, contentType, text);
+      const failure = this.statusFailure(method, path, status, contentType, text, headerOf(res.headers, 'location'));
       this.trace(`← ${status} ${method} ${path} ${ms}ms${failure.error.serverMessage ? `: ${failure.error.serverMessage}` : ''}`);
       return { ...failure, ...(headerOf(res.headers, 'retry-after') !== undefined ? { retryAfter: headerOf(res.headers, 'retry-after') } : {}) };
     } finally {
@@ -436,7 +440,7 @@ export class ApiClient {
     return { ok: true, value: parsed.data };
   }
 
-  private statusFailure(method: string, path: string, status: number, contentType: string | undefined, text: string) {
+  private statusFailure(method: string, path: string, status: number, contentType: string | undefined, text: string, location?: string) {
     let serverMessage: string | undefined;
     let apiCode: string | undefined;
     const html = text.trim() !== '' && looksLikeHtml(contentType, text);
@@ -461,7 +465,14 @@ export class ApiClient {
       if (serverMessage.length > 500) serverMessage = `${serverMessage.slice(0, 500)}…`;
     }
     const reason = STATUS_TEXT[status] ?? 'HTTP error';
-    const said = serverMessage ? `: ${serverMessage}` : html ? ' (the body was a web page, not the API)' : '';
+    const said =
+      status >= 300 && status < 400 && location
+        ? ` to ${this.redactToken(location.slice(0, 300))}`
+        : serverMessage
+          ? `: ${serverMessage}`
+          : html
+            ? ' (the body was a web page, not the API)'
+            : '';
     const { message, hint } = this.explain(method, path, status, apiCode, said, reason);
     const error = new ApiError({ method, path, status, ...(apiCode !== undefined ? { apiCode } : {}), ...(serverMessage !== undefined ? { serverMessage } : {}) }, message, hint ? { hint } : {});
     return { ok: false as const, error, status, ...(apiCode !== undefined ? { apiCode } : {}) };
@@ -470,6 +481,12 @@ export class ApiClient {
   private explain(method: string, path: string, status: number, apiCode: string | undefined, said: string, reason: string): { message: string; hint?: string } {
     const what = `${method} ${path} -> ${status} ${reason}${apiCode ? ` (${apiCode})` : ''}${said}`;
     const deployment = /\/deployments\/(\d+)(?:\/|$)/.exec(path)?.[1];
+    if (status >= 300 && status < 400) {
+      return {
+        message: `The server redirected the request: ${what}`,
+        hint: `Check the base URL (${this.baseUrl}): give the host that serves the API. wsc does not follow redirects, so the token is never sent anywhere else.`,
+      };
+    }
     switch (status) {
       case 401:
         return {

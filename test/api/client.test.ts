@@ -214,6 +214,15 @@ describe('error statuses', () => {
     expect(s.seen).toHaveLength(1);
   });
 
+  test('a redirect is not followed (the token stays with this host) and is explained', async () => {
+    const s = await serve((_q, res) => (res.writeHead(302, { location: 'https://login.example.com/sso' }), res.end()));
+    const e = (await failure(client(s.url).get(R, Any))) as ApiError;
+    expect(e.status).toBe(302);
+    expect(e.message).toBe(`The server redirected the request: GET ${R} -> 302 Found to https://login.example.com/sso`);
+    expect(e.hint).toContain('wsc does not follow redirects');
+    expect(s.seen).toHaveLength(1);
+  });
+
   test('an error status with an HTML body keeps its status and says the body was a web page', async () => {
     const s = await serve((_q, res) => (res.writeHead(404, { 'content-type': 'text/html' }), res.end('<html>nope</html>')));
     const e = (await failure(client(s.url).get('/api/v1/nothing', Any))) as ApiError;
