@@ -77,6 +77,10 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   return { files, diagnostics };
 }
 
+// C0 controls but tab/LF/CR, DEL, C1 controls but NEL.
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u0080-\u0084\u0086-\u009F]/;
+
 export type ReadResult = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
 
 export async function readBundleFile(f: BundleFile): Promise<ReadResult> {
@@ -91,8 +95,9 @@ export async function readBundleFile(f: BundleFile): Promise<ReadResult> {
     }
     const bytes = await readFile(f.abs);
     if (bytes.length > MAX_FILE_BYTES) return fail('file-too-large', `file is over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`);
+    let text: string;
     try {
-      return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
       const lossy = new TextDecoder('utf-8').decode(bytes);
       const i = lossy.indexOf('\uFFFD');
@@ -101,6 +106,15 @@ export async function readBundleFile(f: BundleFile): Promise<ReadResult> {
       const col = i - before.lastIndexOf('\n');
       return fail('encoding', 'file is not valid UTF-8', line, col, 'Save the file as UTF-8.');
     }
+    // YAML allows no control character but tab, LF, CR (and NEL): one would
+    // otherwise travel, invisible, into the API.
+    const bad = CONTROL_RE.exec(text);
+    if (bad) {
+      const before = text.slice(0, bad.index);
+      const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      return fail('encoding', `control character U+${code} is not allowed in YAML`, before.split('\n').length, bad.index - before.lastIndexOf('\n'), 'Remove it, or write it as an escape in a double-quoted string.');
+    }
+    return { ok: true, text };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return fail('file-unreadable', `cannot read file${code ? ` (${code})` : ''}`);

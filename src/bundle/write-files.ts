@@ -32,7 +32,14 @@ export class DirSink implements ExportSink {
    */
   static async open(dir: string): Promise<DirSink> {
     const abs = resolve(dir);
-    await mkdir(abs, { recursive: true });
+    try {
+      await mkdir(abs, { recursive: true });
+    } catch (e) {
+      throw new UsageError(`cannot use ${dir} as the output directory: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
+        code: 'export_out_dir',
+        hint: 'Give --out a directory (it is created when missing).',
+      });
+    }
     const root = await realpath(abs);
     const sink = new DirSink(root);
     const missing: string[] = [];

@@ -32,7 +32,8 @@ export interface Interpolation {
   problems: VarProblem[];
 }
 
-const TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
+// `$${` (escape), `${...}`, or a `${` never closed (a typo, reported).
+const TOKEN = /\$\$\{|\$\{([^}]*)\}|\$\{[^}]*$/g;
 const REF = /^\s*(vars|env)\.([A-Za-z_][A-Za-z0-9_]*)\s*$/;
 
 export function hasVariables(text: string): boolean {
@@ -54,6 +55,11 @@ export function interpolate(text: string, lookup: VarLookup): Interpolation {
     last = m.index + m[0].length;
     if (m[0] === '$${') {
       out += '${';
+      continue;
+    }
+    if (!m[0].endsWith('}')) {
+      problems.push({ kind: 'malformed', ref: m[0], index: m.index });
+      out += m[0];
       continue;
     }
     const r = resolve(m[1]!, m[0], m.index, lookup, problems);

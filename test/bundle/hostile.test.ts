@@ -149,3 +149,32 @@ describe('hostile bundles', () => {
     ]);
   });
 });
+
+describe('content YAML forbids or the API refuses', () => {
+  it.each([
+    ['NUL', 'name: a\u0000b\n', 'control character U+0000 is not allowed in YAML', 3, 8],
+    ['escape', 'name: "x"\n# \u001b[31m\n', 'control character U+001B is not allowed in YAML', 4, 3],
+    ['C1', 'name: \u0085ok\u0090\n', 'control character U+0090 is not allowed in YAML', 3, 10],
+  ])('a raw %s control character is refused at its position', async (_n, rest, message, line, col) => {
+    const { diagnostics } = await loadBundle(bundle({ 'w.yaml': `kind: Workbook\nslug: a\n${rest}` }), opts);
+    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([['encoding', message, line, col]]);
+  });
+
+  it('an escaped control character in a double-quoted string is data, and allowed', async () => {
+    const { diagnostics, desired } = await loadBundle(bundle({ 'w.yaml': 'kind: Workbook\nslug: a\nname: "tab\\there"\n' }), opts);
+    expect(diagnostics).toEqual([]);
+    expect(desired.workbooks[0]!.fields.name).toBe('tab\there');
+  });
+
+  it('a publicId of the reserved placeholder shape is refused', async () => {
+    const { diagnostics } = await loadBundle(bundle({ 'r.yaml': 'kind: Report\npublicId: 000000abcdef\n' }), opts);
+    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
+      ['bad-value', '`publicId`: has the reserved placeholder shape (six leading zeros) that the API refuses; choose another publicId', 2, 11],
+    ]);
+  });
+
+  it('an unterminated ${ is an error, not literal text', async () => {
+    const { diagnostics } = await loadBundle(bundle({ 'w.yaml': 'kind: Workbook\nslug: a\nname: ${vars.title\n' }), opts);
+    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([['bad-variable', '`${vars.title` is not a variable reference', 3, 7]]);
+  });
+});

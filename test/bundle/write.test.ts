@@ -114,6 +114,13 @@ describe('DirSink', () => {
     expect(existsSync(join(dir, 'x.yaml'))).toBe(false);
   });
 
+  test('an output path that is a file is a usage error', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'file'), 'x');
+    await expect(DirSink.open(join(dir, 'file'))).rejects.toMatchObject({ code: 'export_out_dir', exitCode: 3 });
+    await expect(DirSink.open(join(dir, 'file', 'sub'))).rejects.toMatchObject({ code: 'export_out_dir', exitCode: 3 });
+  });
+
   test('refuses a bundle directory that is a symbolic link, before writing anything', async () => {
     const dir = tmp();
     const outside = tmp();

@@ -31,6 +31,8 @@ describe('interpolate', () => {
     ['a ${env.NOPE} b', [{ kind: 'undefined', ref: '${env.NOPE}', ns: 'env', name: 'NOPE', index: 2 }]],
     ['${other.x}', [{ kind: 'malformed', ref: '${other.x}', index: 0 }]],
     ['x ${} y', [{ kind: 'malformed', ref: '${}', index: 2 }]],
+    ['${vars.n', [{ kind: 'malformed', ref: '${vars.n', index: 0 }]],
+    ['a ${vars.n} b ${oops', [{ kind: 'malformed', ref: '${oops', index: 14 }]],
   ])('%s is a problem', (text, problems) => {
     expect(interpolate(text, lookup).problems).toEqual(problems);
   });

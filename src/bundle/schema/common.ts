@@ -1,10 +1,14 @@
 // Pieces shared by the bundle's file schemas: references and free-form data.
 import { z } from 'zod';
-import { PUBLIC_ID_RE } from '../../api/wire.js';
+import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../api/wire.js';
 
 export const PublicIdSchema = z
   .string()
   .regex(PUBLIC_ID_RE, 'must be exactly 12 characters of [0-9A-Za-z]')
+  .refine((id) => !isPlaceholderPublicId(id), {
+    message: 'has the reserved placeholder shape (six leading zeros) that the API refuses; choose another publicId',
+    abort: true,
+  })
   .describe('Stable identity of the report: exactly 12 characters of [0-9A-Za-z].');
 
 /** `{ $report: <publicId> }`: the numeric id of a report of the bundle, resolved per deployment. */
