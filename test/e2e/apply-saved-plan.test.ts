@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes, type RequestLogEntry } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { cleanupTemp, copyFixture, ensureBuilt, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
 vi.setConfig({ testTimeout: 120_000 });
@@ -120,5 +120,20 @@ describe('saved plans', () => {
       expect(r.stderr).toMatch(/made for deployment 1 .* but this run targets deployment 2/);
       expect(emu.log).toEqual([]);
     });
+  });
+
+  test('on the embedded default: plan --out, then apply FILE, then the plan is empty', async () => {
+    const dir = copyFixture('example');
+    const env = { WSC_TOKEN: undefined };
+    expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
+    const r = await runCli(['apply', 'plan.json'], { cwd: dir, env });
+    expect(r.stderr).not.toMatch(/internal error/i);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Apply complete: [1-9]\d* created/);
+    expect((await runCli(['plan', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
+    // applied already: the same saved plan is now stale (its creates exist)
+    const again = await runCli(['apply', 'plan.json'], { cwd: dir, env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/was absent when planned and now exists/);
   });
 });
