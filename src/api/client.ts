@@ -428,7 +428,7 @@ export class ApiClient {
     if (text.trim() === '') json = undefined;
     else {
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(text.replace(/^\uFEFF/, ''));
       } catch {
         return bad(`a body that is not valid JSON (${text.length} characters; truncated or malformed).`);
       }

@@ -82,6 +82,11 @@ describe('requests', () => {
     }
   });
 
+  test('a byte-order mark before the JSON is tolerated', async () => {
+    const s = await serve((_q, res) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end('\uFEFF{"id":3}')));
+    expect(await client(s.url).get('/api/v1/x', z.object({ id: z.number() }))).toEqual({ id: 3 });
+  });
+
   test('any 2xx is success; an empty 204 body is fine where nothing is expected', async () => {
     const s = await serve((_q, res, n) => (n === 1 ? json(res, 201, { id: 1 }) : (res.writeHead(204), res.end())));
     const c = client(s.url);
