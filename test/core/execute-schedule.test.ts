@@ -103,3 +103,15 @@ describe('execute: scheduling invariants', () => {
     );
   });
 });
+
+describe('execute: large plans', () => {
+  test('10,000 independent requests all run, each once', async () => {
+    const n = 10_000;
+    const c: Case = { n, deps: Array.from({ length: n }, () => []), fail: Array(n).fill(false), delays: Array(n).fill(0), concurrency: 16 };
+    let calls = 0;
+    const port = { upsertWorkbookBySlug: async () => ({ id: ++calls }) as Workbook } as unknown as ApiPort;
+    const result = await execute(planOf(c), port, { concurrency: 16 });
+    expect(result.applied).toHaveLength(n);
+    expect(calls).toBe(n);
+  });
+});

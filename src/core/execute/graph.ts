@@ -42,6 +42,13 @@ export function buildGraph(plan: Plan): RequestGraph {
     if (!seen || r.phase < seen.phase) producer.set(r.address, r);
   }
 
+  const byAddress = new Map<string, PlannedRequest[]>();
+  for (const r of requests) {
+    const list = byAddress.get(r.address);
+    if (list) list.push(r);
+    else byAddress.set(r.address, [r]);
+  }
+
   const deps = new Map<string, string[]>();
   for (const r of requests) {
     const set = new Set<string>();
@@ -49,8 +56,8 @@ export function buildGraph(plan: Plan): RequestGraph {
       if (!byId.has(d)) throw new InternalError(`Request ${r.id} depends on ${d}, which is not in the plan.`);
       set.add(d);
     }
-    for (const other of requests) {
-      if (other !== r && other.address === r.address && other.phase < r.phase) set.add(other.id);
+    for (const other of byAddress.get(r.address)!) {
+      if (other.phase < r.phase) set.add(other.id);
     }
     for (const address of collectRefs(r)) {
       if (liveIds.has(address)) continue;
