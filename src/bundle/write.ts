@@ -83,7 +83,12 @@ export function toYaml(value: JsonValue, opts: { verify?: boolean; flow?: boolea
       if (flow && node !== doc.contents) flowIfSmall(node);
     },
   });
-  const text = doc.toString({ lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true });
+  // The yaml library leaves DEL and C1 controls raw inside double quotes, and the
+  // loader refuses raw controls: escape them (they only occur in the
+  // double-quoted scalars NEEDS_QUOTES chose, where `\xHH` is an escape).
+  const text = doc
+    .toString({ lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true })
+    .replace(/[\u007F-\u0084\u0086-\u009F]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   // Compared as JSON text: same values and the same key order (null prototypes do not matter).
   if (opts.verify && JSON.stringify(parse(text)) !== JSON.stringify(value === undefined ? null : value)) {
     throw new InternalError('the YAML written for a document does not read back as the same data');

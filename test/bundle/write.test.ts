@@ -25,6 +25,7 @@ function tmp(): string {
 
 const nasty = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xa0 }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
   fc.constantFrom('yes', 'no', 'on', 'null', '~', '', ' ', '1e3', '0o17', '0x1F', '.inf', '-', '- a', '? x', ': y', '#', 'a #b', '&a', '*a', '!tag', '|', '>', '%', '@', '`', '"', "'", 'a\n', '\n', '\n\n x', '  lead', 'trail  ', '\t', '\r', '\u2028', '\uFEFFbom', '---', '...', '<<'),
 );
 const json: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
@@ -46,6 +47,8 @@ describe('toYaml', () => {
       fc.property(fc.dictionary(nasty.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)), json, { maxKeys: 5 }), (doc) => {
         const text = toYaml(doc, { verify: true });
         expect(parse(text)).toEqual(doc);
+        // The loader refuses raw control characters (bundle/files.ts): every one is escaped.
+        expect(text).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u0080-\u0084\u0086-\u009F]/);
         const loaded = parseYaml('x.yaml', text);
         expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
         expect(loaded.docs[0]?.value ?? {}).toEqual(doc);

@@ -273,7 +273,8 @@ describe('exportDeployment', () => {
   test('a plan after export is empty for any content (no phantom diffs)', async () => {
     const text = fc.oneof(
       fc.string({ maxLength: 30 }),
-      fc.constantFrom('${env.HOME}', '$${x}', 'a\nb\n', ' lead', 'trail ', 'yes', 'null', '~', '123', '0x1F', '- x', '# c', 'a: b', '"q"', "'", '\t', '\r\n'),
+      fc.constantFrom('${env.HOME}', '$${x}', 'a ${ open', '$${', 'a\nb\n', ' lead', 'trail ', 'yes', 'null', '~', '123', '0x1F', '- x', '# c', 'a: b', '"q"', "'", '\t', '\r\n'),
+      fc.string({ unit: fc.integer({ min: 0, max: 0xa0 }).map((c) => String.fromCharCode(c)), maxLength: 10 }),
     );
     const json = fc.jsonValue({ maxDepth: 3 });
     await fc.assert(
