@@ -3,7 +3,7 @@
 // reported with its file, and a connection reset after the server committed
 // a report create never yields a duplicate (exactly once).
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { requests, writes, type RequestLogEntry } from '../../src/emulator/index.js';
+import { defaultSeed, requests, writes, type RequestLogEntry } from '../../src/emulator/index.js';
 import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, ensureBuilt, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
@@ -49,19 +49,23 @@ describe('apply retries', () => {
   });
 
   test('a 400 is sent exactly once and reported with the file, the request and the server message; others still apply (exit 4)', async () => {
+    // Adopting a report that already has a stable publicId: the API refuses to change it (400).
+    const seed = defaultSeed();
+    seed.reports = [{ id: 500, deploymentId: 1, publicId: 'stableAAAAA1', name: 'Already managed' }];
     const dir = writeBundle({
       looseReports: 1,
-      files: { 'reports/bad.yaml': 'kind: Report\npublicId: 000000abcdef\nname: Copied from the UI\n' },
+      files: { 'reports/bad.yaml': 'kind: Report\npublicId: adoptMeAAAA1\nname: Already managed\nadopt: { deploymentId: 1, id: 500 }\n' },
     });
-    await withEmulator({}, async (emu) => {
+    await withEmulator({ seed }, async (emu) => {
       const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code).toBe(4);
-      expect(requests(emu.log, 'POST', /\/reports$/).filter((e) => publicIdOf(e) === '000000abcdef')).toHaveLength(1);
+      expect(requests(emu.log, 'PUT', '/api/v1/deployments/1/reports/500')).toHaveLength(1);
       expect(r.stdout).toMatch(/Apply failed: 1 request applied, 1 failed, 0 skipped/);
-      expect(r.stdout).toMatch(/report\/000000abcdef {2}reports\/bad\.yaml:\d+/);
-      expect(r.stdout).toMatch(/POST \/api\/v1\/deployments\/1\/reports -> 400: \S/);
-      expect(r.stdout).toMatch(/Hint: Choose another publicId in reports\/bad\.yaml/);
-      expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(1000)]);
+      expect(r.stdout).toMatch(/report\/adoptMeAAAA1 {2}reports\/bad\.yaml:\d+/);
+      expect(r.stdout).toMatch(/PUT \/api\/v1\/deployments\/1\/reports\/500 -> 400: \S.*stableAAAAA1/);
+      expect(r.stdout).toMatch(/report 500 already has a publicId, and a publicId cannot be changed once set/);
+      expect(r.stdout).toMatch(/Hint: Remove the adopt block from reports\/bad\.yaml/);
+      expect(reportsIn(emu).map((x) => x.publicId).sort()).toEqual([pid(1000), 'stableAAAAA1']);
     });
   });
 
