@@ -32,10 +32,12 @@ describe('concurrent pipelines', () => {
       expect(workbooksIn(emu).filter((w) => w.slug === 'sales')).toHaveLength(1);
       const pids = reportsIn(emu).map((r) => r.publicId).sort();
       expect(pids).toEqual([...Array.from({ length: 8 }, (_, i) => pid(i)), ...Array.from({ length: 4 }, (_, i) => pid(1000 + i))].sort());
-      // each run sent every create: 12 succeeded, the other runs' 36 met 409 and read the report back
+      // The runs raced on the creates (normally all four send all twelve): one POST per
+      // publicId succeeded, every other met 409 and was resolved by reading the report back.
       const posts = requests(emu.log, 'POST', '/api/v1/deployments/1/reports');
+      expect(posts.length).toBeGreaterThan(12);
       expect(posts.filter((e) => e.status === 200)).toHaveLength(12);
-      expect(posts.filter((e) => e.status === 409)).toHaveLength(36);
+      expect(posts.filter((e) => e.status === 409)).toHaveLength(posts.length - 12);
       expect(runs.map((r) => r.stdout).join('')).toMatch(/already there with the same content/);
 
       emu.clearLog();
