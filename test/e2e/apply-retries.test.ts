@@ -93,7 +93,7 @@ describe('apply creates each report exactly once', () => {
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.code).toBe(0);
       const resets = requests(emu.log, 'POST', /\/reports$/).filter((e) => e.fault === 'reset-after');
-      expect(resets.length).toBeGreaterThan(5);
+      expect(resets.length).toBeGreaterThanOrEqual(3); // ~15 expected; the test must have exercised the lost answers
       expect(r.stdout).toMatch(/^Apply complete: 50 created, 0 updated, 0 adopted, 0 published\. [1-9]\d* reports? (was|were) already there with the same content \(an earlier attempt whose answer was lost, or another run\): read back, not duplicated\.\n$/);
 
       const reports = reportsIn(emu);
