@@ -16,7 +16,6 @@ import type { CommandContext } from './context.js';
 
 type Options = ApplyOptions & { args?: string[] };
 
-
 const NO_CHANGES = 'No changes. The deployment matches the bundle.\n';
 
 export async function run(opts: Options, ctx: CommandContext): Promise<number> {
