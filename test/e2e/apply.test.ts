@@ -94,6 +94,18 @@ describe('wsc apply', () => {
     });
   });
 
+  test('--target applies only the named resource (and what it needs)', async () => {
+    const dir = writeBundle({ workbook: true, reports: 2, looseReports: 1 });
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['apply', '--auto-approve', '--target', `report/${pid(1)}`, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
+      expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(1)]);
+      expect(workbooksIn(emu).map((w) => w.slug)).toEqual(['sales']);
+      expect(writes(emu.log)).toHaveLength(2);
+    });
+  });
+
   test('publish: after the upsert; not again when the published dashboard matches; again when the draft changes', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 1 });
     await withEmulator({}, async (emu) => {
