@@ -61,6 +61,7 @@ const cases: Case[] = [
   { name: 'kind is a number', files: { 'workbooks/extra.yaml': 'kind: 3\nslug: other\n' }, at: 'workbooks/extra.yaml:1' },
   { name: 'second document of a file is bad', files: { 'reports/two.yaml': 'kind: Report\npublicId: twoTWOtwo222\n---\nkind: Report\npublicId: bad\n' }, at: 'reports/two.yaml:5' },
   { name: 'invalid UTF-8', files: { 'workbooks/sales.yaml': Buffer.concat([Buffer.from('kind: Workbook\nslug: sales\nname: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]) }, at: 'workbooks/sales.yaml:3' },
+  { name: 'a NUL control character in a scalar', files: { 'workbooks/sales.yaml': wb('name: a\u0000b\n') }, at: 'workbooks/sales.yaml:3' },
   { name: 'bad block scalar indentation indicator', files: { 'reports/revenue.yaml': rep('sqlQuery: |0\n  select 1\n') }, at: 'reports/revenue.yaml:3' },
 
   // --- wrong types, workbook ------------------------------------------------
@@ -88,6 +89,7 @@ const cases: Case[] = [
   { name: 'publicId too short', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: short\n' }, at: 'reports/revenue.yaml:2' },
   { name: 'publicId with a dash', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: abcdef-ABCDE\n' }, at: 'reports/revenue.yaml:2' },
   { name: 'publicId is a number', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: 123456789012\n' }, at: 'reports/revenue.yaml:2' },
+  { name: 'publicId of the placeholder shape', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: 000000abcdef\n' }, at: 'reports/revenue.yaml:2' },
   { name: 'report without publicId', files: { 'reports/revenue.yaml': 'kind: Report\nname: Revenue\n' }, at: 'reports/revenue.yaml:1' },
   { name: 'report name over 255 characters', files: { 'reports/revenue.yaml': rep(`name: ${'n'.repeat(256)}\n`) }, at: 'reports/revenue.yaml:3' },
   { name: 'report title is a list', files: { 'reports/revenue.yaml': rep('title: [a, b]\n') }, at: 'reports/revenue.yaml:3' },
@@ -122,6 +124,7 @@ const cases: Case[] = [
   // --- variables -----------------------------------------------------------
   { name: 'undefined ${vars.NAME}', files: { 'workbooks/sales.yaml': wb('name: ${vars.title}\n') }, at: 'workbooks/sales.yaml:3' },
   { name: 'unset ${env.NAME}', files: { 'workbooks/sales.yaml': wb('name: ${env.WSC_BAD_BUNDLE_UNSET}\n') }, at: 'workbooks/sales.yaml:3' },
+  { name: 'unterminated ${', files: { 'workbooks/sales.yaml': wb('name: ${vars.title\n') }, at: 'workbooks/sales.yaml:3' },
   { name: 'unknown variable namespace', files: { 'workbooks/sales.yaml': wb('name: ${secrets.title}\n') }, at: 'workbooks/sales.yaml:3' },
   { name: 'a secret-looking env var in a bundle', files: { 'workbooks/sales.yaml': wb('name: ${env.WSC_TOKEN}\n') }, at: 'workbooks/sales.yaml:3' },
   {
@@ -159,20 +162,6 @@ const cases: Case[] = [
 ];
 
 /**
- * Defects wsc does not catch yet (reported to the lead). Each asserts the
- * behaviour wanted, under `it.fails`: when the gap is closed the test fails,
- * and its case moves up into `cases`.
- */
-const gaps: Case[] = [
-  // YAML 1.2 allows no C0 control character but tab/LF/CR in a stream; the loader accepts it and would send it.
-  { name: 'a NUL control character in a scalar', files: { 'workbooks/sales.yaml': wb('name: a\u0000b\n') }, at: 'workbooks/sales.yaml:3' },
-  // The server refuses the placeholder shape with 400 (DESIGN §5: a clear error naming the file); validation lets it through.
-  { name: 'publicId of the placeholder shape', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: 000000abcdef\n' }, at: 'reports/revenue.yaml:2' },
-  // A typo in variable syntax is sent as literal text.
-  { name: 'unterminated ${', files: { 'workbooks/sales.yaml': wb('name: ${vars.title\n') }, at: 'workbooks/sales.yaml:3' },
-];
-
-/**
  * References to something in neither the bundle nor the deployment: with a
  * target, offline validation can only warn (the deployment may hold it), so
  * plan reads the deployment and then refuses. Reads, no writes; the error
@@ -184,7 +173,7 @@ const liveRefs: Case[] = [
 ];
 
 let emu: Emulator;
-/** For the cases that do read the deployment (gaps, liveRefs). */
+/** For the cases that do read the deployment (liveRefs). */
 let emuReads: Emulator;
 const results = new Map<string, CliResult>();
 const dirs: string[] = [];
@@ -206,7 +195,7 @@ beforeAll(async () => {
   emuReads = await createEmulator({ port: 0 });
   // A few CLI processes at a time: the whole table stays well under a minute on a 2-core CI.
   const limit = pLimit(3);
-  const all = [...cases.map((c) => [c, emu] as const), ...[...gaps, ...liveRefs].map((c) => [c, emuReads] as const)];
+  const all = [...cases.map((c) => [c, emu] as const), ...liveRefs.map((c) => [c, emuReads] as const)];
   await Promise.all(
     all.map(([c, server]) =>
       limit(async () => {
@@ -251,10 +240,6 @@ describe('references found in neither the bundle nor the deployment: refused aft
   it('only reads reached the emulator', () => {
     expect(emuReads.log.filter((e) => e.method !== 'GET')).toEqual([]);
   });
-});
-
-describe('known gaps (reported; each flips to a failure when fixed)', () => {
-  it.fails.each(gaps.map((c) => [c.name, c] as const))('KNOWN GAP: %s is accepted', (_name, c) => expectRefused(c));
 });
 
 function show(r: CliResult): string {
