@@ -27,3 +27,25 @@ export async function measureNaive(emu: Emulator, deploymentId: number, ids: { r
   const totalMs = performance.now() - started;
   return { sample: picked.length, totalMs, perRequestMs: totalMs / picked.length };
 }
+
+/**
+ * What the emulator itself needs to serve one full page of reports (handler,
+ * JSON text, transfer), with no injected latency: the median of a few reads.
+ * A real server has its own such cost; the strict read bound counts latency only.
+ */
+export async function measurePageServe(emu: Emulator, deploymentId: number, latencyMs: number, pageSize: number): Promise<number> {
+  emu.setLatency(0);
+  try {
+    const url = `${emu.url}/api/v1/deployments/${deploymentId}/reports?first=${pageSize}`;
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const started = performance.now();
+      const res = await fetch(url, { headers: { authorization: `Bearer ${emu.adminToken}` } });
+      await res.arrayBuffer();
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[3]!;
+  } finally {
+    emu.setLatency(latencyMs);
+  }
+}
