@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the OpenAPI document that the validating proxy (Prism) checks wsc
 // and the emulator against: the hand-made excerpt of the real API's public
-// description (../shared/api/cube-platform-api.excerpt.yaml, beside the
-// repository) with the deviations of DEVIATIONS.md applied. Every patch here
+// description (contract/cube-platform-api.excerpt.yaml, a verbatim copy of
+// ../shared/api/cube-platform-api.excerpt.yaml) with the deviations of DEVIATIONS.md applied. Every patch here
 // has an entry there; nothing is changed silently.
 //
 //   node contract/make-spec.mjs [OUT]    (default: contract/spec.generated.yaml)
@@ -15,8 +15,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '..');
 // The repository's own yaml 2 (contract/node_modules holds an older one of Prism's).
 const { parse, stringify } = createRequire(join(repoRoot, 'package.json'))('yaml');
-/** shared/ sits beside the repository (also in CI). */
-export const EXCERPT = resolve(repoRoot, '../shared/api/cube-platform-api.excerpt.yaml');
+/**
+ * A verbatim copy of ../shared/api/cube-platform-api.excerpt.yaml, kept here
+ * so a clone checks the contract on its own (a CI clone need not have shared/
+ * beside it); test/e2e/contract.test.ts fails when the two differ.
+ */
+export const EXCERPT = join(here, 'cube-platform-api.excerpt.yaml');
+export const SHARED_EXCERPT = resolve(repoRoot, '../shared/api/cube-platform-api.excerpt.yaml');
 
 /**
  * The error body (facts §1: the description has no error schema; NestJS

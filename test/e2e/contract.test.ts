@@ -1,14 +1,16 @@
 // Contract: the main scenario (plan, apply, re-plan, update, export, plan of
 // the export, apply of the export to an empty deployment) runs through Prism
 // in proxy mode with `--errors`, built from the real API's public description
-// (../shared/api/cube-platform-api.excerpt.yaml, patched only as
+// (contract/cube-platform-api.excerpt.yaml, a verbatim copy of
+// ../shared/api/cube-platform-api.excerpt.yaml, patched only as
 // contract/DEVIATIONS.md lists). Prism answers any request wsc sends, or any
 // response the emulator gives, that violates the description with an error
 // (422 / 500), so every command exiting 0 shows conformance; its log is also
 // searched for violations, warnings included.
 //
-// Prism lives in contract/ under its own lockfile (`npm ci --prefix contract`);
-// without it the suite is skipped with a message saying so.
+// Prism lives in contract/ under its own lockfile (`npm ci --prefix contract`,
+// which .ci/run does); without it the suite is skipped with a message saying
+// so, except under CI, where a missing proxy fails instead of passing quietly.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -18,8 +20,12 @@ import { createEmulator, defaultSeed, type Emulator } from '../../src/emulator/i
 import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
 
 const prismJs = join(root, 'contract/node_modules/@stoplight/prism-cli/dist/index.js');
-const excerpt = join(root, '../shared/api/cube-platform-api.excerpt.yaml');
-const skipReason = !existsSync(prismJs)
+const excerpt = join(root, 'contract/cube-platform-api.excerpt.yaml');
+const sharedExcerpt = join(root, '../shared/api/cube-platform-api.excerpt.yaml');
+const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
+const skipReason = inCi
+  ? undefined
+  : !existsSync(prismJs)
   ? 'contract/node_modules is missing: run `npm ci --prefix contract` to install Prism'
   : !existsSync(excerpt)
     ? `the API description is missing: ${excerpt}`
@@ -37,6 +43,15 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+describe('contract: the vendored API description', () => {
+  it.skipIf(!existsSync(sharedExcerpt))('is a verbatim copy of ../shared/api (the source of truth)', () => {
+    expect(readFileSync(excerpt, 'utf8')).toBe(readFileSync(sharedExcerpt, 'utf8'));
+  });
+  it.runIf(inCi)('Prism is installed under CI (npm ci --prefix contract)', () => {
+    expect(existsSync(prismJs), 'contract/node_modules is missing: .ci/run must run `npm ci --prefix contract`').toBe(true);
+  });
+});
 
 describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator conform to the API description (Prism proxy --errors)', () => {
   let emu: Emulator;
