@@ -9,6 +9,7 @@ import { API_CODES } from '../api/wire.js';
 import { authenticate } from './access.js';
 import type { Ctx } from './context.js';
 import { clone } from './equal.js';
+import { JsonText } from './render.js';
 import { chooseFault, normalizeFaults, type ChosenFault, type FaultSpec } from './faults.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import type { RequestLogEntry } from './log.js';
@@ -243,9 +244,12 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
     if (!latencySpent) await sleep(drawLatency());
     if (fault?.kind === 'reset-after') return reset(req, entry, started);
     entry.status = status;
-    if (logResponses) entry.responseBody = body;
     entry.durationMs = Date.now() - started;
-    const text = JSON.stringify(body ?? {});
+    const text = body instanceof JsonText ? body.text : JSON.stringify(body ?? {});
+    // The log keeps the text, a snapshot taken now, and parses it only when a
+    // test reads it: renderers hand out live record parts uncloned (a clone per
+    // served item was most of the cost of a page).
+    if (logResponses) lazyResponseBody(entry, text);
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
@@ -253,6 +257,22 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
     });
     res.end(text);
     opts.onRequest?.(entry);
+  }
+
+  function lazyResponseBody(entry: RequestLogEntry, text: string): void {
+    let parsed: unknown;
+    let done = false;
+    Object.defineProperty(entry, 'responseBody', {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (!done) {
+          parsed = JSON.parse(text);
+          done = true;
+        }
+        return parsed;
+      },
+    });
   }
 
   function reset(req: IncomingMessage, entry: RequestLogEntry, started: number): void {

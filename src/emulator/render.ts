@@ -1,5 +1,7 @@
 // Records -> response bodies, with the caller's capabilities (canEdit/canManage).
-import { clone } from './equal.js';
+// Nested parts (meta, pivotItems, dashboards) are the records' own objects, not
+// copies: every body is serialized to JSON text at once (index.ts), and the
+// request log snapshots that text, so nothing can alias the store afterwards.
 import { hasLevel, reportLevel, workbookLevel } from './access.js';
 import type { Store } from './store.js';
 import type { ReportRec, User, UserAttributeRec, WorkbookRec } from './types.js';
@@ -37,8 +39,8 @@ export function renderReport(store: Store, r: ReportRec, caller: User): Record<s
     version: r.version,
     sqlQuery: r.sqlQuery,
     jsonQuery: r.jsonQuery,
-    meta: clone(r.meta),
-    pivotItems: clone(r.pivotItems),
+    meta: r.meta,
+    pivotItems: r.pivotItems,
     endResultCell: r.endResultCell,
     resultLocation: r.resultLocation,
     externalWorkbookId: r.externalWorkbookId,
@@ -57,8 +59,8 @@ export function renderWorkbook(store: Store, w: WorkbookRec, caller: User): Reco
     slug: w.slug,
     folderId: w.folderId,
     folderPath: store.folderPath(w.folderId),
-    meta: clone(w.meta),
-    calculatedFields: clone(w.calculatedFields),
+    meta: w.meta,
+    calculatedFields: w.calculatedFields,
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
     type: 'WORKBOOK',
@@ -68,9 +70,9 @@ export function renderWorkbook(store: Store, w: WorkbookRec, caller: User): Reco
     isFavorite: w.isFavorite,
     canEdit: hasLevel(level, 'edit'),
     canManage: hasLevel(level, 'manage'),
-    dashboardDraft: draft && typeof draft === 'object' ? clone(draft) : null,
-    dashboardPublished: clone(w.dashboardPublished),
-    publishedDashboard: clone(w.publishedDashboard),
+    dashboardDraft: draft && typeof draft === 'object' ? draft : null,
+    dashboardPublished: w.dashboardPublished,
+    publishedDashboard: w.publishedDashboard,
   };
 }
 
@@ -83,4 +85,19 @@ export function renderUserAttribute(a: UserAttributeRec): Record<string, unknown
     description: a.description,
     defaultValue: a.defaultValue,
   };
+}
+
+/** A body already serialized: index.ts sends its text as is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A list answer: `{items, data, count, pageInfo}`. `data` is the deprecated
+ * twin of `items` the real API still sends; the items are serialized once and
+ * the text used twice (serializing them was most of the cost of a page).
+ */
+export function listAnswer(items: unknown[], count: number, pageInfo: Record<string, unknown>): JsonText {
+  const itemsText = JSON.stringify(items);
+  return new JsonText(`{"items":${itemsText},"data":${itemsText},"count":${JSON.stringify(count)},"pageInfo":${JSON.stringify(pageInfo)}}`);
 }

@@ -5,7 +5,7 @@ import { requireAdmin } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';
 import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
-import { renderUserAttribute } from './render.js';
+import { listAnswer, renderUserAttribute } from './render.js';
 import type { UserAttributeRec } from './types.js';
 
 /** GET /api/v1/user-attributes: newest first (id DESC), cursor-paged; filters `name`, `type`. */
@@ -24,17 +24,12 @@ export function listUserAttributes(ctx: Ctx): unknown {
   for (const a of index.items) if (visible(a)) count++;
   const items = page.items.map(renderUserAttribute);
   const cur = (a: UserAttributeRec | undefined) => (a ? encodeCursor({ s: 'id', d: 'DESC', k: a.id, i: a.id }) : null);
-  return {
-    items,
-    data: items,
-    count,
-    pageInfo: {
+  return listAnswer(items, count, {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
       startCursor: cur(page.items[0]),
       endCursor: cur(page.items[page.items.length - 1]),
-    },
-  };
+    });
 }
 
 export function createUserAttribute(ctx: Ctx): unknown {

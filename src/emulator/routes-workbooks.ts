@@ -8,7 +8,7 @@ import { prepareMeta } from './dashboard.js';
 import { clone, deepEqual } from './equal.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';
 import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
-import { renderWorkbook } from './render.js';
+import { listAnswer, renderWorkbook } from './render.js';
 import type { WorkbookRec } from './types.js';
 
 export function numericParam(ctx: Ctx, name: string): number {
@@ -129,17 +129,12 @@ export function listWorkbooks(ctx: Ctx): unknown {
   }
   const items = page.items.map((w) => renderWorkbook(store, w, user));
   const cur = (w: WorkbookRec | undefined) => (w ? encodeCursor({ s: 'id', d: 'ASC', k: w.id, i: w.id }) : null);
-  return {
-    items,
-    data: items,
-    count,
-    pageInfo: {
+  return listAnswer(items, count, {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
       startCursor: cur(page.items[0]),
       endCursor: cur(page.items[page.items.length - 1]),
-    },
-  };
+    });
 }
 
 export function getWorkbook(ctx: Ctx): unknown {
