@@ -61,6 +61,8 @@ export interface RequestSpec<T> {
   schema: z.ZodType<T>;
   /** A POST whose repetition is harmless (it carries its own identity, or is idempotent). */
   safeToRetryPost?: boolean;
+  /** Sees a 2xx body's text before it is parsed (the list read-ahead). */
+  onText?: (text: string) => void;
 }
 
 /** What one attempt produced, before the retry loop decides. */
@@ -153,15 +155,35 @@ function errnoOf(e: unknown, depth = 0): string | undefined {
 
 class TooLarge extends Error {}
 
-const listSchemas = new WeakMap<z.ZodType, z.ZodType>();
-function listEnvelope<T>(item: z.ZodType<T>): z.ZodType<{ items: T[]; pageInfo?: PageInfo | null; count?: unknown }> {
-  let s = listSchemas.get(item);
-  if (!s) {
-    s = z.looseObject({ items: z.array(item), pageInfo: PageInfo.nullish(), count: z.unknown().optional() });
-    listSchemas.set(item, s);
+
+/** Items validated between two turns of the event loop (see ApiClient.pages). */
+const VALIDATE_SLICE = 100;
+/** Pages a list may be read beyond the one its caller is working on (memory stays bounded). */
+const READ_AHEAD = 2;
+
+/**
+ * The cursor of the next page if a list body's text ends with a flat
+ * `"pageInfo":{…}` that has `hasNextPage: true` — a guess read before the
+ * whole body is parsed, and checked against it after. Only the tail is looked
+ * at: a `"pageInfo"` inside a string would be escaped, and a nested one is
+ * followed by more than the closing brace of the body.
+ */
+export function speculativeCursor(text: string): string | undefined {
+  const at = text.lastIndexOf('"pageInfo"');
+  if (at < 0 || text.length - at > 4096) return undefined;
+  const m = /^"pageInfo"\s*:\s*(\{[^{}]*\})\s*\}\s*$/.exec(text.slice(at));
+  if (!m) return undefined;
+  try {
+    const info = JSON.parse(m[1]!) as { hasNextPage?: unknown; endCursor?: unknown };
+    return info.hasNextPage === true && typeof info.endCursor === 'string' && info.endCursor !== '' ? info.endCursor : undefined;
+  } catch {
+    return undefined;
   }
-  return s as z.ZodType<{ items: T[]; pageInfo?: PageInfo | null; count?: unknown }>;
 }
+
+/** A list page with its items not yet validated (see ApiClient.pages). */
+const rawListEnvelope = z.looseObject({ items: z.array(z.unknown()), pageInfo: PageInfo.nullish(), count: z.unknown().optional() });
+type RawListPage = z.infer<typeof rawListEnvelope>;
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -260,46 +282,109 @@ export class ApiClient {
     return this.request({ method: 'GET', path, schema, ...(query ? { query } : {}) });
   }
 
-  /** Pages of a cursor-paginated list: `first` = pageSize, following `pageInfo.endCursor`. */
+  /**
+   * Pages of a cursor-paginated list: `first` = pageSize, following
+   * `pageInfo.endCursor`. The page chain is the critical path of a plan, so
+   * the next page is asked for as early as it can be:
+   * - speculatively, as soon as a body's text has arrived, when its tail is
+   *   a flat `"pageInfo":{…}` saying there is more (how the API writes it):
+   *   before the JSON is parsed;
+   * - otherwise once the envelope is parsed and the cursor checked.
+   * A speculation is used only when the parsed pageInfo agrees with it;
+   * otherwise it is dropped and the right page asked for. Items are then
+   * validated in slices, yielding to the event loop between them, so that
+   * lists read in parallel do not stall each other's round trips; the
+   * caller's own work on a page overlaps the next round trips too. At most
+   * READ_AHEAD pages are read beyond the one the caller holds.
+   */
   async *pages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}): AsyncGenerator<T[]> {
     const first = this.pageSize;
-    const schema = listEnvelope(itemSchema);
     const seen = new Set<string>();
-    let after: string | undefined;
     let total = 0;
     let emptyInARow = 0;
     const fail = (message: string, hint: string) =>
       new ApiError({ method: 'GET', path, status: 200, code: 'bad_pagination' }, this.redactToken(`GET ${path}: ${message}`), { hint });
-    for (let n = 1; ; n++) {
-      if (n > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
-      const page = await this.request({ method: 'GET', path, schema, query: { ...query, first, ...(after !== undefined ? { after } : {}) } });
-      total += page.items.length;
-      yield page.items;
-      const info = page.pageInfo;
-      if (!info) {
-        if (page.items.length >= first) {
-          throw fail('the server returned a full page without pageInfo; cannot page safely.', 'The server does not follow the API\'s cursor pagination (items + pageInfo); check the base URL and the server version.');
-        }
-        if (typeof page.count === 'number' && page.count > total) {
-          throw fail(`the server returned ${total} of ${page.count} items and no pageInfo to page on; cannot page safely.`, 'Check the base URL and the server version.');
-        }
-        return;
-      }
-      if (!info.hasNextPage) return;
-      emptyInARow = page.items.length === 0 ? emptyInARow + 1 : 0;
-      if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
-        throw fail(`${emptyInARow} empty pages in a row, each claiming more; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
-      }
-      const cursor = info.endCursor;
-      if (cursor === undefined || cursor === null || cursor === '') {
-        throw fail('pageInfo.hasNextPage is true but there is no endCursor; cannot page on.', 'This is a server bug; report it with the output of --verbose.');
-      }
-      if (seen.has(cursor)) {
-        throw fail(`the server repeated the cursor of an earlier page (page ${n}); it would page forever.`, 'This is a server bug; report it with the output of --verbose.');
-      }
-      seen.add(cursor);
-      after = cursor;
+    // Page k's text may start page k + 1 (its `ahead`) while the caller still
+    // holds an earlier page: up to READ_AHEAD pages beyond the one being consumed.
+    interface Fetch {
+      k: number;
+      page: Promise<RawListPage>;
+      ahead?: { cursor: string; fetch: Fetch };
     }
+    let consuming = 0;
+    const fetchPage = (k: number, after: string | undefined): Fetch => {
+      const f: Fetch = { k, page: Promise.resolve({ items: [] }) };
+      f.page = this.request({
+        method: 'GET',
+        path,
+        schema: rawListEnvelope,
+        query: { ...query, first, ...(after !== undefined ? { after } : {}) },
+        onText: (text) => {
+          if (k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
+          const cursor = speculativeCursor(text);
+          if (cursor === undefined || seen.has(cursor)) return;
+          f.ahead = { cursor, fetch: fetchPage(k + 1, cursor) };
+          // Awaited only if it proves right; a failure must not surface as unhandled.
+          f.ahead.fetch.page.catch(() => undefined);
+        },
+      });
+      return f;
+    };
+    let next: Fetch | undefined = fetchPage(1, undefined);
+    try {
+      for (let n = 1; next; n++) {
+        consuming = n;
+        const raw: RawListPage = await next.page;
+        const guess: Fetch["ahead"] = next.ahead;
+        next = undefined;
+        const info = raw.pageInfo;
+        if (!info) {
+          if (raw.items.length >= first) {
+            throw fail('the server returned a full page without pageInfo; cannot page safely.', 'The server does not follow the API\'s cursor pagination (items + pageInfo); check the base URL and the server version.');
+          }
+          if (typeof raw.count === 'number' && raw.count > total + raw.items.length) {
+            throw fail(`the server returned ${total + raw.items.length} of ${raw.count} items and no pageInfo to page on; cannot page safely.`, 'Check the base URL and the server version.');
+          }
+        } else if (info.hasNextPage) {
+          emptyInARow = raw.items.length === 0 ? emptyInARow + 1 : 0;
+          if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
+            throw fail(`${emptyInARow} empty pages in a row, each claiming more; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
+          }
+          const cursor: string | null | undefined = info.endCursor;
+          if (cursor === undefined || cursor === null || cursor === '') {
+            throw fail('pageInfo.hasNextPage is true but there is no endCursor; cannot page on.', 'This is a server bug; report it with the output of --verbose.');
+          }
+          if (seen.has(cursor)) {
+            throw fail(`the server repeated the cursor of an earlier page (page ${n}); it would page forever.`, 'This is a server bug; report it with the output of --verbose.');
+          }
+          if (n + 1 > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
+          seen.add(cursor);
+          next = guess !== undefined && guess.cursor === cursor ? guess.fetch : fetchPage(n + 1, cursor);
+          next.page.catch(() => undefined);
+        }
+        const items = await this.validateItems('GET', path, raw.items, itemSchema);
+        total += items.length;
+        yield items;
+      }
+    } finally {
+      // Stopped early (an error, or the caller broke off): the read-ahead is dropped.
+      if (next) void next.page.catch(() => undefined);
+    }
+  }
+
+  /** A list page's items, validated a slice at a time (see pages). */
+  private async validateItems<T>(method: string, path: string, raw: unknown[], itemSchema: z.ZodType<T>): Promise<T[]> {
+    const out: T[] = new Array<T>(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      if (i > 0 && i % VALIDATE_SLICE === 0) await new Promise<void>((r) => setImmediate(r));
+      const item = itemSchema.safeParse(raw[i]);
+      if (!item.success) {
+        const issues = item.error.issues.map((x) => ({ ...x, path: ['items', i, ...x.path] }));
+        throw this.invalidBody(method, path, 200, `a body wsc does not understand: ${issuesText(new z.ZodError(issues))}.`);
+      }
+      out[i] = item.data;
+    }
+    return out;
   }
 
   /** Every item of a list, all pages. */
@@ -377,6 +462,7 @@ export class ApiClient {
       const status = res.statusCode;
       const contentType = headerOf(res.headers, 'content-type');
       if (status >= 200 && status < 300) {
+        spec.onText?.(text);
         const r = this.parseSuccess(spec, status, contentType, text);
         this.trace(`← ${status} ${method} ${path} ${ms}ms${r.ok ? '' : `: ${r.error.message}`}`);
         return r;
@@ -410,13 +496,21 @@ export class ApiClient {
     return Buffer.concat(chunks, size).toString('utf8');
   }
 
+  /** A 2xx answer wsc cannot use: never retried (the same request gets the same answer). */
+  private invalidBody(
+    method: string,
+    path: string,
+    status: number,
+    why: string,
+    code = 'bad_response',
+    hint = 'The server does not answer as the Workspace Content API does; check the base URL and the server version.',
+  ): ApiError {
+    return new ApiError({ method, path, status, code }, this.redactToken(`${method} ${path} answered ${status} with ${why}`), { hint });
+  }
+
   private parseSuccess<T>(spec: RequestSpec<T>, status: number, contentType: string | undefined, text: string): Attempt<T> {
     const { method, path } = spec;
-    const bad = (why: string, code = 'bad_response', hint = 'The server does not answer as the Workspace Content API does; check the base URL and the server version.') => ({
-      ok: false as const,
-      final: true,
-      error: new ApiError({ method, path, status, code }, this.redactToken(`${method} ${path} answered ${status} with ${why}`), { hint }),
-    });
+    const bad = (why: string, code?: string, hint?: string) => ({ ok: false as const, final: true, error: this.invalidBody(method, path, status, why, code, hint) });
     if (text.trim() !== '' && looksLikeHtml(contentType, text)) {
       return bad(
         'a web page, not JSON. The server answered with a web page: wrong base URL, or this endpoint is not available on this tenant.',
