@@ -266,11 +266,11 @@ describe('plan: adoption and publicIds', () => {
     ['adopt target missing', desired({ reports: [dReport('revqZ1x8Kp0a', {}, { adopt: { deploymentId: 1, id: 404 } })] }), 'adopt_target_missing', /reports\/revqZ1x8Kp0a\.yaml:1:1: .*report id 404/],
     ['placeholder shared by several reports', desired({ reports: [dReport('000000abcdef', {})] }), 'ambiguous_public_id', /2 reports .* share the publicId "000000abcdef" \(ids 90, 91\)/],
     ['user attribute id missing', desired({ userAttributes: [dAttr('x', {}, { id: 77 })] }), 'user_attribute_missing', /user attribute id 77/],
-    ['unknown reference', desired({ reports: [dReport('revqZ1x8Kp0a', { workbookId: { $workbook: 'nope' } })] }), 'unknown_reference', /workbook "nope"/],
-  ])('%s → exit 1 error naming the file', (_n, d, code, msg) => {
+    ['unknown reference', desired({ reports: [dReport('revqZ1x8Kp0a', { workbookId: { $workbook: 'nope' } })] }), 'unknown_reference', /workbook "nope"/, 3],
+  ])('%s → an error naming the file (exit 1; 3 for an invalid bundle)', (_n, d, code, msg, exit = 1) => {
     const e = errorOf(() => plan(d, live({ reports: [ui, twin] }), ctx()));
     expect(e.code).toBe(code);
-    expect(e.exitCode).toBe(1);
+    expect(e.exitCode).toBe(exit);
     expect(e.message).toMatch(msg);
     expect(e.hint).toBeTruthy();
   });

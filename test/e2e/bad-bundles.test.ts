@@ -165,7 +165,7 @@ const cases: Case[] = [
  * References to something in neither the bundle nor the deployment: with a
  * target, offline validation can only warn (the deployment may hold it), so
  * plan reads the deployment and then refuses. Reads, no writes; the error
- * names file:line:col. Exit 1 today (WscError `unknown_reference`).
+ * names file:line:col. Exit 3, as for any invalid bundle (WscError `unknown_reference`).
  */
 const liveRefs: Case[] = [
   { name: 'unknown $report', files: { 'workbooks/sales.yaml': dash(CHART.replace('$report: abcdefABCDEF', '$report: zzzzzzzzzzzz')) }, at: 'workbooks/sales.yaml:2' },
@@ -232,7 +232,7 @@ describe('malformed bundles: wsc plan exits 3 with a file:line:col diagnostic an
 describe('references found in neither the bundle nor the deployment: refused after reading, nothing written', () => {
   it.each(liveRefs.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const r = results.get(c.name)!;
-    expect(r.code, show(r)).toBe(1);
+    expect(r.code, show(r)).toBe(3);
     expect(r.stderr, show(r)).toMatch(new RegExp(`^Error: ${escape(c.at)}:\\d+: .*neither in the bundle nor in the deployment`, 'm'));
     expect(r.stdout).toBe('');
   });
