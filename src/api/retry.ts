@@ -1,8 +1,10 @@
 // The retry policy of DESIGN §5, as data plus one pure predicate. The client
-// runs its own small attempt loop around `retryDecision` rather than p-retry:
-// p-retry's delays are `factor^n × random(1..2)` (no full jitter), it cannot
-// wait for a server-given delay (Retry-After) instead of its own, and it has
-// no injectable sleep/clock for tests. The loop is a dozen lines.
+// runs its own small attempt loop around `retryDecision` rather than p-retry
+// (so p-retry is not a dependency): p-retry's delays are
+// `factor^n × random(1..2)` (no full jitter), a server-given Retry-After could
+// only be slept in `onFailedAttempt` on top of its own delay instead of in
+// place of it, and it has no injectable sleep or clock for tests. The loop is
+// a dozen lines.
 import { API_CODES } from './wire.js';
 
 export interface RetryPolicy {
