@@ -22,6 +22,11 @@ export class PositionIndex {
     this.map.set(keyOf(path), pos);
   }
 
+  /** `set` for a parser that builds the key while it descends (see childKey), without a path array per value. */
+  setKey(key: string, pos: NodePos): void {
+    this.map.set(key, pos);
+  }
+
   get(path: Path): NodePos | undefined {
     return this.map.get(keyOf(path));
   }
@@ -42,6 +47,21 @@ export class PositionIndex {
   }
 }
 
+/** The key of the document root. */
+export const ROOT_KEY = '';
+
+/**
+ * The key of `path` extended by `seg`: the path's JSON without its brackets
+ * (`"meta","widgets",0`), so it can be built one segment at a time. JSON
+ * quoting keeps it unambiguous (`"1"` is not `1`, a comma in a key is quoted).
+ */
+export function childKey(parent: string, seg: string | number): string {
+  const s = typeof seg === 'number' ? String(seg) : JSON.stringify(seg);
+  return parent === ROOT_KEY ? s : `${parent},${s}`;
+}
+
 function keyOf(path: Path): string {
-  return JSON.stringify(path);
+  let key = ROOT_KEY;
+  for (const seg of path) key = childKey(key, seg);
+  return key;
 }

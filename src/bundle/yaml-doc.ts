@@ -8,6 +8,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments
 import type { Diagnostic } from '../errors.js';
 import { interpolate, type VarLookup, type VarProblem } from '../config/variables.js';
 import { PositionIndex, type LineCol, type Path } from './positions.js';
+import { parseSubset, type OnString } from './yaml-subset.js';
 
 /** Nodes produced by alias expansion, per document (the "billion laughs" guard). */
 export const MAX_ALIAS_NODES = 10_000;
@@ -65,6 +66,63 @@ class LimitExceeded extends Error {
 }
 
 export function parseYaml(file: string, text: string, opts: ParseOptions = {}): ParseResult {
+  const refused = sizeLimits(file, text);
+  if (refused) return refused;
+  // Most bundle files are in the subset the fast reader handles; it gives up
+  // (undefined) on anything else, and the library path below decides.
+  const varProblems: VarUse[] = [];
+  const lookup = opts.lookup;
+  const onString: OnString = lookup ? (v, style, path, pos) => interpolateScalar(v, style, path, pos, 0, lookup, varProblems) : (v) => v;
+  const fast = parseSubset(text, onString, MAX_DEPTH - 1);
+  if (fast) return { docs: [{ index: 0, value: fast.value, positions: fast.positions }], diagnostics: [], varProblems, incomplete: false };
+  return parseWithLibrary(file, text, opts);
+}
+
+/** parseYaml without the fast reader: the reference it is tested against. */
+export function parseYamlWithLibrary(file: string, text: string, opts: ParseOptions = {}): ParseResult {
+  return sizeLimits(file, text) ?? parseWithLibrary(file, text, opts);
+}
+
+/** A refusal when the text is over the limits that bound parsing time, before any parsing. */
+function sizeLimits(file: string, text: string): ParseResult | undefined {
+  const refuse = (message: string, line: number, col: number): ParseResult => ({
+    docs: [],
+    diagnostics: [{ severity: 'error', rule: 'yaml-limit', message, pos: { file, line, col } }],
+    varProblems: [],
+    incomplete: true,
+  });
+  const size = structureSize(text);
+  if (size.elements > MAX_ELEMENTS || size.documents > MAX_DOCUMENTS) {
+    const what = size.documents > MAX_DOCUMENTS ? `more than ${MAX_DOCUMENTS} documents` : `more than ${MAX_ELEMENTS} lines and list items`;
+    return refuse(`file has ${what}; split it into several files`, 1, 1);
+  }
+  const flowDepth = maxBracketDepth(text);
+  if (flowDepth.depth > MAX_FLOW_DEPTH) {
+    const before = text.slice(0, flowDepth.offset);
+    const line = before.split('\n').length;
+    return refuse(`values are nested more than ${MAX_FLOW_DEPTH} levels deep`, line, flowDepth.offset - before.lastIndexOf('\n'));
+  }
+  return undefined;
+}
+
+/**
+ * A string scalar with `${...}` interpolated; problems are recorded at the
+ * variable's column when the scalar is on one line and its style lets the
+ * column be known, else at the scalar.
+ */
+function interpolateScalar(v: string, style: string | undefined, path: Path, pos: LineCol, doc: number, lookup: VarLookup, varProblems: VarUse[]): unknown {
+  const r = interpolate(v, lookup);
+  if (!r.changed) return v;
+  const singleLine = !v.includes('\n');
+  const shift = style === 'PLAIN' ? 0 : style === 'QUOTE_DOUBLE' || style === 'QUOTE_SINGLE' ? 1 : -1;
+  for (const problem of r.problems) {
+    const p = singleLine && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
+    varProblems.push({ doc, path: [...path], pos: p, problem });
+  }
+  return r.value;
+}
+
+function parseWithLibrary(file: string, text: string, opts: ParseOptions): ParseResult {
   const lc = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   const varProblems: VarUse[] = [];
@@ -73,20 +131,6 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
   const at = (offset: number): LineCol => lc.linePos(Math.max(0, Math.min(offset, text.length)));
   const diag = (severity: 'error' | 'warning', rule: string, message: string, pos: LineCol, hint?: string) =>
     diagnostics.push({ severity, rule, message, pos: { file, line: pos.line, col: pos.col }, ...(hint ? { hint } : {}) });
-
-  const size = structureSize(text);
-  if (size.elements > MAX_ELEMENTS || size.documents > MAX_DOCUMENTS) {
-    const what = size.documents > MAX_DOCUMENTS ? `more than ${MAX_DOCUMENTS} documents` : `more than ${MAX_ELEMENTS} lines and list items`;
-    diag('error', 'yaml-limit', `file has ${what}; split it into several files`, { line: 1, col: 1 });
-    return { docs, diagnostics, varProblems, incomplete: true };
-  }
-  const flowDepth = maxBracketDepth(text);
-  if (flowDepth.depth > MAX_FLOW_DEPTH) {
-    const before = text.slice(0, flowDepth.offset);
-    const line = before.split('\n').length;
-    diag('error', 'yaml-limit', `values are nested more than ${MAX_FLOW_DEPTH} levels deep`, { line, col: flowDepth.offset - before.lastIndexOf('\n') });
-    return { docs, diagnostics, varProblems, incomplete: true };
-  }
 
   let parsed: Document.Parsed[];
   try {
@@ -208,15 +252,7 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
       if (typeof v === 'bigint') return Number(v);
       if (v !== null && typeof v === 'object') throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
       if (typeof v !== 'string' || !opts.lookup) return v;
-      const r = interpolate(v, opts.lookup);
-      if (!r.changed) return v;
-      const singleLine = !v.includes('\n');
-      const shift = n.type === 'PLAIN' ? 0 : n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE' ? 1 : -1;
-      for (const problem of r.problems) {
-        const p = singleLine && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
-        varProblems.push({ doc: index, path, pos: p, problem });
-      }
-      return r.value;
+      return interpolateScalar(v, n.type, path, pos, index, opts.lookup, varProblems);
     };
 
     try {

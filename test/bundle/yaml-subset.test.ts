@@ -1,0 +1,264 @@
+// The fast subset reader (bundle/yaml-subset.ts) against the library path
+// (yaml-doc.ts parseYamlWithLibrary): on any text, either the reader gives up
+// or parseYaml's result (values, positions, variable problems, diagnostics)
+// is exactly the library path's. Texts come from export's writer, from a
+// generator of hand-written shapes, and from mutations of both.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { VarLookup } from '../../src/config/variables.js';
+import type { JsonValue } from '../../src/core/model.js';
+import type { PositionIndex } from '../../src/bundle/positions.js';
+import { toYaml } from '../../src/bundle/write.js';
+import { MAX_DEPTH, parseYaml, parseYamlWithLibrary, type ParseResult } from '../../src/bundle/yaml-doc.js';
+import { parseSubset } from '../../src/bundle/yaml-subset.js';
+
+const lookup: VarLookup = (ns, name) => {
+  if (ns === 'vars' && name === 'n') return { found: true, value: 5 };
+  if (ns === 'vars' && name === 's') return { found: true, value: 'str' };
+  if (ns === 'env' && name === 'X') return { found: true, value: 'x' };
+  if (name === 'MY_TOKEN') return { found: false, refused: 'it looks like a secret' };
+  return { found: false };
+};
+
+const inSubset = (text: string) => parseSubset(text, (v) => v, MAX_DEPTH - 1) !== undefined;
+
+function plain(r: ParseResult) {
+  return {
+    docs: r.docs.map((d) => ({
+      index: d.index,
+      value: d.value,
+      start: d.positions.start,
+      positions: [...(d.positions as unknown as { map: Map<string, unknown> }).map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+    })),
+    diagnostics: r.diagnostics,
+    varProblems: r.varProblems,
+    incomplete: r.incomplete,
+  };
+}
+
+/** Same result as the library path; returns whether the fast reader took it. */
+function same(text: string): boolean {
+  for (const opts of [{}, { lookup }]) {
+    const expected = plain(parseYamlWithLibrary('f.yaml', text, opts));
+    const actual = plain(parseYaml('f.yaml', text, opts));
+    expect(actual, JSON.stringify(text)).toStrictEqual(expected);
+  }
+  return inSubset(text);
+}
+
+// ---------------------------------------------------------------------------
+// Generators.
+
+const scalarPool = [
+  'x', 'hello world', 'Report 0001', 'orders.m2', '$report', 'a-b', 'a_b', 'é', 'ключ', '😀', 'a b  c',
+  '1', '-1', '+1', '007', '-0', '0o17', '0o8', '0x1F', '0xG', '1e3', '1E-3', '.5', '1.', '1.50', '-.5e+2', '12345678901234567890',
+  '.inf', '-.Inf', '.nan', 'null', 'Null', 'NULL', 'nULL', '~', 'true', 'True', 'TRUE', 'tRUE', 'false', 'yes', 'no', 'on', 'off',
+  'a: b', 'a:b', 'a:', ':a', 'a #c', 'a#c', '#c', 'a # c', '${vars.n}', '${vars.s}', 'x ${vars.s} y', '${env.X}', '${vars.nope}',
+  '${env.MY_TOKEN}', '${', 'a ${vars.n', '$${vars.n}', "it's", 'say "hi"', '[x]', '{y}', 'x]', 'x}', 'x,y', '- z', '-z', '--z', '-',
+  '? q', '?q', '&a', '*a', '!t', '|', '>', '@x', '`x', '%x', ',x', '<<', '__proto__', 'constructor', ' lead', 'trail ', ' ',
+  '', 'a\nb', 'a\n\nb\n', 'line one\nline two\n', '\n', 'a\n  b', '  a\nb', 'a\\b', 'a"b', "a'b", '\u00a0', 'x\ty',
+];
+const keyPool = [
+  'kind', 'slug', 'name', 'meta', 'a', 'b', 'c', 'widgets', 'x', 'y', 'w', 'h', 'b c', '$report', '$workbook', 'x-y', 'a:b', '1', '01',
+  'true', 'null', '~', 'it\'s', 'q"q', '#x', 'a #b', 'a#b', '-a', '__proto__', 'prototype', '<<', 'ключ', '', ' k', 'k ', 'a[0]', 'a,b',
+  '?', 'k:', '${vars.n}', '.inf',
+];
+
+type Tree = string | number | boolean | null | Tree[] | { [k: string]: Tree };
+const tree: fc.Arbitrary<Tree> = fc.letrec<{ t: Tree }>((tie) => ({
+  t: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(...scalarPool),
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.constantFrom(true, false, null, 1.5, -0.25),
+    fc.array(tie('t'), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom(...keyPool), tie('t'), { maxKeys: 4 }),
+  ),
+})).t;
+const rootTree = fc.dictionary(fc.constantFrom(...keyPool), tree, { minKeys: 1, maxKeys: 5 });
+
+/** A small deterministic random source for rendering choices. */
+function rng(seed: number) {
+  let s = seed >>> 0 || 1;
+  const next = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 0x100000000;
+  };
+  return { chance: (p: number) => next() < p, pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!, int: (a: number, b: number) => a + Math.floor(next() * (b - a + 1)) };
+}
+type R = ReturnType<typeof rng>;
+
+function scalarText(v: string | number | boolean | null, r: R, inFlow: boolean): string {
+  if (typeof v !== 'string') return String(v);
+  const style = r.pick(['plain', 'plain', 'single', 'double']);
+  if (style === 'single') return `'${v.replace(/'/g, "''")}'`;
+  if (style === 'double') {
+    let s = JSON.stringify(v);
+    if (r.chance(0.2)) s = s.replace(/a/g, '\\x61').replace(/b/g, '\\u0062').replace(/\//g, '\\/');
+    if (r.chance(0.1)) s = s.replace(/ /g, '\\ ').replace(/é/g, '\\U000000e9');
+    return s;
+  }
+  void inFlow;
+  return v; // plain, as is: invalid or ambiguous ones are the point
+}
+
+function flowText(v: Tree, r: R): string {
+  const sp = () => (r.chance(0.3) ? ' ' : '');
+  if (Array.isArray(v)) return `[${sp()}${v.map((x) => flowText(x, r)).join(`${sp()},${r.chance(0.8) ? ' ' : ''}`)}${sp()}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${sp()}${Object.entries(v).map(([k, x]) => `${scalarText(k, r, true)}:${r.chance(0.9) ? ' ' : ''}${flowText(x, r)}`).join(`,${r.chance(0.8) ? ' ' : ''}`)}${sp()}}`;
+  }
+  return scalarText(v, r, true);
+}
+
+const comment = (r: R) => (r.chance(0.1) ? r.pick([' # c', '  #c', ' #', '#x']) : '');
+const trailing = (r: R) => (r.chance(0.05) ? r.pick([' ', '  ']) : '');
+const blankOrComment = (r: R, indent: number) => (r.chance(0.07) ? r.pick(['\n', `${' '.repeat(r.int(0, indent + 2))}\n`, `${' '.repeat(r.int(0, indent + 2))}# note\n`]) : '');
+
+/** The text of `v` as the value of a key or item at indentation `indent`, starting right after `key:` / `-`. */
+function valueText(v: Tree, indent: number, r: R, inSeq: boolean): string {
+  const step = r.pick([1, 2, 2, 2, 3, 4]);
+  if (Array.isArray(v) || (v !== null && typeof v === 'object')) {
+    const empty = Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
+    if (empty || r.chance(0.25)) return ` ${flowText(v, r)}${trailing(r)}${comment(r)}\n`;
+    if (inSeq && r.chance(0.5)) {
+      // compact: `- key: v` / `- - x`
+      const inner = indent + 1 + step;
+      const body = Array.isArray(v) ? seqText(v, inner, r) : mapText(v, inner, r);
+      return `${' '.repeat(step)}${body.slice(inner)}`;
+    }
+    const sameLevel = Array.isArray(v) && !inSeq && r.chance(0.3);
+    const inner = sameLevel ? indent : indent + step;
+    return `${comment(r)}\n${blankOrComment(r, indent)}${Array.isArray(v) ? seqText(v, inner, r) : mapText(v, inner, r)}`;
+  }
+  if (typeof v === 'string' && (v.includes('\n') || r.chance(0.1)) && r.chance(0.8)) {
+    const header = r.pick(['|', '|-', '|+', '>', '|2']);
+    const pad = ' '.repeat(indent + step);
+    return ` ${header}${comment(r)}\n${v.split('\n').map((l) => (l === '' ? (r.chance(0.3) ? pad : '') : pad + l)).join('\n')}\n`;
+  }
+  if (v === null && r.chance(0.5)) return `${trailing(r)}${comment(r)}\n`;
+  return ` ${scalarText(v, r, false)}${trailing(r)}${comment(r)}\n`;
+}
+
+function mapText(m: { [k: string]: Tree }, indent: number, r: R): string {
+  let s = '';
+  for (const [k, v] of Object.entries(m)) {
+    s += `${blankOrComment(r, indent)}${' '.repeat(indent)}${scalarText(k, r, false)}${r.chance(0.05) ? ' ' : ''}:${valueText(v, indent, r, false)}`;
+  }
+  return s;
+}
+
+function seqText(a: Tree[], indent: number, r: R): string {
+  let s = '';
+  for (const v of a) s += `${blankOrComment(r, indent)}${' '.repeat(indent)}-${valueText(v, indent, r, true)}`;
+  return s;
+}
+
+const handWritten = fc.tuple(rootTree, fc.integer(), fc.boolean()).map(([t, seed, finalNewline]) => {
+  const r = rng(seed);
+  let text = (r.chance(0.3) ? '# yaml-language-server: $schema=../schemas/report.schema.json\n' : '') + mapText(t, 0, r);
+  if (!finalNewline) text = text.replace(/\n$/, '');
+  return text;
+});
+
+const tricky = ['', ' ', '  ', '\n', ':', ': ', '-', '- ', '#', ' #', '"', "'", '[', ']', '{', '}', ',', '|', '>', '&a ', '*a', '!t ', '?', '\t', '\r', '---\n', '...\n', 'x', '\\', '${'];
+const mutated = (base: fc.Arbitrary<string>) =>
+  fc.tuple(base, fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(...tricky)), { minLength: 1, maxLength: 3 })).map(([text, edits]) => {
+    let t = text;
+    for (const [at, del, ins] of edits) {
+      const i = t.length === 0 ? 0 : at % (t.length + 1);
+      t = t.slice(0, i) + ins + t.slice(i + del);
+    }
+    return t;
+  });
+
+// export's writer: the values it writes are JSON.
+const nastyString = fc.oneof(fc.constantFrom(...scalarPool), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 }));
+const json: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small' },
+    nastyString,
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('v'), { maxLength: 5 }),
+    fc.dictionary(nastyString.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)), tie('v'), { maxKeys: 5 }),
+  ),
+})).v;
+const exported = fc
+  .tuple(fc.dictionary(fc.constantFrom(...keyPool).filter((k) => !['__proto__', 'prototype'].includes(k)), json, { minKeys: 1, maxKeys: 6 }), fc.boolean())
+  .map(([doc, flow]) => `# yaml-language-server: $schema=../schemas/workbook.schema.json\n${toYaml(doc, { flow })}`);
+
+// ---------------------------------------------------------------------------
+
+describe('the subset reader gives the library path\'s result or gives up', () => {
+  test('examples', () => {
+    const taken = [
+      'kind: Report\npublicId: abcdefabcdef\n',
+      '# c\n\nkind: Report\nmeta:\n  # hi\n  a: 1\nx:\n\n  - a\n  -\n  - [ 1, { b: c } ]\ny: |-\n  foo\n  bar\nz: "q" # c\nw:\n',
+      'a:\n- 1\n- b: 2\n  c: 3\n-   d: 4\n',
+      'w:   \nb: 1',
+      'w: # c\nb: 1',
+      'a:\n-   \n- # c\n-',
+      'a: "x\\ty\\u00e9\\x41\\/"',
+      "a: 'it''s'",
+      'a: { }\nb: []\nc: [ ]',
+      'a:\n  - - 1\n    - 2',
+      'a: [a b, c  ]\nb: {x: 1}',
+      'sql: |\n  SELECT a, b\n\n  FROM t  \n\nnext: 1\n',
+      'sql: |\n  SELECT 1\n# after\nnext: 1\n',
+      'q: "${vars.nope} and ${vars.n}"\nr: ${vars.n}\ns: x ${env.MY_TOKEN}\nt: |\n  ${vars.zz}\n',
+      'a: -1\nb: 0o17\nc: 0x1F\nd: 1e3\ne: .5\nf: 1.50\ng: ~\nh: True\ni: yes\n',
+      'widgets:\n  - id: a\n    type: CHART\n    position: { x: 0, y: 0, w: 6, h: 4 }\n    config: { reportId: { $report: abcdefabcdef } }\n',
+    ];
+    for (const t of taken) {
+      expect(same(t), JSON.stringify(t)).toBe(true);
+    }
+    const givenUp = [
+      '', '# only a comment\n', '---\na: 1\n', 'a: 1\n---\nb: 2\n', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: b\n  c\n', 'a: "x\n  y"\n',
+      'a: >\n  folded\n', 'a: |+\n  keep\n\n', 'a: |2\n   x\n', 'a: 1\na: 2\n', '__proto__: 1\n', 'a: .inf\n', '1: a\n', '? a\n: b\n',
+      'a:\tb\n', 'a: b\r\n', '- a\n', '[a]\n', 'a: b: c\n', 'a: [x: 1]\n', 'a: [a, ]\n', 'a: { x }\n', 'a:\n  b: 1\n c: 2\n',
+      'a: |\n   x\n  y\n', '<<: { a: 1 }\n', 'a: "\\q"\n', 'a: [x:1]\n', 'a: [\n  1 ]\n',
+    ];
+    for (const t of givenUp) {
+      expect(same(t), JSON.stringify(t)).toBe(false);
+    }
+  });
+
+  test('what export writes (and reads fast)', () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(exported, (text) => {
+        if (same(text)) fast++;
+      }),
+      { numRuns: 1500 },
+    );
+    // Most of it is in the subset (the rest: multi-line or indented block scalars, ...).
+    expect(fast).toBeGreaterThan(700);
+  });
+
+  test('hand-written shapes', () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(handWritten, (text) => {
+        if (same(text)) fast++;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(fast).toBeGreaterThan(300);
+  });
+
+  test('mutations of both', () => {
+    fc.assert(
+      fc.property(mutated(fc.oneof(handWritten, exported)), (text) => {
+        same(text);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
