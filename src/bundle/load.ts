@@ -7,26 +7,11 @@ import type { DesiredState } from '../core/model.js';
 import { SECRET_ENV_RE, type VarLookup } from '../config/variables.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { buildDesired } from './desired.js';
-import { discoverFiles, isDirectory, readBundleFile } from './files.js';
+import { discoverFiles, isDirectory, readBundleFileSync } from './files.js';
 import { isObject, issuesToDiagnostics } from './issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from './schema/index.js';
 import { closest } from './suggest.js';
 import { parseYaml, type VarUse } from './yaml-doc.js';
-
-const READ_CONCURRENCY = 32;
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 export interface LoadOptions {
   /** `vars` of the environment, for `${vars.NAME}`. */
@@ -64,10 +49,8 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   const lookup = variableLookup(opts);
   const items: DocItem[] = [];
   let incomplete = false;
-  // Reads overlap (a bundle may hold thousands of files); parsing stays in file order.
-  const reads = await mapLimited(files, READ_CONCURRENCY, readBundleFile);
-  for (const [i, f] of files.entries()) {
-    const read = reads[i]!;
+  for (const f of files) {
+    const read = readBundleFileSync(f);
     if (!read.ok) {
       diagnostics.push(read.diagnostic);
       incomplete = true;
