@@ -16,7 +16,16 @@ export interface NodePos {
 export class PositionIndex {
   private readonly map = new Map<string, NodePos>();
 
-  constructor(readonly start: LineCol) {}
+  /**
+   * `fill`, when given, records the positions not recorded yet; it runs at
+   * the first lookup the recorded ones cannot answer. The fast YAML reader
+   * records only the top-level keys while loading (what a valid bundle
+   * needs) and reads a file again for the rest, when a problem is reported.
+   */
+  constructor(
+    readonly start: LineCol,
+    private fill?: (index: PositionIndex) => void,
+  ) {}
 
   set(path: Path, pos: NodePos): void {
     this.map.set(keyOf(path), pos);
@@ -28,7 +37,23 @@ export class PositionIndex {
   }
 
   get(path: Path): NodePos | undefined {
-    return this.map.get(keyOf(path));
+    const key = keyOf(path);
+    const p = this.map.get(key);
+    if (p !== undefined || this.fill === undefined) return p;
+    this.complete();
+    return this.map.get(key);
+  }
+
+  /** Every recorded position, by key (tests, debugging). */
+  entries(): [string, NodePos][] {
+    this.complete();
+    return [...this.map.entries()];
+  }
+
+  private complete(): void {
+    const fill = this.fill;
+    this.fill = undefined;
+    fill?.(this);
   }
 
   /**
@@ -47,6 +72,10 @@ export class PositionIndex {
   }
 }
 
+/** What JSON.stringify escapes in a string (quote, backslash, controls, lone surrogates); other keys are quoted directly. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /["\\\u0000-\u001F\uD800-\uDFFF]/;
+
 /** The key of the document root. */
 export const ROOT_KEY = '';
 
@@ -56,7 +85,7 @@ export const ROOT_KEY = '';
  * quoting keeps it unambiguous (`"1"` is not `1`, a comma in a key is quoted).
  */
 export function childKey(parent: string, seg: string | number): string {
-  const s = typeof seg === 'number' ? String(seg) : JSON.stringify(seg);
+  const s = typeof seg === 'number' ? String(seg) : NEEDS_ESCAPE.test(seg) ? JSON.stringify(seg) : `"${seg}"`;
   return parent === ROOT_KEY ? s : `${parent},${s}`;
 }
 

@@ -29,6 +29,9 @@ export interface SubsetDoc {
   positions: PositionIndex;
 }
 
+/** Given to onString for a string without `${` when positions are not recorded: never reported. */
+const NO_POS: LineCol = Object.freeze({ line: 0, col: 0 });
+
 /** Thrown inside the reader when the text leaves the subset (a plain object: no stack trace to capture). */
 const OUT = { outOfSubset: true };
 const out = (): never => {
@@ -149,12 +152,14 @@ const HEX_RE = /^[0-9a-fA-F]+$/;
 export function parseSubset(text: string, onString: OnString, maxDepth: number): SubsetDoc | undefined {
   if (DOUBTFUL.test(text)) return undefined;
   try {
-    return new SubsetReader(text, onString, maxDepth).document();
+    return new SubsetReader(text, onString, maxDepth, false).document();
   } catch (e) {
     if (e === OUT) return undefined;
     throw e;
   }
 }
+
+const asIs: OnString = (v) => v;
 
 class SubsetReader {
   private readonly len: number;
@@ -164,25 +169,44 @@ class SubsetReader {
   private readonly path: (string | number)[] = [];
   private positions!: PositionIndex;
 
+  /**
+   * @param recordAll record the position of every value; otherwise only of
+   * the root and its keys, and the index reads the text again, recording
+   * all, when asked for another (positions are a third of the reading time,
+   * and rarely used).
+   */
   constructor(
     private readonly t: string,
     private readonly onString: OnString,
     private readonly maxDepth: number,
+    private readonly recordAll: boolean,
   ) {
     this.len = t.length;
   }
 
-  document(): SubsetDoc | undefined {
+  document(into?: PositionIndex): SubsetDoc {
     const indent = this.skipToContent();
     if (indent !== 0) return out(); // empty, or an indented root: the library decides
     const first = this.i;
     if (this.isDashItem(first)) return out();
     const start = this.pos(first);
-    this.positions = new PositionIndex(start);
+    const { t, maxDepth } = this;
+    this.positions = into ?? new PositionIndex(start, (index) => new SubsetReader(t, asIs, maxDepth, true).document(index));
     this.positions.setKey(ROOT_KEY, { key: undefined, value: start });
     const value = this.blockMap(0, first, ROOT_KEY, 0);
     if (this.skipToContent() !== -1) out();
     return { value, positions: this.positions };
+  }
+
+  /** Whether values in a collection at `depth` get their positions recorded now. */
+  private records(depth: number): boolean {
+    return depth === 0 || this.recordAll;
+  }
+
+  /** onString, with the position computed only when it can be needed (a `${` to report). */
+  private str(value: string, style: ScalarStyle, pos: LineCol | undefined, offset: number): unknown {
+    if (pos === undefined && value.includes('${')) pos = this.pos(offset);
+    return this.onString(value, style, this.path, pos ?? NO_POS);
   }
 
   /** Line and column of an offset on the current line. */
@@ -280,9 +304,9 @@ class SubsetReader {
       }
       if (afterColon - keyStart > MAX_KEY_CHARS) out();
       if (REFUSED_KEYS.has(key) || Object.hasOwn(obj, key)) out();
-      const ckey = childKey(pkey, key);
+      const rec = this.records(depth);
       this.path.push(key);
-      obj[key] = this.value(afterColon, m, ckey, depth, this.pos(keyStart), true);
+      obj[key] = this.value(afterColon, m, rec ? childKey(pkey, key) : '', depth, rec ? this.pos(keyStart) : undefined, true);
       this.path.pop();
       const ind = this.skipToContent();
       if (ind < m) return obj; // also the end of the text (-1)
@@ -317,7 +341,7 @@ class SubsetReader {
     let k = first;
     for (let idx = 0; ; idx++) {
       this.path.push(idx);
-      arr.push(this.value(k + 1, n, childKey(pkey, idx), depth, undefined, false));
+      arr.push(this.value(k + 1, n, this.recordAll ? childKey(pkey, idx) : '', depth, undefined, false));
       this.path.pop();
       const ind = this.skipToContent();
       if (ind < n) return arr;
@@ -334,40 +358,41 @@ class SubsetReader {
    */
   private value(off: number, n: number, ckey: string, depth: number, keyPos: LineCol | undefined, inMap: boolean): unknown {
     const t = this.t;
+    const rec = this.records(depth);
     let j = off;
     while (t.charCodeAt(j) === SP) j++;
     const c = j < this.len ? t.charCodeAt(j) : NL;
     if (c === NL || c === HASH) {
       // Nothing on this line: a block collection below, or null.
-      const emptyPos = this.pos(j);
+      const emptyPos = rec ? this.pos(j) : undefined;
       this.finishLine(j);
       const ind = this.skipToContent();
       if (ind >= 0) {
         const start = this.i + ind;
         const dash = this.isDashItem(start);
         if (ind > n || (inMap && ind === n && dash)) {
-          const vpos = this.pos(start);
-          this.set(ckey, keyPos, vpos);
+          if (rec) this.set(ckey, keyPos, this.pos(start));
           return dash ? this.blockSeq(ind, start, ckey, depth + 1) : this.blockMap(ind, start, ckey, depth + 1);
         }
       }
-      this.set(ckey, keyPos, emptyPos);
+      if (rec) this.set(ckey, keyPos, emptyPos!);
       return null;
     }
-    const vpos = this.pos(j);
-    this.set(ckey, keyPos, vpos);
+    const vpos = rec ? this.pos(j) : undefined;
+    if (rec) this.set(ckey, keyPos, vpos!);
     if (c === DQ || c === SQ) {
       const q = this.quoted(j);
       if (!inMap && this.colonFollows(q.end)) return this.blockMap(j - this.i, j, ckey, depth + 1);
+      const v = this.str(q.value, c === DQ ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', vpos, j);
       this.finishLine(q.end);
-      return this.onString(q.value, c === DQ ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', this.path, vpos);
+      return v;
     }
     if (c === LBRACK || c === LBRACE) {
       const r = this.flow(j, ckey, depth + 1);
       this.finishLine(r.end);
       return r.value;
     }
-    if (c === PIPE) return this.blockLiteral(j, n, vpos);
+    if (c === PIPE) return this.blockLiteral(j, n, vpos ?? this.pos(j));
     if (c === DASH && this.isDashItem(j)) {
       if (inMap) out(); // `key: - x`
       return this.blockSeq(j - this.i, j, ckey, depth + 1); // `- - x`
@@ -388,10 +413,10 @@ class SubsetReader {
     }
     let e = k;
     while (t.charCodeAt(e - 1) === SP) e--;
-    const raw = t.slice(j, e);
+    const raw = resolvePlain(t.slice(j, e));
+    const v = typeof raw === 'string' ? this.str(raw, 'PLAIN', vpos, j) : raw;
     this.finishLine(k);
-    const v = resolvePlain(raw);
-    return typeof v === 'string' ? this.onString(v, 'PLAIN', this.path, vpos) : v;
+    return v;
   }
 
   /** After a quoted scalar ending at `k`: `:` then a space or the end of the line (a quoted key). */
@@ -481,15 +506,15 @@ class SubsetReader {
         j += 2;
         while (t.charCodeAt(j) === SP) j++;
         if (REFUSED_KEYS.has(key) || Object.hasOwn(obj, key)) out();
-        const keyPos = this.pos(keyStart);
+        const rec = this.recordAll;
         this.path.push(key);
-        const r = this.flowNode(j, childKey(pkey, key), depth, keyPos);
+        const r = this.flowNode(j, rec ? childKey(pkey, key) : '', depth, rec ? this.pos(keyStart) : undefined);
         this.path.pop();
         obj[key] = r.value;
         j = r.end;
       } else {
         this.path.push(idx);
-        const r = this.flowNode(j, childKey(pkey, idx), depth, undefined);
+        const r = this.flowNode(j, this.recordAll ? childKey(pkey, idx) : '', depth, undefined);
         this.path.pop();
         arr.push(r.value);
         j = r.end;
@@ -508,11 +533,11 @@ class SubsetReader {
   private flowNode(j: number, ckey: string, depth: number, keyPos: LineCol | undefined): { value: unknown; end: number } {
     const t = this.t;
     const c = t.charCodeAt(j);
-    const vpos = this.pos(j);
-    this.set(ckey, keyPos, vpos);
+    const vpos = this.recordAll ? this.pos(j) : undefined;
+    if (vpos) this.set(ckey, keyPos, vpos);
     if (c === DQ || c === SQ) {
       const q = this.quoted(j);
-      return { value: this.onString(q.value, c === DQ ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', this.path, vpos), end: q.end };
+      return { value: this.str(q.value, c === DQ ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', vpos, j), end: q.end };
     }
     if (c === LBRACK || c === LBRACE) return this.flow(j, ckey, depth + 1);
     if (isIndicator(c)) out();
@@ -525,7 +550,7 @@ class SubsetReader {
     while (t.charCodeAt(s - 1) === SP) s--;
     if (s === j) out();
     const v = resolvePlain(t.slice(j, s));
-    return { value: typeof v === 'string' ? this.onString(v, 'PLAIN', this.path, vpos) : v, end: e };
+    return { value: typeof v === 'string' ? this.str(v, 'PLAIN', vpos, j) : v, end: e };
   }
 
   /**
