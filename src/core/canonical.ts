@@ -6,7 +6,10 @@ import type { JsonValue } from './model.js';
 
 /** Sets an own member, even one named `__proto__` (plain assignment would set the prototype). */
 export function setMember(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  // defineProperty is several times slower than assignment, which creates the
+  // same own, enumerable, writable member for every other key.
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }
 
 /** A deep copy with object keys sorted and `undefined` members dropped. */
@@ -26,9 +29,36 @@ export function canonicalize(v: unknown): JsonValue {
   return String(v);
 }
 
-/** JSON with sorted keys and no whitespace. */
+/**
+ * JSON with sorted keys and no whitespace: `JSON.stringify(canonicalize(v))`,
+ * written directly rather than through the sorted copy (the planner hashes
+ * every live object; test/core/canonical.test.ts checks they agree).
+ */
 export function canonicalJson(v: unknown): string {
-  return JSON.stringify(canonicalize(v));
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+    case 'number': // NaN and ±Infinity give null, as in JSON.stringify
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (Array.isArray(v)) {
+        let s = '[';
+        for (let i = 0; i < v.length; i++) s += i === 0 ? canonicalJson(v[i]) : `,${canonicalJson(v[i])}`;
+        return `${s}]`;
+      }
+      let s = '';
+      for (const k of Object.keys(v).sort()) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x === undefined) continue;
+        s += `${s === '' ? '' : ','}${JSON.stringify(k)}:${canonicalJson(x)}`;
+      }
+      return `{${s}}`;
+    }
+    default:
+      return JSON.stringify(String(v));
+  }
 }
 
 export function canonicalEqual(a: unknown, b: unknown): boolean {
@@ -61,10 +91,49 @@ export function withoutNullMembers(v: unknown): JsonValue {
 /**
  * Whether a desired value and a live value hold the same content: canonical
  * equality, where an absent live field equals null and null object members
- * equal absent ones.
+ * equal absent ones. That is `canonicalJson(withoutNullMembers(desired)) ===
+ * canonicalJson(withoutNullMembers(live))`, compared in place without the
+ * copies (test/core/canonical.test.ts checks they agree).
  */
 export function sameContent(desired: unknown, live: unknown): boolean {
-  return canonicalJson(withoutNullMembers(desired)) === canonicalJson(withoutNullMembers(live));
+  const aObj = desired !== null && typeof desired === 'object';
+  const bObj = live !== null && typeof live === 'object';
+  if (!aObj || !bObj) return !aObj && !bObj && scalarOf(desired) === scalarOf(live);
+  const aArr = Array.isArray(desired);
+  if (aArr !== Array.isArray(live)) return false;
+  if (aArr) {
+    const a = desired as unknown[];
+    const b = live as unknown[];
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameContent(a[i], b[i])) return false;
+    return true;
+  }
+  const a = desired as Record<string, unknown>;
+  const b = live as Record<string, unknown>;
+  let members = 0;
+  for (const k of Object.keys(a)) {
+    const x = a[k];
+    if (x === null || x === undefined) continue;
+    members++;
+    if (!isEnumerable.call(b, k)) return false;
+    const y = b[k];
+    if (y === null || y === undefined || !sameContent(x, y)) return false;
+  }
+  for (const k of Object.keys(b)) {
+    const y = b[k];
+    if (y !== null && y !== undefined) members--;
+  }
+  return members === 0;
+}
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+/** What a non-object value is in canonical JSON: null for null, undefined and non-finite numbers; String(v) for what JSON lacks. */
+function scalarOf(v: unknown): string | number | boolean | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  return String(v);
 }
 
 /** A JSON string parsed, or undefined when it is not valid JSON. */
