@@ -4,7 +4,8 @@
 // position for each problem, (3) refuse keys that could reach an object's
 // prototype, and (4) bound alias expansion, nesting and node counts, so a
 // hostile file costs bounded time and memory.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Scalar } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, Node, Scalar } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { interpolate, type VarLookup, type VarProblem } from '../config/variables.js';
 import { PositionIndex, type LineCol, type Path } from './positions.js';
@@ -122,7 +123,15 @@ function interpolateScalar(v: string, style: string | undefined, path: Path, pos
   return r.value;
 }
 
+/**
+ * The `yaml` library, loaded at first use: most bundles never need it (the
+ * fast reader takes their files), and loading it costs about 40 ms.
+ */
+let yamlLib: typeof import('yaml') | undefined;
+const library = (): typeof import('yaml') => (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
+
 function parseWithLibrary(file: string, text: string, opts: ParseOptions): ParseResult {
+  const { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } = library();
   const lc = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   const varProblems: VarUse[] = [];
