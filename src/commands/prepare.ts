@@ -66,6 +66,8 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       deploymentId: env.deploymentId,
       publicIds: env.publicIds,
       targets: opts.target,
+      // Only `plan --out` saves the plan, with the fingerprints apply checks.
+      fingerprints: 'out' in opts && opts.out !== undefined,
     });
     return { env, desired, warnings, conn, live, plan: p };
   } catch (e) {

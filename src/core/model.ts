@@ -102,6 +102,12 @@ export interface PlanContext {
   publicIds: PublicIdMode;
   /** `--target` addresses; empty = everything. */
   targets: string[];
+  /**
+   * false: `fingerprints` is left empty. Only a saved plan uses them (apply
+   * checks them for drift), and hashing every live object read is about a
+   * third of planning a large deployment. Default true.
+   */
+  fingerprints?: boolean;
 }
 
 export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop';

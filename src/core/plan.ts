@@ -76,6 +76,6 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     publicIds: ctx.publicIds,
     changes,
     summary: summarize(changes, unmanaged),
-    fingerprints: kept.flatMap((p) => p.fingerprints),
+    fingerprints: ctx.fingerprints === false ? [] : kept.flatMap((p) => p.fingerprints()),
   };
 }

@@ -225,6 +225,13 @@ describe('plan: an existing deployment', () => {
       ['user-attribute/region', 5, undefined, 64],
     ]);
   });
+
+  it('leaves fingerprints out of a plan that will not be saved, and nothing else', () => {
+    const full = plan(base(), liveState, ctx());
+    const bare = plan(base(), liveState, { ...ctx(), fingerprints: false });
+    expect(bare.fingerprints).toEqual([]);
+    expect({ ...bare, fingerprints: full.fingerprints }).toEqual(full);
+  });
 });
 
 describe('plan: adoption and publicIds', () => {

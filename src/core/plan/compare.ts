@@ -9,7 +9,8 @@ export type Obj = { [k: string]: JsonValue };
 /** A planned resource: its change and the fingerprints of what was read for it. */
 export interface Planned {
   change: ResourceChange;
-  fingerprints: Fingerprint[];
+  /** Computed only for a plan that keeps fingerprints (PlanContext.fingerprints): hashing live objects is costly. */
+  fingerprints: () => Fingerprint[];
 }
 
 export function at(pos: SourcePos | undefined): string {

@@ -75,8 +75,7 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
 
   const rc: ResourceChange = { address: d.address, kind: 'report', actions, livePublicId: livePid, changes, requests, pos: d.pos };
   if (lr) rc.liveId = lr.id;
-  const fingerprints: Fingerprint[] = adopting
-    ? [fingerprintOf(d.address, undefined), fingerprintOf(d.address, lr, 'id')]
-    : [fingerprintOf(d.address, lr)];
+  const fingerprints = (): Fingerprint[] =>
+    adopting ? [fingerprintOf(d.address, undefined), fingerprintOf(d.address, lr, 'id')] : [fingerprintOf(d.address, lr)];
   return { change: rc, fingerprints };
 }

@@ -43,5 +43,5 @@ export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | u
   }
   const rc: ResourceChange = { address: a.address, kind: 'user-attribute', actions, changes, requests, pos: a.pos };
   if (la) rc.liveId = la.id;
-  return { change: rc, fingerprints: [fingerprintOf(a.address, la, a.id !== undefined ? 'id' : 'identity')] };
+  return { change: rc, fingerprints: () => [fingerprintOf(a.address, la, a.id !== undefined ? 'id' : 'identity')] };
 }

@@ -88,5 +88,5 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
 
   const rc: ResourceChange = { address: w.address, kind: 'workbook', actions, changes, requests, pos: w.pos };
   if (lw) rc.liveId = lw.id;
-  return { change: rc, fingerprints: [fingerprintOf(w.address, lw)] };
+  return { change: rc, fingerprints: () => [fingerprintOf(w.address, lw)] };
 }
