@@ -148,6 +148,8 @@ export function parseJsonString(s: unknown): JsonValue | undefined {
 
 /** `jsonQuery` equality: as parsed JSON when both sides parse, else as strings (absent ≡ null). */
 export function sameJsonString(desired: unknown, live: unknown): boolean {
+  // The same text parses the same (or fails the same): no need to parse it.
+  if (typeof desired === 'string' && desired === live) return true;
   const a = parseJsonString(desired);
   const b = parseJsonString(live);
   if (a !== undefined && b !== undefined) return sameContent(a, b);

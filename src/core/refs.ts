@@ -49,11 +49,30 @@ export function resolveRefs(
       }
       return target;
     }
-    if (Array.isArray(x)) return x.map(walk);
+    // Copied only where a reference was replaced; a value without one is returned as it is.
+    if (Array.isArray(x)) {
+      let out: JsonValue[] | undefined;
+      for (let i = 0; i < x.length; i++) {
+        const y = walk(x[i]!);
+        if (out) out.push(y);
+        else if (y !== x[i]) (out = x.slice(0, i)).push(y);
+      }
+      return out ?? x;
+    }
     if (x !== null && typeof x === 'object') {
-      const out: { [k: string]: JsonValue } = {};
-      for (const [k, y] of Object.entries(x)) setMember(out, k, walk(y));
-      return out;
+      let out: { [k: string]: JsonValue } | undefined;
+      const entries = Object.entries(x);
+      for (let i = 0; i < entries.length; i++) {
+        const [k, y] = entries[i]!;
+        const z = walk(y);
+        if (out) setMember(out, k, z);
+        else if (z !== y) {
+          out = {};
+          for (let j = 0; j < i; j++) setMember(out, entries[j]![0], entries[j]![1]);
+          setMember(out, k, z);
+        }
+      }
+      return out ?? x;
     }
     return x;
   };
