@@ -2,7 +2,7 @@
 // with a `$report` or `$workbook` key must be exactly `{ $report: <publicId> }`
 // or `{ $workbook: <slug> }`.
 import { PUBLIC_ID_RE } from '../api/wire.js';
-import { describe, isObject } from './issues.js';
+import { describe } from './issues.js';
 import type { Path } from './positions.js';
 import { closest } from './suggest.js';
 
@@ -22,17 +22,22 @@ export interface RefProblem {
 const REF_KEYS = ['$report', '$workbook'];
 
 export function scanRefs(value: unknown, base: Path, refs: FoundRef[], problems: RefProblem[]): void {
-  const walk = (v: unknown, path: Path, depth: number): void => {
-    if (depth > 100) return;
+  // One path, extended and shortened while walking; copied only for a finding.
+  const path: (string | number)[] = [...base];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 100 || v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...path, i], depth + 1));
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i], depth + 1);
+        path.pop();
+      }
       return;
     }
-    if (!isObject(v)) return;
     const keys = Object.keys(v);
     const refKey = keys.find((k) => k === '$report' || k === '$workbook');
     if (refKey) {
-      const target = v[refKey];
+      const target = (v as Record<string, unknown>)[refKey];
       const kind = refKey === '$report' ? 'report' : 'workbook';
       if (keys.length !== 1) {
         const extra = keys.find((k) => k !== refKey)!;
@@ -53,8 +58,10 @@ export function scanRefs(value: unknown, base: Path, refs: FoundRef[], problems:
         const near = closest(k, REF_KEYS);
         if (near) problems.push({ path: [...path, k], at: 'key', message: `unknown reference key \`${k}\` (did you mean \`${near}\`?)` });
       }
-      walk(v[k], [...path, k], depth + 1);
+      path.push(k);
+      walk((v as Record<string, unknown>)[k], depth + 1);
+      path.pop();
     }
   };
-  walk(value, base, 0);
+  walk(value, 0);
 }
