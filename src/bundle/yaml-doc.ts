@@ -73,9 +73,9 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
   // (undefined) on anything else, and the library path below decides.
   const varProblems: VarUse[] = [];
   const lookup = opts.lookup;
-  const onString: OnString = lookup ? (v, style, path, pos) => interpolateScalar(v, style, path, pos, 0, lookup, varProblems) : (v) => v;
+  const onString: OnString = lookup ? (v, style, path, pos, doc) => interpolateScalar(v, style, path, pos, doc, lookup, varProblems) : (v) => v;
   const fast = parseSubset(text, onString, MAX_DEPTH - 1);
-  if (fast) return { docs: [{ index: 0, value: fast.value, positions: fast.positions }], diagnostics: [], varProblems, incomplete: false };
+  if (fast) return { docs: fast.map((d, index) => ({ index, value: d.value, positions: d.positions })), diagnostics: [], varProblems, incomplete: false };
   return parseWithLibrary(file, text, opts);
 }
 

@@ -1,5 +1,6 @@
 // A fast reader for the common subset of YAML that `wsc export` writes and
-// people write by hand: one document whose root is a block mapping; block
+// people write by hand: documents (separated by `---` lines) whose roots are
+// block mappings; block
 // mappings and sequences (compact `- key: v` items too); single-line flow
 // collections; plain, single- and double-quoted single-line scalars;
 // literal block scalars `|` / `|-`; comments.
@@ -21,8 +22,8 @@ import { childKey, PositionIndex, ROOT_KEY, type LineCol, type NodePos } from '.
 
 export type ScalarStyle = 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' | 'BLOCK_LITERAL';
 
-/** Called for every string scalar (interpolation); `path` is live: copy it to keep it. */
-export type OnString = (value: string, style: ScalarStyle, path: readonly (string | number)[], pos: LineCol) => unknown;
+/** Called for every string scalar (interpolation), in document `doc`; `path` is live: copy it to keep it. */
+export type OnString = (value: string, style: ScalarStyle, path: readonly (string | number)[], pos: LineCol, doc: number) => unknown;
 
 export interface SubsetDoc {
   value: Record<string, unknown>;
@@ -39,10 +40,10 @@ const out = (): never => {
 };
 
 // Characters anywhere in the text that send it to the library: tab, CR, BOM,
-// NEL and Unicode line separators, C0/C1 controls; and a line starting with a
-// document marker or a directive.
+// NEL and Unicode line separators, C0/C1 controls. (Lines starting with `...`
+// or `%`, and `---` lines other than a bare separator, are found where lines start.)
 // eslint-disable-next-line no-control-regex
-const DOUBTFUL = /[\t\r\uFEFF\u0085\u2028\u2029\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|^(?:---|\.\.\.|%)/m;
+const DOUBTFUL = /[\t\r\uFEFF\u0085\u2028\u2029\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /** Keys the library path refuses (yaml-doc.ts FORBIDDEN_KEYS) or that YAML 1.1 readers treat as merges. */
 const REFUSED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype', '<<']);
@@ -149,10 +150,10 @@ const HEX_RE = /^[0-9a-fA-F]+$/;
  * document). `maxDepth`: collections nested deeper leave the subset, so the
  * library path reports the limit.
  */
-export function parseSubset(text: string, onString: OnString, maxDepth: number): SubsetDoc | undefined {
+export function parseSubset(text: string, onString: OnString, maxDepth: number): SubsetDoc[] | undefined {
   if (DOUBTFUL.test(text)) return undefined;
   try {
-    return new SubsetReader(text, onString, maxDepth, false).document();
+    return new SubsetReader(text, onString, maxDepth, false).documents();
   } catch (e) {
     if (e === OUT) return undefined;
     throw e;
@@ -168,6 +169,8 @@ class SubsetReader {
   private lineNo = 1;
   private readonly path: (string | number)[] = [];
   private positions!: PositionIndex;
+  /** Index of the document being read. */
+  private doc = 0;
 
   /**
    * @param recordAll record the position of every value; otherwise only of
@@ -184,18 +187,56 @@ class SubsetReader {
     this.len = t.length;
   }
 
-  document(into?: PositionIndex): SubsetDoc {
-    const indent = this.skipToContent();
-    if (indent !== 0) return out(); // empty, or an indented root: the library decides
-    const first = this.i;
-    if (this.isDashItem(first)) return out();
-    const start = this.pos(first);
-    const { t, maxDepth } = this;
-    this.positions = into ?? new PositionIndex(start, (index) => new SubsetReader(t, asIs, maxDepth, true).document(index));
-    this.positions.setKey(ROOT_KEY, { key: undefined, value: start });
-    const value = this.blockMap(0, first, ROOT_KEY, 0);
-    if (this.skipToContent() !== -1) out();
-    return { value, positions: this.positions };
+  /**
+   * Every document of the text. `fill`: read again to record all positions
+   * of document `fill.doc` into `fill.into`.
+   */
+  documents(fill?: { doc: number; into: PositionIndex }): SubsetDoc[] {
+    const docs: SubsetDoc[] = [];
+    let indent = this.skipToContent();
+    if (indent === 0 && this.isSeparator(this.i)) indent = this.nextDocument();
+    for (;;) {
+      // An empty document, or an indented root: the library decides.
+      if (indent !== 0 || this.isSeparator(this.i)) return out();
+      const first = this.i;
+      if (this.isDashItem(first)) return out();
+      const start = this.pos(first);
+      const { t, maxDepth, doc } = this;
+      this.positions =
+        fill?.doc === doc
+          ? fill.into
+          : new PositionIndex(start, (into) => void new SubsetReader(t, asIs, maxDepth, true).documents({ doc, into }));
+      this.positions.setKey(ROOT_KEY, { key: undefined, value: start });
+      docs.push({ value: this.blockMap(0, first, ROOT_KEY, 0), positions: this.positions });
+      indent = this.skipToContent();
+      if (indent === -1) return docs;
+      if (!this.isSeparator(this.i)) return out();
+      indent = this.nextDocument();
+      this.doc++;
+    }
+  }
+
+  /** A line of exactly `---` at `k` (a line start): the next document. Other lines starting with a marker or a directive leave the subset. */
+  private isSeparator(k: number): boolean {
+    const t = this.t;
+    const c = t.charCodeAt(k);
+    if (c === 37) return out(); // %: a directive
+    if (c !== DASH && c !== 46) return false;
+    if (!(t.startsWith('---', k) || t.startsWith('...', k))) return false;
+    if (c === DASH && (k + 3 >= this.len || t.charCodeAt(k + 3) === NL)) return true;
+    return out(); // `...`, or `---` with something after it
+  }
+
+  /** Past a separator line: the indentation of the next content line, as skipToContent. */
+  private nextDocument(): number {
+    const nl = this.t.indexOf('\n', this.i);
+    if (nl < 0) {
+      this.i = this.len;
+      return -1;
+    }
+    this.i = nl + 1;
+    this.lineNo++;
+    return this.skipToContent();
   }
 
   /** Whether values in a collection at `depth` get their positions recorded now. */
@@ -206,7 +247,7 @@ class SubsetReader {
   /** onString, with the position computed only when it can be needed (a `${` to report). */
   private str(value: string, style: ScalarStyle, pos: LineCol | undefined, offset: number): unknown {
     if (pos === undefined && value.includes('${')) pos = this.pos(offset);
-    return this.onString(value, style, this.path, pos ?? NO_POS);
+    return this.onString(value, style, this.path, pos ?? NO_POS, this.doc);
   }
 
   /** Line and column of an offset on the current line. */
@@ -311,6 +352,7 @@ class SubsetReader {
       const ind = this.skipToContent();
       if (ind < m) return obj; // also the end of the text (-1)
       if (ind > m) out();
+      if (m === 0 && this.isSeparator(this.i)) return obj; // the next document
       k = this.i + m;
     }
   }
@@ -619,6 +661,6 @@ class SubsetReader {
     if (indent < 0) out();
     if (trailingEmpty > 0) lines.length -= trailingEmpty;
     const value = strip ? lines.join('\n') : `${lines.join('\n')}\n`;
-    return this.onString(value, 'BLOCK_LITERAL', this.path, vpos);
+    return this.str(value, 'BLOCK_LITERAL', vpos, -1);
   }
 }

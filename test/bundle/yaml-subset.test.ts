@@ -161,9 +161,10 @@ function seqText(a: Tree[], indent: number, r: R): string {
   return s;
 }
 
-const handWritten = fc.tuple(rootTree, fc.integer(), fc.boolean()).map(([t, seed, finalNewline]) => {
+const handWritten = fc.tuple(fc.array(rootTree, { minLength: 1, maxLength: 3 }), fc.integer(), fc.boolean()).map(([docs, seed, finalNewline]) => {
   const r = rng(seed);
-  let text = (r.chance(0.3) ? '# yaml-language-server: $schema=../schemas/report.schema.json\n' : '') + mapText(t, 0, r);
+  let text = (r.chance(0.3) ? '# yaml-language-server: $schema=../schemas/report.schema.json\n' : '') + (r.chance(0.2) ? '---\n' : '');
+  text += docs.map((t) => mapText(t, 0, r)).join(r.pick(['---\n', '---\n', '---\n\n', '---\n# next\n', '--- \n', '...\n---\n']));
   if (!finalNewline) text = text.replace(/\n$/, '');
   return text;
 });
@@ -218,12 +219,14 @@ describe('the subset reader gives the library path\'s result or gives up', () =>
       'q: "${vars.nope} and ${vars.n}"\nr: ${vars.n}\ns: x ${env.MY_TOKEN}\nt: |\n  ${vars.zz}\n',
       'a: -1\nb: 0o17\nc: 0x1F\nd: 1e3\ne: .5\nf: 1.50\ng: ~\nh: True\ni: yes\n',
       'widgets:\n  - id: a\n    type: CHART\n    position: { x: 0, y: 0, w: 6, h: 4 }\n    config: { reportId: { $report: abcdefabcdef } }\n',
+      '---\na: 1\n',
+      '# c\n---\na: 1\n---\n# d\nb: ${vars.nope}\nc:\n- x\n---\nd: |\n  text\n',
     ];
     for (const t of taken) {
       expect(same(t), JSON.stringify(t)).toBe(true);
     }
     const givenUp = [
-      '', '# only a comment\n', '---\na: 1\n', 'a: 1\n---\nb: 2\n', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: b\n  c\n', 'a: "x\n  y"\n',
+      '', '# only a comment\n', '---\n---\na: 1\n', 'a: 1\n...\n', '--- a: 1\n', 'a: 1\n--- # c\nb: 2\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n---\n', 'a: 1\n---', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: b\n  c\n', 'a: "x\n  y"\n',
       'a: >\n  folded\n', 'a: |+\n  keep\n\n', 'a: |2\n   x\n', 'a: 1\na: 2\n', '__proto__: 1\n', 'a: .inf\n', '1: a\n', '? a\n: b\n',
       'a:\tb\n', 'a: b\r\n', '- a\n', '[a]\n', 'a: b: c\n', 'a: [x: 1]\n', 'a: [a, ]\n', 'a: { x }\n', 'a:\n  b: 1\n c: 2\n',
       'a: |\n   x\n  y\n', '<<: { a: 1 }\n', 'a: "\\q"\n', 'a: [x:1]\n', 'a: [\n  1 ]\n',
@@ -253,7 +256,8 @@ describe('the subset reader gives the library path\'s result or gives up', () =>
       }),
       { numRuns: 3000 },
     );
-    expect(fast).toBeGreaterThan(300);
+    // A floor, so the comparison keeps exercising the reader (most of these texts leave the subset on purpose).
+    expect(fast).toBeGreaterThan(150);
   });
 
   test('mutations of both', () => {
