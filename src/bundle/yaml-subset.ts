@@ -39,11 +39,15 @@ const out = (): never => {
   throw OUT;
 };
 
-// Characters anywhere in the text that send it to the library: tab, CR, BOM,
+// Characters anywhere in the text that send it to the library: tab, a CR not
+// in a CRLF line break (those are read as LF: no value or column changes), BOM,
 // NEL and Unicode line separators, C0/C1 controls. (Lines starting with `...`
 // or `%`, and `---` lines other than a bare separator, are found where lines start.)
 // eslint-disable-next-line no-control-regex
-const DOUBTFUL = /[\t\r\uFEFF\u0085\u2028\u2029\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const DOUBTFUL = /[\t\uFEFF\u0085\u2028\u2029\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+const LONE_CR = /\r(?!\n)/;
+const CRLF = /\r\n/g;
 
 /** Keys the library path refuses (yaml-doc.ts FORBIDDEN_KEYS) or that YAML 1.1 readers treat as merges. */
 const REFUSED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype', '<<']);
@@ -152,6 +156,10 @@ const HEX_RE = /^[0-9a-fA-F]+$/;
  */
 export function parseSubset(text: string, onString: OnString, maxDepth: number): SubsetDoc[] | undefined {
   if (DOUBTFUL.test(text)) return undefined;
+  if (text.includes('\r')) {
+    if (LONE_CR.test(text)) return undefined;
+    text = text.replace(CRLF, '\n');
+  }
   try {
     return new SubsetReader(text, onString, maxDepth, false).documents();
   } catch (e) {

@@ -166,7 +166,7 @@ const handWritten = fc.tuple(fc.array(rootTree, { minLength: 1, maxLength: 3 }),
   let text = (r.chance(0.3) ? '# yaml-language-server: $schema=../schemas/report.schema.json\n' : '') + (r.chance(0.2) ? '---\n' : '');
   text += docs.map((t) => mapText(t, 0, r)).join(r.pick(['---\n', '---\n', '---\n\n', '---\n# next\n', '--- \n', '...\n---\n']));
   if (!finalNewline) text = text.replace(/\n$/, '');
-  return text;
+  return r.chance(0.15) ? text.replace(/\n/g, '\r\n') : text;
 });
 
 const tricky = ['', ' ', '  ', '\n', ':', ': ', '-', '- ', '#', ' #', '"', "'", '[', ']', '{', '}', ',', '|', '>', '&a ', '*a', '!t ', '?', '\t', '\r', '---\n', '...\n', 'x', '\\', '${'];
@@ -196,7 +196,8 @@ const json: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
 })).v;
 const exported = fc
   .tuple(fc.dictionary(fc.constantFrom(...keyPool).filter((k) => !['__proto__', 'prototype'].includes(k)), json, { minKeys: 1, maxKeys: 6 }), fc.boolean())
-  .map(([doc, flow]) => `# yaml-language-server: $schema=../schemas/workbook.schema.json\n${toYaml(doc, { flow })}`);
+  .map(([doc, flow]) => `# yaml-language-server: $schema=../schemas/workbook.schema.json\n${toYaml(doc, { flow })}`)
+  .chain((text) => fc.constantFrom(text, text.replace(/\n/g, '\r\n')));
 
 // ---------------------------------------------------------------------------
 
@@ -216,6 +217,7 @@ describe('the subset reader gives the library path\'s result or gives up', () =>
       'a: [a b, c  ]\nb: {x: 1}',
       'sql: |\n  SELECT a, b\n\n  FROM t  \n\nnext: 1\n',
       'sql: |\n  SELECT 1\n# after\nnext: 1\n',
+      'a: 1\r\nb:\r\n  - x   \r\n  -\r\n  - "q" # c\r\nc: |\r\n  l1\r\n\r\n  l2\r\nd:   \r\ne: { x: 1 }\r\n',
       'q: "${vars.nope} and ${vars.n}"\nr: ${vars.n}\ns: x ${env.MY_TOKEN}\nt: |\n  ${vars.zz}\n',
       'a: -1\nb: 0o17\nc: 0x1F\nd: 1e3\ne: .5\nf: 1.50\ng: ~\nh: True\ni: yes\n',
       'widgets:\n  - id: a\n    type: CHART\n    position: { x: 0, y: 0, w: 6, h: 4 }\n    config: { reportId: { $report: abcdefabcdef } }\n',
@@ -228,7 +230,7 @@ describe('the subset reader gives the library path\'s result or gives up', () =>
     const givenUp = [
       '', '# only a comment\n', '---\n---\na: 1\n', 'a: 1\n...\n', '--- a: 1\n', 'a: 1\n--- # c\nb: 2\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n---\n', 'a: 1\n---', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: b\n  c\n', 'a: "x\n  y"\n',
       'a: >\n  folded\n', 'a: |+\n  keep\n\n', 'a: |2\n   x\n', 'a: 1\na: 2\n', '__proto__: 1\n', 'a: .inf\n', '1: a\n', '? a\n: b\n',
-      'a:\tb\n', 'a: b\r\n', '- a\n', '[a]\n', 'a: b: c\n', 'a: [x: 1]\n', 'a: [a, ]\n', 'a: { x }\n', 'a:\n  b: 1\n c: 2\n',
+      'a:\tb\n', 'a: b\rc: d\n', '- a\n', '[a]\n', 'a: b: c\n', 'a: [x: 1]\n', 'a: [a, ]\n', 'a: { x }\n', 'a:\n  b: 1\n c: 2\n',
       'a: |\n   x\n  y\n', '<<: { a: 1 }\n', 'a: "\\q"\n', 'a: [x:1]\n', 'a: [\n  1 ]\n',
     ];
     for (const t of givenUp) {
