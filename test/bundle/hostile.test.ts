@@ -63,6 +63,16 @@ describe('hostile bundles', () => {
     expect(Object.getPrototypeOf(desired.workbooks[0]!.fields.meta)).toBe(Object.prototype);
   });
 
+  it('a UTF-8 byte-order mark is dropped: the file reads as without it, columns included', async () => {
+    const dir = bundle({ 'workbooks/a.yaml': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('kind: Workbook\nslug: a\nwat: 1\n')]) });
+    const { diagnostics, desired } = await loadBundle(dir, opts);
+    expect(brief(diagnostics)).toEqual(['error unknown-key workbooks/a.yaml:3:1']);
+    expect(desired.workbooks).toEqual([]);
+    const clean = await loadBundle(bundle({ 'workbooks/a.yaml': '\uFEFFkind: Workbook\nslug: a\n' }), opts);
+    expect(clean.diagnostics).toEqual([]);
+    expect(clean.desired.workbooks[0]!.pos).toEqual({ file: 'workbooks/a.yaml', line: 2, col: 1 });
+  });
+
   it('invalid UTF-8 is reported at the first bad byte', async () => {
     const bytes = Buffer.concat([Buffer.from('kind: Workbook\nslug: a\nname: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]);
     const dir = bundle({ 'workbooks/a.yaml': bytes });
