@@ -15,6 +15,8 @@ export interface NodePos {
 
 export class PositionIndex {
   private readonly map = new Map<string, NodePos>();
+  /** Positions of the root's keys, by key (a reader's cheap record: no path key to build). */
+  private readonly top = new Map<string, NodePos>();
 
   /**
    * `fill`, when given, records the positions not recorded yet; it runs at
@@ -36,7 +38,16 @@ export class PositionIndex {
     this.map.set(key, pos);
   }
 
+  /** The position of the root's key `key` and its value. */
+  setTop(key: string, pos: NodePos): void {
+    this.top.set(key, pos);
+  }
+
   get(path: Path): NodePos | undefined {
+    if (path.length === 1 && typeof path[0] === 'string') {
+      const p = this.top.get(path[0]);
+      if (p !== undefined) return p;
+    }
     const key = keyOf(path);
     const p = this.map.get(key);
     if (p !== undefined || this.fill === undefined) return p;
@@ -47,7 +58,9 @@ export class PositionIndex {
   /** Every recorded position, by key (tests, debugging). */
   entries(): [string, NodePos][] {
     this.complete();
-    return [...this.map.entries()];
+    const all = new Map(this.map);
+    for (const [k, p] of this.top) if (!all.has(childKey(ROOT_KEY, k))) all.set(childKey(ROOT_KEY, k), p);
+    return [...all.entries()];
   }
 
   private complete(): void {

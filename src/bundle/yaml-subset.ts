@@ -128,6 +128,22 @@ export function resolvePlain(s: string): string | number | boolean | null {
   return s;
 }
 
+/**
+ * Keys read lately, by first and last character and length. Bundle files
+ * repeat the same keys; reusing the string already read (compared in place)
+ * spares slicing, hashing and interning it again for every file.
+ */
+const KEY_CACHE: (string | undefined)[] = new Array<string | undefined>(1024);
+function keyAt(t: string, k: number, e: number): string {
+  const len = e - k;
+  const slot = (t.charCodeAt(k) * 31 + t.charCodeAt(e - 1) * 7 + len) & 1023;
+  const cached = KEY_CACHE[slot];
+  if (cached !== undefined && cached.length === len && t.startsWith(cached, k)) return cached;
+  const s = t.slice(k, e);
+  KEY_CACHE[slot] = s;
+  return s;
+}
+
 const ESCAPES: Record<string, string> = {
   '0': '\0',
   a: '\x07',
@@ -263,9 +279,11 @@ class SubsetReader {
     return { line: this.lineNo, col: offset - this.i + 1 };
   }
 
+  /** Records a position: `key` is a path key (childKey) when recording all, else a key of the root. */
   private set(key: string, keyPos: LineCol | undefined, value: LineCol): void {
     const p: NodePos = { key: keyPos, value };
-    this.positions.setKey(key, p);
+    if (this.recordAll) this.positions.setKey(key, p);
+    else this.positions.setTop(key, p);
   }
 
   private isDashItem(k: number): boolean {
@@ -346,7 +364,7 @@ class SubsetReader {
         if (colon < 0) out();
         let e = colon;
         while (t.charCodeAt(e - 1) === SP) e--;
-        const resolved = resolvePlain(t.slice(k, e));
+        const resolved = resolvePlain(keyAt(t, k, e));
         if (typeof resolved !== 'string') out();
         key = resolved as string;
         afterColon = colon + 1;
@@ -355,7 +373,7 @@ class SubsetReader {
       if (REFUSED_KEYS.has(key) || Object.hasOwn(obj, key)) out();
       const rec = this.records(depth);
       this.path.push(key);
-      obj[key] = this.value(afterColon, m, rec ? childKey(pkey, key) : '', depth, rec ? this.pos(keyStart) : undefined, true);
+      obj[key] = this.value(afterColon, m, !rec ? '' : this.recordAll ? childKey(pkey, key) : key, depth, rec ? this.pos(keyStart) : undefined, true);
       this.path.pop();
       const ind = this.skipToContent();
       if (ind < m) return obj; // also the end of the text (-1)
@@ -547,7 +565,7 @@ class SubsetReader {
           if (t.charCodeAt(e) !== COLON) out();
           let s = e;
           while (t.charCodeAt(s - 1) === SP) s--;
-          const resolved = resolvePlain(t.slice(j, s));
+          const resolved = resolvePlain(keyAt(t, j, s));
           if (typeof resolved !== 'string') out();
           key = resolved as string;
           j = e;
