@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import type { Diagnostic } from '../errors.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -38,7 +38,8 @@ export async function discoverFiles(root: string): Promise<Discovery> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
-      const abs = join(absDir, e.name);
+      // Concatenated: path.join would normalise a path that already is, for each of thousands of entries.
+      const abs = `${absDir}${sep}${e.name}`;
       if (e.isSymbolicLink() && !/\.ya?ml$/i.test(e.name)) {
         const target = await stat(abs).catch(() => undefined);
         if (target?.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') {
