@@ -1,23 +1,23 @@
 // A fast reader for the common subset of YAML that `wsc export` writes and
-// people write by hand: documents (separated by `---` lines) whose roots are
-// block mappings; block
-// mappings and sequences (compact `- key: v` items too); single-line flow
-// collections; plain, single- and double-quoted single-line scalars;
-// literal block scalars `|` / `|-`; comments.
+// people write by hand: documents (separated by bare `---` lines) whose roots
+// are block mappings; block mappings and sequences (compact `- key: v` items
+// too); single-line flow collections; plain, single- and double-quoted
+// single-line scalars; literal block scalars `|` / `|-`; comments; LF or CRLF.
 //
 // Why: the `yaml` library (lexer, CST, composer, node objects) costs about
 // half a millisecond per small file, which dominates validating a bundle of
-// thousands of files. This reader builds the plain values and positions
-// directly.
+// thousands of files. This reader builds the plain values directly, and
+// positions only when they are asked for (see PositionIndex).
 //
 // It must give exactly what the library path of yaml-doc.ts gives (values,
 // positions, variable problems) or give up: at anything outside the subset or
-// doubtful (anchors, aliases, tags, multiple documents, directives, tabs, CR,
-// multi-line plain or quoted scalars, folded or `|+` block scalars, keys that
-// are not strings, duplicate or forbidden keys, `.inf`/`.nan`, anything that
-// would be a diagnostic) it returns undefined and the caller uses the library,
-// which then reports whatever there is to report. test/bundle/yaml-subset.test.ts
-// compares both paths on generated documents.
+// doubtful (anchors, aliases, tags, directives, `...`, empty documents, tabs,
+// lone CRs, multi-line plain or quoted scalars, folded, `|+` or indented-header
+// block scalars, keys that are not strings, duplicate or forbidden keys,
+// `.inf`/`.nan`, anything that would be a diagnostic) it returns undefined
+// and the caller uses the library, which then reports whatever there is to
+// report. test/bundle/yaml-subset.test.ts compares both paths on generated
+// documents and on mutations of them.
 import { childKey, PositionIndex, ROOT_KEY, type LineCol, type NodePos } from './positions.js';
 
 export type ScalarStyle = 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' | 'BLOCK_LITERAL';
