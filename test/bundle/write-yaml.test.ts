@@ -143,7 +143,8 @@ describe('direct YAML writer', () => {
 
   test('each tricky string, as a key and as a value, in block and in flow position', () => {
     for (const s of tricky) {
-      for (const d of [{ [s]: 1 }, { k: s }, { k: [s] }, { k: { [s]: s } }, { k: [[s, 1]] }, { a: { b: [{ c: s, d: [s] }] } }]) {
+      const shapes: JsonValue[] = [{ [s]: 1 }, { k: s }, { k: [s] }, { k: { [s]: s } }, { k: [[s, 1]] }, { a: { b: [{ c: s, d: [s] }] } }];
+      for (const d of shapes) {
         for (const flow of [true, false]) expect(toYaml(d, { flow }), JSON.stringify(d)).toBe(referenceYaml(d, { flow }));
       }
     }
