@@ -4,7 +4,7 @@
 // (inside the root's real path). Directories that are symbolic links are
 // refused before anything is written, and files are opened with O_NOFOLLOW,
 // so a link planted inside the root cannot redirect a write outside it.
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rename as fsRename } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
@@ -71,7 +71,7 @@ export class DirSink implements ExportSink {
   }
 
   async writeText(rel: string, text: string): Promise<void> {
-    await writeNoFollow(this.pathOf(rel), text, WRITE_FLAGS);
+    writeNoFollow(this.pathOf(rel), text, WRITE_FLAGS);
   }
 
   async writeDoc(kind: DocKind, rel: string, doc: Doc): Promise<void> {
@@ -112,7 +112,7 @@ export class DirSink implements ExportSink {
   async writeConfigIfAbsent(text: string): Promise<boolean> {
     const p = join(this.root, 'wsc.yaml');
     if (await lstat(p).catch(() => undefined)) return false;
-    await writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
+    writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
     return true;
   }
 
@@ -129,17 +129,23 @@ export class DirSink implements ExportSink {
   }
 }
 
-async function writeNoFollow(abs: string, text: string, flags: number): Promise<void> {
-  let fh;
+/**
+ * Writes `text` to a new or truncated file, never through a link. Synchronous
+ * on purpose: export writes thousands of small files, and the promise API
+ * costs more CPU per file (a handle, three round trips through the thread
+ * pool) than the write itself; the calls are the same three system calls.
+ */
+function writeNoFollow(abs: string, text: string, flags: number): void {
+  let fd: number;
   try {
-    fh = await open(abs, flags, 0o644);
+    fd = openSync(abs, flags, 0o644);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
     throw e;
   }
   try {
-    await fh.writeFile(text, 'utf8');
+    writeFileSync(fd, text, 'utf8'); // loops until every byte is written
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
