@@ -104,6 +104,82 @@ describe('names of a set', () => {
   });
 });
 
+describe('the registry, incrementally', () => {
+  /** What the registry must hold: every group named as groupNames names it whole. */
+  function expectGrouped(reg: NameRegistry, members: Map<string, string[]>): void {
+    for (const [stem, ids] of members) {
+      const wanted = groupNames(stem, ids);
+      for (const id of ids) expect(reg.nameOf(id)).toBe(wanted.get(id));
+    }
+  }
+
+  test('after any claims and re-keyings, names equal groupNames of each whole group, and renames lead there', () => {
+    const op = fc.oneof(
+      fc.record({ claim: fc.constantFrom('Sales', 'sales', 'Costs', 'Untitled', 'x') }),
+      fc.record({ rekey: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const reg = new NameRegistry();
+        const members = new Map<string, string[]>();
+        const files = new Map<string, string>(); // identity -> file name, as a caller tracks them
+        let next = 0;
+        for (const o of ops) {
+          let result: { name: string; renames: { from: string; to: string }[] };
+          let identity: string;
+          if ('claim' in o) {
+            identity = `P${next++}`;
+            const stem = fileStem(o.claim);
+            members.set(stem, [...(members.get(stem) ?? []), identity]);
+            result = reg.claim(o.claim, identity);
+          } else {
+            const all = [...files.keys()];
+            if (all.length === 0) continue;
+            const old = all[o.rekey % all.length]!;
+            identity = `P${next++}`;
+            for (const ids of members.values()) if (ids.includes(old)) ids[ids.indexOf(old)] = identity;
+            files.set(identity, files.get(old)!);
+            files.delete(old);
+            result = reg.reidentify(old, identity);
+          }
+          for (const r of result.renames) {
+            const who = [...files].find(([, f]) => f === r.from);
+            expect(who).toBeDefined();
+            files.set(who![0], r.to);
+          }
+          files.set(identity, result.name);
+          expectGrouped(reg, members);
+          for (const [id, f] of files) expect(reg.nameOf(id)).toBe(f);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a hash clash at 8 characters lengthens the whole group, as groupNames does', () => {
+    // sha256 of these two identities starts with the same 8 hex characters (15191f5e).
+    const reg = new NameRegistry();
+    reg.claim('Sales', 'P1');
+    reg.claim('Sales', 'P24241');
+    const r = reg.claim('Sales', 'P138551');
+    const wanted = groupNames('sales', ['P1', 'P24241', 'P138551']);
+    expect(wanted.get('P24241')).toMatch(/^sales\.[0-9a-f]{16}$/);
+    expect(r.name).toBe(wanted.get('P138551'));
+    expect(r.renames).toHaveLength(2);
+    for (const id of ['P1', 'P24241', 'P138551']) expect(reg.nameOf(id)).toBe(wanted.get(id));
+    // A later member uses the group's longer hash.
+    expect(reg.claim('sales', 'P4')).toEqual({ name: groupNames('sales', ['P1', 'P24241', 'P138551', 'P4']).get('P4'), renames: [] });
+  });
+
+  test('many resources of one name are named in linear time', () => {
+    const reg = new NameRegistry();
+    const t = performance.now();
+    for (let i = 0; i < 20000; i++) reg.claim('Untitled', `P${i}`);
+    expect(performance.now() - t).toBeLessThan(5000);
+    expect(new Set(Array.from({ length: 20000 }, (_, i) => reg.nameOf(`P${i}`))).size).toBe(20000);
+  });
+});
+
 describe('minted identities', () => {
   test('minted publicIds are deterministic, well-formed, never placeholder-shaped, and avoid taken ids', () => {
     const a = mintPublicId(1, 42);

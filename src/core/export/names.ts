@@ -35,21 +35,28 @@ export function fileStem(raw: string): string {
 
 /** File names of a group of identities sharing one stem (order-independent). */
 export function groupNames(stem: string, identities: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
+  return hashedGroup(stem, identities).names;
+}
+
+/**
+ * groupNames, with the hash length it settled on: the shortest of 8, 16, ...
+ * hex characters that gives distinct names (8 nearly always suffices).
+ */
+function hashedGroup(stem: string, identities: readonly string[]): { names: Map<string, string>; hexChars: number } {
+  const names = new Map<string, string>();
   if (identities.length === 1) {
-    out.set(identities[0]!, stem);
-    return out;
+    names.set(identities[0]!, stem);
+    return { names, hexChars: 0 };
   }
-  // Lengthen the hash until the group is collision-free (8 hex chars nearly always suffice).
   for (let len = 8; len <= 64; len += 8) {
-    out.clear();
+    names.clear();
     const seen = new Set<string>();
     for (const id of identities) {
       const name = `${stem}.${shortHash(id, len)}`;
       seen.add(name);
-      out.set(id, name);
+      names.set(id, name);
     }
-    if (seen.size === new Set(identities).size) return out;
+    if (seen.size === new Set(identities).size) return { names, hexChars: len };
   }
   throw new Error(`cannot give distinct file names to ${identities.length} resources named "${stem}"`);
 }
@@ -59,14 +66,27 @@ export interface Rename {
   to: string;
 }
 
+/** The members of one stem, the hash length their names use (0: a lone bare stem) and those names. */
+interface Group {
+  ids: string[];
+  hexChars: number;
+  names: Set<string>;
+}
+
 /**
  * File names handed out one resource at a time (reports arrive page by page).
  * When a later resource joins a stem already used, the earlier file is
  * renamed: the caller applies the returned renames before writing.
  * Keeps only stem, identity and name per resource.
+ *
+ * A resource joining a group of two or more is named alone (one hash) when
+ * its name is free at the group's hash length: that is what groupNames gives
+ * for the whole group, since the shortest collision-free length of a group
+ * never shrinks as it grows. Only a clash or a change of identity renames the
+ * group, so many resources of one name (say `Untitled`) cost linear time.
  */
 export class NameRegistry {
-  private readonly groups = new Map<string, string[]>();
+  private readonly groups = new Map<string, Group>();
   private readonly current = new Map<string, string>(); // identity -> name
   private readonly stemOf = new Map<string, string>(); // identity -> stem
 
@@ -74,11 +94,23 @@ export class NameRegistry {
   claim(raw: string, identity: string): { name: string; renames: Rename[] } {
     if (this.stemOf.has(identity)) throw new Error(`identity "${identity}" claimed twice`);
     const stem = fileStem(raw);
-    const group = this.groups.get(stem) ?? [];
-    group.push(identity);
-    this.groups.set(stem, group);
     this.stemOf.set(identity, stem);
-    const renames = this.settle(stem);
+    const group = this.groups.get(stem);
+    if (group === undefined) {
+      this.groups.set(stem, { ids: [identity], hexChars: 0, names: new Set([stem]) });
+      this.current.set(identity, stem);
+      return { name: stem, renames: [] };
+    }
+    group.ids.push(identity);
+    if (group.hexChars > 0) {
+      const name = `${stem}.${shortHash(identity, group.hexChars)}`;
+      if (!group.names.has(name)) {
+        group.names.add(name);
+        this.current.set(identity, name);
+        return { name, renames: [] };
+      }
+    }
+    const renames = this.settle(stem, group);
     return { name: this.current.get(identity)!, renames };
   }
 
@@ -88,13 +120,13 @@ export class NameRegistry {
     if (stem === undefined) throw new Error(`unknown identity "${oldIdentity}"`);
     if (this.stemOf.has(newIdentity)) throw new Error(`identity "${newIdentity}" claimed twice`);
     const group = this.groups.get(stem)!;
-    group[group.indexOf(oldIdentity)] = newIdentity;
+    group.ids[group.ids.indexOf(oldIdentity)] = newIdentity;
     this.stemOf.delete(oldIdentity);
     this.stemOf.set(newIdentity, stem);
     const name = this.current.get(oldIdentity)!;
     this.current.delete(oldIdentity);
     this.current.set(newIdentity, name);
-    const renames = this.settle(stem);
+    const renames = this.settle(stem, group);
     return { name: this.current.get(newIdentity)!, renames };
   }
 
@@ -102,8 +134,11 @@ export class NameRegistry {
     return this.current.get(identity);
   }
 
-  private settle(stem: string): Rename[] {
-    const wanted = groupNames(stem, this.groups.get(stem)!);
+  /** Names the whole group as groupNames does; renames for every member whose name changed. */
+  private settle(stem: string, group: Group): Rename[] {
+    const { names: wanted, hexChars } = hashedGroup(stem, group.ids);
+    group.hexChars = hexChars;
+    group.names = new Set(wanted.values());
     const renames: Rename[] = [];
     for (const [id, name] of wanted) {
       const before = this.current.get(id);
