@@ -77,14 +77,8 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   const env = await savedPlanEnvironment(saved.environment, opts, ctx);
 
   const { connect } = await import('../api/connect.js');
-  const { requestTimeoutMs } = await import('./prepare.js');
-  const timeout = requestTimeoutMs(ctx.env);
-  const conn = await connect(env, {
-    concurrency: opts.concurrency,
-    maxRetries: opts.maxRetries,
-    ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
-    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
-  });
+  const { connectOptions } = await import('./connection.js');
+  const conn = await connect(env, connectOptions(opts, ctx));
   try {
     const { readLiveState } = await import('../api/live.js');
     const { checkFingerprints } = await import('../core/fingerprint.js');

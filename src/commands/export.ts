@@ -6,7 +6,7 @@ import type { ExportOptions } from '../cli.js';
 import { EXIT } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { exportSourceOf } from './export-source.js';
-import { requestTimeoutMs } from './prepare.js';
+import { connectOptions } from './connection.js';
 
 export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   const { resolveEnvironment } = await import('../config/environment.js');
@@ -15,7 +15,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   const { exportDeployment } = await import('../core/export.js');
   const render = await import('../render/export.js');
 
-  const timeout = requestTimeoutMs(ctx.env);
+  const connOpts = connectOptions(opts, ctx);
   const env = await resolveEnvironment({
     dir: resolve(ctx.cwd, opts.dir),
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
@@ -26,12 +26,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   const sink = await DirSink.open(outAbs);
 
   const { connect } = await import('../api/connect.js');
-  const conn = await connect(env, {
-    concurrency: opts.concurrency,
-    maxRetries: opts.maxRetries,
-    ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
-    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
-  });
+  const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Exporting deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));

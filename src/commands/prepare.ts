@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import type { ApplyOptions, PlanOptions } from '../cli.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, Plan } from '../core/model.js';
-import { envValue } from '../env.js';
-import { ConfigError, type Diagnostic } from '../errors.js';
+import type { Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
+import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 
 type Connection = Awaited<ReturnType<typeof import('../api/connect.js').connect>>;
@@ -21,18 +21,6 @@ export interface Prepared {
   plan: Plan;
 }
 
-export function requestTimeoutMs(env: Record<string, string | undefined>): number | undefined {
-  const raw = envValue(env, 'WSC_REQUEST_TIMEOUT');
-  if (raw === undefined) return undefined;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new ConfigError('request_timeout_invalid', `WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "${raw}".`, {
-      hint: 'Unset it for the default (30 s), or set e.g. WSC_REQUEST_TIMEOUT=60.',
-    });
-  }
-  return Math.round(seconds * 1000);
-}
-
 export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: CommandContext): Promise<Prepared> {
   // The client's modules (undici, zod schemas) load while the bundle is read:
   // loading code sends nothing, and it is half of a plan's start-up time.
@@ -40,7 +28,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   later.catch(() => undefined);
   const [{ resolveEnvironment }, { loadValidBundle }] = await Promise.all([import('../config/environment.js'), import('../bundle/load.js')]);
   const dir = resolve(ctx.cwd, opts.dir);
-  const timeout = requestTimeoutMs(ctx.env);
+  const connOpts = connectOptions(opts, ctx);
   const env = await resolveEnvironment({
     dir,
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
@@ -51,12 +39,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
 
   const [{ connect }, { readLiveState }, { plan }] = await later;
-  const conn = await connect(env, {
-    concurrency: opts.concurrency,
-    maxRetries: opts.maxRetries,
-    ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
-    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
-  });
+  const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));

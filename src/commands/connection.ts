@@ -1,0 +1,31 @@
+// The connection settings every networked command takes from its flags and
+// the process: concurrency, retries, WSC_REQUEST_TIMEOUT and the --verbose
+// trace. Computed before anything is read, so a bad WSC_REQUEST_TIMEOUT is a
+// config error (exit 3) with nothing sent.
+import type { ConnectOptions } from '../api/connect.js';
+import type { CommonOptions } from '../cli.js';
+import { envValue } from '../env.js';
+import { ConfigError } from '../errors.js';
+import type { CommandContext } from './context.js';
+
+export function requestTimeoutMs(env: Record<string, string | undefined>): number | undefined {
+  const raw = envValue(env, 'WSC_REQUEST_TIMEOUT');
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new ConfigError('request_timeout_invalid', `WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "${raw}".`, {
+      hint: 'Unset it for the default (30 s), or set e.g. WSC_REQUEST_TIMEOUT=60.',
+    });
+  }
+  return Math.round(seconds * 1000);
+}
+
+export function connectOptions(opts: CommonOptions, ctx: CommandContext): ConnectOptions {
+  const timeout = requestTimeoutMs(ctx.env);
+  return {
+    concurrency: opts.concurrency,
+    maxRetries: opts.maxRetries,
+    ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
+    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
+  };
+}
