@@ -109,7 +109,7 @@ const FLOAT_NAN_RE = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT_EXP_RE = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
-/** A plain scalar's value as the library resolves it; `.inf`/`.nan` leave the subset (the library path reports them). */
+/** A plain scalar's value as the library resolves it; `.inf`/`.nan` and overflowing numbers leave the subset (the library path reports them). */
 export function resolvePlain(s: string): string | number | boolean | null {
   if (s === '') return null;
   const c = s.charCodeAt(0);
@@ -119,13 +119,18 @@ export function resolvePlain(s: string): string | number | boolean | null {
   if (!maybeTagged) return s;
   if (NULL_RE.test(s)) return null;
   if (BOOL_RE.test(s)) return s[0] === 't' || s[0] === 'T';
-  if (INT_OCT_RE.test(s)) return parseInt(s.substring(2), 8);
-  if (INT_RE.test(s)) return parseInt(s, 10);
-  if (INT_HEX_RE.test(s)) return parseInt(s.substring(2), 16);
+  if (INT_OCT_RE.test(s)) return finite(parseInt(s.substring(2), 8));
+  if (INT_RE.test(s)) return finite(parseInt(s, 10));
+  if (INT_HEX_RE.test(s)) return finite(parseInt(s.substring(2), 16));
   if (FLOAT_NAN_RE.test(s)) return out();
-  if (FLOAT_EXP_RE.test(s)) return parseFloat(s);
-  if (FLOAT_RE.test(s)) return parseFloat(s);
+  if (FLOAT_EXP_RE.test(s)) return finite(parseFloat(s));
+  if (FLOAT_RE.test(s)) return finite(parseFloat(s));
   return s;
+}
+
+/** A literal too large for a double (1e999, 400 digits) is ±Infinity: the library path reports it. */
+function finite(n: number): number {
+  return Number.isFinite(n) ? n : out();
 }
 
 /**
