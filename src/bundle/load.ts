@@ -11,6 +11,7 @@ import { discoverFiles, isDirectory, readBundleFileSync } from './files.js';
 import { isObject, issuesToDiagnostics } from './issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from './schema/index.js';
 import { closest } from './suggest.js';
+import { compileCheck } from '../zod-fast.js';
 import { parseYaml, type VarUse } from './yaml-doc.js';
 
 export interface LoadOptions {
@@ -87,8 +88,10 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
       }
       const kind = kindValue as Kind;
       const schema = SCHEMA_OF_KIND[kind];
-      const result = schema.safeParse(doc.value);
-      if (!result.success) {
+      // The compiled check vouches for nearly every document; zod runs for
+      // the rest, and its issues are the diagnostics (zod-fast.ts).
+      const result = compileCheck(schema)(doc.value) ? undefined : schema.safeParse(doc.value);
+      if (result !== undefined && !result.success) {
         diagnostics.push(
           ...issuesToDiagnostics(result.error.issues, {
             file: f.rel,
