@@ -231,7 +231,15 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
           }
         },
       };
-      body = await match.handler(ctx);
+      // Cached item texts (render.ts) hold for one revision: a request that may
+      // write moves it on before it starts and after it ends.
+      const writes = method !== 'GET' && method !== 'HEAD';
+      if (writes) store.revision++;
+      try {
+        body = await match.handler(ctx);
+      } finally {
+        if (writes) store.revision++;
+      }
     } catch (e) {
       if (e instanceof HttpError) {
         status = e.status;
@@ -245,21 +253,21 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
     if (fault?.kind === 'reset-after') return reset(req, entry, started);
     entry.status = status;
     entry.durationMs = Date.now() - started;
-    const text = body instanceof JsonText ? body.text : JSON.stringify(body ?? {});
-    // The log keeps the text, a snapshot taken now, and parses it only when a
-    // test reads it: renderers hand out live record parts uncloned (a clone per
-    // served item was most of the cost of a page).
-    if (logResponses) lazyResponseBody(entry, text);
+    const bytes = body instanceof JsonText ? body.bytes() : Buffer.from(JSON.stringify(body ?? {}), 'utf8');
+    // The log keeps the bytes, a snapshot taken now, and parses them only when
+    // a test reads them: renderers hand out live record parts uncloned (a clone
+    // per served item was most of the cost of a page).
+    if (logResponses) lazyResponseBody(entry, bytes);
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(text),
+      'content-length': bytes.length,
       ...headers,
     });
-    res.end(text);
+    res.end(bytes);
     opts.onRequest?.(entry);
   }
 
-  function lazyResponseBody(entry: RequestLogEntry, text: string): void {
+  function lazyResponseBody(entry: RequestLogEntry, bytes: Buffer): void {
     let parsed: unknown;
     let done = false;
     Object.defineProperty(entry, 'responseBody', {
@@ -267,7 +275,7 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
       configurable: true,
       get: () => {
         if (!done) {
-          parsed = JSON.parse(text);
+          parsed = JSON.parse(bytes.toString('utf8'));
           done = true;
         }
         return parsed;

@@ -14,7 +14,7 @@ import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { clone, deepEqual } from './equal.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';
 import { decodeCursor, encodeCursor, intParam, pageOf, type Cursor } from './paging.js';
-import { listAnswer, renderReport } from './render.js';
+import { itemJson, listAnswer, renderReport } from './render.js';
 import { reportCmp, type ReportSortKey } from './store.js';
 import type { ReportRec } from './types.js';
 import { numericParam } from './routes-workbooks.js';
@@ -282,7 +282,7 @@ export function listReports(ctx: Ctx): unknown {
   const cursorOf = (r: ReportRec | undefined) =>
     r && sortBy.data !== 'lastViewedAt' ? encodeCursor({ s: sortBy.data, d: dir, k: r[sortKey], i: r.id }) : null;
   const answer = (page: ReportRec[], hasNextPage: boolean, hasPreviousPage: boolean) => {
-    const items = page.map((r) => renderReport(store, r, user));
+    const items = page.map((r) => itemJson(store, r, user, () => renderReport(store, r, user)));
     return listAnswer(items, count, { hasNextPage, hasPreviousPage, startCursor: cursorOf(page[0]), endCursor: cursorOf(page[page.length - 1]) });
   };
 

@@ -22,7 +22,7 @@ export function listUserAttributes(ctx: Ctx): unknown {
   const page = pageOf(index, { dir: 'DESC', first, visible, ...(cursor ? { after: (a: UserAttributeRec) => a.id - cursor.i } : {}) });
   let count = 0;
   for (const a of index.items) if (visible(a)) count++;
-  const items = page.items.map(renderUserAttribute);
+  const items = page.items.map((a) => JSON.stringify(renderUserAttribute(a)));
   const cur = (a: UserAttributeRec | undefined) => (a ? encodeCursor({ s: 'id', d: 'DESC', k: a.id, i: a.id }) : null);
   return listAnswer(items, count, {
       hasNextPage: page.hasNextPage,

@@ -8,7 +8,7 @@ import { prepareMeta } from './dashboard.js';
 import { clone, deepEqual } from './equal.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';
 import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
-import { listAnswer, renderWorkbook } from './render.js';
+import { itemJson, listAnswer, renderWorkbook } from './render.js';
 import type { WorkbookRec } from './types.js';
 
 export function numericParam(ctx: Ctx, name: string): number {
@@ -127,7 +127,7 @@ export function listWorkbooks(ctx: Ctx): unknown {
     if (user.role === 'admin' && folderParam === undefined) count = index.length;
     else for (const w of index.items) if (visible(w)) count++;
   }
-  const items = page.items.map((w) => renderWorkbook(store, w, user));
+  const items = page.items.map((w) => itemJson(store, w, user, () => renderWorkbook(store, w, user)));
   const cur = (w: WorkbookRec | undefined) => (w ? encodeCursor({ s: 'id', d: 'ASC', k: w.id, i: w.id }) : null);
   return listAnswer(items, count, {
       hasNextPage: page.hasNextPage,

@@ -30,6 +30,8 @@ export function reportCmp(key: ReportSortKey) {
 const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 
 export class Store {
+  /** Moved on around every request that may write (index.ts); cached list texts hold for one revision. */
+  revision = 0;
   deployments = new Map<number, Deployment>();
   users = new Map<number, User>();
   tokens = new Map<string, User>();
