@@ -45,6 +45,8 @@ interface Def {
   valueType?: z.ZodType;
   options?: z.ZodType[];
   innerType?: z.ZodType;
+  /** z.coerce.*: accepts any input type. */
+  coerce?: boolean;
 }
 interface CheckDef {
   check: string;
@@ -97,10 +99,23 @@ function node(schema: z.ZodType, mode: Mode): Node {
   return slot;
 }
 
-/** zod itself for one node: what is not compiled is still parsed exactly. */
+/**
+ * zod itself for one node: what is not compiled is still parsed exactly.
+ * Refinements never widen what a node's type accepts: a refined string still
+ * refuses a mapping, so a union may skip it for one (without zod's costly
+ * failure) while the base type says so.
+ */
+const BASE_TYPES: Record<string, ReadonlySet<JsType>> = {
+  string: new Set(['string']),
+  number: new Set(['number']),
+  boolean: new Set(['boolean']),
+  array: new Set(['array']),
+  object: new Set(['object']),
+  record: new Set(['object']),
+};
 function viaZod(schema: z.ZodType): Node {
   return {
-    types: ALL,
+    types: internals(schema).def.coerce ? ALL : (BASE_TYPES[internals(schema).def.type] ?? ALL),
     run: (v) => {
       const r = schema.safeParse(v);
       return r.success ? r.data : NO;
@@ -114,7 +129,8 @@ function compile(schema: z.ZodType, mode: Mode): Node {
   const zi = internals(schema);
   const def = zi.def;
   const checks = (def.checks ?? []).map((c) => c._zod.def);
-  // A check on the schema itself (z.email(), z.int32(), ...): only z.int() is compiled.
+  // Coercion, or a check on the schema itself (z.email(), z.int32(), ...): only z.int() is compiled.
+  if (def.coerce) return viaZod(schema);
   if (def.check !== undefined && !(def.type === 'number' && def.check === 'number_format' && def.format === 'safeint')) return viaZod(schema);
   switch (def.type) {
     case 'string': {

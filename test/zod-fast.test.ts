@@ -74,6 +74,8 @@ describe('compileCheck on hand-picked cases', () => {
     ['refinement asks zod (yes)', z.string().refine((s) => s !== 'no'), 'same', 'ok', true],
     ['transform: zod runs it', z.string().transform((s) => s.toUpperCase()), 'same', 'abc', false],
     ['class instance is not plain', z.looseObject({}), 'same', new Date(0), false],
+    ['union: a refined string option is skipped for a mapping', z.union([z.string().refine(() => true), z.record(z.string(), z.int())]), 'same', { a: 1 }, true],
+    ['union: a coercing option is never skipped', z.union([z.coerce.string(), z.int()]), 'same', 5, false],
   ];
   for (const [name, schema, mode, v, want] of cases) {
     it(`${name} (${mode})`, () => {

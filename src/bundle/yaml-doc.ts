@@ -92,12 +92,14 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
     varProblems: [],
     incomplete: true,
   });
-  const size = structureSize(text);
+  // A text this short cannot pass either limit (an element takes a character,
+  // a document four): most bundle files skip the scan.
+  const size = text.length <= Math.min(MAX_ELEMENTS, 4 * MAX_DOCUMENTS) ? { elements: 0, documents: 0 } : structureSize(text);
   if (size.elements > MAX_ELEMENTS || size.documents > MAX_DOCUMENTS) {
     const what = size.documents > MAX_DOCUMENTS ? `more than ${MAX_DOCUMENTS} documents` : `more than ${MAX_ELEMENTS} lines and list items`;
     return refuse(`file has ${what}; split it into several files`, 1, 1);
   }
-  const flowDepth = maxBracketDepth(text);
+  const flowDepth = text.length <= MAX_FLOW_DEPTH ? { depth: 0, offset: 0 } : maxBracketDepth(text);
   if (flowDepth.depth > MAX_FLOW_DEPTH) {
     const before = text.slice(0, flowDepth.offset);
     const line = before.split('\n').length;
