@@ -253,7 +253,7 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
     if (fault?.kind === 'reset-after') return reset(req, entry, started);
     entry.status = status;
     entry.durationMs = Date.now() - started;
-    const bytes = body instanceof JsonText ? body.bytes() : Buffer.from(JSON.stringify(body ?? {}), 'utf8');
+    const bytes = body instanceof JsonText ? body.bytes : Buffer.from(JSON.stringify(body ?? {}), 'utf8');
     // The log keeps the bytes, a snapshot taken now, and parses them only when
     // a test reads them: renderers hand out live record parts uncloned (a clone
     // per served item was most of the cost of a page).

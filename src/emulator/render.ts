@@ -87,22 +87,9 @@ export function renderUserAttribute(a: UserAttributeRec): Record<string, unknown
   };
 }
 
-/**
- * A body already serialized, in parts: index.ts sends its bytes as they are
- * (a list page's items are encoded once, sent twice), and decodes the text
- * only for the request log.
- */
+/** A body already serialized: index.ts sends its bytes as they are. */
 export class JsonText {
-  private decoded: string | undefined;
-  constructor(private readonly parts: ReadonlyArray<string | Buffer>) {}
-
-  get text(): string {
-    return (this.decoded ??= this.parts.map((p) => (typeof p === 'string' ? p : p.toString('utf8'))).join(''));
-  }
-
-  bytes(): Buffer {
-    return Buffer.concat(this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
-  }
+  constructor(readonly bytes: Buffer) {}
 }
 
 /**
@@ -126,9 +113,10 @@ export function itemJson(store: Store, rec: object, caller: User, render: () => 
 /**
  * A list answer: `{items, data, count, pageInfo}`, from the items' JSON
  * texts. `data` is the deprecated twin of `items` the real API still sends:
- * the same bytes twice.
+ * the items are encoded once and their bytes sent twice.
  */
 export function listAnswer(items: readonly string[], count: number, pageInfo: Record<string, unknown>): JsonText {
   const itemBytes = Buffer.from(`[${items.join(',')}]`, 'utf8');
-  return new JsonText(['{"items":', itemBytes, ',"data":', itemBytes, `,"count":${JSON.stringify(count)},"pageInfo":${JSON.stringify(pageInfo)}}`]);
+  const tail = `,"count":${JSON.stringify(count)},"pageInfo":${JSON.stringify(pageInfo)}}`;
+  return new JsonText(Buffer.concat([Buffer.from('{"items":'), itemBytes, Buffer.from(',"data":'), itemBytes, Buffer.from(tail, 'utf8')]));
 }

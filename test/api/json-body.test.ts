@@ -37,7 +37,7 @@ const json = fc.letrec<{ v: unknown }>((tie) => ({
 describe('parseJsonBody', () => {
   it('parses the emulator list answer once per twin and gives what JSON.parse gives', () => {
     const items = [{ id: 1, meta: { data: [1, 2], count: 3 } }, { id: 2, name: ',"data":' }];
-    const text = listAnswer(items.map((i) => JSON.stringify(i)), 2, { hasNextPage: true, hasPreviousPage: false, endCursor: 'c2' }).text;
+    const text = listAnswer(items.map((i) => JSON.stringify(i)), 2, { hasNextPage: true, hasPreviousPage: false, endCursor: 'c2' }).bytes.toString('utf8');
     const v = parseJsonBody(text) as { items: unknown; data: unknown };
     expect(v).toStrictEqual(JSON.parse(text));
     // The shortcut was taken: the twin is the very same array.

@@ -152,7 +152,6 @@ describe('other lists', () => {
     const c = await start({ seed: generateSeed({ reports: 3, workbooks: 2 }) });
     const names = async () => (await c.call('GET', `${d1}/reports?first=10`)).body.items.map((r: { name: string }) => r.name);
     const before = await names();
-    expect(await names()).toEqual(before); // served from the cache: the same text
     const id = (await c.call('GET', `${d1}/reports?first=1`)).body.items[0].id;
     expect((await c.call('PUT', `${d1}/reports/${id}`, { name: 'renamed' })).status).toBe(200);
     expect(await names()).toEqual(['renamed', ...before.slice(1)]);
