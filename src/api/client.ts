@@ -187,6 +187,16 @@ export function speculativeCursor(text: string): string | undefined {
 const rawListEnvelope = z.looseObject({ items: z.array(z.unknown()), pageInfo: PageInfo.nullish(), count: z.unknown().optional() });
 type RawListPage = z.infer<typeof rawListEnvelope>;
 
+/** Options of ApiClient.pages. */
+export interface PageOptions {
+  /** Continue a chain after this cursor. */
+  after?: string;
+  /** Most items to read, asked again before each page (it may become known only after the first). */
+  budget?: () => number;
+  /** Sees each page's envelope, before its items are validated. */
+  onPage?: (page: { count: unknown; items: number; pageInfo: PageInfo | undefined }) => void;
+}
+
 export class ApiClient {
   readonly baseUrl: string;
   readonly pageSize: number;
@@ -298,9 +308,18 @@ export class ApiClient {
    * lists read in parallel do not stall each other's round trips; the
    * caller's own work on a page overlaps the next round trips too. At most
    * READ_AHEAD pages are read beyond the one the caller holds.
+   *
+   * `opts.budget` caps the items read (two-ended reads, see read-both-ends.ts):
+   * a page asks for no more than is left, assuming the pages before it come
+   * back full, and the chain stops once the budget is met even if the server
+   * says there is more. `opts.onPage` sees each page's envelope, `opts.after`
+   * continues a chain from a cursor.
    */
-  async *pages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}): AsyncGenerator<T[]> {
-    const first = this.pageSize;
+  async *pages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}, opts: PageOptions = {}): AsyncGenerator<T[]> {
+    const pageSize = this.pageSize;
+    const budget = opts.budget ?? (() => Infinity);
+    /** `first` for a page that has `before` items ahead of it; 0: no page is needed. */
+    const firstAfter = (before: number) => Math.max(0, Math.min(pageSize, budget() - before));
     const seen = new Set<string>();
     let total = 0;
     let emptyInARow = 0;
@@ -310,44 +329,55 @@ export class ApiClient {
     // holds an earlier page: up to READ_AHEAD pages beyond the one being consumed.
     interface Fetch {
       k: number;
+      /** Items expected before this page (the earlier pages full), and its `first`. */
+      before: number;
+      first: number;
+      /** A speculation that proved wrong: its answer is ignored and it reads nothing further ahead. */
+      dropped?: boolean;
       page: Promise<RawListPage>;
       ahead?: { cursor: string; fetch: Fetch };
     }
     let consuming = 0;
-    const fetchPage = (k: number, after: string | undefined): Fetch => {
-      const f: Fetch = { k, page: Promise.resolve({ items: [] }) };
+    const fetchPage = (k: number, after: string | undefined, before: number, first: number): Fetch => {
+      const f: Fetch = { k, before, first, page: Promise.resolve({ items: [] }) };
       f.page = this.request({
         method: 'GET',
         path,
         schema: rawListEnvelope,
         query: { ...query, first, ...(after !== undefined ? { after } : {}) },
         onText: (text) => {
-          if (k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
+          if (f.dropped || k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
+          const nextFirst = firstAfter(before + first);
+          if (nextFirst === 0) return;
           const cursor = speculativeCursor(text);
           if (cursor === undefined || seen.has(cursor)) return;
-          f.ahead = { cursor, fetch: fetchPage(k + 1, cursor) };
+          f.ahead = { cursor, fetch: fetchPage(k + 1, cursor, before + first, nextFirst) };
           // Awaited only if it proves right; a failure must not surface as unhandled.
           f.ahead.fetch.page.catch(() => undefined);
         },
       });
       return f;
     };
-    let next: Fetch | undefined = fetchPage(1, undefined);
+    const first1 = firstAfter(0);
+    let next: Fetch | undefined = first1 > 0 ? fetchPage(1, opts.after, 0, first1) : undefined;
     try {
       for (let n = 1; next; n++) {
         consuming = n;
+        const asked = next.first;
         const raw: RawListPage = await next.page;
-        const guess: Fetch["ahead"] = next.ahead;
+        const guess: Fetch['ahead'] = next.ahead;
         next = undefined;
         const info = raw.pageInfo;
+        opts.onPage?.({ count: raw.count, items: raw.items.length, pageInfo: info ?? undefined });
+        const after = total + raw.items.length;
         if (!info) {
-          if (raw.items.length >= first) {
+          if (raw.items.length >= asked) {
             throw fail('the server returned a full page without pageInfo; cannot page safely.', 'The server does not follow the API\'s cursor pagination (items + pageInfo); check the base URL and the server version.');
           }
-          if (typeof raw.count === 'number' && raw.count > total + raw.items.length) {
-            throw fail(`the server returned ${total + raw.items.length} of ${raw.count} items and no pageInfo to page on; cannot page safely.`, 'Check the base URL and the server version.');
+          if (typeof raw.count === 'number' && raw.count > after) {
+            throw fail(`the server returned ${after} of ${raw.count} items and no pageInfo to page on; cannot page safely.`, 'Check the base URL and the server version.');
           }
-        } else if (info.hasNextPage) {
+        } else if (info.hasNextPage && firstAfter(after) > 0) {
           emptyInARow = raw.items.length === 0 ? emptyInARow + 1 : 0;
           if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
             throw fail(`${emptyInARow} empty pages in a row, each claiming more; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
@@ -361,11 +391,17 @@ export class ApiClient {
           }
           if (n + 1 > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
           seen.add(cursor);
-          next = guess !== undefined && guess.cursor === cursor ? guess.fetch : fetchPage(n + 1, cursor);
+          const nextFirst = firstAfter(after);
+          // The speculation is the right request if it has the same cursor and `first`.
+          if (guess !== undefined && guess.cursor === cursor && guess.fetch.first === nextFirst) {
+            next = guess.fetch;
+            next.before = after;
+          } else next = fetchPage(n + 1, cursor, after, nextFirst);
           next.page.catch(() => undefined);
         }
+        if (guess !== undefined && guess.fetch !== next) guess.fetch.dropped = true;
         const items = await this.validateItems('GET', path, raw.items, itemSchema);
-        total += items.length;
+        total = after;
         yield items;
       }
     } finally {

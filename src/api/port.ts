@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ApiPort } from '../core/model.js';
 import type { ApiClient } from './client.js';
+import { listFromBothEnds } from './read-both-ends.js';
 import { paths, Report, UserAttribute, Workbook } from './wire.js';
 
 export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
@@ -20,7 +21,7 @@ export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
       client.request({ method: 'PUT', path: paths.report(deploymentId, reportId), body, schema: Report }),
 
     findReportsByPublicId: async (publicId) =>
-      (await client.listAll(paths.reports(deploymentId), Report)).filter((r) => r.publicId === publicId),
+      (await listFromBothEnds(client, paths.reports(deploymentId), Report, { sortBy: 'createdAt' })).filter((r) => r.publicId === publicId),
 
     // The body needs workbookId even though the path has it (facts §2.3).
     // Publishing is idempotent per workbook (the guide), so a repeat is harmless.

@@ -33,7 +33,10 @@ describe('readLiveState', () => {
     expect(requests(emu.log, 'GET', '/api/v1/deployments/1/workbooks')).toHaveLength(1);
     expect(requests(emu.log, 'GET', '/api/v1/user-attributes')).toHaveLength(Math.max(1, Math.ceil(attrs / 500)));
     expect(emu.log).toHaveLength(3 + 1 + Math.max(1, Math.ceil(attrs / 500)));
-    expect(emu.log.every((e) => e.query['first'] === '500')).toBe(true);
+    // Reports from both ends: 500 oldest, then 500 more oldest and the 201 newest at once.
+    const reportPages = requests(emu.log, 'GET', '/api/v1/deployments/1/reports').map((e) => `${e.query['sortDirection']} ${e.query['first']}`);
+    expect(reportPages.sort()).toEqual(['ASC 500', 'ASC 500', 'DESC 201']);
+    expect(emu.log.filter((e) => !e.path.endsWith('/reports')).every((e) => e.query['first'] === '500')).toBe(true);
     // parallel: the workbook and attribute lists start before the report pages end
     const firstOf = (p: string) => emu.log.find((e) => e.path === p)!.seq;
     const lastReport = Math.max(...requests(emu.log, 'GET', '/api/v1/deployments/1/reports').map((e) => e.seq));
