@@ -24,6 +24,8 @@ export interface CliRun {
   writes: number;
   /** GETs of list endpoints (pages). */
   listPages: number;
+  /** List pages that had to follow one another: the longest chain of cursors (see listRounds). */
+  listRounds: number;
   /** First request arrived → last answer sent (ms); 0 without requests. */
   netMs: number;
   /** The same over the reads (GET) only, and over the writes only. */
@@ -79,7 +81,7 @@ function span(entries: RequestLogEntry[]): number {
   return entries.length > 0 ? last - first : 0;
 }
 
-export function logFigures(log: RequestLogEntry[]): Pick<CliRun, 'requests' | 'writes' | 'listPages' | 'netMs' | 'readMs' | 'writeMs'> {
+export function logFigures(log: RequestLogEntry[]): Pick<CliRun, 'requests' | 'writes' | 'listPages' | 'listRounds' | 'netMs' | 'readMs' | 'writeMs'> {
   const isWrite = (e: RequestLogEntry) => e.method !== 'GET' && e.method !== 'HEAD';
   const writes = log.filter(isWrite);
   const reads = log.filter((e) => !isWrite(e));
@@ -87,18 +89,28 @@ export function logFigures(log: RequestLogEntry[]): Pick<CliRun, 'requests' | 'w
     requests: log.length,
     writes: writes.length,
     listPages: reads.filter((e) => LIST_RE.test(e.path)).length,
+    listRounds: listRounds(log),
     netMs: span(log),
     readMs: span(reads),
     writeMs: span(writes),
   };
 }
 
-/** Largest number of pages any single list took (lists run in parallel, so the longest one bounds the read). */
-export function longestListPages(log: RequestLogEntry[]): number {
-  const pages = new Map<string, number>();
+/**
+ * Round trips in sequence of the longest list: a list read from both ends
+ * (read-both-ends.ts) is a first ascending page, then an ascending and a
+ * descending chain side by side; any other list is one chain.
+ */
+export function listRounds(log: RequestLogEntry[]): number {
+  const chains = new Map<string, { asc: number; desc: number }>();
   for (const e of log) {
-    const m = e.method === 'GET' ? LIST_RE.exec(e.path) : null;
-    if (m) pages.set(e.path, (pages.get(e.path) ?? 0) + 1);
+    if (e.method !== 'GET' || !LIST_RE.test(e.path)) continue;
+    const c = chains.get(e.path) ?? { asc: 0, desc: 0 };
+    if (e.query['sortDirection'] === 'DESC') c.desc++;
+    else c.asc++;
+    chains.set(e.path, c);
   }
-  return Math.max(0, ...pages.values());
+  let most = 0;
+  for (const c of chains.values()) most = Math.max(most, c.desc > 0 ? Math.max(c.asc, 1 + c.desc) : c.asc);
+  return most;
 }

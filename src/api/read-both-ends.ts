@@ -2,88 +2,126 @@
 // sequential: R items cost ceil(R/page) round trips one after another, and
 // that chain is the whole latency of a plan on a large deployment. The
 // reports list can be sorted either way (sortBy + sortDirection, facts §2.1),
-// so after the first page (which tells the total, `count`) a second chain
-// reads the newest items while the first reads on from the oldest. Each gets
-// a budget of items so that together they ask for exactly ceil(R/page) pages,
-// no more than one chain would; the critical path drops to
-// 1 + ceil((pages - 1) / 2) round trips.
+// so a second chain reads the newest items while the first reads on from the
+// oldest. Once a page tells the total (`count`), each chain gets a budget of
+// items so that together they ask for ceil(R/page) pages, as one chain would.
+//
+// When the descending chain starts:
+// - after the first ascending page, normally: exactly ceil(R/page) requests,
+//   1 + ceil((pages - 1) / 2) round trips in sequence;
+// - at once, beside the first ascending page, when the caller expects more
+//   than a page (a bundle that manages more reports than fit in one page):
+//   ceil(pages / 2) round trips, the same requests when the list does hold
+//   more than a page, one more when it does not.
 //
 // The result is trusted only when it is provably the whole list: every page
 // reported the same count, and the two chains together hold that many
 // distinct ids. Otherwise (a report created or deleted meanwhile, a server
-// whose count means something else, no count at all, ties ordered
-// differently each way) the ascending chain simply reads on to its end, as a
-// single chain would have, and that chain alone is the answer. createdAt is
-// the sort key because no update can move an item in it.
+// whose count means something else, no count at all) the ascending chain
+// reads on to its end, as a single chain would have, and that chain alone is
+// the answer. createdAt is the sort key because no update can move an item in
+// it, and a report created meanwhile is always the newest. What a count cannot
+// see: one report created and another deleted between the first ascending
+// page and the first descending one (test/api/read-both-ends.test.ts pins it).
 import type { z } from 'zod';
 import type { ApiClient, PageOptions, Query } from './client.js';
 
 export interface BothEndsOptions {
-  /** A sort key that is fixed for an item's life. */
+  /** A sort key that is fixed for an item's life, and newest for a new item. */
   sortBy: string;
   query?: Query;
+  /** How many items the caller expects (a hint): more than a page starts both chains at once. */
+  expected?: number;
 }
 
 /** Every item of the list, in ascending order of sortBy (ties: the server's order). */
 export async function listFromBothEnds<T extends { id: number }>(client: ApiClient, path: string, schema: z.ZodType<T>, opts: BothEndsOptions): Promise<T[]> {
   const pageSize = client.pageSize;
   const base: Query = { ...opts.query, sortBy: opts.sortBy };
+  const early = (opts.expected ?? 0) > pageSize;
+
+  // Budgets in items. Until a count is known: the first pages only when both
+  // chains start at once (no page is read ahead on a guess), else the
+  // ascending chain unbounded and no descending chain.
+  let ascBudget = early ? pageSize : Infinity;
+  let descBudget = early ? pageSize : 0;
+  let split = early;
   let count: number | undefined;
   let countsAgree = true;
-  // The ascending chain: unbounded until the first page tells the total, and
-  // again as soon as a page disagrees with it (it then reads to the end).
-  let ascBudget = Infinity;
+  let decided = false;
   const seeCount = (c: unknown) => {
     if (typeof c === 'number' && Number.isSafeInteger(c) && c >= 0 && (count === undefined || c === count)) count = c;
     else {
+      // No count, or one that moved: the ascending chain reads to the end.
       countsAgree = false;
       ascBudget = Infinity;
     }
   };
+  /** Splits what the first page(s) leave by whole pages; the ascending chain takes the larger half. */
+  const decide = (firstAscItems: number, ascMoreAfterFirst: boolean) => {
+    decided = true;
+    if (!countsAgree) return;
+    const n = count!;
+    if (early) {
+      const pagesLeft = Math.ceil(Math.max(0, n - 2 * pageSize) / pageSize);
+      ascBudget = pageSize + Math.ceil(pagesLeft / 2) * pageSize;
+      descBudget = Math.max(0, n - ascBudget);
+      return;
+    }
+    if (!ascMoreAfterFirst) return;
+    const pagesLeft = Math.ceil((n - firstAscItems) / pageSize);
+    if (pagesLeft < 2) return;
+    split = true;
+    descBudget = n - firstAscItems - Math.ceil(pagesLeft / 2) * pageSize;
+    ascBudget = n - descBudget;
+    startDesc();
+  };
+
+  let stop = false;
+  const desc: T[] = [];
+  let descDone: Promise<void> = Promise.resolve();
+  const startDesc = () => {
+    const pages = client.pages(path, schema, { ...base, sortDirection: 'DESC' }, {
+      budget: () => descBudget,
+      onPage: (p) => {
+        seeCount(p.count);
+        // Decided on whichever first page is parsed first (before the next
+        // page's text can arrive and be read ahead against an unset budget).
+        if (!decided) decide(0, true);
+      },
+    });
+    descDone = (async () => {
+      for await (const items of pages) {
+        for (const x of items) desc.push(x);
+        if (!countsAgree || stop) break;
+      }
+    })();
+    descDone.catch(() => (stop = true));
+  };
 
   let ascCursor: string | undefined;
   let ascMore = false;
-  let ascPage = 0;
-  // Split what is left by whole pages; the ascending chain takes the larger half
-  // (its next page may already be on its way), the descending one the rest.
-  // Decided as soon as the first envelope is parsed, before the next page's
-  // text can arrive and be read ahead against a budget not yet set.
-  let split = false;
-  let descBudget = 0;
-  let stop = false;
-  const desc: T[] = [];
-  const drainDesc = async () => {
-    const pages = client.pages(path, schema, { ...base, sortDirection: 'DESC' }, { budget: () => descBudget, onPage: (p) => seeCount(p.count) });
-    for await (const items of pages) {
-      for (const x of items) desc.push(x);
-      // A count that moved: the answer will be the ascending chain alone.
-      if (!countsAgree || stop) break;
-    }
-  };
-  let descDone: Promise<void> = Promise.resolve();
   const ascOpts: PageOptions = {
     budget: () => ascBudget,
     onPage: (p) => {
       seeCount(p.count);
       ascMore = p.pageInfo?.hasNextPage === true;
       ascCursor = p.pageInfo?.endCursor ?? undefined;
-      if (++ascPage !== 1 || !countsAgree || !ascMore) return;
-      const left = count! - p.items;
-      const pagesLeft = Math.ceil(left / pageSize);
-      if (pagesLeft < 2) return;
-      split = true;
-      descBudget = left - Math.ceil(pagesLeft / 2) * pageSize;
-      ascBudget = count! - descBudget;
-      // The descending chain leaves now, before this page's items are validated.
-      descDone = drainDesc();
-      descDone.catch(() => (stop = true));
+      if (!decided) decide(p.items, ascMore);
     },
   };
+  const ascPages = client.pages(path, schema, { ...base, sortDirection: 'ASC' }, ascOpts);
   const asc: T[] = [];
   try {
-    for await (const items of client.pages(path, schema, { ...base, sortDirection: 'ASC' }, ascOpts)) {
-      for (const x of items) asc.push(x);
-      if (stop) break;
+    const first = ascPages.next();
+    if (early) startDesc();
+    const r = await first;
+    if (!r.done) for (const x of r.value) asc.push(x);
+    if (!r.done && !stop) {
+      for await (const items of ascPages) {
+        for (const x of items) asc.push(x);
+        if (stop) break;
+      }
     }
   } catch (e) {
     stop = true;
@@ -95,9 +133,13 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
 
   const ids = new Set<number>();
   for (const x of asc) ids.add(x.id);
+  const inAsc = ids.size;
   for (const x of desc) ids.add(x.id);
-  if (countsAgree && ids.size === count && ids.size === asc.length + desc.length) {
-    for (let i = desc.length - 1; i >= 0; i--) asc.push(desc[i]!);
+  if (countsAgree && ids.size === count && inAsc === asc.length) {
+    // The newest part, oldest first; where the chains met (a list shorter than
+    // the two first pages), what the ascending chain already holds is skipped.
+    const ascIds = new Set(asc.map((x) => x.id));
+    for (let i = desc.length - 1; i >= 0; i--) if (!ascIds.has(desc[i]!.id)) asc.push(desc[i]!);
     return asc;
   }
   // Not provably whole: read on from where the ascending chain stopped.

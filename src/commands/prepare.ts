@@ -43,7 +43,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const live = await readLiveState(conn.client, conn.deploymentId);
+    const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length });
     const p = plan(desired, live, {
       environment: env.name,
       deploymentId: env.deploymentId,

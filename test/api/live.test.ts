@@ -44,6 +44,43 @@ describe('readLiveState', () => {
     expect(firstOf('/api/v1/user-attributes')).toBeLessThan(lastReport);
   });
 
+  test('2501 reports: 6 report pages, the newest ones read while the oldest are: 4 ascending, 2 descending, overlapping in time', async () => {
+    const { emu, client } = await setup({ seed: generateSeed({ reports: 2501, workbooks: 3 }) });
+    emu.clearLog();
+    const live = await readLiveState(client, 1);
+    expect(live.reports.map((r) => r.id)).toEqual([...live.reports.map((r) => r.id)].sort((a, b) => a - b));
+    expect(new Set(live.reports.map((r) => r.id)).size).toBe(2501);
+    const pages = requests(emu.log, 'GET', '/api/v1/deployments/1/reports');
+    const asc = pages.filter((e) => e.query['sortDirection'] === 'ASC');
+    const desc = pages.filter((e) => e.query['sortDirection'] === 'DESC');
+    expect([asc.length, desc.length]).toEqual([4, 2]);
+    expect(desc.map((e) => e.query['first'])).toEqual(['500', '1']);
+    expect(pages.every((e) => e.query['sortBy'] === 'createdAt')).toBe(true);
+    // The descending chain starts after the first page and before the ascending chain ends.
+    expect(desc[0]!.seq).toBeGreaterThan(asc[0]!.seq);
+    expect(desc[0]!.seq).toBeLessThan(asc[asc.length - 1]!.seq);
+  });
+
+  test('a bundle with more than a page of reports: both ends start with the first request (1000 reports: 2 pages, one round trip)', async () => {
+    const { emu, client } = await setup({ seed: generateSeed({ reports: 1000, workbooks: 3 }) });
+    emu.clearLog();
+    const live = await readLiveState(client, 1, { reports: 1000 });
+    expect(new Set(live.reports.map((r) => r.id)).size).toBe(1000);
+    const pages = requests(emu.log, 'GET', '/api/v1/deployments/1/reports');
+    expect(pages.map((e) => `${e.query['sortDirection']} ${e.query['first']} ${e.query['after'] === undefined ? 'first page' : 'after'}`).sort()).toEqual([
+      'ASC 500 first page',
+      'DESC 500 first page',
+    ]);
+  });
+
+  test('the same hint on an empty deployment costs one request more, and finds nothing', async () => {
+    const { emu, client } = await setup();
+    emu.clearLog();
+    const live = await readLiveState(client, 2, { reports: 1000 });
+    expect(live.reports).toEqual([]);
+    expect(requests(emu.log, 'GET', '/api/v1/deployments/2/reports')).toHaveLength(2);
+  });
+
   test('an empty deployment costs one GET per list', async () => {
     const { emu, client } = await setup();
     emu.clearLog();

@@ -19,8 +19,10 @@ interface ListServerOptions {
   count?: CountMode;
   /** 'reverse': DESC is the exact reverse of ASC (ties by id DESC); 'id-asc': ties by id ASC both ways. */
   ties?: 'reverse' | 'id-asc';
+  /** Answers descending pages this much later (so an ascending page is always parsed first). */
+  descDelayMs?: number;
   /** Runs before the n-th request (1-based) is answered. */
-  before?: (n: number, items: Item[], dir: string) => void;
+  before?: (n: number, items: Item[], dir: string, after: boolean) => void;
 }
 
 const PATH = '/api/v1/deployments/1/reports';
@@ -29,10 +31,10 @@ const iso = (t: number) => new Date(Date.UTC(2026, 0, 1) + t * 1000).toISOString
 async function listServer(o: ListServerOptions) {
   const items = o.items;
   const log: Array<{ dir: string; first: number; after: boolean; count: number }> = [];
-  const s = await serve((req, res, n) => {
+  const s = await serve(async (req, res, n) => {
     const u = new URL(req.url, 'http://x');
     const dir = u.searchParams.get('sortDirection') ?? 'ASC';
-    o.before?.(n, items, dir);
+    o.before?.(n, items, dir, u.searchParams.has('after'));
     const first = Number(u.searchParams.get('first'));
     const sign = dir === 'DESC' ? -1 : 1;
     const tie = o.ties === 'id-asc' ? 1 : sign;
@@ -50,6 +52,7 @@ async function listServer(o: ListServerOptions) {
     const hasNextPage = from + first < sorted.length;
     const count = o.count === 'missing' ? undefined : o.count === 'plus-one' ? items.length + 1 : o.count === 'page' ? pageItems.length : items.length;
     log.push({ dir, first, after: after !== null, count: items.length });
+    if (dir === 'DESC' && o.descDelayMs) await new Promise((r) => setTimeout(r, o.descDelayMs));
     json(res, 200, {
       items: pageItems.map((x) => report(x.id, { createdAt: iso(x.t) })),
       ...(count === undefined ? {} : { count }),
@@ -59,10 +62,10 @@ async function listServer(o: ListServerOptions) {
   return { url: s.url, log };
 }
 
-async function read(url: string, pageSize: number): Promise<number[]> {
+async function read(url: string, pageSize: number, expected?: number): Promise<number[]> {
   const client = new ApiClient({ baseUrl: url, token: 'tok-1234567890', pageSize, maxRetries: 0 });
   try {
-    return (await listFromBothEnds(client, PATH, Report, { sortBy: 'createdAt' })).map((r) => r.id);
+    return (await listFromBothEnds(client, PATH, Report, { sortBy: 'createdAt', ...(expected !== undefined ? { expected } : {}) })).map((r) => r.id);
   } finally {
     await client.close();
   }
@@ -125,6 +128,49 @@ describe('listFromBothEnds on a list that does not change', () => {
   });
 });
 
+describe('listFromBothEnds when the caller expects more than a page: both chains start with the first request', () => {
+  test.each([
+    [0, 10],
+    [5, 10],
+    [10, 10],
+    [11, 10],
+    [20, 10],
+    [21, 10],
+    [95, 10],
+    [100, 10],
+    [101, 10],
+  ])('%i items, page %i: the whole list; ceil(n/page) requests (2 for a page or less), ceil(pages/2) of them ascending', async (n, page) => {
+    const list = items(n);
+    // The descending answer comes late: no ascending page may be read ahead before the count is known.
+    const s = await listServer({ items: list, descDelayMs: 30 });
+    expect(await read(s.url, page, 25)).toEqual(ascIds(list));
+    const pages = Math.ceil(n / page);
+    expect(s.log).toHaveLength(Math.max(2, pages));
+    const asc = s.log.filter((e) => e.dir === 'ASC').length;
+    expect(asc).toBe(Math.max(1, Math.ceil(pages / 2)));
+    // Both first pages are asked for before either answer is in.
+    expect(s.log.slice(0, 2).map((e) => `${e.dir} ${e.after}`).sort()).toEqual(['ASC false', 'DESC false']);
+  });
+
+  test('expecting a page or less changes nothing: one chain starts, the other only after the count', async () => {
+    const list = items(95);
+    const s = await listServer({ items: list });
+    expect(await read(s.url, 10, 10)).toEqual(ascIds(list));
+    expect(s.log).toHaveLength(10);
+    expect(s.log[0]!.dir).toBe('ASC');
+    // 1 + ceil(9/2) ascending: the split was made after the first page, not before it (that would be 5 and 5).
+    expect(s.log.filter((e) => e.dir === 'ASC')).toHaveLength(6);
+  });
+
+  test('no count: the descending first page is dropped and the ascending chain reads to the end', async () => {
+    const list = items(45);
+    const s = await listServer({ items: list, count: 'missing' });
+    expect(await read(s.url, 10, 45)).toEqual(ascIds(list));
+    expect(s.log.filter((e) => e.dir === 'DESC')).toHaveLength(1);
+    expect(s.log.filter((e) => e.dir === 'ASC')).toHaveLength(5);
+  });
+});
+
 describe('listFromBothEnds on a list that changes while it is read', () => {
   test('a report created after the first page: the counts disagree and the ascending chain reads to the end', async () => {
     const list = items(95);
@@ -181,37 +227,41 @@ describe('listFromBothEnds on a list that changes while it is read', () => {
         fc.integer({ min: 1, max: 3 }),
         fc.constantFrom<'reverse' | 'id-asc'>('reverse', 'id-asc'),
         fc.array(fc.record({ at: fc.integer({ min: 1, max: 20 }), op: fc.constantFrom('create', 'delete'), pick: fc.nat() }), { maxLength: 4 }),
-        async (n, page, tieGroup, ties, changes) => {
+        fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+        async (n, page, tieGroup, ties, changes, expected) => {
           const list = items(n, tieGroup);
           const everSeen = new Set(list.map((x) => x.id));
           const deleted = new Set<number>();
           let nextId = 10_000;
-          const window = { createAfterFirst: false, deleteAfterFirst: false, desc: false };
+          // The window a count cannot watch: after one chain's first page is
+          // served and before the other's is (see the known-gap test).
+          const window = { firstPages: 0, create: false, delete: false };
           const s = await listServer({
             items: list,
             ties,
-            before: (k, xs, dir) => {
+            before: (k, xs, _dir, after) => {
+              const open = window.firstPages === 1;
               for (const c of changes.filter((c) => c.at === k)) {
                 if (c.op === 'create') {
                   const t = Math.max(0, ...xs.map((x) => x.t)) + 1;
                   xs.push({ id: ++nextId, t });
                   everSeen.add(nextId);
-                  if (k >= 2 && !window.desc) window.createAfterFirst = true;
+                  if (open) window.create = true;
                 } else if (xs.length > 0) {
                   const [gone] = xs.splice(c.pick % xs.length, 1);
                   deleted.add(gone!.id);
-                  if (k >= 2 && !window.desc) window.deleteAfterFirst = true;
+                  if (open) window.delete = true;
                 }
               }
-              if (dir === 'DESC') window.desc = true;
+              if (!after) window.firstPages++;
             },
           });
-          const got = await read(s.url, page);
+          const got = await read(s.url, page, expected);
           expect(new Set(got).size).toBe(got.length);
           for (const id of got) expect(everSeen.has(id)).toBe(true);
           // The one case a count cannot see: a report created AND another deleted
           // between the first ascending page and the first descending one.
-          if (window.createAfterFirst && window.deleteAfterFirst) return;
+          if (window.create && window.delete) return;
           const throughout = list.map((x) => x.id).filter((id) => !deleted.has(id) && id < 10_000);
           for (const id of throughout) expect(got).toContain(id);
         },
