@@ -97,20 +97,29 @@ export function logFigures(log: RequestLogEntry[]): Pick<CliRun, 'requests' | 'w
 }
 
 /**
- * Round trips in sequence of the longest list: a list read from both ends
- * (read-both-ends.ts) is a first ascending page, then an ascending and a
- * descending chain side by side; any other list is one chain.
+ * Round trips in sequence of the longest list. A list read from both ends
+ * (read-both-ends.ts) is two chains side by side; the descending one starts
+ * either beside the first ascending page (it arrives before that page's
+ * answer has left) or after it, one round trip later. Any other list is one
+ * chain.
  */
 export function listRounds(log: RequestLogEntry[]): number {
-  const chains = new Map<string, { asc: number; desc: number }>();
+  const chains = new Map<string, { asc: RequestLogEntry[]; desc: RequestLogEntry[] }>();
   for (const e of log) {
     if (e.method !== 'GET' || !LIST_RE.test(e.path)) continue;
-    const c = chains.get(e.path) ?? { asc: 0, desc: 0 };
-    if (e.query['sortDirection'] === 'DESC') c.desc++;
-    else c.asc++;
+    const c = chains.get(e.path) ?? { asc: [], desc: [] };
+    (e.query['sortDirection'] === 'DESC' ? c.desc : c.asc).push(e);
     chains.set(e.path, c);
   }
   let most = 0;
-  for (const c of chains.values()) most = Math.max(most, c.desc > 0 ? Math.max(c.asc, 1 + c.desc) : c.asc);
+  for (const { asc, desc } of chains.values()) {
+    if (desc.length === 0 || asc.length === 0) {
+      most = Math.max(most, asc.length + desc.length);
+      continue;
+    }
+    const a1 = asc[0]!;
+    const beside = Date.parse(desc[0]!.startedAt) < Date.parse(a1.startedAt) + a1.durationMs;
+    most = Math.max(most, beside ? Math.max(asc.length, desc.length) : Math.max(asc.length, 1 + desc.length));
+  }
   return most;
 }

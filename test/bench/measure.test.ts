@@ -11,12 +11,16 @@ const R = '/api/v1/deployments/1/reports';
 const W = '/api/v1/deployments/1/workbooks';
 
 describe('listRounds', () => {
-  test('11 ascending and 9 descending pages of reports: 11 in sequence (the descending chain starts after the first page)', () => {
-    const log = [...Array.from({ length: 11 }, () => get(R, { sortDirection: 'ASC' })), ...Array.from({ length: 9 }, () => get(R, { sortDirection: 'DESC' })), get(W), get(W)];
-    expect(listRounds(log)).toBe(11);
+  const chain = (dir: string, n: number, from: number) => Array.from({ length: n }, (_, i) => get(R, { sortDirection: dir }, from + i * 25, 20));
+  test('11 ascending and 9 descending pages of reports, the descending chain after the first page: 11 in sequence', () => {
+    expect(listRounds([...chain('ASC', 11, 0), ...chain('DESC', 9, 25), get(W), get(W)])).toBe(11);
   });
-  test('a descending chain as long as the ascending one costs one round more', () => {
-    expect(listRounds([get(R, { sortDirection: 'ASC' }), get(R, { sortDirection: 'ASC' }), get(R, { sortDirection: 'DESC' }), get(R, { sortDirection: 'DESC' })])).toBe(3);
+  test('a descending chain as long as the ascending one and started after its first page: one round more', () => {
+    expect(listRounds([...chain('ASC', 2, 0), ...chain('DESC', 2, 25)])).toBe(3);
+  });
+  test('both chains started together (the descending page arrives before the first answer left): the longer one', () => {
+    expect(listRounds([...chain('ASC', 10, 0), ...chain('DESC', 10, 2)])).toBe(10);
+    expect(listRounds([...chain('ASC', 1, 0), ...chain('DESC', 1, 1)])).toBe(1);
   });
   test('plain chains: the longest one; writes and single reads do not count', () => {
     const log = [get(W), get(W), get(W), get(R), { ...get(`${R}/7`) }, { ...get(R), method: 'POST' } as RequestLogEntry];
