@@ -347,11 +347,12 @@ export class ApiClient {
         query: { ...query, first, ...(after !== undefined ? { after } : {}) },
         onText: (text) => {
           if (f.dropped || k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
-          const nextFirst = firstAfter(before + first);
+          // f.before, not `before`: it is corrected when a guess is taken (see below).
+          const nextFirst = firstAfter(f.before + first);
           if (nextFirst === 0) return;
           const cursor = speculativeCursor(text);
           if (cursor === undefined || seen.has(cursor)) return;
-          f.ahead = { cursor, fetch: fetchPage(k + 1, cursor, before + first, nextFirst) };
+          f.ahead = { cursor, fetch: fetchPage(k + 1, cursor, f.before + first, nextFirst) };
           // Awaited only if it proves right; a failure must not surface as unhandled.
           f.ahead.fetch.page.catch(() => undefined);
         },
@@ -392,7 +393,8 @@ export class ApiClient {
           if (n + 1 > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, 'This is a server bug; report it with the output of --verbose.');
           seen.add(cursor);
           const nextFirst = firstAfter(after);
-          // The speculation is the right request if it has the same cursor and `first`.
+          // The speculation is the right request if it has the same cursor and
+          // `first`; it assumed this page full, so what it counts before it is corrected.
           if (guess !== undefined && guess.cursor === cursor && guess.fetch.first === nextFirst) {
             next = guess.fetch;
             next.before = after;

@@ -131,14 +131,12 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   await descDone;
   if (!split) return asc;
 
-  const ids = new Set<number>();
-  for (const x of asc) ids.add(x.id);
-  const inAsc = ids.size;
-  for (const x of desc) ids.add(x.id);
-  if (countsAgree && ids.size === count && inAsc === asc.length) {
+  const ascIds = new Set(asc.map((x) => x.id));
+  const all = new Set(ascIds);
+  for (const x of desc) all.add(x.id);
+  if (countsAgree && all.size === count && ascIds.size === asc.length) {
     // The newest part, oldest first; where the chains met (a list shorter than
     // the two first pages), what the ascending chain already holds is skipped.
-    const ascIds = new Set(asc.map((x) => x.id));
     for (let i = desc.length - 1; i >= 0; i--) if (!ascIds.has(desc[i]!.id)) asc.push(desc[i]!);
     return asc;
   }
