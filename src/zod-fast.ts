@@ -125,6 +125,16 @@ function viaZod(schema: z.ZodType): Node {
 
 const ok = (pred: (v: unknown) => boolean): Run => (v) => (pred(v) ? v : NO);
 
+/** One predicate for a node's checks, without a closure per call (these run for every value read). */
+function allOf<T>(preds: Array<(v: T) => boolean>): (v: T) => boolean {
+  if (preds.length === 0) return () => true;
+  if (preds.length === 1) return preds[0]!;
+  return (v) => {
+    for (let i = 0; i < preds.length; i++) if (!preds[i]!(v)) return false;
+    return true;
+  };
+}
+
 function compile(schema: z.ZodType, mode: Mode): Node {
   const zi = internals(schema);
   const def = zi.def;
@@ -136,15 +146,15 @@ function compile(schema: z.ZodType, mode: Mode): Node {
     case 'string': {
       const preds = checks.map(stringCheck);
       if (preds.some((p) => p === undefined)) return viaZod(schema);
-      const all = preds as Array<(s: string) => boolean>;
-      return { types: new Set(['string']), run: ok((v) => typeof v === 'string' && all.every((p) => p(v))) };
+      const all = allOf(preds as Array<(s: string) => boolean>);
+      return { types: new Set(['string']), run: ok((v) => typeof v === 'string' && all(v)) };
     }
     case 'number': {
       const base: (n: number) => boolean = def.check === 'number_format' ? Number.isSafeInteger : Number.isFinite;
       const preds = checks.map(numberCheck);
       if (preds.some((p) => p === undefined)) return viaZod(schema);
-      const all = preds as Array<(n: number) => boolean>;
-      return { types: new Set(['number']), run: ok((v) => typeof v === 'number' && base(v) && all.every((p) => p(v))) };
+      const all = allOf(preds as Array<(n: number) => boolean>);
+      return { types: new Set(['number']), run: ok((v) => typeof v === 'number' && base(v) && all(v)) };
     }
     case 'boolean':
       if (checks.length > 0) return viaZod(schema);
@@ -184,12 +194,12 @@ function compile(schema: z.ZodType, mode: Mode): Node {
     case 'array': {
       const preds = checks.map(lengthCheck);
       if (preds.some((p) => p === undefined)) return viaZod(schema);
-      const all = preds as Array<(n: number) => boolean>;
+      const all = allOf(preds as Array<(n: number) => boolean>);
       const el = node(def.element!, mode);
       return {
         types: new Set(['array']),
         run: (v) => {
-          if (!Array.isArray(v) || !all.every((p) => p(v.length))) return NO;
+          if (!Array.isArray(v) || !all(v.length)) return NO;
           let out: unknown[] | undefined;
           for (let i = 0; i < v.length; i++) {
             const x: unknown = v[i];
@@ -211,16 +221,20 @@ function compile(schema: z.ZodType, mode: Mode): Node {
           if (!isPlain(v)) return NO;
           const o = v as Record<string, unknown>;
           let out: Record<string, unknown> | undefined;
-          const keys = Object.keys(o);
-          for (let i = 0; i < keys.length; i++) {
-            const k = keys[i]!;
+          // for-in (own members only): Object.keys' order, without an array per object.
+          for (const k in o) {
+            if (!Object.hasOwn(o, k)) continue;
             if (k === '__proto__') return NO;
-            const r = value.run(o[k]);
+            const x = o[k];
+            const r = value.run(x);
             if (r === NO) return NO;
-            if (r !== o[k] && out === undefined) {
+            if (r !== x && out === undefined) {
               // zod builds a new object in the input's key order: copy what came before.
               out = {};
-              for (let j = 0; j < i; j++) out[keys[j]!] = o[keys[j]!];
+              for (const j in o) {
+                if (j === k) break;
+                if (Object.hasOwn(o, j)) out[j] = o[j];
+              }
             }
             if (out !== undefined) out[k] = r;
           }
@@ -280,13 +294,14 @@ function objectNode(def: Def, mode: Mode): Node {
       if (!isPlain(v)) return NO;
       const o = v as Record<string, unknown>;
       let changed = false;
-      const outs: unknown[] = new Array(keys.length);
+      // The members' outputs, kept only once one differs from its input (parse mode): most values pass through as they are.
+      let outs: unknown[] | undefined;
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i]!;
         if (!Object.hasOwn(o, k)) {
           // zod asks `k in o`: an inherited member would count as present.
           if (!mayMiss[i] || k in o) return NO;
-          outs[i] = ABSENT;
+          if (outs !== undefined) outs[i] = ABSENT;
           continue;
         }
         const x = o[k];
@@ -294,13 +309,21 @@ function objectNode(def: Def, mode: Mode): Node {
         if (x === undefined) return NO;
         const r = members[i]!.run(x);
         if (r === NO) return NO;
-        outs[i] = r;
-        if (r !== x) changed = true;
+        if (r !== x) {
+          changed = true;
+          if (mode === 'parse' && outs === undefined) {
+            outs = new Array<unknown>(keys.length);
+            for (let j = 0; j < i; j++) outs[j] = memberOf(o, keys[j]!);
+          }
+        }
+        if (outs !== undefined) outs[i] = r;
       }
       // Unknown members, and whether the input's order is zod's output order.
+      // for-in rather than Object.keys: same order for own members, no array per object.
       let last = -1;
       let extras: Array<[string, unknown]> | undefined;
-      for (const k of Object.keys(o)) {
+      for (const k in o) {
+        if (!Object.hasOwn(o, k)) continue;
         const at = index.get(k);
         if (at !== undefined) {
           if (at < last || extras !== undefined) changed = true;
@@ -321,11 +344,19 @@ function objectNode(def: Def, mode: Mode): Node {
       }
       if (!changed || mode === 'valid') return v;
       const out: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) if (outs[i] !== ABSENT) out[keys[i]!] = outs[i];
+      for (let i = 0; i < keys.length; i++) {
+        const r = outs !== undefined ? outs[i] : memberOf(o, keys[i]!);
+        if (r !== ABSENT) out[keys[i]!] = r;
+      }
       if (extras) for (const [k, r] of extras) out[k] = r;
       return out;
     },
   };
+}
+
+/** An own member's value, or ABSENT. */
+function memberOf(o: Record<string, unknown>, k: string): unknown {
+  return Object.hasOwn(o, k) ? o[k] : ABSENT;
 }
 
 /** Plain data only (a JSON object): zod copies other objects member by member. */

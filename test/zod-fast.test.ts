@@ -66,6 +66,9 @@ describe('compileCheck on hand-picked cases', () => {
     ['array refuses object', z.array(z.int()), 'same', { 0: 1, length: 1 }, false],
     ['record', z.record(z.string(), z.int()), 'same', { a: 1, b: 2 }, true],
     ['record refuses array', z.record(z.string(), z.unknown()), 'same', [1], false],
+    // A copy made at a later member keeps the members before it, in the input's order (the copy is compared with zod's JSON).
+    ['record copied from its second member', z.record(z.string(), z.object({ a: z.int() })), 'same', { x: { a: 1 }, y: { a: 2, b: 3 }, z: { a: 4 } }, false],
+    ['object copied from its second member', z.object({ p: z.int(), q: z.object({ a: z.int() }), r: z.int().optional(), s: z.int() }), 'same', { p: 1, q: { a: 2, b: 3 }, s: 4 }, false],
     ['record with __proto__ goes to zod', z.record(z.string(), z.unknown()), 'same', JSON.parse('{"__proto__":1}'), false],
     ['union: a strip object first gives its copy', z.union([z.object({ a: z.int() }), z.looseObject({ a: z.int() })]), 'same', { a: 1, b: 2 }, false],
     ['union: strip object first, valid', z.union([z.object({ a: z.int() }), z.looseObject({ a: z.int() })]), 'valid', { a: 1, b: 2 }, true],

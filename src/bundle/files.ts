@@ -102,21 +102,20 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
     diagnostic: { severity: 'error', rule, message, pos: { file: f.rel, line, col }, ...(hint ? { hint } : {}) },
   });
   let fd: number | undefined;
-  let bytes: Buffer;
+  let n: number;
   try {
     fd = openSync(f.abs, 'r');
-    const size = fstatSync(fd).size;
-    if (size > MAX_FILE_BYTES) {
-      return fail('file-too-large', `file is ${formatMiB(size)}, over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`, 1, 1, 'Split it into several files.');
-    }
-    bytes = readAtMost(fd, size, MAX_FILE_BYTES + 1);
+    const got = readAtMost(fd, MAX_FILE_BYTES + 1);
+    if (typeof got === 'string') return fail('file-too-large', got, 1, 1, 'Split it into several files.');
+    n = got;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return fail('file-unreadable', `cannot read file${code ? ` (${code})` : ''}`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  if (bytes.length > MAX_FILE_BYTES) return fail('file-too-large', `file is over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`);
+  if (n > MAX_FILE_BYTES) return fail('file-too-large', `file is over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`);
+  const bytes = shared.subarray(0, n);
   if (!isUtf8(bytes)) {
     const lossy = new TextDecoder('utf-8').decode(bytes);
     const i = lossy.indexOf('\uFFFD');
@@ -125,7 +124,7 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
     const col = i - before.lastIndexOf('\n');
     return fail('encoding', 'file is not valid UTF-8', line, col, 'Save the file as UTF-8.');
   }
-  let text = bytes.toString('utf8');
+  let text = shared.toString('utf8', 0, n);
   // A byte-order mark is not part of the text (as TextDecoder, which this replaced, dropped it).
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // YAML allows no control character but tab, LF, CR (and NEL): one would
@@ -140,25 +139,37 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
 }
 
 /**
- * The file's bytes, at most `limit`. Like fs.readFile, a regular file is read
- * to the size fstat gave; a size of 0 (pseudo-files) means "read to the end".
+ * One buffer for every file read, grown to the largest (at most the limit):
+ * a file's text is decoded out of it before the next file is read. Thousands
+ * of small files then cost no buffer and no stat each.
  */
-function readAtMost(fd: number, size: number, limit: number): Buffer {
-  let buf = Buffer.allocUnsafe(size > 0 ? Math.min(size, limit) : Math.min(8192, limit));
+let shared = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Reads the file into `shared`: its length, at most `limit`, or (a string) why
+ * it is refused. Only a file that fills the buffer is stat'ed, so one over the
+ * limit is refused before it is read further; a size of 0 (pseudo-files)
+ * means "read to the end", like fs.readFile.
+ */
+function readAtMost(fd: number, limit: number): number | string {
   let n = 0;
+  let size: number | undefined;
   for (;;) {
-    if (size > 0 && n === size) break;
-    if (n === buf.length) {
+    if (n === shared.length) {
       if (n >= limit) break;
-      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, limit));
-      buf.copy(bigger, 0, 0, n);
-      buf = bigger;
+      if (size === undefined) {
+        size = fstatSync(fd).size;
+        if (size >= limit) return `file is ${formatMiB(size)}, over the ${formatMiB(limit - 1)} limit for a bundle file`;
+      }
+      const bigger = Buffer.allocUnsafe(Math.min(Math.max(shared.length * 2, size + 1), limit));
+      shared.copy(bigger, 0, 0, n);
+      shared = bigger;
     }
-    const got = readSync(fd, buf, n, buf.length - n, null);
+    const got = readSync(fd, shared, n, shared.length - n, null);
     if (got === 0) break;
     n += got;
   }
-  return buf.subarray(0, n);
+  return n;
 }
 
 function formatMiB(n: number): string {

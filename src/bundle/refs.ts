@@ -22,45 +22,48 @@ export interface RefProblem {
 const REF_KEYS = ['$report', '$workbook'];
 
 export function scanRefs(value: unknown, base: Path, refs: FoundRef[], problems: RefProblem[]): void {
-  // One path, extended and shortened while walking; copied only for a finding.
+  // One path, written at the walk's depth and copied only for a finding (push
+  // and pop would let V8 shrink and regrow its store, for every value).
   const path: (string | number)[] = [...base];
+  const at = (depth: number, ...more: (string | number)[]): Path => [...path.slice(0, base.length + depth), ...more];
   const walk = (v: unknown, depth: number): void => {
     if (depth > 100 || v === null || typeof v !== 'object') return;
+    const d = base.length + depth;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
-        path.push(i);
+        path[d] = i;
         walk(v[i], depth + 1);
-        path.pop();
       }
       return;
     }
-    const keys = Object.keys(v);
-    const refKey = keys.find((k) => k === '$report' || k === '$workbook');
-    if (refKey) {
-      const target = (v as Record<string, unknown>)[refKey];
+    const o = v as Record<string, unknown>;
+    if (Object.hasOwn(o, '$report') || Object.hasOwn(o, '$workbook')) {
+      const keys = Object.keys(o);
+      const refKey = keys.find((k) => k === '$report' || k === '$workbook')!;
+      const target = o[refKey];
       const kind = refKey === '$report' ? 'report' : 'workbook';
       if (keys.length !== 1) {
         const extra = keys.find((k) => k !== refKey)!;
-        problems.push({ path: [...path, extra], at: 'key', message: `a reference holds only \`${refKey}\`; unexpected key \`${extra}\`` });
+        problems.push({ path: at(depth, extra), at: 'key', message: `a reference holds only \`${refKey}\`; unexpected key \`${extra}\`` });
       } else if (typeof target !== 'string') {
-        problems.push({ path: [...path, refKey], at: 'value', message: `\`${refKey}\` must name a ${kind === 'report' ? 'publicId' : 'slug'} (a string), got ${describe(target)}` });
+        problems.push({ path: at(depth, refKey), at: 'value', message: `\`${refKey}\` must name a ${kind === 'report' ? 'publicId' : 'slug'} (a string), got ${describe(target)}` });
       } else if (kind === 'report' && !PUBLIC_ID_RE.test(target)) {
-        problems.push({ path: [...path, refKey], at: 'value', message: `\`$report\` must be a publicId of exactly 12 characters of [0-9A-Za-z], got ${describe(target)}` });
+        problems.push({ path: at(depth, refKey), at: 'value', message: `\`$report\` must be a publicId of exactly 12 characters of [0-9A-Za-z], got ${describe(target)}` });
       } else if (kind === 'workbook' && target.trim() === '') {
-        problems.push({ path: [...path, refKey], at: 'value', message: '`$workbook` must name a slug, got an empty string' });
+        problems.push({ path: at(depth, refKey), at: 'value', message: '`$workbook` must name a slug, got an empty string' });
       } else {
-        refs.push({ kind, target, path: [...path, refKey] });
+        refs.push({ kind, target, path: at(depth, refKey) });
       }
       return;
     }
-    for (const k of keys) {
-      if (k.startsWith('$') && k.length > 2) {
+    for (const k in o) {
+      if (!Object.hasOwn(o, k)) continue;
+      if (k.length > 2 && k.charCodeAt(0) === 36 /* $ */) {
         const near = closest(k, REF_KEYS);
-        if (near) problems.push({ path: [...path, k], at: 'key', message: `unknown reference key \`${k}\` (did you mean \`${near}\`?)` });
+        if (near) problems.push({ path: at(depth, k), at: 'key', message: `unknown reference key \`${k}\` (did you mean \`${near}\`?)` });
       }
-      path.push(k);
-      walk((v as Record<string, unknown>)[k], depth + 1);
-      path.pop();
+      path[d] = k;
+      walk(o[k], depth + 1);
     }
   };
   walk(value, 0);

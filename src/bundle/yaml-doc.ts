@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import type { Document, Node, Scalar } from 'yaml';
 import type { Diagnostic } from '../errors.js';
-import { interpolate, type VarLookup, type VarProblem } from '../config/variables.js';
+import { hasVariables, interpolate, type VarLookup, type VarProblem } from '../config/variables.js';
 import { PositionIndex, type LineCol, type Path } from './positions.js';
 import { parseSubset, type OnString } from './yaml-subset.js';
 
@@ -114,6 +114,8 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
  * column be known, else at the scalar.
  */
 function interpolateScalar(v: string, style: string | undefined, path: Path, pos: LineCol, doc: number, lookup: VarLookup, varProblems: VarUse[]): unknown {
+  // Most scalars hold no variable: no result object for them.
+  if (!hasVariables(v)) return v;
   const r = interpolate(v, lookup);
   if (!r.changed) return v;
   const singleLine = !v.includes('\n');

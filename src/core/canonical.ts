@@ -111,7 +111,9 @@ export function sameContent(desired: unknown, live: unknown): boolean {
   const a = desired as Record<string, unknown>;
   const b = live as Record<string, unknown>;
   let members = 0;
-  for (const k of Object.keys(a)) {
+  // for-in with hasOwn is Object.keys without an array per object compared.
+  for (const k in a) {
+    if (!Object.hasOwn(a, k)) continue;
     const x = a[k];
     if (x === null || x === undefined) continue;
     members++;
@@ -119,7 +121,8 @@ export function sameContent(desired: unknown, live: unknown): boolean {
     const y = b[k];
     if (y === null || y === undefined || !sameContent(x, y)) return false;
   }
-  for (const k of Object.keys(b)) {
+  for (const k in b) {
+    if (!Object.hasOwn(b, k)) continue;
     const y = b[k];
     if (y !== null && y !== undefined) members--;
   }

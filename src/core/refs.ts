@@ -61,14 +61,18 @@ export function resolveRefs(
     }
     if (x !== null && typeof x === 'object') {
       let out: { [k: string]: JsonValue } | undefined;
-      const entries = Object.entries(x);
-      for (let i = 0; i < entries.length; i++) {
-        const [k, y] = entries[i]!;
+      // for-in over own members: Object.entries' order, without arrays per object (this walks every value planned).
+      for (const k in x) {
+        if (!Object.hasOwn(x, k)) continue;
+        const y = x[k]!;
         const z = walk(y);
         if (out) setMember(out, k, z);
         else if (z !== y) {
           out = {};
-          for (let j = 0; j < i; j++) setMember(out, entries[j]![0], entries[j]![1]);
+          for (const j in x) {
+            if (j === k) break;
+            if (Object.hasOwn(x, j)) setMember(out, j, x[j]!);
+          }
           setMember(out, k, z);
         }
       }
