@@ -13,6 +13,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WSC_TOKEN', description: 'API token, used when the environment names none. Never printed nor written to a file.' },
   { name: 'WSC_AUTH_SCHEME', description: '`bearer` (default: `Authorization: Bearer <token>`), `api-key` (`Api-Key <token>`) or `raw` (the token alone).' },
   { name: 'WSC_REQUEST_TIMEOUT', description: 'Seconds to wait for one HTTP response before it counts as failed (default 30).' },
+  { name: 'WSC_TIMINGS', description: 'When set, wsc prints at exit, on stderr, the wall and CPU time of each phase (start-up, bundle, read deployment, plan, apply, export, output).' },
   { name: 'NO_COLOR', description: 'Any non-empty value turns colour off (like `--no-color`).' },
   { name: 'CI', description: 'When set, no spinners and no interactive prompts.' },
   { name: 'GITHUB_STEP_SUMMARY', description: 'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file.' },

@@ -3,7 +3,9 @@
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError } from 'commander';
 import { EXIT, isWscError, UsageError, type WscError } from './errors.js';
+import { envValue } from './env.js';
 import { decideStyle, type Style } from './render/style.js';
+import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
 
 export async function main(argv: string[]): Promise<void> {
   const noColor = argv.includes('--no-color');
@@ -13,6 +15,8 @@ export async function main(argv: string[]): Promise<void> {
     env: process.env,
     noColorFlag: noColor,
   });
+  const timings = envValue(process.env, 'WSC_TIMINGS') !== undefined;
+  if (timings) enableTimings();
   let code: number;
   try {
     const { buildCli } = await import('./cli.js');
@@ -21,6 +25,11 @@ export async function main(argv: string[]): Promise<void> {
     code = program.exitCode ?? EXIT.ok;
   } catch (e) {
     code = await report(e, style);
+  }
+  if (timings) {
+    // The command marked its phases; what is left is its output (or its error).
+    endPhase('output');
+    process.stderr.write(renderTimings(phaseTimings()));
   }
   // Let pending writes drain; never cut stdout short with process.exit().
   process.exitCode = code;

@@ -13,6 +13,7 @@ import { ConfigError, EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary } from '../render/apply.js';
 import { createProgress } from '../render/progress.js';
 import type { CommandContext } from './context.js';
+import { endPhase } from '../timings.js';
 
 type Options = ApplyOptions & { args?: string[] };
 
@@ -55,6 +56,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
  * only if nothing it read has changed since.
  */
 async function applySavedPlan(planFile: string, opts: Options, ctx: CommandContext): Promise<number> {
+  endPhase('start-up');
   if (opts.target.length > 0) {
     throw new UsageError('--target cannot be used with a saved plan: the plan already says what to change.', {
       code: 'target_with_plan',
@@ -83,6 +85,7 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
     const { readLiveState } = await import('../api/live.js');
     const { checkFingerprints } = await import('../core/fingerprint.js');
     const live = await readLiveState(conn.client, conn.deploymentId);
+    endPhase('read deployment');
     const drifts = checkFingerprints(saved.plan.fingerprints, live, {
       deploymentId: conn.deploymentId,
       publicIds: saved.plan.publicIds,
@@ -160,6 +163,7 @@ async function executeAndReport(plan: Plan, port: ApiPort, opts: Options, ctx: C
   } finally {
     progress.stop();
   }
+  endPhase('apply');
   ctx.out(opts.output === 'json' ? renderApplyJson(plan, result) : renderApplySummary(result, ctx.style));
   const status = applyStatus(result);
   return status === 'applied' ? EXIT.ok : status === 'partial' ? EXIT.partial : EXIT.failure;

@@ -7,8 +7,10 @@ import { EXIT } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { exportSourceOf } from './export-source.js';
 import { connectOptions } from './connection.js';
+import { endPhase } from '../timings.js';
 
 export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
+  endPhase('start-up');
   const { resolveEnvironment } = await import('../config/environment.js');
   const { DirSink } = await import('../bundle/write-files.js');
   const { generatedConfig } = await import('../bundle/write.js');
@@ -52,6 +54,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       embedded: env.embedded,
       stale: await sink.staleFiles(new Set(summary.written)),
     };
+    endPhase('export');
     ctx.err(render.renderExportWarnings(summary.warnings, ctx.style));
     ctx.out(opts.output === 'json' ? render.renderExportJson(summary, facts) : render.renderExportHuman(summary, facts, ctx.style));
     return EXIT.ok;

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
+import { endPhase } from '../timings.js';
 
 type Connection = Awaited<ReturnType<typeof import('../api/connect.js').connect>>;
 
@@ -22,6 +23,7 @@ export interface Prepared {
 }
 
 export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: CommandContext): Promise<Prepared> {
+  endPhase('start-up');
   // The client's modules (undici, zod schemas) load while the bundle is read:
   // loading code sends nothing, and it is half of a plan's start-up time.
   const later = Promise.all([import('../api/connect.js'), import('../api/live.js'), import('../core/plan.js')]);
@@ -37,6 +39,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   // An invalid bundle stops here, before any connection (exit 3, nothing sent).
   const { desired, warnings } = await loadValidBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
+  endPhase('bundle');
 
   const [{ connect }, { readLiveState }, { plan }] = await later;
   const conn = await connect(env, connOpts);
@@ -44,6 +47,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
     const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length });
+    endPhase('read deployment');
     const p = plan(desired, live, {
       environment: env.name,
       deploymentId: env.deploymentId,
@@ -52,6 +56,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       // Only `plan --out` saves the plan, with the fingerprints apply checks.
       fingerprints: 'out' in opts && opts.out !== undefined,
     });
+    endPhase('plan');
     return { env, desired, warnings, conn, live, plan: p };
   } catch (e) {
     await conn.close();

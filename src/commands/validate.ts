@@ -8,9 +8,11 @@ import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../
 import { renderDiagnostics, renderValidateSummary, sortDiagnostics } from '../render/diagnostics.js';
 import type { ValidateOptions } from '../cli.js';
 import type { CommandContext } from './context.js';
+import { endPhase } from '../timings.js';
 
 export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<number> {
   if (opts.output === 'markdown') throw new UsageError('`wsc validate` prints --output human or json.');
+  endPhase('start-up');
   const dir = resolve(ctx.cwd, opts.dir);
   if (!(await isDirectory(dir))) {
     throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, { hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.' });
@@ -32,6 +34,7 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
     if (!(e instanceof BundleError)) throw e;
     diagnostics = e.diagnostics;
   }
+  endPhase('bundle');
   const valid = !diagnostics.some((d) => d.severity === 'error');
   if (opts.output === 'json') {
     ctx.out(`${JSON.stringify({ valid, diagnostics: sortDiagnostics(diagnostics), resources }, null, 2)}\n`);

@@ -8,6 +8,7 @@ import { derivePublicId } from '../../src/core/publicid.js';
 import { generateSeed, LEGACY_PLACEHOLDER, requests, writes, type Emulator } from '../../src/emulator/index.js';
 import { api, pid, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { parseTimings } from '../../src/timings.js';
 
 afterAll(cleanupTemp);
 
@@ -70,6 +71,32 @@ describe('wsc plan', () => {
       expect(r.stdout).toBe('No changes. The deployment matches the bundle.\n4 unchanged, 0 unmanaged resources left alone.\n');
       expect(r.code).toBe(0);
       expect(writes(emu.log)).toEqual([]);
+    });
+  });
+
+  test('WSC_TIMINGS=1: a phase table on stderr, stdout and requests as without it', async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 3 });
+    await withEmulator({}, async (emu) => {
+      await seedSameContent(emu, 3);
+      emu.clearLog();
+      const plain = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const plainRequests = emu.log.map((e) => `${e.method} ${e.path}`);
+      emu.clearLog();
+      const timed = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: { ...emulatorEnv, WSC_TIMINGS: '1' } });
+      expect(timed.code).toBe(0);
+      expect(timed.stdout).toBe(plain.stdout);
+      expect(emu.log.map((e) => `${e.method} ${e.path}`)).toEqual(plainRequests);
+      expect(plain.stderr).not.toContain('timings');
+      const t = parseTimings(timed.stderr);
+      expect(t?.map((p) => p.phase)).toEqual(['start-up', 'bundle', 'read deployment', 'plan', 'output']);
+      for (const p of t!) expect(p.cpuMs).toBeGreaterThanOrEqual(0);
+      // The first phase is the process's start-up: never free.
+      expect(t![0]!.wallMs).toBeGreaterThan(0);
+
+      // A failing run still prints where its time went, after its error.
+      const bad = await runCli(['plan', '--dir', dir, ...target(emu, 99)], { env: { ...emulatorEnv, WSC_TIMINGS: '1' } });
+      expect(bad.code).not.toBe(0);
+      expect(parseTimings(bad.stderr)?.map((p) => p.phase)).toEqual(['start-up', 'bundle', 'output']);
     });
   });
 
