@@ -28,8 +28,14 @@ export type Ref = ReportRef | WorkbookRef;
 
 export function isRef(v: unknown): v is Ref {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const keys = Object.keys(v);
-  return keys.length === 1 && (keys[0] === '$report' || keys[0] === '$workbook') && typeof (v as Record<string, unknown>)[keys[0]!] === 'string';
+  // Asked of every object the planner walks: stop at the second own member, make no key array.
+  let key: string | undefined;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (key !== undefined) return false;
+    key = k;
+  }
+  return (key === '$report' || key === '$workbook') && typeof (v as Record<string, unknown>)[key] === 'string';
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WscError } from '../../src/errors.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../../src/core/refs.js';
+import { isRef } from '../../src/core/model.js';
 
 const targets: RefTargets = {
   report: (id) => ({ known0000001: 101, newReport001: 'pending' as const })[id],
@@ -12,6 +13,19 @@ describe('references', () => {
   it('collects refs in document order, not lookalikes', () => {
     const v = { a: { $report: 'x' }, b: [{ $workbook: 'y' }, { $report: 'z', other: 1 }], c: { $report: 3 } };
     expect(collectRefs(v)).toEqual([{ $report: 'x' }, { $workbook: 'y' }]);
+  });
+
+  it('a reference is an object whose one own member is $report or $workbook, naming a string', () => {
+    expect(isRef({ $report: 'x' })).toBe(true);
+    expect(isRef({ $workbook: 'y' })).toBe(true);
+    expect(isRef(JSON.parse('{"$report":"x","$report2":"y"}'))).toBe(false);
+    expect(isRef({ a: 1, $report: 'x' })).toBe(false);
+    expect(isRef({ $report: 'x', a: 1 })).toBe(false);
+    expect(isRef({ $report: 3 })).toBe(false);
+    expect(isRef({})).toBe(false);
+    expect(isRef([{ $report: 'x' }])).toBe(false);
+    expect(isRef(Object.create({ $report: 'x' }))).toBe(false); // inherited: not its own
+    expect(isRef(Object.defineProperty({}, '$report', { value: 'x', enumerable: false }))).toBe(false);
   });
 
   it('resolves known targets to ids, keeps pending ones, normalises slugs', () => {
