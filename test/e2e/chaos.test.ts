@@ -17,7 +17,17 @@ import { cleanupTemp, runCli, writeFiles } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
-const SEEDS = [11, 23, 37, 41];
+// CI runs four seeds; WSC_CHAOS_SEEDS=FROM-TO (or a comma list) runs others,
+// for a longer soak on a developer machine.
+const SEEDS = chaosSeeds(process.env['WSC_CHAOS_SEEDS']) ?? [11, 23, 37, 41];
+
+function chaosSeeds(spec: string | undefined): number[] | undefined {
+  if (!spec) return undefined;
+  const range = /^(\d+)-(\d+)$/.exec(spec);
+  const seeds = range ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i) : spec.split(',').map(Number);
+  if (seeds.length === 0 || seeds.some((n) => !Number.isSafeInteger(n))) throw new Error(`WSC_CHAOS_SEEDS: expected FROM-TO or a comma list of integers, got ${JSON.stringify(spec)}`);
+  return seeds;
+}
 const TOTAL_RATE = 0.2;
 
 // ---------------------------------------------------------------------------
