@@ -1,0 +1,107 @@
+// The loader on damaged bundles: random edits of the example bundle's files
+// (characters that mean something in YAML, tabs, CRs, BOMs, NULs, variables,
+// references, duplicated lines, shifted indentation). Whatever the damage,
+// loadBundle must answer with diagnostics rather than throw, and every
+// diagnostic must be one a user can act on: a known severity, a rule name, a
+// message without "undefined" or "[object Object]", and a position inside
+// the bundle (a file it read, a line that file has, a column from 1). A bundle
+// it calls valid must give distinct addresses. The hand-written bad bundles
+// (test/e2e/bad-bundles.test.ts) say what each message is; this says there is
+// no input left without one.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadBundle } from '../../src/bundle/load.js';
+import { bundle } from './tmp.js';
+
+const example = resolve(import.meta.dirname, '../../fixtures/example');
+const FILES: Record<string, string> = {};
+for (const sub of ['reports', 'workbooks', 'user-attributes']) {
+  for (const f of readdirSync(join(example, sub))) FILES[`${sub}/${f}`] = readFileSync(join(example, sub, f), 'utf8');
+}
+const NAMES = Object.keys(FILES).sort();
+const opts = { vars: { financeFolderId: null, currency: 'USD', fiscalYearStartMonth: 2 }, env: {}, mayHoldUnknownRefs: false };
+
+const PIECES = [
+  ' ', '  ', '\n', ':', ': ', '- ', '-', '#', '{', '}', '[', ']', ',', '"', "'", '&a ', '*a', '!!str ', '!x ', '|', '>', '|+', '? ',
+  '<<: ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r', '\r\n', '\u0000', '\uFEFF', '\u2028', '\\', 'é', '0', '1.5e3', 'null', 'true',
+  '~', '${vars.currency}', '${vars.nope}', '${env.HOME}', '${', '$${', '{ $report: nope00000001 }', '{ $workbook: nope }', '__proto__: 1\n',
+  'kind: Report\n', 'kind: Nope\n', 'slug: x\n', 'publicId: dup000000001\n',
+];
+
+type Edit =
+  | { op: 'insert'; at: number; piece: number }
+  | { op: 'delete'; at: number; len: number }
+  | { op: 'dupLine'; line: number }
+  | { op: 'indent'; line: number; by: number }
+  | { op: 'dropLine'; line: number };
+
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), piece: fc.nat(PIECES.length - 1) }),
+  fc.record({ op: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 12 }) }),
+  fc.record({ op: fc.constant('dupLine' as const), line: fc.nat() }),
+  fc.record({ op: fc.constant('indent' as const), line: fc.nat(), by: fc.integer({ min: -4, max: 4 }) }),
+  fc.record({ op: fc.constant('dropLine' as const), line: fc.nat() }),
+);
+
+function apply(text: string, e: Edit): string {
+  if (e.op === 'insert') {
+    const at = e.at % (text.length + 1);
+    return text.slice(0, at) + PIECES[e.piece] + text.slice(at);
+  }
+  if (e.op === 'delete') {
+    const at = e.at % (text.length + 1);
+    return text.slice(0, at) + text.slice(at + e.len);
+  }
+  const lines = text.split('\n');
+  const i = e.line % lines.length;
+  if (e.op === 'dupLine') lines.splice(i, 0, lines[i]!);
+  else if (e.op === 'dropLine') lines.splice(i, 1);
+  else lines[i] = e.by >= 0 ? ' '.repeat(e.by) + lines[i]! : lines[i]!.replace(new RegExp(`^ {0,${-e.by}}`), '');
+  return lines.join('\n');
+}
+
+/** Damage to one file or two: which files, and the edits to each. */
+const damage = fc.array(fc.record({ file: fc.nat(NAMES.length - 1), edits: fc.array(edit, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 2 });
+
+describe('loadBundle on damaged bundles', () => {
+  const dir = bundle();
+
+  it('answers every damage with diagnostics a user can act on, never a throw', async () => {
+    await fc.assert(
+      fc.asyncProperty(damage, async (d) => {
+        const texts = { ...FILES };
+        for (const { file, edits } of d) texts[NAMES[file]!] = edits.reduce(apply, texts[NAMES[file]!]!);
+        rmSync(dir, { recursive: true, force: true });
+        for (const [rel, text] of Object.entries(texts)) {
+          mkdirSync(dirname(join(dir, rel)), { recursive: true });
+          writeFileSync(join(dir, rel), text);
+        }
+        const { desired, diagnostics } = await loadBundle(dir, opts);
+        for (const g of diagnostics) {
+          const where = `${JSON.stringify(g)}\nin ${JSON.stringify(d)}`;
+          expect(['error', 'warning'], where).toContain(g.severity);
+          expect(g.rule, where).toMatch(/^[a-z][a-z0-9-]*$/);
+          expect(g.message.length, where).toBeGreaterThan(0);
+          expect(g.message + (g.hint ?? ''), where).not.toMatch(/\bundefined\b(?! variable)|\[object Object\]|\bNaN\b/);
+          if (g.pos.file !== '.') expect(NAMES, where).toContain(g.pos.file);
+          expect(Number.isInteger(g.pos.line) && g.pos.line >= 1, where).toBe(true);
+          expect(Number.isInteger(g.pos.col) && g.pos.col >= 1, where).toBe(true);
+          if (g.pos.file !== '.') expect(g.pos.line, where).toBeLessThanOrEqual(texts[g.pos.file]!.split(/\r\n|\r|\n/).length + 1);
+        }
+        if (!diagnostics.some((g) => g.severity === 'error')) {
+          const addresses = [...desired.workbooks, ...desired.reports, ...desired.userAttributes].map((r) => r.address);
+          expect(new Set(addresses).size).toBe(addresses.length);
+        }
+      }),
+      { numRuns: Number(process.env['WSC_FUZZ_RUNS'] ?? 300) },
+    );
+  }, 120_000);
+
+  it('the undamaged example loads clean (the property starts from a valid bundle)', async () => {
+    const clean = bundle(FILES);
+    const { diagnostics } = await loadBundle(clean, opts);
+    expect(diagnostics).toEqual([]);
+  });
+});
