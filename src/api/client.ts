@@ -132,6 +132,8 @@ const STATUS_TEXT: Record<number, string> = {
 function issuesText(error: z.ZodError, max = 3): string {
   const parts = error.issues.slice(0, max).map((i) => {
     const where = i.path.length ? i.path.map(String).join('.') : '(root)';
+    // zod words a missing member as a wrong type ("expected number, received undefined"); JSON has no undefined.
+    if (i.code === 'invalid_type' && i.message.endsWith('received undefined')) return `${where}: missing (expected ${i.expected})`;
     return `${where}: ${i.message}`;
   });
   const more = error.issues.length - max;

@@ -152,6 +152,16 @@ describe('answers that are not what was asked for', () => {
     expect(e.message).toMatch(/\bname: .*string/);
   });
 
+  test('a missing member is called missing, not "received undefined"', async () => {
+    const body = report(7);
+    delete (body as Record<string, unknown>)['id'];
+    const s = await serve((_q, res) => json(res, 200, body));
+    const e = await failure(client(s.url).get(paths.report(1, 7), Report));
+    expect(e.code).toBe('bad_response');
+    expect(e.message).toContain('a body wsc does not understand: id: missing (expected number).');
+    expect(e.message).not.toContain('undefined');
+  });
+
   test('an empty body where an object is expected: bad_response', async () => {
     const s = await serve((_q, res) => (res.writeHead(200), res.end()));
     const e = await failure(client(s.url).get(paths.report(1, 7), Report));
