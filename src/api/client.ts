@@ -323,6 +323,8 @@ export class ApiClient {
     /** `first` for a page that has `before` items ahead of it; 0: no page is needed. */
     const firstAfter = (before: number) => Math.max(0, Math.min(pageSize, budget() - before));
     const seen = new Set<string>();
+    /** The page each item id came in (ids are the lists' identities). */
+    const pageOfId = new Map<number, number>();
     let total = 0;
     let emptyInARow = 0;
     const fail = (message: string, hint: string) =>
@@ -405,6 +407,21 @@ export class ApiClient {
         }
         if (guess !== undefined && guess.fetch !== next) guess.fetch.dropped = true;
         const items = await this.validateItems('GET', path, raw.items, itemSchema);
+        // An item twice in one chain means the list moved under the cursor
+        // (or the server pages wrongly): another item may have been skipped,
+        // and a plan on such a read could create a duplicate.
+        for (const x of items) {
+          const id = (x as { id?: unknown }).id;
+          if (typeof id !== 'number') continue;
+          const first = pageOfId.get(id);
+          if (first !== undefined) {
+            throw fail(
+              `the item with id ${id} came ${first === n ? `twice in page ${n}` : `in page ${first} and again in page ${n}`}; the list changed while it was read, or the server pages inconsistently, so an item may have been skipped.`,
+              'Run the command again; if this persists, it is a server bug: report it with the output of --verbose.',
+            );
+          }
+          pageOfId.set(id, n);
+        }
         total = after;
         yield items;
       }

@@ -427,14 +427,33 @@ describe('pagination', () => {
   });
 
   test('a repeated cursor is an error, not a hang', async () => {
-    const s = await serve((q, res) => {
+    const s = await serve((q, res, n) => {
       const after = new URL(q.url, 'http://x').searchParams.get('after');
-      json(res, 200, page(items(1, 1), { hasNextPage: true, endCursor: after === null ? 'a' : after === 'a' ? 'b' : 'a' }));
+      json(res, 200, page(items(n, 1), { hasNextPage: true, endCursor: after === null ? 'a' : after === 'a' ? 'b' : 'a' }));
     });
     const e = await failure(client(s.url, { pageSize: 1 }).listAll(R, Report));
     expect(e.code).toBe('bad_pagination');
     expect(e.message).toContain('repeated the cursor');
     expect(s.seen).toHaveLength(3);
+  });
+
+  test('an item that comes again in a later page: bad_pagination naming the id and the pages (an item may have been skipped)', async () => {
+    // Page 2 repeats report 2, as an offset-paged list does when an item is inserted before the cursor mid-read.
+    const s = await serve((q, res, n) => json(res, 200, page(n === 1 ? items(1, 2) : items(2, 2), { hasNextPage: n === 1, endCursor: n === 1 ? 'c1' : null })));
+    const e = await failure(client(s.url, { pageSize: 2 }).listAll(R, Report));
+    expect(e.code).toBe('bad_pagination');
+    expect(e.message).toBe(
+      'GET /api/v1/deployments/1/reports: the item with id 2 came in page 1 and again in page 2; the list changed while it was read, or the server pages inconsistently, so an item may have been skipped.',
+    );
+    expect(e.hint).toMatch(/Run the command again/);
+    expect(s.seen).toHaveLength(2);
+  });
+
+  test('an item twice in one page: bad_pagination', async () => {
+    const s = await serve((_q, res) => json(res, 200, page([report(4), report(5), report(4)], { hasNextPage: false, endCursor: null })));
+    const e = await failure(client(s.url).listAll(R, Report));
+    expect(e.code).toBe('bad_pagination');
+    expect(e.message).toContain('the item with id 4 came twice in page 1');
   });
 
   test('fresh cursors on empty pages forever: bad_pagination after 100 of them', async () => {
