@@ -135,6 +135,8 @@ describe('readLiveState behind a proxy that damages answers at random', () => {
           for (const r of live.reports) expect(Report.safeParse(r).success).toBe(true);
           for (const w of live.workbooks) expect(Workbook.safeParse(w).success).toBe(true);
           for (const a of live.userAttributes) expect(UserAttribute.safeParse(a).success).toBe(true);
+          // Each list holds an item once: a repeat is refused, not planned on.
+          for (const list of [live.reports, live.workbooks, live.userAttributes]) expect(new Set(list.map((x) => x.id)).size).toBe(list.length);
         } catch (e) {
           const where = `${String(e)}\nschedule ${JSON.stringify(s)}`;
           expect(e instanceof ApiError || e instanceof NetworkError, where).toBe(true);
