@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/bundle/load.js';
+import { edit, applyEdit } from './damage.js';
 import { bundle } from './tmp.js';
 
 const example = resolve(import.meta.dirname, '../../fixtures/example');
@@ -22,45 +23,6 @@ for (const sub of ['reports', 'workbooks', 'user-attributes']) {
 }
 const NAMES = Object.keys(FILES).sort();
 const opts = { vars: { financeFolderId: null, currency: 'USD', fiscalYearStartMonth: 2 }, env: {}, mayHoldUnknownRefs: false };
-
-const PIECES = [
-  ' ', '  ', '\n', ':', ': ', '- ', '-', '#', '{', '}', '[', ']', ',', '"', "'", '&a ', '*a', '!!str ', '!x ', '|', '>', '|+', '? ',
-  '<<: ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r', '\r\n', '\u0000', '\uFEFF', '\u2028', '\\', 'é', '0', '1.5e3', 'null', 'true',
-  '~', '${vars.currency}', '${vars.nope}', '${env.HOME}', '${', '$${', '{ $report: nope00000001 }', '{ $workbook: nope }', '__proto__: 1\n',
-  'kind: Report\n', 'kind: Nope\n', 'slug: x\n', 'publicId: dup000000001\n',
-];
-
-type Edit =
-  | { op: 'insert'; at: number; piece: number }
-  | { op: 'delete'; at: number; len: number }
-  | { op: 'dupLine'; line: number }
-  | { op: 'indent'; line: number; by: number }
-  | { op: 'dropLine'; line: number };
-
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), piece: fc.nat(PIECES.length - 1) }),
-  fc.record({ op: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 12 }) }),
-  fc.record({ op: fc.constant('dupLine' as const), line: fc.nat() }),
-  fc.record({ op: fc.constant('indent' as const), line: fc.nat(), by: fc.integer({ min: -4, max: 4 }) }),
-  fc.record({ op: fc.constant('dropLine' as const), line: fc.nat() }),
-);
-
-function apply(text: string, e: Edit): string {
-  if (e.op === 'insert') {
-    const at = e.at % (text.length + 1);
-    return text.slice(0, at) + PIECES[e.piece] + text.slice(at);
-  }
-  if (e.op === 'delete') {
-    const at = e.at % (text.length + 1);
-    return text.slice(0, at) + text.slice(at + e.len);
-  }
-  const lines = text.split('\n');
-  const i = e.line % lines.length;
-  if (e.op === 'dupLine') lines.splice(i, 0, lines[i]!);
-  else if (e.op === 'dropLine') lines.splice(i, 1);
-  else lines[i] = e.by >= 0 ? ' '.repeat(e.by) + lines[i]! : lines[i]!.replace(new RegExp(`^ {0,${-e.by}}`), '');
-  return lines.join('\n');
-}
 
 /** Damage to one file or two: which files, and the edits to each. */
 const damage = fc.array(fc.record({ file: fc.nat(NAMES.length - 1), edits: fc.array(edit, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 2 });
@@ -72,7 +34,7 @@ describe('loadBundle on damaged bundles', () => {
     await fc.assert(
       fc.asyncProperty(damage, async (d) => {
         const texts = { ...FILES };
-        for (const { file, edits } of d) texts[NAMES[file]!] = edits.reduce(apply, texts[NAMES[file]!]!);
+        for (const { file, edits } of d) texts[NAMES[file]!] = edits.reduce(applyEdit, texts[NAMES[file]!]!);
         rmSync(dir, { recursive: true, force: true });
         for (const [rel, text] of Object.entries(texts)) {
           mkdirSync(dirname(join(dir, rel)), { recursive: true });
