@@ -132,7 +132,7 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--state <file>', 'persist state to this JSON file')
     .option('--seed <file>', 'seed state from this JSON file')
     .option('--latency <ms>', 'added latency per request: N or MIN-MAX')
-    .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02"')
+    .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02,garbled-after=0.01"')
     .option('--no-color', 'disable colour')
     .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
 

@@ -5,16 +5,18 @@
 //   spec      := item ("," item)*
 //   item      := kind "=" rate | "methods=" METHOD ("+" METHOD)*
 //              | "paths=" REGEX | "retry-after=" SECONDS | "retry-after=date:" SECONDS
-//   kind      := "409" | "429" | "500" | "502" | "503" | "504" | "reset-before" | "reset-after"
+//   kind      := "409" | "429" | "500" | "502" | "503" | "504" | "reset-before" | "reset-after" | "garbled-after"
 //   rate      := a number in [0, 1], the probability per eligible request
 // Example: `409=0.1,429=0.05,500=0.02,reset-before=0.05,reset-after=0.05,methods=POST+PUT,retry-after=1`
 // At most one fault hits a request: one draw, the rates stacked in the order
 // above (so their sum must be <= 1). `409` (upsert_branch_changed, nothing
 // applied) hits only writes (POST/PUT/PATCH/DELETE). `reset-before` closes
 // the connection without applying anything; `reset-after` applies the write
-// and then closes the connection without an answer. 429 and 503 carry
+// and then closes the connection without an answer; `garbled-after` applies
+// it and answers with its status but only the first half of the body (not
+// JSON: a proxy or server that cut it). 429 and 503 carry
 // `Retry-After` (seconds, default 1; `date:N` sends the HTTP-date N seconds ahead).
-export const FAULT_KINDS = ['409', '429', '500', '502', '503', '504', 'reset-before', 'reset-after'] as const;
+export const FAULT_KINDS = ['409', '429', '500', '502', '503', '504', 'reset-before', 'reset-after', 'garbled-after'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface ScriptedFault {

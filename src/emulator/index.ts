@@ -253,11 +253,13 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
     if (fault?.kind === 'reset-after') return reset(req, entry, started);
     entry.status = status;
     entry.durationMs = Date.now() - started;
-    const bytes = body instanceof JsonText ? body.bytes : Buffer.from(JSON.stringify(body ?? {}), 'utf8');
+    const whole = body instanceof JsonText ? body.bytes : Buffer.from(JSON.stringify(body ?? {}), 'utf8');
+    // garbled-after: the write is applied; the answer loses its second half.
+    const bytes = fault?.kind === 'garbled-after' ? whole.subarray(0, Math.floor(whole.length / 2)) : whole;
     // The log keeps the bytes, a snapshot taken now, and parses them only when
     // a test reads them: renderers hand out live record parts uncloned (a clone
     // per served item was most of the cost of a page).
-    if (logResponses) lazyResponseBody(entry, bytes);
+    if (logResponses) lazyResponseBody(entry, whole);
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': bytes.length,

@@ -1,6 +1,7 @@
 // Chaos (issue 7): for several seeds, a random mixture of every emulator fault
 // (409 upsert_branch_changed, 429 with a small Retry-After, 500, 502, 503,
-// 504, reset before and after the write commits) at a 20% total rate on
+// 504, reset before and after the write commits, an answer cut in half after
+// it commits) at a 20% total rate on
 // writes, while the built CLI applies a bundle of ~30 resources (workbooks
 // with dashboards charting their reports, reports, user attributes) over a
 // deployment that already holds an older version of part of it. Each run

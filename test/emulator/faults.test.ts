@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { FaultSpecError, parseFaults, writes } from '../../src/emulator/index.js';
 import { d1, start, type Client } from './helpers.js';
@@ -6,9 +7,9 @@ describe('parseFaults', () => {
   it.each([
     ['409=0.1', { rates: { '409': 0.1 } }],
     [
-      '409=0.1,429=0.05,500=0.02,502=0.02,503=0.02,504=0.02,reset-before=0.05,reset-after=0.05,methods=POST+PUT,retry-after=1',
+      '409=0.1,429=0.05,500=0.02,502=0.02,503=0.02,504=0.02,reset-before=0.05,reset-after=0.05,garbled-after=0.01,methods=POST+PUT,retry-after=1',
       {
-        rates: { '409': 0.1, '429': 0.05, '500': 0.02, '502': 0.02, '503': 0.02, '504': 0.02, 'reset-before': 0.05, 'reset-after': 0.05 },
+        rates: { '409': 0.1, '429': 0.05, '500': 0.02, '502': 0.02, '503': 0.02, '504': 0.02, 'reset-before': 0.05, 'reset-after': 0.05, 'garbled-after': 0.01 },
         methods: ['POST', 'PUT'],
         retryAfter: 1,
       },
@@ -62,6 +63,24 @@ describe('scripted faults', () => {
     const retry = await c.call('POST', `${d1}/reports`, { publicId: 'resetAfter01' });
     expect(retry.status).toBe(409);
     expect(retry.body.code).toBeUndefined();
+  });
+
+  it('garbled-after commits the write, then answers its status with the first half of the body', async () => {
+    const c = await start({ faults: { script: [{ method: 'POST', path: /\/reports$/, fault: 'garbled-after' }] } });
+    const res = await request(`${c.emu.url}${d1}/reports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${c.emu.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ publicId: 'garbled00001' }),
+    });
+    const r = { status: res.statusCode, text: await res.body.text() };
+    expect(r.status).toBe(200);
+    expect(() => JSON.parse(r.text)).toThrow();
+    expect(c.emu.snapshot().reports!.map((x) => x.publicId)).toEqual(['garbled00001']);
+    // The log keeps what the server meant to answer, whole.
+    expect(c.emu.log[0]).toMatchObject({ status: 200, fault: 'garbled-after', responseBody: { publicId: 'garbled00001' } });
+    const whole = JSON.stringify(c.emu.log[0]!.responseBody);
+    expect(whole.startsWith(r.text)).toBe(true);
+    expect(r.text.length).toBe(Math.floor(Buffer.byteLength(whole) / 2));
   });
 
   it('429 and 503 carry Retry-After (seconds or HTTP date); 500/502/504 do not', async () => {
