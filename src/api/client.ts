@@ -575,9 +575,15 @@ export class ApiClient {
     status: number,
     why: string,
     code = 'bad_response',
-    hint = 'The server does not answer as the Workspace Content API does; check the base URL and the server version.',
+    hint?: string,
   ): ApiError {
-    return new ApiError({ method, path, status, code }, this.redactToken(`${method} ${path} answered ${status} with ${why}`), { hint });
+    // A write answered with a success status was most likely applied: say so, rather than suspect the server only.
+    const h =
+      hint ??
+      (method !== 'GET' && status >= 200 && status < 300
+        ? `The server accepted the ${method} (status ${status}), so the change was probably applied, but its answer could not be read; \`wsc plan\` shows where things stand. If this persists, check the base URL and any proxy in between.`
+        : 'The server does not answer as the Workspace Content API does; check the base URL and the server version.');
+    return new ApiError({ method, path, status, code }, this.redactToken(`${method} ${path} answered ${status} with ${why}`), { hint: h });
   }
 
   private parseSuccess<T>(spec: RequestSpec<T>, status: number, contentType: string | undefined, text: string): Attempt<T> {

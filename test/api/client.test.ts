@@ -140,6 +140,19 @@ describe('answers that are not what was asked for', () => {
     const e = await failure(client(s.url).get(R, Any));
     expect(e.code).toBe('bad_response');
     expect(e.message).toMatch(/^GET \/api\/v1\/deployments\/1\/reports answered 200 with a body that is not valid JSON/);
+    expect(e.hint).toMatch(/does not answer as the Workspace Content API does/);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  test('a write answered 200 with a cut body: bad_response, sent once, and the hint says the change was probably applied', async () => {
+    const s = await serve((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"id": 3, "slug": "sal');
+    });
+    const e = await failure(client(s.url).request({ method: 'PUT', path: '/api/v1/deployments/1/workbooks/by-slug/sales', body: { name: 'Sales' }, schema: Any }));
+    expect(e.code).toBe('bad_response');
+    expect(e.message).toMatch(/^PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales answered 200 with a body that is not valid JSON/);
+    expect(e.hint).toMatch(/accepted the PUT \(status 200\), so the change was probably applied.*`wsc plan` shows where things stand/);
     expect(s.seen).toHaveLength(1);
   });
 
