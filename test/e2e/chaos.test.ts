@@ -18,9 +18,12 @@ import { cleanupTemp, runCli, writeFiles } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
-// CI runs four seeds; WSC_CHAOS_SEEDS=FROM-TO (or a comma list) runs others,
+// CI runs four seeds, picked from a soak: there two converged in one run and
+// two exited 4 and converged on the re-run, and between them every fault kind
+// was injected (the order of concurrent writes varies, so the faults each
+// run meets may too). WSC_CHAOS_SEEDS=FROM-TO (or a comma list) runs others,
 // for a longer soak on a developer machine.
-const SEEDS = chaosSeeds(process.env['WSC_CHAOS_SEEDS']) ?? [11, 23, 37, 41];
+const SEEDS = chaosSeeds(process.env['WSC_CHAOS_SEEDS']) ?? [635, 697, 786, 799];
 
 function chaosSeeds(spec: string | undefined): number[] | undefined {
   if (!spec) return undefined;
