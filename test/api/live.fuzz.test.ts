@@ -18,6 +18,7 @@ import { readLiveState } from '../../src/api/live.js';
 import { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
 import { createEmulator, generateSeed, type Emulator } from '../../src/emulator/index.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
+import { damageJson, jsonDamage, type JsonDamage } from '../helpers/json-damage.js';
 
 type Damage =
   | { kind: 'none' }
@@ -25,8 +26,7 @@ type Damage =
   | { kind: 'cut'; at: number }
   | { kind: 'html'; asJson: boolean }
   | { kind: 'empty' }
-  | { kind: 'set'; at: number; value: unknown }
-  | { kind: 'delete'; at: number }
+  | JsonDamage
   | { kind: 'repeatItems' };
 
 const damage: fc.Arbitrary<Damage> = fc.oneof(
@@ -35,23 +35,9 @@ const damage: fc.Arbitrary<Damage> = fc.oneof(
   fc.record({ kind: fc.constant('cut' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ kind: fc.constant('html' as const), asJson: fc.boolean() }),
   fc.constant({ kind: 'empty' as const }),
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.jsonValue({ maxDepth: 2 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }) },
+  { weight: 6, arbitrary: jsonDamage },
   fc.constant({ kind: 'repeatItems' as const }),
 );
-
-/** Every member path of a JSON value (objects' members and arrays' elements). */
-function memberPaths(v: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push([...path, i]), memberPaths(x, [...path, i], out)));
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push([...path, k]), memberPaths(x, [...path, k], out);
-  return out;
-}
-
-function parentOf(root: unknown, path: (string | number)[]): Record<string | number, unknown> {
-  let p = root as Record<string | number, unknown>;
-  for (const k of path.slice(0, -1)) p = p[k] as Record<string | number, unknown>;
-  return p;
-}
 
 /** The damaged answer: status, content type, body. */
 function damaged(d: Damage, status: number, body: string): { status: number; type: string; body: string } {
@@ -80,14 +66,7 @@ function damaged(d: Damage, status: number, body: string): { status: number; typ
         if (Array.isArray(o.data)) o.data = [...o.data, ...o.data];
         return { status, type: json, body: JSON.stringify(v) };
       }
-      const paths = memberPaths(v);
-      if (paths.length === 0) return { status, type: json, body };
-      const path = paths[d.at % paths.length]!;
-      const parent = parentOf(v, path);
-      const key = path[path.length - 1]!;
-      if (d.kind === 'set') parent[key] = d.value;
-      else if (Array.isArray(parent)) parent.splice(key as number, 1);
-      else delete parent[key];
+      damageJson(v, d);
       return { status, type: json, body: JSON.stringify(v) };
     }
   }
