@@ -2,7 +2,8 @@
 // with its requests and fingerprints, and where it was made for. It never
 // holds a token: the environment is copied field by field, never spread.
 import { z } from 'zod';
-import { UsageError } from '../errors.js';
+import { InternalError, UsageError } from '../errors.js';
+import { buildGraph } from './execute/graph.js';
 import type { Plan, PublicIdMode } from './model.js';
 
 export const SAVED_PLAN_FORMAT = 1;
@@ -127,7 +128,18 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
     const where = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
     throw invalid(file, `${issue.message}${where}`);
   }
-  return parsed.data as SavedPlan;
+  const saved = parsed.data as SavedPlan;
+  // The schema checks each request; whether they form a runnable whole
+  // (unique ids, known dependencies, no cycle) is the executor's graph's
+  // check. For a plan wsc just computed a failure there is wsc's bug; for a
+  // file it means the file was edited: the user's problem, exit 3.
+  try {
+    buildGraph(saved.plan);
+  } catch (e) {
+    if (e instanceof InternalError) throw invalid(file, e.message.replace(/\.$/, ''));
+    throw e;
+  }
+  return saved;
 }
 
 function invalid(file: string, why: string): UsageError {

@@ -45,6 +45,11 @@ describe('saved plans', () => {
     ['another format', JSON.stringify({ savedPlanFormat: 2 }), 'plan.json is not a saved plan of wsc: it has savedPlanFormat 2, and this wsc reads format 1.'],
     ['wrong shape', JSON.stringify({ ...JSON.parse(text), plan: { ...p, changes: 'x' } }), /plan\.json is not a saved plan of wsc: .* at plan\.changes\./],
     ['a plan output, not a saved plan', JSON.stringify({ formatVersion: 1, changes: [] }), /not a saved plan of wsc/],
+    [
+      'a dependency edited away (the executor could not run it)',
+      text.replace(/"report\/revqZ1x8Kp0a#create"(\s*\])/, '"report/nope#create"$1'),
+      /^plan\.json is not a saved plan of wsc: Request workbook\/sales#\w+ depends on report\/nope#create, which is not in the plan\.$/,
+    ],
   ])('%s → usage error, exit 3', (_n, t, msg) => {
     let err: unknown;
     try {

@@ -1,0 +1,69 @@
+// Saved plans that were edited or damaged: one to three members anywhere in a
+// saved plan's JSON set to random values or deleted. `wsc apply FILE` trusts
+// a saved plan only as far as parseSavedPlan vouches for it, so parseSavedPlan
+// must either refuse the file as a usage error (exit 3, `saved_plan_invalid`,
+// naming the file) or return a plan the executor can run: its request graph
+// builds (unique request ids, known dependencies, no cycle). Never a throw of
+// another kind, which `wsc apply` would report as an internal error.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildGraph } from '../../src/core/execute/graph.js';
+import { plan } from '../../src/core/plan.js';
+import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
+import { UsageError } from '../../src/errors.js';
+import { damageJson, jsonDamage } from '../helpers/json-damage.js';
+import { ctx, dAttr, desired, dReport, dWorkbook, lAttr, live, lReport, lWorkbook } from './builders.js';
+
+// Creates, updates, an adoption, a publish and a user attribute: requests of every kind, depending on each other.
+const p = plan(
+  desired({
+    workbooks: [
+      dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: { widgets: [{ id: 'a', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: { $report: 'revqZ1x8Kp0a' } } }] } } }, true),
+      dWorkbook('ops', { name: 'Ops v2' }),
+    ],
+    reports: [
+      dReport('revqZ1x8Kp0a', { name: 'R', workbookId: { $workbook: 'sales' } }),
+      dReport('opsRpt000001', { name: 'Ops report', sqlQuery: 'select 2', workbookId: { $workbook: 'ops' } }),
+    ],
+    userAttributes: [dAttr('region', { displayName: 'Region' })],
+  }),
+  live({ workbooks: [lWorkbook(3, 'ops')], reports: [lReport(9, 'opsRpt000001', { workbookId: 3, sqlQuery: 'select 1' })], userAttributes: [lAttr(4, 'team')] }),
+  ctx({ environment: 'staging', deploymentId: 12 }),
+);
+const TEXT = serializeSavedPlan({
+  wscVersion: '0.1.0',
+  createdAt: '2026-11-23T08:00:00.000Z',
+  environment: { name: 'staging', baseUrl: 'https://acme.example.com', deploymentId: 12, embedded: false, publicIds: 'as-is' },
+  plan: p,
+});
+
+describe('parseSavedPlan on edited or damaged files', () => {
+  it('the undamaged plan has requests that depend on each other (the property starts from a runnable plan)', () => {
+    const g = buildGraph(parseSavedPlan(TEXT, 'plan.json').plan);
+    expect(g.requests.length).toBeGreaterThanOrEqual(5);
+    expect([...g.deps.values()].some((d) => d.length > 0)).toBe(true);
+  });
+
+  it('refuses the file as a usage error naming it, or returns a plan whose request graph builds', () => {
+    fc.assert(
+      fc.property(fc.array(jsonDamage, { minLength: 1, maxLength: 3 }), (damages) => {
+        const v: unknown = JSON.parse(TEXT);
+        for (const d of damages) damageJson(v, d);
+        const text = JSON.stringify(v);
+        let saved;
+        try {
+          saved = parseSavedPlan(text, 'plan.json');
+        } catch (e) {
+          const where = `${String(e)}\n${JSON.stringify(damages)}`;
+          expect(e, where).toBeInstanceOf(UsageError);
+          expect((e as UsageError).code, where).toBe('saved_plan_invalid');
+          expect((e as UsageError).exitCode, where).toBe(3);
+          expect((e as UsageError).message, where).toMatch(/^plan\.json is not a saved plan of wsc: /);
+          return;
+        }
+        expect(() => buildGraph(saved.plan), JSON.stringify(damages)).not.toThrow();
+      }),
+      { numRuns: Number(process.env['WSC_FUZZ_RUNS'] ?? 1000) },
+    );
+  });
+});
