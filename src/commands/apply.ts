@@ -10,7 +10,7 @@ import type { ResolvedEnvironment } from '../config/types.js';
 import type { SavedPlanEnvironment } from '../core/saved-plan.js';
 import { envValue } from '../env.js';
 import { ConfigError, EXIT, StalePlanError, UsageError } from '../errors.js';
-import { applyStatus, renderApplyJson, renderApplySummary } from '../render/apply.js';
+import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { createProgress } from '../render/progress.js';
 import type { CommandContext } from './context.js';
 import { endPhase } from '../timings.js';
@@ -157,10 +157,19 @@ async function executeAndReport(plan: Plan, port: ApiPort, opts: Options, ctx: C
     write: ctx.err,
     ...(ctx.style.spinner ? { stream: process.stderr } : {}),
   });
+  // Ctrl-C (or the CI runner's SIGTERM) while writing: start nothing new,
+  // let the requests in flight end, and report what was applied; a second
+  // signal ends the process at once.
+  const interrupt = new AbortController();
+  const stopListening = ctx.onInterrupt((signal) => {
+    interrupt.abort();
+    ctx.err(renderInterrupted(signal, ctx.style));
+  });
   let result: ApplyResult;
   try {
-    result = await execute(plan, port, { concurrency: opts.concurrency, onEvent: progress.onEvent });
+    result = await execute(plan, port, { concurrency: opts.concurrency, onEvent: progress.onEvent, signal: interrupt.signal });
   } finally {
+    stopListening();
     progress.stop();
   }
   endPhase('apply');

@@ -13,6 +13,33 @@ export interface CommandContext {
   interactive: boolean;
   /** Ask a yes/no question on the terminal; resolves false on anything but yes. */
   confirm(question: string): Promise<boolean>;
+  /**
+   * Calls `first` on the first SIGINT or SIGTERM; a second one ends the
+   * process at once, by the signal's default action. Returns a function that
+   * stops listening (the default action is back).
+   */
+  onInterrupt(first: (signal: NodeJS.Signals) => void): () => void;
+}
+
+const INTERRUPTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+function onProcessInterrupt(first: (signal: NodeJS.Signals) => void): () => void {
+  let seen = false;
+  const stop = () => {
+    for (const s of INTERRUPTS) process.off(s, handler);
+  };
+  function handler(signal: NodeJS.Signals): void {
+    if (!seen) {
+      seen = true;
+      first(signal);
+      return;
+    }
+    // Asked twice: as if wsc had never listened (the shell sees 128 + the signal's number).
+    stop();
+    process.kill(process.pid, signal);
+  }
+  for (const s of INTERRUPTS) process.on(s, handler);
+  return stop;
 }
 
 export function processContext(opts: { noColor?: boolean }): CommandContext {
@@ -29,6 +56,7 @@ export function processContext(opts: { noColor?: boolean }): CommandContext {
     cwd: process.cwd(),
     style,
     interactive: Boolean(process.stdin.isTTY) && !process.env['CI'],
+    onInterrupt: onProcessInterrupt,
     confirm: async (question) => {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });

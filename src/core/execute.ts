@@ -75,7 +75,16 @@ export interface ExecuteOptions {
   onEvent?: (e: ApplyEvent) => void;
   /** Source positions by address, for plans whose changes carry none. */
   desiredFiles?: Map<string, SourcePos>;
+  /**
+   * Aborted (an interrupt): no request starts any more; those in flight run
+   * to their end, so that what was applied is known, and the rest are
+   * skipped with INTERRUPTED as the reason.
+   */
+  signal?: AbortSignal;
 }
+
+/** Why a request was skipped when the run was interrupted before it started. */
+export const INTERRUPTED = 'not started: apply was interrupted';
 
 type Outcome =
   | { status: 'applied'; id?: number; recovered: boolean }
@@ -218,6 +227,11 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
       }
       return limit(async (): Promise<Outcome> => {
         touchPhase(req.phase);
+        if (opts.signal?.aborted) {
+          emit({ type: 'request-skip', request: req, reason: INTERRUPTED });
+          settlePhase(req.phase, 'skipped');
+          return { status: 'skipped', reason: INTERRUPTED };
+        }
         emit({ type: 'request-start', request: req });
         try {
           const { id, recovered } = await send(req);

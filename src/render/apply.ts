@@ -1,6 +1,6 @@
 // What apply prints: one plain line per notable event on stderr (progress),
 // and the result on stdout (a summary, or JSON). Pure: (data, style) -> string.
-import type { ApplyEvent, ApplyResult, FailedRequest } from '../core/execute.js';
+import { INTERRUPTED, type ApplyEvent, type ApplyResult, type FailedRequest } from '../core/execute.js';
 import type { Plan, PlannedRequest } from '../core/model.js';
 import { ApiError, NetworkError, type SourcePos } from '../errors.js';
 import type { Style } from './style.js';
@@ -85,6 +85,11 @@ function renderFailure(f: FailedRequest, style: Style): string {
   return out;
 }
 
+/** On stderr at the first interrupt of an apply. */
+export function renderInterrupted(signal: string, style: Style): string {
+  return `\n${style.c.yellow(`Interrupted (${signal}):`)} no new request will start; waiting for those in flight to end, to report what was applied. Interrupt again to stop at once (the outcome of the requests in flight is then unknown; re-running apply converges).\n`;
+}
+
 /** The result on stdout. */
 export function renderApplySummary(result: ApplyResult, style: Style): string {
   const { c } = style;
@@ -95,7 +100,9 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
   if (result.failed.length === 0 && result.skipped.length === 0) {
     return `${c.green('Apply complete:')} ${countsLine(result)}.${recoveredNote}\n`;
   }
-  let out = `${c.red('Apply failed:')} ${plural(result.applied.length, 'request')} applied, ${result.failed.length} failed, ${result.skipped.length} skipped (${countsLine(result)}).${recoveredNote}\n`;
+  const interrupted = result.skipped.some((s) => s.reason === INTERRUPTED);
+  const head = interrupted && result.failed.length === 0 ? c.yellow('Apply interrupted:') : c.red('Apply failed:');
+  let out = `${head} ${plural(result.applied.length, 'request')} applied, ${result.failed.length} failed, ${result.skipped.length} skipped (${countsLine(result)}).${recoveredNote}\n`;
   const done = result.resources.filter((r) => r.status === 'applied' || r.status === 'partial');
   if (done.length) {
     out += `\nApplied:\n`;
@@ -104,8 +111,10 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
       out += `  ${r.address} (${r.actions.join(', ')}${id})${r.status === 'partial' ? ' — partly, see below' : ''}\n`;
     }
   }
-  out += `\nFailed:\n`;
-  for (const f of result.failed) out += renderFailure(f, style);
+  if (result.failed.length) {
+    out += `\nFailed:\n`;
+    for (const f of result.failed) out += renderFailure(f, style);
+  }
   if (result.skipped.length) {
     out += `\nSkipped:\n`;
     for (const s of result.skipped) out += `  ${s.request.address} (${describeRequest(s.request)}): ${s.reason}\n`;

@@ -26,6 +26,7 @@ function terminal(answer: boolean) {
       seen.questions.push(q);
       return answer;
     },
+    onInterrupt: () => () => undefined,
   };
   return { ctx, seen };
 }

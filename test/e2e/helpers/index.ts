@@ -2,7 +2,7 @@
 // environment: no inherited WSC_* variables, CI=true, NO_COLOR=1), make
 // temporary bundles, and start an emulator on a free loopback port.
 // Small and stable on purpose: other e2e suites use them.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -74,6 +74,8 @@ export interface RunOptions {
   /** Written to stdin, which is then closed (stdin is never a TTY). */
   input?: string;
   timeoutMs?: number;
+  /** Sees the child once spawned (to signal it). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Runs `node bin/wsc.js ...args` and resolves with its exit code and output. */
@@ -99,6 +101,7 @@ export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult
       else resolve({ code, stdout, stderr });
     });
     child.stdin.end(opts.input ?? '');
+    opts.onSpawn?.(child);
   });
 }
 
