@@ -1,8 +1,8 @@
 // Apply's progress lines and result, as printed (plain style).
 import { describe, expect, test } from 'vitest';
-import type { ApplyResult } from '../../src/core/execute.js';
+import { INTERRUPTED, type ApplyResult } from '../../src/core/execute.js';
 import type { Plan, PlannedRequest } from '../../src/core/model.js';
-import { applyStatus, renderApplyEvent, renderApplyJson, renderApplySummary } from '../../src/render/apply.js';
+import { applyStatus, renderApplyEvent, renderApplyJson, renderApplySummary, renderInterrupted } from '../../src/render/apply.js';
 import { plainStyle } from '../../src/render/style.js';
 import { ApiError } from '../../src/errors.js';
 
@@ -94,6 +94,36 @@ describe('apply output', () => {
         workbook/sales (upsert workbook with its dashboard draft): depends on report/revAAAAAAAA1#create which failed
 
       Re-running apply converges: what was applied is not repeated.
+      "
+    `);
+  });
+
+  test('summary of an interrupted apply: headed as interrupted, no Failed section; nothing applied yet is a failure (exit 1), some is partial (exit 4)', () => {
+    const interrupted: ApplyResult = {
+      applied: [],
+      failed: [],
+      skipped: [wb1, rep].map((request) => ({ request, reason: INTERRUPTED })),
+      resources: [
+        { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'skipped' },
+        { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'skipped' },
+      ],
+      counts: { created: 0, updated: 0, adopted: 0, published: 0 },
+    };
+    expect(applyStatus(interrupted)).toBe('failed');
+    expect(applyStatus({ ...interrupted, applied: [{ request: adopt, id: 9 }] })).toBe('partial');
+    expect(renderApplySummary(interrupted, plainStyle)).toMatchInlineSnapshot(`
+      "Apply interrupted: 0 requests applied, 0 failed, 2 skipped (0 created, 0 updated, 0 adopted, 0 published).
+
+      Skipped:
+        workbook/sales (upsert workbook): not started: apply was interrupted
+        report/revAAAAAAAA1 (create report): not started: apply was interrupted
+
+      Re-running apply converges: what was applied is not repeated.
+      "
+    `);
+    expect(renderInterrupted('SIGTERM', plainStyle)).toMatchInlineSnapshot(`
+      "
+      Interrupted (SIGTERM): no new request will start; waiting for those in flight to end, to report what was applied. Interrupt again to stop at once (the outcome of the requests in flight is then unknown; re-running apply converges).
       "
     `);
   });
