@@ -4,7 +4,7 @@
 // (inside the root's real path). Directories that are symbolic links are
 // refused before anything is written, and files are opened with O_NOFOLLOW,
 // so a link planted inside the root cannot redirect a write outside it.
-import { closeSync, constants, openSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rename as fsRename } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
@@ -18,6 +18,8 @@ import { SCHEMA_DIR, schemaFileName, serializeDoc, type SchemaKind } from './wri
 const SAFE_REL = /^(workbooks|reports|user-attributes|schemas)\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json)$/;
 const SCHEMA_KINDS: SchemaKind[] = ['workbook', 'report', 'user-attribute', 'wsc'];
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+/** Ends the name of the file a write goes to before it is renamed over its target (never *.yaml: bundles ignore it). */
+export const TMP_SUFFIX = '.wsc-tmp';
 
 function unsafe(message: string, hint?: string): UsageError {
   return new UsageError(message, { code: 'export_unsafe_path', ...(hint ? { hint } : {}) });
@@ -54,6 +56,8 @@ export class DirSink implements ExportSink {
       if (!st.isDirectory()) throw unsafe(`${p} exists and is not a directory.`);
       for (const e of await readdir(p, { withFileTypes: true })) {
         if (e.isSymbolicLink()) throw unsafe(`${join(p, e.name)} is a symbolic link; export will not write through it.`, 'Remove the link or export into another directory.');
+        // Left by an export that was killed between writing a file and renaming it.
+        if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
       }
     }
     for (const p of missing) await mkdir(p);
@@ -71,7 +75,7 @@ export class DirSink implements ExportSink {
   }
 
   async writeText(rel: string, text: string): Promise<void> {
-    writeNoFollow(this.pathOf(rel), text, WRITE_FLAGS);
+    replaceFile(this.pathOf(rel), text);
   }
 
   async writeDoc(kind: DocKind, rel: string, doc: Doc): Promise<void> {
@@ -126,6 +130,45 @@ export class DirSink implements ExportSink {
       }
     }
     return stale.sort();
+  }
+}
+
+/**
+ * Replaces the file `abs` with `text` as a whole: written to a temporary file
+ * beside it, then renamed over it. An export that is interrupted or killed
+ * leaves each file as it was or as it is now, never cut short (a rename is
+ * atomic; truncating the file in place is not). A link at `abs` is refused,
+ * and a rename replaces a link rather than following it.
+ */
+function replaceFile(abs: string, text: string): void {
+  const st = lstatSync(abs, { throwIfNoEntry: false });
+  if (st?.isSymbolicLink()) throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
+  // A file that already holds the text is left alone: exporting again into
+  // the same repository rewrites only what changed (and reading is cheaper
+  // than a write and a rename).
+  if (st?.isFile() && st.size === Buffer.byteLength(text) && sameText(abs, text)) return;
+  const tmp = `${abs}.${process.pid}${TMP_SUFFIX}`;
+  writeNoFollow(tmp, text, WRITE_FLAGS);
+  try {
+    renameSync(tmp, abs);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Whether the regular file `abs` holds exactly `text` (never through a link). */
+function sameText(abs: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(fd, 'utf8') === text;
+  } finally {
+    closeSync(fd);
   }
 }
 

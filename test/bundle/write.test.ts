@@ -2,13 +2,13 @@
 // editor-schema line, the generated wsc.yaml (no token, ever), and a sink
 // that never writes outside its root.
 import fc from 'fast-check';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { generatedConfig, schemaLine, serializeDoc, toYaml } from '../../src/bundle/write.js';
-import { DirSink } from '../../src/bundle/write-files.js';
+import { DirSink, TMP_SUFFIX } from '../../src/bundle/write-files.js';
 import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
 import { parseYaml } from '../../src/bundle/yaml-doc.js';
 import type { JsonValue } from '../../src/core/model.js';
@@ -151,6 +151,26 @@ describe('DirSink', () => {
     symlinkSync(join(outside, 'target.yaml'), join(dir, 'reports/x.yaml'));
     await expect(sink.writeDoc('report', 'reports/x.yaml', { a: 1 })).rejects.toMatchObject({ code: 'export_unsafe_path' });
     expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe('keep\n');
+  });
+
+  test('a file is replaced by a rename, not rewritten in place, so an interrupted export never leaves it cut short; no temporary file stays', async () => {
+    const dir = tmp();
+    const sink = await DirSink.open(dir);
+    await sink.writeDoc('report', 'reports/r.yaml', { a: 1 });
+    const before = statSync(join(dir, 'reports/r.yaml')).ino;
+    await sink.writeDoc('report', 'reports/r.yaml', { a: 2 });
+    expect(statSync(join(dir, 'reports/r.yaml')).ino).not.toBe(before);
+    expect(readFileSync(join(dir, 'reports/r.yaml'), 'utf8')).toMatch(/\na: 2\n$/);
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['r.yaml']);
+  });
+
+  test('temporary files left by a killed export are removed when the next export opens the directory', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'reports'), { recursive: true });
+    writeFileSync(join(dir, `reports/r.yaml.4242${TMP_SUFFIX}`), 'kind: Rep');
+    writeFileSync(join(dir, 'reports/notes.txt'), 'mine\n');
+    await DirSink.open(dir);
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['notes.txt']);
   });
 
   test('wsc.yaml is written only when absent; schemas are copied next to the files', async () => {

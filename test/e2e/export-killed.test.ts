@@ -1,0 +1,79 @@
+// An export killed while it writes (SIGKILL: no handler runs) over a bundle an
+// earlier export wrote, from a deployment whose reports have changed since:
+// every file is still whole, either the old text or the new one, because each
+// changed file is written beside its target and renamed over it. The next
+// export removes the temporary file the killed one may have left and writes
+// the new bundle; a file that already holds its text is not rewritten.
+import { readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { generateSeed } from '../../src/emulator/index.js';
+import { cleanupTemp, runCli, tempDir, withEmulator, type RunOptions } from './helpers/index.js';
+
+afterAll(cleanupTemp);
+
+const env = { WSC_TOKEN: 'dev-token' };
+
+/** Every file in the bundle directories of dir (relative path -> text); wsc.yaml, written once and naming the emulator's port, aside. */
+function files(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) for (const f of readdirSync(join(dir, e.name))) out.set(`${e.name}/${f}`, readFileSync(join(dir, e.name, f), 'utf8'));
+  }
+  return out;
+}
+
+const OLD = generateSeed({ reports: 1500, workbooks: 15, withDashboards: true, randomSeed: 9 });
+// The same reports under the same names (so the same files), with new titles.
+const NEW = structuredClone(OLD);
+for (const r of NEW.reports ?? []) r.title = `${String(r.title)} (revised)`;
+
+/** Exports deployment 1 of an emulator seeded with `seed` into `out`. */
+async function exportFrom(seed: typeof OLD, out: string, onSpawn?: RunOptions['onSpawn']) {
+  return withEmulator({ seed }, (emu) => runCli(['export', '--out', out, '--base-url', emu.url, '--deployment', '1'], { env, ...(onSpawn ? { onSpawn } : {}) }));
+}
+
+describe('export killed while writing', () => {
+  test.each([0, 15, 40])('SIGKILL %i ms after the first file event: every file old or new, whole; the next export completes it', async (delayMs) => {
+    const oldDir = tempDir();
+    const newDir = tempDir();
+    expect((await exportFrom(OLD, oldDir)).code).toBe(0);
+    expect((await exportFrom(NEW, newDir)).code).toBe(0);
+    const before = files(oldDir);
+    const after = files(newDir);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    const changed = [...after.keys()].filter((k) => after.get(k) !== before.get(k));
+    expect(changed.length).toBeGreaterThanOrEqual(1500);
+
+    let killed = false;
+    await exportFrom(NEW, oldDir, (child) => {
+      const w = watch(join(oldDir, 'reports'), () => {
+        w.close();
+        setTimeout(() => (killed = child.kill('SIGKILL')), delayMs);
+      });
+    }).then(
+      (r) => expect.fail(`the export was not killed: exit ${r.code}`),
+      (e: Error) => expect(e.message).toMatch(/killed \(SIGKILL\)/),
+    );
+    expect(killed).toBe(true);
+    const now = files(oldDir);
+    const leftovers = [...now.keys()].filter((k) => k.endsWith('.wsc-tmp'));
+    expect(leftovers.length).toBeLessThanOrEqual(1);
+    expect([...now.keys()].filter((k) => !k.endsWith('.wsc-tmp')).sort()).toEqual([...before.keys()].sort());
+    let rewritten = 0;
+    for (const [rel, text] of now) {
+      if (rel.endsWith('.wsc-tmp')) continue;
+      expect([before.get(rel), after.get(rel)], rel).toContain(text);
+      if (text !== before.get(rel)) rewritten++;
+    }
+    // Killed in the middle: some files new already, some not yet.
+    expect(rewritten).toBeGreaterThan(0);
+    expect(rewritten).toBeLessThan(changed.length);
+
+    const unchangedFile = join(oldDir, [...after.keys()].find((k) => k.startsWith('schemas/'))!);
+    const mtime = statSync(unchangedFile).mtimeMs;
+    expect((await exportFrom(NEW, oldDir)).code).toBe(0);
+    expect(files(oldDir)).toEqual(after);
+    expect(statSync(unchangedFile).mtimeMs).toBe(mtime);
+  }, 90_000);
+});
