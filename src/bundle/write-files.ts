@@ -26,6 +26,9 @@ function unsafe(message: string, hint?: string): UsageError {
 }
 
 export class DirSink implements ExportSink {
+  /** Bundle documents this sink wrote because they were new or their text changed. */
+  changedDocs = 0;
+
   private constructor(readonly root: string) {}
 
   /**
@@ -74,12 +77,13 @@ export class DirSink implements ExportSink {
     return abs;
   }
 
-  async writeText(rel: string, text: string): Promise<void> {
-    replaceFile(this.pathOf(rel), text);
+  /** Writes `text` to `rel` unless it holds it already; whether it wrote. */
+  async writeText(rel: string, text: string): Promise<boolean> {
+    return replaceFile(this.pathOf(rel), text);
   }
 
   async writeDoc(kind: DocKind, rel: string, doc: Doc): Promise<void> {
-    await this.writeText(rel, serializeDoc(kind, rel, doc));
+    if (await this.writeText(rel, serializeDoc(kind, rel, doc))) this.changedDocs++;
   }
 
   async readDoc(rel: string): Promise<Doc> {
@@ -140,13 +144,13 @@ export class DirSink implements ExportSink {
  * atomic; truncating the file in place is not). A link at `abs` is refused,
  * and a rename replaces a link rather than following it.
  */
-function replaceFile(abs: string, text: string): void {
+function replaceFile(abs: string, text: string): boolean {
   const st = lstatSync(abs, { throwIfNoEntry: false });
   if (st?.isSymbolicLink()) throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
   // A file that already holds the text is left alone: exporting again into
   // the same repository rewrites only what changed (and reading is cheaper
   // than a write and a rename).
-  if (st?.isFile() && st.size === Buffer.byteLength(text) && sameText(abs, text)) return;
+  if (st?.isFile() && st.size === Buffer.byteLength(text) && sameText(abs, text)) return false;
   const tmp = `${abs}.${process.pid}${TMP_SUFFIX}`;
   writeNoFollow(tmp, text, WRITE_FLAGS);
   try {
@@ -155,6 +159,7 @@ function replaceFile(abs: string, text: string): void {
     rmSync(tmp, { force: true });
     throw e;
   }
+  return true;
 }
 
 /** Whether the regular file `abs` holds exactly `text` (never through a link). */

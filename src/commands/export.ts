@@ -53,6 +53,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       configWritten,
       embedded: env.embedded,
       stale: await sink.staleFiles(new Set(summary.written)),
+      changed: sink.changedDocs,
     };
     endPhase('export');
     ctx.err(render.renderExportWarnings(summary.warnings, ctx.style));

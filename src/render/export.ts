@@ -15,6 +15,8 @@ export interface ExportRunFacts {
   embedded?: boolean;
   /** Bundle files in the output directory that this export did not write. */
   stale: string[];
+  /** Of the bundle files this export wrote, how many were new or changed (the rest already held their text). */
+  changed: number;
 }
 
 const SHOWN = 10;
@@ -38,7 +40,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
   const { c } = style;
   const total = s.files.workbooks + s.files.reports + s.files.userAttributes;
   const lines: string[] = [
-    `Exported deployment ${s.deploymentId} to ${f.outDir}: ${plural(s.files.workbooks, 'workbook')}, ${plural(s.files.reports, 'report')}, ${plural(s.files.userAttributes, 'user attribute')} (${plural(total, 'file')}).`,
+    `Exported deployment ${s.deploymentId} to ${f.outDir}: ${plural(s.files.workbooks, 'workbook')}, ${plural(s.files.reports, 'report')}, ${plural(s.files.userAttributes, 'user attribute')} (${plural(total, 'file')}${f.changed < total ? `; ${f.changed} new or changed, ${total - f.changed} already up to date` : ''}).`,
   ];
   lines.push(
     !f.configWritten
@@ -102,6 +104,7 @@ export function renderExportJson(s: ExportSummary, f: ExportRunFacts): string {
     warnings: s.warnings,
     stale: f.stale,
     written: s.written,
+    changed: f.changed,
   };
   return `${JSON.stringify(out, null, 2)}\n`;
 }

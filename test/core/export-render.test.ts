@@ -21,7 +21,7 @@ const summary: ExportSummary = {
   ],
   written: ['reports/a.yaml'],
 };
-const facts = { outDir: 'exported', environment: 'default', configWritten: true, stale: ['reports/gone.yaml'] };
+const facts = { outDir: 'exported', environment: 'default', configWritten: true, stale: ['reports/gone.yaml'], changed: 17 };
 
 describe('export summary', () => {
   test('human', () => {
@@ -71,8 +71,15 @@ describe('export summary', () => {
 
   test('json lists everything, with a format version', () => {
     const j = JSON.parse(renderExportJson(summary, facts));
-    expect(Object.keys(j)).toEqual(['formatVersion', 'deploymentId', 'outDir', 'environment', 'configWritten', 'files', 'adoptions', 'derivedSlugs', 'warnings', 'stale', 'written']);
+    expect(Object.keys(j)).toEqual(['formatVersion', 'deploymentId', 'outDir', 'environment', 'configWritten', 'files', 'adoptions', 'derivedSlugs', 'warnings', 'stale', 'written', 'changed']);
     expect(j.adoptions).toHaveLength(12);
     expect(j.formatVersion).toBe(1);
+    expect(j.changed).toBe(17);
+  });
+
+  test('exported again over the same bundle: how many files were new or changed', () => {
+    const first = renderExportHuman(summary, { ...facts, changed: 3 }, plainStyle).split('\n')[0];
+    expect(first).toBe('Exported deployment 1 to exported: 2 workbooks, 14 reports, 1 user attribute (17 files; 3 new or changed, 14 already up to date).');
+    expect(renderExportHuman(summary, { ...facts, changed: 0 }, plainStyle).split('\n')[0]).toMatch(/\(17 files; 0 new or changed, 17 already up to date\)\.$/);
   });
 });
