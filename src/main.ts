@@ -6,6 +6,7 @@ import { EXIT, isWscError, UsageError, type WscError } from './errors.js';
 import { envValue } from './env.js';
 import { decideStyle, type Style } from './render/style.js';
 import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
+import { visible } from './render/visible.js';
 
 export async function main(argv: string[]): Promise<void> {
   const noColor = argv.includes('--no-color');
@@ -48,7 +49,7 @@ async function report(e: unknown, style: Style): Promise<number> {
   }
   const err = e instanceof Error ? e : new Error(String(e));
   process.stderr.write(
-    `${style.c.red('internal error:')} ${err.message}\n${err.stack ?? ''}\n` +
+    `${style.c.red('internal error:')} ${visible(err.message)}\n${visible(err.stack ?? '')}\n` +
       'This is a bug in wsc. Please report it with the command you ran.\n',
   );
   return EXIT.failure;

@@ -7,6 +7,7 @@ import type { CommonOptions } from '../cli.js';
 import { envValue } from '../env.js';
 import { ConfigError } from '../errors.js';
 import type { CommandContext } from './context.js';
+import { visible } from '../render/visible.js';
 
 export function requestTimeoutMs(env: Record<string, string | undefined>): number | undefined {
   const raw = envValue(env, 'WSC_REQUEST_TIMEOUT');
@@ -26,6 +27,6 @@ export function connectOptions(opts: CommonOptions, ctx: CommandContext): Connec
     concurrency: opts.concurrency,
     maxRetries: opts.maxRetries,
     ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
-    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${line}\n`) } : {}),
+    ...(opts.verbose ? { trace: (line: string) => ctx.err(`${visible(line)}\n`) } : {}),
   };
 }

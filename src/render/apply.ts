@@ -4,6 +4,7 @@ import { INTERRUPTED, type ApplyEvent, type ApplyResult, type FailedRequest } fr
 import type { Plan, PlannedRequest } from '../core/model.js';
 import { ApiError, NetworkError, type SourcePos } from '../errors.js';
 import type { Style } from './style.js';
+import { visible } from './visible.js';
 
 const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
   0: 'user attributes',
@@ -39,7 +40,7 @@ export function describeRequest(r: PlannedRequest): string {
 }
 
 function at(pos: SourcePos | undefined): string {
-  return pos ? `${pos.file}:${pos.line}` : '';
+  return pos ? `${visible(pos.file)}:${pos.line}` : '';
 }
 
 /** The plain progress line for an event, or undefined when the event prints nothing. */
@@ -53,12 +54,12 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
       const showId = e.id !== undefined && (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute');
       const id = showId ? `, id ${e.id}` : '';
       const recovered = e.recovered ? '; already there with the same content: an earlier attempt whose answer was lost, or another run' : '';
-      return `  ${c.green('done')}    ${e.request.address} (${describeRequest(e.request)}${id}${recovered})\n`;
+      return `  ${c.green('done')}    ${visible(e.request.address)} (${describeRequest(e.request)}${id}${recovered})\n`;
     }
     case 'request-fail':
-      return `  ${c.red('failed')}  ${e.request.address} (${describeRequest(e.request)}): ${e.error.message}\n`;
+      return `  ${c.red('failed')}  ${visible(e.request.address)} (${describeRequest(e.request)}): ${visible(e.error.message)}\n`;
     case 'request-skip':
-      return `  ${c.yellow('skipped')} ${e.request.address} (${describeRequest(e.request)}): ${e.reason}\n`;
+      return `  ${c.yellow('skipped')} ${visible(e.request.address)} (${describeRequest(e.request)}): ${visible(e.reason)}\n`;
     default:
       return undefined;
   }
@@ -74,14 +75,14 @@ function renderFailure(f: FailedRequest, style: Style): string {
   const e = f.error;
   let out = `  ${c.red(f.request.address)}${f.pos ? `  ${c.dim(at(f.pos))}` : ''}\n`;
   if (e instanceof ApiError) {
-    const server = e.serverMessage ? `: ${e.serverMessage}` : '';
+    const server = e.serverMessage ? `: ${visible(e.serverMessage)}` : '';
     out += `    ${e.method} ${e.path} -> ${e.status}${server}\n`;
   } else if (e instanceof NetworkError) {
     out += `    ${e.method} ${e.path} -> no answer\n`;
   }
-  out += `    ${e.message}\n`;
-  for (const d of e.details) out += `    ${d}\n`;
-  if (e.hint) out += `    ${c.cyan('Hint:')} ${e.hint}\n`;
+  out += `    ${visible(e.message)}\n`;
+  for (const d of e.details) out += `    ${visible(d)}\n`;
+  if (e.hint) out += `    ${c.cyan('Hint:')} ${visible(e.hint)}\n`;
   return out;
 }
 

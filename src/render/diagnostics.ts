@@ -2,6 +2,7 @@
 // before warnings, each `file:line:col  error  message  [rule]`, then a count.
 import type { Diagnostic } from '../errors.js';
 import type { Style } from './style.js';
+import { visible } from './visible.js';
 
 export function sortDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
   const rank = (d: Diagnostic) => (d.severity === 'error' ? 0 : 1);
@@ -25,8 +26,8 @@ export function renderDiagnostics(diags: readonly Diagnostic[], style: Style): s
       file = d.pos.file;
     }
     const sev = d.severity === 'error' ? c.red('error') : c.yellow('warning');
-    out += `${c.bold(`${d.pos.file}:${d.pos.line}:${d.pos.col}`)} ${sev} ${d.message} ${c.dim(`[${d.rule}]`)}\n`;
-    if (d.hint) out += `  ${c.cyan('hint:')} ${d.hint}\n`;
+    out += `${c.bold(`${visible(d.pos.file)}:${d.pos.line}:${d.pos.col}`)} ${sev} ${visible(d.message)} ${c.dim(`[${d.rule}]`)}\n`;
+    if (d.hint) out += `  ${c.cyan('hint:')} ${visible(d.hint)}\n`;
   }
   if (diags.length > 0) {
     const errors = diags.filter((d) => d.severity === 'error').length;

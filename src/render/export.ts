@@ -4,6 +4,7 @@
 // form has everything) and a stable JSON summary.
 import type { ExportSummary, ExportWarning } from '../core/export.js';
 import type { Style } from './style.js';
+import { visible } from './visible.js';
 
 export interface ExportRunFacts {
   /** The output directory as the user named it. */
@@ -33,7 +34,7 @@ function cut<T>(items: T[], line: (t: T) => string): string[] {
 
 /** One line per warning, for stderr. */
 export function renderExportWarnings(warnings: readonly ExportWarning[], style: Style): string {
-  return warnings.map((w) => `${style.c.yellow('warning')} ${w.file ? `${w.file}: ` : ''}${w.message}\n`).join('');
+  return warnings.map((w) => `${style.c.yellow('warning')} ${w.file ? `${visible(w.file)}: ` : ''}${visible(w.message)}\n`).join('');
 }
 
 export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: Style): string {
@@ -65,7 +66,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       'The upsert by slug cannot give an existing workbook a slug, so apply will create a NEW workbook for each',
       '(with the same name, folder and draft) and move the exported reports that are in it to the new one; the',
       'live workbook stays as it is. To manage the existing workbook instead, set its slug in the UI, then export again.',
-      ...cut(s.derivedSlugs, (d) => `${d.file}: "${d.name}" (workbook ${d.workbookId}) → new workbook ${d.slug}${d.reports > 0 ? `, ${plural(d.reports, 'report')} ${d.reports === 1 ? 'moves' : 'move'} to it` : ''}`),
+      ...cut(s.derivedSlugs, (d) => `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → new workbook ${d.slug}${d.reports > 0 ? `, ${plural(d.reports, 'report')} ${d.reports === 1 ? 'moves' : 'move'} to it` : ''}`),
     );
   }
   if (s.warnings.length > 0) {
@@ -84,7 +85,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
     lines.push(
       '',
       c.yellow(`${plural(f.stale.length, 'file')} in ${f.outDir} ${f.stale.length === 1 ? 'was' : 'were'} not written by this export and will be read as part of the bundle:`),
-      ...cut(f.stale, (x) => x),
+      ...cut(f.stale, visible),
     );
   }
   lines.push('', `Next: wsc plan --dir ${f.outDir}${s.adoptions.length > 0 ? ' (the adoptions show as "adopt")' : ''}`);

@@ -3,6 +3,7 @@
 // then the summary. Unchanged resources are only counted.
 import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../core/model.js';
 import type { Style } from './style.js';
+import { visible } from './visible.js';
 import { fieldView, type DiffLine } from './value.js';
 
 const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = { create: '+', update: '~', adopt: '→', publish: '↑' };
@@ -50,8 +51,8 @@ function diffLine(l: DiffLine, style: Style): string {
 export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   const { c } = style;
   const sym = actionSymbol(rc);
-  let out = `${colorSymbol(sym, style)} ${c.bold(rc.address)} ${c.dim(actionPhrase(rc))}\n`;
-  if (rc.pos) out += `    ${c.dim(`${rc.pos.file}:${rc.pos.line}`)}\n`;
+  let out = `${colorSymbol(sym, style)} ${c.bold(visible(rc.address))} ${c.dim(actionPhrase(rc))}\n`;
+  if (rc.pos) out += `    ${c.dim(`${visible(rc.pos.file)}:${rc.pos.line}`)}\n`;
   if (rc.kind === 'report' && rc.livePublicId !== undefined && rc.address !== `report/${rc.livePublicId}`) {
     out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
   }
@@ -74,7 +75,7 @@ export function renderPlanHuman(plan: Plan, style: Style): string {
   let out = '';
   const changed = plan.changes.filter((rc) => rc.actions[0] !== 'noop');
   if (changed.length > 0) {
-    out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${plan.environment}):`)}\n\n`;
+    out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`)}\n\n`;
     for (const rc of changed) out += `${renderResourceHuman(rc, style)}\n`;
   }
   out += `${c.bold(summaryLine(plan))}\n`;

@@ -5,6 +5,7 @@
 import { hasChanges, type Plan, type ResourceChange } from '../core/model.js';
 import { actionPhrase, actionSymbol, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
+import { visible } from './visible.js';
 
 export function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -12,7 +13,7 @@ export function escapeHtml(s: string): string {
 
 /** Inline code inside HTML (`<code>`), safe whatever the text holds. */
 function code(s: string): string {
-  return `<code>${escapeHtml(s).replaceAll('`', '&#96;').replaceAll('|', '&#124;')}</code>`;
+  return `<code>${escapeHtml(visible(s)).replaceAll('`', '&#96;').replaceAll('|', '&#124;')}</code>`;
 }
 
 function fence(body: string, lang: string): string {

@@ -5,6 +5,7 @@
 import { structuredPatch } from 'diff';
 import { canonicalize } from '../core/canonical.js';
 import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
+import { visible } from './visible.js';
 
 export const KNOWN_AFTER_APPLY = '(known after apply)';
 const INLINE_MAX = 60;
@@ -29,11 +30,16 @@ function stringify(v: JsonValue, indent?: number): string {
 export function inlineValue(v: JsonValue | undefined): string {
   if (v === undefined) return '(none)';
   if (isRef(v)) return KNOWN_AFTER_APPLY;
-  return stringify(v);
+  // JSON escapes C0 controls but not C1 ones nor direction overrides.
+  return visible(stringify(v));
 }
 
 /** The lines a long value is diffed as: strings as they are (JSON strings pretty-printed), other values as pretty JSON with sorted keys. */
 export function valueLines(v: JsonValue | undefined, path: string): string[] {
+  return rawValueLines(v, path).map(visible);
+}
+
+function rawValueLines(v: JsonValue | undefined, path: string): string[] {
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') {
     if (path === 'jsonQuery') {
@@ -65,11 +71,11 @@ export type FieldView =
 export function fieldView(c: FieldChange): FieldView {
   const long = isLong(c.before, c.path) || isLong(c.after, c.path);
   if (!long) {
-    const view: FieldView = { kind: 'inline', path: c.path, after: inlineValue(c.after) };
+    const view: FieldView = { kind: 'inline', path: visible(c.path), after: inlineValue(c.after) };
     if ('before' in c) view.before = inlineValue(c.before);
     return view;
   }
-  return { kind: 'block', path: c.path, lines: lineDiff(valueLines(c.before, c.path), valueLines(c.after, c.path)) };
+  return { kind: 'block', path: visible(c.path), lines: lineDiff(valueLines(c.before, c.path), valueLines(c.after, c.path)) };
 }
 
 /** A unified diff (3 lines of context) of two texts given as lines. */
