@@ -152,10 +152,11 @@ function replaceFile(abs: string, text: string): boolean {
   // than a write and a rename).
   if (st?.isFile() && st.size === Buffer.byteLength(text) && sameText(abs, text)) return false;
   const tmp = `${abs}.${process.pid}${TMP_SUFFIX}`;
-  writeNoFollow(tmp, text, WRITE_FLAGS);
   try {
+    writeNoFollow(tmp, text, WRITE_FLAGS);
     renameSync(tmp, abs);
   } catch (e) {
+    // A full disk, or a directory in the way: no temporary file stays (rmSync removes a link, never its target).
     rmSync(tmp, { force: true });
     throw e;
   }

@@ -166,6 +166,14 @@ describe('DirSink', () => {
     expect(readdirSync(join(dir, 'reports'))).toEqual(['r.yaml']);
   });
 
+  test('a write that fails (here a directory stands where the file goes) leaves no temporary file', async () => {
+    const dir = tmp();
+    const sink = await DirSink.open(dir);
+    mkdirSync(join(dir, 'reports/r.yaml'));
+    await expect(sink.writeDoc('report', 'reports/r.yaml', { a: 1 })).rejects.toThrow();
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['r.yaml']);
+  });
+
   test('temporary files left by a killed export are removed when the next export opens the directory', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'reports'), { recursive: true });
