@@ -12,6 +12,7 @@ import type { DocKind, ExportSink } from '../core/export.js';
 import { DIRS } from '../core/export.js';
 import type { Doc } from '../core/export/docs.js';
 import { InternalError, UsageError } from '../errors.js';
+import { makeDirectory } from '../make-dir.js';
 import { generateSchemas, schemaText, type SchemaFile } from './json-schema.js';
 import { SCHEMA_DIR, schemaFileName, serializeDoc, type SchemaKind } from './write.js';
 
@@ -38,7 +39,7 @@ export class DirSink implements ExportSink {
   static async open(dir: string): Promise<DirSink> {
     const abs = resolve(dir);
     try {
-      await mkdir(abs, { recursive: true });
+      await makeDirectory(abs);
     } catch (e) {
       throw new UsageError(`cannot use ${dir} as the output directory: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
         code: 'export_out_dir',

@@ -1,8 +1,9 @@
 // `wsc schema`: write the JSON Schemas of the file formats, or check them.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { generateSchemas, schemaText } from '../bundle/json-schema.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
+import { makeDirectory } from '../make-dir.js';
 import type { SchemaOptions } from '../cli.js';
 import type { CommandContext } from './context.js';
 
@@ -22,8 +23,15 @@ export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<num
     ctx.err(`${stale.map((s) => `${s} is out of date`).join('\n')}\nRun \`wsc schema --out ${opts.out}\` and commit the result.\n`);
     return EXIT.failure;
   }
-  await mkdir(dir, { recursive: true });
-  for (const f of files) await writeFile(f.path, f.text);
+  try {
+    await makeDirectory(dir);
+    for (const f of files) await writeFile(f.path, f.text);
+  } catch (e) {
+    throw new UsageError(`cannot write the schemas into ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
+      code: 'schema_out_dir',
+      hint: 'Give --out a directory you can write to (it is created when missing).',
+    });
+  }
   ctx.out(`${files.map((f) => `wrote ${f.shown}`).join('\n')}\n`);
   return EXIT.ok;
 }

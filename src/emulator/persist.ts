@@ -2,8 +2,9 @@
 // fsync of the directory), so a crash at any moment leaves either the old or
 // the new state, never a torn file. Writes are coalesced: changes made while
 // a write is pending or running go into the next one.
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
+import { makeDirectory } from '../make-dir.js';
 
 export class StateWriter {
   private timer: NodeJS.Timeout | undefined;
@@ -58,7 +59,7 @@ export class StateWriter {
 
 export async function writeAtomic(file: string, text: string, seq = 0): Promise<void> {
   const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
+  await makeDirectory(dir);
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${seq}.tmp`);
   const fh = await open(tmp, 'w', 0o600);
   try {

@@ -1,0 +1,38 @@
+// `mkdir -p` for the directories wsc creates (export --out, schema --out, the
+// emulator's state file). Node's own recursive mkdir loops forever where
+// mkdir answers ENOENT under a directory that exists (procfs and similar
+// mounts: `wsc export --out /proc/x` never returned); this makes one mkdir per
+// missing component, so it ends after as many calls as the path has parts.
+// Errors are Node's (with `code`), for the callers to word.
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+
+function notADirectory(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${path}'`), { code: 'ENOTDIR', path });
+}
+
+/** Creates `path` and its missing parents; resolves once `path` is a directory (links followed). */
+export async function makeDirectory(path: string): Promise<void> {
+  const missing: string[] = [];
+  for (let p = resolve(path); ; p = dirname(p)) {
+    const st = await stat(p).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (st) {
+      if (!st.isDirectory()) throw notADirectory(p);
+      break;
+    }
+    missing.push(p);
+    if (dirname(p) === p) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await mkdir(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Made meanwhile by someone else: fine if it is a directory.
+      if (!(await stat(d)).isDirectory()) throw notADirectory(d);
+    }
+  }
+}
