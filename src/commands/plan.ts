@@ -1,13 +1,13 @@
 // `wsc plan`: read the live deployment and print what apply would change.
 // stdout holds the plan alone (--output human|json|markdown); progress and
 // warnings go to stderr. Never writes to the API.
-import { appendFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { PlanOptions } from '../cli.js';
 import { hasChanges, type Plan } from '../core/model.js';
 import { envValue } from '../env.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
@@ -18,14 +18,39 @@ async function render(plan: Plan, output: PlanOptions['output'], style: Style): 
   return (await import('../render/plan-human.js')).renderPlanHuman(plan, style);
 }
 
+function planOutError(shown: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code ?? String(e);
+  return new UsageError(`cannot save the plan to ${shown}: ${code}.`, {
+    code: 'plan_out_unwritable',
+    hint: 'Give --out a file name in a directory that exists and that you can write to.',
+  });
+}
+
+/** Checked before anything is read: a plan that cannot be saved is not worth reading the deployment for. */
+async function checkPlanOut(file: string, shown: string): Promise<void> {
+  const dir = await stat(dirname(file)).catch((e: unknown) => {
+    throw planOutError(shown, e);
+  });
+  if (!dir.isDirectory()) throw planOutError(shown, { code: 'ENOTDIR' });
+  const existing = await stat(file).catch(() => undefined);
+  if (existing?.isDirectory()) throw planOutError(shown, { code: 'EISDIR' });
+}
+
 /** Written beside, then renamed over: a reader never sees half a plan. */
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, file);
+  try {
+    await writeFile(tmp, text, 'utf8');
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
 }
 
 export async function run(opts: PlanOptions, ctx: CommandContext): Promise<number> {
+  const outFile = opts.out === undefined ? undefined : resolve(ctx.cwd, opts.out);
+  if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
   const { env, plan, conn } = await preparePlan(opts, ctx);
   try {
     ctx.out(await render(plan, opts.output, ctx.style));
@@ -33,13 +58,18 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
       const { serializeSavedPlan } = await import('../core/saved-plan.js');
       const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
       const text = serializeSavedPlan({ wscVersion: pkg.version, createdAt: new Date().toISOString(), environment: env, plan });
-      await writeAtomic(resolve(ctx.cwd, opts.out), text);
+      await writeAtomic(outFile!, text).catch((e: unknown) => {
+        throw planOutError(opts.out!, e);
+      });
       ctx.err(`Saved the plan to ${opts.out}. Apply exactly this plan with \`wsc apply ${opts.out}\`.\n`);
     }
     const stepSummary = envValue(ctx.env, 'GITHUB_STEP_SUMMARY');
     if (stepSummary !== undefined) {
       const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
-      await appendFile(stepSummary, `${renderPlanMarkdown(plan)}\n`, 'utf8');
+      // The job summary is a courtesy: failing to add to it does not fail the plan.
+      await appendFile(stepSummary, `${renderPlanMarkdown(plan)}\n`, 'utf8').catch((e: unknown) => {
+        ctx.err(`${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`);
+      });
     }
     return opts.detailedExitcode && hasChanges(plan) ? EXIT.changes : EXIT.ok;
   } finally {

@@ -1,10 +1,14 @@
-// --out of export and schema: a directory that cannot be made is a usage
-// error (exit 3) naming it, at once, whatever the file system; never a hang
-// (Node's recursive mkdir loops under /proc) nor an "internal error".
+// Where wsc writes files: --out of export, schema and plan, and GitHub's job
+// summary. A place that cannot be written is a usage error (exit 3) naming
+// it, at once, whatever the file system; never a hang (Node's recursive mkdir
+// loops under /proc) nor an "internal error". plan checks its --out before
+// reading the deployment; a job summary that cannot be added to is a warning.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { cleanupTemp, runCli, tempDir } from './helpers/index.js';
+import { writes } from '../../src/emulator/index.js';
+import { writeBundle } from './helpers/bundles.js';
+import { cleanupTemp, runCli, tempDir, withEmulator } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
@@ -26,5 +30,37 @@ describe('--out that cannot be a directory', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/internal error/i);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('plan --out and GITHUB_STEP_SUMMARY that cannot be written', () => {
+  const dir = writeBundle({ looseReports: 2 });
+  const file = join(tempDir(), 'a-file');
+  writeFileSync(file, 'x');
+  const aDir = tempDir();
+
+  test.each([
+    ['under a file', `${file}/plan.json`, 'ENOTDIR'],
+    ['in a directory that does not exist', join(aDir, 'missing/plan.json'), 'ENOENT'],
+    ['a directory', aDir, 'EISDIR'],
+  ])('--out %s: exit 3 naming it, before any request', async (_name, out, code) => {
+    await withEmulator({}, async (emu) => {
+      emu.clearLog();
+      const r = await runCli(['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--out', out], { env: { WSC_TOKEN: 'dev-token' } });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(`cannot save the plan to ${out}: ${code}. [plan_out_unwritable]`);
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(emu.log).toEqual([]);
+    });
+  });
+
+  test('GITHUB_STEP_SUMMARY naming a directory: the plan still prints and exits as it would, with a warning', async () => {
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'], { env: { WSC_TOKEN: 'dev-token', GITHUB_STEP_SUMMARY: aDir } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toContain('Plan: 2 to create');
+      expect(r.stderr).toContain(`warning could not add the plan to GITHUB_STEP_SUMMARY (${aDir}): EISDIR.`);
+      expect(writes(emu.log)).toEqual([]);
+    });
   });
 });
