@@ -16,7 +16,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WSC_TIMINGS', description: 'When set, wsc prints at exit, on stderr, the wall and CPU time of each phase (start-up, bundle, read deployment, plan, apply, export, output).' },
   { name: 'NO_COLOR', description: 'Any non-empty value turns colour off (like `--no-color`).' },
   { name: 'CI', description: 'When set, no spinners and no interactive prompts.' },
-  { name: 'GITHUB_STEP_SUMMARY', description: 'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file.' },
+  { name: 'GITHUB_STEP_SUMMARY', description: 'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file (one it cannot add to gives a warning, not a failure).' },
 ] as const;
 
 /** Reads one of the variables above; an empty string counts as unset. */
