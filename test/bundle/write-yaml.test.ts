@@ -10,6 +10,7 @@ import { Document, isMap, isPair, isScalar, isSeq, visit, type Node } from 'yaml
 import { toYaml } from '../../src/bundle/write.js';
 import { directYaml } from '../../src/bundle/write-yaml.js';
 import type { JsonValue } from '../../src/core/model.js';
+import { jsonOf } from '../helpers/json-arbitrary.js';
 
 // ---- reference: src/bundle/write.ts toYaml before the direct writer ----
 const NEEDS_QUOTES = /[\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/;
@@ -81,19 +82,11 @@ const text = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9_$][A-Za-z0-9_.$-]{0,12}$/),
 );
 const key = text.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k));
-const json: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
-  v: fc.oneof(
-    { depthSize: 'small' },
-    text,
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.constantFrom(0, -0, 1e21, 1e-7, 123456789012345680000, 0.1, -5, 2 ** 53),
-    fc.integer(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(tie('v'), { maxLength: 7 }),
-    fc.dictionary(key, tie('v'), { maxKeys: 7 }),
-  ),
-})).v;
+const json = jsonOf<JsonValue>(
+  [text, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1e21, 1e-7, 123456789012345680000, 0.1, -5, 2 ** 53), fc.integer(), fc.boolean(), fc.constant(null)],
+  key,
+  7,
+) as fc.Arbitrary<JsonValue>;
 const doc = fc.dictionary(key, json, { maxKeys: 6 });
 
 /** What export builds: the bundle schema's shapes with ordinary names, queries and dashboards. */
