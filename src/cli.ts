@@ -1,11 +1,9 @@
 // Commander wiring: every command and flag of DESIGN §1, each command loaded
 // lazily so `wsc validate` never pays for the HTTP client or the emulator.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createRequire } from 'node:module';
 import { processContext } from './commands/context.js';
+import { VERSION } from './version.js';
 
-const require = createRequire(import.meta.url);
-const pkg = require('../package.json') as { version: string };
 
 export interface CommonOptions {
   dir: string;
@@ -95,7 +93,7 @@ export function buildCli(): Command & { exitCode?: number } {
   program
     .name('wsc')
     .description('Dashboards as code for the Workspace Content API: validate, plan, apply and export.')
-    .version(pkg.version, '-V, --version')
+    .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
     .exitOverride();

@@ -3,7 +3,6 @@
 // validation of every answer, typed errors, the retry loop of retry.ts and
 // cursor pagination. It never reads process.env (commands pass options in)
 // and never builds a string that holds the token.
-import { createRequire } from 'node:module';
 import { Pool } from 'undici';
 import { z } from 'zod';
 import type { AuthScheme } from '../config/types.js';
@@ -12,9 +11,8 @@ import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } f
 import { ErrorBody, PageInfo } from './wire.js';
 import { compileParse, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
+import { VERSION } from '../version.js';
 
-const require = createRequire(import.meta.url);
-const VERSION = (require('../../package.json') as { version: string }).version;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;

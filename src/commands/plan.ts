@@ -2,7 +2,6 @@
 // stdout holds the plan alone (--output human|json|markdown); progress and
 // warnings go to stderr. Never writes to the API.
 import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { PlanOptions } from '../cli.js';
 import { hasChanges, type Plan } from '../core/model.js';
@@ -11,6 +10,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
+import { VERSION } from '../version.js';
 
 async function render(plan: Plan, output: PlanOptions['output'], style: Style): Promise<string> {
   if (output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
@@ -56,8 +56,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     ctx.out(await render(plan, opts.output, ctx.style));
     if (opts.out !== undefined) {
       const { serializeSavedPlan } = await import('../core/saved-plan.js');
-      const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
-      const text = serializeSavedPlan({ wscVersion: pkg.version, createdAt: new Date().toISOString(), environment: env, plan });
+      const text = serializeSavedPlan({ wscVersion: VERSION, createdAt: new Date().toISOString(), environment: env, plan });
       await writeAtomic(outFile!, text).catch((e: unknown) => {
         throw planOutError(opts.out!, e);
       });
