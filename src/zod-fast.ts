@@ -50,6 +50,9 @@ interface Def {
 }
 interface CheckDef {
   check: string;
+  /** `.refine(fn)`: a check of its own (type 'custom'); superRefine has none. */
+  type?: string;
+  fn?: (v: unknown) => unknown;
   maximum?: number;
   minimum?: number;
   length?: number;
@@ -368,6 +371,14 @@ function isPlain(v: unknown): boolean {
 
 function stringCheck(c: CheckDef): ((s: string) => boolean) | undefined {
   switch (c.check) {
+    case 'custom': {
+      // `.refine(fn)`: zod accepts when fn's result is truthy (and awaits a
+      // promise, which only an async parse may do). Vouch only for a plain
+      // true; anything else asks zod, which words the issue.
+      if (c.type !== 'custom' || typeof c.fn !== 'function') return undefined;
+      const fn = c.fn;
+      return (s) => fn(s) === true;
+    }
     case 'max_length':
       return (s) => s.length <= c.maximum!;
     case 'min_length':

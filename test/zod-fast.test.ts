@@ -73,8 +73,11 @@ describe('compileCheck on hand-picked cases', () => {
     ['union: a strip object first gives its copy', z.union([z.object({ a: z.int() }), z.looseObject({ a: z.int() })]), 'same', { a: 1, b: 2 }, false],
     ['union: strip object first, valid', z.union([z.object({ a: z.int() }), z.looseObject({ a: z.int() })]), 'valid', { a: 1, b: 2 }, true],
     ['union: type-disjoint options', z.union([z.int(), z.strictObject({ $w: z.string() })]), 'same', { $w: 'x' }, true],
-    ['refinement asks zod', z.string().refine((s) => s !== 'no'), 'same', 'no', false],
-    ['refinement asks zod (yes)', z.string().refine((s) => s !== 'no'), 'same', 'ok', true],
+    ['refinement refuses: zod words it', z.string().refine((s) => s !== 'no'), 'same', 'no', false],
+    ['refinement accepts without zod: the input itself', z.string().refine((s) => s !== 'no'), 'same', 'ok', true],
+    ['refinement after a regex', z.string().regex(/^[a-z]+$/).refine((s) => s !== 'no'), 'valid', 'no', false],
+    ['refinement with a truthy non-boolean result asks zod', z.string().refine((s) => s.length as unknown as boolean), 'valid', 'ok', false],
+    ['superRefine: zod runs it', z.string().superRefine((_, ctx) => ctx.addIssue({ code: 'custom', message: 'no' })), 'valid', 'ok', false],
     ['transform: zod runs it', z.string().transform((s) => s.toUpperCase()), 'same', 'abc', false],
     ['class instance is not plain', z.looseObject({}), 'same', new Date(0), false],
     ['union: a refined string option is skipped for a mapping', z.union([z.string().refine(() => true), z.record(z.string(), z.int())]), 'same', { a: 1 }, true],
@@ -91,7 +94,7 @@ describe('compileCheck on hand-picked cases', () => {
 // Random schemas and values: soundness holds for any schema of the grammar.
 
 type Desc =
-  | { t: 'string'; max?: number; re?: boolean }
+  | { t: 'string'; max?: number; re?: boolean; refine?: boolean }
   | { t: 'int' | 'number' | 'boolean' | 'null' | 'unknown' }
   | { t: 'enum' }
   | { t: 'opt' | 'nullable' | 'nullish' | 'default' | 'array' | 'record'; of: Desc }
@@ -101,7 +104,7 @@ type Desc =
 const descArb = fc.letrec<{ d: Desc }>((tie) => ({
   d: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.record({ t: fc.constant('string' as const), max: fc.option(fc.nat(4), { nil: undefined }), re: fc.boolean() }),
+    fc.record({ t: fc.constant('string' as const), max: fc.option(fc.nat(4), { nil: undefined }), re: fc.boolean(), refine: fc.boolean() }),
     fc.constantFrom<Desc>({ t: 'int' }, { t: 'number' }, { t: 'boolean' }, { t: 'null' }, { t: 'unknown' }, { t: 'enum' }),
     fc.record({ t: fc.constantFrom('opt' as const, 'nullable' as const, 'nullish' as const, 'default' as const, 'array' as const, 'record' as const), of: tie('d') }),
     fc.record({
@@ -119,7 +122,7 @@ function toZod(d: Desc): z.ZodType {
       let s = z.string();
       if (d.max !== undefined) s = s.max(d.max);
       if (d.re) s = s.regex(/^[a-c]*$/);
-      return s;
+      return d.refine ? s.refine((v) => !v.startsWith('b')) : s;
     }
     case 'int':
       return z.int();
