@@ -3,7 +3,8 @@
 // validation of every answer, typed errors, the retry loop of retry.ts and
 // cursor pagination. It never reads process.env (commands pass options in)
 // and never builds a string that holds the token.
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createPool, type HttpPool } from './pool.js';
 import { z } from 'zod';
 import type { AuthScheme } from '../config/types.js';
 import { ApiError, NetworkError } from '../errors.js';
@@ -201,7 +202,7 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly pageSize: number;
   readonly policy: RetryPolicy;
-  private readonly pool: Pool;
+  private readonly pool: HttpPool;
   private readonly prefix: string;
   private readonly host: string;
   private readonly auth: string;
@@ -240,7 +241,7 @@ export class ApiClient {
     this.sleep = opts.sleep ?? defaultSleep;
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
-    this.pool = new Pool(url.origin, {
+    this.pool = createPool(url.origin, {
       connections: Math.max(1, opts.connections ?? 8),
       connectTimeout: this.connectTimeoutMs,
       // The per-attempt timer below is the real limit; these are backstops.
@@ -503,7 +504,7 @@ export class ApiClient {
     this.requestCount++;
     this.trace(`→ ${method} ${path}${qs} (Authorization: ${this.authShown})`);
     try {
-      let res: Awaited<ReturnType<Pool['request']>>;
+      let res: Dispatcher.ResponseData;
       let text: string;
       try {
         res = await this.pool.request({ path: `${this.prefix}${path}${qs}`, method, headers, body, signal });
@@ -546,7 +547,7 @@ export class ApiClient {
     }
   }
 
-  private async readBody(res: Awaited<ReturnType<Pool['request']>>): Promise<string> {
+  private async readBody(res: Dispatcher.ResponseData): Promise<string> {
     const declared = Number(headerOf(res.headers, 'content-length'));
     if (Number.isFinite(declared) && declared > this.maxBody) {
       res.body.destroy();
