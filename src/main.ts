@@ -2,13 +2,18 @@
 // error into a message and an exit code (DESIGN §2). Known errors print no
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError } from 'commander';
+import { setFlagsFromString } from 'node:v8';
 import { EXIT, isWscError, UsageError, type WscError } from './errors.js';
 import { envValue } from './env.js';
 import { decideStyle, type Style } from './render/style.js';
 import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
 import { visible } from './render/visible.js';
+import { shortRunV8Flags } from './v8-tuning.js';
 
 export async function main(argv: string[]): Promise<void> {
+  // Before any of wsc's work has run, so that none of it was compiled or collected the default way.
+  const flags = shortRunV8Flags(process.versions.v8, argv[2]);
+  if (flags.length > 0) setFlagsFromString(flags.join(' '));
   const noColor = argv.includes('--no-color');
   const style = decideStyle({
     isTTY: Boolean(process.stderr.isTTY),
