@@ -90,6 +90,75 @@ export function compileParse(schema: z.ZodType): Run {
   return (v) => n.run(v);
 }
 
+const keeps = new WeakMap<z.ZodType, boolean>();
+
+/**
+ * Whether zod's output for any value the schema accepts is that value itself,
+ * up to the order of object members: no member dropped (no strip object), no
+ * value filled in or changed (defaults, transforms, pipes, coercion, catch).
+ * Then `compileCheck` is enough, and the input can be kept as it is, without
+ * zod's copy (memoised per schema; a schema that reaches itself counts as
+ * keeping its input while it is being decided).
+ */
+export function keepsInput(schema: z.ZodType): boolean {
+  const hit = keeps.get(schema);
+  if (hit !== undefined) return hit;
+  keeps.set(schema, true);
+  const r = decideKeeps(schema);
+  keeps.set(schema, r);
+  return r;
+}
+
+function decideKeeps(schema: z.ZodType): boolean {
+  const zi = internals(schema);
+  const def = zi.def;
+  if (def.coerce) return false;
+  switch (def.type) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+    case 'unknown':
+    case 'any':
+    case 'never':
+    case 'literal':
+    case 'enum':
+      return true;
+    case 'optional':
+      return internals(def.innerType!).optin !== 'defaulted' && keepsInput(def.innerType!);
+    case 'nullable':
+      return keepsInput(def.innerType!);
+    case 'array':
+      return keepsInput(def.element!);
+    case 'record':
+      return keepsInput(def.keyType!) && keepsInput(def.valueType!);
+    case 'object': {
+      // Strip (no catchall) drops unknown members; strict (never) refuses them; loose keeps them.
+      if (def.catchall === undefined) return false;
+      if (internals(def.catchall).def.type !== 'never' && !keepsInput(def.catchall)) return false;
+      return Object.values(def.shape!).every((m) => keepsInput(m));
+    }
+    case 'union': {
+      // zod's output is that of the first option that accepts the value. Only
+      // when no two options accept a value of the same JavaScript type is
+      // that option surely the one compileCheck found: an earlier one could
+      // otherwise accept it too and answer with another value (a record
+      // before `unknown` makes an own `__proto__` member the prototype).
+      if (!def.options!.every((o) => keepsInput(o))) return false;
+      const seen = new Set<JsType>();
+      for (const o of def.options!) {
+        for (const t of node(o, 'valid').types) {
+          if (seen.has(t)) return false;
+          seen.add(t);
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 function node(schema: z.ZodType, mode: Mode): Node {
   const hit = cache[mode].get(schema);
   if (hit) return hit;

@@ -12,7 +12,8 @@ import { z } from 'zod';
 import * as wire from '../src/api/wire.js';
 import { ReportSchema, UserAttributeSchema, WorkbookSchema } from '../src/bundle/schema/index.js';
 import { createEmulator, generateSeed, type Emulator } from '../src/emulator/index.js';
-import { compileCheck, compileParse, NO } from '../src/zod-fast.js';
+import { canonicalJson } from '../src/core/canonical.js';
+import { compileCheck, compileParse, keepsInput, NO } from '../src/zod-fast.js';
 
 type Mode = 'valid' | 'same';
 
@@ -220,6 +221,53 @@ describe('compileCheck on random schemas', () => {
     );
     // The property is not vacuous: many values were accepted.
     expect(yes).toBeGreaterThan(2000);
+  });
+});
+
+describe('keepsInput: zod gives back what it accepts, up to member order', () => {
+  const cases: Array<[string, z.ZodType, boolean]> = [
+    ['loose object', z.looseObject({ a: z.int(), b: z.looseObject({ c: z.string() }).nullish() }), true],
+    ['strict object', z.strictObject({ a: z.int() }), true],
+    ['strip object drops unknown members', z.object({ a: z.int() }), false],
+    ['a strip object deep inside', z.looseObject({ a: z.array(z.object({ b: z.int() })) }), false],
+    ['default fills in', z.looseObject({ a: z.boolean().default(false) }), false],
+    ['optional default', z.looseObject({ a: z.boolean().default(false).optional() }), false],
+    ['transform', z.string().transform((s) => s.trim()), false],
+    ['coercion', z.coerce.string(), false],
+    ['refinements change nothing', z.string().regex(/^a/).refine((s) => s.length < 9), true],
+    ['record of unknown', z.record(z.string(), z.unknown()), true],
+    ['union of loose options', z.union([z.int(), z.looseObject({ a: z.int() })]), true],
+    ['union whose options both take objects', z.union([z.record(z.string(), z.boolean()), z.unknown()]), false],
+    ['union with a strip option', z.union([z.int(), z.object({ a: z.int() })]), false],
+    ['loose object whose catchall strips', z.object({ a: z.int() }).catchall(z.object({})), false],
+  ];
+  for (const [name, schema, want] of cases) it(name, () => expect(keepsInput(schema)).toBe(want));
+
+  it('holds for the reports list item, not for workbooks (their dashboard configs are strip objects)', () => {
+    expect(keepsInput(wire.Report)).toBe(true);
+    expect(keepsInput(wire.Workbook)).toBe(false);
+  });
+
+  it('on random schemas: where it says yes, the output zod gives for an accepted value is that value, members maybe reordered', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(
+        descArb.chain((d) => fc.tuple(fc.constant(d), fc.array(valueArb(d), { minLength: 1, maxLength: 5 }))),
+        ([d, values]) => {
+          const schema = toZod(d);
+          if (!keepsInput(schema)) return;
+          for (const v of values) {
+            if (!compileCheck(schema)(v)) continue;
+            const r = schema.safeParse(v);
+            expect(r.success).toBe(true);
+            if (r.success) expect(canonicalJson(r.data)).toBe(canonicalJson(v));
+            checked++;
+          }
+        },
+      ),
+      { numRuns: 2500 },
+    );
+    expect(checked).toBeGreaterThan(1000);
   });
 });
 

@@ -10,7 +10,7 @@ import type { AuthScheme } from '../config/types.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
 import { ErrorBody, PageInfo } from './wire.js';
-import { compileParse, NO } from '../zod-fast.js';
+import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
 import { VERSION } from '../version.js';
 
@@ -196,6 +196,14 @@ export interface PageOptions {
   budget?: () => number;
   /** Sees each page's envelope, before its items are validated. */
   onPage?: (page: { count: unknown; items: number; pageInfo: PageInfo | undefined }) => void;
+  /**
+   * Items that pass their schema are kept as the server sent them, when zod's
+   * output could differ from them only in the order of object members
+   * (zod-fast keepsInput): no copy per item. For readers that never depend
+   * on member order (plan and apply compare, hash and show values
+   * canonically); export keeps zod's order, which its files follow.
+   */
+  asIs?: boolean;
 }
 
 export class ApiClient {
@@ -405,7 +413,7 @@ export class ApiClient {
           next.page.catch(() => undefined);
         }
         if (guess !== undefined && guess.fetch !== next) guess.fetch.dropped = true;
-        const items = await this.validateItems('GET', path, raw.items, itemSchema);
+        const items = await this.validateItems('GET', path, raw.items, itemSchema, opts.asIs === true && keepsInput(itemSchema));
         // An item twice in one chain means the list moved under the cursor
         // (or the server pages wrongly): another item may have been skipped,
         // and a plan on such a read could create a duplicate.
@@ -431,8 +439,18 @@ export class ApiClient {
   }
 
   /** A list page's items, validated a slice at a time (see pages). */
-  private async validateItems<T>(method: string, path: string, raw: unknown[], itemSchema: z.ZodType<T>): Promise<T[]> {
+  private async validateItems<T>(method: string, path: string, raw: unknown[], itemSchema: z.ZodType<T>, asIs = false): Promise<T[]> {
     const out: T[] = new Array<T>(raw.length);
+    if (asIs) {
+      const check = compileCheck(itemSchema);
+      let i = 0;
+      for (; i < raw.length; i++) {
+        if (i > 0 && i % VALIDATE_SLICE === 0) await new Promise<void>((r) => setImmediate(r));
+        if (!check(raw[i])) break;
+        out[i] = raw[i] as T;
+      }
+      if (i === raw.length) return out;
+    }
     const parse = compileParse(itemSchema);
     for (let i = 0; i < raw.length; i++) {
       if (i > 0 && i % VALIDATE_SLICE === 0) await new Promise<void>((r) => setImmediate(r));

@@ -17,7 +17,8 @@ export interface LiveHints {
 
 export async function readLiveState(client: ApiClient, deploymentId: number, hints: LiveHints = {}): Promise<LiveState> {
   const [reports, workbooks, userAttributes] = await Promise.all([
-    listFromBothEnds(client, paths.reports(deploymentId), Report, { sortBy: 'createdAt', ...(hints.reports !== undefined ? { expected: hints.reports } : {}) }),
+    // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
+    listFromBothEnds(client, paths.reports(deploymentId), Report, { sortBy: 'createdAt', asIs: true, ...(hints.reports !== undefined ? { expected: hints.reports } : {}) }),
     client.listAll(paths.workbooks(deploymentId), Workbook),
     client.listAll(paths.userAttributes(), UserAttribute),
   ]);

@@ -32,6 +32,8 @@ export interface BothEndsOptions {
   query?: Query;
   /** How many items the caller expects (a hint): more than a page starts both chains at once. */
   expected?: number;
+  /** Items kept as sent where zod would only reorder them (PageOptions.asIs). */
+  asIs?: boolean;
 }
 
 /** Every item of the list, in ascending order of sortBy (ties: the server's order). */
@@ -39,6 +41,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   const pageSize = client.pageSize;
   const base: Query = { ...opts.query, sortBy: opts.sortBy };
   const early = (opts.expected ?? 0) > pageSize;
+  const asIs = opts.asIs === true;
 
   // Budgets in items. Until a count is known: the first pages only when both
   // chains start at once (no page is read ahead on a guess), else the
@@ -82,6 +85,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   let descDone: Promise<void> = Promise.resolve();
   const startDesc = () => {
     const pages = client.pages(path, schema, { ...base, sortDirection: 'DESC' }, {
+      asIs,
       budget: () => descBudget,
       onPage: (p) => {
         seeCount(p.count);
@@ -102,6 +106,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   let ascCursor: string | undefined;
   let ascMore = false;
   const ascOpts: PageOptions = {
+    asIs,
     budget: () => ascBudget,
     onPage: (p) => {
       seeCount(p.count);
@@ -142,7 +147,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   }
   // Not provably whole: read on from where the ascending chain stopped.
   if (ascMore && ascCursor !== undefined) {
-    for await (const items of client.pages(path, schema, { ...base, sortDirection: 'ASC' }, { after: ascCursor })) for (const x of items) asc.push(x);
+    for await (const items of client.pages(path, schema, { ...base, sortDirection: 'ASC' }, { after: ascCursor, asIs })) for (const x of items) asc.push(x);
   }
   return asc;
 }

@@ -26,6 +26,12 @@ function client(url: string, opts: Partial<ApiClientOptions> = {}): ApiClient {
   return c;
 }
 
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
 async function failure(p: Promise<unknown>): Promise<WscError> {
   try {
     await p;
@@ -512,6 +518,21 @@ describe('pagination', () => {
     expect(e.message).toMatch(/items\.1\.publicId/);
     const t = await serve((_q, res) => json(res, 200, { items: { a: 1 } }));
     expect((await failure(client(t.url).listAll(R, Report))).message).toMatch(/items: /);
+  });
+
+  test('pages() with asIs keeps valid items as sent (member order too); an invalid one is still refused with its path', async () => {
+    const pivot = { columns: [], rows: ['a'], measures: ['m'], filters: [] };
+    const s = await serve((_q, res) => json(res, 200, page([report(1, { pivotItems: pivot }), report(2)], { hasNextPage: false })));
+    const [asIs] = await collect(client(s.url).pages(R, Report, {}, { asIs: true }));
+    expect(Object.keys(asIs![0]!.pivotItems!)).toEqual(['columns', 'rows', 'measures', 'filters']);
+    // Without asIs, zod's output: the schema's member order.
+    const [parsed] = await collect(client(s.url).pages(R, Report));
+    expect(Object.keys(parsed![0]!.pivotItems!)).toEqual(['columns', 'filters', 'measures', 'rows']);
+    expect(JSON.parse(JSON.stringify(asIs))).toEqual(JSON.parse(JSON.stringify(parsed)));
+    const t = await serve((_q, res) => json(res, 200, page([report(1), report(2, { userId: 'x' })], { hasNextPage: false })));
+    const e = await failure(collect(client(t.url).pages(R, Report, {}, { asIs: true })));
+    expect(e.code).toBe('bad_response');
+    expect(e.message).toMatch(/items\.1\.userId/);
   });
 
   test('pages() streams one array per page', async () => {
