@@ -7,7 +7,7 @@ import type { DesiredState } from '../core/model.js';
 import { SECRET_ENV_RE, type VarLookup } from '../config/variables.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { buildDesired } from './desired.js';
-import { discoverFiles, isDirectory, readBundleFileSync, type BundleFile } from './files.js';
+import { discoverFiles, isDirectory, readBundleFileSync, type BundleFile, type ReadResult } from './files.js';
 import { isObject, issuesToDiagnostics } from './issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from './schema/index.js';
 import { closest } from './suggest.js';
@@ -50,7 +50,13 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   const lookup = variableLookup(opts);
   const items: DocItem[] = [];
   let incomplete = false;
-  for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, lookup, opts.vars, diagnostics, items)) incomplete = true;
+  // Every file is read before any is parsed: the system calls then run one
+  // after another, with the kernel's code and data still in the CPU's caches
+  // (interleaved with parsing, opening a file cost about three times as much
+  // CPU at 10k files). The texts are all kept anyway (positions re-read them).
+  const reads = new Array<ReadResult>(files.length);
+  for (let i = 0; i < files.length; i++) reads[i] = readBundleFileSync(files[i]!);
+  for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, reads[i]!, lookup, opts.vars, diagnostics, items)) incomplete = true;
   // With documents unread, a reference to them would be reported as unknown: skip that check then.
   diagnostics.push(...crossChecks(items, { mayHoldUnknownRefs: opts.mayHoldUnknownRefs, checkRefs: !incomplete }));
   return { desired: buildDesired(items), diagnostics };
@@ -62,8 +68,7 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
  * file rather than a loop body: V8 compiles it once, small, instead of
  * compiling the whole of loadBundle for the hot loop.)
  */
-function loadFile(f: BundleFile, lookup: VarLookup, vars: Record<string, unknown>, diagnostics: Diagnostic[], items: DocItem[]): boolean {
-  const read = readBundleFileSync(f);
+function loadFile(f: BundleFile, read: ReadResult, lookup: VarLookup, vars: Record<string, unknown>, diagnostics: Diagnostic[], items: DocItem[]): boolean {
   if (!read.ok) {
     diagnostics.push(read.diagnostic);
     return false;
