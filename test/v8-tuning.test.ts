@@ -6,7 +6,7 @@ import { SHORT_RUN_V8_FLAGS, shortRunV8Flags } from '../src/v8-tuning.js';
 describe('shortRunV8Flags', () => {
   it('sets the measured flags on V8 11.3 (Node 20) for every command but the emulator', () => {
     for (const command of ['plan', 'apply', 'validate', 'export', 'schema', undefined]) {
-      expect(shortRunV8Flags('11.3.244.8-node.38', command)).toEqual(['--no-turbo-inlining', '--semi-space-growth-factor=16']);
+      expect(shortRunV8Flags('11.3.244.8-node.38', command)).toEqual(['--no-turbo-inlining', '--semi-space-growth-factor=16', '--no-turbo-loop-peeling', '--no-turbo-escape']);
     }
     expect(shortRunV8Flags('11.3.244.8-node.38', 'emulator')).toEqual([]);
   });
