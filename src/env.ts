@@ -14,6 +14,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WSC_AUTH_SCHEME', description: '`bearer` (default: `Authorization: Bearer <token>`), `api-key` (`Api-Key <token>`) or `raw` (the token alone).' },
   { name: 'WSC_REQUEST_TIMEOUT', description: 'Seconds to wait for one HTTP response before it counts as failed (default 30).' },
   { name: 'WSC_TIMINGS', description: 'When set, wsc prints at exit, on stderr, the wall and CPU time of each phase (start-up, bundle, read deployment, plan, apply, export, output).' },
+  { name: 'WSC_V8_DEFAULTS', description: 'When set, wsc leaves V8 at its default compiler and garbage-collector settings instead of tuning them for a short run (see Performance).' },
   { name: 'NO_COLOR', description: 'Any non-empty value turns colour off (like `--no-color`).' },
   { name: 'CI', description: 'When set, no spinners and no interactive prompts.' },
   { name: 'GITHUB_STEP_SUMMARY', description: 'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file (one it cannot add to gives a warning, not a failure).' },

@@ -12,7 +12,7 @@ import { shortRunV8Flags } from './v8-tuning.js';
 
 export async function main(argv: string[]): Promise<void> {
   // Before any of wsc's work has run, so that none of it was compiled or collected the default way.
-  const flags = shortRunV8Flags(process.versions.v8, argv[2]);
+  const flags = shortRunV8Flags(process.versions.v8, argv[2], envValue(process.env, 'WSC_V8_DEFAULTS') !== undefined);
   if (flags.length > 0) setFlagsFromString(flags.join(' '));
   const noColor = argv.includes('--no-color');
   const style = decideStyle({

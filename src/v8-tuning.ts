@@ -19,11 +19,12 @@
 // for these: each is read when it applies. Node warns that changing other
 // flags then can crash (GC threading flags do), so this list stays short,
 // and only on the V8 it was measured on (Node 20's); elsewhere V8's defaults
-// stand. The long-running emulator keeps V8's defaults too.
+// stand. The long-running emulator keeps V8's defaults too, and so does any
+// run with WSC_V8_DEFAULTS set (a way out, should a flag ever misbehave).
 export const SHORT_RUN_V8_FLAGS: readonly string[] = ['--no-turbo-inlining', '--semi-space-growth-factor=16', '--no-turbo-loop-peeling', '--no-turbo-escape'];
 
-/** The flags to set for `command` on V8 `v8Version` (process.versions.v8): none but on V8 11.3 (Node 20), and none for the emulator. */
-export function shortRunV8Flags(v8Version: string, command: string | undefined): readonly string[] {
-  if (command === 'emulator') return [];
+/** The flags to set for `command` on V8 `v8Version` (process.versions.v8): none but on V8 11.3 (Node 20), and none for the emulator or when `keepDefaults`. */
+export function shortRunV8Flags(v8Version: string, command: string | undefined, keepDefaults = false): readonly string[] {
+  if (keepDefaults || command === 'emulator') return [];
   return v8Version.startsWith('11.3.') ? SHORT_RUN_V8_FLAGS : [];
 }

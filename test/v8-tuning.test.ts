@@ -9,6 +9,8 @@ describe('shortRunV8Flags', () => {
       expect(shortRunV8Flags('11.3.244.8-node.38', command)).toEqual(['--no-turbo-inlining', '--semi-space-growth-factor=16', '--no-turbo-loop-peeling', '--no-turbo-escape']);
     }
     expect(shortRunV8Flags('11.3.244.8-node.38', 'emulator')).toEqual([]);
+    // WSC_V8_DEFAULTS: the way out.
+    expect(shortRunV8Flags('11.3.244.8-node.38', 'plan', true)).toEqual([]);
   });
 
   it('leaves other V8 versions with their defaults (a flag they lack would print an error)', () => {
