@@ -4,7 +4,6 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { processContext } from './commands/context.js';
 import { VERSION } from './version.js';
 
-
 export interface CommonOptions {
   dir: string;
   env?: string;
