@@ -204,21 +204,25 @@ function valueArb(d: Desc): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 5, arbitrary: shaped }, { weight: 1, arbitrary: noise });
 }
 
+/** A random schema of the grammar above and a few values mostly shaped like it, `numRuns` times. */
+function forRandomSchemas(numRuns: number, check: (schema: z.ZodType, values: unknown[]) => void): void {
+  fc.assert(
+    fc.property(
+      descArb.chain((d) => fc.tuple(fc.constant(d), fc.array(valueArb(d), { minLength: 1, maxLength: 5 }))),
+      ([d, values]) => check(toZod(d), values),
+    ),
+    { numRuns },
+  );
+}
+
 describe('compileCheck on random schemas', () => {
   it('never says yes where zod says no, nor "same" where zod changes the value', () => {
     let yes = 0;
-    fc.assert(
-      fc.property(
-        descArb.chain((d) => fc.tuple(fc.constant(d), fc.array(valueArb(d), { minLength: 1, maxLength: 5 }))),
-        ([d, values]) => {
-          const schema = toZod(d);
-          for (const v of values) {
-            for (const mode of ['valid', 'same'] as const) if (expectSound(schema, mode, v)) yes++;
-          }
-        },
-      ),
-      { numRuns: 2500 },
-    );
+    forRandomSchemas(2500, (schema, values) => {
+      for (const v of values) {
+        for (const mode of ['valid', 'same'] as const) if (expectSound(schema, mode, v)) yes++;
+      }
+    });
     // The property is not vacuous: many values were accepted.
     expect(yes).toBeGreaterThan(2000);
   });
@@ -250,23 +254,16 @@ describe('keepsInput: zod gives back what it accepts, up to member order', () =>
 
   it('on random schemas: where it says yes, the output zod gives for an accepted value is that value, members maybe reordered', () => {
     let checked = 0;
-    fc.assert(
-      fc.property(
-        descArb.chain((d) => fc.tuple(fc.constant(d), fc.array(valueArb(d), { minLength: 1, maxLength: 5 }))),
-        ([d, values]) => {
-          const schema = toZod(d);
-          if (!keepsInput(schema)) return;
-          for (const v of values) {
-            if (!compileCheck(schema)(v)) continue;
-            const r = schema.safeParse(v);
-            expect(r.success).toBe(true);
-            if (r.success) expect(canonicalJson(r.data)).toBe(canonicalJson(v));
-            checked++;
-          }
-        },
-      ),
-      { numRuns: 2500 },
-    );
+    forRandomSchemas(2500, (schema, values) => {
+      if (!keepsInput(schema)) return;
+      for (const v of values) {
+        if (!compileCheck(schema)(v)) continue;
+        const r = schema.safeParse(v);
+        expect(r.success).toBe(true);
+        if (r.success) expect(canonicalJson(r.data)).toBe(canonicalJson(v));
+        checked++;
+      }
+    });
     expect(checked).toBeGreaterThan(1000);
   });
 });
