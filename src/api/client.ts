@@ -14,7 +14,6 @@ import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
 import { VERSION } from '../version.js';
 
-
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** The emulator's largest page, and what wsc asks for. */
