@@ -24,6 +24,8 @@ export interface PlanOptions extends CommonOptions {
 export interface ApplyOptions extends CommonOptions {
   autoApprove: boolean;
   target: string[];
+  /** --dir was given (a saved plan otherwise names its bundle directory). */
+  dirGiven?: boolean;
 }
 export interface ExportOptions extends CommonOptions {
   out: string;
@@ -83,7 +85,8 @@ function action<O extends { color: boolean }>(program: Command & { exitCode?: nu
     const args = this.args;
     const { run } = await load();
     const ctx = processContext({ noColor: !opts.color });
-    program.exitCode = await run({ ...opts, args } as O, ctx);
+    const dirGiven = this.getOptionValueSource('dir') === 'cli';
+    program.exitCode = await run({ ...opts, args, dirGiven } as O, ctx);
   };
 }
 

@@ -6,10 +6,7 @@ import { resolve } from 'node:path';
 import type { ApplyOptions } from '../cli.js';
 import { execute, type ApplyResult } from '../core/execute.js';
 import { hasChanges, type ApiPort, type Plan } from '../core/model.js';
-import type { ResolvedEnvironment } from '../config/types.js';
-import type { SavedPlanEnvironment } from '../core/saved-plan.js';
-import { envValue } from '../env.js';
-import { ConfigError, EXIT, StalePlanError, UsageError } from '../errors.js';
+import { EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { createProgress } from '../render/progress.js';
 import type { CommandContext } from './context.js';
@@ -51,9 +48,12 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
 }
 
 /**
- * `wsc apply PLANFILE`: the plan was reviewed when it was saved, so it is
- * applied exactly as saved (no re-planning, no prompt, like Terraform), but
- * only if nothing it read has changed since.
+ * `wsc apply PLANFILE`: the plan was reviewed when it was saved, so nothing
+ * but it is applied (no prompt, like Terraform), and only if nothing it read
+ * has changed since. The file never chooses the connection (wsc.yaml, flags
+ * and the environment do), and its requests are never sent as written: they
+ * are derived again from the bundle and the deployment, and a file that
+ * holds other requests is refused.
  */
 async function applySavedPlan(planFile: string, opts: Options, ctx: CommandContext): Promise<number> {
   endPhase('start-up');
@@ -76,7 +76,11 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   const { parseSavedPlan } = await import('../core/saved-plan.js');
   const saved = parseSavedPlan(text, planFile);
 
-  const env = await savedPlanEnvironment(saved.environment, opts, ctx);
+  const { savedPlanDir, savedPlanEnvironment } = await import('./saved-plan-target.js');
+  const dir = savedPlanDir(saved, opts, ctx.cwd);
+  const env = await savedPlanEnvironment(saved.environment, dir, opts, ctx.env);
+  const { loadValidBundle } = await import('../bundle/load.js');
+  const { desired } = await loadValidBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
 
   const { connect } = await import('../api/connect.js');
   const { connectOptions } = await import('./connection.js');
@@ -84,11 +88,11 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   try {
     const { readLiveState } = await import('../api/live.js');
     const { checkFingerprints } = await import('../core/fingerprint.js');
-    const live = await readLiveState(conn.client, conn.deploymentId);
+    const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length });
     endPhase('read deployment');
     const drifts = checkFingerprints(saved.plan.fingerprints, live, {
       deploymentId: conn.deploymentId,
-      publicIds: saved.plan.publicIds,
+      publicIds: env.publicIds,
     });
     if (drifts.length > 0) {
       throw new StalePlanError(
@@ -97,48 +101,32 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
         { hint: 'Run `wsc plan --out FILE` again, review it, and apply the new plan.' },
       );
     }
-    if (!hasChanges(saved.plan)) return noChanges(saved.plan, opts, ctx);
-    return await executeAndReport(saved.plan, conn.port, opts, ctx);
+    const { plan } = await import('../core/plan.js');
+    const { requestDifferences } = await import('../core/saved-plan-check.js');
+    const derived = plan(desired, live, {
+      environment: env.name,
+      deploymentId: env.deploymentId,
+      publicIds: env.publicIds,
+      targets: saved.targets ?? [],
+      fingerprints: false,
+    });
+    endPhase('plan');
+    const differences = requestDifferences(saved.plan, derived);
+    if (differences.length > 0) {
+      throw new UsageError(
+        `The saved plan ${planFile} does not hold the requests that the bundle in ${dir} gives for this deployment. Nothing was applied.`,
+        {
+          code: 'saved_plan_differs',
+          details: differences,
+          hint: 'The plan file or the bundle changed since the plan was saved. Run `wsc plan --out FILE` again, review it, and apply the new plan.',
+        },
+      );
+    }
+    if (!hasChanges(derived)) return noChanges(derived, opts, ctx);
+    return await executeAndReport(derived, conn.port, opts, ctx);
   } finally {
     await conn.close();
   }
-}
-
-/**
- * The environment to apply a saved plan to. Flags and environment variables
- * may name it; when nothing does, the plan's own environment is used. Either
- * way it must be the deployment the plan was made for.
- */
-async function savedPlanEnvironment(saved: SavedPlanEnvironment, opts: Options, ctx: CommandContext): Promise<ResolvedEnvironment> {
-  const { resolveEnvironment } = await import('../config/environment.js');
-  const dir = resolve(ctx.cwd, opts.dir);
-  const flags = { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment };
-  const named = [opts.env, opts.baseUrl, envValue(ctx.env, 'WSC_ENV'), envValue(ctx.env, 'WSC_BASE_URL')].some((v) => v !== undefined);
-  let env: ResolvedEnvironment;
-  if (named) {
-    env = await resolveEnvironment({ dir, flags, env: ctx.env });
-  } else {
-    try {
-      env = await resolveEnvironment({ dir, flags: { ...flags, env: saved.name }, env: ctx.env });
-    } catch (e) {
-      // Made with --base-url (no wsc.yaml environment of that name): the plan says where.
-      if (!(e instanceof ConfigError && e.code === 'env_unknown' && saved.baseUrl)) throw e;
-      env = await resolveEnvironment({
-        dir,
-        flags: { baseUrl: saved.baseUrl, deployment: opts.deployment ?? saved.deploymentId },
-        env: ctx.env,
-      });
-    }
-  }
-  const where = (e: { embedded: boolean; baseUrl?: string; deploymentId: number }) =>
-    `deployment ${e.deploymentId} ${e.embedded ? 'of the embedded emulator' : `at ${e.baseUrl}`}`;
-  if (env.deploymentId !== saved.deploymentId || env.embedded !== saved.embedded || (saved.baseUrl !== undefined && env.baseUrl !== undefined && saved.baseUrl !== env.baseUrl)) {
-    throw new UsageError(`The saved plan was made for ${where(saved)} (environment ${saved.name}), but this run targets ${where(env)} (environment ${env.name}).`, {
-      code: 'plan_target_mismatch',
-      hint: 'Apply the plan to the deployment it was made for (drop the --env, --base-url or --deployment that differ), or make a new plan for this one.',
-    });
-  }
-  return env;
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {

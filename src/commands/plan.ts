@@ -2,7 +2,7 @@
 // stdout holds the plan alone (--output human|json|markdown); progress and
 // warnings go to stderr. Never writes to the API.
 import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import type { PlanOptions } from '../cli.js';
 import { hasChanges, type Plan } from '../core/model.js';
 import { envValue } from '../env.js';
@@ -56,7 +56,15 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     ctx.out(await render(plan, opts.output, ctx.style));
     if (opts.out !== undefined) {
       const { serializeSavedPlan } = await import('../core/saved-plan.js');
-      const text = serializeSavedPlan({ wscVersion: VERSION, createdAt: new Date().toISOString(), environment: env, plan });
+      const bundleDir = relative(ctx.cwd, resolve(ctx.cwd, opts.dir)).split(sep).join('/') || '.';
+      const text = serializeSavedPlan({
+        wscVersion: VERSION,
+        createdAt: new Date().toISOString(),
+        environment: env,
+        bundleDir,
+        targets: opts.target,
+        plan,
+      });
       await writeAtomic(outFile!, text).catch((e: unknown) => {
         throw planOutError(opts.out!, e);
       });

@@ -21,6 +21,13 @@ export interface SavedPlan {
   wscVersion: string;
   createdAt: string;
   environment: SavedPlanEnvironment;
+  /**
+   * The bundle directory, relative to the directory wsc ran in. Apply reads
+   * the bundle again and re-derives the requests; these only narrow them.
+   */
+  bundleDir?: string;
+  /** The --target addresses the plan was limited to. */
+  targets?: string[];
   plan: Plan;
 }
 
@@ -90,6 +97,8 @@ export const SavedPlanSchema = z.object({
     embedded: z.boolean(),
     publicIds: PublicIds,
   }),
+  bundleDir: z.string().optional(),
+  targets: z.array(z.string()).optional(),
   plan: PlanSchema,
 });
 
@@ -98,12 +107,19 @@ export function makeSavedPlan(input: {
   createdAt: string;
   /** A ResolvedEnvironment may be passed: only the fields above are copied. */
   environment: SavedPlanEnvironment;
+  bundleDir?: string;
+  targets?: readonly string[];
   plan: Plan;
 }): SavedPlan {
   const e = input.environment;
   const environment: SavedPlanEnvironment = { name: e.name, deploymentId: e.deploymentId, embedded: e.embedded, publicIds: e.publicIds };
   if (e.baseUrl !== undefined) environment.baseUrl = e.baseUrl;
-  return { savedPlanFormat: SAVED_PLAN_FORMAT, wscVersion: input.wscVersion, createdAt: input.createdAt, environment, plan: input.plan };
+  const saved: SavedPlan = { savedPlanFormat: SAVED_PLAN_FORMAT, wscVersion: input.wscVersion, createdAt: input.createdAt, environment, plan: input.plan };
+  if (input.bundleDir !== undefined) saved.bundleDir = input.bundleDir;
+  if (input.targets !== undefined && input.targets.length > 0) saved.targets = [...input.targets];
+  // Key order of the file: the plan last, as before.
+  const { plan, ...head } = saved;
+  return { ...head, plan };
 }
 
 /** The file's text: the saved plan as pretty JSON, ending in a newline. */

