@@ -8,12 +8,17 @@ import { envValue } from './env.js';
 import { decideStyle, type Style } from './render/style.js';
 import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
 import { visible } from './render/visible.js';
+import { redactStream } from './redact.js';
+import { guardUnfinished } from './process-guard.js';
 import { shortRunV8Flags } from './v8-tuning.js';
 
 export async function main(argv: string[]): Promise<void> {
   // Before any of wsc's work has run, so that none of it was compiled or collected the default way.
   const flags = shortRunV8Flags(process.versions.v8, argv[2], envValue(process.env, 'WSC_V8_DEFAULTS') !== undefined);
   if (flags.length > 0) setFlagsFromString(flags.join(' '));
+  // Every line wsc prints passes through here: no token reaches a terminal or a log.
+  redactStream(process.stdout);
+  redactStream(process.stderr);
   const noColor = argv.includes('--no-color');
   const style = decideStyle({
     isTTY: Boolean(process.stderr.isTTY),
@@ -21,6 +26,7 @@ export async function main(argv: string[]): Promise<void> {
     env: process.env,
     noColorFlag: noColor,
   });
+  const guard = guardUnfinished(process, (t) => void process.stderr.write(t));
   const timings = envValue(process.env, 'WSC_TIMINGS') !== undefined;
   if (timings) enableTimings();
   let code: number;
@@ -39,6 +45,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   // Let pending writes drain; never cut stdout short with process.exit().
   process.exitCode = code;
+  guard.done();
 }
 
 async function report(e: unknown, style: Style): Promise<number> {

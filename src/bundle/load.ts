@@ -21,6 +21,8 @@ export interface LoadOptions {
   env: Record<string, string | undefined>;
   /** A reference to something not in the bundle is a warning (the target may hold it) rather than an error. */
   mayHoldUnknownRefs: boolean;
+  /** Variables a `token:` of wsc.yaml reads: refused whatever their names. */
+  tokenVariables?: readonly string[];
 }
 
 export interface LoadResult {
@@ -141,6 +143,7 @@ export function countResources(d: DesiredState): { workbooks: number; reports: n
 function variableLookup(opts: LoadOptions): VarLookup {
   return (ns, name) => {
     if (ns === 'vars') return Object.hasOwn(opts.vars, name) ? { found: true, value: opts.vars[name] } : { found: false };
+    if (opts.tokenVariables?.includes(name)) return { found: false, refused: 'wsc.yaml reads the API token from it' };
     if (SECRET_ENV_RE.test(name)) return { found: false, refused: 'it looks like a secret' };
     const v = Object.hasOwn(opts.env, name) ? opts.env[name] : undefined;
     return v === undefined ? { found: false } : { found: true, value: v };

@@ -13,6 +13,7 @@ import { DIRS } from '../core/export.js';
 import type { Doc } from '../core/export/docs.js';
 import { InternalError, UsageError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
+import { redact } from '../redact.js';
 import { generateSchemas, schemaText, type SchemaFile } from './json-schema.js';
 import { SCHEMA_DIR, schemaFileName, serializeDoc, type SchemaKind } from './write.js';
 
@@ -80,7 +81,7 @@ export class DirSink implements ExportSink {
 
   /** Writes `text` to `rel` unless it holds it already; whether it wrote. */
   async writeText(rel: string, text: string): Promise<boolean> {
-    return replaceFile(this.pathOf(rel), text);
+    return replaceFile(this.pathOf(rel), redact(text));
   }
 
   async writeDoc(kind: DocKind, rel: string, doc: Doc): Promise<void> {

@@ -80,7 +80,12 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   const dir = savedPlanDir(saved, opts, ctx.cwd);
   const env = await savedPlanEnvironment(saved.environment, dir, opts, ctx.env);
   const { loadValidBundle } = await import('../bundle/load.js');
-  const { desired } = await loadValidBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+  const { desired } = await loadValidBundle(dir, {
+    vars: env.vars,
+    env: ctx.env,
+    mayHoldUnknownRefs: env.mayHoldUnknownRefs,
+    tokenVariables: env.tokenVariables,
+  });
 
   const { connect } = await import('../api/connect.js');
   const { connectOptions } = await import('./connection.js');

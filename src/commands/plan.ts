@@ -11,6 +11,7 @@ import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
 import { VERSION } from '../version.js';
+import { redact } from '../redact.js';
 
 async function render(plan: Plan, output: PlanOptions['output'], style: Style): Promise<string> {
   if (output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
@@ -40,7 +41,7 @@ async function checkPlanOut(file: string, shown: string): Promise<void> {
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, text, 'utf8');
+    await writeFile(tmp, redact(text), 'utf8');
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);
@@ -74,7 +75,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     if (stepSummary !== undefined) {
       const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
       // The job summary is a courtesy: failing to add to it does not fail the plan.
-      await appendFile(stepSummary, `${renderPlanMarkdown(plan)}\n`, 'utf8').catch((e: unknown) => {
+      await appendFile(stepSummary, redact(`${renderPlanMarkdown(plan)}\n`), 'utf8').catch((e: unknown) => {
         ctx.err(`${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`);
       });
     }

@@ -37,7 +37,12 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
     env: ctx.env,
   });
   // An invalid bundle stops here, before any connection (exit 3, nothing sent).
-  const { desired, warnings } = await loadValidBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+  const { desired, warnings } = await loadValidBundle(dir, {
+    vars: env.vars,
+    env: ctx.env,
+    mayHoldUnknownRefs: env.mayHoldUnknownRefs,
+    tokenVariables: env.tokenVariables,
+  });
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   endPhase('bundle');
 

@@ -26,7 +26,12 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
       env: ctx.env,
       requireToken: false,
     });
-    const loaded = await loadBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+    const loaded = await loadBundle(dir, {
+      vars: env.vars,
+      env: ctx.env,
+      mayHoldUnknownRefs: env.mayHoldUnknownRefs,
+      tokenVariables: env.tokenVariables,
+    });
     diagnostics = loaded.diagnostics;
     resources = countResources(loaded.desired);
   } catch (e) {

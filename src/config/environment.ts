@@ -10,6 +10,7 @@ import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
 import { interpolate, SECRET_ENV_RE, type VarLookup } from './variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
+import { addSecret } from '../redact.js';
 
 export interface EnvironmentFlags {
   env?: string;
@@ -36,6 +37,11 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const penv = input.env;
   const requireToken = input.requireToken !== false;
   const loaded = await loadWscConfig(dir);
+  // Every token any environment could use is a secret from here on, before anything can print it.
+  const tokenVariables = loaded?.tokenVariables ?? [];
+  const withTokenVariables = (e: ResolvedEnvironment): ResolvedEnvironment => (tokenVariables.length > 0 ? { ...e, tokenVariables } : e);
+  addSecret(envValue(penv, 'WSC_TOKEN'));
+  for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
   if (loaded && !loaded.config) throw new BundleError(loaded.diagnostics);
 
   const flagEnv = input.flags.env ?? envValue(penv, 'WSC_ENV');
@@ -63,7 +69,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
       name,
       baseUrl: normalizeBaseUrl(baseUrlOverride.raw, baseUrlOverride.source),
       deploymentId: requireDeployment(name, deploymentOverride),
-      token: tokenOrFail(name, envValue(penv, 'WSC_TOKEN'), requireToken),
+      token: tokenOrFail(name, envValue(penv, 'WSC_TOKEN'), requireToken, 'WSC_TOKEN'),
       authScheme: authScheme ?? 'bearer',
       publicIds: 'as-is',
       vars: {},
@@ -94,7 +100,9 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     (allowSecrets: boolean): VarLookup =>
     (ns, varName) => {
       if (ns !== 'env') return { found: false };
-      if (!allowSecrets && SECRET_ENV_RE.test(varName)) return { found: false, refused: 'only `token:` may read a secret' };
+      if (!allowSecrets && (SECRET_ENV_RE.test(varName) || tokenVariables.includes(varName))) {
+        return { found: false, refused: 'only `token:` may read a secret' };
+      }
       const v = Object.hasOwn(penv, varName) ? penv[varName] : undefined;
       return v === undefined ? { found: false } : { found: true, value: v };
     };
@@ -121,7 +129,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const scheme = authScheme ?? cfg.authScheme ?? 'bearer';
 
   if (!baseUrlOverride) {
-    if (cfg.embedded === true) return embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme);
+    if (cfg.embedded === true) return withTokenVariables(embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme));
     if (cfg.baseUrl === undefined) {
       throw new ConfigError('env_no_target', `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`, {
         hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',
@@ -132,16 +140,22 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     ? normalizeBaseUrl(baseUrlOverride.raw, baseUrlOverride.source)
     : normalizeBaseUrl(String(expand(cfg.baseUrl!, ['baseUrl'], '`baseUrl`')), `${at(['baseUrl'])}: environment \`${name}\``);
   let token = envValue(penv, 'WSC_TOKEN');
-  if (token === undefined && cfg.token !== undefined && requireToken) token = String(expand(cfg.token, ['token'], 'its token'));
-  return remote({
-    name,
-    baseUrl,
-    deploymentId: requireDeployment(name, deploymentOverride ?? cfg.deploymentId),
-    token: tokenOrFail(name, token, requireToken),
-    authScheme: scheme,
-    publicIds,
-    vars,
-  });
+  let source = 'WSC_TOKEN';
+  if (token === undefined && cfg.token !== undefined && requireToken) {
+    token = String(expand(cfg.token, ['token'], 'its token'));
+    source = `${cfg.token} (${at(['token'])})`;
+  }
+  return withTokenVariables(
+    remote({
+      name,
+      baseUrl,
+      deploymentId: requireDeployment(name, deploymentOverride ?? cfg.deploymentId),
+      token: tokenOrFail(name, token, requireToken, source),
+      authScheme: scheme,
+      publicIds,
+      vars,
+    }),
+  );
 }
 
 function embedded(
@@ -179,12 +193,34 @@ function requireDeployment(name: string, id: number | undefined): number {
   });
 }
 
-function tokenOrFail(name: string, token: string | undefined, required: boolean): string | undefined {
-  if (token !== undefined && token !== '') return token;
+function tokenOrFail(name: string, token: string | undefined, required: boolean, source: string): string | undefined {
+  if (token !== undefined && token !== '') {
+    const problem = tokenProblem(token);
+    if (problem === undefined || !required) return token;
+    // The token is never shown: only what is wrong with it and where it came from.
+    throw new ConfigError('token_invalid', `the API token of environment \`${name}\` (from ${source}) ${problem}; it cannot be sent in an HTTP header`, {
+      hint: 'Set the variable to the token alone: no line break, no space or tab around it, no character outside Latin-1 (a copy from a file or a terminal often ends in a newline).',
+    });
+  }
   if (!required) return undefined;
   throw new ConfigError('token_missing', `no API token for environment \`${name}\``, {
     hint: 'Set WSC_TOKEN, or give the environment `token: ${env.YOUR_TOKEN_VARIABLE}` in wsc.yaml.',
   });
+}
+
+/** What makes a token unusable in an Authorization header, or undefined. */
+export function tokenProblem(token: string): string | undefined {
+  if (/^\s|\s$/.test(token)) {
+    const at = /\s$/.test(token) ? 'ends' : 'starts';
+    const what = /[\r\n]/.test(at === 'ends' ? token.slice(-1) : token[0]!) ? 'a line break' : 'white space';
+    return `${at} with ${what}`;
+  }
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return `holds a control character (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
+    if (c > 0xff) return `holds a character outside Latin-1 (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
+  }
+  return undefined;
 }
 
 function deploymentFromEnv(env: Record<string, string | undefined>): number | undefined {

@@ -22,4 +22,6 @@ export interface ResolvedEnvironment {
   vars: Record<string, unknown>;
   /** Whether the target may hold resources the bundle references but does not define (not embedded, or has state). */
   mayHoldUnknownRefs: boolean;
+  /** The environment variables any environment's `token:` reads: never readable by the bundle. */
+  tokenVariables?: readonly string[];
 }

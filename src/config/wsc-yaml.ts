@@ -8,12 +8,36 @@ import { CONFIG_FILE, readBundleFile } from '../bundle/files.js';
 import { issuesToDiagnostics, isObject } from '../bundle/issues.js';
 import type { PositionIndex } from '../bundle/positions.js';
 import { parseYaml } from '../bundle/yaml-doc.js';
+import { addSecret } from '../redact.js';
 import { WscConfigSchema, type WscConfig } from './schema.js';
 
 export interface LoadedConfig {
   config?: WscConfig;
   positions?: PositionIndex;
   diagnostics: Diagnostic[];
+  /** Every variable a `token:` of any environment reads (valid or not). */
+  tokenVariables: string[];
+}
+
+const TOKEN_VAR_RE = /\$\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}/g;
+
+/**
+ * The `token:` values of every environment, as written, before any check:
+ * a literal token is registered as a secret (so not even the error that
+ * refuses it shows it), and the variables they read are returned.
+ */
+function tokenSources(value: unknown): string[] {
+  const names = new Set<string>();
+  const envs = isObject(value) ? value['environments'] : undefined;
+  if (!isObject(envs)) return [];
+  for (const env of Object.values(envs)) {
+    const token = isObject(env) ? env['token'] : undefined;
+    if (typeof token !== 'string') continue;
+    const refs = [...token.matchAll(TOKEN_VAR_RE)];
+    for (const m of refs) names.add(m[1]!);
+    if (refs.length === 0 || token.replace(TOKEN_VAR_RE, '').trim() !== '') addSecret(token.trim());
+  }
+  return [...names];
 }
 
 /** undefined when the directory has no wsc.yaml. */
@@ -21,26 +45,27 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
   const read = await readBundleFile({ rel: CONFIG_FILE, abs: join(dir, CONFIG_FILE) });
   if (!read.ok) {
     if (read.diagnostic.rule === 'file-unreadable' && /ENOENT/.test(read.diagnostic.message)) return undefined;
-    return { diagnostics: [read.diagnostic] };
+    return { diagnostics: [read.diagnostic], tokenVariables: [] };
   }
   const parsed = parseYaml(CONFIG_FILE, read.text);
   const diagnostics = [...parsed.diagnostics];
-  if (parsed.incomplete) return { diagnostics };
+  if (parsed.incomplete) return { diagnostics, tokenVariables: [] };
   if (parsed.docs.length > 1) {
     const second = parsed.docs[1]!;
     diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'wsc.yaml holds one document', pos: { file: CONFIG_FILE, ...second.positions.start } });
-    return { diagnostics };
+    return { diagnostics, tokenVariables: tokenSources(parsed.docs[0]?.value) };
   }
   const doc = parsed.docs[0];
+  const tokenVariables = tokenSources(doc?.value);
   if (!doc || !isObject(doc.value)) {
     const start = doc?.positions.start ?? { line: 1, col: 1 };
     diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'wsc.yaml must be a mapping with `environments:`', pos: { file: CONFIG_FILE, ...start } });
-    return { diagnostics };
+    return { diagnostics, tokenVariables };
   }
   const result = WscConfigSchema.safeParse(doc.value);
   if (!result.success) {
     diagnostics.push(...issuesToDiagnostics(result.error.issues, { file: CONFIG_FILE, positions: doc.positions, schema: WscConfigSchema, data: doc.value }));
-    return { diagnostics };
+    return { diagnostics, tokenVariables };
   }
   const config = result.data;
   const def = config.defaultEnvironment;
@@ -52,7 +77,7 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
       message: `defaultEnvironment \`${def}\` is not one of the environments (${Object.keys(config.environments).join(', ') || 'none'})`,
       pos: { file: CONFIG_FILE, ...p },
     });
-    return { diagnostics };
+    return { diagnostics, tokenVariables };
   }
   for (const [name, env] of Object.entries(config.environments)) {
     if (env.embedded === true && env.baseUrl !== undefined) {
@@ -60,7 +85,7 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
       diagnostics.push({ severity: 'error', rule: 'environment-conflict', message: `environment \`${name}\` is embedded and cannot have a baseUrl`, pos: { file: CONFIG_FILE, ...p } });
     }
   }
-  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics, tokenVariables };
   // Keep key order as written (zod rebuilds records in input order, but `vars` values must stay the raw values).
-  return { config, positions: doc.positions, diagnostics };
+  return { config, positions: doc.positions, diagnostics, tokenVariables };
 }

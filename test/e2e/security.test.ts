@@ -66,7 +66,7 @@ describe('the token never appears in output, saved plans, exported files or --ve
     record('plan --out', saved);
     seen.push({ what: 'saved plan', text: readFileSync(planFile, 'utf8') });
 
-    const applied = await runCli(['apply', planFile, '--base-url', emu.url, '--deployment', '1', '--auto-approve', '--verbose'], { env });
+    const applied = await runCli(['apply', planFile, ...t, '--auto-approve', '--verbose'], { env });
     expect(applied.code, applied.stderr).toBe(0);
     record('apply PLANFILE --verbose', applied);
     expect(applied.stderr).toContain('Bearer ***');
