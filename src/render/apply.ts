@@ -1,8 +1,9 @@
 // What apply prints: one plain line per notable event on stderr (progress),
 // and the result on stdout (a summary, or JSON). Pure: (data, style) -> string.
-import { INTERRUPTED, type ApplyEvent, type ApplyResult, type FailedRequest } from '../core/execute.js';
+import { INTERRUPTED, type ApplyEvent, type ApplyResult } from '../core/execute.js';
 import type { Plan, PlannedRequest } from '../core/model.js';
-import { ApiError, NetworkError, type SourcePos } from '../errors.js';
+import { ApiError, NetworkError } from '../errors.js';
+import { convergenceNote, renderFailureGroups } from './apply-failures.js';
 import type { Style } from './style.js';
 import { visible } from './visible.js';
 
@@ -39,10 +40,6 @@ export function describeRequest(r: PlannedRequest): string {
   }
 }
 
-function at(pos: SourcePos | undefined): string {
-  return pos ? `${visible(pos.file)}:${pos.line}` : '';
-}
-
 /** The plain progress line for an event, or undefined when the event prints nothing. */
 export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefined {
   const { c } = style;
@@ -68,22 +65,6 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
 function countsLine(result: ApplyResult): string {
   const k = result.counts;
   return `${k.created} created, ${k.updated} updated, ${k.adopted} adopted, ${k.published} published`;
-}
-
-function renderFailure(f: FailedRequest, style: Style): string {
-  const { c } = style;
-  const e = f.error;
-  let out = `  ${c.red(f.request.address)}${f.pos ? `  ${c.dim(at(f.pos))}` : ''}\n`;
-  if (e instanceof ApiError) {
-    const server = e.serverMessage ? `: ${visible(e.serverMessage)}` : '';
-    out += `    ${e.method} ${e.path} -> ${e.status}${server}\n`;
-  } else if (e instanceof NetworkError) {
-    out += `    ${e.method} ${e.path} -> no answer\n`;
-  }
-  out += `    ${visible(e.message)}\n`;
-  for (const d of e.details) out += `    ${visible(d)}\n`;
-  if (e.hint) out += `    ${c.cyan('Hint:')} ${visible(e.hint)}\n`;
-  return out;
 }
 
 /** On stderr at the first interrupt of an apply. */
@@ -114,13 +95,13 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
   }
   if (result.failed.length) {
     out += `\nFailed:\n`;
-    for (const f of result.failed) out += renderFailure(f, style);
+    out += renderFailureGroups(result.failed, style);
   }
   if (result.skipped.length) {
     out += `\nSkipped:\n`;
     for (const s of result.skipped) out += `  ${s.request.address} (${describeRequest(s.request)}): ${s.reason}\n`;
   }
-  out += `\n${c.dim('Re-running apply converges: what was applied is not repeated.')}\n`;
+  out += `\n${convergenceNote(result, style)}\n`;
   return out;
 }
 

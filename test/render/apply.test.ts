@@ -93,7 +93,7 @@ describe('apply output', () => {
       Skipped:
         workbook/sales (upsert workbook with its dashboard draft): depends on report/revAAAAAAAA1#create which failed
 
-      Re-running apply converges: what was applied is not repeated.
+      Re-running apply alone will fail the same way for 1 request: change what the messages above say first (what was applied is not repeated).
       "
     `);
   });
@@ -118,7 +118,7 @@ describe('apply output', () => {
         workbook/sales (upsert workbook): not started: apply was interrupted
         report/revAAAAAAAA1 (create report): not started: apply was interrupted
 
-      Re-running apply converges: what was applied is not repeated.
+      Re-running apply converges (the apply was interrupted): what was applied is not repeated.
       "
     `);
     expect(renderInterrupted('SIGTERM', plainStyle)).toMatchInlineSnapshot(`

@@ -1,0 +1,76 @@
+// The failures of an apply, grouped by cause (ten reports refused for one
+// reason are one message with ten names), and the closing line that says
+// honestly whether re-running apply will converge: only when every failure
+// was transient (no answer, throttled, a server error, an interruption).
+import { INTERRUPTED, type ApplyResult, type FailedRequest } from '../core/execute.js';
+import { RETRY_POLICY } from '../api/retry.js';
+import { ApiError, NetworkError, type SourcePos, type WscError } from '../errors.js';
+import type { Style } from './style.js';
+import { visible } from './visible.js';
+
+/** A failure that the same request may not meet again: no answer, throttling, a server error, a transient conflict. */
+export function isTransient(e: WscError): boolean {
+  if (e instanceof NetworkError) return true;
+  if (!(e instanceof ApiError)) return false;
+  if (e.status === 409) return e.apiCode !== undefined && RETRY_POLICY.transientConflictCodes.includes(e.apiCode);
+  return e.status === 408 || RETRY_POLICY.throttleStatuses.includes(e.status) || RETRY_POLICY.unknownOutcomeStatuses.includes(e.status);
+}
+
+/** The cause of a failure, with what names its own resource (address, name, file, request path) taken out. */
+function causeKey(f: FailedRequest): string {
+  const e = f.error;
+  const own = [f.request.address, f.request.address.slice(f.request.address.indexOf('/') + 1), f.pos?.file]
+    .filter((x): x is string => x !== undefined && x.length > 0)
+    .sort((a, b) => b.length - a.length);
+  const general = (text: string | undefined) => own.reduce((t, x) => t.split(x).join('\u0000'), text ?? '');
+  const api = e instanceof ApiError ? `${e.method}|${e.status}|${e.apiCode ?? ''}|${general(e.serverMessage)}` : '';
+  const net = e instanceof NetworkError ? e.method : '';
+  return JSON.stringify([e.code, api, net, general(e.hint), general(e.message)]);
+}
+
+function at(pos: SourcePos | undefined): string {
+  return pos ? `${visible(pos.file)}:${pos.line}` : '';
+}
+
+/** The Failed section's body: one block per cause, naming every resource that met it. */
+export function renderFailureGroups(failed: readonly FailedRequest[], style: Style): string {
+  const { c } = style;
+  const groups = new Map<string, FailedRequest[]>();
+  for (const f of failed) {
+    const k = causeKey(f);
+    const g = groups.get(k);
+    if (g) g.push(f);
+    else groups.set(k, [f]);
+  }
+  let out = '';
+  for (const group of groups.values()) {
+    if (group.length > 1) out += `  ${c.dim(`${group.length} requests failed for one reason:`)}\n`;
+    for (const f of group) out += `  ${c.red(visible(f.request.address))}${f.pos ? `  ${c.dim(at(f.pos))}` : ''}\n`;
+    const e = group[0]!.error;
+    const first = group.length > 1 ? ` (${visible(group[0]!.request.address)}; the others alike)` : '';
+    if (e instanceof ApiError) {
+      const server = e.serverMessage ? `: ${visible(e.serverMessage)}` : '';
+      out += `    ${e.method} ${visible(e.path)} -> ${e.status}${server}${first}\n`;
+    } else if (e instanceof NetworkError) {
+      out += `    ${e.method} ${visible(e.path)} -> no answer${first}\n`;
+    }
+    out += `    ${visible(e.message)}\n`;
+    for (const d of e.details) out += `    ${visible(d)}\n`;
+    if (e.hint) out += `    ${c.cyan('Hint:')} ${visible(e.hint)}\n`;
+  }
+  return out;
+}
+
+/** The closing line of an apply that did not complete. */
+export function convergenceNote(result: ApplyResult, style: Style): string {
+  const permanent = result.failed.filter((f) => !isTransient(f.error)).length;
+  if (permanent === 0) {
+    const why = result.failed.length === 0 && result.skipped.some((s) => s.reason === INTERRUPTED) ? 'the apply was interrupted' : 'every failure was transient';
+    return style.c.dim(`Re-running apply converges (${why}): what was applied is not repeated.`);
+  }
+  const transient = result.failed.length - permanent;
+  const rest = transient > 0 ? ` The other ${transient} failed for a transient reason and may succeed on a re-run.` : '';
+  return style.c.yellow(
+    `Re-running apply alone will fail the same way for ${permanent} request${permanent === 1 ? '' : 's'}: change what the messages above say first (what was applied is not repeated).${rest}`,
+  );
+}
