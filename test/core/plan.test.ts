@@ -146,7 +146,7 @@ describe('plan: an existing deployment', () => {
     ]);
   });
 
-  it('a report meta change lists the changed key and sends the file’s whole meta', () => {
+  it('a report meta change lists the changed key and sends the live meta with the file’s members applied', () => {
     const d = base();
     d.reports[0]!.fields['meta'] = { color: 'blue', size: 2 };
     const r = plan(d, liveState, ctx()).changes[1]!;
@@ -154,7 +154,8 @@ describe('plan: an existing deployment', () => {
       { path: 'meta.color', before: 'red', after: 'blue' },
       { path: 'meta.size', after: 2 },
     ]);
-    expect(r.requests[0]!.operation).toEqual({ op: 'updateReport', reportId: 41, body: { meta: { color: 'blue', size: 2 } } });
+    // `extra`, which the file does not name, is sent as it is live: a PUT that replaces meta keeps it
+    expect(r.requests[0]!.operation).toEqual({ op: 'updateReport', reportId: 41, body: { meta: { color: 'blue', extra: 1, size: 2 } } });
   });
 
   it('a changed draft is upserted and published; an unchanged draft that was never published is published', () => {

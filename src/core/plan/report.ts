@@ -1,12 +1,20 @@
 // A report's changes and its one request: create (always with its publicId),
 // adopt (PUT giving the publicId, plus changed fields) or update (phase 2).
 import { REPORT_INPUT_FIELDS } from '../../api/wire.js';
-import { sameContent, sameJsonString } from '../canonical.js';
+import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
 import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
 import { dependencyOf, type Matches, type ReportMatch } from './match.js';
+
+/** `base` with each member of `over` set (added or replaced); neither is changed. */
+export function withMembers(base: Obj, over: Obj): Obj {
+  const out: Obj = {};
+  for (const k of Object.keys(base)) setMember(out, k, base[k]!);
+  for (const k of Object.keys(over)) setMember(out, k, over[k]!);
+  return out;
+}
 
 export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Planned {
   const { desired: d, live: lr, livePid, adopting } = rm;
@@ -37,8 +45,10 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
         changes.push(change(`meta.${k}`, b, v, exists));
         any = true;
       }
-      // Sent whole: whether PUT /reports/{id} merges meta is not stated.
-      if (any) body[f] = r.value;
+      // Whether PUT /reports/{id} merges meta is not stated: the live value is
+      // sent with the file's members applied, so no member the file does not
+      // name is lost (the fingerprint of a saved plan covers that live value).
+      if (any) body[f] = exists && isObj(before) ? withMembers(before, r.value) : r.value;
       continue;
     }
     const same = f === 'jsonQuery' ? sameJsonString(r.value, before) : sameContent(r.value, before);
