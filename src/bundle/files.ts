@@ -3,7 +3,8 @@
 // order. Symlinked directories are not followed (no loops); files over
 // MAX_FILE_BYTES are refused before they are read; text must be UTF-8.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { sep } from 'node:path';
 import type { Diagnostic } from '../errors.js';
@@ -29,12 +30,26 @@ const at1 = (file: string) => ({ file, line: 1, col: 1 });
 export async function discoverFiles(root: string): Promise<Discovery> {
   const files: BundleFile[] = [];
   const diagnostics: Diagnostic[] = [];
+  const realRoot = await realpath(root).catch(() => root);
   const walk = async (absDir: string, relDir: string, depth: number): Promise<void> => {
     if (depth > MAX_DIR_DEPTH) {
       diagnostics.push({ severity: 'warning', rule: 'bundle-depth', message: `directory nested more than ${MAX_DIR_DEPTH} levels deep; not read`, pos: at1(relDir) });
       return;
     }
-    const entries = await readdir(absDir, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = await readdir(absDir, { withFileTypes: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      diagnostics.push({
+        severity: 'error',
+        rule: 'dir-unreadable',
+        message: `cannot read directory${code ? `: ${fsCause(code)}` : ''}`,
+        pos: at1(relDir === '' ? '.' : relDir),
+        hint: 'Give wsc permission to read it, or move it out of the bundle.',
+      });
+      return;
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
@@ -68,6 +83,18 @@ export async function discoverFiles(root: string): Promise<Discovery> {
           continue;
         }
         if (!target.isFile()) continue;
+        // Like a linked directory, a linked file must not bring in what lies outside the bundle.
+        const real = await realpath(abs).catch(() => abs);
+        if (!real.startsWith(realRoot + sep)) {
+          diagnostics.push({
+            severity: 'error',
+            rule: 'symlink-outside',
+            message: 'symbolic link to a file outside the bundle: not read',
+            pos: at1(rel),
+            hint: 'Bundle files are read only from inside the bundle directory; copy the file into it.',
+          });
+          continue;
+        }
       } else if (!e.isFile()) continue;
       if (files.length >= MAX_FILES) {
         diagnostics.push({ severity: 'error', rule: 'bundle-size', message: `more than ${MAX_FILES} bundle files; the rest were not read`, pos: at1(rel) });
@@ -135,7 +162,32 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
     const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     return fail('encoding', `control character U+${code} is not allowed in YAML`, before.split('\n').length, bad.index - before.lastIndexOf('\n'), 'Remove it, or write it as an escape in a double-quoted string.');
   }
+  // A carriage return alone is a line break to YAML but to no editor, diff or
+  // error position: the file would read as one line.
+  const lone = LONE_CR_RE.exec(text);
+  if (lone) {
+    return fail('line-endings', 'the file has line breaks that are a carriage return alone (old Mac style)', text.slice(0, lone.index).split('\n').length, 1, 'Save it with LF (or CRLF) line endings.');
+  }
   return { ok: true, text };
+}
+
+const LONE_CR_RE = /\r(?!\n)/;
+
+/** A file-system error code in words. */
+export function fsCause(code: string): string {
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    EROFS: 'read-only file system',
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    EISDIR: 'is a directory',
+    EMFILE: 'too many open files',
+    EIO: 'input/output error',
+  };
+  return words[code] ? `${words[code]} (${code})` : code;
 }
 
 /**

@@ -6,6 +6,7 @@ import { BundleError, type Diagnostic, type SourcePos } from '../errors.js';
 import type { DesiredState } from '../core/model.js';
 import { SECRET_ENV_RE, type VarLookup } from '../config/variables.js';
 import { crossChecks, type DocItem } from './checks.js';
+import { safetyChecks } from './checks-safety.js';
 import { buildDesired } from './desired.js';
 import { discoverFiles, isDirectory, readBundleFileSync, type BundleFile, type ReadResult } from './files.js';
 import { isObject, issuesToDiagnostics } from './issues.js';
@@ -61,6 +62,7 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, reads[i]!, lookup, opts.vars, diagnostics, items)) incomplete = true;
   // With documents unread, a reference to them would be reported as unknown: skip that check then.
   diagnostics.push(...crossChecks(items, { mayHoldUnknownRefs: opts.mayHoldUnknownRefs, checkRefs: !incomplete }));
+  diagnostics.push(...safetyChecks(items));
   return { desired: buildDesired(items), diagnostics };
 }
 

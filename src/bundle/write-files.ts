@@ -11,7 +11,8 @@ import { parse } from 'yaml';
 import type { DocKind, ExportSink } from '../core/export.js';
 import { DIRS } from '../core/export.js';
 import type { Doc } from '../core/export/docs.js';
-import { InternalError, UsageError } from '../errors.js';
+import { EXIT, InternalError, UsageError, WscError } from '../errors.js';
+import { fsCause } from './files.js';
 import { makeDirectory } from '../make-dir.js';
 import { redact } from '../redact.js';
 import { generateSchemas, schemaText, type SchemaFile } from './json-schema.js';
@@ -22,6 +23,15 @@ const SCHEMA_KINDS: SchemaKind[] = ['workbook', 'report', 'user-attribute', 'wsc
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 /** Ends the name of the file a write goes to before it is renamed over its target (never *.yaml: bundles ignore it). */
 export const TMP_SUFFIX = '.wsc-tmp';
+
+/** A write the file system refused (full disk, read-only, permissions): the user's to fix, never a bug in wsc. */
+function writeFailure(abs: string, e: unknown): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (e instanceof WscError || typeof code !== 'string') return e;
+  return new WscError('export_write_failed', `cannot write ${abs}: ${fsCause(code)}. Files written before it are complete; none is half-written.`, EXIT.failure, {
+    hint: code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some space and export again.' : 'Export into a directory you can write to.',
+  });
+}
 
 function unsafe(message: string, hint?: string): UsageError {
   return new UsageError(message, { code: 'export_unsafe_path', ...(hint ? { hint } : {}) });
@@ -65,7 +75,7 @@ export class DirSink implements ExportSink {
         if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
       }
     }
-    for (const p of missing) await mkdir(p);
+    for (const p of missing) await mkdir(p).catch((e: unknown) => Promise.reject(writeFailure(p, e)));
     return sink;
   }
 
@@ -81,7 +91,12 @@ export class DirSink implements ExportSink {
 
   /** Writes `text` to `rel` unless it holds it already; whether it wrote. */
   async writeText(rel: string, text: string): Promise<boolean> {
-    return replaceFile(this.pathOf(rel), redact(text));
+    const abs = this.pathOf(rel);
+    try {
+      return replaceFile(abs, redact(text));
+    } catch (e) {
+      throw writeFailure(abs, e);
+    }
   }
 
   async writeDoc(kind: DocKind, rel: string, doc: Doc): Promise<void> {

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const key = fc.constantFrom('chart', 'format', 'color', 'x', 'y', 'nested', 'wsc-like');
-const value = jsonOf([fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null)], fc.constantFrom('a', 'b', 'c'), 3);
+const value = jsonOf<unknown>([fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null)], fc.constantFrom('a', 'b', 'c'), 3);
 const metaObj = fc.dictionary(key, value, { maxKeys: 5 });
 
 let n = 0;
@@ -44,7 +44,7 @@ describe('report meta on the wire', () => {
           body: JSON.stringify({ publicId, name: publicId, meta: liveMeta }),
         });
         expect(made.status).toBe(200);
-        const desired: DesiredState = { workbooks: [], reports: [dReport(publicId, { meta: desiredMeta })], userAttributes: [] };
+        const desired: DesiredState = { workbooks: [], reports: [dReport(publicId, { meta: desiredMeta as DesiredState['reports'][number]['fields']['meta'] })], userAttributes: [] };
         const live = await readLiveState(conn.client, 1);
         const p = plan(desired, live, ctx());
         const result = await execute(p, conn.port, { concurrency: 2 });

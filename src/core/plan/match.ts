@@ -39,13 +39,27 @@ function groupBy<T, K>(items: readonly T[], key: (t: T) => K | undefined): Map<K
 
 export function match(desired: DesiredState, live: LiveState, ctx: PlanContext): Matches {
   const liveWorkbookBySlug = new Map<string, Workbook>();
+  const sameSlug = new Map<string, Workbook[]>();
   for (const w of [...live.workbooks].sort((a, b) => a.id - b.id)) {
     if (typeof w.slug !== 'string') continue;
     const s = normalizeSlug(w.slug);
     if (!liveWorkbookBySlug.has(s)) liveWorkbookBySlug.set(s, w);
+    else sameSlug.set(s, [...(sameSlug.get(s) ?? [liveWorkbookBySlug.get(s)!]), w]);
   }
   const workbooks = new Map<DesiredWorkbook, Workbook | undefined>();
-  for (const w of desired.workbooks) workbooks.set(w, liveWorkbookBySlug.get(w.slug));
+  for (const w of desired.workbooks) {
+    const several = sameSlug.get(w.slug);
+    if (several !== undefined) {
+      throw planError(
+        'ambiguous_slug',
+        `${at(w.pos)}${w.address}: ${several.length} workbooks in deployment ${ctx.deploymentId} hold the slug "${w.slug}" (ids ${several
+          .map((x) => x.id)
+          .join(', ')}), so wsc cannot tell which one the file means.`,
+        'Give all but one of them another slug in the deployment (or delete the extra ones), then plan again.',
+      );
+    }
+    workbooks.set(w, liveWorkbookBySlug.get(w.slug));
+  }
 
   const liveReportsByPid = groupBy(live.reports, (r) => r.publicId);
   const liveReportById = new Map(live.reports.map((r) => [r.id, r]));

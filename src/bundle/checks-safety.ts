@@ -1,0 +1,114 @@
+// Checks that keep a valid-looking bundle from failing at apply: workbook
+// slugs that are safe as one segment of a request path, and references
+// between reports that form a cycle (no order of creates could resolve them).
+import type { Diagnostic } from '../errors.js';
+import type { DocItem } from './checks.js';
+import { posOf } from './checks.js';
+import { isObject } from './issues.js';
+import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
+import { visible } from '../render/visible.js';
+
+/** The longest slug wsc sends (a request path segment; far longer ones meet a 431 from the server). */
+export const MAX_SLUG_LENGTH = 200;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** Invisible in a terminal and in a diff: zero-width spaces and joiners, word joiner, BOM, direction marks. */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const LOOKALIKE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
+
+function shown(slug: string): string {
+  return visible(slug.replace(new RegExp(INVISIBLE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+export function slugDiagnostics(item: DocItem): Diagnostic[] {
+  const raw = item.value['slug'];
+  if (typeof raw !== 'string') return [];
+  const slug = raw.trim();
+  const pos = posOf(item, ['slug'], 'value');
+  const err = (message: string): Diagnostic => ({
+    severity: 'error',
+    rule: 'unsafe-slug',
+    message,
+    pos,
+    hint: `A slug is one segment of a request path: letters, digits, \`-\`, \`_\` and \`.\` are safe; at most ${MAX_SLUG_LENGTH} characters.`,
+  });
+  if (slug === '.' || slug === '..') return [err(`the slug \`${slug}\` would name another path of the API, not a workbook`)];
+  if (/[/\\]/.test(slug)) return [err(`the slug ${JSON.stringify(shown(slug))} holds a \`/\` or \`\\\`, which would split the request path`)];
+  if (CONTROL.test(slug)) return [err(`the slug ${JSON.stringify(shown(slug))} holds a control character`)];
+  if (slug.length > MAX_SLUG_LENGTH) return [err(`the slug is ${slug.length} characters long, over the ${MAX_SLUG_LENGTH} wsc allows`)];
+  const warn = (message: string): Diagnostic => ({
+    severity: 'warning',
+    rule: 'confusable-slug',
+    message,
+    pos,
+    hint: 'Two slugs that look the same would name two workbooks; use plain letters and digits.',
+  });
+  if (INVISIBLE.test(slug)) return [warn(`the slug "${shown(slug)}" holds an invisible character (shown as \\uXXXX)`)];
+  if (LOOKALIKE.test(slug) && /[A-Za-z]/.test(slug)) return [warn(`the slug "${shown(slug)}" mixes Latin letters with look-alike letters of another script`)];
+  return [];
+}
+
+/** Every cycle of `{ $report }` references among the bundle's reports, once each, at its first reference. */
+export function referenceCycles(items: readonly DocItem[]): Diagnostic[] {
+  const edges = new Map<string, { target: string; item: DocItem; ref: FoundRef }[]>();
+  for (const item of items) {
+    if (item.kind !== 'Report' || typeof item.value['publicId'] !== 'string' || !isObject(item.value['meta'])) continue;
+    const refs: FoundRef[] = [];
+    const problems: RefProblem[] = [];
+    scanRefs(item.value['meta'], ['meta'], refs, problems);
+    const from = item.value['publicId'];
+    const list = edges.get(from) ?? [];
+    for (const r of refs) if (r.kind === 'report') list.push({ target: r.target, item, ref: r });
+    edges.set(from, list);
+  }
+  const out: Diagnostic[] = [];
+  const done = new Set<string>();
+  const onPath = new Map<string, number>();
+  const path: { id: string; via?: { item: DocItem; ref: FoundRef } }[] = [];
+  // Iterative depth-first search: a long chain of references must not overflow the stack.
+  for (const start of [...edges.keys()].sort()) {
+    if (done.has(start)) continue;
+    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
+    onPath.set(start, 0);
+    path.push({ id: start });
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const out1 = edges.get(top.id) ?? [];
+      if (top.next >= out1.length) {
+        stack.pop();
+        onPath.delete(top.id);
+        path.pop();
+        done.add(top.id);
+        continue;
+      }
+      const e = out1[top.next++]!;
+      const at = onPath.get(e.target);
+      if (at !== undefined) {
+        const cycle = [...path.slice(at).map((p) => p.id), e.target];
+        const first = path[at + 1]?.via ?? { item: e.item, ref: e.ref };
+        out.push({
+          severity: 'error',
+          rule: 'reference-cycle',
+          message: `reports refer to each other in a cycle: ${cycle.map((id) => `report/${id}`).join(' → ')}`,
+          pos: posOf(first.item, first.ref.path, 'value'),
+          hint: 'A report needs the id of every report it refers to before it can be written; break the cycle.',
+        });
+        continue;
+      }
+      if (done.has(e.target) || !edges.has(e.target)) continue;
+      onPath.set(e.target, path.length);
+      path.push({ id: e.target, via: { item: e.item, ref: e.ref } });
+      stack.push({ id: e.target, next: 0 });
+    }
+  }
+  return out;
+}
+
+/** Both, for every document that passed its schema. */
+export function safetyChecks(items: readonly DocItem[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const item of items) if (item.kind === 'Workbook') out.push(...slugDiagnostics(item));
+  out.push(...referenceCycles(items));
+  return out;
+}
