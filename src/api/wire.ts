@@ -31,6 +31,12 @@ export const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
 /** The specification's create-body enum; the older public document says GOOGLE_SHEETS. */
 export const ReportSource = z.enum(['HOSTED_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
 export type ReportSource = z.infer<typeof ReportSource>;
+/**
+ * `source` in an answer: the specification's values plus the description's
+ * GOOGLE_SHEETS, the same source under its older name, which a real server may
+ * still send. Bundles and create bodies keep HOSTED_SHEETS.
+ */
+export const ReportSourceRead = z.enum(['HOSTED_SHEETS', 'GOOGLE_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
 
 export const ResourceOwner = z.looseObject({
   id: z.int(),
@@ -49,11 +55,22 @@ export const PageInfo = z.looseObject({
 });
 export type PageInfo = z.infer<typeof PageInfo>;
 
+/** The display members of the description's PivotItems, beside the four arrays. */
+export const PIVOT_DISPLAY = {
+  displayScale: z.enum(['model', 'absolute', 'thousands', 'millions', 'billions']).nullish(),
+  measuresAxis: z.enum(['columns', 'rows']).nullish(),
+  measuresPosition: z.enum(['before', 'after']).nullish(),
+  showAppliedFilters: z.boolean().nullish(),
+  showColumnTotals: z.boolean().nullish(),
+  showRowTotals: z.boolean().nullish(),
+};
+
 export const PivotItems = z.looseObject({
   columns: z.array(z.string()),
   filters: z.array(z.string()),
   measures: z.array(z.string()),
   rows: z.array(z.string()),
+  ...PIVOT_DISPLAY,
 });
 
 /** Error bodies: NestJS-style `{ statusCode, message, error?, code? }`. */
@@ -74,7 +91,7 @@ export const API_CODES = {
 // ---------------------------------------------------------------------------
 // Dashboards
 
-export const WidgetType = z.enum(['CHART', 'TEXT', 'FILTER', 'AI', 'TIME_GRAIN', 'SPACER', 'DIVIDER', 'CONTAINER']);
+export const WidgetType = z.enum(['CHART', 'TEXT', 'FILTER', 'AI', 'TIME_GRAIN', 'FIELD', 'PARENT', 'SPACER', 'DIVIDER', 'CONTAINER']);
 export const Position = z.object({ x: z.int(), y: z.int(), w: z.int(), h: z.int() });
 export const Breakpoints = z.object({
   lg: z.int().nullish(),
@@ -211,7 +228,7 @@ export const Report = z.looseObject({
   title: z.string().nullish(),
   description: z.string().nullish(),
   type: ResourceType,
-  source: ReportSource.nullish(),
+  source: ReportSourceRead.nullish(),
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.int().optional(),
@@ -275,6 +292,15 @@ export type ReportInputField = (typeof REPORT_INPUT_FIELDS)[number];
 
 export const WORKBOOK_INPUT_FIELDS = ['name', 'folderId', 'meta'] as const;
 
+/** Body of PUT /workbooks/{workbookId}: `meta` here replaces, and `slug` gives a workbook its slug. */
+export const UpdateWorkbookInput = z.object({
+  name: z.string().nullish(),
+  folderId: z.number().nullish(),
+  meta: FreeForm.nullish(),
+  slug: z.string().nullish(),
+  slugTakeover: z.boolean().nullish(),
+});
+
 // ---------------------------------------------------------------------------
 // User attributes (account-level, no deploymentId)
 
@@ -333,6 +359,7 @@ export const paths = {
     `${API_PREFIX}/deployments/${dep}/reports/by-public-id/${encodeURIComponent(publicId)}`,
   workbooks: (dep: number) => `${API_PREFIX}/deployments/${dep}/workbooks`,
   workbook: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/workbooks/${id}`,
+  spec: () => `${API_PREFIX}/spec`,
   workbookBySlug: (dep: number, slug: string) =>
     `${API_PREFIX}/deployments/${dep}/workbooks/by-slug/${encodeURIComponent(slug)}`,
   publish: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/workbooks/${id}/publish`,

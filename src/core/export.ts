@@ -397,7 +397,9 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   for (const wb of selected) {
     const slug = slugOf(wb);
     const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
-    const built = finalizeDoc('workbook', workbookDoc(wb, slug, refs));
+    // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
+    const adopt = derived.has(wb.id) ? { deploymentId: dep, id: wb.id } : undefined;
+    const built = finalizeDoc('workbook', workbookDoc(wb, slug, refs, adopt));
     await writes.add('workbook', file, built.doc);
     written.add(file);
     noteDangling(file, built.dangling);

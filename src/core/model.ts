@@ -57,6 +57,8 @@ export interface DesiredWorkbook {
   };
   /** Publish the draft after apply. */
   publish: boolean;
+  /** Give an existing (UI-made, slugless) workbook this slug in that deployment instead of creating one. */
+  adopt?: { deploymentId: number; id: number };
   pos: SourcePos;
 }
 
@@ -137,6 +139,7 @@ export interface FieldChange {
  */
 export type Operation =
   | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue } }
+  | { op: 'adoptWorkbook'; workbookId: number; slug: string }
   | { op: 'createReport'; body: CreateReportInput | { [k: string]: JsonValue } }
   | { op: 'updateReport'; reportId: number; body: { [k: string]: JsonValue } }
   | { op: 'publishWorkbook'; workbook: number | WorkbookRef; body: Omit<PublishDashboardInput, 'workbookId'> }
@@ -216,6 +219,8 @@ export function hasChanges(plan: Plan): boolean {
 
 export interface ApiPort {
   upsertWorkbookBySlug(slug: string, body: WorkbookInput): Promise<Workbook>;
+  /** Gives an existing workbook its slug (PUT /workbooks/{id} with the slug alone). */
+  adoptWorkbook(workbookId: number, slug: string): Promise<void>;
   createReport(body: CreateReportInput): Promise<Report>;
   updateReport(reportId: number, body: Record<string, unknown>): Promise<Report>;
   /** Reads every report and returns those carrying this publicId (for create-outcome checks). */

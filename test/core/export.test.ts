@@ -250,15 +250,14 @@ describe('exportDeployment', () => {
     const byAddress = new Map(p.changes.map((c) => [c.address, c]));
     for (const c of p.changes) {
       if (c.address === 'workbook/ops-board') {
-        // No slug live: the upsert by slug cannot find it, so apply would create one.
-        expect(c.actions).toEqual(['create']);
+        // No slug live: the exported adopt block gives the live workbook its slug; nothing else changes.
+        expect(c.actions).toEqual(['adopt']);
+        expect(c.changes.map((x) => [x.path, x.before, x.after])).toEqual([['slug', null, 'ops-board']]);
+        expect(c.requests.map((r) => r.operation)).toEqual([{ op: 'adoptWorkbook', workbookId: 11, slug: 'ops-board' }]);
       } else if (c.address === `report/${mintPublicId(1, 102)}`) {
-        // ... and the report in it would move to the new workbook (the summary says so).
-        expect(c.actions).toEqual(['adopt', 'update']);
-        expect(c.changes.map((x) => [x.path, x.after])).toEqual([
-          ['publicId', mintPublicId(1, 102)],
-          ['workbookId', { $workbook: 'ops-board' }],
-        ]);
+        // ... and the report in it stays there: its workbook reference resolves to the adopted id.
+        expect(c.actions).toEqual(['adopt']);
+        expect(c.changes.map((x) => [x.path, x.after])).toEqual([['publicId', mintPublicId(1, 102)]]);
       } else if (c.kind === 'report' && summary.adoptions.some((a) => `report/${a.publicId}` === c.address)) {
         expect(c.actions).toEqual(['adopt']);
         expect(c.changes.map((x) => x.path)).toEqual(['publicId']);

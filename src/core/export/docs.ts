@@ -204,7 +204,7 @@ export interface Built {
   dropped: Dropped[];
 }
 
-export function workbookDoc(wb: Workbook, slug: string, refs: RefLookup): Built {
+export function workbookDoc(wb: Workbook, slug: string, refs: RefLookup, adopt?: { deploymentId: number; id: number }): Built {
   const dangling: Dangling[] = [];
   const dropped: Dropped[] = [];
   const doc: Doc = { kind: 'Workbook', slug: escapeVars(slug), name: escapeVars(wb.name) };
@@ -213,6 +213,7 @@ export function workbookDoc(wb: Workbook, slug: string, refs: RefLookup): Built 
     const meta = loadableMeta(wb.meta, dropped);
     if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling);
   }
+  if (adopt) doc['adopt'] = { deploymentId: adopt.deploymentId, id: adopt.id };
   return { doc, dangling, dropped };
 }
 
@@ -226,7 +227,8 @@ export function reportDoc(
   const doc: Doc = { kind: 'Report', publicId: identity.publicId };
   doc['name'] = escapeVars(r.name);
   if (present(r.title)) doc['title'] = escapeVars(r.title!);
-  if (present(r.source)) doc['source'] = r.source!;
+  // The same source under the description's older name; bundles and create bodies name it HOSTED_SHEETS.
+  if (present(r.source)) doc['source'] = r.source === 'GOOGLE_SHEETS' ? 'HOSTED_SHEETS' : r.source!;
   if (present(r.workbookId)) {
     const slug = refs.workbookSlug(r.workbookId!);
     if (slug !== undefined) doc['workbookId'] = { $workbook: escapeVars(slug) };

@@ -17,6 +17,8 @@ export interface ReportMatch {
 
 export interface Matches {
   workbooks: Map<DesiredWorkbook, Workbook | undefined>;
+  /** Workbooks matched through their `adopt` block: the live one gets the slug now. */
+  adoptedWorkbooks: Set<DesiredWorkbook>;
   reports: ReportMatch[];
   reportsByBundleId: Map<string, ReportMatch>;
   workbookSlugs: Set<string>;
@@ -45,7 +47,14 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     if (!liveWorkbookBySlug.has(s)) liveWorkbookBySlug.set(s, w);
   }
   const workbooks = new Map<DesiredWorkbook, Workbook | undefined>();
-  for (const w of desired.workbooks) workbooks.set(w, liveWorkbookBySlug.get(w.slug));
+  const adoptedWorkbooks = new Set<DesiredWorkbook>();
+  const liveWorkbookById = new Map(live.workbooks.map((w) => [w.id, w]));
+  for (const w of desired.workbooks) {
+    const bySlug = liveWorkbookBySlug.get(w.slug);
+    const target = bySlug === undefined ? adoptTarget(w, liveWorkbookById, ctx) : undefined;
+    if (target !== undefined) adoptedWorkbooks.add(w);
+    workbooks.set(w, bySlug ?? target);
+  }
 
   const liveReportsByPid = groupBy(live.reports, (r) => r.publicId);
   const liveReportById = new Map(live.reports.map((r) => [r.id, r]));
@@ -102,6 +111,7 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
 
   return {
     workbooks,
+    adoptedWorkbooks,
     reports,
     reportsByBundleId,
     workbookSlugs: new Set(desired.workbooks.map((w) => w.slug)),
@@ -109,6 +119,28 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     liveReportsByPid,
     userAttributes,
   };
+}
+
+/** The live workbook a desired one adopts in this deployment, if its `adopt` block names one here. */
+function adoptTarget(w: DesiredWorkbook, byId: Map<number, Workbook>, ctx: PlanContext): Workbook | undefined {
+  if (w.adopt === undefined || w.adopt.deploymentId !== ctx.deploymentId) return undefined;
+  const target = byId.get(w.adopt.id);
+  if (target === undefined) {
+    throw planError(
+      'adopt_target_missing',
+      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id} in deployment ${ctx.deploymentId}, which does not exist there.`,
+      'Fix the id in the `adopt` block, or remove the block to create the workbook instead.',
+    );
+  }
+  const held = typeof target.slug === 'string' ? normalizeSlug(target.slug) : '';
+  if (held !== '' && held !== w.slug) {
+    throw planError(
+      'adopt_target_has_slug',
+      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id}, which already has the slug "${held}"; adopting it would take that slug away.`,
+      `Use \`slug: ${held}\` in this file, or remove the \`adopt\` block to create a workbook instead.`,
+    );
+  }
+  return target;
 }
 
 export function refTargets(m: Matches, desired: DesiredState, ctx: PlanContext): RefTargets {

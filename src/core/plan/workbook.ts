@@ -9,9 +9,10 @@ import { resolveRefs, type RefTargets } from '../refs.js';
 import { change, liveField, sameDraft, type Obj, type Planned } from './compare.js';
 import { dependencyOf, type Matches } from './match.js';
 
-export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Matches, targets: RefTargets): Planned {
+export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Matches, targets: RefTargets, adopting = false): Planned {
   const exists = lw !== undefined;
   const changes: FieldChange[] = [];
+  if (adopting) changes.push(change('slug', lw!.slug ?? null, w.slug, true));
   const body1: Obj = {};
   const meta1: Obj = {};
   const meta3: Obj = {};
@@ -50,11 +51,23 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
 
   const requests: PlannedRequest[] = [];
   const upsertId = `${w.address}#upsert`;
+  const adoptId = `${w.address}#adopt`;
+  // The slug first: every by-slug upsert after it then finds the adopted workbook.
+  if (adopting) {
+    requests.push({ id: adoptId, address: w.address, phase: 1, operation: { op: 'adoptWorkbook', workbookId: lw!.id, slug: w.slug }, dependsOn: [] });
+  }
   if (!exists || Object.keys(body1).length > 0) {
-    requests.push({ id: upsertId, address: w.address, phase: 1, operation: { op: 'upsertWorkbook', slug: w.slug, body: body1 }, dependsOn: [] });
+    requests.push({
+      id: upsertId,
+      address: w.address,
+      phase: 1,
+      operation: { op: 'upsertWorkbook', slug: w.slug, body: body1 },
+      dependsOn: adopting ? [adoptId] : [],
+    });
   }
   if (Object.keys(meta3).length > 0) {
-    const dependsOn = [...(requests.length > 0 ? [upsertId] : []), ...[...deps3].filter((d) => d !== upsertId).sort()];
+    const before3 = requests.length > 0 ? [requests[requests.length - 1]!.id] : [];
+    const dependsOn = [...before3, ...[...deps3].filter((d) => d !== upsertId && d !== adoptId).sort()];
     requests.push({
       id: `${w.address}#draft`,
       address: w.address,
@@ -66,7 +79,10 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
 
   const actions: ActionKind[] = [];
   if (!exists) actions.push('create');
-  else if (changes.length > 0) actions.push('update');
+  else if (adopting) {
+    actions.push('adopt');
+    if (changes.length > 1) actions.push('update');
+  } else if (changes.length > 0) actions.push('update');
 
   if (w.publish) {
     const liveDraft = liveField(lw?.meta, 'dashboardDraft') ?? liveField(lw, 'dashboardDraft') ?? null;
@@ -88,5 +104,7 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
 
   const rc: ResourceChange = { address: w.address, kind: 'workbook', actions, changes, requests, pos: w.pos };
   if (lw) rc.liveId = lw.id;
-  return { change: rc, fingerprints: () => [fingerprintOf(w.address, lw)] };
+  const fingerprints = () =>
+    adopting ? [fingerprintOf(w.address, undefined), fingerprintOf(w.address, lw, 'id')] : [fingerprintOf(w.address, lw)];
+  return { change: rc, fingerprints };
 }
