@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { AuthScheme } from '../config/types.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
-import { ErrorBody, PageInfo } from './wire.js';
+import { PageInfo } from './wire.js';
+import { readErrorBody, shownServerText } from './error-body.js';
 import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
 import { VERSION } from '../version.js';
@@ -635,24 +636,14 @@ export class ApiClient {
     let apiCode: string | undefined;
     const html = text.trim() !== '' && looksLikeHtml(contentType, text);
     if (!html && text.trim() !== '') {
+      let json: unknown;
       try {
-        const b = ErrorBody.safeParse(JSON.parse(text));
-        if (b.success) {
-          apiCode = b.data.code;
-          const m = b.data.message;
-          if (typeof m === 'string') serverMessage = m;
-          else if (Array.isArray(m)) serverMessage = m.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ');
-          else if (m && typeof m === 'object') serverMessage = JSON.stringify(m);
-          else if (b.data.error) serverMessage = b.data.error;
-        }
+        json = JSON.parse(text);
       } catch {
         // not JSON: a short plain-text body is still the best message there is
-        if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = text.trim();
+        if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = shownServerText(text.trim(), this.redactToken);
       }
-    }
-    if (serverMessage !== undefined) {
-      serverMessage = this.redactToken(serverMessage);
-      if (serverMessage.length > 500) serverMessage = `${serverMessage.slice(0, 500)}…`;
+      if (json !== undefined) ({ message: serverMessage, code: apiCode } = readErrorBody(json, this.redactToken));
     }
     const reason = STATUS_TEXT[status] ?? 'HTTP error';
     const said =

@@ -165,7 +165,7 @@ export const Dashboard = z.looseObject({
   workbookId: z.int(),
   status: z.enum(['draft', 'published', 'archived']),
   allowEmbed: z.boolean(),
-  config: DashboardConfig,
+  config: FreeForm,
   versionNumber: z.int(),
   versionId: z.int(),
   reportSnapshots: z.array(ReportSnapshot),
@@ -203,8 +203,9 @@ export const Workbook = z.looseObject({
   userId: z.number().nullish(),
   user: ResourceOwner.nullish(),
   isFavorite: z.boolean().nullish(),
-  dashboardDraft: DashboardConfig.nullish(),
-  dashboardPublished: DashboardConfig.nullish(),
+  // As sent, like meta: a member or widget type this version of wsc does not know must not be lost on reading.
+  dashboardDraft: FreeForm.nullish(),
+  dashboardPublished: FreeForm.nullish(),
   publishedDashboard: Dashboard.nullish(),
 });
 export type Workbook = z.infer<typeof Workbook>;

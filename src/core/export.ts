@@ -25,6 +25,7 @@ import {
   type RefLookup,
 } from './export/docs.js';
 import { deriveSlugs, mintPublicId } from './export/mint.js';
+import { metaWithDraft } from './live-draft.js';
 import { assignNames, NameRegistry } from './export/names.js';
 
 export type { Doc } from './export/docs.js';
@@ -280,7 +281,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
       );
     }
     selected = [...picked.values()].sort((a, b) => a.id - b.id);
-    for (const wb of selected) for (const id of referencedReportIds(wb.meta)) wantedReportIds.add(id);
+    for (const wb of selected) for (const id of referencedReportIds(metaWithDraft(wb))) wantedReportIds.add(id);
   }
   const selectedIds = new Set(selected.map((wb) => wb.id));
   const exportedSlug = new Map(selected.map((wb) => [wb.id, slugOf(wb)]));

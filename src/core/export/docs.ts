@@ -6,6 +6,7 @@
 import type { Report, UserAttribute, Workbook } from '../../api/wire.js';
 import { UserAttributeType } from '../../api/wire.js';
 import { FORBIDDEN_KEYS } from '../../bundle/yaml-doc.js';
+import { metaWithDraft } from '../live-draft.js';
 import { isRef, type JsonValue } from '../model.js';
 
 export type Doc = { [k: string]: JsonValue };
@@ -209,8 +210,8 @@ export function workbookDoc(wb: Workbook, slug: string, refs: RefLookup, adopt?:
   const dropped: Dropped[] = [];
   const doc: Doc = { kind: 'Workbook', slug: escapeVars(slug), name: escapeVars(wb.name) };
   if (present(wb.folderId)) doc['folderId'] = wb.folderId!;
-  if (present(wb.meta)) {
-    const meta = loadableMeta(wb.meta, dropped);
+  if (present(wb.meta) || present(wb.dashboardDraft)) {
+    const meta = loadableMeta(metaWithDraft(wb), dropped);
     if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling);
   }
   if (adopt) doc['adopt'] = { deploymentId: adopt.deploymentId, id: adopt.id };

@@ -4,6 +4,7 @@
 import type { Workbook } from '../../api/wire.js';
 import { sameContent, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
+import { liveDraft } from '../live-draft.js';
 import type { ActionKind, DesiredWorkbook, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
 import { resolveRefs, type RefTargets } from '../refs.js';
 import { change, liveField, sameDraft, type Obj, type Planned } from './compare.js';
@@ -33,7 +34,7 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
     for (const k of Object.keys(meta).sort()) {
       const path = `meta.${k}`;
       const r = resolveRefs(meta[k]!, targets, { address: w.address, path, pos: w.pos });
-      const before = liveField(lw?.meta, k);
+      const before = k === 'dashboardDraft' ? liveDraft(lw) : liveField(lw?.meta, k);
       if (k === 'dashboardDraft') draft = r.value;
       const same = k === 'dashboardDraft' ? sameDraft(r.value, before) : sameContent(r.value, before);
       if (exists && r.pending.length === 0 && same) continue;
@@ -85,8 +86,7 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
   } else if (changes.length > 0) actions.push('update');
 
   if (w.publish) {
-    const liveDraft = liveField(lw?.meta, 'dashboardDraft') ?? liveField(lw, 'dashboardDraft') ?? null;
-    const wanted = draft ?? liveDraft;
+    const wanted = draft ?? liveDraft(lw) ?? null;
     const published = liveField(lw, 'dashboardPublished') ?? null;
     if (!exists || draftChanges || !sameDraft(wanted, published)) {
       actions.push('publish');
