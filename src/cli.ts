@@ -14,6 +14,8 @@ export interface CommonOptions {
   verbose: boolean;
   concurrency: number;
   maxRetries: number;
+  /** `--page-size`: `first` of list requests (else WSC_PAGE_SIZE, else 500; smaller when the server refuses it). */
+  pageSize?: number;
 }
 export interface ValidateOptions extends CommonOptions {}
 export interface PlanOptions extends CommonOptions {
@@ -66,7 +68,8 @@ function common(cmd: Command, opts: { output?: boolean } = {}): Command {
     .option('--no-color', 'disable colour (env: NO_COLOR)')
     .option('--verbose', 'trace HTTP requests on stderr (token redacted)', false)
     .option('--concurrency <n>', 'parallel requests', intArg(1, 64), 8)
-    .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6);
+    .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6)
+    .option('--page-size <n>', 'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)', intArg(1, 10_000));
   if (opts.output !== false) {
     cmd.addOption(
       new Option('--output <format>', 'output format').choices(['human', 'json', 'markdown']).default('human'),

@@ -13,6 +13,7 @@ import { PageInfo } from './wire.js';
 import { readErrorBody, shownServerText } from './error-body.js';
 import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
+import { PageSize } from './page-size.js';
 import { VERSION } from '../version.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -208,7 +209,8 @@ export interface PageOptions {
 
 export class ApiClient {
   readonly baseUrl: string;
-  readonly pageSize: number;
+  /** `first` of list requests, detected at run time (page-size.ts). */
+  readonly pageSizes: PageSize;
   readonly policy: RetryPolicy;
   private readonly pool: HttpPool;
   private readonly prefix: string;
@@ -242,7 +244,7 @@ export class ApiClient {
     this.timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.pageSizes = new PageSize(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
     const base = opts.policy ?? RETRY_POLICY;
     this.policy = opts.maxRetries === undefined ? base : policyWithMaxRetries(opts.maxRetries, base);
     this.traceFn = opts.trace;
@@ -257,6 +259,11 @@ export class ApiClient {
       bodyTimeout: this.timeoutMs + 1000,
       keepAliveTimeout: 30_000,
     });
+  }
+
+  /** The page size asked for now (smaller once the server has shown a smaller one). */
+  get pageSize(): number {
+    return this.pageSizes.current;
   }
 
   private trace(line: string): void {
@@ -325,10 +332,9 @@ export class ApiClient {
    * continues a chain from a cursor.
    */
   async *pages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}, opts: PageOptions = {}): AsyncGenerator<T[]> {
-    const pageSize = this.pageSize;
     const budget = opts.budget ?? (() => Infinity);
     /** `first` for a page that has `before` items ahead of it; 0: no page is needed. */
-    const firstAfter = (before: number) => Math.max(0, Math.min(pageSize, budget() - before));
+    const firstAfter = (before: number) => Math.max(0, Math.min(this.pageSizes.current, budget() - before));
     const seen = new Set<string>();
     /** The page each item id came in (ids are the lists' identities). */
     const pageOfId = new Map<number, number>();
@@ -351,23 +357,31 @@ export class ApiClient {
     let consuming = 0;
     const fetchPage = (k: number, after: string | undefined, before: number, first: number): Fetch => {
       const f: Fetch = { k, before, first, page: Promise.resolve({ items: [] }) };
-      f.page = this.request({
-        method: 'GET',
-        path,
-        schema: rawListEnvelope,
-        query: { ...query, first, ...(after !== undefined ? { after } : {}) },
-        onText: (text) => {
-          if (f.dropped || k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
-          // f.before, not `before`: it is corrected when a guess is taken (see below).
-          const nextFirst = firstAfter(f.before + first);
-          if (nextFirst === 0) return;
-          const cursor = speculativeCursor(text);
-          if (cursor === undefined || seen.has(cursor)) return;
-          f.ahead = { cursor, fetch: fetchPage(k + 1, cursor, f.before + first, nextFirst) };
-          // Awaited only if it proves right; a failure must not surface as unhandled.
-          f.ahead.fetch.page.catch(() => undefined);
-        },
-      });
+      const ask = (): Promise<RawListPage> =>
+        this.request({
+          method: 'GET',
+          path,
+          schema: rawListEnvelope,
+          query: { ...query, first: f.first, ...(after !== undefined ? { after } : {}) },
+          onText: (text) => {
+            if (f.dropped || k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
+            // f.before, not `before`: it is corrected when a guess is taken (see below).
+            const nextFirst = firstAfter(f.before + f.first);
+            if (nextFirst === 0) return;
+            const cursor = speculativeCursor(text);
+            if (cursor === undefined || seen.has(cursor)) return;
+            f.ahead = { cursor, fetch: fetchPage(k + 1, cursor, f.before + f.first, nextFirst) };
+            // Awaited only if it proves right; a failure must not surface as unhandled.
+            f.ahead.fetch.page.catch(() => undefined);
+          },
+        }).catch((e: unknown) => {
+          // A server that refuses this `first` is asked again with a smaller one.
+          const smaller = this.pageSizes.refused(f.first, e);
+          if (smaller === undefined || smaller >= f.first) throw e;
+          f.first = smaller;
+          return ask();
+        });
+      f.page = ask();
       return f;
     };
     const first1 = firstAfter(0);
@@ -375,11 +389,12 @@ export class ApiClient {
     try {
       for (let n = 1; next; n++) {
         consuming = n;
-        const asked = next.first;
         const raw: RawListPage = await next.page;
+        const asked = next.first;
         const guess: Fetch['ahead'] = next.ahead;
         next = undefined;
         const info = raw.pageInfo;
+        if (info?.hasNextPage) this.pageSizes.short(asked, raw.items.length);
         opts.onPage?.({ count: raw.count, items: raw.items.length, pageInfo: info ?? undefined });
         const after = total + raw.items.length;
         if (!info) {

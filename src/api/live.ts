@@ -13,6 +13,12 @@ import { paths, Report, UserAttribute, Workbook } from './wire.js';
 /** What the caller expects to find (the bundle's own counts): a hint for how to read, never a filter. */
 export interface LiveHints {
   reports?: number;
+  /**
+   * false: the account's user attributes are not read (the bundle manages
+   * none). Reading them may need an admin, and a token that may not is no
+   * reason to fail a plan that does not touch them. Default true.
+   */
+  userAttributes?: boolean;
 }
 
 export async function readLiveState(client: ApiClient, deploymentId: number, hints: LiveHints = {}): Promise<LiveState> {
@@ -20,7 +26,7 @@ export async function readLiveState(client: ApiClient, deploymentId: number, hin
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
     listFromBothEnds(client, paths.reports(deploymentId), Report, { sortBy: 'createdAt', asIs: true, ...(hints.reports !== undefined ? { expected: hints.reports } : {}) }),
     client.listAll(paths.workbooks(deploymentId), Workbook),
-    client.listAll(paths.userAttributes(), UserAttribute),
+    hints.userAttributes === false ? Promise.resolve([]) : client.listAll(paths.userAttributes(), UserAttribute),
   ]);
   return { reports, workbooks, userAttributes };
 }

@@ -84,7 +84,10 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   try {
     const { readLiveState } = await import('../api/live.js');
     const { checkFingerprints } = await import('../core/fingerprint.js');
-    const live = await readLiveState(conn.client, conn.deploymentId);
+    // The user attributes are read only when the plan holds one (they may need an admin to read).
+    const live = await readLiveState(conn.client, conn.deploymentId, {
+      userAttributes: saved.plan.fingerprints.some((f) => f.address.startsWith('user-attribute/')),
+    });
     endPhase('read deployment');
     const drifts = checkFingerprints(saved.plan.fingerprints, live, {
       deploymentId: conn.deploymentId,

@@ -46,7 +46,10 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length });
+    const live = await readLiveState(conn.client, conn.deploymentId, {
+      reports: desired.reports.length,
+      userAttributes: desired.userAttributes.length > 0,
+    });
     endPhase('read deployment');
     const p = plan(desired, live, {
       environment: env.name,

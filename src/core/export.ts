@@ -12,7 +12,7 @@
 import type { Report, UserAttribute, Workbook } from '../api/wire.js';
 import { isPlaceholderPublicId, normalizeSlug } from '../api/wire.js';
 import { SCHEMA_OF_KIND, type Kind } from '../bundle/schema/index.js';
-import { WscError, EXIT } from '../errors.js';
+import { ApiError, WscError, EXIT } from '../errors.js';
 import type { PublicIdMode } from './model.js';
 import {
   referencedReportIds,
@@ -54,7 +54,14 @@ export interface ExportOptions {
 }
 
 export interface ExportWarning {
-  code: 'dangling-workbook' | 'dangling-report' | 'field-dropped' | 'per-deployment-ids';
+  code:
+    | 'dangling-workbook'
+    | 'dangling-report'
+    | 'field-dropped'
+    | 'per-deployment-ids'
+    | 'user-attributes-unreadable'
+    | 'report-id-kept'
+    | 'resource-skipped';
   /** The file concerned, relative to the bundle root. */
   file?: string;
   message: string;
@@ -246,7 +253,15 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   try {
     [allWorkbooks, userAttributes] = await Promise.all([
       collect(source.workbooks()),
-      filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()),
+      filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()).catch((e: unknown) => {
+        // The token may not read the account's user attributes (they need an admin): the rest is still worth exporting.
+        if (!(e instanceof ApiError) || e.status !== 403) throw e;
+        warnings.push({
+          code: 'user-attributes-unreadable',
+          message: `user attributes not exported: the token may not read them (${e.message}).`,
+        });
+        return [] as UserAttribute[];
+      }),
     ]);
   } catch (e) {
     await reportPages.return();

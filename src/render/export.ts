@@ -76,6 +76,9 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       'dangling-report': 'report ids kept as numbers (the report is not exported)',
       'field-dropped': 'values left unmanaged (a bundle cannot hold them as they are)',
       'per-deployment-ids': 'note on per-deployment publicIds',
+      'user-attributes-unreadable': 'user attributes not readable with this token (not exported)',
+      'report-id-kept': 'numbers in dashboards that look like report ids and were kept as they are',
+      'resource-skipped': 'resources not exported (the server sent values this version of wsc does not read)',
     };
     lines.push('', c.yellow(`${plural(s.warnings.length, 'warning')} (on stderr):`));
     for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${label[code] ?? code}`);
