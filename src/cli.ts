@@ -36,6 +36,8 @@ export interface EmulatorOptions {
   host: string;
   state?: string;
   seed?: string;
+  /** Seed deployment 1 with content made in the UI (emulator/seed-ui.ts). */
+  uiMade: boolean;
   latency?: string;
   faults?: string;
   color: boolean;
@@ -131,6 +133,7 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .option('--state <file>', 'persist state to this JSON file')
     .option('--seed <file>', 'seed state from this JSON file')
+    .option('--ui-made', 'seed deployment 1 with content made in the UI: slugless workbooks, legacy reports, every widget shape', false)
     .option('--latency <ms>', 'added latency per request: N or MIN-MAX')
     .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02,garbled-after=0.01"')
     .option('--no-color', 'disable colour')

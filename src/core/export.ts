@@ -311,9 +311,11 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   const reportsPerWorkbook = new Map<number, number>();
   const registry = new NameRegistry();
   const reportOfFile = new Map<string, number>();
+  const reportIds = new Set<number>(); // every report id seen in the deployment
   const refs: RefLookup = {
     workbookSlug: (id) => exportedSlug.get(id),
     reportPublicId: (id) => reportPid.get(id),
+    isReportId: (id) => reportIds.has(id),
   };
   const mint = (reportId: number): string => {
     const id = mintPublicId(dep, reportId, (c) => minted.has(c) || byLivePid.has(c));
@@ -340,6 +342,10 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   };
   const noteDangling = (file: string, dangling: Dangling[]) => {
     for (const d of dangling) {
+      if (d.note !== undefined) {
+        warnings.push({ code: 'report-id-kept', file, message: `${d.path}: ${d.note}.` });
+        continue;
+      }
       warnings.push({
         code: d.kind === 'workbook' ? 'dangling-workbook' : 'dangling-report',
         file,
@@ -372,6 +378,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
 
   for await (const page of reportPages) {
     for (const r of page) {
+      reportIds.add(r.id);
       const exported = filtered ? (r.workbookId != null && selectedIds.has(r.workbookId)) || wantedReportIds.has(r.id) : true;
       const first = byLivePid.get(r.publicId);
       if (first === undefined) byLivePid.set(r.publicId, { reportId: r.id, exported });
