@@ -31,6 +31,9 @@ export interface ExportOptions extends CommonOptions {
   out: string;
   workbook: string[];
 }
+export interface DoctorOptions extends Omit<CommonOptions, 'output'> {
+  output: 'human' | 'json';
+}
 export interface EmulatorOptions {
   port: number;
   host: string;
@@ -125,6 +128,11 @@ export function buildCli(): Command & { exitCode?: number } {
     .requiredOption('--out <dir>', 'directory to write the bundle into')
     .option('--workbook <slug>', 'export only this workbook and its reports (repeatable)', collect, [])
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));
+
+  common(program.command('doctor'), { output: false })
+    .description('check an environment before the first plan: host, token, deployment, page size, access, version (read-only)')
+    .addOption(new Option('--output <format>', 'output format').choices(['human', 'json']).default('human'))
+    .action(action<DoctorOptions>(program, () => import('./commands/doctor.js')));
 
   program
     .command('emulator')
