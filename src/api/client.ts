@@ -140,6 +140,19 @@ function issuesText(error: z.ZodError, max = 3): string {
   return parts.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
 }
 
+/** What is wrong with an item, with the values it holds there: `source: "NEW" (Invalid option: ...)`. */
+function valuedIssues(item: unknown, error: z.ZodError, max = 3): string {
+  const parts = error.issues.slice(0, max).map((i) => {
+    let v: unknown = item;
+    for (const k of i.path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+    const where = i.path.length ? i.path.map(String).join('.') : '(root)';
+    const shown = v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80);
+    return `${where}: ${shown} (${i.message})`;
+  });
+  const more = error.issues.length - max;
+  return parts.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
+}
+
 function looksLikeHtml(contentType: string | undefined, text: string): boolean {
   if (contentType && /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType)) return true;
   return text.replace(/^\uFEFF/, '').trimStart().startsWith('<');
@@ -205,6 +218,12 @@ export interface PageOptions {
    * canonically); export keeps zod's order, which its files follow.
    */
   asIs?: boolean;
+  /**
+   * Tolerant reading: an item that fails its schema is handed here (as sent,
+   * with what is wrong with it) and left out, instead of failing the read.
+   * The caller decides whether it matters (see core/plan/odd.ts).
+   */
+  onInvalid?: (item: unknown, why: string) => void;
 }
 
 export class ApiClient {
@@ -428,7 +447,7 @@ export class ApiClient {
           next.page.catch(() => undefined);
         }
         if (guess !== undefined && guess.fetch !== next) guess.fetch.dropped = true;
-        const items = await this.validateItems('GET', path, raw.items, itemSchema, opts.asIs === true && keepsInput(itemSchema));
+        const items = await this.validateItems('GET', path, raw.items, itemSchema, opts.asIs === true && keepsInput(itemSchema), opts.onInvalid);
         // An item twice in one chain means the list moved under the cursor
         // (or the server pages wrongly): another item may have been skipped,
         // and a plan on such a read could create a duplicate.
@@ -454,7 +473,14 @@ export class ApiClient {
   }
 
   /** A list page's items, validated a slice at a time (see pages). */
-  private async validateItems<T>(method: string, path: string, raw: unknown[], itemSchema: z.ZodType<T>, asIs = false): Promise<T[]> {
+  private async validateItems<T>(
+    method: string,
+    path: string,
+    raw: unknown[],
+    itemSchema: z.ZodType<T>,
+    asIs = false,
+    onInvalid?: PageOptions['onInvalid'],
+  ): Promise<T[]> {
     const out: T[] = new Array<T>(raw.length);
     if (asIs) {
       const check = compileCheck(itemSchema);
@@ -467,6 +493,7 @@ export class ApiClient {
       if (i === raw.length) return out;
     }
     const parse = compileParse(itemSchema);
+    let skipped = 0;
     for (let i = 0; i < raw.length; i++) {
       if (i > 0 && i % VALIDATE_SLICE === 0) await new Promise<void>((r) => setImmediate(r));
       // The compiled parser gives zod's output without zod's cost (zod-fast.ts); zod runs when it cannot.
@@ -476,19 +503,25 @@ export class ApiClient {
         continue;
       }
       const item = itemSchema.safeParse(raw[i]);
+      if (!item.success && onInvalid) {
+        onInvalid(raw[i], this.redactToken(valuedIssues(raw[i], item.error)));
+        skipped++;
+        continue;
+      }
       if (!item.success) {
         const issues = item.error.issues.map((x) => ({ ...x, path: ['items', i, ...x.path] }));
         throw this.invalidBody(method, path, 200, `a body wsc does not understand: ${issuesText(new z.ZodError(issues))}.`);
       }
       out[i] = item.data;
     }
-    return out;
+    // Items left out by onInvalid leave holes.
+    return skipped > 0 ? out.filter(() => true) : out;
   }
 
   /** Every item of a list, all pages. */
-  async listAll<T>(path: string, itemSchema: z.ZodType<T>, query?: Query): Promise<T[]> {
+  async listAll<T>(path: string, itemSchema: z.ZodType<T>, query?: Query, opts?: PageOptions): Promise<T[]> {
     const all: T[] = [];
-    for await (const items of this.pages(path, itemSchema, query)) for (const i of items) all.push(i);
+    for await (const items of this.pages(path, itemSchema, query, opts)) for (const i of items) all.push(i);
     return all;
   }
 

@@ -353,6 +353,8 @@ export const SortDirection = z.enum(['ASC', 'DESC']);
 // Paths, relative to the host. The client prefixes nothing else.
 
 export const API_PREFIX = '/api/v1';
+/** The API version this wsc and its emulator were built for (the last changelog entry of the facts). */
+export const KNOWN_API_VERSION = '0.19.1';
 export const paths = {
   reports: (dep: number) => `${API_PREFIX}/deployments/${dep}/reports`,
   report: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/reports/${id}`,

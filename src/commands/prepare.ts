@@ -41,7 +41,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   endPhase('bundle');
 
-  const [{ connect }, { readLiveState }, { plan }] = await later;
+  const [{ connect }, { readLiveState }, { plan, splitOdd }] = await later;
   const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
@@ -51,6 +51,10 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       userAttributes: desired.userAttributes.length > 0,
     });
     endPhase('read deployment');
+    if (live.odd) {
+      const { renderOddWarnings } = await import('../render/odd.js');
+      ctx.err(renderOddWarnings(splitOdd(desired, live, env).unmanaged, ctx.style));
+    }
     const p = plan(desired, live, {
       environment: env.name,
       deploymentId: env.deploymentId,

@@ -99,6 +99,18 @@ export interface LiveState {
   reports: Report[];
   workbooks: Workbook[];
   userAttributes: UserAttribute[];
+  /** Items the server sent that this version of wsc cannot read (left out of the lists above). */
+  odd?: OddItem[];
+}
+
+/** A live item that failed its wire schema: an unknown enum value, a member of an unexpected type... */
+export interface OddItem {
+  kind: 'workbook' | 'report' | 'user-attribute';
+  id?: number;
+  /** Its identity as sent, if readable: slug (normalised), publicId or name. */
+  identity?: string;
+  /** What is wrong, naming the field and the value. */
+  why: string;
 }
 
 // ---------------------------------------------------------------------------
