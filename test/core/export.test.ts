@@ -242,7 +242,12 @@ describe('exportDeployment', () => {
     expect(summary.warnings.map((w) => [w.code, w.file])).toEqual([
       ['dangling-workbook', 'reports/twin-a.yaml'],
       ['dangling-report', 'workbooks/sales.yaml'],
+      ['report-id-kept', 'workbooks/sales.yaml'],
     ]);
+    // `count: 100` in a text widget is not a reference, but 100 is a report's id: kept, and said so.
+    expect(summary.warnings.find((w) => w.code === 'report-id-kept')!.message).toBe(
+      'meta.dashboardDraft.widgets[3].config.count: widget "t1": 100 is the id of a report of this deployment, under a key wsc does not read as a report reference; kept as it is.',
+    );
     expect(summary.files).toEqual({ workbooks: 2, reports: 5, userAttributes: 1 });
     // The widget that pointed at legacy report 102 now points at its minted publicId.
     expect(files['workbooks/sales.yaml']).toContain(`$report: ${mintPublicId(1, 102)}`);
@@ -336,7 +341,7 @@ describe('exportDeployment', () => {
       'workbooks/sales.yaml',
     ]);
     // Report 102 lives in the slugless workbook 11, which is not exported: its workbookId stays a number.
-    expect(summary.warnings.map((w) => w.code).sort()).toEqual(['dangling-report', 'dangling-workbook']);
+    expect(summary.warnings.map((w) => w.code).sort()).toEqual(['dangling-report', 'dangling-workbook', 'report-id-kept']);
   });
 
   test('--workbook with an unknown slug fails before writing anything', async () => {
