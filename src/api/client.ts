@@ -144,7 +144,9 @@ function issuesText(error: z.ZodError, max = 3): string {
 function valuedIssues(item: unknown, error: z.ZodError, max = 3): string {
   const parts = error.issues.slice(0, max).map((i) => {
     let v: unknown = item;
-    for (const k of i.path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+    for (const k of i.path) {
+      v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+    }
     const where = i.path.length ? i.path.map(String).join('.') : '(root)';
     const shown = v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80);
     return `${where}: ${shown} (${i.message})`;
@@ -447,7 +449,8 @@ export class ApiClient {
           next.page.catch(() => undefined);
         }
         if (guess !== undefined && guess.fetch !== next) guess.fetch.dropped = true;
-        const items = await this.validateItems('GET', path, raw.items, itemSchema, opts.asIs === true && keepsInput(itemSchema), opts.onInvalid);
+        const asIs = opts.asIs === true && keepsInput(itemSchema);
+        const items = await this.validateItems('GET', path, raw.items, itemSchema, asIs, opts.onInvalid);
         // An item twice in one chain means the list moved under the cursor
         // (or the server pages wrongly): another item may have been skipped,
         // and a plan on such a read could create a duplicate.
@@ -689,7 +692,9 @@ export class ApiClient {
         json = JSON.parse(text);
       } catch {
         // not JSON: a short plain-text body is still the best message there is
-        if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = shownServerText(text.trim(), this.redactToken);
+        if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) {
+          serverMessage = shownServerText(text.trim(), this.redactToken);
+        }
       }
       if (json !== undefined) ({ message: serverMessage, code: apiCode } = readErrorBody(json, this.redactToken));
     }

@@ -18,7 +18,9 @@ export interface ErrorBodyFacts {
 function text(v: unknown): string | undefined {
   if (typeof v === 'string') return v.trim() === '' ? undefined : v;
   if (Array.isArray(v)) {
-    const parts = v.map((x) => text(x) ?? (x === null || x === undefined ? undefined : JSON.stringify(x))).filter((x) => x !== undefined);
+    const parts = v
+      .map((x) => text(x) ?? (x === null || x === undefined ? undefined : JSON.stringify(x)))
+      .filter((x) => x !== undefined);
     return parts.length > 0 ? parts.join('; ') : undefined;
   }
   if (v !== null && typeof v === 'object') {
@@ -39,7 +41,9 @@ function messageOf(body: unknown): string | undefined {
   // problem+json: the title names the kind of problem, the detail this occurrence.
   const title = typeof o['title'] === 'string' ? o['title'] : undefined;
   const detail = typeof o['detail'] === 'string' ? o['detail'] : undefined;
-  if (title !== undefined || detail !== undefined) return [title, detail].filter((x) => x !== undefined && x.trim() !== '').join(': ') || undefined;
+  if (title !== undefined || detail !== undefined) {
+    return [title, detail].filter((x) => x !== undefined && x.trim() !== '').join(': ') || undefined;
+  }
   const error = o['error'];
   if (error !== null && typeof error === 'object' && !Array.isArray(error)) return text(error);
   return text(error) ?? text(o['errors']);
@@ -50,10 +54,8 @@ function codeOf(body: unknown): string | undefined {
   const o = body as Record<string, unknown>;
   if (typeof o['code'] === 'string') return o['code'];
   const nested = o['error'];
-  if (nested !== null && typeof nested === 'object' && typeof (nested as Record<string, unknown>)['code'] === 'string') {
-    return (nested as Record<string, string>)['code'];
-  }
-  return undefined;
+  const inner = nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>)['code'] : undefined;
+  return typeof inner === 'string' ? inner : undefined;
 }
 
 /** Cut to MAX_SERVER_MESSAGE characters (an ellipsis says so), control characters made visible. */

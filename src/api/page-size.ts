@@ -49,7 +49,8 @@ export class PageSize {
     const next = namedLimit(e.serverMessage ?? '', asked) ?? PAGE_SIZE_STEPS.find((s) => s < asked) ?? 1;
     if (next < this.size) {
       this.size = next;
-      this.trace(`page size: the server refused first=${asked} (${(e as WscError).message}); asking for ${next} per page for the rest of this run`);
+      const why = (e as WscError).message;
+      this.trace(`page size: the server refused first=${asked} (${why}); ` + `asking for ${next} per page for the rest of this run`);
     }
     return Math.min(next, this.size);
   }
@@ -58,6 +59,9 @@ export class PageSize {
   short(asked: number, got: number): void {
     if (got < 1 || got >= asked || got >= this.size) return;
     this.size = got;
-    this.trace(`page size: the server answered ${got} items for first=${asked} and has more; asking for ${got} per page for the rest of this run`);
+    this.trace(
+      `page size: the server answered ${got} items for first=${asked} and has more; ` +
+        `asking for ${got} per page for the rest of this run`,
+    );
   }
 }

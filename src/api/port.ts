@@ -14,7 +14,8 @@ export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
 
     // A PUT: repeating it is harmless. Only the slug is sent (here `meta` would replace, not merge).
     adoptWorkbook: async (workbookId, slug) => {
-      await client.request({ method: 'PUT', path: paths.workbook(deploymentId, workbookId), body: { slug }, schema: z.unknown() });
+      const path = paths.workbook(deploymentId, workbookId);
+      await client.request({ method: 'PUT', path, body: { slug }, schema: z.unknown() });
     },
 
     // Always carries its publicId, so a repeat cannot create a second report:

@@ -162,7 +162,8 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   }
   // Not provably whole: read on from where the ascending chain stopped.
   if (ascMore && ascCursor !== undefined) {
-    for await (const items of client.pages(path, schema, { ...base, sortDirection: 'ASC' }, { after: ascCursor, asIs, ...tolerant })) {
+    const rest = client.pages(path, schema, { ...base, sortDirection: 'ASC' }, { after: ascCursor, asIs, ...tolerant });
+    for await (const items of rest) {
       for (const x of items) asc.push(x);
     }
   }

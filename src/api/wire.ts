@@ -91,7 +91,18 @@ export const API_CODES = {
 // ---------------------------------------------------------------------------
 // Dashboards
 
-export const WidgetType = z.enum(['CHART', 'TEXT', 'FILTER', 'AI', 'TIME_GRAIN', 'FIELD', 'PARENT', 'SPACER', 'DIVIDER', 'CONTAINER']);
+export const WidgetType = z.enum([
+  'CHART',
+  'TEXT',
+  'FILTER',
+  'AI',
+  'TIME_GRAIN',
+  'FIELD',
+  'PARENT',
+  'SPACER',
+  'DIVIDER',
+  'CONTAINER',
+]);
 export const Position = z.object({ x: z.int(), y: z.int(), w: z.int(), h: z.int() });
 export const Breakpoints = z.object({
   lg: z.int().nullish(),

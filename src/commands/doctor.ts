@@ -14,9 +14,11 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   const { doctorPassed, renderDoctorHuman, renderDoctorJson } = await import('../render/doctor.js');
   const dir = resolve(ctx.cwd, opts.dir);
   const connOpts = connectOptions(opts, ctx);
-  const env = await resolveEnvironment({ dir, flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment }, env: ctx.env });
+  const flags = { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment };
+  const env = await resolveEnvironment({ dir, flags, env: ctx.env });
   // An invalid bundle is one failed check, not the end of the others.
-  const bundle = await loadValidBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs }).then(
+  const loadOpts = { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs };
+  const bundle = await loadValidBundle(dir, loadOpts).then(
     ({ desired }) => ({ desired }),
     (e: unknown) => {
       if (!isWscError(e)) throw e;
@@ -32,7 +34,8 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
       const { plan } = await import('../core/plan.js');
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };
       const live = await readLiveState(conn.client, conn.deploymentId, { userAttributes: desired.userAttributes.length > 0 });
-      return plan(desired, live, { environment: env.name, deploymentId: env.deploymentId, publicIds: env.publicIds, targets: [], fingerprints: false });
+      const planCtx = { environment: env.name, deploymentId: env.deploymentId, publicIds: env.publicIds, targets: [] };
+      return plan(desired, live, { ...planCtx, fingerprints: false });
     };
     const checks = await runChecks(
       {
@@ -45,7 +48,8 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
       },
       CHECKS,
     );
-    const report = { environment: env.name, baseUrl: env.embedded ? 'embedded emulator' : conn.baseUrl, deploymentId: conn.deploymentId, checks };
+    const baseUrl = env.embedded ? 'embedded emulator' : conn.baseUrl;
+    const report = { environment: env.name, baseUrl, deploymentId: conn.deploymentId, checks };
     ctx.out(opts.output === 'json' ? renderDoctorJson(report) : renderDoctorHuman(report, ctx.style));
     return doctorPassed(report) ? EXIT.ok : EXIT.failure;
   } finally {

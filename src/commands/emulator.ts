@@ -33,7 +33,9 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
     }
   }
   if (opts.seed !== undefined && !existsSync(opts.seed)) throw new UsageError(`--seed: no such file "${opts.seed}".`);
-  if (opts.seed !== undefined && opts.uiMade) throw new UsageError('--seed and --ui-made both seed the emulator: give one of them.');
+  if (opts.seed !== undefined && opts.uiMade) {
+    throw new UsageError('--seed and --ui-made both seed the emulator: give one of them.');
+  }
   let emulator;
   try {
     emulator = await createEmulator({

@@ -22,7 +22,12 @@ function itemsOf<T>(page: unknown): T[] {
   return Array.isArray(items) ? (items as T[]) : [];
 }
 
-async function* pagesOf<T>(client: PagingClient, path: string, schema: z.ZodType, onInvalid?: (item: unknown, why: string) => void): AsyncGenerator<T[]> {
+async function* pagesOf<T>(
+  client: PagingClient,
+  path: string,
+  schema: z.ZodType,
+  onInvalid?: (item: unknown, why: string) => void,
+): AsyncGenerator<T[]> {
   for await (const page of client.pages(path, schema, {}, onInvalid ? { onInvalid } : {})) yield itemsOf<T>(page);
 }
 
@@ -32,6 +37,7 @@ export function exportSourceOf(client: PagingClient, deploymentId: number, odd?:
   return {
     workbooks: () => pagesOf<Workbook>(client, paths.workbooks(deploymentId), Workbook, tolerant('workbook')),
     reports: () => pagesOf<Report>(client, paths.reports(deploymentId), Report, tolerant('report')),
-    userAttributes: () => pagesOf<UserAttribute>(client, paths.userAttributes(), UserAttribute, tolerant('user-attribute')),
+    userAttributes: () =>
+      pagesOf<UserAttribute>(client, paths.userAttributes(), UserAttribute, tolerant('user-attribute')),
   };
 }

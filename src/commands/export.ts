@@ -40,7 +40,8 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       publicIds: env.publicIds,
     });
     for (const o of odd) {
-      const name = `${o.kind}${o.id !== undefined ? ` ${o.id}` : ''}${o.identity !== undefined ? ` (${o.identity})` : ''}`;
+      const id = o.id !== undefined ? ` ${o.id}` : '';
+      const name = `${o.kind}${id}${o.identity !== undefined ? ` (${o.identity})` : ''}`;
       summary.warnings.push({ code: 'resource-skipped', message: `${name} not exported: the server sent ${o.why}.` });
     }
     await sink.writeSchemas();

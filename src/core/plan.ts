@@ -55,7 +55,9 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);
 
-  const workbooks = [...desired.workbooks].sort(byAddress).map((w) => planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)));
+  const workbooks = [...desired.workbooks]
+    .sort(byAddress)
+    .map((w) => planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)));
   const reports = [...m.reports]
     .sort((a, b) => byAddress(a.desired, b.desired))
     .map((rm) => planReport(rm, m, targets));

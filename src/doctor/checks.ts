@@ -34,7 +34,11 @@ export interface DoctorCheck {
   run(ctx: DoctorContext): Promise<CheckResult>;
 }
 
-const fail = (detail: string, hint?: string): CheckResult => ({ ok: false, detail, ...(hint !== undefined ? { hint } : {}) });
+const fail = (detail: string, hint?: string): CheckResult => ({
+  ok: false,
+  detail,
+  ...(hint !== undefined ? { hint } : {}),
+});
 const pass = (detail: string): CheckResult => ({ ok: true, detail });
 
 /** The outcome of a request: the error it failed with, or undefined. */
@@ -50,14 +54,18 @@ async function failure(p: Promise<unknown>): Promise<WscError | undefined> {
 
 const status = (e: WscError | undefined) => (e instanceof ApiError ? e.status : undefined);
 /** An answer that is not the API's: a web page, a body that is not its JSON, no answer at all. */
+const NOT_API_CODES = new Set(['not_api', 'bad_response', 'response_too_large']);
 const notTheApi = (e: WscError | undefined) =>
-  e instanceof NetworkError || (e instanceof ApiError && ['not_api', 'bad_response', 'response_too_large'].includes(e.code)) || (e instanceof ApiError && e.status < 400);
+  e instanceof NetworkError || (e instanceof ApiError && (NOT_API_CODES.has(e.code) || e.status < 400));
 
 export const hostAnswers: DoctorCheck = {
   name: 'host',
   async run(ctx) {
     const e = await failure(ctx.probe());
-    if (notTheApi(e)) return fail(`${ctx.client.baseUrl} does not answer as the Workspace Content API: ${e!.message}`, e!.hint ?? 'Check the base URL: the host only, wsc appends /api/v1.');
+    if (notTheApi(e)) {
+      const hint = e!.hint ?? 'Check the base URL: the host only, wsc appends /api/v1.';
+      return fail(`${ctx.client.baseUrl} does not answer as the Workspace Content API: ${e!.message}`, hint);
+    }
     return pass(`${ctx.client.baseUrl} answers as the Workspace Content API (JSON)`);
   },
 };
@@ -97,7 +105,10 @@ export const pageSize: DoctorCheck = {
     if (e !== undefined) return fail(`cannot tell: ${e.message}`, e.hint);
     const now = ctx.client.pageSize;
     if (now < asked) {
-      return pass(`the server takes first=${now} (first=${asked} was refused or cut short); wsc detects this on every run, WSC_PAGE_SIZE=${now} skips the detection`);
+      return pass(
+        `the server takes first=${now} (first=${asked} was refused or cut short); ` +
+          `wsc detects this on every run, WSC_PAGE_SIZE=${now} skips the detection`,
+      );
     }
     return pass(`the server takes first=${now}`);
   },
@@ -107,10 +118,14 @@ export const userAttributes: DoctorCheck = {
   name: 'user attributes',
   async run(ctx) {
     const managed = 'desired' in ctx.bundle ? ctx.bundle.desired.userAttributes.length : 0;
-    const e = await failure(ctx.client.get(paths.userAttributes(), z.looseObject({ items: z.array(UserAttribute) }), { first: 1 }));
+    const list = z.looseObject({ items: z.array(UserAttribute) });
+    const e = await failure(ctx.client.get(paths.userAttributes(), list, { first: 1 }));
     if (e === undefined) return pass('readable');
-    if (status(e) === 403 && managed === 0) return pass('not readable with this token (403); fine: the bundle manages none, so wsc does not read them');
-    return fail(`not readable: ${e.message}`, managed > 0 ? `The bundle manages ${managed}: use a token that may read and write user attributes (an admin's).` : e.hint);
+    if (status(e) === 403 && managed === 0) {
+      return pass('not readable with this token (403); fine: the bundle manages none, so wsc does not read them');
+    }
+    const hint = managed > 0 ? `The bundle manages ${managed}: use a token that may read and write user attributes (an admin's).` : e.hint;
+    return fail(`not readable: ${e.message}`, hint);
   },
 };
 
@@ -135,7 +150,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const bundleCounts: DoctorCheck = {
   name: 'bundle',
   async run(ctx) {
-    if ('error' in ctx.bundle) return fail(`the bundle cannot be planned: ${ctx.bundle.error.message}`, ctx.bundle.error.hint ?? 'Run `wsc validate`.');
+    if ('error' in ctx.bundle) {
+      return fail(`the bundle cannot be planned: ${ctx.bundle.error.message}`, ctx.bundle.error.hint ?? 'Run `wsc validate`.');
+    }
     const d = ctx.bundle.desired;
     let plan: Plan;
     try {
@@ -145,14 +162,23 @@ export const bundleCounts: DoctorCheck = {
       return fail(`cannot plan: ${(e as WscError).message}`, (e as WscError).hint);
     }
     const s = plan.summary;
-    const manages = `${plural(d.workbooks.length, 'workbook')}, ${plural(d.reports.length, 'report')}, ${plural(d.userAttributes.length, 'user attribute')}`;
-    const leaves = `${plural(s.unmanaged.workbooks, 'workbook')}, ${plural(s.unmanaged.reports, 'report')}, ${plural(s.unmanaged.userAttributes, 'user attribute')}`;
+    const counts = (w: number, r: number, a: number) => `${plural(w, 'workbook')}, ${plural(r, 'report')}, ${plural(a, 'user attribute')}`;
+    const manages = counts(d.workbooks.length, d.reports.length, d.userAttributes.length);
+    const leaves = counts(s.unmanaged.workbooks, s.unmanaged.reports, s.unmanaged.userAttributes);
     return pass(`would manage ${manages} (${s.create} to create, ${s.adopt} to adopt); leaves alone ${leaves}`);
   },
 };
 
 /** The checks, in the order they are shown. */
-export const CHECKS: DoctorCheck[] = [hostAnswers, tokenAccepted, deploymentReadable, pageSize, userAttributes, apiVersion, bundleCounts];
+export const CHECKS: DoctorCheck[] = [
+  hostAnswers,
+  tokenAccepted,
+  deploymentReadable,
+  pageSize,
+  userAttributes,
+  apiVersion,
+  bundleCounts,
+];
 
 export interface CheckLine extends CheckResult {
   name: string;
@@ -175,5 +201,6 @@ export async function runChecks(ctx: DoctorContext, checks: readonly DoctorCheck
 /** The probe every connection check shares: the first page (one item) of the workbook list. */
 export function probeOf(client: ApiClient, deploymentId: number): () => Promise<unknown> {
   let p: Promise<unknown> | undefined;
-  return () => (p ??= client.get(paths.workbooks(deploymentId), z.looseObject({ items: z.array(z.unknown()) }), { first: 1 }));
+  const list = z.looseObject({ items: z.array(z.unknown()) });
+  return () => (p ??= client.get(paths.workbooks(deploymentId), list, { first: 1 }));
 }

@@ -207,7 +207,8 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
       if (!match) throw notFound(`Cannot ${method} ${url.pathname}`);
       const user = authenticate(store, headerValue(req.headers.authorization));
       entry.user = user.email;
-      if (opts.overMaxPageSize === 'refuse' && method === 'GET' && Number(url.searchParams.get('first')) > maxPageSize) {
+      const first = Number(url.searchParams.get('first'));
+      if (opts.overMaxPageSize === 'refuse' && method === 'GET' && first > maxPageSize) {
         throw badRequest(`first must not be greater than ${maxPageSize}`);
       }
       if (bodyError) throw bodyError;

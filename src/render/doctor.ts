@@ -17,7 +17,8 @@ export function doctorPassed(r: DoctorReport): boolean {
 
 export function renderDoctorHuman(r: DoctorReport, style: Style): string {
   const { c } = style;
-  const lines = [`wsc doctor: environment ${visible(r.environment)} (${visible(r.baseUrl)}, deployment ${r.deploymentId})`];
+  const where = `${visible(r.baseUrl)}, deployment ${r.deploymentId}`;
+  const lines = [`wsc doctor: environment ${visible(r.environment)} (${where})`];
   for (const x of r.checks) {
     lines.push(`${x.ok ? c.green('✓') : c.red('✗')} ${x.name}: ${visible(x.detail)}`);
     if (!x.ok && x.hint) lines.push(`    ${c.cyan('hint:')} ${visible(x.hint)}`);
@@ -38,7 +39,12 @@ export function renderDoctorJson(r: DoctorReport): string {
     baseUrl: r.baseUrl,
     deploymentId: r.deploymentId,
     ok: doctorPassed(r),
-    checks: r.checks.map((x) => ({ name: x.name, ok: x.ok, detail: x.detail, ...(x.hint !== undefined ? { hint: x.hint } : {}) })),
+    checks: r.checks.map((x) => ({
+      name: x.name,
+      ok: x.ok,
+      detail: x.detail,
+      ...(x.hint !== undefined ? { hint: x.hint } : {}),
+    })),
   };
   return `${JSON.stringify(out, null, 2)}\n`;
 }

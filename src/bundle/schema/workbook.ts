@@ -20,7 +20,8 @@ export const WorkbookSchema = z
     meta: WorkbookMetaSchema.optional(),
     publish: z.boolean().default(false).describe('Publish the draft dashboard after apply.'),
     adopt: AdoptSchema.optional().describe(
-      'Give the existing workbook `id` of deployment `deploymentId` (one made in the UI, without a slug) this slug instead of creating a workbook there.',
+      'Give the existing workbook `id` of deployment `deploymentId` (one made in the UI, without a slug) ' +
+        'this slug instead of creating a workbook there.',
     ),
   })
   .describe('A workbook (wsc bundle document).');

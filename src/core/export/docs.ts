@@ -150,7 +150,9 @@ function rewriteConfig(v: JsonValue, path: string, refs: RefLookup, dangling: Da
     return v;
   }
   if (typeof v === 'string' && idKey && /^\d{1,15}$/.test(v)) {
-    const note = `the report id is written as a string ("${v}"); kept as it is, as a \`{ $report }\` reference stands for a number, so it means report ${v} of whichever deployment the bundle is applied to`;
+    const note =
+      `the report id is written as a string ("${v}"); kept as it is, as a \`{ $report }\` reference stands for a ` +
+      `number, so it means report ${v} of whichever deployment the bundle is applied to`;
     dangling.push({ kind: 'report', path, id: Number(v), note });
     return v;
   }
@@ -161,7 +163,9 @@ function rewriteConfig(v: JsonValue, path: string, refs: RefLookup, dangling: Da
   if (v !== null && typeof v === 'object') {
     const reportObject = key !== undefined && REPORT_KEY.test(key);
     const out: { [k: string]: JsonValue } = {};
-    for (const [k, x] of Object.entries(v)) out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, reportObject && k === 'id' ? 'reportId' : k);
+    for (const [k, x] of Object.entries(v)) {
+      out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, reportObject && k === 'id' ? 'reportId' : k);
+    }
     return out;
   }
   return v;
@@ -169,17 +173,22 @@ function rewriteConfig(v: JsonValue, path: string, refs: RefLookup, dangling: Da
 
 /** Members of a widget that hold its layout, never a report id. */
 const LAYOUT_KEYS = new Set(['position', 'responsiveLayouts']);
+/** Members of a widget read as they are (config is walked on its own). */
+const OWN_KEYS = new Set(['config', 'style', 'id', 'type']);
 
 /** Numbers left in a rewritten widget that are ids of reports of the deployment, under keys not read as references. */
 function unrewrittenIds(v: JsonValue, path: string, refs: RefLookup, seen: Set<string>, out: Dangling[]): void {
   if (typeof v === 'number') {
     if (!seen.has(path) && Number.isSafeInteger(v) && refs.isReportId?.(v) === true) {
-      out.push({ kind: 'report', path, id: v, note: `${v} is the id of a report of this deployment, under a key wsc does not read as a report reference; kept as it is` });
+      const note = `${v} is the id of a report of this deployment, under a key wsc does not read as a report reference; kept as it is`;
+      out.push({ kind: 'report', path, id: v, note });
     }
     return;
   }
   if (Array.isArray(v)) v.forEach((x, i) => unrewrittenIds(x, `${path}[${i}]`, refs, seen, out));
-  else if (v !== null && typeof v === 'object' && !isRef(v)) for (const [k, x] of Object.entries(v)) unrewrittenIds(x, `${path}.${k}`, refs, seen, out);
+  else if (v !== null && typeof v === 'object' && !isRef(v)) {
+    for (const [k, x] of Object.entries(v)) unrewrittenIds(x, `${path}.${k}`, refs, seen, out);
+  }
 }
 
 /** A widget with its report references rewritten: in `config`, and a `reportId` on the widget itself. */
@@ -189,13 +198,17 @@ function rewriteWidget(w: JsonValue, path: string, refs: RefLookup, dangling: Da
   const out: { [k: string]: JsonValue } = {};
   for (const [k, x] of Object.entries(w)) {
     if (k === 'config' && x !== null && typeof x === 'object') out[k] = rewriteConfig(x, `${path}.config`, refs, dangling);
-    else if (!LAYOUT_KEYS.has(k) && k !== 'config' && k !== 'style' && k !== 'id' && k !== 'type') out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, k);
+    else if (!LAYOUT_KEYS.has(k) && !OWN_KEYS.has(k)) out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, k);
     else out[k] = x;
   }
   const seen = new Set(dangling.slice(before).map((d) => d.path));
-  for (const [k, x] of Object.entries(out)) if (!LAYOUT_KEYS.has(k)) unrewrittenIds(x, `${path}.${k}`, refs, seen, dangling);
+  for (const [k, x] of Object.entries(out)) {
+    if (!LAYOUT_KEYS.has(k)) unrewrittenIds(x, `${path}.${k}`, refs, seen, dangling);
+  }
   const id = typeof w['id'] === 'string' ? w['id'] : undefined;
-  if (id !== undefined) for (const d of dangling.slice(before)) if (d.note !== undefined) d.note = `widget "${escapeVars(id)}": ${d.note}`;
+  for (const d of dangling.slice(before)) {
+    if (id !== undefined && d.note !== undefined) d.note = `widget "${escapeVars(id)}": ${d.note}`;
+  }
   return out;
 }
 
@@ -247,7 +260,12 @@ export interface Built {
   dropped: Dropped[];
 }
 
-export function workbookDoc(wb: Workbook, slug: string, refs: RefLookup, adopt?: { deploymentId: number; id: number }): Built {
+export function workbookDoc(
+  wb: Workbook,
+  slug: string,
+  refs: RefLookup,
+  adopt?: { deploymentId: number; id: number },
+): Built {
   const dangling: Dangling[] = [];
   const dropped: Dropped[] = [];
   const doc: Doc = { kind: 'Workbook', slug: escapeVars(slug), name: escapeVars(wb.name) };

@@ -128,7 +128,8 @@ function adoptTarget(w: DesiredWorkbook, byId: Map<number, Workbook>, ctx: PlanC
   if (target === undefined) {
     throw planError(
       'adopt_target_missing',
-      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id} in deployment ${ctx.deploymentId}, which does not exist there.`,
+      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id} in deployment ${ctx.deploymentId}, ` +
+        'which does not exist there.',
       'Fix the id in the `adopt` block, or remove the block to create the workbook instead.',
     );
   }
@@ -136,7 +137,8 @@ function adoptTarget(w: DesiredWorkbook, byId: Map<number, Workbook>, ctx: PlanC
   if (held !== '' && held !== w.slug) {
     throw planError(
       'adopt_target_has_slug',
-      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id}, which already has the slug "${held}"; adopting it would take that slug away.`,
+      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id}, which already has the slug "${held}"; ` +
+        'adopting it would take that slug away.',
       `Use \`slug: ${held}\` in this file, or remove the \`adopt\` block to create a workbook instead.`,
     );
   }

@@ -14,12 +14,19 @@ export interface OddSplit {
   unmanaged: OddItem[];
 }
 
-export function splitOdd(desired: DesiredState, live: LiveState, ctx: Pick<PlanContext, 'deploymentId' | 'publicIds'>): OddSplit {
+export function splitOdd(
+  desired: DesiredState,
+  live: LiveState,
+  ctx: Pick<PlanContext, 'deploymentId' | 'publicIds'>,
+): OddSplit {
   const split: OddSplit = { managed: [], unmanaged: [] };
   if (!live.odd || live.odd.length === 0) return split;
-  const here = (a: { deploymentId: number; id: number } | undefined) => (a !== undefined && a.deploymentId === ctx.deploymentId ? a.id : undefined);
+  const here = (a: { deploymentId: number; id: number } | undefined) =>
+    a !== undefined && a.deploymentId === ctx.deploymentId ? a.id : undefined;
   const owners = new Map<string, { address: string; where: string }>();
-  const own = (key: string, address: string, pos: Parameters<typeof at>[0]) => owners.set(key, { address, where: at(pos) });
+  const own = (key: string, address: string, pos: Parameters<typeof at>[0]) => {
+    owners.set(key, { address, where: at(pos) });
+  };
   for (const w of desired.workbooks) {
     own(`workbook:slug:${w.slug}`, w.address, w.pos);
     const id = here(w.adopt);
@@ -48,11 +55,14 @@ export function splitOdd(desired: DesiredState, live: LiveState, ctx: Pick<PlanC
 export function refuseManagedOdd(split: OddSplit): void {
   if (split.managed.length === 0) return;
   const lines = split.managed.map(
-    ({ item, address, where }) => `${where}${address}${item.id !== undefined ? ` (live id ${item.id})` : ''}: the server sent ${item.why}`,
+    ({ item, address, where }) =>
+      `${where}${address}${item.id !== undefined ? ` (live id ${item.id})` : ''}: the server sent ${item.why}`,
   );
   throw planError(
     'live_value_unknown',
-    `${lines.length === 1 ? 'A resource the bundle manages holds' : `${lines.length} resources the bundle manages hold`} a value this version of wsc does not know:\n  ${lines.join('\n  ')}`,
-    `The server is likely newer than this wsc: compare the API version \`wsc doctor\` reports with the one wsc was built for (${KNOWN_API_VERSION}), and upgrade wsc. Nothing was planned for these resources, so nothing was sent.`,
+    `${lines.length === 1 ? 'A resource the bundle manages holds' : `${lines.length} resources the bundle manages hold`} ` +
+      `a value this version of wsc does not know:\n  ${lines.join('\n  ')}`,
+    `The server is likely newer than this wsc: compare the API version \`wsc doctor\` reports with the one ` +
+      `wsc was built for (${KNOWN_API_VERSION}), and upgrade wsc. Nothing was planned for these resources, so nothing was sent.`,
   );
 }

@@ -10,7 +10,13 @@ import { resolveRefs, type RefTargets } from '../refs.js';
 import { change, liveField, sameDraft, type Obj, type Planned } from './compare.js';
 import { dependencyOf, type Matches } from './match.js';
 
-export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Matches, targets: RefTargets, adopting = false): Planned {
+export function planWorkbook(
+  w: DesiredWorkbook,
+  lw: Workbook | undefined,
+  m: Matches,
+  targets: RefTargets,
+  adopting = false,
+): Planned {
   const exists = lw !== undefined;
   const changes: FieldChange[] = [];
   if (adopting) changes.push(change('slug', lw!.slug ?? null, w.slug, true));
@@ -55,7 +61,8 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
   const adoptId = `${w.address}#adopt`;
   // The slug first: every by-slug upsert after it then finds the adopted workbook.
   if (adopting) {
-    requests.push({ id: adoptId, address: w.address, phase: 1, operation: { op: 'adoptWorkbook', workbookId: lw!.id, slug: w.slug }, dependsOn: [] });
+    const operation = { op: 'adoptWorkbook' as const, workbookId: lw!.id, slug: w.slug };
+    requests.push({ id: adoptId, address: w.address, phase: 1, operation, dependsOn: [] });
   }
   if (!exists || Object.keys(body1).length > 0) {
     requests.push({
