@@ -3,18 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan.js';
 import { liveDraft } from '../../src/core/live-draft.js';
-import { WscError } from '../../src/errors.js';
-import { ctx, desired, dReport, dWorkbook, live, lWorkbook } from './builders.js';
-
-function errorOf(f: () => unknown): WscError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof WscError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
+import { ctx, desired, dReport, dWorkbook, errorOf, live, lWorkbook } from './builders.js';
 
 const draft = { title: 'Ops', widgets: [{ id: 'w1', type: 'FIELD', position: { x: 0, y: 0, w: 6, h: 4 } }] };
 
@@ -81,6 +70,12 @@ describe('live items wsc could not read', () => {
     expect(e.code).toBe('live_value_unknown');
     expect(e.message).toContain('report/oddReport001 (live id 9): the server sent source: "NOTEBOOK"');
     expect(e.hint).toContain('API version');
+  });
+  it('one without a readable identity cannot be ruled out when the bundle manages that kind', () => {
+    const blind = { kind: 'report' as const, why: 'publicId: 7 (Invalid input)' };
+    const e = errorOf(() => plan(desired({ reports: [dReport('otherReport1', { name: 'x' })] }), live({ odd: [blind] }), ctx()));
+    expect(e.message).toContain('a report wsc cannot identify: the server sent publicId: 7');
+    expect(plan(desired({ workbooks: [dWorkbook('w')] }), live({ odd: [blind] }), ctx()).changes[0]!.actions).toEqual(['create']);
   });
   it('an unmanaged one does not (the command warns)', () => {
     expect(plan(desired({ reports: [dReport('otherReport1', { name: 'x' })] }), live({ odd: [odd] }), ctx()).changes[0]!.actions).toEqual(['create']);

@@ -41,7 +41,16 @@ export function splitOdd(
     own(`user-attribute:slug:${a.name}`, a.address, a.pos);
     if (a.id !== undefined) own(`user-attribute:id:${a.id}`, a.address, a.pos);
   }
+  const kinds = new Set<string>();
+  if (desired.workbooks.length > 0) kinds.add('workbook');
+  if (desired.reports.length > 0) kinds.add('report');
+  if (desired.userAttributes.length > 0) kinds.add('user-attribute');
   for (const item of live.odd) {
+    // Without a readable identity it could be one the bundle manages: that cannot be ruled out.
+    if (item.identity === undefined && kinds.has(item.kind)) {
+      split.managed.push({ item, address: `a ${item.kind} wsc cannot identify`, where: '' });
+      continue;
+    }
     const owner =
       (item.identity !== undefined ? owners.get(`${item.kind}:slug:${item.identity}`) : undefined) ??
       (item.id !== undefined ? owners.get(`${item.kind}:id:${item.id}`) : undefined);
