@@ -14,6 +14,8 @@ export interface CommonOptions {
   verbose: boolean;
   concurrency: number;
   maxRetries: number;
+  /** `--page-size`: `first` of list requests (else WSC_PAGE_SIZE, else 500; smaller when the server refuses it). */
+  pageSize?: number;
 }
 export interface ValidateOptions extends CommonOptions {}
 export interface PlanOptions extends CommonOptions {
@@ -31,11 +33,16 @@ export interface ExportOptions extends CommonOptions {
   out: string;
   workbook: string[];
 }
+export interface DoctorOptions extends Omit<CommonOptions, 'output'> {
+  output: 'human' | 'json';
+}
 export interface EmulatorOptions {
   port: number;
   host: string;
   state?: string;
   seed?: string;
+  /** Seed deployment 1 with content made in the UI (emulator/seed-ui.ts). */
+  uiMade: boolean;
   latency?: string;
   faults?: string;
   color: boolean;
@@ -68,7 +75,8 @@ function common(cmd: Command, opts: { output?: boolean } = {}): Command {
     .option('--no-color', 'disable colour (env: NO_COLOR)')
     .option('--verbose', 'trace HTTP requests on stderr (token redacted)', false)
     .option('--concurrency <n>', 'parallel requests', intArg(1, 64), 8)
-    .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6);
+    .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6)
+    .option('--page-size <n>', 'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)', intArg(1, 10_000));
   if (opts.output !== false) {
     cmd.addOption(
       new Option('--output <format>', 'output format').choices(['human', 'json', 'markdown']).default('human'),
@@ -124,6 +132,11 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--workbook <slug>', 'export only this workbook and its reports (repeatable)', collect, [])
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));
 
+  common(program.command('doctor'), { output: false })
+    .description('check an environment before the first plan: host, token, deployment, page size, access, version (read-only)')
+    .addOption(new Option('--output <format>', 'output format').choices(['human', 'json']).default('human'))
+    .action(action<DoctorOptions>(program, () => import('./commands/doctor.js')));
+
   program
     .command('emulator')
     .description('run the local Workspace Content API server')
@@ -131,6 +144,7 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .option('--state <file>', 'persist state to this JSON file')
     .option('--seed <file>', 'seed state from this JSON file')
+    .option('--ui-made', 'seed deployment 1 with content made in the UI: slugless workbooks, legacy reports, every widget shape', false)
     .option('--latency <ms>', 'added latency per request: N or MIN-MAX')
     .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02,garbled-after=0.01"')
     .option('--no-color', 'disable colour')

@@ -247,9 +247,10 @@ describe('keepsInput: zod gives back what it accepts, up to member order', () =>
   ];
   for (const [name, schema, want] of cases) it(name, () => expect(keepsInput(schema)).toBe(want));
 
-  it('holds for the reports list item, not for workbooks (their dashboard configs are strip objects)', () => {
+  it('holds for the reports and workbooks list items (drafts are kept as sent), not for a strip object', () => {
     expect(keepsInput(wire.Report)).toBe(true);
-    expect(keepsInput(wire.Workbook)).toBe(false);
+    expect(keepsInput(wire.Workbook)).toBe(true);
+    expect(keepsInput(wire.DashboardConfig)).toBe(false);
   });
 
   it('on random schemas: where it says yes, the output zod gives for an accepted value is that value, members maybe reordered', () => {

@@ -9,9 +9,11 @@ import { z } from 'zod';
 import type { AuthScheme } from '../config/types.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
-import { ErrorBody, PageInfo } from './wire.js';
+import { PageInfo } from './wire.js';
+import { readErrorBody, shownServerText } from './error-body.js';
 import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
+import { PageSize } from './page-size.js';
 import { VERSION } from '../version.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -138,6 +140,21 @@ function issuesText(error: z.ZodError, max = 3): string {
   return parts.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
 }
 
+/** What is wrong with an item, with the values it holds there: `source: "NEW" (Invalid option: ...)`. */
+function valuedIssues(item: unknown, error: z.ZodError, max = 3): string {
+  const parts = error.issues.slice(0, max).map((i) => {
+    let v: unknown = item;
+    for (const k of i.path) {
+      v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+    }
+    const where = i.path.length ? i.path.map(String).join('.') : '(root)';
+    const shown = v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80);
+    return `${where}: ${shown} (${i.message})`;
+  });
+  const more = error.issues.length - max;
+  return parts.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
+}
+
 function looksLikeHtml(contentType: string | undefined, text: string): boolean {
   if (contentType && /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType)) return true;
   return text.replace(/^\uFEFF/, '').trimStart().startsWith('<');
@@ -203,11 +220,18 @@ export interface PageOptions {
    * canonically); export keeps zod's order, which its files follow.
    */
   asIs?: boolean;
+  /**
+   * Tolerant reading: an item that fails its schema is handed here (as sent,
+   * with what is wrong with it) and left out, instead of failing the read.
+   * The caller decides whether it matters (see core/plan/odd.ts).
+   */
+  onInvalid?: (item: unknown, why: string) => void;
 }
 
 export class ApiClient {
   readonly baseUrl: string;
-  readonly pageSize: number;
+  /** `first` of list requests, detected at run time (page-size.ts). */
+  readonly pageSizes: PageSize;
   readonly policy: RetryPolicy;
   private readonly pool: HttpPool;
   private readonly prefix: string;
@@ -241,7 +265,7 @@ export class ApiClient {
     this.timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.pageSizes = new PageSize(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
     const base = opts.policy ?? RETRY_POLICY;
     this.policy = opts.maxRetries === undefined ? base : policyWithMaxRetries(opts.maxRetries, base);
     this.traceFn = opts.trace;
@@ -256,6 +280,11 @@ export class ApiClient {
       bodyTimeout: this.timeoutMs + 1000,
       keepAliveTimeout: 30_000,
     });
+  }
+
+  /** The page size asked for now (smaller once the server has shown a smaller one). */
+  get pageSize(): number {
+    return this.pageSizes.current;
   }
 
   private trace(line: string): void {
@@ -324,10 +353,9 @@ export class ApiClient {
    * continues a chain from a cursor.
    */
   async *pages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}, opts: PageOptions = {}): AsyncGenerator<T[]> {
-    const pageSize = this.pageSize;
     const budget = opts.budget ?? (() => Infinity);
     /** `first` for a page that has `before` items ahead of it; 0: no page is needed. */
-    const firstAfter = (before: number) => Math.max(0, Math.min(pageSize, budget() - before));
+    const firstAfter = (before: number) => Math.max(0, Math.min(this.pageSizes.current, budget() - before));
     const seen = new Set<string>();
     /** The page each item id came in (ids are the lists' identities). */
     const pageOfId = new Map<number, number>();
@@ -350,23 +378,31 @@ export class ApiClient {
     let consuming = 0;
     const fetchPage = (k: number, after: string | undefined, before: number, first: number): Fetch => {
       const f: Fetch = { k, before, first, page: Promise.resolve({ items: [] }) };
-      f.page = this.request({
-        method: 'GET',
-        path,
-        schema: rawListEnvelope,
-        query: { ...query, first, ...(after !== undefined ? { after } : {}) },
-        onText: (text) => {
-          if (f.dropped || k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
-          // f.before, not `before`: it is corrected when a guess is taken (see below).
-          const nextFirst = firstAfter(f.before + first);
-          if (nextFirst === 0) return;
-          const cursor = speculativeCursor(text);
-          if (cursor === undefined || seen.has(cursor)) return;
-          f.ahead = { cursor, fetch: fetchPage(k + 1, cursor, f.before + first, nextFirst) };
-          // Awaited only if it proves right; a failure must not surface as unhandled.
-          f.ahead.fetch.page.catch(() => undefined);
-        },
-      });
+      const ask = (): Promise<RawListPage> =>
+        this.request({
+          method: 'GET',
+          path,
+          schema: rawListEnvelope,
+          query: { ...query, first: f.first, ...(after !== undefined ? { after } : {}) },
+          onText: (text) => {
+            if (f.dropped || k + 1 > consuming + READ_AHEAD || k + 1 > MAX_PAGES) return;
+            // f.before, not `before`: it is corrected when a guess is taken (see below).
+            const nextFirst = firstAfter(f.before + f.first);
+            if (nextFirst === 0) return;
+            const cursor = speculativeCursor(text);
+            if (cursor === undefined || seen.has(cursor)) return;
+            f.ahead = { cursor, fetch: fetchPage(k + 1, cursor, f.before + f.first, nextFirst) };
+            // Awaited only if it proves right; a failure must not surface as unhandled.
+            f.ahead.fetch.page.catch(() => undefined);
+          },
+        }).catch((e: unknown) => {
+          // A server that refuses this `first` is asked again with a smaller one.
+          const smaller = this.pageSizes.refused(f.first, e);
+          if (smaller === undefined || smaller >= f.first) throw e;
+          f.first = smaller;
+          return ask();
+        });
+      f.page = ask();
       return f;
     };
     const first1 = firstAfter(0);
@@ -374,11 +410,12 @@ export class ApiClient {
     try {
       for (let n = 1; next; n++) {
         consuming = n;
-        const asked = next.first;
         const raw: RawListPage = await next.page;
+        const asked = next.first;
         const guess: Fetch['ahead'] = next.ahead;
         next = undefined;
         const info = raw.pageInfo;
+        if (info?.hasNextPage) this.pageSizes.short(asked, raw.items.length);
         opts.onPage?.({ count: raw.count, items: raw.items.length, pageInfo: info ?? undefined });
         const after = total + raw.items.length;
         if (!info) {
@@ -412,7 +449,8 @@ export class ApiClient {
           next.page.catch(() => undefined);
         }
         if (guess !== undefined && guess.fetch !== next) guess.fetch.dropped = true;
-        const items = await this.validateItems('GET', path, raw.items, itemSchema, opts.asIs === true && keepsInput(itemSchema));
+        const asIs = opts.asIs === true && keepsInput(itemSchema);
+        const items = await this.validateItems('GET', path, raw.items, itemSchema, asIs, opts.onInvalid);
         // An item twice in one chain means the list moved under the cursor
         // (or the server pages wrongly): another item may have been skipped,
         // and a plan on such a read could create a duplicate.
@@ -438,7 +476,14 @@ export class ApiClient {
   }
 
   /** A list page's items, validated a slice at a time (see pages). */
-  private async validateItems<T>(method: string, path: string, raw: unknown[], itemSchema: z.ZodType<T>, asIs = false): Promise<T[]> {
+  private async validateItems<T>(
+    method: string,
+    path: string,
+    raw: unknown[],
+    itemSchema: z.ZodType<T>,
+    asIs = false,
+    onInvalid?: PageOptions['onInvalid'],
+  ): Promise<T[]> {
     const out: T[] = new Array<T>(raw.length);
     if (asIs) {
       const check = compileCheck(itemSchema);
@@ -451,6 +496,7 @@ export class ApiClient {
       if (i === raw.length) return out;
     }
     const parse = compileParse(itemSchema);
+    let skipped = 0;
     for (let i = 0; i < raw.length; i++) {
       if (i > 0 && i % VALIDATE_SLICE === 0) await new Promise<void>((r) => setImmediate(r));
       // The compiled parser gives zod's output without zod's cost (zod-fast.ts); zod runs when it cannot.
@@ -460,19 +506,25 @@ export class ApiClient {
         continue;
       }
       const item = itemSchema.safeParse(raw[i]);
+      if (!item.success && onInvalid) {
+        onInvalid(raw[i], this.redactToken(valuedIssues(raw[i], item.error)));
+        skipped++;
+        continue;
+      }
       if (!item.success) {
         const issues = item.error.issues.map((x) => ({ ...x, path: ['items', i, ...x.path] }));
         throw this.invalidBody(method, path, 200, `a body wsc does not understand: ${issuesText(new z.ZodError(issues))}.`);
       }
       out[i] = item.data;
     }
-    return out;
+    // Items left out by onInvalid leave holes.
+    return skipped > 0 ? out.filter(() => true) : out;
   }
 
   /** Every item of a list, all pages. */
-  async listAll<T>(path: string, itemSchema: z.ZodType<T>, query?: Query): Promise<T[]> {
+  async listAll<T>(path: string, itemSchema: z.ZodType<T>, query?: Query, opts?: PageOptions): Promise<T[]> {
     const all: T[] = [];
-    for await (const items of this.pages(path, itemSchema, query)) for (const i of items) all.push(i);
+    for await (const items of this.pages(path, itemSchema, query, opts)) for (const i of items) all.push(i);
     return all;
   }
 
@@ -635,24 +687,16 @@ export class ApiClient {
     let apiCode: string | undefined;
     const html = text.trim() !== '' && looksLikeHtml(contentType, text);
     if (!html && text.trim() !== '') {
+      let json: unknown;
       try {
-        const b = ErrorBody.safeParse(JSON.parse(text));
-        if (b.success) {
-          apiCode = b.data.code;
-          const m = b.data.message;
-          if (typeof m === 'string') serverMessage = m;
-          else if (Array.isArray(m)) serverMessage = m.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ');
-          else if (m && typeof m === 'object') serverMessage = JSON.stringify(m);
-          else if (b.data.error) serverMessage = b.data.error;
-        }
+        json = JSON.parse(text);
       } catch {
         // not JSON: a short plain-text body is still the best message there is
-        if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = text.trim();
+        if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) {
+          serverMessage = shownServerText(text.trim(), this.redactToken);
+        }
       }
-    }
-    if (serverMessage !== undefined) {
-      serverMessage = this.redactToken(serverMessage);
-      if (serverMessage.length > 500) serverMessage = `${serverMessage.slice(0, 500)}…`;
+      if (json !== undefined) ({ message: serverMessage, code: apiCode } = readErrorBody(json, this.redactToken));
     }
     const reason = STATUS_TEXT[status] ?? 'HTTP error';
     const said =

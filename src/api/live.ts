@@ -5,22 +5,58 @@
 // requests, about half the round trips one after another. A bundle that
 // manages more than a page of reports starts both ends with the first
 // request (one request more if the deployment turns out to hold a page or less).
-import type { LiveState } from '../core/model.js';
+import type { LiveState, OddItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
 import { listFromBothEnds } from './read-both-ends.js';
-import { paths, Report, UserAttribute, Workbook } from './wire.js';
+import { normalizeSlug, paths, Report, UserAttribute, Workbook } from './wire.js';
 
 /** What the caller expects to find (the bundle's own counts): a hint for how to read, never a filter. */
 export interface LiveHints {
   reports?: number;
+  /**
+   * false: the account's user attributes are not read (the bundle manages
+   * none). Reading them may need an admin, and a token that may not is no
+   * reason to fail a plan that does not touch them. Default true.
+   */
+  userAttributes?: boolean;
+}
+
+/**
+ * Collects the items a list holds that this version of wsc cannot read
+ * (tolerant reading): one entry per item, whichever chain saw it.
+ */
+export function oddCollector(odd: OddItem[], kind: OddItem['kind']): (item: unknown, why: string) => void {
+  const seen = new Set<number>();
+  const key = kind === 'report' ? 'publicId' : kind === 'workbook' ? 'slug' : 'name';
+  return (item, why) => {
+    const o = (item !== null && typeof item === 'object' ? item : {}) as Record<string, unknown>;
+    const id = typeof o['id'] === 'number' ? o['id'] : undefined;
+    if (id !== undefined) {
+      if (seen.has(id)) return;
+      seen.add(id);
+    }
+    const raw = o[key];
+    const entry: OddItem = { kind, why };
+    if (id !== undefined) entry.id = id;
+    if (typeof raw === 'string') entry.identity = kind === 'workbook' ? normalizeSlug(raw) : raw;
+    odd.push(entry);
+  };
 }
 
 export async function readLiveState(client: ApiClient, deploymentId: number, hints: LiveHints = {}): Promise<LiveState> {
+  const odd: OddItem[] = [];
   const [reports, workbooks, userAttributes] = await Promise.all([
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
-    listFromBothEnds(client, paths.reports(deploymentId), Report, { sortBy: 'createdAt', asIs: true, ...(hints.reports !== undefined ? { expected: hints.reports } : {}) }),
-    client.listAll(paths.workbooks(deploymentId), Workbook),
-    client.listAll(paths.userAttributes(), UserAttribute),
+    listFromBothEnds(client, paths.reports(deploymentId), Report, {
+      sortBy: 'createdAt',
+      asIs: true,
+      onInvalid: oddCollector(odd, 'report'),
+      ...(hints.reports !== undefined ? { expected: hints.reports } : {}),
+    }),
+    client.listAll(paths.workbooks(deploymentId), Workbook, {}, { onInvalid: oddCollector(odd, 'workbook') }),
+    hints.userAttributes === false
+      ? Promise.resolve([])
+      : client.listAll(paths.userAttributes(), UserAttribute, {}, { onInvalid: oddCollector(odd, 'user-attribute') }),
   ]);
-  return { reports, workbooks, userAttributes };
+  return { reports, workbooks, userAttributes, ...(odd.length > 0 ? { odd } : {}) };
 }

@@ -12,6 +12,12 @@ export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
     upsertWorkbookBySlug: (slug, body) =>
       client.request({ method: 'PUT', path: paths.workbookBySlug(deploymentId, slug), body, schema: Workbook }),
 
+    // A PUT: repeating it is harmless. Only the slug is sent (here `meta` would replace, not merge).
+    adoptWorkbook: async (workbookId, slug) => {
+      const path = paths.workbook(deploymentId, workbookId);
+      await client.request({ method: 'PUT', path, body: { slug }, schema: z.unknown() });
+    },
+
     // Always carries its publicId, so a repeat cannot create a second report:
     // at worst it meets 409 "already used", which the executor resolves by reading back.
     createReport: (body) =>

@@ -34,6 +34,8 @@ export interface BothEndsOptions {
   expected?: number;
   /** Items kept as sent where zod would only reorder them (PageOptions.asIs). */
   asIs?: boolean;
+  /** Tolerant reading (PageOptions.onInvalid); such items still count towards the whole. */
+  onInvalid?: PageOptions['onInvalid'];
 }
 
 /** Every item of the list, in ascending order of sortBy (ties: the server's order). */
@@ -42,6 +44,16 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   const base: Query = { ...opts.query, sortBy: opts.sortBy };
   const early = (opts.expected ?? 0) > pageSize;
   const asIs = opts.asIs === true;
+  /** Ids of the items left out as unreadable: they count when the chains are checked for the whole list. */
+  const oddIds = new Set<number>();
+  const onInvalid: PageOptions['onInvalid'] = opts.onInvalid
+    ? (item, why) => {
+        const id = (item as { id?: unknown } | null)?.id;
+        if (typeof id === 'number') oddIds.add(id);
+        opts.onInvalid!(item, why);
+      }
+    : undefined;
+  const tolerant = onInvalid ? { onInvalid } : {};
 
   // Budgets in items. Until a count is known: the first pages only when both
   // chains start at once (no page is read ahead on a guess), else the
@@ -86,6 +98,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   const startDesc = () => {
     const pages = client.pages(path, schema, { ...base, sortDirection: 'DESC' }, {
       asIs,
+      ...tolerant,
       budget: () => descBudget,
       onPage: (p) => {
         seeCount(p.count);
@@ -107,6 +120,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   let ascMore = false;
   const ascOpts: PageOptions = {
     asIs,
+    ...tolerant,
     budget: () => ascBudget,
     onPage: (p) => {
       seeCount(p.count);
@@ -139,6 +153,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   const ascIds = new Set(asc.map((x) => x.id));
   const all = new Set(ascIds);
   for (const x of desc) all.add(x.id);
+  for (const id of oddIds) all.add(id);
   if (countsAgree && all.size === count && ascIds.size === asc.length) {
     // The newest part, oldest first; where the chains met (a list shorter than
     // the two first pages), what the ascending chain already holds is skipped.
@@ -147,7 +162,10 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   }
   // Not provably whole: read on from where the ascending chain stopped.
   if (ascMore && ascCursor !== undefined) {
-    for await (const items of client.pages(path, schema, { ...base, sortDirection: 'ASC' }, { after: ascCursor, asIs })) for (const x of items) asc.push(x);
+    const rest = client.pages(path, schema, { ...base, sortDirection: 'ASC' }, { after: ascCursor, asIs, ...tolerant });
+    for await (const items of rest) {
+      for (const x of items) asc.push(x);
+    }
   }
   return asc;
 }

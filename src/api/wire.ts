@@ -31,6 +31,12 @@ export const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
 /** The specification's create-body enum; the older public document says GOOGLE_SHEETS. */
 export const ReportSource = z.enum(['HOSTED_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
 export type ReportSource = z.infer<typeof ReportSource>;
+/**
+ * `source` in an answer: the specification's values plus the description's
+ * GOOGLE_SHEETS, the same source under its older name, which a real server may
+ * still send. Bundles and create bodies keep HOSTED_SHEETS.
+ */
+export const ReportSourceRead = z.enum(['HOSTED_SHEETS', 'GOOGLE_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
 
 export const ResourceOwner = z.looseObject({
   id: z.int(),
@@ -49,11 +55,22 @@ export const PageInfo = z.looseObject({
 });
 export type PageInfo = z.infer<typeof PageInfo>;
 
+/** The display members of the description's PivotItems, beside the four arrays. */
+export const PIVOT_DISPLAY = {
+  displayScale: z.enum(['model', 'absolute', 'thousands', 'millions', 'billions']).nullish(),
+  measuresAxis: z.enum(['columns', 'rows']).nullish(),
+  measuresPosition: z.enum(['before', 'after']).nullish(),
+  showAppliedFilters: z.boolean().nullish(),
+  showColumnTotals: z.boolean().nullish(),
+  showRowTotals: z.boolean().nullish(),
+};
+
 export const PivotItems = z.looseObject({
   columns: z.array(z.string()),
   filters: z.array(z.string()),
   measures: z.array(z.string()),
   rows: z.array(z.string()),
+  ...PIVOT_DISPLAY,
 });
 
 /** Error bodies: NestJS-style `{ statusCode, message, error?, code? }`. */
@@ -74,7 +91,18 @@ export const API_CODES = {
 // ---------------------------------------------------------------------------
 // Dashboards
 
-export const WidgetType = z.enum(['CHART', 'TEXT', 'FILTER', 'AI', 'TIME_GRAIN', 'SPACER', 'DIVIDER', 'CONTAINER']);
+export const WidgetType = z.enum([
+  'CHART',
+  'TEXT',
+  'FILTER',
+  'AI',
+  'TIME_GRAIN',
+  'FIELD',
+  'PARENT',
+  'SPACER',
+  'DIVIDER',
+  'CONTAINER',
+]);
 export const Position = z.object({ x: z.int(), y: z.int(), w: z.int(), h: z.int() });
 export const Breakpoints = z.object({
   lg: z.int().nullish(),
@@ -148,7 +176,7 @@ export const Dashboard = z.looseObject({
   workbookId: z.int(),
   status: z.enum(['draft', 'published', 'archived']),
   allowEmbed: z.boolean(),
-  config: DashboardConfig,
+  config: FreeForm,
   versionNumber: z.int(),
   versionId: z.int(),
   reportSnapshots: z.array(ReportSnapshot),
@@ -186,8 +214,9 @@ export const Workbook = z.looseObject({
   userId: z.number().nullish(),
   user: ResourceOwner.nullish(),
   isFavorite: z.boolean().nullish(),
-  dashboardDraft: DashboardConfig.nullish(),
-  dashboardPublished: DashboardConfig.nullish(),
+  // As sent, like meta: a member or widget type this version of wsc does not know must not be lost on reading.
+  dashboardDraft: FreeForm.nullish(),
+  dashboardPublished: FreeForm.nullish(),
   publishedDashboard: Dashboard.nullish(),
 });
 export type Workbook = z.infer<typeof Workbook>;
@@ -211,7 +240,7 @@ export const Report = z.looseObject({
   title: z.string().nullish(),
   description: z.string().nullish(),
   type: ResourceType,
-  source: ReportSource.nullish(),
+  source: ReportSourceRead.nullish(),
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.int().optional(),
@@ -275,6 +304,15 @@ export type ReportInputField = (typeof REPORT_INPUT_FIELDS)[number];
 
 export const WORKBOOK_INPUT_FIELDS = ['name', 'folderId', 'meta'] as const;
 
+/** Body of PUT /workbooks/{workbookId}: `meta` here replaces, and `slug` gives a workbook its slug. */
+export const UpdateWorkbookInput = z.object({
+  name: z.string().nullish(),
+  folderId: z.number().nullish(),
+  meta: FreeForm.nullish(),
+  slug: z.string().nullish(),
+  slugTakeover: z.boolean().nullish(),
+});
+
 // ---------------------------------------------------------------------------
 // User attributes (account-level, no deploymentId)
 
@@ -326,6 +364,8 @@ export const SortDirection = z.enum(['ASC', 'DESC']);
 // Paths, relative to the host. The client prefixes nothing else.
 
 export const API_PREFIX = '/api/v1';
+/** The API version this wsc and its emulator were built for (the last changelog entry of the facts). */
+export const KNOWN_API_VERSION = '0.19.1';
 export const paths = {
   reports: (dep: number) => `${API_PREFIX}/deployments/${dep}/reports`,
   report: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/reports/${id}`,
@@ -333,6 +373,7 @@ export const paths = {
     `${API_PREFIX}/deployments/${dep}/reports/by-public-id/${encodeURIComponent(publicId)}`,
   workbooks: (dep: number) => `${API_PREFIX}/deployments/${dep}/workbooks`,
   workbook: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/workbooks/${id}`,
+  spec: () => `${API_PREFIX}/spec`,
   workbookBySlug: (dep: number, slug: string) =>
     `${API_PREFIX}/deployments/${dep}/workbooks/by-slug/${encodeURIComponent(slug)}`,
   publish: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/workbooks/${id}/publish`,

@@ -33,7 +33,10 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'name')) fields.name = v['name'] as string;
   if (Object.hasOwn(v, 'folderId')) fields.folderId = v['folderId'] as number | null;
   if (Object.hasOwn(v, 'meta')) fields.meta = v['meta'] as { [k: string]: JsonValue };
-  return { address: `workbook/${slug}`, slug, fields, publish: v['publish'] === true, pos: identityPos(item) };
+  const publish = v['publish'] === true;
+  const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish, pos: identityPos(item) };
+  if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
+  return wb;
 }
 
 function desiredReport(item: DocItem): DesiredReport {

@@ -93,7 +93,12 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   try {
     const { readLiveState } = await import('../api/live.js');
     const { checkFingerprints } = await import('../core/fingerprint.js');
-    const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length });
+    // The user attributes are read only when the bundle manages one (they may need an admin to read).
+    const live = await readLiveState(conn.client, conn.deploymentId, {
+      reports: desired.reports.length,
+      userAttributes:
+        desired.userAttributes.length > 0 || saved.plan.fingerprints.some((f) => f.address.startsWith('user-attribute/')),
+    });
     endPhase('read deployment');
     const drifts = checkFingerprints(saved.plan.fingerprints, live, {
       deploymentId: conn.deploymentId,

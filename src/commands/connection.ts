@@ -21,11 +21,27 @@ export function requestTimeoutMs(env: Record<string, string | undefined>): numbe
   return Math.round(seconds * 1000);
 }
 
+/** `--page-size`, else WSC_PAGE_SIZE, else the client's default. */
+export function pageSize(flag: number | undefined, env: Record<string, string | undefined>): number | undefined {
+  if (flag !== undefined) return flag;
+  const raw = envValue(env, 'WSC_PAGE_SIZE');
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > 10_000) {
+    throw new ConfigError('page_size_invalid', `WSC_PAGE_SIZE must be a whole number from 1 to 10000, got "${raw}".`, {
+      hint: 'Unset it for the default (500), or set e.g. WSC_PAGE_SIZE=100.',
+    });
+  }
+  return n;
+}
+
 export function connectOptions(opts: CommonOptions, ctx: CommandContext): ConnectOptions {
   const timeout = requestTimeoutMs(ctx.env);
+  const size = pageSize(opts.pageSize, ctx.env);
   return {
     concurrency: opts.concurrency,
     maxRetries: opts.maxRetries,
+    ...(size !== undefined ? { pageSize: size } : {}),
     ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
     ...(opts.verbose ? { trace: (line: string) => ctx.err(`${visible(line)}\n`) } : {}),
   };

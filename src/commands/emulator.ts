@@ -16,7 +16,7 @@ export function parseLatency(value: string | undefined): number | { min: number;
 }
 
 export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promise<number> {
-  const { createEmulator, isLoopbackHost, parseFaults, FaultSpecError } = await import('../emulator/index.js');
+  const { createEmulator, isLoopbackHost, parseFaults, FaultSpecError, uiMadeSeed } = await import('../emulator/index.js');
   if (!isLoopbackHost(opts.host)) {
     throw new UsageError(`--host: the emulator serves loopback only, not "${opts.host}".`, { hint: 'use 127.0.0.1 (the default)' });
   }
@@ -33,13 +33,16 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
     }
   }
   if (opts.seed !== undefined && !existsSync(opts.seed)) throw new UsageError(`--seed: no such file "${opts.seed}".`);
+  if (opts.seed !== undefined && opts.uiMade) {
+    throw new UsageError('--seed and --ui-made both seed the emulator: give one of them.');
+  }
   let emulator;
   try {
     emulator = await createEmulator({
       port: opts.port,
       host: opts.host,
       ...(opts.state !== undefined ? { stateFile: opts.state } : {}),
-      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      ...(opts.seed !== undefined ? { seed: opts.seed } : opts.uiMade ? { seed: uiMadeSeed() } : {}),
       ...(latencyMs !== undefined ? { latencyMs } : {}),
       ...(faults !== undefined ? { faults } : {}),
       logLimit: 1000,

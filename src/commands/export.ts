@@ -3,6 +3,7 @@
 // bundle/write-files, the words render/export.
 import { resolve } from 'node:path';
 import type { ExportOptions } from '../cli.js';
+import type { OddItem } from '../core/model.js';
 import { EXIT } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { exportSourceOf } from './export-source.js';
@@ -32,11 +33,17 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Exporting deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const summary = await exportDeployment(exportSourceOf(conn.client, conn.deploymentId), sink, {
+    const odd: OddItem[] = [];
+    const summary = await exportDeployment(exportSourceOf(conn.client, conn.deploymentId, odd), sink, {
       deploymentId: conn.deploymentId,
       workbooks: opts.workbook,
       publicIds: env.publicIds,
     });
+    for (const o of odd) {
+      const id = o.id !== undefined ? ` ${o.id}` : '';
+      const name = `${o.kind}${id}${o.identity !== undefined ? ` (${o.identity})` : ''}`;
+      summary.warnings.push({ code: 'resource-skipped', message: `${name} not exported: the server sent ${o.why}.` });
+    }
     await sink.writeSchemas();
     const configWritten = await sink.writeConfigIfAbsent(
       generatedConfig({

@@ -46,13 +46,20 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   endPhase('bundle');
 
-  const [{ connect }, { readLiveState }, { plan }] = await later;
+  const [{ connect }, { readLiveState }, { plan, splitOdd }] = await later;
   const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length });
+    const live = await readLiveState(conn.client, conn.deploymentId, {
+      reports: desired.reports.length,
+      userAttributes: desired.userAttributes.length > 0,
+    });
     endPhase('read deployment');
+    if (live.odd) {
+      const { renderOddWarnings } = await import('../render/odd.js');
+      ctx.err(renderOddWarnings(splitOdd(desired, live, env).unmanaged, ctx.style));
+    }
     const p = plan(desired, live, {
       environment: env.name,
       deploymentId: env.deploymentId,

@@ -124,6 +124,9 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
         const wb = await port.upsertWorkbookBySlug(op.slug, resolve(op.body) as never);
         return { id: wb.id, recovered: false };
       }
+      case 'adoptWorkbook':
+        await port.adoptWorkbook(op.workbookId, op.slug);
+        return { id: op.workbookId, recovered: false };
       case 'createReport':
         return createReport(req, resolve(op.body) as Record<string, unknown>);
       case 'updateReport': {

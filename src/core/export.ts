@@ -12,7 +12,7 @@
 import type { Report, UserAttribute, Workbook } from '../api/wire.js';
 import { isPlaceholderPublicId, normalizeSlug } from '../api/wire.js';
 import { SCHEMA_OF_KIND, type Kind } from '../bundle/schema/index.js';
-import { WscError, EXIT } from '../errors.js';
+import { ApiError, WscError, EXIT } from '../errors.js';
 import type { PublicIdMode } from './model.js';
 import {
   referencedReportIds,
@@ -25,6 +25,7 @@ import {
   type RefLookup,
 } from './export/docs.js';
 import { deriveSlugs, mintPublicId } from './export/mint.js';
+import { metaWithDraft } from './live-draft.js';
 import { assignNames, NameRegistry } from './export/names.js';
 
 export type { Doc } from './export/docs.js';
@@ -53,7 +54,14 @@ export interface ExportOptions {
 }
 
 export interface ExportWarning {
-  code: 'dangling-workbook' | 'dangling-report' | 'field-dropped' | 'per-deployment-ids';
+  code:
+    | 'dangling-workbook'
+    | 'dangling-report'
+    | 'field-dropped'
+    | 'per-deployment-ids'
+    | 'user-attributes-unreadable'
+    | 'report-id-kept'
+    | 'resource-skipped';
   /** The file concerned, relative to the bundle root. */
   file?: string;
   message: string;
@@ -245,7 +253,15 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   try {
     [allWorkbooks, userAttributes] = await Promise.all([
       collect(source.workbooks()),
-      filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()),
+      filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()).catch((e: unknown) => {
+        // The token may not read the account's user attributes (they need an admin): the rest is still worth exporting.
+        if (!(e instanceof ApiError) || e.status !== 403) throw e;
+        warnings.push({
+          code: 'user-attributes-unreadable',
+          message: `user attributes not exported: the token may not read them (${e.message}).`,
+        });
+        return [] as UserAttribute[];
+      }),
     ]);
   } catch (e) {
     await reportPages.return();
@@ -280,7 +296,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
       );
     }
     selected = [...picked.values()].sort((a, b) => a.id - b.id);
-    for (const wb of selected) for (const id of referencedReportIds(wb.meta)) wantedReportIds.add(id);
+    for (const wb of selected) for (const id of referencedReportIds(metaWithDraft(wb))) wantedReportIds.add(id);
   }
   const selectedIds = new Set(selected.map((wb) => wb.id));
   const exportedSlug = new Map(selected.map((wb) => [wb.id, slugOf(wb)]));
@@ -295,9 +311,11 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   const reportsPerWorkbook = new Map<number, number>();
   const registry = new NameRegistry();
   const reportOfFile = new Map<string, number>();
+  const reportIds = new Set<number>(); // every report id seen in the deployment
   const refs: RefLookup = {
     workbookSlug: (id) => exportedSlug.get(id),
     reportPublicId: (id) => reportPid.get(id),
+    isReportId: (id) => reportIds.has(id),
   };
   const mint = (reportId: number): string => {
     const id = mintPublicId(dep, reportId, (c) => minted.has(c) || byLivePid.has(c));
@@ -324,6 +342,10 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   };
   const noteDangling = (file: string, dangling: Dangling[]) => {
     for (const d of dangling) {
+      if (d.note !== undefined) {
+        warnings.push({ code: 'report-id-kept', file, message: `${d.path}: ${d.note}.` });
+        continue;
+      }
       warnings.push({
         code: d.kind === 'workbook' ? 'dangling-workbook' : 'dangling-report',
         file,
@@ -356,6 +378,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
 
   for await (const page of reportPages) {
     for (const r of page) {
+      reportIds.add(r.id);
       const exported = filtered ? (r.workbookId != null && selectedIds.has(r.workbookId)) || wantedReportIds.has(r.id) : true;
       const first = byLivePid.get(r.publicId);
       if (first === undefined) byLivePid.set(r.publicId, { reportId: r.id, exported });
@@ -397,7 +420,9 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   for (const wb of selected) {
     const slug = slugOf(wb);
     const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
-    const built = finalizeDoc('workbook', workbookDoc(wb, slug, refs));
+    // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
+    const adopt = derived.has(wb.id) ? { deploymentId: dep, id: wb.id } : undefined;
+    const built = finalizeDoc('workbook', workbookDoc(wb, slug, refs, adopt));
     await writes.add('workbook', file, built.doc);
     written.add(file);
     noteDangling(file, built.dangling);

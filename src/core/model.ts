@@ -57,6 +57,8 @@ export interface DesiredWorkbook {
   };
   /** Publish the draft after apply. */
   publish: boolean;
+  /** Give an existing (UI-made, slugless) workbook this slug in that deployment instead of creating one. */
+  adopt?: { deploymentId: number; id: number };
   pos: SourcePos;
 }
 
@@ -97,6 +99,18 @@ export interface LiveState {
   reports: Report[];
   workbooks: Workbook[];
   userAttributes: UserAttribute[];
+  /** Items the server sent that this version of wsc cannot read (left out of the lists above). */
+  odd?: OddItem[];
+}
+
+/** A live item that failed its wire schema: an unknown enum value, a member of an unexpected type... */
+export interface OddItem {
+  kind: 'workbook' | 'report' | 'user-attribute';
+  id?: number;
+  /** Its identity as sent, if readable: slug (normalised), publicId or name. */
+  identity?: string;
+  /** What is wrong, naming the field and the value. */
+  why: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -137,6 +151,7 @@ export interface FieldChange {
  */
 export type Operation =
   | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue } }
+  | { op: 'adoptWorkbook'; workbookId: number; slug: string }
   | { op: 'createReport'; body: CreateReportInput | { [k: string]: JsonValue } }
   | { op: 'updateReport'; reportId: number; body: { [k: string]: JsonValue } }
   | { op: 'publishWorkbook'; workbook: number | WorkbookRef; body: Omit<PublishDashboardInput, 'workbookId'> }
@@ -216,6 +231,8 @@ export function hasChanges(plan: Plan): boolean {
 
 export interface ApiPort {
   upsertWorkbookBySlug(slug: string, body: WorkbookInput): Promise<Workbook>;
+  /** Gives an existing workbook its slug (PUT /workbooks/{id} with the slug alone). */
+  adoptWorkbook(workbookId: number, slug: string): Promise<void>;
   createReport(body: CreateReportInput): Promise<Report>;
   updateReport(reportId: number, body: Record<string, unknown>): Promise<Report>;
   /** Reads every report and returns those carrying this publicId (for create-outcome checks). */

@@ -6,11 +6,13 @@ import { UsageError } from '../errors.js';
 import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange } from './model.js';
 import type { Planned } from './plan/compare.js';
 import { match, refTargets } from './plan/match.js';
+import { refuseManagedOdd, splitOdd } from './plan/odd.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
 import { planWorkbook } from './plan/workbook.js';
 
 export { alignWidgetIds } from './plan/compare.js';
+export { splitOdd } from './plan/odd.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
@@ -49,10 +51,13 @@ export function summarize(changes: readonly ResourceChange[], unmanaged: PlanSum
 }
 
 export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): Plan {
+  refuseManagedOdd(splitOdd(desired, live, ctx));
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);
 
-  const workbooks = [...desired.workbooks].sort(byAddress).map((w) => planWorkbook(w, m.workbooks.get(w), m, targets));
+  const workbooks = [...desired.workbooks]
+    .sort(byAddress)
+    .map((w) => planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)));
   const reports = [...m.reports]
     .sort((a, b) => byAddress(a.desired, b.desired))
     .map((rm) => planReport(rm, m, targets));

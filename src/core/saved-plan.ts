@@ -38,6 +38,7 @@ const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop']);
 const WorkbookRef = z.object({ $workbook: z.string() });
 const Operation = z.discriminatedUnion('op', [
   z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('adoptWorkbook'), workbookId: z.int(), slug: z.string() }),
   z.object({ op: z.literal('createReport'), body: z.record(z.string(), Json) }),
   z.object({ op: z.literal('updateReport'), reportId: z.int(), body: z.record(z.string(), Json) }),
   z.object({ op: z.literal('publishWorkbook'), workbook: z.union([z.int(), WorkbookRef]), body: z.record(z.string(), Json) }),

@@ -14,6 +14,8 @@ export interface Ctx {
   body: unknown;
   maxPageSize: number;
   defaultPageSize: number;
+  /** Who may list the user attributes (EmulatorOptions.userAttributeReads). */
+  userAttributeReads: 'anyone' | 'admin';
   rng: Rng;
   /**
    * The pause between an upsert's decision (and access check) and its

@@ -26,6 +26,7 @@ export type { FaultSpec, ScriptedFault, FaultKind } from './faults.js';
 export { parseFaults, normalizeFaults, FaultSpecError, FAULT_KINDS } from './faults.js';
 export type { RequestLogEntry } from './log.js';
 export { writes, requests } from './log.js';
+export { uiMadeSeed } from './seed-ui.js';
 export { defaultSeed, generateSeed, loadSeedFile, DEV_TOKEN, LEGACY_PLACEHOLDER, type GenerateSeedOptions } from './seed.js';
 
 export type Latency = number | { min: number; max: number };
@@ -43,6 +44,14 @@ export interface EmulatorOptions {
   faults?: FaultSpec | string;
   /** Largest page of any list; a larger `first` is clamped to it. Default 500. */
   maxPageSize?: number;
+  /**
+   * How a `first` above maxPageSize is met: `clamp` (default) answers a
+   * shorter page that says there is more; `refuse` answers 400 naming `first`
+   * and the limit. The API states neither, so wsc must cope with both.
+   */
+  overMaxPageSize?: 'clamp' | 'refuse';
+  /** Who may list the user attributes: `anyone` in the account (default) or `admin`s only (403 for others). */
+  userAttributeReads?: 'anyone' | 'admin';
   /** Page size when `first` is omitted. Default 100. */
   defaultPageSize?: number;
   /** Seed of the PRNG behind faults, jitter and generated ids. */
@@ -198,6 +207,10 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
       if (!match) throw notFound(`Cannot ${method} ${url.pathname}`);
       const user = authenticate(store, headerValue(req.headers.authorization));
       entry.user = user.email;
+      const first = Number(url.searchParams.get('first'));
+      if (opts.overMaxPageSize === 'refuse' && method === 'GET' && first > maxPageSize) {
+        throw badRequest(`first must not be greater than ${maxPageSize}`);
+      }
       if (bodyError) throw bodyError;
       // Account-level routes (user attributes) have no deployment.
       let deployment: Ctx['deployment'] = { id: 0, accountId: user.accountId, name: '' };
@@ -220,6 +233,7 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
         body: parsed,
         maxPageSize,
         defaultPageSize,
+        userAttributeReads: opts.userAttributeReads ?? 'anyone',
         rng: idRng,
         lastViewed,
         changed: () => writer?.schedule(),

@@ -51,7 +51,8 @@ export function renderReport(store: Store, r: ReportRec, caller: User): Record<s
 
 export function renderWorkbook(store: Store, w: WorkbookRec, caller: User): Record<string, unknown> {
   const level = workbookLevel(store, caller, w);
-  const draft = w.meta['dashboardDraft'];
+  const inMeta = w.meta['dashboardDraft'];
+  const draft = inMeta && typeof inMeta === 'object' ? inMeta : w.dashboardDraft;
   return {
     id: w.id,
     deploymentId: w.deploymentId,

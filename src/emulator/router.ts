@@ -2,6 +2,7 @@
 // as a NestJS server does.
 import type { Ctx } from './context.js';
 import * as r from './routes-reports.js';
+import { getSpec } from './routes-spec.js';
 import * as u from './routes-user-attributes.js';
 import * as w from './routes-workbooks.js';
 
@@ -12,6 +13,7 @@ const table: [string, RegExp, Handler][] = [
   ['POST', new RegExp(`^${DEP}/workbooks$`), w.createWorkbook],
   ['PUT', new RegExp(`^${DEP}/workbooks/by-slug/(?<slug>[^/]+)$`), w.upsertWorkbookBySlug],
   ['GET', new RegExp(`^${DEP}/workbooks/(?<id>[^/]+)$`), w.getWorkbook],
+  ['PUT', new RegExp(`^${DEP}/workbooks/(?<id>[^/]+)$`), w.updateWorkbook],
   ['DELETE', new RegExp(`^${DEP}/workbooks/(?<id>[^/]+)$`), w.deleteWorkbook],
   ['POST', new RegExp(`^${DEP}/workbooks/(?<id>[^/]+)/publish$`), w.publishWorkbook],
   ['GET', new RegExp(`^${DEP}/reports$`), r.listReports],
@@ -23,6 +25,7 @@ const table: [string, RegExp, Handler][] = [
   ['GET', /^\/api\/v1\/user-attributes$/, u.listUserAttributes],
   ['POST', /^\/api\/v1\/user-attributes$/, u.createUserAttribute],
   ['PUT', /^\/api\/v1\/user-attributes\/(?<id>[^/]+)$/, u.updateUserAttribute],
+  ['GET', /^\/api\/v1\/spec$/, getSpec],
 ];
 
 export function route(method: string, path: string): { handler: Handler; params: Record<string, string> } | undefined {

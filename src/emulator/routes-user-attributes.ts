@@ -1,5 +1,7 @@
-// User attributes: account-level. Anyone in the account may list them;
-// creating and updating needs the admin role. A duplicate name is a 409.
+// User attributes: account-level. Anyone in the account may list them (or
+// admins only, with the emulator's `userAttributeReads: 'admin'`: the API
+// does not say which); creating and updating needs the admin role. A
+// duplicate name is a 409.
 import { UserAttributeCreateInput, UserAttributeUpdateInput } from '../api/wire.js';
 import { requireAdmin } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
@@ -11,6 +13,7 @@ import type { UserAttributeRec } from './types.js';
 /** GET /api/v1/user-attributes: newest first (id DESC), cursor-paged; filters `name`, `type`. */
 export function listUserAttributes(ctx: Ctx): unknown {
   const { store, user, query } = ctx;
+  if (ctx.userAttributeReads === 'admin') requireAdmin(user, 'list user attributes');
   const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
   const after = query.get('after');
   const cursor = after === null ? undefined : decodeCursor(after, 'id', 'DESC');

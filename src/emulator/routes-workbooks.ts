@@ -1,7 +1,7 @@
 // Workbook routes: create, upsert by slug (two-step, spec rule 8), list,
 // get, delete, publish.
 import { randomBase62 } from './prng.js';
-import { API_CODES, DashboardConfig, normalizeSlug, PublishDashboardInput, WorkbookInput } from '../api/wire.js';
+import { API_CODES, DashboardConfig, normalizeSlug, PublishDashboardInput, UpdateWorkbookInput, WorkbookInput } from '../api/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, workbookLevel } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { prepareMeta } from './dashboard.js';
@@ -143,6 +143,57 @@ export function getWorkbook(ctx: Ctx): unknown {
   return renderWorkbook(ctx.store, wb, ctx.user);
 }
 
+/**
+ * PUT /workbooks/{id}: only the sent fields change; `meta` here replaces the
+ * metadata (the upsert by slug merges it); `folderId` null moves to the root;
+ * `slug` gives the workbook a slug, unique per deployment (409 when another
+ * workbook holds it). `slugTakeover` is taken as a boolean and does nothing
+ * more: what it does is not documented. The answer has no schema: `{}`.
+ */
+export function updateWorkbook(ctx: Ctx): unknown {
+  const { store, user } = ctx;
+  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  const raw = bodyObject(ctx.body);
+  const input = validate(UpdateWorkbookInput, raw);
+  const level = workbookLevel(store, user, wb);
+  require(level, 'edit', `workbook ${wb.id}`);
+  const sendsFolder = hasOwn(raw, 'folderId');
+  if (sendsFolder) {
+    require(level, 'manage', `workbook ${wb.id} to move it`);
+    requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
+  }
+  const meta = input.meta === undefined || input.meta === null ? undefined : prepareMeta(input.meta);
+  let slug: string | null | undefined;
+  if (hasOwn(raw, 'slug')) {
+    slug = input.slug == null ? null : normalizeSlug(input.slug);
+    if (slug === '') throw badRequest('slug: must not be empty');
+    const holder = slug === null ? undefined : store.workbookBySlug(ctx.deployment.id, slug);
+    if (holder && holder !== wb) throw conflict(`The slug "${slug}" is already used by workbook ${holder.id}`);
+  }
+  let changed = false;
+  if (input.name != null && input.name !== wb.name) {
+    wb.name = input.name;
+    changed = true;
+  }
+  if (sendsFolder && (input.folderId ?? null) !== wb.folderId) {
+    wb.folderId = input.folderId ?? null;
+    changed = true;
+  }
+  if (meta !== undefined && !deepEqual(meta, wb.meta)) {
+    wb.meta = meta;
+    changed = true;
+  }
+  if (slug !== undefined && slug !== wb.slug) {
+    store.setWorkbookSlug(wb, slug);
+    changed = true;
+  }
+  if (changed) {
+    wb.updatedAt = store.now();
+    ctx.changed();
+  }
+  return {};
+}
+
 /** Deleting a workbook detaches its reports (workbookId becomes null). */
 export function deleteWorkbook(ctx: Ctx): unknown {
   const { store } = ctx;
@@ -174,7 +225,7 @@ export function publishWorkbook(ctx: Ctx): unknown {
   if (input.config != null) {
     config = clone((raw as { config: Record<string, unknown> }).config);
   } else {
-    const draft = wb.meta['dashboardDraft'];
+    const draft = wb.meta['dashboardDraft'] ?? wb.dashboardDraft;
     if (!draft || typeof draft !== 'object') throw badRequest(`Workbook ${id} has no dashboard draft to publish`);
     config = clone(draft as Record<string, unknown>);
     validate(DashboardConfig, config, 'dashboardDraft');

@@ -130,6 +130,7 @@ export class Store {
         createdAt,
         updatedAt: w.updatedAt ? new Date(w.updatedAt).toISOString() : createdAt,
         isFavorite: w.isFavorite ?? false,
+        ...(w.dashboardDraft != null ? { dashboardDraft: clone(w.dashboardDraft) } : {}),
         dashboardPublished: clone(w.dashboardPublished ?? null),
         publishedDashboard: clone(w.publishedDashboard ?? null),
       };
@@ -265,6 +266,20 @@ export class Store {
       const key = this.slugKey(rec.deploymentId, rec.slug);
       if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
       this.bump(key);
+    }
+  }
+
+  /** Gives a workbook another slug (or none): the slug index and both keys' generations follow. */
+  setWorkbookSlug(rec: WorkbookRec, slug: string | null): void {
+    if (rec.slug !== null) {
+      const key = this.slugKey(rec.deploymentId, rec.slug);
+      if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
+      this.bump(key);
+    }
+    rec.slug = slug;
+    if (slug !== null) {
+      this.slugIndex.set(this.slugKey(rec.deploymentId, slug), rec);
+      this.bump(this.slugKey(rec.deploymentId, slug));
     }
   }
 

@@ -53,6 +53,8 @@ export interface SeedWorkbook {
   createdAt?: string;
   updatedAt?: string;
   isFavorite?: boolean;
+  /** A draft kept only at the top level (as some servers store UI-made dashboards); `meta.dashboardDraft` wins. */
+  dashboardDraft?: Record<string, unknown> | null;
   dashboardPublished?: Record<string, unknown> | null;
   publishedDashboard?: Record<string, unknown> | null;
 }
@@ -158,6 +160,7 @@ export interface WorkbookRec {
   createdAt: string;
   updatedAt: string;
   isFavorite: boolean;
+  dashboardDraft?: Record<string, unknown> | null;
   dashboardPublished: Record<string, unknown> | null;
   publishedDashboard: Record<string, unknown> | null;
 }

@@ -27,6 +27,8 @@ export function describeRequest(r: PlannedRequest): string {
   switch (op.op) {
     case 'upsertWorkbook':
       return r.phase === 3 ? 'upsert workbook with its dashboard draft' : 'upsert workbook';
+    case 'adoptWorkbook':
+      return `adopt workbook ${op.workbookId} (give it its slug)`;
     case 'createReport':
       return 'create report';
     case 'updateReport':

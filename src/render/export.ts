@@ -62,11 +62,10 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
   if (s.derivedSlugs.length > 0) {
     lines.push(
       '',
-      c.bold(`${plural(s.derivedSlugs.length, 'workbook')} had no slug; export derived one from the name.`),
-      'The upsert by slug cannot give an existing workbook a slug, so apply will create a NEW workbook for each',
-      '(with the same name, folder and draft) and move the exported reports that are in it to the new one; the',
-      'live workbook stays as it is. To manage the existing workbook instead, set its slug in the UI, then export again.',
-      ...cut(s.derivedSlugs, (d) => `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → new workbook ${d.slug}${d.reports > 0 ? `, ${plural(d.reports, 'report')} ${d.reports === 1 ? 'moves' : 'move'} to it` : ''}`),
+      c.bold(`${plural(s.derivedSlugs.length, 'workbook')} had no slug; export derived one from the name, with an adopt block.`),
+      `On apply to deployment ${s.deploymentId}, each live workbook is given its slug (PUT /workbooks/{id}); nothing is created`,
+      'and its reports stay where they are. In any other deployment the slug is created as usual.',
+      ...cut(s.derivedSlugs, (d) => `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → slug ${d.slug}${d.reports > 0 ? ` (${plural(d.reports, 'report')} in it)` : ''}`),
     );
   }
   if (s.warnings.length > 0) {
@@ -77,6 +76,9 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       'dangling-report': 'report ids kept as numbers (the report is not exported)',
       'field-dropped': 'values left unmanaged (a bundle cannot hold them as they are)',
       'per-deployment-ids': 'note on per-deployment publicIds',
+      'user-attributes-unreadable': 'user attributes not readable with this token (not exported)',
+      'report-id-kept': 'numbers in dashboards that look like report ids and were kept as they are',
+      'resource-skipped': 'resources not exported (the server sent values this version of wsc does not read)',
     };
     lines.push('', c.yellow(`${plural(s.warnings.length, 'warning')} (on stderr):`));
     for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${label[code] ?? code}`);
@@ -88,7 +90,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       ...cut(f.stale, visible),
     );
   }
-  lines.push('', `Next: wsc plan --dir ${f.outDir}${s.adoptions.length > 0 ? ' (the adoptions show as "adopt")' : ''}`);
+  lines.push('', `Next: wsc plan --dir ${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -13,7 +13,7 @@ const CASES: [string, string, string, string, number, number][] = [
   ['bad-adopt', 'unknown-key', 'unknown key `deployment` in `adopt` (did you mean `deploymentId`?)', 'reports/mrr.yaml', 4, 3],
   ['bad-json-query', 'bad-value', '`jsonQuery`: is not valid JSON: Unexpected token \'}\', "{"measures": [}" is not valid JSON', 'reports/arr.yaml', 3, 12],
   ['bad-public-id', 'bad-value', '`publicId`: "rev-mrr-01" must be exactly 12 characters of [0-9A-Za-z]', 'reports/mrr.yaml', 2, 11],
-  ['bad-widget-type', 'bad-value', '`meta.dashboardDraft.widgets[0].type`: "CHRT" is not one of `CHART`, `TEXT`, `FILTER`, `AI`, `TIME_GRAIN`, `SPACER`, `DIVIDER`, `CONTAINER` (did you mean `CHART`?)', 'workbooks/revenue.yaml', 7, 15],
+  ['bad-widget-type', 'bad-value', '`meta.dashboardDraft.widgets[0].type`: "CHRT" is not one of `CHART`, `TEXT`, `FILTER`, `AI`, `TIME_GRAIN`, `FIELD`, `PARENT`, `SPACER`, `DIVIDER`, `CONTAINER` (did you mean `CHART`?)', 'workbooks/revenue.yaml', 7, 15],
   ['duplicate-key', 'duplicate-key', 'duplicate key `name`', 'workbooks/revenue.yaml', 4, 1],
   ['duplicate-public-id', 'duplicate-public-id', 'duplicate report publicId `revMrrTrnd01`, also defined at reports/a.yaml:2:1', 'reports/b.yaml', 2, 1],
   ['duplicate-slug', 'duplicate-slug', 'duplicate workbook slug `revenue`, also defined at workbooks/a.yaml:2:1 (" revenue " and "Revenue" are the same slug once trimmed and lowercased)', 'workbooks/b.yaml', 2, 1],

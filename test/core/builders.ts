@@ -1,4 +1,5 @@
 // Small builders of desired and live objects for planner tests.
+import { WscError } from '../../src/errors.js';
 import type { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
 import type {
   DesiredReport,
@@ -72,4 +73,15 @@ export function live(l: Partial<LiveState>): LiveState {
 
 export function ctx(extra: Partial<PlanContext> = {}): PlanContext {
   return { environment: 'test', deploymentId: 1, publicIds: 'as-is', targets: [], ...extra };
+}
+
+/** The WscError `f` throws (fails the test if it throws nothing, rethrows anything else). */
+export function errorOf(f: () => unknown): WscError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof WscError) return e;
+    throw e;
+  }
+  throw new Error('expected an error');
 }

@@ -57,6 +57,11 @@ class FakePort implements ApiPort {
       return { id: this.workbooks.get(slug)! } as Workbook;
     });
   }
+  adoptWorkbook(id: number, slug: string) {
+    return this.call('adoptWorkbook', [id, slug], () => {
+      this.workbooks.set(slug, id);
+    });
+  }
   createReport(body: Record<string, unknown>) {
     return this.call('createReport', [body], () => {
       const r = report({ ...(body as object), id: this.nextId++, publicId: body['publicId'] as string });

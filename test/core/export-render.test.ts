@@ -43,11 +43,10 @@ describe('export summary', () => {
         reports/old-09.yaml: report 209 → Minted000009 (placeholder 000000legacy)
         … and 2 more (--output json lists all)
 
-      1 workbook had no slug; export derived one from the name.
-      The upsert by slug cannot give an existing workbook a slug, so apply will create a NEW workbook for each
-      (with the same name, folder and draft) and move the exported reports that are in it to the new one; the
-      live workbook stays as it is. To manage the existing workbook instead, set its slug in the UI, then export again.
-        workbooks/ops-board.yaml: "Ops Board" (workbook 11) → new workbook ops-board, 3 reports move to it
+      1 workbook had no slug; export derived one from the name, with an adopt block.
+      On apply to deployment 1, each live workbook is given its slug (PUT /workbooks/{id}); nothing is created
+      and its reports stay where they are. In any other deployment the slug is created as usual.
+        workbooks/ops-board.yaml: "Ops Board" (workbook 11) → slug ops-board (3 reports in it)
 
       2 warnings (on stderr):
         1 report ids kept as numbers (the report is not exported)

@@ -242,7 +242,12 @@ describe('exportDeployment', () => {
     expect(summary.warnings.map((w) => [w.code, w.file])).toEqual([
       ['dangling-workbook', 'reports/twin-a.yaml'],
       ['dangling-report', 'workbooks/sales.yaml'],
+      ['report-id-kept', 'workbooks/sales.yaml'],
     ]);
+    // `count: 100` in a text widget is not a reference, but 100 is a report's id: kept, and said so.
+    expect(summary.warnings.find((w) => w.code === 'report-id-kept')!.message).toBe(
+      'meta.dashboardDraft.widgets[3].config.count: widget "t1": 100 is the id of a report of this deployment, under a key wsc does not read as a report reference; kept as it is.',
+    );
     expect(summary.files).toEqual({ workbooks: 2, reports: 5, userAttributes: 1 });
     // The widget that pointed at legacy report 102 now points at its minted publicId.
     expect(files['workbooks/sales.yaml']).toContain(`$report: ${mintPublicId(1, 102)}`);
@@ -250,15 +255,14 @@ describe('exportDeployment', () => {
     const byAddress = new Map(p.changes.map((c) => [c.address, c]));
     for (const c of p.changes) {
       if (c.address === 'workbook/ops-board') {
-        // No slug live: the upsert by slug cannot find it, so apply would create one.
-        expect(c.actions).toEqual(['create']);
+        // No slug live: the exported adopt block gives the live workbook its slug; nothing else changes.
+        expect(c.actions).toEqual(['adopt']);
+        expect(c.changes.map((x) => [x.path, x.before, x.after])).toEqual([['slug', null, 'ops-board']]);
+        expect(c.requests.map((r) => r.operation)).toEqual([{ op: 'adoptWorkbook', workbookId: 11, slug: 'ops-board' }]);
       } else if (c.address === `report/${mintPublicId(1, 102)}`) {
-        // ... and the report in it would move to the new workbook (the summary says so).
-        expect(c.actions).toEqual(['adopt', 'update']);
-        expect(c.changes.map((x) => [x.path, x.after])).toEqual([
-          ['publicId', mintPublicId(1, 102)],
-          ['workbookId', { $workbook: 'ops-board' }],
-        ]);
+        // ... and the report in it stays there: its workbook reference resolves to the adopted id.
+        expect(c.actions).toEqual(['adopt']);
+        expect(c.changes.map((x) => [x.path, x.after])).toEqual([['publicId', mintPublicId(1, 102)]]);
       } else if (c.kind === 'report' && summary.adoptions.some((a) => `report/${a.publicId}` === c.address)) {
         expect(c.actions).toEqual(['adopt']);
         expect(c.changes.map((x) => x.path)).toEqual(['publicId']);
@@ -337,7 +341,7 @@ describe('exportDeployment', () => {
       'workbooks/sales.yaml',
     ]);
     // Report 102 lives in the slugless workbook 11, which is not exported: its workbookId stays a number.
-    expect(summary.warnings.map((w) => w.code).sort()).toEqual(['dangling-report', 'dangling-workbook']);
+    expect(summary.warnings.map((w) => w.code).sort()).toEqual(['dangling-report', 'dangling-workbook', 'report-id-kept']);
   });
 
   test('--workbook with an unknown slug fails before writing anything', async () => {

@@ -268,8 +268,9 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
 
       const all = tempDir();
       const a = await exportTo(emu, all);
-      expect(a.stdout).toContain('1 workbook had no slug; export derived one from the name.');
-      expect(a.stdout).toContain('workbooks/ops-board.yaml: "Ops Board" (workbook 900) → new workbook ops-board, 1 report moves to it');
+      expect(a.stdout).toContain('1 workbook had no slug; export derived one from the name, with an adopt block.');
+      expect(a.stdout).toContain('workbooks/ops-board.yaml: "Ops Board" (workbook 900) → slug ops-board (1 report in it)');
+      expect(parse(readFileSync(join(all, 'workbooks/ops-board.yaml'), 'utf8')).adopt).toEqual({ deploymentId: 1, id: 900 });
       expect(parse(readFileSync(join(all, 'reports/ops-report.yaml'), 'utf8')).workbookId).toEqual({ $workbook: 'ops-board' });
     });
   });

@@ -58,7 +58,7 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'wrong types in an item', reply: on(R, (_q, res) => json(res, 200, { items: [report(1, { id: 'one', publicId: 7 })], pageInfo: empty.pageInfo })), stderr: /answered 200 with a body wsc does not understand: items\.0\.id: .*\[bad_response\]/ },
+  { name: 'wrong types in an item', reply: on(R, (_q, res) => json(res, 200, { items: [report(1, { id: 'one', publicId: 7 })], pageInfo: empty.pageInfo })), stderr: /a report wsc cannot identify: the server sent id: "one" \(Invalid input[\s\S]*\[live_value_unknown\]/ },
   { name: 'truncated JSON', reply: on(R, (_q, res) => send(res, 200, '{"items":[{"id":1,"deploymentId":1,"publ')), stderr: /not valid JSON \(\d+ characters; truncated or malformed\)/ },
   { name: 'invalid JSON', reply: on(W, (_q, res) => send(res, 200, "{items: [], 'pageInfo': null}")), stderr: /GET \/api\/v1\/deployments\/1\/workbooks answered 200 with a body that is not valid JSON/ },
   { name: 'an HTML page with 200 (unknown route on the real API)', reply: on(A, (_q, res) => send(res, 200, '<!DOCTYPE html><html><head><title>Cube</title></head></html>', { 'content-type': 'text/html; charset=utf-8' })), stderr: /The server answered with a web page: wrong base URL, or this endpoint is not available on this tenant\. \[not_api\]/ },

@@ -5,7 +5,7 @@
 // would show as a change on the next plan.
 import { z } from 'zod';
 import { WidgetType } from '../../api/wire.js';
-import { FreeForm } from './common.js';
+import { FreeForm, ReportRefSchema } from './common.js';
 
 const int = () => z.int();
 
@@ -61,6 +61,10 @@ export const WidgetSchema = z
   position: PositionSchema,
   responsiveLayouts: ResponsiveLayoutsSchema.nullish(),
   config: FreeForm.nullish().describe('Free-form widget configuration; ids may be references, e.g. `reportId: { $report: <publicId> }`.'),
+  reportId: z
+    .union([int(), ReportRefSchema], { error: 'expected a report id (integer) or `{ $report: <publicId> }`' })
+    .nullish()
+    .describe('The report of a chart, where a server keeps it on the widget itself rather than in `config`.'),
   style: FreeForm.nullish(),
   })
   .meta({ id: 'widget', description: 'A dashboard widget.' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ReportSource } from '../../api/wire.js';
+import { PIVOT_DISPLAY, ReportSource } from '../../api/wire.js';
 import { FreeForm, PublicIdSchema, WorkbookRefSchema } from './common.js';
 
 const JsonText = z.string().superRefine((s, ctx) => {
@@ -15,6 +15,7 @@ export const PivotItemsSchema = z.strictObject({
   filters: z.array(z.string()),
   measures: z.array(z.string()),
   rows: z.array(z.string()),
+  ...PIVOT_DISPLAY,
 });
 
 export const AdoptSchema = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FreeForm } from './common.js';
 import { DashboardDraftSchema } from './dashboard.js';
+import { AdoptSchema } from './report.js';
 
 /** Workbook `meta`: free-form, but `dashboardDraft` is validated as a dashboard. */
 export const WorkbookMetaSchema = z
@@ -18,6 +19,10 @@ export const WorkbookSchema = z
     folderId: z.int().nullish(),
     meta: WorkbookMetaSchema.optional(),
     publish: z.boolean().default(false).describe('Publish the draft dashboard after apply.'),
+    adopt: AdoptSchema.optional().describe(
+      'Give the existing workbook `id` of deployment `deploymentId` (one made in the UI, without a slug) ' +
+        'this slug instead of creating a workbook there.',
+    ),
   })
   .describe('A workbook (wsc bundle document).');
 

@@ -6,6 +6,7 @@
 import type { Report, UserAttribute, Workbook } from '../../api/wire.js';
 import { UserAttributeType } from '../../api/wire.js';
 import { FORBIDDEN_KEYS } from '../../bundle/yaml-doc.js';
+import { metaWithDraft } from '../live-draft.js';
 import { isRef, type JsonValue } from '../model.js';
 
 export type Doc = { [k: string]: JsonValue };
@@ -16,6 +17,12 @@ export interface Dangling {
   /** Where in the document, e.g. `workbookId`, `meta.dashboardDraft.widgets[2].config.reportId`. */
   path: string;
   id: number;
+  /**
+   * Set when the number stays for another reason than its target not being
+   * exported: a report id written as a string, or a number that is the id
+   * of a report under a key wsc does not read as a report reference.
+   */
+  note?: string;
 }
 
 export interface RefLookup {
@@ -23,6 +30,8 @@ export interface RefLookup {
   workbookSlug(id: number): string | undefined;
   /** The bundle publicId of an exported report. */
   reportPublicId(id: number): string | undefined;
+  /** Whether a report with this id was seen in the deployment (exported or not). */
+  isReportId?(id: number): boolean;
 }
 
 /**
@@ -122,17 +131,29 @@ function present(v: unknown): boolean {
 
 const REPORT_ID_KEY = /report_?id$/i;
 const REPORT_IDS_KEY = /report_?ids$/i;
+/** A member holding a report object, `{ report: { id } }`: its `id` is a report id. */
+const REPORT_KEY = /^report$/i;
 
 /**
- * Rewrites report ids in a widget config: a whole number under a key named
- * like `reportId` (or in an array under `reportIds`) becomes `{ $report }`
- * when the report is exported; otherwise it stays and is reported dangling.
+ * Rewrites report ids in a widget: a whole number under a key named like
+ * `reportId` (or in an array under `reportIds`, or the `id` of an object
+ * under `report`) becomes `{ $report }` when the report is exported;
+ * otherwise it stays and is reported dangling. A report id written as a
+ * string stays too (a reference stands for a number), and is reported.
  */
 function rewriteConfig(v: JsonValue, path: string, refs: RefLookup, dangling: Dangling[], key?: string): JsonValue {
-  if (typeof v === 'number' && key !== undefined && REPORT_ID_KEY.test(key) && Number.isSafeInteger(v)) {
+  const idKey = key !== undefined && REPORT_ID_KEY.test(key);
+  if (typeof v === 'number' && idKey && Number.isSafeInteger(v)) {
     const pid = refs.reportPublicId(v);
     if (pid !== undefined) return { $report: pid };
     dangling.push({ kind: 'report', path, id: v });
+    return v;
+  }
+  if (typeof v === 'string' && idKey && /^\d{1,15}$/.test(v)) {
+    const note =
+      `the report id is written as a string ("${v}"); kept as it is, as a \`{ $report }\` reference stands for a ` +
+      `number, so it means report ${v} of whichever deployment the bundle is applied to`;
+    dangling.push({ kind: 'report', path, id: Number(v), note });
     return v;
   }
   if (Array.isArray(v)) {
@@ -140,14 +161,58 @@ function rewriteConfig(v: JsonValue, path: string, refs: RefLookup, dangling: Da
     return v.map((x, i) => rewriteConfig(x, `${path}[${i}]`, refs, dangling, idList ? 'reportId' : undefined));
   }
   if (v !== null && typeof v === 'object') {
+    const reportObject = key !== undefined && REPORT_KEY.test(key);
     const out: { [k: string]: JsonValue } = {};
-    for (const [k, x] of Object.entries(v)) out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, k);
+    for (const [k, x] of Object.entries(v)) {
+      out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, reportObject && k === 'id' ? 'reportId' : k);
+    }
     return out;
   }
   return v;
 }
 
-/** Report ids a workbook's dashboard draft points at (the same keys `rewriteConfig` rewrites). */
+/** Members of a widget that hold its layout, never a report id. */
+const LAYOUT_KEYS = new Set(['position', 'responsiveLayouts']);
+/** Members of a widget read as they are (config is walked on its own). */
+const OWN_KEYS = new Set(['config', 'style', 'id', 'type']);
+
+/** Numbers left in a rewritten widget that are ids of reports of the deployment, under keys not read as references. */
+function unrewrittenIds(v: JsonValue, path: string, refs: RefLookup, seen: Set<string>, out: Dangling[]): void {
+  if (typeof v === 'number') {
+    if (!seen.has(path) && Number.isSafeInteger(v) && refs.isReportId?.(v) === true) {
+      const note = `${v} is the id of a report of this deployment, under a key wsc does not read as a report reference; kept as it is`;
+      out.push({ kind: 'report', path, id: v, note });
+    }
+    return;
+  }
+  if (Array.isArray(v)) v.forEach((x, i) => unrewrittenIds(x, `${path}[${i}]`, refs, seen, out));
+  else if (v !== null && typeof v === 'object' && !isRef(v)) {
+    for (const [k, x] of Object.entries(v)) unrewrittenIds(x, `${path}.${k}`, refs, seen, out);
+  }
+}
+
+/** A widget with its report references rewritten: in `config`, and a `reportId` on the widget itself. */
+function rewriteWidget(w: JsonValue, path: string, refs: RefLookup, dangling: Dangling[]): JsonValue {
+  if (w === null || typeof w !== 'object' || Array.isArray(w)) return w;
+  const before = dangling.length;
+  const out: { [k: string]: JsonValue } = {};
+  for (const [k, x] of Object.entries(w)) {
+    if (k === 'config' && x !== null && typeof x === 'object') out[k] = rewriteConfig(x, `${path}.config`, refs, dangling);
+    else if (!LAYOUT_KEYS.has(k) && !OWN_KEYS.has(k)) out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, k);
+    else out[k] = x;
+  }
+  const seen = new Set(dangling.slice(before).map((d) => d.path));
+  for (const [k, x] of Object.entries(out)) {
+    if (!LAYOUT_KEYS.has(k)) unrewrittenIds(x, `${path}.${k}`, refs, seen, dangling);
+  }
+  const id = typeof w['id'] === 'string' ? w['id'] : undefined;
+  for (const d of dangling.slice(before)) {
+    if (id !== undefined && d.note !== undefined) d.note = `widget "${escapeVars(id)}": ${d.note}`;
+  }
+  return out;
+}
+
+/** Report ids a workbook's dashboard draft points at (the same keys `rewriteWidget` rewrites). */
 export function referencedReportIds(meta: unknown): number[] {
   const ids: number[] = [];
   const sink: RefLookup = { workbookSlug: () => undefined, reportPublicId: () => undefined };
@@ -155,10 +220,7 @@ export function referencedReportIds(meta: unknown): number[] {
   const draft = (meta as { dashboardDraft?: { widgets?: unknown } } | null | undefined)?.dashboardDraft;
   const widgets = draft?.widgets;
   if (!Array.isArray(widgets)) return ids;
-  widgets.forEach((w, i) => {
-    const config = (w as { config?: unknown } | null)?.config;
-    if (config !== null && typeof config === 'object') rewriteConfig(config as JsonValue, `w${i}`, sink, dangling);
-  });
+  widgets.forEach((w, i) => rewriteWidget(w as JsonValue, `w${i}`, sink, dangling));
   for (const d of dangling) ids.push(d.id);
   return ids;
 }
@@ -188,13 +250,7 @@ function workbookMeta(meta: Record<string, unknown>, refs: RefLookup, dangling: 
   if (draft === null || typeof draft !== 'object' || Array.isArray(draft)) return out;
   const widgets = draft['widgets'];
   if (!Array.isArray(widgets)) return out;
-  draft['widgets'] = widgets.map((w, i) => {
-    if (w === null || typeof w !== 'object' || Array.isArray(w)) return w;
-    const config = w['config'];
-    if (config === null || config === undefined || typeof config !== 'object') return w;
-    const path = `meta.dashboardDraft.widgets[${i}].config`;
-    return { ...w, config: rewriteConfig(config, path, refs, dangling) };
-  });
+  draft['widgets'] = widgets.map((w, i) => rewriteWidget(w, `meta.dashboardDraft.widgets[${i}]`, refs, dangling));
   return out;
 }
 
@@ -204,15 +260,21 @@ export interface Built {
   dropped: Dropped[];
 }
 
-export function workbookDoc(wb: Workbook, slug: string, refs: RefLookup): Built {
+export function workbookDoc(
+  wb: Workbook,
+  slug: string,
+  refs: RefLookup,
+  adopt?: { deploymentId: number; id: number },
+): Built {
   const dangling: Dangling[] = [];
   const dropped: Dropped[] = [];
   const doc: Doc = { kind: 'Workbook', slug: escapeVars(slug), name: escapeVars(wb.name) };
   if (present(wb.folderId)) doc['folderId'] = wb.folderId!;
-  if (present(wb.meta)) {
-    const meta = loadableMeta(wb.meta, dropped);
+  if (present(wb.meta) || present(wb.dashboardDraft)) {
+    const meta = loadableMeta(metaWithDraft(wb), dropped);
     if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling);
   }
+  if (adopt) doc['adopt'] = { deploymentId: adopt.deploymentId, id: adopt.id };
   return { doc, dangling, dropped };
 }
 
@@ -226,7 +288,8 @@ export function reportDoc(
   const doc: Doc = { kind: 'Report', publicId: identity.publicId };
   doc['name'] = escapeVars(r.name);
   if (present(r.title)) doc['title'] = escapeVars(r.title!);
-  if (present(r.source)) doc['source'] = r.source!;
+  // The same source under the description's older name; bundles and create bodies name it HOSTED_SHEETS.
+  if (present(r.source)) doc['source'] = r.source === 'GOOGLE_SHEETS' ? 'HOSTED_SHEETS' : r.source!;
   if (present(r.workbookId)) {
     const slug = refs.workbookSlug(r.workbookId!);
     if (slug !== undefined) doc['workbookId'] = { $workbook: escapeVars(slug) };

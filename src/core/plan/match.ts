@@ -17,6 +17,8 @@ export interface ReportMatch {
 
 export interface Matches {
   workbooks: Map<DesiredWorkbook, Workbook | undefined>;
+  /** Workbooks matched through their `adopt` block: the live one gets the slug now. */
+  adoptedWorkbooks: Set<DesiredWorkbook>;
   reports: ReportMatch[];
   reportsByBundleId: Map<string, ReportMatch>;
   workbookSlugs: Set<string>;
@@ -47,6 +49,8 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     else sameSlug.set(s, [...(sameSlug.get(s) ?? [liveWorkbookBySlug.get(s)!]), w]);
   }
   const workbooks = new Map<DesiredWorkbook, Workbook | undefined>();
+  const adoptedWorkbooks = new Set<DesiredWorkbook>();
+  const liveWorkbookById = new Map(live.workbooks.map((w) => [w.id, w]));
   for (const w of desired.workbooks) {
     const several = sameSlug.get(w.slug);
     if (several !== undefined) {
@@ -58,7 +62,10 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
         'Give all but one of them another slug in the deployment (or delete the extra ones), then plan again.',
       );
     }
-    workbooks.set(w, liveWorkbookBySlug.get(w.slug));
+    const bySlug = liveWorkbookBySlug.get(w.slug);
+    const target = bySlug === undefined ? adoptTarget(w, liveWorkbookById, ctx) : undefined;
+    if (target !== undefined) adoptedWorkbooks.add(w);
+    workbooks.set(w, bySlug ?? target);
   }
 
   const liveReportsByPid = groupBy(live.reports, (r) => r.publicId);
@@ -116,6 +123,7 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
 
   return {
     workbooks,
+    adoptedWorkbooks,
     reports,
     reportsByBundleId,
     workbookSlugs: new Set(desired.workbooks.map((w) => w.slug)),
@@ -123,6 +131,30 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     liveReportsByPid,
     userAttributes,
   };
+}
+
+/** The live workbook a desired one adopts in this deployment, if its `adopt` block names one here. */
+function adoptTarget(w: DesiredWorkbook, byId: Map<number, Workbook>, ctx: PlanContext): Workbook | undefined {
+  if (w.adopt === undefined || w.adopt.deploymentId !== ctx.deploymentId) return undefined;
+  const target = byId.get(w.adopt.id);
+  if (target === undefined) {
+    throw planError(
+      'adopt_target_missing',
+      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id} in deployment ${ctx.deploymentId}, ` +
+        'which does not exist there.',
+      'Fix the id in the `adopt` block, or remove the block to create the workbook instead.',
+    );
+  }
+  const held = typeof target.slug === 'string' ? normalizeSlug(target.slug) : '';
+  if (held !== '' && held !== w.slug) {
+    throw planError(
+      'adopt_target_has_slug',
+      `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id}, which already has the slug "${held}"; ` +
+        'adopting it would take that slug away.',
+      `Use \`slug: ${held}\` in this file, or remove the \`adopt\` block to create a workbook instead.`,
+    );
+  }
+  return target;
 }
 
 export function refTargets(m: Matches, desired: DesiredState, ctx: PlanContext): RefTargets {

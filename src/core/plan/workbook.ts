@@ -4,14 +4,22 @@
 import type { Workbook } from '../../api/wire.js';
 import { sameContent, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
+import { liveDraft } from '../live-draft.js';
 import type { ActionKind, DesiredWorkbook, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
 import { resolveRefs, type RefTargets } from '../refs.js';
 import { change, liveField, sameDraft, type Obj, type Planned } from './compare.js';
 import { dependencyOf, type Matches } from './match.js';
 
-export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Matches, targets: RefTargets): Planned {
+export function planWorkbook(
+  w: DesiredWorkbook,
+  lw: Workbook | undefined,
+  m: Matches,
+  targets: RefTargets,
+  adopting = false,
+): Planned {
   const exists = lw !== undefined;
   const changes: FieldChange[] = [];
+  if (adopting) changes.push(change('slug', lw!.slug ?? null, w.slug, true));
   const body1: Obj = {};
   const meta1: Obj = {};
   const meta3: Obj = {};
@@ -32,7 +40,7 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
     for (const k of Object.keys(meta).sort()) {
       const path = `meta.${k}`;
       const r = resolveRefs(meta[k]!, targets, { address: w.address, path, pos: w.pos });
-      const before = liveField(lw?.meta, k);
+      const before = k === 'dashboardDraft' ? liveDraft(lw) : liveField(lw?.meta, k);
       if (k === 'dashboardDraft') draft = r.value;
       const same = k === 'dashboardDraft' ? sameDraft(r.value, before) : sameContent(r.value, before);
       if (exists && r.pending.length === 0 && same) continue;
@@ -50,11 +58,24 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
 
   const requests: PlannedRequest[] = [];
   const upsertId = `${w.address}#upsert`;
+  const adoptId = `${w.address}#adopt`;
+  // The slug first: every by-slug upsert after it then finds the adopted workbook.
+  if (adopting) {
+    const operation = { op: 'adoptWorkbook' as const, workbookId: lw!.id, slug: w.slug };
+    requests.push({ id: adoptId, address: w.address, phase: 1, operation, dependsOn: [] });
+  }
   if (!exists || Object.keys(body1).length > 0) {
-    requests.push({ id: upsertId, address: w.address, phase: 1, operation: { op: 'upsertWorkbook', slug: w.slug, body: body1 }, dependsOn: [] });
+    requests.push({
+      id: upsertId,
+      address: w.address,
+      phase: 1,
+      operation: { op: 'upsertWorkbook', slug: w.slug, body: body1 },
+      dependsOn: adopting ? [adoptId] : [],
+    });
   }
   if (Object.keys(meta3).length > 0) {
-    const dependsOn = [...(requests.length > 0 ? [upsertId] : []), ...[...deps3].filter((d) => d !== upsertId).sort()];
+    const before3 = requests.length > 0 ? [requests[requests.length - 1]!.id] : [];
+    const dependsOn = [...before3, ...[...deps3].filter((d) => d !== upsertId && d !== adoptId).sort()];
     requests.push({
       id: `${w.address}#draft`,
       address: w.address,
@@ -66,11 +87,13 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
 
   const actions: ActionKind[] = [];
   if (!exists) actions.push('create');
-  else if (changes.length > 0) actions.push('update');
+  else if (adopting) {
+    actions.push('adopt');
+    if (changes.length > 1) actions.push('update');
+  } else if (changes.length > 0) actions.push('update');
 
   if (w.publish) {
-    const liveDraft = liveField(lw?.meta, 'dashboardDraft') ?? liveField(lw, 'dashboardDraft') ?? null;
-    const wanted = draft ?? liveDraft;
+    const wanted = draft ?? liveDraft(lw) ?? null;
     const published = liveField(lw, 'dashboardPublished') ?? null;
     if (!exists || draftChanges || !sameDraft(wanted, published)) {
       actions.push('publish');
@@ -88,5 +111,7 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
 
   const rc: ResourceChange = { address: w.address, kind: 'workbook', actions, changes, requests, pos: w.pos };
   if (lw) rc.liveId = lw.id;
-  return { change: rc, fingerprints: () => [fingerprintOf(w.address, lw)] };
+  const fingerprints = () =>
+    adopting ? [fingerprintOf(w.address, undefined), fingerprintOf(w.address, lw, 'id')] : [fingerprintOf(w.address, lw)];
+  return { change: rc, fingerprints };
 }

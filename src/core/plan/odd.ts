@@ -1,0 +1,77 @@
+// Tolerant reading, decided: a live item the server sent that this version of
+// wsc cannot read (an enum value it does not know, a member of an unexpected
+// type) matters only if the bundle manages it. Then planning it on a partial
+// reading could do harm, so it is an error naming the field and the value;
+// otherwise it is left alone, with a warning naming it.
+import { KNOWN_API_VERSION } from '../../api/wire.js';
+import type { DesiredState, LiveState, OddItem, PlanContext } from '../model.js';
+import { livePublicId } from '../publicid.js';
+import { at, planError } from './compare.js';
+
+export interface OddSplit {
+  /** Each with the bundle address that manages it. */
+  managed: { item: OddItem; address: string; where: string }[];
+  unmanaged: OddItem[];
+}
+
+export function splitOdd(
+  desired: DesiredState,
+  live: LiveState,
+  ctx: Pick<PlanContext, 'deploymentId' | 'publicIds'>,
+): OddSplit {
+  const split: OddSplit = { managed: [], unmanaged: [] };
+  if (!live.odd || live.odd.length === 0) return split;
+  const here = (a: { deploymentId: number; id: number } | undefined) =>
+    a !== undefined && a.deploymentId === ctx.deploymentId ? a.id : undefined;
+  const owners = new Map<string, { address: string; where: string }>();
+  const own = (key: string, address: string, pos: Parameters<typeof at>[0]) => {
+    owners.set(key, { address, where: at(pos) });
+  };
+  for (const w of desired.workbooks) {
+    own(`workbook:slug:${w.slug}`, w.address, w.pos);
+    const id = here(w.adopt);
+    if (id !== undefined) own(`workbook:id:${id}`, w.address, w.pos);
+  }
+  for (const r of desired.reports) {
+    own(`report:slug:${livePublicId(r.publicId, ctx.publicIds, ctx.deploymentId)}`, r.address, r.pos);
+    const id = here(r.adopt);
+    if (id !== undefined) own(`report:id:${id}`, r.address, r.pos);
+  }
+  for (const a of desired.userAttributes) {
+    own(`user-attribute:slug:${a.name}`, a.address, a.pos);
+    if (a.id !== undefined) own(`user-attribute:id:${a.id}`, a.address, a.pos);
+  }
+  const kinds = new Set<string>();
+  if (desired.workbooks.length > 0) kinds.add('workbook');
+  if (desired.reports.length > 0) kinds.add('report');
+  if (desired.userAttributes.length > 0) kinds.add('user-attribute');
+  for (const item of live.odd) {
+    // Without a readable identity it could be one the bundle manages: that cannot be ruled out.
+    if (item.identity === undefined && kinds.has(item.kind)) {
+      split.managed.push({ item, address: `a ${item.kind} wsc cannot identify`, where: '' });
+      continue;
+    }
+    const owner =
+      (item.identity !== undefined ? owners.get(`${item.kind}:slug:${item.identity}`) : undefined) ??
+      (item.id !== undefined ? owners.get(`${item.kind}:id:${item.id}`) : undefined);
+    if (owner) split.managed.push({ item, ...owner });
+    else split.unmanaged.push(item);
+  }
+  return split;
+}
+
+/** Throws when the bundle manages a live item wsc could not read. */
+export function refuseManagedOdd(split: OddSplit): void {
+  if (split.managed.length === 0) return;
+  const lines = split.managed.map(
+    ({ item, address, where }) =>
+      `${where}${address}${item.id !== undefined ? ` (live id ${item.id})` : ''}: the server sent ${item.why}`,
+  );
+  throw planError(
+    'live_value_unknown',
+    `${lines.length === 1 ? 'A resource the bundle manages holds' : `${lines.length} resources the bundle manages hold`} ` +
+      `a value this version of wsc does not know:\n  ${lines.join('\n  ')}`,
+    `The server is likely newer than this wsc: compare the API version \`wsc doctor\` reports with the one ` +
+      `wsc was built for (${KNOWN_API_VERSION}), and upgrade wsc. Nothing was planned for these resources, so nothing was sent.`,
+  );
+}

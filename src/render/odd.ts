@@ -1,0 +1,14 @@
+// Warnings for live items wsc could not read and the bundle does not manage:
+// one line each, naming the item, on stderr. Pure: (items, style) -> string.
+import type { OddItem } from '../core/model.js';
+import type { Style } from './style.js';
+import { visible } from './visible.js';
+
+export function renderOddWarnings(items: readonly OddItem[], style: Style): string {
+  let out = '';
+  for (const o of items) {
+    const name = `${o.kind}${o.id !== undefined ? ` ${o.id}` : ''}${o.identity !== undefined ? ` (${visible(o.identity)})` : ''}`;
+    out += `${style.c.yellow('warning')} ${name}: not read: ${visible(o.why)}; the bundle does not manage it, so it is left alone.\n`;
+  }
+  return out;
+}
