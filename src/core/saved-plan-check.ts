@@ -19,6 +19,8 @@ function describe(r: PlannedRequest): string {
   switch (o.op) {
     case 'upsertWorkbook':
       return `upsert of workbook ${JSON.stringify(o.slug)}`;
+    case 'adoptWorkbook':
+      return `adoption of workbook id ${o.workbookId} as ${JSON.stringify(o.slug)}`;
     case 'createReport':
       return 'report create';
     case 'updateReport':
