@@ -15,12 +15,39 @@ export interface LiveHints {
   reports?: number;
 }
 
+/** The largest `count` a list's pages stated: a read that ends with fewer items may have missed some. */
+class CountWatch {
+  max = -1;
+  see = (c: unknown): void => {
+    if (typeof c === 'number' && Number.isSafeInteger(c) && c > this.max) this.max = c;
+  };
+  short(name: string, got: number): string | undefined {
+    return got < this.max ? `${name}: ${got} of ${this.max}` : undefined;
+  }
+}
+
 export async function readLiveState(client: ApiClient, deploymentId: number, hints: LiveHints = {}): Promise<LiveState> {
+  const reportCount = new CountWatch();
+  const workbookCount = new CountWatch();
   const [reports, workbooks, userAttributes] = await Promise.all([
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
-    listFromBothEnds(client, paths.reports(deploymentId), Report, { sortBy: 'createdAt', asIs: true, ...(hints.reports !== undefined ? { expected: hints.reports } : {}) }),
-    client.listAll(paths.workbooks(deploymentId), Workbook),
+    listFromBothEnds(client, paths.reports(deploymentId), Report, {
+      sortBy: 'createdAt',
+      asIs: true,
+      onCount: reportCount.see,
+      ...(hints.reports !== undefined ? { expected: hints.reports } : {}),
+    }),
+    (async () => {
+      const all: Workbook[] = [];
+      for await (const items of client.pages(paths.workbooks(deploymentId), Workbook, {}, { onPage: (p) => workbookCount.see(p.count) })) {
+        for (const w of items) all.push(w);
+      }
+      return all;
+    })(),
     client.listAll(paths.userAttributes(), UserAttribute),
   ]);
-  return { reports, workbooks, userAttributes };
+  const live: LiveState = { reports, workbooks, userAttributes };
+  const shortReads = [reportCount.short('reports', reports.length), workbookCount.short('workbooks', workbooks.length)].filter((x) => x !== undefined);
+  if (shortReads.length > 0) live.shortReads = shortReads;
+  return live;
 }

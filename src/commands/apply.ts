@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApplyOptions } from '../cli.js';
 import { execute, type ApplyResult } from '../core/execute.js';
-import { hasChanges, type ApiPort, type Plan } from '../core/model.js';
+import { hasRequests, type ApiPort, type Plan } from '../core/model.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { SavedPlanEnvironment } from '../core/saved-plan.js';
 import { envValue } from '../env.js';
@@ -34,9 +34,9 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   const prepared = await preparePlan(opts, ctx);
   try {
     const { plan } = prepared;
-    if (!hasChanges(plan)) return noChanges(plan, opts, ctx);
+    if (!hasRequests(plan)) return noChanges(plan, opts, ctx);
     const { renderPlanHuman } = await import('../render/plan-human.js');
-    ctx.err(renderPlanHuman(plan, ctx.style));
+    ctx.err(renderPlanHuman(plan, ctx.style, opts.dir));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
       if (!yes) {
@@ -97,7 +97,7 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
         { hint: 'Run `wsc plan --out FILE` again, review it, and apply the new plan.' },
       );
     }
-    if (!hasChanges(saved.plan)) return noChanges(saved.plan, opts, ctx);
+    if (!hasRequests(saved.plan)) return noChanges(saved.plan, opts, ctx);
     return await executeAndReport(saved.plan, conn.port, opts, ctx);
   } finally {
     await conn.close();
@@ -141,6 +141,21 @@ async function savedPlanEnvironment(saved: SavedPlanEnvironment, opts: Options, 
   return env;
 }
 
+/** Resources edited outside wsc since the last apply that this run leaves alone, with the reason. */
+function refusedUiEdits(plan: Plan, overwrite: Options['overwriteUiEdits'], dir: string): Map<string, string> {
+  const refuse = new Map<string, string>();
+  if (overwrite === true) return refuse;
+  const allowed = new Set(Array.isArray(overwrite) ? overwrite : []);
+  for (const c of plan.changes) {
+    if (c.uiEdits === undefined || allowed.has(c.address)) continue;
+    refuse.set(
+      c.address,
+      `edited outside wsc since the last apply (${c.uiEdits.join(', ')}); not overwritten. Take the edit into the file with \`wsc export --only ${c.address} --out ${dir}\`, or overwrite it with \`wsc apply --overwrite-ui-edits ${c.address}\``,
+    );
+  }
+  return refuse;
+}
+
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
   if (opts.output === 'json') {
     const empty: ApplyResult = { applied: [], failed: [], skipped: [], resources: [], counts: { created: 0, updated: 0, adopted: 0, published: 0 } };
@@ -167,7 +182,12 @@ async function executeAndReport(plan: Plan, port: ApiPort, opts: Options, ctx: C
   });
   let result: ApplyResult;
   try {
-    result = await execute(plan, port, { concurrency: opts.concurrency, onEvent: progress.onEvent, signal: interrupt.signal });
+    result = await execute(plan, port, {
+      concurrency: opts.concurrency,
+      onEvent: progress.onEvent,
+      signal: interrupt.signal,
+      refuse: refusedUiEdits(plan, opts.overwriteUiEdits, opts.dir),
+    });
   } finally {
     stopListening();
     progress.stop();

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { ApplyOptions, PlanOptions } from '../cli.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, Plan } from '../core/model.js';
-import type { Diagnostic } from '../errors.js';
+import { UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
@@ -36,6 +36,12 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
     env: ctx.env,
   });
+  if (opts.prune === true && env.bundle === undefined) {
+    throw new UsageError('--prune needs the bundle\'s name: wsc deletes only what carries it in its ownership record.', {
+      code: 'bundle_name_required',
+      hint: 'Add `bundle: <name>` at the top of wsc.yaml (for example the repository\'s name) and apply once, so that what wsc writes is recorded as this bundle\'s.',
+    });
+  }
   // An invalid bundle stops here, before any connection (exit 3, nothing sent).
   const { desired, warnings } = await loadValidBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
@@ -55,6 +61,9 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       targets: opts.target,
       // Only `plan --out` saves the plan, with the fingerprints apply checks.
       fingerprints: 'out' in opts && opts.out !== undefined,
+      ...(env.bundle !== undefined
+        ? { ownership: { bundle: env.bundle, prune: opts.prune === true || env.prune === true, ...(opts.maxDeletes !== undefined ? { maxDeletes: opts.maxDeletes } : {}) } }
+        : {}),
     });
     endPhase('plan');
     return { env, desired, warnings, conn, live, plan: p };

@@ -121,7 +121,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const scheme = authScheme ?? cfg.authScheme ?? 'bearer';
 
   if (!baseUrlOverride) {
-    if (cfg.embedded === true) return embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme);
+    if (cfg.embedded === true) return owned(embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme), config.bundle, cfg.prune);
     if (cfg.baseUrl === undefined) {
       throw new ConfigError('env_no_target', `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`, {
         hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',
@@ -133,7 +133,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     : normalizeBaseUrl(String(expand(cfg.baseUrl!, ['baseUrl'], '`baseUrl`')), `${at(['baseUrl'])}: environment \`${name}\``);
   let token = envValue(penv, 'WSC_TOKEN');
   if (token === undefined && cfg.token !== undefined && requireToken) token = String(expand(cfg.token, ['token'], 'its token'));
-  return remote({
+  const env = remote({
     name,
     baseUrl,
     deploymentId: requireDeployment(name, deploymentOverride ?? cfg.deploymentId),
@@ -142,6 +142,14 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     publicIds,
     vars,
   });
+  return owned(env, config.bundle, cfg.prune);
+}
+
+/** The bundle's name (wsc.yaml `bundle:`) and the environment's `prune:`. */
+function owned(env: ResolvedEnvironment, bundle: string | undefined, prune: boolean | undefined): ResolvedEnvironment {
+  if (bundle !== undefined) env.bundle = bundle;
+  if (prune === true) env.prune = true;
+  return env;
 }
 
 function embedded(

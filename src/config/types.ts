@@ -22,4 +22,8 @@ export interface ResolvedEnvironment {
   vars: Record<string, unknown>;
   /** Whether the target may hold resources the bundle references but does not define (not embedded, or has state). */
   mayHoldUnknownRefs: boolean;
+  /** wsc.yaml `bundle:`: the name ownership records carry. */
+  bundle?: string;
+  /** The environment's `prune: true`. */
+  prune?: boolean;
 }

@@ -6,6 +6,8 @@ import { UsageError } from '../errors.js';
 import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange } from './model.js';
 import type { Planned } from './plan/compare.js';
 import { match, refTargets } from './plan/match.js';
+import { addOwnership, managedPaths } from './plan/ownership.js';
+import { planPrune } from './plan/prune.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
 import { planWorkbook } from './plan/workbook.js';
@@ -42,9 +44,9 @@ function selectTargets(planned: Planned[], targets: readonly string[]): Planned[
   return planned.filter((p) => keep.has(p.change.address));
 }
 
-export function summarize(changes: readonly ResourceChange[], unmanaged: PlanSummary['unmanaged']): PlanSummary {
-  const s: PlanSummary = { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, unmanaged };
-  for (const c of changes) for (const a of c.actions) s[a]++;
+export function summarize(changes: readonly ResourceChange[], unmanaged: PlanSummary['unmanaged'], owned = false): PlanSummary {
+  const s: PlanSummary = { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, ...(owned ? { record: 0, delete: 0 } : {}), unmanaged };
+  for (const c of changes) for (const a of c.actions) s[a] = (s[a] ?? 0) + 1;
   return s;
 }
 
@@ -52,7 +54,8 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);
 
-  const workbooks = [...desired.workbooks].sort(byAddress).map((w) => planWorkbook(w, m.workbooks.get(w), m, targets));
+  const sortedWorkbooks = [...desired.workbooks].sort(byAddress);
+  const workbooks = sortedWorkbooks.map((w) => planWorkbook(w, m.workbooks.get(w), m, targets));
   const reports = [...m.reports]
     .sort((a, b) => byAddress(a.desired, b.desired))
     .map((rm) => planReport(rm, m, targets));
@@ -67,15 +70,30 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)).length,
   };
 
-  const kept = selectTargets([...workbooks, ...reports, ...attrs], ctx.targets);
+  const own = ctx.ownership;
+  let pruned: ReturnType<typeof planPrune> | undefined;
+  if (own !== undefined) {
+    sortedWorkbooks.forEach((w, i) => addOwnership(workbooks[i]!, managedPaths(w.fields), m.workbooks.get(w), own));
+    const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
+    sortedReports.forEach((rm, i) => addOwnership(reports[i]!, managedPaths(rm.desired.fields), rm.live, own));
+    const reportChanges = new Map(reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]));
+    pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own);
+  }
+
+  const kept = selectTargets([...workbooks, ...reports, ...attrs, ...(pruned?.planned ?? [])], ctx.targets);
   const changes = kept.map((p) => p.change);
-  return {
+  const out: Plan = {
     formatVersion: 1,
     environment: ctx.environment,
     deploymentId: ctx.deploymentId,
     publicIds: ctx.publicIds,
     changes,
-    summary: summarize(changes, unmanaged),
+    summary: summarize(changes, unmanaged, own !== undefined),
     fingerprints: ctx.fingerprints === false ? [] : kept.flatMap((p) => p.fingerprints()),
   };
+  if (own !== undefined) {
+    out.bundle = own.bundle;
+    out.prune = pruned!.prune;
+  }
+  return out;
 }

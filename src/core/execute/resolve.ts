@@ -24,7 +24,7 @@ function walk(value: unknown, onRef: (address: string) => void): void {
 export function collectRefs(request: PlannedRequest): string[] {
   const found = new Set<string>();
   const op = request.operation;
-  walk(op.body, (a) => found.add(a));
+  if ('body' in op) walk(op.body, (a) => found.add(a));
   if (op.op === 'publishWorkbook') walk(op.workbook, (a) => found.add(a));
   return [...found];
 }
