@@ -107,7 +107,7 @@ function faultMix(seed: number): FaultSpec {
 /** Differences between the deployment and the bundle; empty = converged. Reports in `others` are not the bundle's. */
 function divergence(emu: Emulator, s: Spec, others: ReadonlySet<string> = new Set()): string[] {
   const snap = emu.snapshot();
-  const reps = (snap.reports ?? []).filter((r) => r.deploymentId === 1 && !others.has(r.publicId)) as ReportRec[];
+  const reps = (snap.reports ?? []).filter((r) => r.deploymentId === 1 && !others.has(r.publicId ?? '')) as ReportRec[];
   const wbs = (snap.workbooks ?? []).filter((w) => w.deploymentId === 1) as WorkbookRec[];
   const uas = (snap.userAttributes ?? []) as UserAttributeRec[];
   const out: string[] = [];
@@ -274,7 +274,7 @@ describe('chaos: prune under random faults at 20%', () => {
       const kept = new Set(want.reports.map((r) => r.publicId));
       const before = emu.snapshot();
       const doomed = new Set([
-        ...(before.reports ?? []).filter((r) => r.publicId.startsWith('cx') && !kept.has(r.publicId) && r.publicId !== 'cxother00001' && r.publicId !== 'cxuimade0001').map((r) => `/api/v1/deployments/1/reports/${r.id}`),
+        ...(before.reports ?? []).filter((r) => (r.publicId ?? '').startsWith('cx') && !kept.has(r.publicId ?? '') && r.publicId !== 'cxother00001' && r.publicId !== 'cxuimade0001').map((r) => `/api/v1/deployments/1/reports/${r.id}`),
         ...(before.workbooks ?? []).filter((w) => w.slug === 'gamma').map((w) => `/api/v1/deployments/1/workbooks/${w.id}`),
       ]);
       expect(doomed.size).toBe(11);
