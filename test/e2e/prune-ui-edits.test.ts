@@ -134,6 +134,14 @@ describe('prune', () => {
     });
   });
 
+  test('prune: true without a bundle name: validate refuses wsc.yaml and says how to add it', async () => {
+    const dir = writeBundle({ looseReports: 1, wscYaml: 'environments:\n  local:\n    embedded: true\n    prune: true\n' });
+    const r = await runCli(['validate', '--dir', dir]);
+    expect(r.code).toBe(3);
+    expect(r.stdout + r.stderr).toContain("wsc.yaml:4:5 error environment `local` has `prune: true`, which needs the bundle's name");
+    expect(r.stdout + r.stderr).toContain('Add `bundle: <name>` at the top of wsc.yaml');
+  });
+
   test('--prune without a bundle name is refused before anything is read (exit 3)', async () => {
     const dir = writeBundle({ looseReports: 1, wscYaml: 'environments:\n  test:\n    deploymentId: 1\n' });
     await withEmulator({}, async (emu) => {
