@@ -61,6 +61,8 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
+const MAX_DELETES_HELP = 'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)';
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -115,7 +117,7 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--target <address>', 'limit to a resource, e.g. report/revqZ1x8Kp0a (repeatable)', collect, [])
     .option('--prune', 'plan deleting what this bundle recorded as its own and no longer holds')
-    .option('--max-deletes <n>', 'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)', intArg(0))
+    .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
     .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
 
   common(program.command('apply'))
@@ -124,15 +126,15 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--auto-approve', 'do not ask for confirmation (required without a terminal)', false)
     .option('--target <address>', 'limit to a resource (repeatable)', collect, [])
     .option('--prune', 'delete what this bundle recorded as its own and no longer holds')
-    .option('--max-deletes <n>', 'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)', intArg(0))
-    .option('--overwrite-ui-edits [address...]', 'overwrite changes made outside wsc since the last apply (all, or these addresses)')
+    .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
+    .option('--overwrite-ui-edits [address...]', 'overwrite edits made outside wsc since the last apply (all, or these)')
     .action(action<ApplyOptions>(program, () => import('./commands/apply.js')));
 
   common(program.command('export'))
     .description('snapshot a deployment into bundle files')
     .requiredOption('--out <dir>', 'directory to write the bundle into')
     .option('--workbook <slug>', 'export only this workbook and its reports (repeatable)', collect, [])
-    .option('--only <address...>', 'only these resources (report/ID, workbook/SLUG), into their existing files under --out')
+    .option('--only <address...>', 'only these (report/ID, workbook/SLUG), into their existing files under --out')
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));
 
   program

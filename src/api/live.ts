@@ -39,15 +39,15 @@ export async function readLiveState(client: ApiClient, deploymentId: number, hin
     }),
     (async () => {
       const all: Workbook[] = [];
-      for await (const items of client.pages(paths.workbooks(deploymentId), Workbook, {}, { onPage: (p) => workbookCount.see(p.count) })) {
-        for (const w of items) all.push(w);
-      }
+      const pages = client.pages(paths.workbooks(deploymentId), Workbook, {}, { onPage: (p) => workbookCount.see(p.count) });
+      for await (const items of pages) for (const w of items) all.push(w);
       return all;
     })(),
     client.listAll(paths.userAttributes(), UserAttribute),
   ]);
   const live: LiveState = { reports, workbooks, userAttributes };
-  const shortReads = [reportCount.short('reports', reports.length), workbookCount.short('workbooks', workbooks.length)].filter((x) => x !== undefined);
+  const shortReads = [reportCount.short('reports', reports.length), workbookCount.short('workbooks', workbooks.length)]
+    .filter((x) => x !== undefined);
   if (shortReads.length > 0) live.shortReads = shortReads;
   return live;
 }

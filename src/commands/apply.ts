@@ -150,7 +150,9 @@ function refusedUiEdits(plan: Plan, overwrite: Options['overwriteUiEdits'], dir:
     if (c.uiEdits === undefined || allowed.has(c.address)) continue;
     refuse.set(
       c.address,
-      `edited outside wsc since the last apply (${c.uiEdits.join(', ')}); not overwritten. Take the edit into the file with \`wsc export --only ${c.address} --out ${dir}\`, or overwrite it with \`wsc apply --overwrite-ui-edits ${c.address}\``,
+      `edited outside wsc since the last apply (${c.uiEdits.join(', ')}); not overwritten. ` +
+        `Take the edit into the file with \`wsc export --only ${c.address} --out ${dir}\`, ` +
+        `or overwrite it with \`wsc apply --overwrite-ui-edits ${c.address}\``,
     );
   }
   return refuse;

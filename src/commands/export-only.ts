@@ -49,8 +49,11 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
       targets: only,
       fingerprints: false,
     });
-    const bundleIdOf = new Map(desired.reports.map((r) => [livePublicId(r.publicId, env.publicIds, env.deploymentId), r.publicId]));
-    const slugOf = new Map(live.workbooks.filter((w) => typeof w.slug === 'string').map((w) => [w.id, normalizeSlug(w.slug!)]));
+    const bundleIdOf = new Map(
+      desired.reports.map((r) => [livePublicId(r.publicId, env.publicIds, env.deploymentId), r.publicId]),
+    );
+    const slugOf = new Map<number, string>();
+    for (const w of live.workbooks) if (typeof w.slug === 'string') slugOf.set(w.id, normalizeSlug(w.slug));
     const refs = {
       workbookSlug: (id: number) => slugOf.get(id),
       reportPublicId: (id: number) => {
@@ -63,15 +66,15 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
     for (const address of only) {
       const change = p.changes.find((c) => c.address === address)!;
       if (change.liveId === undefined) {
-        throw new WscError('only_not_live', `--only ${address}: it is not in deployment ${env.deploymentId}, so there is nothing to take from it.`, EXIT.failure, {
-          hint: 'Apply the bundle to create it, or drop it from --only.',
-        });
+        const why = `--only ${address}: it is not in deployment ${env.deploymentId}, so there is nothing to take from it.`;
+        throw new WscError('only_not_live', why, EXIT.failure, { hint: 'Apply the bundle to create it, or drop it from --only.' });
       }
-      const d = desired.reports.find((r) => r.address === address) ?? desired.workbooks.find((w) => w.address === address)!;
-      const built =
-        change.kind === 'report'
-          ? reportDoc(live.reports.find((r) => r.id === change.liveId) as Report, { publicId: (d as { publicId: string }).publicId }, refs)
-          : workbookDoc(live.workbooks.find((w) => w.id === change.liveId) as Workbook, (d as { slug: string }).slug, refs);
+      const dr = desired.reports.find((r) => r.address === address);
+      const dw = desired.workbooks.find((w) => w.address === address);
+      const d = (dr ?? dw)!;
+      const built = dr
+        ? reportDoc(live.reports.find((r) => r.id === change.liveId) as Report, { publicId: dr.publicId }, refs)
+        : workbookDoc(live.workbooks.find((w) => w.id === change.liveId) as Workbook, dw!.slug, refs);
       const edits = editsFor(change, built.doc);
       if (edits.length === 0) {
         lines.push(`${visible(address)}: ${visible(d.pos.file)} already matches the deployment.`);
@@ -82,12 +85,16 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
       const doc = (Array.isArray(docs) ? docs : [docs]).find((x) => {
         const v = x.toJS() as Record<string, unknown> | null;
         if (v === null || typeof v !== 'object') return false;
-        return change.kind === 'report' ? v['publicId'] === (d as { publicId: string }).publicId : typeof v['slug'] === 'string' && normalizeSlug(v['slug']) === (d as { slug: string }).slug;
+        if (dr) return v['publicId'] === dr.publicId;
+        return typeof v['slug'] === 'string' && normalizeSlug(v['slug']) === dw!.slug;
       });
-      if (doc === undefined) throw new WscError('only_doc_missing', `${d.pos.file}: the document of ${address} was not found again.`, EXIT.failure);
+      if (doc === undefined) {
+        throw new WscError('only_doc_missing', `${d.pos.file}: the document of ${address} was not found again.`, EXIT.failure);
+      }
       for (const e of edits) doc.setIn(e.path, e.value);
       replaceFile(file, (Array.isArray(docs) ? docs : [docs]).map(String).join(''));
-      lines.push(`${visible(address)}: took ${edits.map((e) => e.path.join('.')).join(', ')} from the deployment into ${visible(d.pos.file)}.`);
+      const fields = edits.map((e) => e.path.join('.')).join(', ');
+      lines.push(`${visible(address)}: took ${fields} from the deployment into ${visible(d.pos.file)}.`);
     }
     ctx.out(`${lines.join('\n')}\n`);
     return EXIT.ok;

@@ -121,7 +121,9 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const scheme = authScheme ?? cfg.authScheme ?? 'bearer';
 
   if (!baseUrlOverride) {
-    if (cfg.embedded === true) return owned(embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme), config.bundle, cfg.prune);
+    if (cfg.embedded === true) {
+      return owned(embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme), config.bundle, cfg.prune);
+    }
     if (cfg.baseUrl === undefined) {
       throw new ConfigError('env_no_target', `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`, {
         hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',

@@ -40,7 +40,7 @@ export const WscConfigSchema = z
       .regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`')
       .max(100)
       .optional()
-      .describe('The bundle\'s name, carried by the ownership record of everything apply writes (prune and UI-edit marks need it).'),
+      .describe('The bundle\'s name, in the ownership record of everything apply writes (prune and UI-edit marks need it).'),
     defaultEnvironment: z.string().optional().describe('Environment used without --env / WSC_ENV.'),
     environments: z
       .record(z.string().regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`'), EnvironmentSchema)

@@ -68,7 +68,9 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
         rule: 'bundle-name-required',
         message: `environment \`${name}\` has \`prune: true\`, which needs the bundle's name`,
         pos: { file: CONFIG_FILE, ...p },
-        hint: 'Add `bundle: <name>` at the top of wsc.yaml (for example the repository\'s name); wsc records it on everything it writes and prunes only what carries it.',
+        hint:
+          'Add `bundle: <name>` at the top of wsc.yaml (for example the repository\'s name); ' +
+          'wsc records it on everything it writes and prunes only what carries it.',
       });
     }
   }

@@ -188,7 +188,8 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
   const othersEnded = (): Promise<string | undefined> =>
     (others ??= Promise.all(graph.requests.filter((r) => r.phase !== 5).map((r) => outcomeOf(r))).then((os) => {
       const failed = os.filter((o) => o.status === 'failed' || (o.status === 'skipped' && o.reason === INTERRUPTED)).length;
-      return failed > 0 ? `not run: ${failed} other change${failed === 1 ? '' : 's'} did not apply, and deletes come last` : undefined;
+      if (failed === 0) return undefined;
+      return `not run: ${failed} other change${failed === 1 ? '' : 's'} did not apply, and deletes come last`;
     }));
 
   const publicIdCtx = (req: PlannedRequest, publicId: string): PublicIdContext => ({
@@ -343,7 +344,8 @@ function summarise(
       if (change.actions.includes('update')) result.counts.updated++;
     }
     if (publishes.length > 0 && publishes.every((r) => byId.get(r.id)!.status === 'applied')) result.counts.published++;
-    const done = (a: ActionKind) => change.actions.includes(a) && change.requests.every((r) => byId.get(r.id)!.status === 'applied');
+    const done = (a: ActionKind) =>
+      change.actions.includes(a) && change.requests.every((r) => byId.get(r.id)!.status === 'applied');
     if (done('delete')) result.counts.deleted = (result.counts.deleted ?? 0) + 1;
     if (done('record')) result.counts.recorded = (result.counts.recorded ?? 0) + 1;
   }

@@ -73,7 +73,8 @@ export function recordFor(spec: RecordSpec, body: unknown): OwnershipRecord {
 export function withRecord(body: Record<string, unknown>, spec: RecordSpec): Record<string, unknown> {
   const record = recordFor(spec, body);
   const meta = body['meta'];
-  const base = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
+  const isObj = meta !== null && typeof meta === 'object' && !Array.isArray(meta);
+  const base = isObj ? (meta as Record<string, unknown>) : {};
   return { ...body, meta: { ...base, [RECORD_KEY]: record as unknown as JsonValue } };
 }
 
@@ -100,7 +101,11 @@ export function editedFields(record: OwnershipRecord, live: unknown, paths: read
 }
 
 /** Whether a live record already says exactly these field hashes for this bundle. */
-export function recordIsCurrent(record: OwnershipRecord | undefined, bundle: string, fields: { [path: string]: string }): boolean {
+export function recordIsCurrent(
+  record: OwnershipRecord | undefined,
+  bundle: string,
+  fields: { [path: string]: string },
+): boolean {
   if (record === undefined || record.bundle !== bundle) return false;
   const a = Object.keys(record.fields);
   const b = Object.keys(fields);

@@ -44,7 +44,12 @@ function selectTargets(planned: Planned[], targets: readonly string[]): Planned[
   return planned.filter((p) => keep.has(p.change.address));
 }
 
-export function summarize(changes: readonly ResourceChange[], unmanaged: PlanSummary['unmanaged'], owned = false): PlanSummary {
+export function summarize(
+  changes: readonly ResourceChange[],
+  unmanaged: PlanSummary['unmanaged'],
+  owned = false,
+): PlanSummary {
+  // record and delete are counted only with a bundle name, so that plans without one read as before.
   const s: PlanSummary = { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, ...(owned ? { record: 0, delete: 0 } : {}), unmanaged };
   for (const c of changes) for (const a of c.actions) s[a] = (s[a] ?? 0) + 1;
   return s;
@@ -76,7 +81,9 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     sortedWorkbooks.forEach((w, i) => addOwnership(workbooks[i]!, managedPaths(w.fields), m.workbooks.get(w), own));
     const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
     sortedReports.forEach((rm, i) => addOwnership(reports[i]!, managedPaths(rm.desired.fields), rm.live, own));
-    const reportChanges = new Map(reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]));
+    const reportChanges = new Map(
+      reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),
+    );
     pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own);
   }
 

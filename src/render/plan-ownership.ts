@@ -15,7 +15,8 @@ export function uiEditLines(rc: ResourceChange, dir?: string): string[] {
   const verb = rc.actions.includes('delete') ? 'delete' : 'overwrite';
   return [
     `${UI_EDIT_MARK}: ${rc.uiEdits.join(', ')}`,
-    `apply will not ${verb} it; take the edit into the file with \`${exportOnlyCommand(rc.address, dir)}\`, or ${verb} it with \`wsc apply --overwrite-ui-edits ${rc.address}\``,
+    `apply will not ${verb} it; take the edit into the file with \`${exportOnlyCommand(rc.address, dir)}\`, ` +
+      `or ${verb} it with \`wsc apply --overwrite-ui-edits ${rc.address}\``,
   ];
 }
 
@@ -24,14 +25,19 @@ export function ownershipLines(plan: Plan): string[] {
   const out: string[] = [];
   const p = plan.prune;
   if (p !== undefined && p.candidates > 0) {
-    const what = `${p.candidates} resource${p.candidates === 1 ? '' : 's'} recorded for bundle "${plan.bundle ?? ''}" ${p.candidates === 1 ? 'is' : 'are'} no longer in it`;
+    const one = p.candidates === 1;
+    const what = `${p.candidates} resource${one ? '' : 's'} recorded for bundle "${plan.bundle ?? ''}" ${one ? 'is' : 'are'} no longer in it`;
     if (!p.enabled) out.push(`${what}; nothing is deleted without --prune (or \`prune: true\` on the environment in wsc.yaml).`);
     else if (p.withheld !== undefined) out.push(`${what}, but no delete is planned: ${p.withheld}. Run the plan again.`);
     for (const h of p.held ?? []) out.push(`${h.address} is not deleted: ${h.reason}.`);
   }
   const edited = plan.changes.filter((c) => c.uiEdits !== undefined).length;
   if (edited > 0) {
-    out.push(`${edited} resource${edited === 1 ? ' was' : 's were'} edited outside wsc since the last apply (marked !): apply leaves ${edited === 1 ? 'it' : 'them'} alone unless --overwrite-ui-edits.`);
+    const one = edited === 1;
+    out.push(
+      `${edited} resource${one ? ' was' : 's were'} edited outside wsc since the last apply (marked !): ` +
+        `apply leaves ${one ? 'it' : 'them'} alone unless --overwrite-ui-edits.`,
+    );
   }
   return out;
 }

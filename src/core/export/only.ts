@@ -12,7 +12,7 @@ export interface FileEdit {
   value: JsonValue;
 }
 
-/** The edits that make a resource's document equal the deployment, from its planned change and its exported document. */
+/** The edits that make a resource's document equal the deployment: its planned changes, valued from its export. */
 export function editsFor(change: ResourceChange, exported: Doc): FileEdit[] {
   const edits: FileEdit[] = [];
   for (const c of change.changes) {
@@ -20,7 +20,9 @@ export function editsFor(change: ResourceChange, exported: Doc): FileEdit[] {
     // Not fields of the file: publishing, adopting and create-only keys.
     if (path[0] === 'dashboardPublished' || path[0] === 'publicId' || path[0] === 'source') continue;
     let v: unknown = exported;
-    for (const k of path) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+    for (const k of path) {
+      v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+    }
     edits.push({ path, value: v === undefined ? null : (v as JsonValue) });
   }
   return edits;

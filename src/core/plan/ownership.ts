@@ -69,11 +69,12 @@ export function addOwnership(
     if (recordIsCurrent(record, own.bundle, current)) return;
     const spec: RecordSpec = { bundle: own.bundle, fields: current };
     const id = `${rc.address}#record`;
-    const req: PlannedRequest =
+    // A report's PUT replaces `meta`, so the live members go with the record.
+    const operation: PlannedRequest['operation'] =
       rc.kind === 'report'
-        ? { id, address: rc.address, phase: 2, operation: { op: 'updateReport', reportId: live.id, body: { meta: liveMetaWithoutRecord(live) }, record: spec }, dependsOn: [] }
-        : { id, address: rc.address, phase: 1, operation: { op: 'upsertWorkbook', slug: (live as Workbook).slug ?? '', body: {}, record: spec }, dependsOn: [] };
-    rc.requests.push(req);
+        ? { op: 'updateReport', reportId: live.id, body: { meta: liveMetaWithoutRecord(live) }, record: spec }
+        : { op: 'upsertWorkbook', slug: (live as Workbook).slug ?? '', body: {}, record: spec };
+    rc.requests.push({ id, address: rc.address, phase: rc.kind === 'report' ? 2 : 1, operation, dependsOn: [] });
     if (rc.actions.length === 1 && rc.actions[0] === 'noop') rc.actions = ['record'];
     else rc.actions.push('record');
     return;

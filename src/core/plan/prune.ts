@@ -63,10 +63,13 @@ export function planPrune(
   if (candidates > max) {
     throw new WscError(
       'too_many_deletes',
-      `The plan would delete ${candidates} resources recorded for bundle "${own.bundle}", more than --max-deletes ${max}. Nothing was planned.`,
+      `The plan would delete ${candidates} resources recorded for bundle "${own.bundle}", ` +
+        `more than --max-deletes ${max}. Nothing was planned.`,
       EXIT.failure,
       {
-        hint: `Check that the bundle directory and environment are the right ones; if these deletes are intended, pass --max-deletes ${candidates}.`,
+        hint:
+          'Check that the bundle directory and environment are the right ones; ' +
+          `if these deletes are intended, pass --max-deletes ${candidates}.`,
       },
     );
   }
@@ -76,13 +79,23 @@ export function planPrune(
   for (const r of goneReports) {
     deleted.add(r.id);
     const address = reportAddress(r);
-    const req: PlannedRequest = { id: `${address}#delete`, address, phase: 5, operation: { op: 'deleteReport', reportId: r.id }, dependsOn: [] };
-    const rc: ResourceChange = { address, kind: 'report', actions: ['delete'], liveId: r.id, livePublicId: r.publicId, changes: [], requests: [req] };
+    const operation = { op: 'deleteReport' as const, reportId: r.id };
+    const req: PlannedRequest = { id: `${address}#delete`, address, phase: 5, operation, dependsOn: [] };
+    const rc: ResourceChange = {
+      address,
+      kind: 'report',
+      actions: ['delete'],
+      liveId: r.id,
+      livePublicId: r.publicId,
+      changes: [],
+      requests: [req],
+    };
     const edits = uiEditsOf(r, own.bundle);
     if (edits) rc.uiEdits = edits;
     planned.push({ change: rc, fingerprints: () => [fingerprintOf(address, r, 'id')] });
   }
-  const creatingWorkbook = [...reportChanges.values()].some((c) => c.kind === 'report' && typeof movesTo(c) === 'object');
+  // A report moving to a workbook known only after apply: one is being created (a renamed slug, perhaps).
+  const creatingWorkbook = [...reportChanges.values()].some((c) => typeof movesTo(c) === 'object');
   for (const w of goneWorkbooks) {
     const address = workbookAddress(w);
     const inside = live.reports.filter((r) => r.workbookId === w.id);
@@ -95,16 +108,25 @@ export function planPrune(
       const ids = staying.map((r) => r.id).slice(0, 5).join(', ') + (staying.length > 5 ? ', …' : '');
       (prune.held ??= []).push({
         address,
-        reason: `it still holds ${staying.length} report${staying.length === 1 ? '' : 's'} this bundle neither deletes nor moves out (ids ${ids})`,
+        reason:
+          `it still holds ${staying.length} report${staying.length === 1 ? '' : 's'} ` +
+          `this bundle neither deletes nor moves out (ids ${ids})`,
       });
       continue;
     }
     const rc: ResourceChange = { address, kind: 'workbook', actions: ['delete'], liveId: w.id, changes: [], requests: [] };
     // A workbook goes after the reports this plan deletes from it or moves out of it.
-    const dependsOn = inside.map((r) => (deleted.has(r.id) ? `${reportAddress(r)}#delete` : reportChanges.get(r.id)?.requests[0]?.id)).filter((x): x is string => x !== undefined);
-    rc.requests.push({ id: `${address}#delete`, address, phase: 5, operation: { op: 'deleteWorkbook', workbookId: w.id }, dependsOn: [...new Set(dependsOn)].sort() });
+    const dependsOn = new Set<string>();
+    for (const r of inside) {
+      const id = deleted.has(r.id) ? `${reportAddress(r)}#delete` : reportChanges.get(r.id)?.requests[0]?.id;
+      if (id !== undefined) dependsOn.add(id);
+    }
+    const operation = { op: 'deleteWorkbook' as const, workbookId: w.id };
+    rc.requests.push({ id: `${address}#delete`, address, phase: 5, operation, dependsOn: [...dependsOn].sort() });
     if (creatingWorkbook || inside.length > 0) {
-      rc.note = 'a slug cannot be changed: when this is a rename, the workbook of the new slug is created and the reports move to it first';
+      rc.note =
+        'a slug cannot be changed: when this is a rename, the workbook of the new slug is created ' +
+        'and the reports move to it first';
     }
     const edits = uiEditsOf(w, own.bundle);
     if (edits) rc.uiEdits = edits;
