@@ -219,6 +219,21 @@ describe('UI edits', () => {
     });
   });
 
+  test('export never writes the ownership record, and its bundle plans clean against the deployment', async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, wscYaml: named('team-a') });
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      expect(workbooksIn(emu)[0]!.meta).toHaveProperty('wsc');
+      const out = tempDir();
+      const r = await runCli(['export', '--out', out, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(0);
+      for (const f of ['workbooks/sales.yaml', 'reports/report-0.yaml']) expect(readFileSync(join(out, f), 'utf8')).not.toMatch(/^\s*wsc:/m);
+      writeFileSync(join(out, 'wsc.yaml'), named('team-a'));
+      const p = await cli(['plan', '--detailed-exitcode'], out, emu);
+      expect(p.code).toBe(0);
+    });
+  });
+
   test('a bundle file cannot set meta.wsc (validate refuses it, exit 3)', async () => {
     const dir = writeBundle({ wscYaml: 'bundle: team-a\nenvironments:\n  local:\n    embedded: true\n', files: { 'reports/x.yaml': `kind: Report\npublicId: ${pid(1)}\nname: X\nmeta:\n  wsc: { bundle: team-a }\n` } });
     const r = await runCli(['validate', '--dir', dir]);
