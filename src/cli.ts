@@ -22,16 +22,24 @@ export interface PlanOptions extends CommonOptions {
   out?: string;
   detailedExitcode: boolean;
   target: string[];
+  prune?: boolean;
+  maxDeletes?: number;
 }
 export interface ApplyOptions extends CommonOptions {
   autoApprove: boolean;
   target: string[];
   /** --dir was given (a saved plan otherwise names its bundle directory). */
   dirGiven?: boolean;
+  prune?: boolean;
+  maxDeletes?: number;
+  /** true: every resource edited outside wsc; a list: those addresses. */
+  overwriteUiEdits?: boolean | string[];
 }
 export interface ExportOptions extends CommonOptions {
   out: string;
   workbook: string[];
+  /** `KIND/ID` addresses: only these, into their existing files under --out. */
+  only?: string[];
 }
 export interface DoctorOptions extends Omit<CommonOptions, 'output'> {
   output: 'human' | 'json';
@@ -61,6 +69,8 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
     return n;
   };
 }
+
+const MAX_DELETES_HELP = 'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -117,6 +127,8 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--out <file>', 'save the plan to FILE, for `wsc apply FILE`')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--target <address>', 'limit to a resource, e.g. report/revqZ1x8Kp0a (repeatable)', collect, [])
+    .option('--prune', 'plan deleting what this bundle recorded as its own and no longer holds')
+    .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
     .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
 
   common(program.command('apply'))
@@ -124,12 +136,16 @@ export function buildCli(): Command & { exitCode?: number } {
     .argument('[planfile]', 'a plan saved by `wsc plan --out`')
     .option('--auto-approve', 'do not ask for confirmation (required without a terminal)', false)
     .option('--target <address>', 'limit to a resource (repeatable)', collect, [])
+    .option('--prune', 'delete what this bundle recorded as its own and no longer holds')
+    .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
+    .option('--overwrite-ui-edits [address...]', 'overwrite edits made outside wsc since the last apply (all, or these)')
     .action(action<ApplyOptions>(program, () => import('./commands/apply.js')));
 
   common(program.command('export'))
     .description('snapshot a deployment into bundle files')
     .requiredOption('--out <dir>', 'directory to write the bundle into')
     .option('--workbook <slug>', 'export only this workbook and its reports (repeatable)', collect, [])
+    .option('--only <address...>', 'only these (report/ID, workbook/SLUG), into their existing files under --out')
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));
 
   common(program.command('doctor'), { output: false })

@@ -43,20 +43,51 @@ export function oddCollector(odd: OddItem[], kind: OddItem['kind']): (item: unkn
   };
 }
 
+/** The largest `count` a list's pages stated: a read that ends with fewer items may have missed some. */
+class CountWatch {
+  max = -1;
+  see = (c: unknown): void => {
+    if (typeof c === 'number' && Number.isSafeInteger(c) && c > this.max) this.max = c;
+  };
+  short(name: string, got: number): string | undefined {
+    return got < this.max ? `${name}: ${got} of ${this.max}` : undefined;
+  }
+}
+
 export async function readLiveState(client: ApiClient, deploymentId: number, hints: LiveHints = {}): Promise<LiveState> {
   const odd: OddItem[] = [];
+  const reportCount = new CountWatch();
+  const workbookCount = new CountWatch();
   const [reports, workbooks, userAttributes] = await Promise.all([
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
     listFromBothEnds(client, paths.reports(deploymentId), Report, {
       sortBy: 'createdAt',
       asIs: true,
       onInvalid: oddCollector(odd, 'report'),
+      onCount: reportCount.see,
       ...(hints.reports !== undefined ? { expected: hints.reports } : {}),
     }),
-    client.listAll(paths.workbooks(deploymentId), Workbook, {}, { onInvalid: oddCollector(odd, 'workbook') }),
+    (async () => {
+      const all: Workbook[] = [];
+      const pages = client.pages(paths.workbooks(deploymentId), Workbook, {}, {
+        onPage: (p) => workbookCount.see(p.count),
+        onInvalid: oddCollector(odd, 'workbook'),
+      });
+      for await (const items of pages) for (const w of items) all.push(w);
+      return all;
+    })(),
     hints.userAttributes === false
       ? Promise.resolve([])
       : client.listAll(paths.userAttributes(), UserAttribute, {}, { onInvalid: oddCollector(odd, 'user-attribute') }),
   ]);
-  return { reports, workbooks, userAttributes, ...(odd.length > 0 ? { odd } : {}) };
+  const live: LiveState = { reports, workbooks, userAttributes };
+  if (odd.length > 0) live.odd = odd;
+  // Items left out as unreadable were still read: they count towards the whole.
+  const oddOf = (kind: OddItem['kind']) => odd.filter((o) => o.kind === kind).length;
+  const shortReads = [
+    reportCount.short('reports', reports.length + oddOf('report')),
+    workbookCount.short('workbooks', workbooks.length + oddOf('workbook')),
+  ].filter((x) => x !== undefined);
+  if (shortReads.length > 0) live.shortReads = shortReads;
+  return live;
 }

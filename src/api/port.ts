@@ -47,5 +47,15 @@ export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
 
     updateUserAttribute: (id, body) =>
       client.request({ method: 'PUT', path: paths.userAttribute(id), body, schema: UserAttribute }),
+
+    // 200 `{}`. Not repeated after an unknown outcome (a DELETE is retried
+    // like any request the policy deems safe): a repeat meets 404, handled by
+    // the executor, which reads a 404 of a delete as done.
+    deleteReport: async (reportId) => {
+      await client.request({ method: 'DELETE', path: paths.report(deploymentId, reportId), schema: z.unknown() });
+    },
+    deleteWorkbook: async (workbookId) => {
+      await client.request({ method: 'DELETE', path: paths.workbook(deploymentId, workbookId), schema: z.unknown() });
+    },
   };
 }

@@ -36,6 +36,8 @@ export interface BothEndsOptions {
   asIs?: boolean;
   /** Tolerant reading (PageOptions.onInvalid); such items still count towards the whole. */
   onInvalid?: PageOptions['onInvalid'];
+  /** Sees the `count` of every page (the caller may check the result against it). */
+  onCount?: (count: unknown) => void;
 }
 
 /** Every item of the list, in ascending order of sortBy (ties: the server's order). */
@@ -65,6 +67,7 @@ export async function listFromBothEnds<T extends { id: number }>(client: ApiClie
   let countsAgree = true;
   let decided = false;
   const seeCount = (c: unknown) => {
+    opts.onCount?.(c);
     if (typeof c === 'number' && Number.isSafeInteger(c) && c >= 0 && (count === undefined || c === count)) count = c;
     else {
       // No count, or one that moved: the ascending chain reads to the end.

@@ -55,7 +55,20 @@ export function crossChecks(items: readonly DocItem[], opts: { mayHoldUnknownRef
   for (let i = 0; i < items.length; i++) checkIdentity(items[i]!, seen, sink);
   for (let i = 0; i < items.length; i++) if (items[i]!.kind === 'Workbook') checkDashboard(items[i]!, sink);
   for (let i = 0; i < items.length; i++) checkReferences(items[i]!, seen, opts, sink);
+  for (let i = 0; i < items.length; i++) checkReservedMeta(items[i]!, sink);
   return out;
+}
+
+/** `meta.wsc` is the ownership record wsc writes itself: a file cannot set or change it. */
+function checkReservedMeta(item: DocItem, sink: Sink): void {
+  const meta = item.value['meta'];
+  if (!isObject(meta) || !Object.hasOwn(meta, 'wsc')) return;
+  sink.err(
+    'reserved-meta-key',
+    '`meta.wsc` is reserved: wsc keeps its ownership record there (the bundle\'s name and a hash of what it wrote)',
+    posOf(item, ['meta', 'wsc'], 'key'),
+    'Remove `wsc:` from `meta`; wsc writes and reads it by itself.',
+  );
 }
 
 function checkIdentity(item: DocItem, seen: Seen, sink: Sink): void {

@@ -161,7 +161,7 @@ export class DirSink implements ExportSink {
  * atomic; truncating the file in place is not). A link at `abs` is refused,
  * and a rename replaces a link rather than following it.
  */
-function replaceFile(abs: string, text: string): boolean {
+export function replaceFile(abs: string, text: string): boolean {
   const st = lstatSync(abs, { throwIfNoEntry: false });
   if (st?.isSymbolicLink()) throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
   // A file that already holds the text is left alone: exporting again into

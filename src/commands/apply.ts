@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApplyOptions } from '../cli.js';
 import { execute, type ApplyResult } from '../core/execute.js';
-import { hasChanges, type ApiPort, type Plan } from '../core/model.js';
+import { hasChanges, hasRequests, type ApiPort, type Plan } from '../core/model.js';
 import { EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { createProgress } from '../render/progress.js';
@@ -31,9 +31,9 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   const prepared = await preparePlan(opts, ctx);
   try {
     const { plan } = prepared;
-    if (!hasChanges(plan)) return noChanges(plan, opts, ctx);
+    if (!hasRequests(plan)) return noChanges(plan, opts, ctx);
     const { renderPlanHuman } = await import('../render/plan-human.js');
-    ctx.err(renderPlanHuman(plan, ctx.style));
+    ctx.err(renderPlanHuman(plan, ctx.style, opts.dir));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
       if (!yes) {
@@ -119,6 +119,11 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
       publicIds: env.publicIds,
       targets: saved.targets ?? [],
       fingerprints: false,
+      // The same ownership as when the plan was saved; its deletes were reviewed then, so no cap applies
+      // again (a delete the file holds that the bundle does not give is refused below like any request).
+      ...(env.bundle !== undefined
+        ? { ownership: { bundle: env.bundle, prune: saved.plan.prune?.enabled === true, maxDeletes: Number.MAX_SAFE_INTEGER } }
+        : {}),
     });
     endPhase('plan');
     const differences = requestDifferences(saved.plan, derived);
@@ -132,11 +137,28 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
         },
       );
     }
-    if (!hasChanges(derived)) return noChanges(derived, opts, ctx);
+    if (!hasRequests(derived)) return noChanges(derived, opts, ctx);
     return await executeAndReport(derived, conn.port, opts, ctx);
   } finally {
     await conn.close();
   }
+}
+
+/** Resources edited outside wsc since the last apply that this run leaves alone, with the reason. */
+function refusedUiEdits(plan: Plan, overwrite: Options['overwriteUiEdits'], dir: string): Map<string, string> {
+  const refuse = new Map<string, string>();
+  if (overwrite === true) return refuse;
+  const allowed = new Set(Array.isArray(overwrite) ? overwrite : []);
+  for (const c of plan.changes) {
+    if (c.uiEdits === undefined || allowed.has(c.address)) continue;
+    refuse.set(
+      c.address,
+      `edited outside wsc since the last apply (${c.uiEdits.join(', ')}); not overwritten. ` +
+        `Take the edit into the file with \`wsc export --only ${c.address} --out ${dir}\`, ` +
+        `or overwrite it with \`wsc apply --overwrite-ui-edits ${c.address}\``,
+    );
+  }
+  return refuse;
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
@@ -165,7 +187,12 @@ async function executeAndReport(plan: Plan, port: ApiPort, opts: Options, ctx: C
   });
   let result: ApplyResult;
   try {
-    result = await execute(plan, port, { concurrency: opts.concurrency, onEvent: progress.onEvent, signal: interrupt.signal });
+    result = await execute(plan, port, {
+      concurrency: opts.concurrency,
+      onEvent: progress.onEvent,
+      signal: interrupt.signal,
+      refuse: refusedUiEdits(plan, opts.overwriteUiEdits, opts.dir),
+    });
   } finally {
     stopListening();
     progress.stop();

@@ -17,7 +17,12 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   const flags = { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment };
   const env = await resolveEnvironment({ dir, flags, env: ctx.env });
   // An invalid bundle is one failed check, not the end of the others.
-  const loadOpts = { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs };
+  const loadOpts = {
+    vars: env.vars,
+    env: ctx.env,
+    mayHoldUnknownRefs: env.mayHoldUnknownRefs,
+    tokenVariables: env.tokenVariables,
+  };
   const bundle = await loadValidBundle(dir, loadOpts).then(
     ({ desired }) => ({ desired }),
     (e: unknown) => {

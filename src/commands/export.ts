@@ -12,6 +12,10 @@ import { endPhase } from '../timings.js';
 
 export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   endPhase('start-up');
+  // Into the existing files of a bundle, not a snapshot: its own adapter.
+  if (opts.only !== undefined && opts.only.length > 0) {
+    return (await import('./export-only.js')).runExportOnly(opts, ctx);
+  }
   const { resolveEnvironment } = await import('../config/environment.js');
   const { DirSink } = await import('../bundle/write-files.js');
   const { generatedConfig } = await import('../bundle/write.js');

@@ -13,10 +13,10 @@ import { preparePlan } from './prepare.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
 
-async function render(plan: Plan, output: PlanOptions['output'], style: Style): Promise<string> {
+async function render(plan: Plan, output: PlanOptions['output'], style: Style, dir: string): Promise<string> {
   if (output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
   if (output === 'markdown') return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan);
-  return (await import('../render/plan-human.js')).renderPlanHuman(plan, style);
+  return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, dir);
 }
 
 function planOutError(shown: string, e: unknown): UsageError {
@@ -54,7 +54,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
   const { env, plan, conn } = await preparePlan(opts, ctx);
   try {
-    ctx.out(await render(plan, opts.output, ctx.style));
+    ctx.out(await render(plan, opts.output, ctx.style, opts.dir));
     if (opts.out !== undefined) {
       const { serializeSavedPlan } = await import('../core/saved-plan.js');
       const bundleDir = relative(ctx.cwd, resolve(ctx.cwd, opts.dir)).split(sep).join('/') || '.';

@@ -4,8 +4,8 @@
 import { resolve } from 'node:path';
 import type { ApplyOptions, PlanOptions } from '../cli.js';
 import type { ResolvedEnvironment } from '../config/types.js';
-import type { DesiredState, LiveState, Plan } from '../core/model.js';
-import type { Diagnostic } from '../errors.js';
+import type { DesiredState, LiveState, OwnershipContext, Plan } from '../core/model.js';
+import { UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
@@ -22,6 +22,12 @@ export interface Prepared {
   plan: Plan;
 }
 
+function ownershipOf(bundle: string, opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): OwnershipContext {
+  const own: OwnershipContext = { bundle, prune: opts.prune === true || env.prune === true };
+  if (opts.maxDeletes !== undefined) own.maxDeletes = opts.maxDeletes;
+  return own;
+}
+
 export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: CommandContext): Promise<Prepared> {
   endPhase('start-up');
   // The client's modules (undici, zod schemas) load while the bundle is read:
@@ -36,6 +42,14 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
     env: ctx.env,
   });
+  if (opts.prune === true && env.bundle === undefined) {
+    throw new UsageError('--prune needs the bundle\'s name: wsc deletes only what carries it in its ownership record.', {
+      code: 'bundle_name_required',
+      hint:
+        'Add `bundle: <name>` at the top of wsc.yaml (for example the repository\'s name) and apply once, ' +
+        'so that what wsc writes is recorded as this bundle\'s.',
+    });
+  }
   // An invalid bundle stops here, before any connection (exit 3, nothing sent).
   const { desired, warnings } = await loadValidBundle(dir, {
     vars: env.vars,
@@ -67,6 +81,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       targets: opts.target,
       // Only `plan --out` saves the plan, with the fingerprints apply checks.
       fingerprints: 'out' in opts && opts.out !== undefined,
+      ...(env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, opts, env) } : {}),
     });
     endPhase('plan');
     return { env, desired, warnings, conn, live, plan: p };

@@ -129,7 +129,10 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const scheme = authScheme ?? cfg.authScheme ?? 'bearer';
 
   if (!baseUrlOverride) {
-    if (cfg.embedded === true) return withTokenVariables(embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme));
+    if (cfg.embedded === true) {
+      const env = embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme);
+      return owned(withTokenVariables(env), config.bundle, cfg.prune);
+    }
     if (cfg.baseUrl === undefined) {
       throw new ConfigError('env_no_target', `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`, {
         hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',
@@ -145,17 +148,23 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     token = String(expand(cfg.token, ['token'], 'its token'));
     source = `${cfg.token} (${at(['token'])})`;
   }
-  return withTokenVariables(
-    remote({
-      name,
-      baseUrl,
-      deploymentId: requireDeployment(name, deploymentOverride ?? cfg.deploymentId),
-      token: tokenOrFail(name, token, requireToken, source),
-      authScheme: scheme,
-      publicIds,
-      vars,
-    }),
-  );
+  const env = remote({
+    name,
+    baseUrl,
+    deploymentId: requireDeployment(name, deploymentOverride ?? cfg.deploymentId),
+    token: tokenOrFail(name, token, requireToken, source),
+    authScheme: scheme,
+    publicIds,
+    vars,
+  });
+  return owned(withTokenVariables(env), config.bundle, cfg.prune);
+}
+
+/** The bundle's name (wsc.yaml `bundle:`) and the environment's `prune:`. */
+function owned(env: ResolvedEnvironment, bundle: string | undefined, prune: boolean | undefined): ResolvedEnvironment {
+  if (bundle !== undefined) env.bundle = bundle;
+  if (prune === true) env.prune = true;
+  return env;
 }
 
 function embedded(

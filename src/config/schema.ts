@@ -26,11 +26,21 @@ export const EnvironmentSchema = z
       .record(z.string().regex(VAR_NAME_RE, 'must be a name of letters, digits and `_`'), z.unknown())
       .optional()
       .describe('Values for ${vars.NAME} in the bundle. Strings may use ${env.NAME}.'),
+    prune: z
+      .boolean()
+      .optional()
+      .describe('Delete what this bundle recorded as its own and no longer holds (like --prune). Needs `bundle:`.'),
   })
   .describe('One target environment.');
 
 export const WscConfigSchema = z
   .strictObject({
+    bundle: z
+      .string()
+      .regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`')
+      .max(100)
+      .optional()
+      .describe('The bundle\'s name, in the ownership record of everything apply writes (prune and UI-edit marks need it).'),
     defaultEnvironment: z.string().optional().describe('Environment used without --env / WSC_ENV.'),
     environments: z
       .record(z.string().regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`'), EnvironmentSchema)

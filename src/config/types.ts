@@ -24,4 +24,8 @@ export interface ResolvedEnvironment {
   mayHoldUnknownRefs: boolean;
   /** The environment variables any environment's `token:` reads: never readable by the bundle. */
   tokenVariables?: readonly string[];
+  /** wsc.yaml `bundle:`: the name ownership records carry. */
+  bundle?: string;
+  /** The environment's `prune: true`. */
+  prune?: boolean;
 }

@@ -85,6 +85,20 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
       diagnostics.push({ severity: 'error', rule: 'environment-conflict', message: `environment \`${name}\` is embedded and cannot have a baseUrl`, pos: { file: CONFIG_FILE, ...p } });
     }
   }
+  for (const [name, env] of Object.entries(config.environments)) {
+    if (env.prune === true && config.bundle === undefined) {
+      const p = doc.positions.find(['environments', name, 'prune'], 'key');
+      diagnostics.push({
+        severity: 'error',
+        rule: 'bundle-name-required',
+        message: `environment \`${name}\` has \`prune: true\`, which needs the bundle's name`,
+        pos: { file: CONFIG_FILE, ...p },
+        hint:
+          'Add `bundle: <name>` at the top of wsc.yaml (for example the repository\'s name); ' +
+          'wsc records it on everything it writes and prunes only what carries it.',
+      });
+    }
+  }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics, tokenVariables };
   // Keep key order as written (zod rebuilds records in input order, but `vars` values must stay the raw values).
   return { config, positions: doc.positions, diagnostics, tokenVariables };

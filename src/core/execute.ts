@@ -10,10 +10,11 @@
 import pLimit from 'p-limit';
 import type { Report } from '../api/wire.js';
 import { ApiError, InternalError, isWscError, NetworkError, type SourcePos, type WscError } from '../errors.js';
-import type { ActionKind, ApiPort, Plan, PlannedRequest, ResourceKind } from './model.js';
+import type { ActionKind, ApiPort, Plan, PlannedRequest, RecordSpec, ResourceKind } from './model.js';
 import { buildGraph } from './execute/graph.js';
 import { publicIdRejected, publicIdTaken, matchesSent, type PublicIdContext } from './execute/report-create.js';
 import { refAddress, resolveRefs, UnresolvedRefError } from './execute/resolve.js';
+import { withRecord } from './ownership.js';
 
 export type Phase = PlannedRequest['phase'];
 
@@ -50,6 +51,9 @@ export interface ApplyCounts {
   updated: number;
   adopted: number;
   published: number;
+  /** Present when the plan deletes or records ownership. */
+  deleted?: number;
+  recorded?: number;
 }
 
 export interface ApplyResult {
@@ -81,6 +85,11 @@ export interface ExecuteOptions {
    * skipped with INTERRUPTED as the reason.
    */
   signal?: AbortSignal;
+  /**
+   * Resources not to write, by address, with the reason (edited outside wsc
+   * since the last apply); their requests, and those depending on them, are skipped.
+   */
+  refuse?: Map<string, string>;
 }
 
 /** Why a request was skipped when the run was interrupted before it started. */
@@ -119,18 +128,21 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
   const send = async (req: PlannedRequest): Promise<{ id?: number; recovered: boolean }> => {
     const op = req.operation;
     const resolve = <T>(v: T): T => resolveRefs(v, idOf);
+    // The ownership record goes on top of the body, hashed once references are resolved.
+    const owned = (body: Record<string, unknown>, record: RecordSpec | undefined) =>
+      record === undefined ? body : withRecord(body, record);
     switch (op.op) {
       case 'upsertWorkbook': {
-        const wb = await port.upsertWorkbookBySlug(op.slug, resolve(op.body) as never);
+        const wb = await port.upsertWorkbookBySlug(op.slug, owned(resolve(op.body), op.record) as never);
         return { id: wb.id, recovered: false };
       }
       case 'adoptWorkbook':
         await port.adoptWorkbook(op.workbookId, op.slug);
         return { id: op.workbookId, recovered: false };
       case 'createReport':
-        return createReport(req, resolve(op.body) as Record<string, unknown>);
+        return createReport(req, owned(resolve(op.body), op.record));
       case 'updateReport': {
-        const body = resolve(op.body);
+        const body = owned(resolve(op.body), op.record);
         try {
           const r = await port.updateReport(op.reportId, body);
           return { id: r.id, recovered: false };
@@ -156,8 +168,32 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
         const ua = await port.updateUserAttribute(op.id, op.body);
         return { id: ua.id, recovered: false };
       }
+      case 'deleteReport':
+        await gone(() => port.deleteReport(op.reportId));
+        return { id: op.reportId, recovered: false };
+      case 'deleteWorkbook':
+        await gone(() => port.deleteWorkbook(op.workbookId));
+        return { id: op.workbookId, recovered: false };
     }
   };
+
+  // A delete repeated after its answer was lost meets 404: the object is gone, as asked.
+  const gone = async (del: () => Promise<void>): Promise<void> => {
+    try {
+      await del();
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 404)) throw e;
+    }
+  };
+
+  // Deletes start once every other request has ended, and not at all when one failed.
+  let others: Promise<string | undefined> | undefined;
+  const othersEnded = (): Promise<string | undefined> =>
+    (others ??= Promise.all(graph.requests.filter((r) => r.phase !== 5).map((r) => outcomeOf(r))).then((os) => {
+      const failed = os.filter((o) => o.status === 'failed' || (o.status === 'skipped' && o.reason === INTERRUPTED)).length;
+      if (failed === 0) return undefined;
+      return `not run: ${failed} other change${failed === 1 ? '' : 's'} did not apply, and deletes come last`;
+    }));
 
   const publicIdCtx = (req: PlannedRequest, publicId: string): PublicIdContext => ({
     address: req.address,
@@ -217,6 +253,15 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
     let p = outcomes.get(req.id);
     if (p) return p;
     p = (async (): Promise<Outcome> => {
+      const refused = opts.refuse?.get(req.address);
+      const barrier = req.phase === 5 && refused === undefined ? await othersEnded() : undefined;
+      if (refused !== undefined || barrier !== undefined) {
+        const reason = (refused ?? barrier)!;
+        touchPhase(req.phase);
+        emit({ type: 'request-skip', request: req, reason });
+        settlePhase(req.phase, 'skipped');
+        return { status: 'skipped', reason };
+      }
       const deps = graph.deps.get(req.id) ?? [];
       const depOutcomes = await Promise.all(deps.map((d) => outcomeOf(graph.byId.get(d)!)));
       for (let i = 0; i < deps.length; i++) {
@@ -302,6 +347,10 @@ function summarise(
       if (change.actions.includes('update')) result.counts.updated++;
     }
     if (publishes.length > 0 && publishes.every((r) => byId.get(r.id)!.status === 'applied')) result.counts.published++;
+    const done = (a: ActionKind) =>
+      change.actions.includes(a) && change.requests.every((r) => byId.get(r.id)!.status === 'applied');
+    if (done('delete')) result.counts.deleted = (result.counts.deleted ?? 0) + 1;
+    if (done('record')) result.counts.recorded = (result.counts.recorded ?? 0) + 1;
   }
   return result;
 }

@@ -101,6 +101,11 @@ export interface LiveState {
   userAttributes: UserAttribute[];
   /** Items the server sent that this version of wsc cannot read (left out of the lists above). */
   odd?: OddItem[];
+  /**
+   * Lists that gave fewer items than the `count` they stated (e.g.
+   * `reports: 998 of 1000`): something may be missing, so nothing is pruned.
+   */
+  shortReads?: string[];
 }
 
 /** A live item that failed its wire schema: an unknown enum value, a member of an unexpected type... */
@@ -128,9 +133,19 @@ export interface PlanContext {
    * third of planning a large deployment. Default true.
    */
   fingerprints?: boolean;
+  /** The bundle's name (wsc.yaml `bundle:`): ownership records, UI-edit marks and prune need it. */
+  ownership?: OwnershipContext;
 }
 
-export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop';
+export interface OwnershipContext {
+  bundle: string;
+  /** `--prune` or the environment's `prune: true`: plan the deletes. */
+  prune: boolean;
+  /** `--max-deletes`; default: the larger of 25 and a fifth of the resources recorded for the bundle. */
+  maxDeletes?: number;
+}
+
+export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop' | 'record' | 'delete';
 export type ResourceKind = 'workbook' | 'report' | 'user-attribute';
 
 /**
@@ -149,11 +164,23 @@ export interface FieldChange {
  * What one request does, independent of ids not known yet. The executor turns
  * it into method + path + body once the references it holds are resolved.
  */
+/**
+ * The ownership record a write carries in `meta.wsc`: per managed field, the
+ * hash of its value after this request, or null where the value is the one
+ * this request sends and holds references resolved only at apply time.
+ */
+export interface RecordSpec {
+  bundle: string;
+  fields: { [path: string]: string | null };
+}
+
 export type Operation =
-  | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue } }
+  | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue }; record?: RecordSpec }
   | { op: 'adoptWorkbook'; workbookId: number; slug: string }
-  | { op: 'createReport'; body: CreateReportInput | { [k: string]: JsonValue } }
-  | { op: 'updateReport'; reportId: number; body: { [k: string]: JsonValue } }
+  | { op: 'createReport'; body: CreateReportInput | { [k: string]: JsonValue }; record?: RecordSpec }
+  | { op: 'updateReport'; reportId: number; body: { [k: string]: JsonValue }; record?: RecordSpec }
+  | { op: 'deleteReport'; reportId: number }
+  | { op: 'deleteWorkbook'; workbookId: number }
   | { op: 'publishWorkbook'; workbook: number | WorkbookRef; body: Omit<PublishDashboardInput, 'workbookId'> }
   | { op: 'createUserAttribute'; body: { name: string; type: string } & UserAttributeUpdateInput }
   | { op: 'updateUserAttribute'; id: number; body: UserAttributeUpdateInput };
@@ -164,9 +191,10 @@ export interface PlannedRequest {
   address: string;
   /**
    * DESIGN §5: 1 workbooks that reports need, 2 reports, 3 workbooks with
-   * their dashboard draft, 4 publish; 0 = independent (user attributes).
+   * their dashboard draft, 4 publish; 0 = independent (user attributes);
+   * 5 deletes, after every other request has ended.
    */
-  phase: 0 | 1 | 2 | 3 | 4;
+  phase: 0 | 1 | 2 | 3 | 4 | 5;
   operation: Operation;
   /** Request ids that must succeed first (they produce ids this one needs). */
   dependsOn: string[];
@@ -185,6 +213,14 @@ export interface ResourceChange {
   requests: PlannedRequest[];
   /** Where the resource is defined (bundle file), for messages. */
   pos?: SourcePos;
+  /**
+   * Managed fields changed outside wsc since its last apply (their live value
+   * differs from the ownership record and from the file): apply leaves the
+   * resource alone unless told to overwrite.
+   */
+  uiEdits?: string[];
+  /** A note for people (why a delete is held back, a slug rename). */
+  note?: string;
 }
 
 /** Identity of a live object as read by plan, checked again by `apply PLANFILE`. */
@@ -208,7 +244,20 @@ export interface PlanSummary {
   adopt: number;
   publish: number;
   noop: number;
+  record?: number;
+  delete?: number;
   unmanaged: { workbooks: number; reports: number; userAttributes: number };
+}
+
+/** Resources recorded for this bundle that it no longer holds. */
+export interface PlanPrune {
+  /** How many there are (planned as deletes only when enabled). */
+  candidates: number;
+  enabled: boolean;
+  /** Why none is planned although prune is on (a list read short of its count). */
+  withheld?: string;
+  /** Candidates kept, each with the reason (a workbook that still holds reports). */
+  held?: { address: string; reason: string }[];
 }
 
 export interface Plan {
@@ -219,9 +268,18 @@ export interface Plan {
   changes: ResourceChange[];
   summary: PlanSummary;
   fingerprints: Fingerprint[];
+  /** The bundle's name, when it has one (ownership records are written). */
+  bundle?: string;
+  prune?: PlanPrune;
 }
 
+/** Whether apply would change anything; refreshing an ownership record alone is not a change. */
 export function hasChanges(plan: Plan): boolean {
+  return plan.changes.some((c) => c.requests.length > 0 && !(c.actions.length === 1 && c.actions[0] === 'record'));
+}
+
+/** Whether apply has any request to make (ownership records included). */
+export function hasRequests(plan: Plan): boolean {
   return plan.changes.some((c) => c.requests.length > 0);
 }
 
@@ -240,4 +298,6 @@ export interface ApiPort {
   publishWorkbook(workbookId: number, body: PublishDashboardInput): Promise<unknown>;
   createUserAttribute(body: { name: string; type: string } & UserAttributeUpdateInput): Promise<UserAttribute>;
   updateUserAttribute(id: number, body: UserAttributeUpdateInput): Promise<UserAttribute>;
+  deleteReport(reportId: number): Promise<void>;
+  deleteWorkbook(workbookId: number): Promise<void>;
 }

@@ -7,6 +7,8 @@ import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceC
 import type { Planned } from './plan/compare.js';
 import { match, refTargets } from './plan/match.js';
 import { refuseManagedOdd, splitOdd } from './plan/odd.js';
+import { addOwnership, managedPaths } from './plan/ownership.js';
+import { planPrune } from './plan/prune.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
 import { planWorkbook } from './plan/workbook.js';
@@ -44,9 +46,14 @@ function selectTargets(planned: Planned[], targets: readonly string[]): Planned[
   return planned.filter((p) => keep.has(p.change.address));
 }
 
-export function summarize(changes: readonly ResourceChange[], unmanaged: PlanSummary['unmanaged']): PlanSummary {
-  const s: PlanSummary = { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, unmanaged };
-  for (const c of changes) for (const a of c.actions) s[a]++;
+export function summarize(
+  changes: readonly ResourceChange[],
+  unmanaged: PlanSummary['unmanaged'],
+  owned = false,
+): PlanSummary {
+  // record and delete are counted only with a bundle name, so that plans without one read as before.
+  const s: PlanSummary = { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, ...(owned ? { record: 0, delete: 0 } : {}), unmanaged };
+  for (const c of changes) for (const a of c.actions) s[a] = (s[a] ?? 0) + 1;
   return s;
 }
 
@@ -55,9 +62,8 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);
 
-  const workbooks = [...desired.workbooks]
-    .sort(byAddress)
-    .map((w) => planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)));
+  const sortedWorkbooks = [...desired.workbooks].sort(byAddress);
+  const workbooks = sortedWorkbooks.map((w) => planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)));
   const reports = [...m.reports]
     .sort((a, b) => byAddress(a.desired, b.desired))
     .map((rm) => planReport(rm, m, targets));
@@ -72,15 +78,32 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)).length,
   };
 
-  const kept = selectTargets([...workbooks, ...reports, ...attrs], ctx.targets);
+  const own = ctx.ownership;
+  let pruned: ReturnType<typeof planPrune> | undefined;
+  if (own !== undefined) {
+    sortedWorkbooks.forEach((w, i) => addOwnership(workbooks[i]!, managedPaths(w.fields), m.workbooks.get(w), own));
+    const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
+    sortedReports.forEach((rm, i) => addOwnership(reports[i]!, managedPaths(rm.desired.fields), rm.live, own));
+    const reportChanges = new Map(
+      reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),
+    );
+    pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own);
+  }
+
+  const kept = selectTargets([...workbooks, ...reports, ...attrs, ...(pruned?.planned ?? [])], ctx.targets);
   const changes = kept.map((p) => p.change);
-  return {
+  const out: Plan = {
     formatVersion: 1,
     environment: ctx.environment,
     deploymentId: ctx.deploymentId,
     publicIds: ctx.publicIds,
     changes,
-    summary: summarize(changes, unmanaged),
+    summary: summarize(changes, unmanaged, own !== undefined),
     fingerprints: ctx.fingerprints === false ? [] : kept.flatMap((p) => p.fingerprints()),
   };
+  if (own !== undefined) {
+    out.bundle = own.bundle;
+    out.prune = pruned!.prune;
+  }
+  return out;
 }

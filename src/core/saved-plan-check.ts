@@ -25,6 +25,10 @@ function describe(r: PlannedRequest): string {
       return 'report create';
     case 'updateReport':
       return `update of report id ${o.reportId}`;
+    case 'deleteReport':
+      return `delete of report id ${o.reportId}`;
+    case 'deleteWorkbook':
+      return `delete of workbook id ${o.workbookId}`;
     case 'publishWorkbook':
       return 'publish';
     case 'createUserAttribute':

@@ -34,13 +34,16 @@ export interface SavedPlan {
 const Json: z.ZodType<unknown> = z.unknown();
 const PublicIds = z.enum(['as-is', 'per-deployment']);
 const Pos = z.object({ file: z.string(), line: z.int(), col: z.int() });
-const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop']);
+const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop', 'record', 'delete']);
 const WorkbookRef = z.object({ $workbook: z.string() });
+const Record = z.object({ bundle: z.string(), fields: z.record(z.string(), z.string().nullable()) }).optional();
 const Operation = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json), record: Record }),
   z.object({ op: z.literal('adoptWorkbook'), workbookId: z.int(), slug: z.string() }),
-  z.object({ op: z.literal('createReport'), body: z.record(z.string(), Json) }),
-  z.object({ op: z.literal('updateReport'), reportId: z.int(), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('createReport'), body: z.record(z.string(), Json), record: Record }),
+  z.object({ op: z.literal('updateReport'), reportId: z.int(), body: z.record(z.string(), Json), record: Record }),
+  z.object({ op: z.literal('deleteReport'), reportId: z.int() }),
+  z.object({ op: z.literal('deleteWorkbook'), workbookId: z.int() }),
   z.object({ op: z.literal('publishWorkbook'), workbook: z.union([z.int(), WorkbookRef]), body: z.record(z.string(), Json) }),
   z.object({ op: z.literal('createUserAttribute'), body: z.looseObject({ name: z.string(), type: z.string() }) }),
   z.object({ op: z.literal('updateUserAttribute'), id: z.int(), body: z.record(z.string(), Json) }),
@@ -48,7 +51,7 @@ const Operation = z.discriminatedUnion('op', [
 const Request = z.object({
   id: z.string(),
   address: z.string(),
-  phase: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  phase: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]),
   operation: Operation,
   dependsOn: z.array(z.string()),
 });
@@ -61,6 +64,8 @@ const Change = z.object({
   changes: z.array(z.object({ path: z.string(), before: Json.optional(), after: Json.optional() })),
   requests: z.array(Request),
   pos: Pos.optional(),
+  uiEdits: z.array(z.string()).optional(),
+  note: z.string().optional(),
 });
 const Fingerprint = z.object({
   address: z.string(),
@@ -83,9 +88,20 @@ const PlanSchema = z.object({
     adopt: Count,
     publish: Count,
     noop: Count,
+    record: Count.optional(),
+    delete: Count.optional(),
     unmanaged: z.object({ workbooks: Count, reports: Count, userAttributes: Count }),
   }),
   fingerprints: z.array(Fingerprint),
+  bundle: z.string().optional(),
+  prune: z
+    .object({
+      candidates: Count,
+      enabled: z.boolean(),
+      withheld: z.string().optional(),
+      held: z.array(z.object({ address: z.string(), reason: z.string() })).optional(),
+    })
+    .optional(),
 });
 export const SavedPlanSchema = z.object({
   savedPlanFormat: z.literal(SAVED_PLAN_FORMAT),

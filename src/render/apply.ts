@@ -13,9 +13,11 @@ const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
   2: 'reports',
   3: 'workbook dashboards',
   4: 'publish',
+  5: 'deletes',
 };
 
 export function phaseTitle(phase: PlannedRequest['phase']): string {
+  if (phase === 5) return 'Deletes';
   return phase === 0 ? 'User attributes' : `Phase ${phase}/4: ${PHASE_LABELS[phase]}`;
 }
 
@@ -26,13 +28,19 @@ export function describeRequest(r: PlannedRequest): string {
   const op = r.operation;
   switch (op.op) {
     case 'upsertWorkbook':
+      if (r.id.endsWith('#record')) return 'record ownership of workbook';
       return r.phase === 3 ? 'upsert workbook with its dashboard draft' : 'upsert workbook';
     case 'adoptWorkbook':
       return `adopt workbook ${op.workbookId} (give it its slug)`;
     case 'createReport':
       return 'create report';
     case 'updateReport':
+      if (r.id.endsWith('#record')) return `record ownership of report ${op.reportId}`;
       return 'publicId' in op.body ? `adopt report ${op.reportId}` : `update report ${op.reportId}`;
+    case 'deleteReport':
+      return `delete report ${op.reportId}`;
+    case 'deleteWorkbook':
+      return `delete workbook ${op.workbookId}`;
     case 'publishWorkbook':
       return 'publish dashboard';
     case 'createUserAttribute':
@@ -66,7 +74,8 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
 
 function countsLine(result: ApplyResult): string {
   const k = result.counts;
-  return `${k.created} created, ${k.updated} updated, ${k.adopted} adopted, ${k.published} published`;
+  const more = `${k.deleted !== undefined ? `, ${k.deleted} deleted` : ''}${k.recorded !== undefined ? `, ${k.recorded} recorded` : ''}`;
+  return `${k.created} created, ${k.updated} updated, ${k.adopted} adopted, ${k.published} published${more}`;
 }
 
 /** On stderr at the first interrupt of an apply. */

@@ -5,8 +5,9 @@ import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../
 import type { Style } from './style.js';
 import { visible } from './visible.js';
 import { fieldView, type DiffLine } from './value.js';
+import { ownershipLines, uiEditLines } from './plan-ownership.js';
 
-const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = { create: '+', update: '~', adopt: '→', publish: '↑' };
+const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = { create: '+', update: '~', adopt: '→', publish: '↑', record: '=', delete: '-' };
 
 /** The symbol of a resource's first action. */
 export function actionSymbol(c: ResourceChange): string {
@@ -14,7 +15,15 @@ export function actionSymbol(c: ResourceChange): string {
   return first === undefined || first === 'noop' ? ' ' : SYMBOL[first];
 }
 
-const PAST: Record<ActionKind, string> = { create: 'created', update: 'updated', adopt: 'adopted', publish: 'published', noop: 'left as it is' };
+const PAST: Record<ActionKind, string> = {
+  create: 'created',
+  update: 'updated',
+  adopt: 'adopted',
+  publish: 'published',
+  noop: 'left as it is',
+  record: 'recorded as this bundle\'s (ownership record only)',
+  delete: 'deleted',
+};
 
 /** `will be created and published`, `will be adopted (report 90) and updated`. */
 export function actionPhrase(c: ResourceChange): string {
@@ -24,9 +33,11 @@ export function actionPhrase(c: ResourceChange): string {
 }
 
 export function summaryLine(plan: Plan): string {
-  if (!hasChanges(plan)) return 'No changes. The deployment matches the bundle.';
   const s = plan.summary;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to adopt, ${s.publish} to publish.`;
+  const records = s.record ? ` ${s.record} ownership record${s.record === 1 ? '' : 's'} to write.` : '';
+  if (!hasChanges(plan)) return `No changes. The deployment matches the bundle.${records}`;
+  const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to adopt, ${s.publish} to publish${deletes}.${records}`;
 }
 
 export function leftAloneLine(plan: Plan): string {
@@ -37,6 +48,7 @@ export function leftAloneLine(plan: Plan): string {
 
 function colorSymbol(sym: string, style: Style): string {
   const { c } = style;
+  if (sym === '-') return c.red(sym);
   return sym === '+' ? c.green(sym) : sym === '~' ? c.yellow(sym) : sym === '→' ? c.cyan(sym) : sym === '↑' ? c.magenta(sym) : sym;
 }
 
@@ -48,10 +60,13 @@ function diffLine(l: DiffLine, style: Style): string {
   return c.dim(`  ${l.text}`);
 }
 
-export function renderResourceHuman(rc: ResourceChange, style: Style): string {
+export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: string): string {
   const { c } = style;
   const sym = actionSymbol(rc);
   let out = `${colorSymbol(sym, style)} ${c.bold(visible(rc.address))} ${c.dim(actionPhrase(rc))}\n`;
+  const [mark, what] = uiEditLines(rc, dir);
+  if (mark !== undefined) out += `    ${c.red(mark)}\n    ${c.dim(what!)}\n`;
+  if (rc.note !== undefined) out += `    ${c.dim(`note: ${rc.note}`)}\n`;
   if (rc.pos) out += `    ${c.dim(`${visible(rc.pos.file)}:${rc.pos.line}`)}\n`;
   if (rc.kind === 'report' && rc.livePublicId !== undefined && rc.address !== `report/${rc.livePublicId}`) {
     out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
@@ -70,15 +85,16 @@ export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   return out;
 }
 
-export function renderPlanHuman(plan: Plan, style: Style): string {
+export function renderPlanHuman(plan: Plan, style: Style, dir?: string): string {
   const { c } = style;
   let out = '';
   const changed = plan.changes.filter((rc) => rc.actions[0] !== 'noop');
   if (changed.length > 0) {
     out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`)}\n\n`;
-    for (const rc of changed) out += `${renderResourceHuman(rc, style)}\n`;
+    for (const rc of changed) out += `${renderResourceHuman(rc, style, dir)}\n`;
   }
   out += `${c.bold(summaryLine(plan))}\n`;
   out += `${c.dim(leftAloneLine(plan))}\n`;
+  for (const line of ownershipLines(plan)) out += `${c.yellow(line)}\n`;
   return out;
 }

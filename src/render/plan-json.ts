@@ -20,6 +20,9 @@ export interface PlanJsonChange {
   line?: number;
   fields: PlanJsonField[];
   requests: { id: string; op: string; phase: number; dependsOn: string[] }[];
+  /** Managed fields edited outside wsc since the last apply: apply leaves the resource alone unless told. */
+  uiEdits?: string[];
+  note?: string;
 }
 
 export interface PlanJson {
@@ -30,6 +33,8 @@ export interface PlanJson {
   hasChanges: boolean;
   changes: PlanJsonChange[];
   summary: PlanSummary;
+  bundle?: string;
+  prune?: Plan['prune'];
 }
 
 export function planJson(plan: Plan): PlanJson {
@@ -55,9 +60,13 @@ export function planJson(plan: Plan): PlanJson {
             ...('after' in f ? { after: f.after } : {}),
           })),
           requests: c.requests.map((r) => ({ id: r.id, op: r.operation.op, phase: r.phase, dependsOn: [...r.dependsOn] })),
+          ...(c.uiEdits !== undefined ? { uiEdits: [...c.uiEdits] } : {}),
+          ...(c.note !== undefined ? { note: c.note } : {}),
         }),
       ),
     summary: plan.summary,
+    ...(plan.bundle !== undefined ? { bundle: plan.bundle } : {}),
+    ...(plan.prune !== undefined ? { prune: plan.prune } : {}),
   };
 }
 

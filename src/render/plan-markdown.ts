@@ -5,6 +5,7 @@
 import { hasChanges, type Plan, type ResourceChange } from '../core/model.js';
 import { actionPhrase, actionSymbol, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
+import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { visible } from './visible.js';
 
 export function escapeHtml(s: string): string {
@@ -53,14 +54,22 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
   out += `**${escapeHtml(summaryLine(plan))}**\n\n`;
   out += '| action | count |\n|---|---:|\n';
   out += `| create | ${s.create} |\n| update | ${s.update} |\n| adopt | ${s.adopt} |\n| publish | ${s.publish} |\n`;
+  if (s.delete !== undefined) out += `| delete | ${s.delete} |\n`;
+  if (s.record) out += `| ownership record | ${s.record} |\n`;
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
+  const notes = ownershipLines(plan);
+  if (notes.length > 0) out += `\n${notes.map((l) => `> ${escapeHtml(visible(l))}`).join('\n>\n')}\n`;
   if (!hasChanges(plan)) return out;
   out += '\n';
   const changed = plan.changes.filter((c) => c.actions[0] !== 'noop');
   const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
   for (const [i, rc] of changed.entries()) {
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';
-    let block = `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ${escapeHtml(actionPhrase(rc))}${where}</summary>\n\n`;
+    const [mark, what] = uiEditLines(rc);
+    const edited = mark !== undefined ? ` **${escapeHtml(mark)}**` : '';
+    let block = `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ${escapeHtml(actionPhrase(rc))}${where}${edited}</summary>\n\n`;
+    if (what !== undefined) block += `${escapeHtml(visible(what))}\n\n`;
+    if (rc.note !== undefined) block += `_${escapeHtml(visible(`note: ${rc.note}`))}_\n\n`;
     block += fence(resourceDiff(rc), 'diff');
     block += '\n</details>\n\n';
     if (out.length + block.length + footer.length + 200 > budget) {

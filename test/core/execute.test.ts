@@ -84,6 +84,12 @@ class FakePort implements ApiPort {
   updateUserAttribute(id: number, body: unknown) {
     return this.call('updateUserAttribute', [id, body], () => ({ id, name: 'n', type: 'string' }));
   }
+  deleteReport(reportId: number) {
+    return this.call('deleteReport', [reportId], () => undefined);
+  }
+  deleteWorkbook(workbookId: number) {
+    return this.call('deleteWorkbook', [workbookId], () => undefined);
+  }
 }
 
 const pos = (file: string) => ({ file, line: 1, col: 1 });

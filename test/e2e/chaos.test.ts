@@ -12,7 +12,7 @@
 // attribute per name, and every managed field equals the bundle (no lost
 // update).
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
-import { createEmulator, FAULT_KINDS, type Emulator, type FaultSpec } from '../../src/emulator/index.js';
+import { createEmulator, FAULT_KINDS, type Emulator, type FaultSpec, type RequestLogEntry } from '../../src/emulator/index.js';
 import type { ReportRec, UserAttributeRec, WorkbookRec } from '../../src/emulator/types.js';
 import { cleanupTemp, runCli, writeFiles } from './helpers/index.js';
 
@@ -104,10 +104,10 @@ function faultMix(seed: number): FaultSpec {
   return { rates, methods: ['POST', 'PUT'], retryAfter: seed % 2 };
 }
 
-/** Differences between the deployment and the bundle; empty = converged. */
-function divergence(emu: Emulator, s: Spec): string[] {
+/** Differences between the deployment and the bundle; empty = converged. Reports in `others` are not the bundle's. */
+function divergence(emu: Emulator, s: Spec, others: ReadonlySet<string> = new Set()): string[] {
   const snap = emu.snapshot();
-  const reps = (snap.reports ?? []).filter((r) => r.deploymentId === 1) as ReportRec[];
+  const reps = (snap.reports ?? []).filter((r) => r.deploymentId === 1 && !others.has(r.publicId ?? '')) as ReportRec[];
   const wbs = (snap.workbooks ?? []).filter((w) => w.deploymentId === 1) as WorkbookRec[];
   const uas = (snap.userAttributes ?? []) as UserAttributeRec[];
   const out: string[] = [];
@@ -240,6 +240,79 @@ describe('chaos: random faults at 20% on writes, every kind, several seeds', () 
       expect(Object.keys(rates).sort()).toEqual([...FAULT_KINDS].sort());
       expect(Object.values(rates).reduce((a, b) => a + (b ?? 0), 0)).toBeCloseTo(TOTAL_RATE, 10);
       expect(Math.min(...Object.values(rates).map((r) => r ?? 0))).toBeGreaterThan(0);
+    }
+  });
+});
+
+// Prune under the same faults: the bundle (named) shrinks from version 2 to
+// version 1 (a workbook and its 8 reports, 2 loose reports gone) while the
+// rest is updated; DELETEs meet faults too. Beside it live a report of
+// another bundle and one made in the UI. Converged means: the deployment is
+// version 1 exactly, both bystanders are there, and each gone resource was
+// deleted exactly once (a repeat after a lost answer meets 404, which is no
+// second delete) and nothing else was deleted.
+describe('chaos: prune under random faults at 20%', () => {
+  const PRUNE_SEEDS = chaosSeeds(process.env['WSC_CHAOS_SEEDS']) ?? [635, 786];
+  it.concurrent.for(PRUNE_SEEDS)('seed %i: deletes exactly what the bundle dropped, once each, after the updates', { timeout: 58_000 }, async (seed: number, { expect }: TestContext) => {
+    const emu = await createEmulator({ port: 0, randomSeed: seed });
+    try {
+      const env = { WSC_TOKEN: 'dev-token' };
+      const target = ['--base-url', emu.url, '--deployment', '1'];
+      const wscYaml = 'bundle: chaos\nenvironments:\n  test:\n    deploymentId: 1\n';
+      const v2 = writeFiles({ ...files(spec(2)), 'wsc.yaml': wscYaml });
+      expect((await runCli(['apply', '--dir', v2, ...target, '--auto-approve'], { env })).code).toBe(0);
+      const other = writeFiles({ 'wsc.yaml': 'bundle: other\nenvironments:\n  test:\n    deploymentId: 1\n', 'r.yaml': 'kind: Report\npublicId: cxother00001\nname: other\n' });
+      expect((await runCli(['apply', '--dir', other, ...target, '--auto-approve'], { env })).code).toBe(0);
+      const ui = await fetch(`${emu.url}/api/v1/deployments/1/reports`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'made in the UI', publicId: 'cxuimade0001' }),
+      });
+      expect(ui.status).toBe(200);
+
+      const want = spec(1);
+      const kept = new Set(want.reports.map((r) => r.publicId));
+      const before = emu.snapshot();
+      const doomed = new Set([
+        ...(before.reports ?? []).filter((r) => (r.publicId ?? '').startsWith('cx') && !kept.has(r.publicId ?? '') && r.publicId !== 'cxother00001' && r.publicId !== 'cxuimade0001').map((r) => `/api/v1/deployments/1/reports/${r.id}`),
+        ...(before.workbooks ?? []).filter((w) => w.slug === 'gamma').map((w) => `/api/v1/deployments/1/workbooks/${w.id}`),
+      ]);
+      expect(doomed.size).toBe(11);
+
+      const v1 = writeFiles({ ...files(want), 'wsc.yaml': wscYaml });
+      emu.setFaults({ ...faultMix(seed), methods: ['POST', 'PUT', 'DELETE'] });
+      emu.clearLog();
+      const run = await runCli(['apply', '--dir', v1, ...target, '--auto-approve', '--prune'], { env, timeoutMs: 50_000 });
+      const injected = emu.log.filter((e) => e.fault).map((e) => e.fault!);
+      const context = `seed ${seed}, exit ${run.code}, faults: ${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
+      expect([0, 4], context).toContain(run.code);
+      const runs = [[...emu.log]];
+      emu.setFaults(undefined);
+      if (run.code === 4) {
+        emu.clearLog();
+        const again = await runCli(['apply', '--dir', v1, ...target, '--auto-approve', '--prune'], { env });
+        expect(again.code, `re-run: ${again.stderr}\n${again.stdout}`).toBe(0);
+        runs.push([...emu.log]);
+      }
+      const log = runs.flat();
+      console.log(`chaos prune seed ${seed}: exit ${run.code}; ${injected.length} faults (${[...new Set(injected)].sort().join(', ')})`);
+
+      const committed = (e: RequestLogEntry) => (e.status === 200 && e.fault === undefined) || e.fault === 'reset-after' || e.fault === 'garbled-after';
+      const deleted = log.filter((e) => e.method === 'DELETE' && committed(e)).map((e) => e.path).sort();
+      expect(deleted, context).toEqual([...doomed].sort());
+      // In each run, no create or update starts after the first delete.
+      for (const r of runs) {
+        const firstDelete = r.findIndex((e) => e.method === 'DELETE');
+        if (firstDelete >= 0) expect(r.slice(firstDelete).filter((e) => e.method === 'PUT' || e.method === 'POST'), context).toEqual([]);
+      }
+      expect(divergence(emu, want, new Set(['cxother00001', 'cxuimade0001'])), context).toEqual([]);
+      const snap = emu.snapshot();
+      expect(snap.reports?.some((r) => r.publicId === 'cxother00001')).toBe(true);
+      expect(snap.reports?.some((r) => r.publicId === 'cxuimade0001')).toBe(true);
+      const after = await runCli(['plan', '--dir', v1, ...target, '--prune', '--detailed-exitcode'], { env });
+      expect(after.code, `plan after: ${after.stdout}\n${after.stderr}`).toBe(0);
+    } finally {
+      await emu.close();
     }
   });
 });

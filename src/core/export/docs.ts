@@ -8,6 +8,7 @@ import { UserAttributeType } from '../../api/wire.js';
 import { FORBIDDEN_KEYS } from '../../bundle/yaml-doc.js';
 import { metaWithDraft } from '../live-draft.js';
 import { isRef, type JsonValue } from '../model.js';
+import { RECORD_KEY } from '../ownership.js';
 
 export type Doc = { [k: string]: JsonValue };
 
@@ -235,7 +236,8 @@ export interface Dropped {
 function loadableMeta(meta: Record<string, unknown>, dropped: Dropped[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(meta)) {
-    if (v === undefined) continue;
+    // wsc's ownership record is the deployment's, never a file's.
+    if (v === undefined || k === RECORD_KEY) continue;
     const why = FORBIDDEN_KEYS.has(k) ? `the key \`${k}\` may not be used in bundle files` : unloadable(v);
     if (why) dropped.push({ path: `meta.${k}`, reason: why });
     else out[k] = v;

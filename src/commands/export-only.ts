@@ -1,0 +1,112 @@
+// `wsc export --only ADDR ... --out DIR`: take the deployment's values of the
+// named resources into their existing files of the bundle at DIR (a UI edit
+// into Git). Only the managed fields that differ are rewritten, in place in
+// the YAML document, so comments, key order and every other file stay as
+// they are. Never writes to the API.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import type { ExportOptions } from '../cli.js';
+import { normalizeSlug, type Report, type Workbook } from '../api/wire.js';
+import { EXIT, UsageError, WscError } from '../errors.js';
+import type { CommandContext } from './context.js';
+import { connectOptions } from './connection.js';
+import { visible } from '../render/visible.js';
+
+const ADDRESS_RE = /^(report|workbook)\/.+$/;
+
+export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): Promise<number> {
+  const only = [...new Set(opts.only ?? [])];
+  for (const a of only) {
+    if (!ADDRESS_RE.test(a)) {
+      throw new UsageError(`--only ${a}: expected report/<publicId> or workbook/<slug>.`, { code: 'bad_only_address' });
+    }
+  }
+  const { resolveEnvironment } = await import('../config/environment.js');
+  const { loadValidBundle } = await import('../bundle/load.js');
+  const { connect } = await import('../api/connect.js');
+  const { readLiveState } = await import('../api/live.js');
+  const { plan } = await import('../core/plan.js');
+  const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
+  const { editsFor } = await import('../core/export/only.js');
+  const { livePublicId } = await import('../core/publicid.js');
+  const { replaceFile } = await import('../bundle/write-files.js');
+
+  const env = await resolveEnvironment({
+    dir: resolve(ctx.cwd, opts.dir),
+    flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
+    env: ctx.env,
+  });
+  const root = resolve(ctx.cwd, opts.out);
+  const { desired } = await loadValidBundle(root, {
+    vars: env.vars,
+    env: ctx.env,
+    mayHoldUnknownRefs: true,
+    tokenVariables: env.tokenVariables,
+  });
+  const conn = await connect(env, connectOptions(opts, ctx));
+  try {
+    const live = await readLiveState(conn.client, conn.deploymentId, {
+      reports: desired.reports.length,
+      userAttributes: desired.userAttributes.length > 0,
+    });
+    const p = plan(desired, live, {
+      environment: env.name,
+      deploymentId: env.deploymentId,
+      publicIds: env.publicIds,
+      targets: only,
+      fingerprints: false,
+    });
+    const bundleIdOf = new Map(
+      desired.reports.map((r) => [livePublicId(r.publicId, env.publicIds, env.deploymentId), r.publicId]),
+    );
+    const slugOf = new Map<number, string>();
+    for (const w of live.workbooks) if (typeof w.slug === 'string') slugOf.set(w.id, normalizeSlug(w.slug));
+    const refs = {
+      workbookSlug: (id: number) => slugOf.get(id),
+      reportPublicId: (id: number) => {
+        const r = live.reports.find((x) => x.id === id);
+        return r === undefined ? undefined : (bundleIdOf.get(r.publicId) ?? r.publicId);
+      },
+    };
+    const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+    const lines: string[] = [];
+    for (const address of only) {
+      const change = p.changes.find((c) => c.address === address)!;
+      if (change.liveId === undefined) {
+        const why = `--only ${address}: it is not in deployment ${env.deploymentId}, so there is nothing to take from it.`;
+        throw new WscError('only_not_live', why, EXIT.failure, { hint: 'Apply the bundle to create it, or drop it from --only.' });
+      }
+      const dr = desired.reports.find((r) => r.address === address);
+      const dw = desired.workbooks.find((w) => w.address === address);
+      const d = (dr ?? dw)!;
+      const built = dr
+        ? reportDoc(live.reports.find((r) => r.id === change.liveId) as Report, { publicId: dr.publicId }, refs)
+        : workbookDoc(live.workbooks.find((w) => w.id === change.liveId) as Workbook, dw!.slug, refs);
+      const edits = editsFor(change, built.doc);
+      if (edits.length === 0) {
+        lines.push(`${visible(address)}: ${visible(d.pos.file)} already matches the deployment.`);
+        continue;
+      }
+      const file = join(root, d.pos.file);
+      const docs = yaml.parseAllDocuments(readFileSync(file, 'utf8'));
+      const doc = (Array.isArray(docs) ? docs : [docs]).find((x) => {
+        const v = x.toJS() as Record<string, unknown> | null;
+        if (v === null || typeof v !== 'object') return false;
+        if (dr) return v['publicId'] === dr.publicId;
+        return typeof v['slug'] === 'string' && normalizeSlug(v['slug']) === dw!.slug;
+      });
+      if (doc === undefined) {
+        throw new WscError('only_doc_missing', `${d.pos.file}: the document of ${address} was not found again.`, EXIT.failure);
+      }
+      for (const e of edits) doc.setIn(e.path, e.value);
+      replaceFile(file, (Array.isArray(docs) ? docs : [docs]).map(String).join(''));
+      const fields = edits.map((e) => e.path.join('.')).join(', ');
+      lines.push(`${visible(address)}: took ${fields} from the deployment into ${visible(d.pos.file)}.`);
+    }
+    ctx.out(`${lines.join('\n')}\n`);
+    return EXIT.ok;
+  } finally {
+    await conn.close();
+  }
+}

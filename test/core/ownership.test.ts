@@ -1,0 +1,191 @@
+// Ownership records, UI-edit marks and prune in the planner, and the
+// executor's part (the record on the wire, deletes last, refusals).
+import { describe, expect, test } from 'vitest';
+import type { Report } from '../../src/api/wire.js';
+import { ApiError } from '../../src/errors.js';
+import { execute } from '../../src/core/execute.js';
+import type { ApiPort, OwnershipContext, Plan, PlannedRequest } from '../../src/core/model.js';
+import { hasChanges, hasRequests } from '../../src/core/model.js';
+import { fieldHash, recordFor, withRecord } from '../../src/core/ownership.js';
+import { plan } from '../../src/core/plan.js';
+import { defaultMaxDeletes } from '../../src/core/plan/prune.js';
+import { ctx, dReport, desired, dWorkbook, live, lReport, lWorkbook } from './builders.js';
+
+const own = (extra: Partial<OwnershipContext> = {}): OwnershipContext => ({ bundle: 'team', prune: true, ...extra });
+const rec = (bundle: string, fields: Record<string, unknown>) => recordFor({ bundle, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fieldHash(k, v)])) }, {});
+
+describe('field hashes', () => {
+  test('equal where the planner sees no difference, different where it sees one', () => {
+    expect(fieldHash('jsonQuery', '{"a":1,"b":[1,2]}')).toBe(fieldHash('jsonQuery', '{ "b": [1, 2], "a": 1 }'));
+    expect(fieldHash('jsonQuery', '{"a":1}')).not.toBe(fieldHash('jsonQuery', '{"a":2}'));
+    expect(fieldHash('meta.chart', { a: 1, b: null })).toBe(fieldHash('meta.chart', { a: 1 }));
+    expect(fieldHash('title', null)).toBe(fieldHash('title', undefined));
+    const draft = { title: 'T', widgets: [{ type: 'TEXT', position: { x: 0, y: 0, w: 1, h: 1 } }] };
+    expect(fieldHash('meta.dashboardDraft', draft)).toBe(fieldHash('meta.dashboardDraft', { ...draft, widgets: [{ ...draft.widgets[0], id: 'srv-1' }] }));
+    expect(fieldHash('meta.dashboardDraft', draft)).not.toBe(fieldHash('meta.dashboardDraft', { ...draft, title: 'U' }));
+  });
+
+  test('a record hashes the values a request sends once resolved, and sits on top of the meta it sends', () => {
+    const spec = { bundle: 'team', fields: { name: fieldHash('name', 'N'), workbookId: null } };
+    const body = withRecord({ name: 'N', workbookId: 42, meta: { chart: 'line' } }, spec);
+    expect(body['meta']).toMatchObject({ chart: 'line', wsc: { bundle: 'team', fields: { name: fieldHash('name', 'N'), workbookId: fieldHash('workbookId', 42) } } });
+  });
+});
+
+describe('the planner with a bundle name', () => {
+  test('a create carries its record; a reference known only after apply is hashed by the executor', () => {
+    const p = plan(
+      desired({ workbooks: [dWorkbook('sales', { name: 'Sales' })], reports: [dReport('rep000000001', { name: 'R', workbookId: { $workbook: 'sales' } })] }),
+      live({}),
+      ctx({ ownership: own() }),
+    );
+    const create = p.changes.find((c) => c.address === 'report/rep000000001')!.requests[0]!;
+    expect(create.operation).toMatchObject({ op: 'createReport', record: { bundle: 'team', fields: { name: fieldHash('name', 'R'), workbookId: null } } });
+    expect(p.bundle).toBe('team');
+    expect(p.summary).toMatchObject({ record: 0, delete: 0 });
+  });
+
+  test('a managed resource without a record gets its own small request, which is not a change; a current record gets none', () => {
+    const d = desired({ reports: [dReport('rep000000001', { name: 'R', meta: { chart: 'line' } })] });
+    const bare = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', other: 1 } });
+    const p1 = plan(d, live({ reports: [bare] }), ctx({ ownership: own() }));
+    const rc = p1.changes[0]!;
+    expect(rc.actions).toEqual(['record']);
+    // A report's PUT replaces meta: the live members go with it.
+    expect(rc.requests[0]!.operation).toMatchObject({ op: 'updateReport', reportId: 7, body: { meta: { chart: 'line', other: 1 } } });
+    expect(hasChanges(p1)).toBe(false);
+    expect(hasRequests(p1)).toBe(true);
+
+    const recorded = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', wsc: rec('team', { 'meta.chart': 'line', name: 'R' }) } });
+    const p2 = plan(d, live({ reports: [recorded] }), ctx({ ownership: own() }));
+    expect(p2.changes[0]!.actions).toEqual(['noop']);
+    expect(hasRequests(p2)).toBe(false);
+  });
+
+  test('a field changed outside wsc that apply would overwrite is marked; one the file already agrees with is not', () => {
+    const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T2' })] });
+    const wsc = rec('team', { name: 'R', title: 'T' });
+    const uiEdited = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc } });
+    expect(plan(d, live({ reports: [uiEdited] }), ctx({ ownership: own() })).changes[0]!.uiEdits).toEqual(['name']);
+    const agrees = lReport(7, 'rep000000001', { name: 'R', title: 'T2', meta: { wsc } });
+    const p = plan(d, live({ reports: [agrees] }), ctx({ ownership: own() }));
+    expect(p.changes[0]!.uiEdits).toBeUndefined();
+    expect(p.changes[0]!.actions).toEqual(['record']);
+    // Another bundle's record: no mark, and a note.
+    const theirs = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc: rec('other', { name: 'R', title: 'T' }) } });
+    const p3 = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
+    expect(p3.changes[0]!.uiEdits).toBeUndefined();
+    expect(p3.changes[0]!.note).toContain('recorded for bundle "other"');
+  });
+});
+
+describe('prune', () => {
+  const mine = (id: number, pid: string, extra: Partial<Report> = {}) => lReport(id, pid, { meta: { wsc: rec('team', { name: `report ${id}` }) }, ...extra });
+
+  test('only resources recorded for this bundle are candidates; deletes only with prune on', () => {
+    const l = live({
+      reports: [mine(1, 'rep000000001'), lReport(2, 'rep000000002'), lReport(3, 'rep000000003', { meta: { wsc: rec('other', {}) } })],
+    });
+    const off = plan(desired({}), l, ctx({ ownership: own({ prune: false }) }));
+    expect(off.changes).toEqual([]);
+    expect(off.prune).toEqual({ candidates: 1, enabled: false });
+    const on = plan(desired({}), l, ctx({ ownership: own() }));
+    expect(on.changes.map((c) => [c.address, c.actions, c.requests.map((r) => [r.phase, r.operation])])).toEqual([
+      ['report/rep000000001', ['delete'], [[5, { op: 'deleteReport', reportId: 1 }]]],
+    ]);
+    expect(on.summary.delete).toBe(1);
+    expect(hasChanges(on)).toBe(true);
+  });
+
+  test('a list read short of its count plans no delete', () => {
+    const l = { ...live({ reports: [mine(1, 'rep000000001')] }), shortReads: ['reports: 1 of 2'] };
+    const p = plan(desired({}), l, ctx({ ownership: own() }));
+    expect(p.changes).toEqual([]);
+    expect(p.prune?.withheld).toContain('reports: 1 of 2');
+  });
+
+  test('--max-deletes refuses more, naming the count; the default is the larger of 25 and a fifth of the recorded', () => {
+    expect(defaultMaxDeletes(10)).toBe(25);
+    expect(defaultMaxDeletes(300)).toBe(60);
+    const l = live({ reports: [mine(1, 'rep000000001'), mine(2, 'rep000000002')] });
+    expect(() => plan(desired({}), l, ctx({ ownership: own({ maxDeletes: 1 }) }))).toThrow(/would delete 2 resources .* more than --max-deletes 1/);
+  });
+
+  test('a workbook goes after the reports deleted from it; one still holding a report that stays is kept', () => {
+    const wsc = { wsc: rec('team', { name: 'wb' }) };
+    const l = live({
+      workbooks: [lWorkbook(10, 'gone', { meta: wsc }), lWorkbook(11, 'busy', { meta: wsc })],
+      reports: [mine(1, 'rep000000001', { workbookId: 10 }), lReport(2, 'rep000000002', { workbookId: 11 })],
+    });
+    const p = plan(desired({}), l, ctx({ ownership: own() }));
+    const gone = p.changes.find((c) => c.address === 'workbook/gone')!;
+    expect(gone.requests[0]).toMatchObject({ phase: 5, operation: { op: 'deleteWorkbook', workbookId: 10 }, dependsOn: ['report/rep000000001#delete'] });
+    expect(p.changes.find((c) => c.address === 'workbook/busy')).toBeUndefined();
+    expect(p.prune?.held?.[0]).toMatchObject({ address: 'workbook/busy' });
+    expect(p.prune?.held?.[0]?.reason).toContain('ids 2');
+  });
+});
+
+describe('the executor', () => {
+  function planOf(requests: PlannedRequest[]): Plan {
+    return {
+      formatVersion: 1,
+      environment: 't',
+      deploymentId: 1,
+      publicIds: 'as-is',
+      changes: requests.map((r) => ({ address: r.address, kind: 'report', actions: [r.phase === 5 ? 'delete' : 'update'], changes: [], requests: [r], liveId: 1 })),
+      summary: { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 } },
+      fingerprints: [],
+    };
+  }
+  function port(overrides: Partial<ApiPort>, calls: string[]): ApiPort {
+    const no = () => Promise.reject(new Error('unexpected'));
+    return {
+      upsertWorkbookBySlug: no,
+      adoptWorkbook: no,
+      createReport: no,
+      updateReport: async (id, body) => {
+        calls.push(`PUT ${id} ${JSON.stringify(body)}`);
+        return lReport(id, 'rep000000001');
+      },
+      findReportsByPublicId: no,
+      publishWorkbook: no,
+      createUserAttribute: no,
+      updateUserAttribute: no,
+      deleteReport: async (id) => void calls.push(`DELETE ${id}`),
+      deleteWorkbook: async (id) => void calls.push(`DELETE wb ${id}`),
+      ...overrides,
+    };
+  }
+  const update = (n: number, record = false): PlannedRequest => ({
+    id: `report/r${n}#update`,
+    address: `report/r${n}`,
+    phase: 2,
+    operation: { op: 'updateReport', reportId: n, body: { name: `n${n}` }, ...(record ? { record: { bundle: 'team', fields: { name: null } } } : {}) },
+    dependsOn: [],
+  });
+  const del = (n: number): PlannedRequest => ({ id: `report/d${n}#delete`, address: `report/d${n}`, phase: 5, operation: { op: 'deleteReport', reportId: n }, dependsOn: [] });
+
+  test('the record goes on the wire; deletes run after the rest; a 404 on a delete is done', async () => {
+    const calls: string[] = [];
+    const p = port({ deleteReport: async (id) => { calls.push(`DELETE ${id}`); throw new ApiError({ method: 'DELETE', path: `/r/${id}`, status: 404 }, 'gone'); } }, calls);
+    const r = await execute(planOf([del(9), update(1, true)]), p, { concurrency: 4 });
+    expect(calls[0]).toContain('"wsc":{"bundle":"team"');
+    expect(calls[1]).toBe('DELETE 9');
+    expect(r.failed).toEqual([]);
+    expect(r.counts.deleted).toBe(1);
+  });
+
+  test('a failed change holds every delete back; a refused resource is skipped with its reason and holds nothing back', async () => {
+    const calls: string[] = [];
+    const failing = port({ updateReport: () => Promise.reject(new ApiError({ method: 'PUT', path: '/r/1', status: 400 }, 'bad')) }, calls);
+    const r = await execute(planOf([update(1), del(9)]), failing, { concurrency: 4 });
+    expect(calls).toEqual([]);
+    expect(r.skipped.map((s) => [s.request.id, s.reason])).toEqual([['report/d9#delete', expect.stringContaining('deletes come last')]]);
+
+    const calls2: string[] = [];
+    const refused = await execute(planOf([update(1), update(2), del(9)]), port({}, calls2), { concurrency: 4, refuse: new Map([['report/r1', 'edited outside wsc']]) });
+    expect(calls2.sort()).toEqual(['DELETE 9', 'PUT 2 {"name":"n2"}']);
+    expect(refused.skipped.map((s) => [s.request.id, s.reason])).toEqual([['report/r1#update', 'edited outside wsc']]);
+  });
+});
