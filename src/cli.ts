@@ -36,6 +36,7 @@ export interface EmulatorOptions {
   seed?: string;
   latency?: string;
   faults?: string;
+  workbookListing: 'all' | 'root-only';
   color: boolean;
 }
 export interface SchemaOptions {
@@ -130,6 +131,11 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--seed <file>', 'seed state from this JSON file')
     .option('--latency <ms>', 'added latency per request: N or MIN-MAX')
     .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02,garbled-after=0.01"')
+    .addOption(
+      new Option('--workbook-listing <mode>', 'what GET /workbooks without folderId lists: every workbook, or the root level only')
+        .choices(['all', 'root-only'])
+        .default('all'),
+    )
     .option('--no-color', 'disable colour')
     .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
 

@@ -5,6 +5,7 @@ import { normalizeSlug, REPORT_INPUT_FIELDS, type ReportSource } from '../api/wi
 import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, JsonValue } from '../core/model.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
+import { parseFolderPath } from './folder-path.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
@@ -33,7 +34,9 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'name')) fields.name = v['name'] as string;
   if (Object.hasOwn(v, 'folderId')) fields.folderId = v['folderId'] as number | null;
   if (Object.hasOwn(v, 'meta')) fields.meta = v['meta'] as { [k: string]: JsonValue };
-  return { address: `workbook/${slug}`, slug, fields, publish: v['publish'] === true, pos: identityPos(item) };
+  const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish: v['publish'] === true, pos: identityPos(item) };
+  if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
+  return wb;
 }
 
 function desiredReport(item: DocItem): DesiredReport {
@@ -47,6 +50,7 @@ function desiredReport(item: DocItem): DesiredReport {
   }
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
+  if (Object.hasOwn(v, 'folder')) report.folder = parseFolderPath(v['folder'] as string);
   if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as { deploymentId: number; id: number };
   return report;
 }

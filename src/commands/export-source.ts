@@ -1,7 +1,9 @@
 // The API client as export's source: the three lists, page by page, each
 // page parsed by the client with the wire schemas. Nothing is buffered here.
 import type { z } from 'zod';
-import { paths, Report, UserAttribute, Workbook } from '../api/wire.js';
+import type { ApiClient } from '../api/client.js';
+import { readAllWorkbooks, readFolderTree } from '../api/folders.js';
+import { paths, Report, UserAttribute, type Folder } from '../api/wire.js';
 import type { ExportSource } from '../core/export.js';
 
 /** The part of the API client export uses (api/connect.ts provides it). */
@@ -19,9 +21,16 @@ async function* pagesOf<T>(client: PagingClient, path: string, schema: z.ZodType
   for await (const page of client.pages(path, schema)) yield itemsOf<T>(page);
 }
 
-export function exportSourceOf(client: PagingClient, deploymentId: number): ExportSource {
+export function exportSourceOf(client: PagingClient & ApiClient, deploymentId: number): ExportSource {
+  // One tree read at most, shared by the workbook listing and the folder paths.
+  let tree: Promise<Folder[]> | undefined;
+  const folders = () => (tree ??= readFolderTree(client, deploymentId));
   return {
-    workbooks: () => pagesOf<Workbook>(client, paths.workbooks(deploymentId), Workbook),
+    // Whole (workbooks are few): the listing may need a list per folder (api/folders.ts).
+    workbooks: async function* () {
+      yield (await readAllWorkbooks(client, deploymentId, folders)).workbooks;
+    },
+    folders,
     reports: () => pagesOf<Report>(client, paths.reports(deploymentId), Report),
     userAttributes: () => pagesOf<UserAttribute>(client, paths.userAttributes(), UserAttribute),
   };

@@ -46,7 +46,8 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length });
+    const namesFolders = [...desired.workbooks, ...desired.reports].some((r) => r.folder !== undefined && r.folder.length > 0);
+    const live = await readLiveState(conn.client, conn.deploymentId, { reports: desired.reports.length, folders: namesFolders });
     endPhase('read deployment');
     const p = plan(desired, live, {
       environment: env.name,

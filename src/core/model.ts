@@ -4,6 +4,7 @@
 import type { SourcePos } from '../errors.js';
 import type {
   CreateReportInput,
+  Folder,
   PublishDashboardInput,
   Report,
   ReportInputField,
@@ -57,6 +58,8 @@ export interface DesiredWorkbook {
   };
   /** Publish the draft after apply. */
   publish: boolean;
+  /** `folder:` as names from the root ([] = the root); resolved to `folderId` by the planner. */
+  folder?: string[];
   pos: SourcePos;
 }
 
@@ -70,6 +73,8 @@ export interface DesiredReport {
   source?: ReportSource;
   /** Give an existing (UI-made) report this publicId in that deployment instead of creating one. */
   adopt?: { deploymentId: number; id: number };
+  /** `folder:` as names from the root ([] = the root); resolved to `folderId` by the planner. */
+  folder?: string[];
   pos: SourcePos;
 }
 
@@ -97,6 +102,8 @@ export interface LiveState {
   reports: Report[];
   workbooks: Workbook[];
   userAttributes: UserAttribute[];
+  /** The folders read (the branches the bundle names, or the whole tree); absent when none were needed. */
+  folders?: Folder[];
 }
 
 // ---------------------------------------------------------------------------
@@ -117,7 +124,7 @@ export interface PlanContext {
 }
 
 export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop';
-export type ResourceKind = 'workbook' | 'report' | 'user-attribute';
+export type ResourceKind = 'workbook' | 'report' | 'user-attribute' | 'folder';
 
 /**
  * One field-level change. `path` is dotted from the resource root
@@ -141,7 +148,14 @@ export type Operation =
   | { op: 'updateReport'; reportId: number; body: { [k: string]: JsonValue } }
   | { op: 'publishWorkbook'; workbook: number | WorkbookRef; body: Omit<PublishDashboardInput, 'workbookId'> }
   | { op: 'createUserAttribute'; body: { name: string; type: string } & UserAttributeUpdateInput }
-  | { op: 'updateUserAttribute'; id: number; body: UserAttributeUpdateInput };
+  | { op: 'updateUserAttribute'; id: number; body: UserAttributeUpdateInput }
+  | { op: 'createFolder'; name: string; parentId: number | null | FolderRef };
+
+/** `{ $folder: <path> }`: the id of a folder this apply creates, in a body's `folderId` or a create's `parentId`. */
+export type FolderRef = { $folder: string };
+export function isFolderRef(v: unknown): v is FolderRef {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as FolderRef).$folder === 'string';
+}
 
 export interface PlannedRequest {
   /** Unique within the plan, e.g. `report/revqZ1x8Kp0a#create`. */
@@ -196,6 +210,13 @@ export interface PlanSummary {
   unmanaged: { workbooks: number; reports: number; userAttributes: number };
 }
 
+/** Something the plan wants a person to know that is no change (duplicate folder names, a folder left empty). */
+export interface PlanWarning {
+  code: 'duplicate-folder' | 'folder-left-empty';
+  address: string;
+  message: string;
+}
+
 export interface Plan {
   formatVersion: 1;
   environment: string;
@@ -204,6 +225,8 @@ export interface Plan {
   changes: ResourceChange[];
   summary: PlanSummary;
   fingerprints: Fingerprint[];
+  /** Present only when there is one. */
+  warnings?: PlanWarning[];
 }
 
 export function hasChanges(plan: Plan): boolean {
@@ -223,4 +246,10 @@ export interface ApiPort {
   publishWorkbook(workbookId: number, body: PublishDashboardInput): Promise<unknown>;
   createUserAttribute(body: { name: string; type: string } & UserAttributeUpdateInput): Promise<UserAttribute>;
   updateUserAttribute(id: number, body: UserAttributeUpdateInput): Promise<UserAttribute>;
+  /** POST /folders: not idempotent; the executor re-lists the parent after it (the race rule). */
+  createFolder(body: { name: string; parentId: number | null }): Promise<Folder>;
+  /** Every folder directly under `parentId` (null: the root), all pages. */
+  listFolders(parentId: number | null): Promise<Folder[]>;
+  /** Only ever a folder this apply created and lost a race with (empty). */
+  deleteFolder(id: number): Promise<void>;
 }

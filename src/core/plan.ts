@@ -5,6 +5,7 @@ import { closest } from '../bundle/suggest.js';
 import { UsageError } from '../errors.js';
 import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange } from './model.js';
 import type { Planned } from './plan/compare.js';
+import { planFolders } from './plan/folder.js';
 import { match, refTargets } from './plan/match.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
@@ -48,14 +49,19 @@ export function summarize(changes: readonly ResourceChange[], unmanaged: PlanSum
   return s;
 }
 
-export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): Plan {
+export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): Plan {
+  // `folder:` paths become `folderId`s (live ids, or folders this plan creates).
+  const folders = planFolders(bundle, live);
+  const desired = folders.desired;
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);
 
-  const workbooks = [...desired.workbooks].sort(byAddress).map((w) => planWorkbook(w, m.workbooks.get(w), m, targets));
+  const workbooks = [...desired.workbooks]
+    .sort(byAddress)
+    .map((w) => folders.finish(planWorkbook(w, m.workbooks.get(w), m, targets), w, m.workbooks.get(w)));
   const reports = [...m.reports]
     .sort((a, b) => byAddress(a.desired, b.desired))
-    .map((rm) => planReport(rm, m, targets));
+    .map((rm) => folders.finish(planReport(rm, m, targets), rm.desired, rm.live));
   const attrs = [...desired.userAttributes].sort(byAddress).map((a) => planUserAttribute(a, m.userAttributes.get(a)));
 
   const matchedWorkbooks = new Set([...m.workbooks.values()].filter((w) => w !== undefined).map((w) => w.id));
@@ -67,9 +73,9 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)).length,
   };
 
-  const kept = selectTargets([...workbooks, ...reports, ...attrs], ctx.targets);
+  const kept = selectTargets([...folders.planned, ...workbooks, ...reports, ...attrs], ctx.targets);
   const changes = kept.map((p) => p.change);
-  return {
+  const out: Plan = {
     formatVersion: 1,
     environment: ctx.environment,
     deploymentId: ctx.deploymentId,
@@ -78,4 +84,6 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     summary: summarize(changes, unmanaged),
     fingerprints: ctx.fingerprints === false ? [] : kept.flatMap((p) => p.fingerprints()),
   };
+  if (folders.warnings.length > 0) out.warnings = folders.warnings;
+  return out;
 }

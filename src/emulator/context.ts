@@ -14,6 +14,8 @@ export interface Ctx {
   body: unknown;
   maxPageSize: number;
   defaultPageSize: number;
+  /** What GET /workbooks without `folderId` lists. */
+  workbookListing: 'all' | 'root-only';
   rng: Rng;
   /**
    * The pause between an upsert's decision (and access check) and its

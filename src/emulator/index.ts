@@ -45,6 +45,11 @@ export interface EmulatorOptions {
   maxPageSize?: number;
   /** Page size when `first` is omitted. Default 100. */
   defaultPageSize?: number;
+  /**
+   * What GET /workbooks without `folderId` lists (the specification does not
+   * say): `all` workbooks (default) or only the `root-only` level.
+   */
+  workbookListing?: 'all' | 'root-only';
   /** Seed of the PRNG behind faults, jitter and generated ids. */
   randomSeed?: number;
   clock?: () => Date;
@@ -220,6 +225,7 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
         body: parsed,
         maxPageSize,
         defaultPageSize,
+        workbookListing: opts.workbookListing ?? 'all',
         rng: idRng,
         lastViewed,
         changed: () => writer?.schedule(),

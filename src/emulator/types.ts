@@ -38,6 +38,9 @@ export interface SeedFolder {
   name: string;
   parentId?: number | null;
   userId?: number;
+  position?: number;
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 export interface SeedWorkbook {
@@ -144,6 +147,9 @@ export interface Folder {
   name: string;
   parentId: number | null;
   userId: number;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
 }
 export interface WorkbookRec {
   id: number;

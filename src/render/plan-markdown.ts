@@ -54,6 +54,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
   out += '| action | count |\n|---|---:|\n';
   out += `| create | ${s.create} |\n| update | ${s.update} |\n| adopt | ${s.adopt} |\n| publish | ${s.publish} |\n`;
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
+  if (plan.warnings) out += `\n${plan.warnings.map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('')}`;
   if (!hasChanges(plan)) return out;
   out += '\n';
   const changed = plan.changes.filter((c) => c.actions[0] !== 'noop');
