@@ -17,9 +17,9 @@ export interface FolderCreated {
   lost?: { ours: number; deleted: boolean };
 }
 
-/** A failure after which the folder may or may not exist. */
+/** A failure after which the folder may or may not exist (no answer, a 5xx, a success whose body was unreadable). */
 function unknownOutcome(e: unknown): boolean {
-  return e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status === 0));
+  return e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status < 300));
 }
 
 /** Creates attempted when each answer is lost and the re-list does not show the folder. */
