@@ -24,9 +24,9 @@ function folderPort(opts: { beforeCreate?: (p: ReturnType<typeof folderPort>) =>
       port.calls.push(`create ${body.name}`);
       opts.beforeCreate?.(port);
       const fail = opts.createFails?.(++creates);
-      if (fail === 'before') throw new NetworkError({ method: 'POST', path: '/folders' } as never, 'reset');
+      if (fail === 'before') throw new NetworkError('POST', '/folders', 'reset');
       const f = port.add(body.name, body.parentId);
-      if (fail === 'after') throw new NetworkError({ method: 'POST', path: '/folders' } as never, 'reset');
+      if (fail === 'after') throw new NetworkError('POST', '/folders', 'reset');
       return f;
     },
     async listFolders(parentId: number | null) {
