@@ -53,6 +53,7 @@ export interface EmulatorOptions {
   uiMade: boolean;
   latency?: string;
   faults?: string;
+  workbookListing: 'all' | 'root-only';
   color: boolean;
 }
 export interface SchemaOptions {
@@ -163,6 +164,11 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--ui-made', 'seed deployment 1 with content made in the UI: slugless workbooks, legacy reports, every widget shape', false)
     .option('--latency <ms>', 'added latency per request: N or MIN-MAX')
     .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02,garbled-after=0.01"')
+    .addOption(
+      new Option('--workbook-listing <mode>', 'what GET /workbooks without folderId lists: every workbook, or the root level only')
+        .choices(['all', 'root-only'])
+        .default('all'),
+    )
     .option('--no-color', 'disable colour')
     .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
 

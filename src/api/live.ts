@@ -7,8 +7,9 @@
 // request (one request more if the deployment turns out to hold a page or less).
 import type { LiveState, OddItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
+import { readAllWorkbooks, readFolderTree } from './folders.js';
 import { listFromBothEnds } from './read-both-ends.js';
-import { normalizeSlug, paths, Report, UserAttribute, Workbook } from './wire.js';
+import { normalizeSlug, paths, Report, UserAttribute, type Folder } from './wire.js';
 
 /** What the caller expects to find (the bundle's own counts): a hint for how to read, never a filter. */
 export interface LiveHints {
@@ -19,6 +20,8 @@ export interface LiveHints {
    * reason to fail a plan that does not touch them. Default true.
    */
   userAttributes?: boolean;
+  /** The bundle names folders by path: the folder tree is read, in parallel with the lists. */
+  folders?: boolean;
 }
 
 /**
@@ -58,7 +61,12 @@ export async function readLiveState(client: ApiClient, deploymentId: number, hin
   const odd: OddItem[] = [];
   const reportCount = new CountWatch();
   const workbookCount = new CountWatch();
-  const [reports, workbooks, userAttributes] = await Promise.all([
+  // Read once: at the start when the bundle names folders, else only if the
+  // workbook list may leave out the workbooks in folders (api/folders.ts).
+  let tree: Promise<Folder[]> | undefined;
+  const folders = () => (tree ??= readFolderTree(client, deploymentId));
+  if (hints.folders) folders().catch(() => undefined);
+  const [reports, workbookRead, userAttributes] = await Promise.all([
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
     listFromBothEnds(client, paths.reports(deploymentId), Report, {
       sortBy: 'createdAt',
@@ -67,20 +75,17 @@ export async function readLiveState(client: ApiClient, deploymentId: number, hin
       onCount: reportCount.see,
       ...(hints.reports !== undefined ? { expected: hints.reports } : {}),
     }),
-    (async () => {
-      const all: Workbook[] = [];
-      const pages = client.pages(paths.workbooks(deploymentId), Workbook, {}, {
-        onPage: (p) => workbookCount.see(p.count),
-        onInvalid: oddCollector(odd, 'workbook'),
-      });
-      for await (const items of pages) for (const w of items) all.push(w);
-      return all;
-    })(),
+    readAllWorkbooks(client, deploymentId, folders, {
+      onPage: (p) => workbookCount.see(p.count),
+      onInvalid: oddCollector(odd, 'workbook'),
+    }),
     hints.userAttributes === false
       ? Promise.resolve([])
       : client.listAll(paths.userAttributes(), UserAttribute, {}, { onInvalid: oddCollector(odd, 'user-attribute') }),
   ]);
+  const workbooks = workbookRead.workbooks;
   const live: LiveState = { reports, workbooks, userAttributes };
+  if (tree !== undefined) live.folders = await tree;
   if (odd.length > 0) live.odd = odd;
   // Items left out as unreadable were still read: they count towards the whole.
   const oddOf = (kind: OddItem['kind']) => odd.filter((o) => o.kind === kind).length;

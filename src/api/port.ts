@@ -2,9 +2,11 @@
 // harmless, which the retry loop needs for POSTs (PUTs are by definition).
 import { z } from 'zod';
 import type { ApiPort } from '../core/model.js';
+import { ApiError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { listFromBothEnds } from './read-both-ends.js';
-import { paths, Report, UserAttribute, Workbook } from './wire.js';
+import { listFolders } from './folders.js';
+import { Folder, paths, Report, UserAttribute, Workbook } from './wire.js';
 
 export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
   return {
@@ -56,6 +58,21 @@ export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
     },
     deleteWorkbook: async (workbookId) => {
       await client.request({ method: 'DELETE', path: paths.workbook(deploymentId, workbookId), schema: z.unknown() });
+    },
+    // Not idempotent, so never repeated after an unknown outcome: the executor
+    // re-lists the parent instead (core/execute/folder-create.ts).
+    createFolder: (body) =>
+      client.request({ method: 'POST', path: paths.folders(deploymentId), body: body.parentId === null ? { name: body.name } : body, schema: Folder }),
+
+    listFolders: (parentId) => listFolders(client, deploymentId, parentId),
+
+    // Repeating it after an unknown outcome meets 404: the folder is gone either way.
+    deleteFolder: async (id) => {
+      try {
+        await client.request({ method: 'DELETE', path: paths.folder(deploymentId, id), schema: z.unknown() });
+      } catch (e) {
+        if (!(e instanceof ApiError && e.status === 404)) throw e;
+      }
     },
   };
 }

@@ -314,6 +314,31 @@ export const UpdateWorkbookInput = z.object({
 });
 
 // ---------------------------------------------------------------------------
+// Folders (facts §2.5): one level per list call; create needs edit on the parent.
+
+export const Folder = z.looseObject({
+  id: z.int(),
+  name: z.string(),
+  position: z.int().nullish(),
+  deploymentId: z.int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  type: ResourceType,
+  parentId: z.int().nullish(),
+  folderPath: z.array(FolderPathEntry).optional(),
+  createdBy: z.int().nullish(),
+  updatedBy: z.int().nullish(),
+  user: ResourceOwner.nullish(),
+});
+export type Folder = z.infer<typeof Folder>;
+
+export const CreateFolderInput = z.object({
+  name: z.string().min(1).max(255),
+  parentId: z.int().nullish(),
+  position: z.int().nullish(),
+});
+
+// ---------------------------------------------------------------------------
 // User attributes (account-level, no deploymentId)
 
 export const UserAttributeType = z.enum(['string', 'number', 'boolean', 'string_array', 'number_array']);
@@ -355,6 +380,7 @@ function listOf<T extends z.ZodType>(item: T) {
 export const ReportsList = listOf(Report);
 export const WorkbooksList = listOf(Workbook);
 export const UserAttributesList = listOf(UserAttribute);
+export const FoldersList = listOf(Folder);
 
 /** Sort parameters of GET /reports (facts §2.1). */
 export const ReportsSortBy = z.enum(['name', 'createdAt', 'updatedAt', 'lastViewedAt']);
@@ -377,6 +403,9 @@ export const paths = {
   workbookBySlug: (dep: number, slug: string) =>
     `${API_PREFIX}/deployments/${dep}/workbooks/by-slug/${encodeURIComponent(slug)}`,
   publish: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/workbooks/${id}/publish`,
+  folders: (dep: number) => `${API_PREFIX}/deployments/${dep}/folders`,
+  folder: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/folders/${id}`,
+  folderAncestors: (dep: number, id: number) => `${API_PREFIX}/deployments/${dep}/folders/${id}/ancestors`,
   userAttributes: () => `${API_PREFIX}/user-attributes`,
   userAttribute: (id: number) => `${API_PREFIX}/user-attributes/${id}`,
 } as const;

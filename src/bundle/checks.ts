@@ -56,6 +56,7 @@ export function crossChecks(items: readonly DocItem[], opts: { mayHoldUnknownRef
   for (let i = 0; i < items.length; i++) if (items[i]!.kind === 'Workbook') checkDashboard(items[i]!, sink);
   for (let i = 0; i < items.length; i++) checkReferences(items[i]!, seen, opts, sink);
   for (let i = 0; i < items.length; i++) checkReservedMeta(items[i]!, sink);
+  for (let i = 0; i < items.length; i++) checkFolderKeys(items[i]!, sink);
   return out;
 }
 
@@ -68,6 +69,17 @@ function checkReservedMeta(item: DocItem, sink: Sink): void {
     '`meta.wsc` is reserved: wsc keeps its ownership record there (the bundle\'s name and a hash of what it wrote)',
     posOf(item, ['meta', 'wsc'], 'key'),
     'Remove `wsc:` from `meta`; wsc writes and reads it by itself.',
+  );
+}
+
+/** `folder` (a path) and `folderId` (an id) say the same thing two ways: one only. */
+function checkFolderKeys(item: DocItem, sink: Sink): void {
+  if (item.kind === 'UserAttribute' || !Object.hasOwn(item.value, 'folder') || !Object.hasOwn(item.value, 'folderId')) return;
+  sink.err(
+    'folder-and-folder-id',
+    `\`folder\` and \`folderId\` both name the folder; keep one (also \`folderId\` at ${fmt(posOf(item, ['folderId'], 'key'))})`,
+    posOf(item, ['folder'], 'key'),
+    '`folder: A/B` names the folder by path in every deployment; `folderId` is one deployment\'s number.',
   );
 }
 

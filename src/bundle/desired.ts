@@ -5,6 +5,7 @@ import { normalizeSlug, REPORT_INPUT_FIELDS, type ReportSource } from '../api/wi
 import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, JsonValue } from '../core/model.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
+import { parseFolderPath } from './folder-path.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
@@ -36,6 +37,7 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   const publish = v['publish'] === true;
   const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish, pos: identityPos(item) };
   if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
+  if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
   return wb;
 }
 
@@ -50,6 +52,7 @@ function desiredReport(item: DocItem): DesiredReport {
   }
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
+  if (Object.hasOwn(v, 'folder')) report.folder = parseFolderPath(v['folder'] as string);
   if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as { deploymentId: number; id: number };
   return report;
 }

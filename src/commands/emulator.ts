@@ -45,6 +45,7 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
       ...(opts.seed !== undefined ? { seed: opts.seed } : opts.uiMade ? { seed: uiMadeSeed() } : {}),
       ...(latencyMs !== undefined ? { latencyMs } : {}),
       ...(faults !== undefined ? { faults } : {}),
+      workbookListing: opts.workbookListing,
       logLimit: 1000,
       logResponses: false,
       // One line per request on stderr: what a CI log of a test run wants to show.

@@ -1,8 +1,10 @@
 // The API client as export's source: the three lists, page by page, each
 // page parsed by the client with the wire schemas. Nothing is buffered here.
 import type { z } from 'zod';
-import { paths, Report, UserAttribute, Workbook } from '../api/wire.js';
+import type { ApiClient } from '../api/client.js';
+import { readAllWorkbooks, readFolderTree } from '../api/folders.js';
 import { oddCollector } from '../api/live.js';
+import { paths, Report, UserAttribute, type Folder } from '../api/wire.js';
 import type { ExportSource } from '../core/export.js';
 import type { OddItem } from '../core/model.js';
 
@@ -32,10 +34,18 @@ async function* pagesOf<T>(
 }
 
 /** `odd`, when given, collects the items this version of wsc cannot read; they are left out of the export. */
-export function exportSourceOf(client: PagingClient, deploymentId: number, odd?: OddItem[]): ExportSource {
+export function exportSourceOf(client: PagingClient & ApiClient, deploymentId: number, odd?: OddItem[]): ExportSource {
   const tolerant = (kind: OddItem['kind']) => (odd ? oddCollector(odd, kind) : undefined);
+  // One tree read at most, shared by the workbook listing and the folder paths.
+  let tree: Promise<Folder[]> | undefined;
+  const folders = () => (tree ??= readFolderTree(client, deploymentId));
   return {
-    workbooks: () => pagesOf<Workbook>(client, paths.workbooks(deploymentId), Workbook, tolerant('workbook')),
+    // Whole (workbooks are few): the listing may need a list per folder (api/folders.ts).
+    workbooks: async function* () {
+      const onInvalid = tolerant('workbook');
+      yield (await readAllWorkbooks(client, deploymentId, folders, onInvalid ? { onInvalid } : undefined)).workbooks;
+    },
+    folders,
     reports: () => pagesOf<Report>(client, paths.reports(deploymentId), Report, tolerant('report')),
     userAttributes: () =>
       pagesOf<UserAttribute>(client, paths.userAttributes(), UserAttribute, tolerant('user-attribute')),

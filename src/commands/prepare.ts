@@ -65,9 +65,11 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
+    const namesFolders = [...desired.workbooks, ...desired.reports].some((r) => r.folder !== undefined && r.folder.length > 0);
     const live = await readLiveState(conn.client, conn.deploymentId, {
       reports: desired.reports.length,
       userAttributes: desired.userAttributes.length > 0,
+      folders: namesFolders,
     });
     endPhase('read deployment');
     if (live.odd) {

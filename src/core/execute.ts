@@ -15,6 +15,9 @@ import { buildGraph } from './execute/graph.js';
 import { publicIdRejected, publicIdTaken, matchesSent, type PublicIdContext } from './execute/report-create.js';
 import { refAddress, resolveRefs, UnresolvedRefError } from './execute/resolve.js';
 import { withRecord } from './ownership.js';
+import { createFolderOnce, folderIdOf, resolveFolderId } from './execute/folder-create.js';
+import { explainMove } from './execute/folder-move.js';
+import { isFolderRef } from './model.js';
 
 export type Phase = PlannedRequest['phase'];
 
@@ -24,6 +27,8 @@ export interface AppliedRequest {
   id?: number;
   /** A report create whose answer was lost and which was found, ours, on reading back. */
   recovered?: boolean;
+  /** A folder create that lost the race to another writer's copy (ours deleted unless said otherwise). */
+  lostFolder?: { ours: number; deleted: boolean };
 }
 export interface FailedRequest {
   request: PlannedRequest;
@@ -108,6 +113,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
 
   // Ids written by this run, by address; they win over the ids the plan read.
   const written = new Map<string, number>();
+  const lostFolders = new Map<string, { ours: number; deleted: boolean }>();
   const idOf = (address: string): number | undefined => written.get(address) ?? graph.liveIds.get(address);
 
   const phaseTotals = new Map<Phase, number>();
@@ -127,14 +133,25 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
 
   const send = async (req: PlannedRequest): Promise<{ id?: number; recovered: boolean }> => {
     const op = req.operation;
-    const resolve = <T>(v: T): T => resolveRefs(v, idOf);
+    const resolve = <T>(v: T): T => resolveRefs(resolveFolderId(v, idOf), idOf);
     // The ownership record goes on top of the body, hashed once references are resolved.
     const owned = (body: Record<string, unknown>, record: RecordSpec | undefined) =>
       record === undefined ? body : withRecord(body, record);
     switch (op.op) {
       case 'upsertWorkbook': {
-        const wb = await port.upsertWorkbookBySlug(op.slug, owned(resolve(op.body), op.record) as never);
-        return { id: wb.id, recovered: false };
+        const body = owned(resolve(op.body), op.record);
+        try {
+          const wb = await port.upsertWorkbookBySlug(op.slug, body as never);
+          return { id: wb.id, recovered: false };
+        } catch (e) {
+          throw explainMove(e, req, body, plan);
+        }
+      }
+      case 'createFolder': {
+        const parentId = isFolderRef(op.parentId) ? folderIdOf(op.parentId, idOf) : op.parentId;
+        const r = await createFolderOnce(port, op.name, parentId);
+        if (r.lost) lostFolders.set(req.id, r.lost);
+        return { id: r.id, recovered: false };
       }
       case 'adoptWorkbook':
         await port.adoptWorkbook(op.workbookId, op.slug);
@@ -147,6 +164,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
           const r = await port.updateReport(op.reportId, body);
           return { id: r.id, recovered: false };
         } catch (e) {
+          if (!('publicId' in body)) throw explainMove(e, req, body, plan);
           // Adopting into a publicId someone holds: say who, if it can be seen.
           const publicId = body['publicId'];
           const taken = e instanceof ApiError && e.status === 409 && e.apiCode === undefined && typeof publicId === 'string';
@@ -300,7 +318,12 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
   };
 
   const settled = await Promise.all(graph.requests.map((r) => outcomeOf(r).then((o) => [r, o] as const)));
-  return summarise(plan, settled, posOf);
+  const result = summarise(plan, settled, posOf);
+  for (const a of result.applied) {
+    const lost = lostFolders.get(a.request.id);
+    if (lost) a.lostFolder = lost;
+  }
+  return result;
 }
 
 function summarise(

@@ -9,7 +9,7 @@
 // publicId is re-keyed (an earlier one is patched when a later one shows the
 // same id), and names that collide are all suffixed (an earlier file is
 // renamed). No I/O here: the source and the sink are ports.
-import type { Report, UserAttribute, Workbook } from '../api/wire.js';
+import type { Folder, Report, UserAttribute, Workbook } from '../api/wire.js';
 import { isPlaceholderPublicId, normalizeSlug } from '../api/wire.js';
 import { SCHEMA_OF_KIND, type Kind } from '../bundle/schema/index.js';
 import { ApiError, WscError, EXIT } from '../errors.js';
@@ -26,6 +26,7 @@ import {
 } from './export/docs.js';
 import { deriveSlugs, mintPublicId } from './export/mint.js';
 import { metaWithDraft } from './live-draft.js';
+import { FolderPaths } from './export/folders.js';
 import { assignNames, NameRegistry } from './export/names.js';
 
 export type { Doc } from './export/docs.js';
@@ -36,6 +37,8 @@ export interface ExportSource {
   workbooks(): AsyncIterable<Workbook[]>;
   reports(): AsyncIterable<Report[]>;
   userAttributes(): AsyncIterable<UserAttribute[]>;
+  /** The folder tree, read when an item's own `folderPath` does not name its folder. */
+  folders?(): Promise<Folder[]>;
 }
 
 /** Where documents go. Paths are relative to the bundle root, `/`-separated, made of safe names only. */
@@ -57,6 +60,7 @@ export interface ExportWarning {
   code:
     | 'dangling-workbook'
     | 'dangling-report'
+    | 'dangling-folder'
     | 'field-dropped'
     | 'per-deployment-ids'
     | 'user-attributes-unreadable'
@@ -312,10 +316,12 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
   const registry = new NameRegistry();
   const reportOfFile = new Map<string, number>();
   const reportIds = new Set<number>(); // every report id seen in the deployment
+  const folderPaths = new FolderPaths(source.folders?.bind(source));
   const refs: RefLookup = {
     workbookSlug: (id) => exportedSlug.get(id),
     reportPublicId: (id) => reportPid.get(id),
     isReportId: (id) => reportIds.has(id),
+    folderPath: (id, folderPath) => folderPaths.pathOf(id, folderPath),
   };
   const mint = (reportId: number): string => {
     const id = mintPublicId(dep, reportId, (c) => minted.has(c) || byLivePid.has(c));
@@ -347,9 +353,12 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
         continue;
       }
       warnings.push({
-        code: d.kind === 'workbook' ? 'dangling-workbook' : 'dangling-report',
+        code: d.kind === 'workbook' ? 'dangling-workbook' : d.kind === 'folder' ? 'dangling-folder' : 'dangling-report',
         file,
-        message: `${d.path}: ${d.kind} ${d.id} is not part of this export; the number is kept and means ${d.kind} ${d.id} of whichever deployment the bundle is applied to.`,
+        message:
+          d.kind === 'folder'
+            ? `${d.path}: folder ${d.id} cannot be named by its path (it is not visible to this token); the number is kept and means folder ${d.id} of whichever deployment the bundle is applied to.`
+            : `${d.path}: ${d.kind} ${d.id} is not part of this export; the number is kept and means ${d.kind} ${d.id} of whichever deployment the bundle is applied to.`,
       });
     }
   };
@@ -396,6 +405,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
         reportsPerWorkbook.set(r.workbookId, (reportsPerWorkbook.get(r.workbookId) ?? 0) + 1);
       }
 
+      await folderPaths.prepare(r.folderId, r.folderPath);
       const built = finalizeDoc('report', reportDoc(r, { publicId, ...(adopt ? { adopt } : {}) }, refs));
       const { name, renames } = registry.claim(r.name, publicId);
       await applyRenames(renames);
@@ -422,6 +432,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
     const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
     // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
     const adopt = derived.has(wb.id) ? { deploymentId: dep, id: wb.id } : undefined;
+    await folderPaths.prepare(wb.folderId, wb.folderPath);
     const built = finalizeDoc('workbook', workbookDoc(wb, slug, refs, adopt));
     await writes.add('workbook', file, built.doc);
     written.add(file);

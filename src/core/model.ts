@@ -4,6 +4,7 @@
 import type { SourcePos } from '../errors.js';
 import type {
   CreateReportInput,
+  Folder,
   PublishDashboardInput,
   Report,
   ReportInputField,
@@ -59,6 +60,8 @@ export interface DesiredWorkbook {
   publish: boolean;
   /** Give an existing (UI-made, slugless) workbook this slug in that deployment instead of creating one. */
   adopt?: { deploymentId: number; id: number };
+  /** `folder:` as names from the root ([] = the root); resolved to `folderId` by the planner. */
+  folder?: string[];
   pos: SourcePos;
 }
 
@@ -72,6 +75,8 @@ export interface DesiredReport {
   source?: ReportSource;
   /** Give an existing (UI-made) report this publicId in that deployment instead of creating one. */
   adopt?: { deploymentId: number; id: number };
+  /** `folder:` as names from the root ([] = the root); resolved to `folderId` by the planner. */
+  folder?: string[];
   pos: SourcePos;
 }
 
@@ -106,6 +111,8 @@ export interface LiveState {
    * `reports: 998 of 1000`): something may be missing, so nothing is pruned.
    */
   shortReads?: string[];
+  /** The folders read (the branches the bundle names, or the whole tree); absent when none were needed. */
+  folders?: Folder[];
 }
 
 /** A live item that failed its wire schema: an unknown enum value, a member of an unexpected type... */
@@ -146,7 +153,7 @@ export interface OwnershipContext {
 }
 
 export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop' | 'record' | 'delete';
-export type ResourceKind = 'workbook' | 'report' | 'user-attribute';
+export type ResourceKind = 'workbook' | 'report' | 'user-attribute' | 'folder';
 
 /**
  * One field-level change. `path` is dotted from the resource root
@@ -183,7 +190,14 @@ export type Operation =
   | { op: 'deleteWorkbook'; workbookId: number }
   | { op: 'publishWorkbook'; workbook: number | WorkbookRef; body: Omit<PublishDashboardInput, 'workbookId'> }
   | { op: 'createUserAttribute'; body: { name: string; type: string } & UserAttributeUpdateInput }
-  | { op: 'updateUserAttribute'; id: number; body: UserAttributeUpdateInput };
+  | { op: 'updateUserAttribute'; id: number; body: UserAttributeUpdateInput }
+  | { op: 'createFolder'; name: string; parentId: number | null | FolderRef };
+
+/** `{ $folder: <path> }`: the id of a folder this apply creates, in a body's `folderId` or a create's `parentId`. */
+export type FolderRef = { $folder: string };
+export function isFolderRef(v: unknown): v is FolderRef {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as FolderRef).$folder === 'string';
+}
 
 export interface PlannedRequest {
   /** Unique within the plan, e.g. `report/revqZ1x8Kp0a#create`. */
@@ -260,6 +274,13 @@ export interface PlanPrune {
   held?: { address: string; reason: string }[];
 }
 
+/** Something the plan wants a person to know that is no change (duplicate folder names, a folder left empty). */
+export interface PlanWarning {
+  code: 'duplicate-folder' | 'folder-left-empty';
+  address: string;
+  message: string;
+}
+
 export interface Plan {
   formatVersion: 1;
   environment: string;
@@ -271,6 +292,8 @@ export interface Plan {
   /** The bundle's name, when it has one (ownership records are written). */
   bundle?: string;
   prune?: PlanPrune;
+  /** Present only when there is one. */
+  warnings?: PlanWarning[];
 }
 
 /** Whether apply would change anything; refreshing an ownership record alone is not a change. */
@@ -300,4 +323,10 @@ export interface ApiPort {
   updateUserAttribute(id: number, body: UserAttributeUpdateInput): Promise<UserAttribute>;
   deleteReport(reportId: number): Promise<void>;
   deleteWorkbook(workbookId: number): Promise<void>;
+  /** POST /folders: not idempotent; the executor re-lists the parent after it (the race rule). */
+  createFolder(body: { name: string; parentId: number | null }): Promise<Folder>;
+  /** Every folder directly under `parentId` (null: the root), all pages. */
+  listFolders(parentId: number | null): Promise<Folder[]>;
+  /** Only ever a folder this apply created and lost a race with (empty). */
+  deleteFolder(id: number): Promise<void>;
 }

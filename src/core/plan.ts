@@ -5,6 +5,7 @@ import { closest } from '../bundle/suggest.js';
 import { UsageError } from '../errors.js';
 import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange } from './model.js';
 import type { Planned } from './plan/compare.js';
+import { planFolders } from './plan/folder.js';
 import { match, refTargets } from './plan/match.js';
 import { refuseManagedOdd, splitOdd } from './plan/odd.js';
 import { addOwnership, managedPaths } from './plan/ownership.js';
@@ -57,16 +58,21 @@ export function summarize(
   return s;
 }
 
-export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): Plan {
-  refuseManagedOdd(splitOdd(desired, live, ctx));
+export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): Plan {
+  refuseManagedOdd(splitOdd(bundle, live, ctx));
+  // `folder:` paths become `folderId`s (live ids, or folders this plan creates).
+  const folders = planFolders(bundle, live);
+  const desired = folders.desired;
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);
 
   const sortedWorkbooks = [...desired.workbooks].sort(byAddress);
-  const workbooks = sortedWorkbooks.map((w) => planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)));
+  const workbooks = sortedWorkbooks.map((w) =>
+    folders.finish(planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)), w, m.workbooks.get(w)),
+  );
   const reports = [...m.reports]
     .sort((a, b) => byAddress(a.desired, b.desired))
-    .map((rm) => planReport(rm, m, targets));
+    .map((rm) => folders.finish(planReport(rm, m, targets), rm.desired, rm.live));
   const attrs = [...desired.userAttributes].sort(byAddress).map((a) => planUserAttribute(a, m.userAttributes.get(a)));
 
   const matchedWorkbooks = new Set([...m.workbooks.values()].filter((w) => w !== undefined).map((w) => w.id));
@@ -90,7 +96,7 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own);
   }
 
-  const kept = selectTargets([...workbooks, ...reports, ...attrs, ...(pruned?.planned ?? [])], ctx.targets);
+  const kept = selectTargets([...folders.planned, ...workbooks, ...reports, ...attrs, ...(pruned?.planned ?? [])], ctx.targets);
   const changes = kept.map((p) => p.change);
   const out: Plan = {
     formatVersion: 1,
@@ -105,5 +111,6 @@ export function plan(desired: DesiredState, live: LiveState, ctx: PlanContext): 
     out.bundle = own.bundle;
     out.prune = pruned!.prune;
   }
+  if (folders.warnings.length > 0) out.warnings = folders.warnings;
   return out;
 }

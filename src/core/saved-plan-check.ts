@@ -35,6 +35,8 @@ function describe(r: PlannedRequest): string {
       return 'user-attribute create';
     case 'updateUserAttribute':
       return `update of user attribute id ${o.id}`;
+    case 'createFolder':
+      return `create of folder ${JSON.stringify(o.name)}`;
   }
 }
 

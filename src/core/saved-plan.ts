@@ -47,6 +47,7 @@ const Operation = z.discriminatedUnion('op', [
   z.object({ op: z.literal('publishWorkbook'), workbook: z.union([z.int(), WorkbookRef]), body: z.record(z.string(), Json) }),
   z.object({ op: z.literal('createUserAttribute'), body: z.looseObject({ name: z.string(), type: z.string() }) }),
   z.object({ op: z.literal('updateUserAttribute'), id: z.int(), body: z.record(z.string(), Json) }),
+  z.object({ op: z.literal('createFolder'), name: z.string(), parentId: z.union([z.int(), z.null(), z.strictObject({ $folder: z.string() })]) }),
 ]);
 const Request = z.object({
   id: z.string(),
@@ -57,7 +58,7 @@ const Request = z.object({
 });
 const Change = z.object({
   address: z.string(),
-  kind: z.enum(['workbook', 'report', 'user-attribute']),
+  kind: z.enum(['workbook', 'report', 'user-attribute', 'folder']),
   actions: z.array(Action).min(1),
   liveId: z.int().optional(),
   livePublicId: z.string().optional(),
@@ -101,6 +102,9 @@ const PlanSchema = z.object({
       withheld: z.string().optional(),
       held: z.array(z.object({ address: z.string(), reason: z.string() })).optional(),
     })
+    .optional(),
+  warnings: z
+    .array(z.object({ code: z.enum(['duplicate-folder', 'folder-left-empty']), address: z.string(), message: z.string() }))
     .optional(),
 });
 export const SavedPlanSchema = z.object({

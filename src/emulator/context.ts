@@ -16,6 +16,8 @@ export interface Ctx {
   defaultPageSize: number;
   /** Who may list the user attributes (EmulatorOptions.userAttributeReads). */
   userAttributeReads: 'anyone' | 'admin';
+  /** What GET /workbooks without `folderId` lists. */
+  workbookListing: 'all' | 'root-only';
   rng: Rng;
   /**
    * The pause between an upsert's decision (and access check) and its

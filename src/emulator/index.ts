@@ -54,6 +54,11 @@ export interface EmulatorOptions {
   userAttributeReads?: 'anyone' | 'admin';
   /** Page size when `first` is omitted. Default 100. */
   defaultPageSize?: number;
+  /**
+   * What GET /workbooks without `folderId` lists (the specification does not
+   * say): `all` workbooks (default) or only the `root-only` level.
+   */
+  workbookListing?: 'all' | 'root-only';
   /** Seed of the PRNG behind faults, jitter and generated ids. */
   randomSeed?: number;
   clock?: () => Date;
@@ -234,6 +239,7 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
         maxPageSize,
         defaultPageSize,
         userAttributeReads: opts.userAttributeReads ?? 'anyone',
+        workbookListing: opts.workbookListing ?? 'all',
         rng: idRng,
         lastViewed,
         changed: () => writer?.schedule(),

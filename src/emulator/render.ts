@@ -6,7 +6,7 @@ import { hasLevel, reportLevel, workbookLevel } from './access.js';
 import type { Store } from './store.js';
 import type { ReportRec, User, UserAttributeRec, WorkbookRec } from './types.js';
 
-function owner(store: Store, userId: number) {
+export function owner(store: Store, userId: number) {
   const u = store.users.get(userId);
   return u
     ? { id: u.id, email: u.email, firstName: u.firstName, picture: null }

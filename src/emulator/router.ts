@@ -1,6 +1,7 @@
 // The route table. An unknown path or method answers 404 (`Cannot PUT /x`),
 // as a NestJS server does.
 import type { Ctx } from './context.js';
+import * as f from './routes-folders.js';
 import * as r from './routes-reports.js';
 import { getSpec } from './routes-spec.js';
 import * as u from './routes-user-attributes.js';
@@ -22,6 +23,10 @@ const table: [string, RegExp, Handler][] = [
   ['GET', new RegExp(`^${DEP}/reports/(?<id>[^/]+)$`), r.getReport],
   ['PUT', new RegExp(`^${DEP}/reports/(?<id>[^/]+)$`), r.updateReport],
   ['DELETE', new RegExp(`^${DEP}/reports/(?<id>[^/]+)$`), r.deleteReport],
+  ['GET', new RegExp(`^${DEP}/folders$`), f.listFolders],
+  ['POST', new RegExp(`^${DEP}/folders$`), f.createFolder],
+  ['GET', new RegExp(`^${DEP}/folders/(?<id>[^/]+)/ancestors$`), f.folderAncestors],
+  ['DELETE', new RegExp(`^${DEP}/folders/(?<id>[^/]+)$`), f.deleteFolder],
   ['GET', /^\/api\/v1\/user-attributes$/, u.listUserAttributes],
   ['POST', /^\/api\/v1\/user-attributes$/, u.createUserAttribute],
   ['PUT', /^\/api\/v1\/user-attributes\/(?<id>[^/]+)$/, u.updateUserAttribute],

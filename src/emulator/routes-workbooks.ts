@@ -116,15 +116,17 @@ export function listWorkbooks(ctx: Ctx): unknown {
   const folderParam = intParam(query, 'folderId', 0);
   const after = query.get('after');
   const cursor = after === null ? undefined : decodeCursor(after, 'id', 'ASC');
+  // A root-only server lists the root level when no folderId is given.
+  const level = folderParam ?? (ctx.workbookListing === 'root-only' ? 0 : undefined);
   const visible = (w: WorkbookRec) =>
-    (folderParam === undefined || (w.folderId ?? 0) === folderParam) && hasLevel(workbookLevel(store, user, w), 'view');
+    (level === undefined || (w.folderId ?? 0) === level) && hasLevel(workbookLevel(store, user, w), 'view');
   const index = store.workbooksByDep.get(ctx.deployment.id);
   const page = index
     ? pageOf(index, { dir: 'ASC', first, visible, ...(cursor ? { after: (w: WorkbookRec) => w.id - cursor.i } : {}) })
     : { items: [], hasNextPage: false, hasPreviousPage: false };
   let count = 0;
   if (index) {
-    if (user.role === 'admin' && folderParam === undefined) count = index.length;
+    if (user.role === 'admin' && level === undefined) count = index.length;
     else for (const w of index.items) if (visible(w)) count++;
   }
   const items = page.items.map((w) => itemJson(store, w, user, () => renderWorkbook(store, w, user)));

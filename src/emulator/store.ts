@@ -105,16 +105,20 @@ export class Store {
     const firstAdmin = [...this.users.values()].find((u) => u.role === 'admin') ?? [...this.users.values()][0];
     const defaultOwner = firstAdmin?.id ?? 1;
     for (const g of seed.grants ?? []) this.addGrant(g);
+    const seedTime = (s: string | undefined) => (s ? new Date(s).toISOString() : this.now());
     for (const f of seed.folders ?? []) {
+      const createdAt = seedTime(f.createdAt);
       this.folders.set(f.id, {
         id: f.id,
         deploymentId: f.deploymentId,
         name: f.name,
         parentId: f.parentId ?? null,
         userId: f.userId ?? defaultOwner,
+        position: f.position ?? 0,
+        createdAt,
+        updatedAt: f.updatedAt ? new Date(f.updatedAt).toISOString() : createdAt,
       });
     }
-    const seedTime = (s: string | undefined) => (s ? new Date(s).toISOString() : this.now());
     for (const w of seed.workbooks ?? []) {
       const createdAt = seedTime(w.createdAt);
       const rec: WorkbookRec = {

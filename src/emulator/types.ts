@@ -38,6 +38,9 @@ export interface SeedFolder {
   name: string;
   parentId?: number | null;
   userId?: number;
+  position?: number;
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 export interface SeedWorkbook {
@@ -146,6 +149,9 @@ export interface Folder {
   name: string;
   parentId: number | null;
   userId: number;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
 }
 export interface WorkbookRec {
   id: number;

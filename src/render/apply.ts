@@ -47,6 +47,8 @@ export function describeRequest(r: PlannedRequest): string {
       return 'create user attribute';
     case 'updateUserAttribute':
       return `update user attribute ${op.id}`;
+    case 'createFolder':
+      return 'create folder';
   }
 }
 
@@ -58,7 +60,8 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
       return `${c.bold(phaseTitle(e.phase))} (${plural(e.total, 'request')})\n`;
     case 'request-done': {
       const op = e.request.operation.op;
-      const showId = e.id !== undefined && (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute');
+      const showId =
+        e.id !== undefined && (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute' || op === 'createFolder');
       const id = showId ? `, id ${e.id}` : '';
       const recovered = e.recovered ? '; already there with the same content: an earlier attempt whose answer was lost, or another run' : '';
       return `  ${c.green('done')}    ${visible(e.request.address)} (${describeRequest(e.request)}${id}${recovered})\n`;

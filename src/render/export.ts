@@ -74,6 +74,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
     const label: Record<string, string> = {
       'dangling-workbook': 'workbook ids kept as numbers (the workbook is not exported)',
       'dangling-report': 'report ids kept as numbers (the report is not exported)',
+      'dangling-folder': 'folder ids kept as numbers (the folder cannot be named by path)',
       'field-dropped': 'values left unmanaged (a bundle cannot hold them as they are)',
       'per-deployment-ids': 'note on per-deployment publicIds',
       'user-attributes-unreadable': 'user attributes not readable with this token (not exported)',

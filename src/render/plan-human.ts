@@ -93,6 +93,7 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string): string 
     out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`)}\n\n`;
     for (const rc of changed) out += `${renderResourceHuman(rc, style, dir)}\n`;
   }
+  for (const w of plan.warnings ?? []) out += `${c.yellow('warning')} ${visible(w.message)}\n`;
   out += `${c.bold(summaryLine(plan))}\n`;
   out += `${c.dim(leftAloneLine(plan))}\n`;
   for (const line of ownershipLines(plan)) out += `${c.yellow(line)}\n`;

@@ -2,7 +2,7 @@
 // (README "Plan JSON format"). Only resources that change are listed; the
 // summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
-import { hasChanges, type JsonValue, type Plan, type PlanSummary } from '../core/model.js';
+import { hasChanges, type JsonValue, type Plan, type PlanSummary, type PlanWarning } from '../core/model.js';
 
 export interface PlanJsonField {
   path: string;
@@ -12,7 +12,7 @@ export interface PlanJsonField {
 
 export interface PlanJsonChange {
   address: string;
-  kind: 'workbook' | 'report' | 'user-attribute';
+  kind: 'workbook' | 'report' | 'user-attribute' | 'folder';
   actions: string[];
   liveId?: number;
   livePublicId?: string;
@@ -35,6 +35,8 @@ export interface PlanJson {
   summary: PlanSummary;
   bundle?: string;
   prune?: Plan['prune'];
+  /** Present only when there is one (duplicate folder names, a folder left empty). */
+  warnings?: PlanWarning[];
 }
 
 export function planJson(plan: Plan): PlanJson {
@@ -67,6 +69,7 @@ export function planJson(plan: Plan): PlanJson {
     summary: plan.summary,
     ...(plan.bundle !== undefined ? { bundle: plan.bundle } : {}),
     ...(plan.prune !== undefined ? { prune: plan.prune } : {}),
+    ...(plan.warnings ? { warnings: plan.warnings.map((w) => ({ ...w })) } : {}),
   };
 }
 

@@ -59,6 +59,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
   const notes = ownershipLines(plan);
   if (notes.length > 0) out += `\n${notes.map((l) => `> ${escapeHtml(visible(l))}`).join('\n>\n')}\n`;
+  if (plan.warnings) out += `\n${plan.warnings.map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('')}`;
   if (!hasChanges(plan)) return out;
   out += '\n';
   const changed = plan.changes.filter((c) => c.actions[0] !== 'noop');

@@ -3,7 +3,7 @@
 // that makes report creation exactly-once. (End-to-end claims about apply run
 // the built CLI against the emulator: test/e2e/apply*.test.ts.)
 import { describe, expect, test } from 'vitest';
-import type { Report, Workbook } from '../../src/api/wire.js';
+import type { Folder, Report, Workbook } from '../../src/api/wire.js';
 import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute.js';
 import type { ApiPort, Plan, PlannedRequest, ResourceChange } from '../../src/core/model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';
@@ -89,6 +89,22 @@ class FakePort implements ApiPort {
   }
   deleteWorkbook(workbookId: number) {
     return this.call('deleteWorkbook', [workbookId], () => undefined);
+  }
+  folders: Folder[] = [];
+  createFolder(body: { name: string; parentId: number | null }) {
+    return this.call('createFolder', [body], () => {
+      const f = { id: this.nextId++, name: body.name, parentId: body.parentId } as Folder;
+      this.folders.push(f);
+      return f;
+    });
+  }
+  listFolders(parentId: number | null) {
+    return this.call('listFolders', [parentId], () => this.folders.filter((f) => (f.parentId ?? null) === parentId));
+  }
+  deleteFolder(id: number) {
+    return this.call('deleteFolder', [id], () => {
+      this.folders = this.folders.filter((f) => f.id !== id);
+    });
   }
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../src/api/wire.js';
+import { normalizeSlug, type Folder, type Report, type UserAttribute, type Workbook } from '../../src/api/wire.js';
 import { LEGACY_PLACEHOLDER } from '../../src/emulator/seed.js';
 import { loadBundle } from '../../src/bundle/load.js';
 import { DirSink } from '../../src/bundle/write-files.js';
@@ -76,7 +76,8 @@ async function planAfterExport(l: Live, opts: Partial<ExportOptions> = {}) {
   const loaded = await loadBundle(dir, { vars: {}, env: {}, mayHoldUnknownRefs: true });
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   expect(errors).toEqual([]);
-  const p = plan(loaded.desired, { workbooks: l.workbooks, reports: l.reports, userAttributes: l.userAttributes }, ctx());
+  const folders = [{ id: 7, name: 'Finance', parentId: null }] as Folder[];
+  const p = plan(loaded.desired, { workbooks: l.workbooks, reports: l.reports, userAttributes: l.userAttributes, folders }, ctx());
   return { dir, summary, plan: p, desired: loaded.desired };
 }
 
@@ -86,6 +87,7 @@ function sample(): Live {
     lWorkbook(10, 'sales', {
       name: 'Sales',
       folderId: 7,
+      folderPath: [{ id: 7, name: 'Finance' }],
       meta: {
         owner: 'finance',
         dashboardDraft: {
@@ -109,6 +111,7 @@ function sample(): Live {
       source: 'PLAYGROUND',
       workbookId: 10,
       folderId: 7,
+      folderPath: [{ id: 7, name: 'Finance' }],
       jsonQuery: '{"measures":["orders.count"],"dimensions":["orders.status"]}',
       pivotItems: { columns: [], rows: ['orders.status'], measures: ['orders.count'], filters: [] },
       meta: { chart: { type: 'bar' } },
@@ -129,6 +132,7 @@ describe('documents', () => {
   const refs: RefLookup = {
     workbookSlug: (id) => (id === 10 ? 'sales' : undefined),
     reportPublicId: (id) => (id === 100 ? 'revqZ1x8Kp0a' : undefined),
+    folderPath: (id) => (id === 7 ? 'Finance' : undefined),
   };
 
   test('a report: input fields only, in schema order, references for exported workbooks', () => {
@@ -141,7 +145,7 @@ describe('documents', () => {
       title: Revenue by month
       source: PLAYGROUND
       workbookId: { $workbook: sales }
-      folderId: 7
+      folder: Finance
       jsonQuery:
         measures: [ orders.count ]
         dimensions: [ orders.status ]
@@ -187,7 +191,7 @@ describe('documents', () => {
       'meta.dashboardDraft.widgets[1].config.nested.sourceReportId',
       'meta.dashboardDraft.widgets[2].config.reportId',
     ]);
-    expect(Object.keys(built.doc)).toEqual(['kind', 'slug', 'name', 'folderId', 'meta']);
+    expect(Object.keys(built.doc)).toEqual(['kind', 'slug', 'name', 'folder', 'meta']);
   });
 
   test.each([

@@ -143,6 +143,9 @@ describe('the executor', () => {
     return {
       upsertWorkbookBySlug: no,
       adoptWorkbook: no,
+      createFolder: no,
+      listFolders: no,
+      deleteFolder: no,
       createReport: no,
       updateReport: async (id, body) => {
         calls.push(`PUT ${id} ${JSON.stringify(body)}`);

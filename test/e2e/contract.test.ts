@@ -155,6 +155,9 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
     expect(forwarded).toBe(emu.log.length);
     expect(new Set(emu.log.map((e) => e.method))).toEqual(new Set(['GET', 'PUT', 'POST']));
     expect(emu.log.some((e) => e.method === 'POST' && (e.requestBody as { source?: string } | undefined)?.source === 'HOSTED_SHEETS')).toBe(true);
+    // The example names its folders by path: the tree was read level by level and the folders created.
+    expect(emu.log.filter((e) => e.method === 'POST' && e.path === '/api/v1/deployments/1/folders' && e.status === 200)).toHaveLength(2);
+    expect(emu.log.some((e) => e.method === 'GET' && e.path === '/api/v1/deployments/1/folders' && e.query['parentId'] !== undefined)).toBe(true);
   }, 300_000);
 
   it('UI-made content: export, apply of the export to the same deployment (adopt by PUT /workbooks/{id}), plan empty, doctor', async () => {
@@ -180,6 +183,30 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
     expect(adopts).toHaveLength(2);
     expect(emu.log.slice(from).some((e) => e.method === 'POST')).toBe(false);
   }, 300_000);
+
+  it('the folder calls conform: create under a parent, list by parent, ancestors, delete', async () => {
+    const mark = prismLog.length;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${prismUrl}/api/v1/deployments/1${path}`, {
+        method,
+        headers: { authorization: 'Bearer dev-token', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    const parent = await call('POST', '/folders', { name: 'Contract' });
+    expect(parent.status).toBe(200);
+    const child = await call('POST', '/folders', { name: 'Q1 / Q2 ', parentId: parent.body.id });
+    expect(child.status).toBe(200);
+    const list = await call('GET', `/folders?parentId=${parent.body.id}&first=1`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((f: { id: number }) => f.id)).toEqual([child.body.id]);
+    const ancestors = await call('GET', `/folders/${child.body.id}/ancestors`);
+    expect(ancestors.body.map((f: { name: string }) => f.name)).toEqual(['Contract', 'Q1 / Q2 ']);
+    expect((await call('DELETE', `/folders/${child.body.id}`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500)); // Prism logs just after it answers.
+    expect(violations(mark)).toEqual([]);
+  });
 
   it('an error answer of the emulator conforms to the error body (D2), with no violation', async () => {
     const mark = prismLog.length;

@@ -144,23 +144,13 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       await exportTo(emu, one);
       const files1 = tree(one);
 
-      // Folders are per deployment and not managed by wsc: point folderIds at deployment 2's through variables.
-      const folderIds = new Set<number>();
-      for (const [rel, text] of Object.entries(files1)) {
-        if (!/^(workbooks|reports)\//.test(rel)) continue;
-        writeFileSync(
-          join(one, rel),
-          text.replace(/^folderId: (\d+)$/m, (_m, id: string) => {
-            folderIds.add(Number(id));
-            return `folderId: \${vars.folder${id}}`;
-          }),
-        );
-      }
-      expect(folderIds.size).toBeGreaterThan(1);
-      const vars = [...folderIds].sort((a, b) => a - b).map((id) => `      folder${id}: ${id + FOLDER_SHIFT}`).join('\n');
+      // Folders are named by path: deployment 2 has the same tree under other ids, and the files need no change.
+      const foldered = Object.entries(files1).filter(([rel, text]) => /^(workbooks|reports)\//.test(rel) && /^folder: /m.test(text));
+      expect(foldered.length).toBeGreaterThan(1);
+      expect(Object.values(files1).join('\n')).not.toMatch(/^folderId:/m);
       writeFileSync(
         join(one, 'wsc.yaml'),
-        `${files1['wsc.yaml']}  two:\n    baseUrl: ${emu.url}\n    deploymentId: 2\n    token: \${env.WSC_TOKEN}\n    publicIds: per-deployment\n    vars:\n${vars}\n`,
+        `${files1['wsc.yaml']}  two:\n    baseUrl: ${emu.url}\n    deploymentId: 2\n    token: \${env.WSC_TOKEN}\n    publicIds: per-deployment\n`,
       );
 
       const apply = await runCli(['apply', '--dir', one, '--env', 'two', '--auto-approve', '--output', 'json'], { env: emulatorEnv });
@@ -176,7 +166,7 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       expect(s2.warnings.map((w: { code: string }) => w.code)).toContain('per-deployment-ids');
       const files2 = tree(two);
 
-      // Per-deployment values: publicIds (derived in 2), folder ids, the adopt blocks (of 1), file names of
+      // Per-deployment values: publicIds (derived in 2), the adopt blocks (of 1), file names of
       // reports whose names collide (suffixed by a hash of the publicId), wsc.yaml.
       const logical = new Map<string, string>();
       for (const [rel, text] of Object.entries(files1)) {
@@ -188,10 +178,7 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
         const out: Record<string, string> = {};
         for (const [rel, text] of Object.entries(bundleOnly(t))) {
           let x = text.replace(/^adopt:.*\n(  .*\n)*/m, '');
-          if (dep === 2) {
-            x = x.replace(/\b[0-9A-Za-z]{12}\b/g, (id) => logical.get(id) ?? id);
-            x = x.replace(/^folderId: (\d+)$/m, (_m, id: string) => `folderId: ${Number(id) - FOLDER_SHIFT}`);
-          }
+          if (dep === 2) x = x.replace(/\b[0-9A-Za-z]{12}\b/g, (id) => logical.get(id) ?? id);
           const doc = parse(x);
           const key = doc.kind === 'Report' ? `report/${doc.publicId}` : rel;
           out[key] = x;

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import {
   Dashboard,
   ErrorBody,
+  Folder,
+  FoldersList,
   Report,
   ReportsList,
   UserAttribute,
@@ -76,6 +78,9 @@ const RULES: [string, RegExp, z.ZodType][] = [
   ['GET', /^\/api\/v1\/user-attributes$/, UserAttributesList],
   ['POST', /^\/api\/v1\/user-attributes$/, UserAttribute],
   ['PUT', /^\/api\/v1\/user-attributes\/\d+$/, UserAttribute],
+  ['GET', new RegExp(`${DEP}/folders$`), FoldersList],
+  ['POST', new RegExp(`${DEP}/folders$`), Folder],
+  ['GET', new RegExp(`${DEP}/folders/\\d+/ancestors$`), z.array(Folder)],
 ];
 const StrictError = ErrorBody.extend({ statusCode: z.int(), message: z.string(), error: z.string() });
 

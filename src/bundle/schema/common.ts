@@ -1,6 +1,7 @@
 // Pieces shared by the bundle's file schemas: references and free-form data.
 import { z } from 'zod';
 import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../api/wire.js';
+import { FolderPathError, parseFolderPath } from '../folder-path.js';
 
 export const PublicIdSchema = z
   .string()
@@ -20,6 +21,21 @@ export const ReportRefSchema = z
 export const WorkbookRefSchema = z
   .strictObject({ $workbook: z.string().regex(/\S/, 'must not be empty') })
   .describe('Reference to a workbook of the bundle by slug; resolved to its numeric id at apply time.');
+
+/** `folder: A/B`: a folder by its path of names from the root (`/` is the root). */
+export const FolderPathSchema = z
+  .string()
+  .superRefine((text, ctx) => {
+    try {
+      parseFolderPath(text);
+    } catch (e) {
+      if (!(e instanceof FolderPathError)) throw e;
+      ctx.addIssue({ code: 'custom', message: `folder path ${e.message}` });
+    }
+  })
+  .describe(
+    'The folder by its path of names from the root, `/`-separated (`\\/` is a slash inside a name, `\\\\` a backslash); `/` is the root. Missing folders are created. Not with `folderId`.',
+  );
 
 /** Free-form object (meta, widget config, ...). May hold references anywhere. */
 export const FreeForm = z.record(z.string(), z.unknown());

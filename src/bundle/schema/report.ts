@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PIVOT_DISPLAY, ReportSource } from '../../api/wire.js';
-import { FreeForm, PublicIdSchema, WorkbookRefSchema } from './common.js';
+import { FolderPathSchema, FreeForm, PublicIdSchema, WorkbookRefSchema } from './common.js';
 
 const JsonText = z.string().superRefine((s, ctx) => {
   try {
@@ -33,6 +33,7 @@ export const ReportSchema = z
       .union([z.int(), WorkbookRefSchema], { error: 'expected a workbook id (integer) or `{ $workbook: <slug> }`' })
       .nullish(),
     folderId: z.int().nullish(),
+    folder: FolderPathSchema.optional(),
     sqlQuery: z.string().nullish(),
     jsonQuery: z
       .union([JsonText, FreeForm], { error: 'expected a JSON string or a mapping' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FreeForm } from './common.js';
+import { FolderPathSchema, FreeForm } from './common.js';
 import { DashboardDraftSchema } from './dashboard.js';
 import { AdoptSchema } from './report.js';
 
@@ -17,6 +17,7 @@ export const WorkbookSchema = z
       .describe('Identity of the workbook in every deployment; trimmed and lowercased as the server does.'),
     name: z.string().nullish(),
     folderId: z.int().nullish(),
+    folder: FolderPathSchema.optional(),
     meta: WorkbookMetaSchema.optional(),
     publish: z.boolean().default(false).describe('Publish the draft dashboard after apply.'),
     adopt: AdoptSchema.optional().describe(

@@ -37,7 +37,8 @@ export function buildGraph(plan: Plan): RequestGraph {
   // The request that yields an address's id: its earliest-phase write.
   const producer = new Map<string, PlannedRequest>();
   for (const r of requests) {
-    if (r.operation.op !== 'upsertWorkbook' && r.operation.op !== 'createReport') continue;
+    const op = r.operation.op;
+    if (op !== 'upsertWorkbook' && op !== 'createReport' && op !== 'createFolder') continue;
     const seen = producer.get(r.address);
     if (!seen || r.phase < seen.phase) producer.set(r.address, r);
   }

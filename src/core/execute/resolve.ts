@@ -2,7 +2,7 @@
 // target is written by the same apply) are replaced by numeric ids just before
 // a request is sent. Bodies are walked deeply: a widget's config may hold a
 // reference at any depth.
-import { isRef, type PlannedRequest } from '../model.js';
+import { isFolderRef, isRef, type PlannedRequest } from '../model.js';
 
 export function refAddress(ref: { $report: string } | { $workbook: string }): string {
   return '$report' in ref ? `report/${ref.$report}` : `workbook/${ref.$workbook}`;
@@ -24,8 +24,16 @@ function walk(value: unknown, onRef: (address: string) => void): void {
 export function collectRefs(request: PlannedRequest): string[] {
   const found = new Set<string>();
   const op = request.operation;
-  if ('body' in op) walk(op.body, (a) => found.add(a));
+  if (op.op === 'createFolder') {
+    if (isFolderRef(op.parentId)) found.add(`folder/${op.parentId.$folder}`);
+    return [...found];
+  }
+  if (!('body' in op)) return [...found];
+  walk(op.body, (a) => found.add(a));
   if (op.op === 'publishWorkbook') walk(op.workbook, (a) => found.add(a));
+  // A folder created by this apply: only ever in a body's `folderId`.
+  const folderId = (op.body as Record<string, unknown>)['folderId'];
+  if (isFolderRef(folderId)) found.add(`folder/${folderId.$folder}`);
   return [...found];
 }
 

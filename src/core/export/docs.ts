@@ -14,7 +14,7 @@ export type Doc = { [k: string]: JsonValue };
 
 /** A numeric id the export could not turn into a reference (its target is not exported). */
 export interface Dangling {
-  kind: 'workbook' | 'report';
+  kind: 'workbook' | 'report' | 'folder';
   /** Where in the document, e.g. `workbookId`, `meta.dashboardDraft.widgets[2].config.reportId`. */
   path: string;
   id: number;
@@ -33,6 +33,19 @@ export interface RefLookup {
   reportPublicId(id: number): string | undefined;
   /** Whether a report with this id was seen in the deployment (exported or not). */
   isReportId?(id: number): boolean;
+  /** The `folder:` path of a folder id (the item's own `folderPath` may tell it), when known. */
+  folderPath?(id: number, folderPath: unknown): string | undefined;
+}
+
+/** `folder: A/B` for a folder the export can name by path; its numeric id (a warning) otherwise. */
+function putFolder(doc: Doc, folderId: number, folderPath: unknown, refs: RefLookup, dangling: Dangling[]): void {
+  const path = refs.folderPath?.(folderId, folderPath);
+  if (path !== undefined) {
+    doc['folder'] = escapeVars(path);
+    return;
+  }
+  doc['folderId'] = folderId;
+  dangling.push({ kind: 'folder', path: 'folderId', id: folderId });
 }
 
 /**
@@ -271,7 +284,7 @@ export function workbookDoc(
   const dangling: Dangling[] = [];
   const dropped: Dropped[] = [];
   const doc: Doc = { kind: 'Workbook', slug: escapeVars(slug), name: escapeVars(wb.name) };
-  if (present(wb.folderId)) doc['folderId'] = wb.folderId!;
+  if (present(wb.folderId)) putFolder(doc, wb.folderId!, wb.folderPath, refs, dangling);
   if (present(wb.meta) || present(wb.dashboardDraft)) {
     const meta = loadableMeta(metaWithDraft(wb), dropped);
     if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling);
@@ -300,7 +313,7 @@ export function reportDoc(
       dangling.push({ kind: 'workbook', path: 'workbookId', id: r.workbookId! });
     }
   }
-  if (present(r.folderId)) doc['folderId'] = r.folderId!;
+  if (present(r.folderId)) putFolder(doc, r.folderId!, r.folderPath, refs, dangling);
   if (present(r.sqlQuery)) doc['sqlQuery'] = escapeVars(r.sqlQuery!);
   if (present(r.jsonQuery)) doc['jsonQuery'] = escapeDeep(jsonQueryValue(r.jsonQuery!), false);
   if (present(r.pivotItems)) {

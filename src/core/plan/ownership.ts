@@ -3,7 +3,7 @@
 // whose record is missing or out of date gets a request of its own, and
 // managed fields changed outside wsc (and about to be overwritten) are marked.
 import type { Report, Workbook } from '../../api/wire.js';
-import type { JsonValue, OwnershipContext, PlannedRequest, RecordSpec } from '../model.js';
+import { isFolderRef, type JsonValue, type OwnershipContext, type PlannedRequest, type RecordSpec } from '../model.js';
 import { editedFields, fieldHash, liveRecord, recordIsCurrent, RECORD_KEY, valueAtPath } from '../ownership.js';
 import { collectRefs } from '../refs.js';
 import type { Obj, Planned } from './compare.js';
@@ -86,7 +86,8 @@ export function addOwnership(
     for (const path of paths) {
       if (sends(w, path)) {
         const v = valueAtPath(w.operation.body, path);
-        fields[path] = collectRefs(v as JsonValue).length > 0 ? null : fieldHash(path, v);
+        // A folder or reference created by this apply: hashed by the executor once its id is known.
+        fields[path] = collectRefs(v as JsonValue).length > 0 || isFolderRef(v) ? null : fieldHash(path, v);
         continue;
       }
       const earlier = writes.slice(0, i).find((e) => sends(e, path));

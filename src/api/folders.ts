@@ -1,0 +1,104 @@
+// Folder reads. GET /folders lists one level (by `parentId`), so the tree is
+// read level by level, the folders of a level in parallel. And whether
+// GET /workbooks without `folderId` lists every workbook or only the root
+// level is not stated: wsc reads correctly under both (readAllWorkbooks), and
+// detectWorkbookListing says which one a server does.
+import type { ApiClient, PageOptions } from './client.js';
+import { paths, Folder, Workbook } from './wire.js';
+
+/** Which folders to descend into, by their path of names; all when omitted. */
+export type Descend = (path: readonly string[]) => boolean;
+
+/** Lists at once while walking the tree (the client's pool bounds them further). */
+const PARALLEL_LISTS = 8;
+
+async function mapBounded<T, R>(items: readonly T[], limit: number, f: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export function listFolders(client: ApiClient, deploymentId: number, parentId: number | null): Promise<Folder[]> {
+  return client.listAll(paths.folders(deploymentId), Folder, parentId === null ? {} : { parentId });
+}
+
+/** The folder tree (or the branches `descend` keeps): every folder read, parents before children. */
+export async function readFolderTree(client: ApiClient, deploymentId: number, descend?: Descend): Promise<Folder[]> {
+  const all: Folder[] = [];
+  const seen = new Set<number>();
+  let level: { id: number | null; path: string[] }[] = [{ id: null, path: [] }];
+  while (level.length > 0) {
+    const lists = await mapBounded(level, PARALLEL_LISTS, (p) => listFolders(client, deploymentId, p.id));
+    const next: { id: number | null; path: string[] }[] = [];
+    lists.forEach((folders, i) => {
+      for (const f of folders) {
+        // A server that ignored parentId, or a cycle, must not make this loop forever.
+        if (seen.has(f.id)) continue;
+        seen.add(f.id);
+        all.push(f);
+        const path = [...level[i]!.path, f.name];
+        if (descend === undefined || descend(path)) next.push({ id: f.id, path });
+      }
+    });
+    level = next;
+  }
+  return all;
+}
+
+/**
+ * What GET /workbooks without `folderId` holds: `all` (workbooks in folders
+ * too), `root-only`, or `unknown` (no workbook in any folder, so nothing
+ * tells the two apart, and nothing depends on it).
+ */
+export type WorkbookListing = 'all' | 'root-only' | 'unknown';
+
+export interface WorkbookRead {
+  workbooks: Workbook[];
+  listing: WorkbookListing;
+  /** The whole folder tree, when it had to be read. */
+  folders?: Folder[];
+}
+
+/**
+ * Every workbook, whichever listing the server has. The root listing comes
+ * first; when it shows a workbook in a folder, it lists them all. Otherwise
+ * the folder tree is read (`folders` gives it, when the caller reads it
+ * anyway) and each folder is listed: under a root-only server that is where
+ * the foldered workbooks are; with no folder, it costs one request.
+ */
+export async function readAllWorkbooks(
+  client: ApiClient,
+  deploymentId: number,
+  folders?: () => Promise<Folder[]>,
+  opts?: PageOptions,
+): Promise<WorkbookRead> {
+  const root = await client.listAll(paths.workbooks(deploymentId), Workbook, {}, opts);
+  if (root.some((w) => w.folderId !== null && w.folderId !== undefined)) return { workbooks: root, listing: 'all' };
+  const tree = await (folders ? folders() : readFolderTree(client, deploymentId));
+  if (tree.length === 0) return { workbooks: root, listing: 'unknown', folders: tree };
+  const perFolder = await mapBounded(tree, PARALLEL_LISTS, (f) =>
+    client.listAll(paths.workbooks(deploymentId), Workbook, { folderId: f.id }, opts),
+  );
+  const byId = new Map(root.map((w) => [w.id, w]));
+  let found = false;
+  for (const list of perFolder) {
+    for (const w of list) {
+      if (byId.has(w.id)) continue;
+      byId.set(w.id, w);
+      found = true;
+    }
+  }
+  return { workbooks: [...byId.values()], listing: found ? 'root-only' : 'unknown', folders: tree };
+}
+
+/** Which workbook listing the server has (one line of `wsc doctor`). Read-only. */
+export async function detectWorkbookListing(client: ApiClient, deploymentId: number): Promise<WorkbookListing> {
+  return (await readAllWorkbooks(client, deploymentId)).listing;
+}

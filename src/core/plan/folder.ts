@@ -1,0 +1,219 @@
+// Folders by path: the bundle names folders by their names from the root
+// (`folder: Finance/Revenue`); the planner resolves each path against the
+// folders read from the target, plans the missing ones as creates (parents
+// first), and gives workbooks and reports the `folderId` the path stands for:
+// a live id, or `{ $folder: <path> }` when the folder is created by the same
+// apply (the executor fills it from the create's answer). Two folders with one
+// name under one parent: the lower id is used, and the plan warns.
+// wsc never deletes, renames or moves a folder here.
+import type { Folder, Report, Workbook } from '../../api/wire.js';
+import { formatFolderPath } from '../../bundle/folder-path.js';
+import type {
+  DesiredReport,
+  DesiredState,
+  DesiredWorkbook,
+  FieldChange,
+  FolderRef,
+  JsonValue,
+  LiveState,
+  PlannedRequest,
+  PlanWarning,
+  ResourceChange,
+} from '../model.js';
+import { isFolderRef } from '../model.js';
+import type { Planned } from './compare.js';
+
+export function folderAddress(path: readonly string[]): string {
+  return `folder/${formatFolderPath(path)}`;
+}
+
+/** What a path resolves to: the root (null), a live folder id, or the create that makes it. */
+type Resolved = number | null | FolderRef;
+
+export interface FolderPlan {
+  /** One create per missing folder, parents first. */
+  planned: Planned[];
+  warnings: PlanWarning[];
+  /** The desired state with every `folder:` turned into `fields.folderId`. */
+  desired: DesiredState;
+  /** Relabels a resource's `folderId` change as `folder: A → B` and waits for the folder it needs. */
+  finish(p: Planned, resource: DesiredWorkbook | DesiredReport, live: Workbook | Report | undefined): Planned;
+}
+
+interface Tree {
+  byId: Map<number, Folder>;
+  /** parent id (null: root) -> name -> folders, lowest id first. */
+  children: Map<number | null, Map<string, Folder[]>>;
+}
+
+function indexTree(folders: readonly Folder[]): Tree {
+  const byId = new Map<number, Folder>();
+  const children = new Map<number | null, Map<string, Folder[]>>();
+  for (const f of [...folders].sort((a, b) => a.id - b.id)) {
+    if (byId.has(f.id)) continue;
+    byId.set(f.id, f);
+    const parent = f.parentId ?? null;
+    let named = children.get(parent);
+    if (!named) children.set(parent, (named = new Map()));
+    const list = named.get(f.name);
+    if (list) list.push(f);
+    else named.set(f.name, [f]);
+  }
+  return { byId, children };
+}
+
+/** The path of a live folder id: from the tree read, else from the resource's own `folderPath`. */
+function livePathText(id: number | null | undefined, tree: Tree, folderPath: unknown): string {
+  if (id === null || id === undefined) return '/';
+  const names: string[] = [];
+  const seen = new Set<number>();
+  let cur: number | null | undefined = id;
+  while (cur !== null && cur !== undefined && !seen.has(cur)) {
+    seen.add(cur);
+    const f = tree.byId.get(cur);
+    if (!f) break;
+    names.unshift(f.name);
+    cur = f.parentId;
+  }
+  if (cur === null || cur === undefined) return formatFolderPath(names);
+  if (Array.isArray(folderPath) && folderPath.length > 0 && (folderPath[folderPath.length - 1] as { id?: unknown }).id === id) {
+    return formatFolderPath(folderPath.map((e) => String((e as { name?: unknown }).name)));
+  }
+  return `(folder id ${id})`;
+}
+
+export function planFolders(desired: DesiredState, live: LiveState): FolderPlan {
+  const tree = indexTree(live.folders ?? []);
+  const resolved = new Map<string, Resolved>();
+  const planned: Planned[] = [];
+  const warnings: PlanWarning[] = [];
+
+  const resolve = (path: readonly string[]): Resolved => {
+    const key = formatFolderPath(path);
+    const known = resolved.get(key);
+    if (known !== undefined) return known;
+    let out: Resolved;
+    if (path.length === 0) out = null;
+    else {
+      const name = path[path.length - 1]!;
+      const parentPath = path.slice(0, -1);
+      const parent = resolve(parentPath);
+      const found = typeof parent === 'number' || parent === null ? tree.children.get(parent)?.get(name) : undefined;
+      if (found && found.length > 0) {
+        out = found[0]!.id;
+        if (found.length > 1) {
+          warnings.push({
+            code: 'duplicate-folder',
+            address: folderAddress(path),
+            message: `${found.length} folders named ${JSON.stringify(name)} under ${formatFolderPath(parentPath)} (ids ${found
+              .map((f) => f.id)
+              .join(', ')}): wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
+          });
+        }
+      } else {
+        out = { $folder: key };
+        planned.push(createFolder(path, parent));
+      }
+    }
+    resolved.set(key, out);
+    return out;
+  };
+
+  const withFolderId = <T extends DesiredWorkbook | DesiredReport>(r: T): T =>
+    r.folder === undefined ? r : { ...r, fields: { ...r.fields, folderId: resolve(r.folder) as JsonValue } };
+  const out: DesiredState = {
+    ...desired,
+    workbooks: desired.workbooks.map(withFolderId),
+    reports: desired.reports.map(withFolderId),
+  };
+  noteEmptied(desired, live, tree, resolve, warnings);
+
+  const finish = (p: Planned, resource: DesiredWorkbook | DesiredReport, lr: Workbook | Report | undefined): Planned => {
+    if (resource.folder === undefined) return p;
+    const rc = p.change;
+    const after = formatFolderPath(resource.folder);
+    const changes: FieldChange[] = rc.changes.map((c) => {
+      if (c.path !== 'folderId') return c;
+      const relabelled: FieldChange = { path: 'folder' };
+      if (lr !== undefined) relabelled.before = livePathText(lr.folderId, tree, lr.folderPath);
+      relabelled.after = after;
+      return relabelled;
+    });
+    const requests: PlannedRequest[] = rc.requests.map((r) => {
+      const folderId = (r.operation as { body?: Record<string, unknown> }).body?.['folderId'];
+      if (!isFolderRef(folderId)) return r;
+      const dep = `${folderAddress(resource.folder!)}#create`;
+      return r.dependsOn.includes(dep) ? r : { ...r, dependsOn: [...r.dependsOn, dep].sort() };
+    });
+    return { ...p, change: { ...rc, changes, requests } };
+  };
+
+  // Parents sort before their children (a path's prefix sorts first).
+  planned.sort((a, b) => (a.change.address < b.change.address ? -1 : a.change.address > b.change.address ? 1 : 0));
+  return { planned, warnings, desired: out, finish };
+}
+
+function createFolder(path: readonly string[], parent: Resolved): Planned {
+  const address = folderAddress(path);
+  const name = path[path.length - 1]!;
+  const changes: FieldChange[] = [{ path: 'name', after: name }];
+  if (path.length > 1) changes.push({ path: 'parent', after: formatFolderPath(path.slice(0, -1)) });
+  const rc: ResourceChange = {
+    address,
+    kind: 'folder',
+    actions: ['create'],
+    changes,
+    requests: [
+      {
+        id: `${address}#create`,
+        address,
+        phase: 1,
+        operation: { op: 'createFolder', name, parentId: parent },
+        dependsOn: isFolderRef(parent) ? [`folder/${parent.$folder}#create`] : [],
+      },
+    ],
+  };
+  // Nothing live to fingerprint: a folder that appears meanwhile is found by the re-list after the create.
+  return { change: rc, fingerprints: () => [] };
+}
+
+/**
+ * A live folder whose every workbook and report the plan moves elsewhere,
+ * and that holds no folder: it is left empty, and wsc does not remove it.
+ */
+function noteEmptied(
+  desired: DesiredState,
+  live: LiveState,
+  tree: Tree,
+  resolve: (path: readonly string[]) => Resolved,
+  warnings: PlanWarning[],
+): void {
+  const movedOut = new Map<number, number>();
+  const note = (liveFolder: number | null | undefined, wanted: string[] | undefined) => {
+    if (wanted === undefined || liveFolder === null || liveFolder === undefined) return;
+    if (resolve(wanted) === liveFolder) return;
+    movedOut.set(liveFolder, (movedOut.get(liveFolder) ?? 0) + 1);
+  };
+  const wbBySlug = new Map<string, Workbook>();
+  for (const w of live.workbooks) if (typeof w.slug === 'string') wbBySlug.set(w.slug.trim().toLowerCase(), w);
+  for (const w of desired.workbooks) note(wbBySlug.get(w.slug)?.folderId, w.folder);
+  const reportsByPid = new Map<string, Report>();
+  for (const r of live.reports) reportsByPid.set(r.publicId, r);
+  for (const r of desired.reports) note(reportsByPid.get(r.publicId)?.folderId, r.folder);
+  if (movedOut.size === 0) return;
+  const held = new Map<number, number>();
+  const count = (id: number | null | undefined) => {
+    if (id !== null && id !== undefined) held.set(id, (held.get(id) ?? 0) + 1);
+  };
+  for (const w of live.workbooks) count(w.folderId);
+  for (const r of live.reports) count(r.folderId);
+  for (const [id, n] of [...movedOut].sort((a, b) => a[0] - b[0])) {
+    if ((held.get(id) ?? 0) !== n || (tree.children.get(id)?.size ?? 0) > 0) continue;
+    const path = livePathText(id, tree, undefined);
+    warnings.push({
+      code: 'folder-left-empty',
+      address: `folder/${path}`,
+      message: `folder ${path} (id ${id}) will be left empty by this plan; wsc never deletes folders: remove it in the UI if it is no longer wanted.`,
+    });
+  }
+}

@@ -1,0 +1,94 @@
+// The executor's folder create and the race rule, over an in-memory port.
+import { describe, expect, it } from 'vitest';
+import type { Folder } from '../../src/api/wire.js';
+import { createFolderOnce } from '../../src/core/execute/folder-create.js';
+import { execute } from '../../src/core/execute.js';
+import type { ApiPort } from '../../src/core/model.js';
+import { plan } from '../../src/core/plan.js';
+import { ApiError, NetworkError } from '../../src/errors.js';
+import { ctx, desired, dWorkbook, live } from './builders.js';
+
+/** Folders in memory; `beforeCreate` may act as another writer, `createFails` may lose the answer. */
+function folderPort(opts: { beforeCreate?: (p: ReturnType<typeof folderPort>) => void; createFails?: (n: number) => 'before' | 'after' | undefined } = {}) {
+  let next = 10;
+  let creates = 0;
+  const port = {
+    folders: [] as Folder[],
+    calls: [] as string[],
+    add(name: string, parentId: number | null): Folder {
+      const f = { id: next++, name, parentId } as Folder;
+      port.folders.push(f);
+      return f;
+    },
+    async createFolder(body: { name: string; parentId: number | null }) {
+      port.calls.push(`create ${body.name}`);
+      opts.beforeCreate?.(port);
+      const fail = opts.createFails?.(++creates);
+      if (fail === 'before') throw new NetworkError('POST', '/folders', 'reset');
+      const f = port.add(body.name, body.parentId);
+      if (fail === 'after') throw new NetworkError('POST', '/folders', 'reset');
+      return f;
+    },
+    async listFolders(parentId: number | null) {
+      port.calls.push(`list ${parentId}`);
+      return port.folders.filter((f) => (f.parentId ?? null) === parentId);
+    },
+    async deleteFolder(id: number) {
+      port.calls.push(`delete ${id}`);
+      port.folders = port.folders.filter((f) => f.id !== id);
+    },
+    async upsertWorkbookBySlug(slug: string, body: unknown) {
+      port.calls.push(`upsert ${slug} ${JSON.stringify(body)}`);
+      return { id: 500 } as never;
+    },
+  };
+  return port;
+}
+
+describe('createFolderOnce: the race rule', () => {
+  it('keeps its folder when no twin appeared', async () => {
+    const port = folderPort();
+    expect(await createFolderOnce(port as unknown as ApiPort, 'A', null)).toEqual({ id: 10 });
+    expect(port.calls).toEqual(['create A', 'list null']);
+  });
+
+  it('another writer made the same folder first (lower id): ours is deleted and theirs used', async () => {
+    const port = folderPort({ beforeCreate: (p) => void p.add('A', null) });
+    expect(await createFolderOnce(port as unknown as ApiPort, 'A', null)).toEqual({ id: 10, lost: { ours: 11, deleted: true } });
+    expect(port.calls).toEqual(['create A', 'list null', 'delete 11']);
+    expect(port.folders.map((f) => f.id)).toEqual([10]);
+  });
+
+  it('an answer lost after the create committed: the re-list finds it, no second create', async () => {
+    const port = folderPort({ createFails: () => 'after' });
+    expect(await createFolderOnce(port as unknown as ApiPort, 'A', 3)).toEqual({ id: 10 });
+    expect(port.calls).toEqual(['create A', 'list 3']);
+    expect(port.folders).toHaveLength(1);
+  });
+
+  it('a create that failed before committing is sent again, and only then', async () => {
+    const port = folderPort({ createFails: (n) => (n === 1 ? 'before' : undefined) });
+    expect(await createFolderOnce(port as unknown as ApiPort, 'A', null)).toEqual({ id: 10 });
+    expect(port.calls).toEqual(['create A', 'list null', 'create A', 'list null']);
+  });
+
+  it('a refusal (4xx) is not retried and not re-listed', async () => {
+    const port = folderPort();
+    port.createFolder = async () => {
+      throw new ApiError({ method: 'POST', path: '/folders', status: 403 }, 'no');
+    };
+    await expect(createFolderOnce(port as unknown as ApiPort, 'A', null)).rejects.toThrow('no');
+    expect(port.calls).toEqual([]);
+  });
+});
+
+describe('execute: folders before what they hold', () => {
+  it('creates parents first and sends the workbook the created folder id', async () => {
+    const port = folderPort();
+    const p = plan(desired({ workbooks: [{ ...dWorkbook('w', { name: 'W' }), folder: ['X', 'Y'] }] }), live({ folders: [] }), ctx());
+    const r = await execute(p, port as unknown as ApiPort, { concurrency: 4 });
+    expect(r.failed).toEqual([]);
+    expect(port.calls).toEqual(['create X', 'list null', 'create Y', 'list 10', 'upsert w {"name":"W","folderId":11}']);
+    expect(r.counts.created).toBe(3);
+  });
+});
