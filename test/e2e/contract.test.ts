@@ -137,7 +137,7 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
     const uaFile = join(dir, 'user-attributes/region.yaml');
     writeFileSync(uaFile, readFileSync(uaFile, 'utf8').replace('defaultValue: ALL', 'defaultValue: EMEA'));
     await run('plan --out (updates)', ['plan', '--dir', dir, ...via(), '--out', join(dir, 'plan.json'), '--detailed-exitcode'], 2);
-    await run('apply saved plan', ['apply', join(dir, 'plan.json'), ...via(), '--auto-approve'], 0);
+    await run('apply saved plan', ['apply', join(dir, 'plan.json'), '--dir', dir, ...via(), '--auto-approve'], 0);
     await run('plan after update is empty', ['plan', '--dir', dir, ...via(), '--detailed-exitcode'], 0);
 
     const out = tempDir('wsc-contract-export-');

@@ -205,9 +205,12 @@ describe('export never writes outside --out', () => {
       expect(f).toMatch(/^(wsc\.yaml|[a-z-]+\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json))$/);
       expect(f.split('/')).not.toContain('..');
     }
-    // The export reads back as the deployment: no change to plan.
+    // The export reads back, but a slug that cannot be one segment of a request path is refused offline.
     const plan = await runCli(['plan', '--dir', out, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'], { env });
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(3);
+    const errors = plan.stderr.split('\n').filter((l) => / error /.test(l));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const l of errors) expect(l).toMatch(/\[unsafe-slug\]$/);
   });
 
   // exit 3 = refused before writing (export_unsafe_path); 0 = the link was left alone.
