@@ -41,5 +41,9 @@ export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
 
     updateUserAttribute: (id, body) =>
       client.request({ method: 'PUT', path: paths.userAttribute(id), body, schema: UserAttribute }),
+
+    // The list's `name` filter; compared again here, in case a server ignores the filter.
+    findUserAttributeByName: async (name) =>
+      (await client.listAll(paths.userAttributes(), UserAttribute, { name })).find((a) => a.name === name),
   };
 }

@@ -14,6 +14,7 @@ import type { ActionKind, ApiPort, Plan, PlannedRequest, ResourceKind } from './
 import { buildGraph } from './execute/graph.js';
 import { publicIdRejected, publicIdTaken, matchesSent, type PublicIdContext } from './execute/report-create.js';
 import { refAddress, resolveRefs, UnresolvedRefError } from './execute/resolve.js';
+import { createUserAttributeConverging } from './execute/user-attribute-create.js';
 
 export type Phase = PlannedRequest['phase'];
 
@@ -145,10 +146,8 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
         await port.publishWorkbook(workbookId, { ...resolve(op.body), workbookId } as never);
         return { id: workbookId, recovered: false };
       }
-      case 'createUserAttribute': {
-        const ua = await port.createUserAttribute(op.body);
-        return { id: ua.id, recovered: false };
-      }
+      case 'createUserAttribute':
+        return createUserAttributeConverging(port, op.body, { address: req.address, pos: posOf(req.address) });
       case 'updateUserAttribute': {
         const ua = await port.updateUserAttribute(op.id, op.body);
         return { id: ua.id, recovered: false };

@@ -223,4 +223,6 @@ export interface ApiPort {
   publishWorkbook(workbookId: number, body: PublishDashboardInput): Promise<unknown>;
   createUserAttribute(body: { name: string; type: string } & UserAttributeUpdateInput): Promise<UserAttribute>;
   updateUserAttribute(id: number, body: UserAttributeUpdateInput): Promise<UserAttribute>;
+  /** The user attribute of that name, if any (a create that met 409 reads it back). */
+  findUserAttributeByName(name: string): Promise<UserAttribute | undefined>;
 }

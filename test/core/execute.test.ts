@@ -3,7 +3,7 @@
 // that makes report creation exactly-once. (End-to-end claims about apply run
 // the built CLI against the emulator: test/e2e/apply*.test.ts.)
 import { describe, expect, test } from 'vitest';
-import type { Report, Workbook } from '../../src/api/wire.js';
+import type { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
 import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute.js';
 import type { ApiPort, Plan, PlannedRequest, ResourceChange } from '../../src/core/model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';
@@ -32,6 +32,7 @@ type Hook = (fn: string, args: unknown[]) => Promise<unknown> | undefined;
 class FakePort implements ApiPort {
   calls: Call[] = [];
   reports: Report[] = [];
+  userAttributes: UserAttribute[] = [];
   workbooks = new Map<string, number>();
   nextId = 100;
   inFlight = 0;
@@ -78,6 +79,9 @@ class FakePort implements ApiPort {
   }
   updateUserAttribute(id: number, body: unknown) {
     return this.call('updateUserAttribute', [id, body], () => ({ id, name: 'n', type: 'string' }));
+  }
+  findUserAttributeByName(name: string) {
+    return this.call('findUserAttributeByName', [name], () => this.userAttributes.find((a) => a.name === name));
   }
 }
 
