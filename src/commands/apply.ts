@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { ApplyOptions } from '../cli.js';
 import { execute, type ApplyResult } from '../core/execute.js';
 import { hasChanges, type ApiPort, type Plan } from '../core/model.js';
+import { createOnlyError } from '../core/plan/create-only.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { SavedPlanEnvironment } from '../core/saved-plan.js';
 import { envValue } from '../env.js';
@@ -34,6 +35,8 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   const prepared = await preparePlan(opts, ctx);
   try {
     const { plan } = prepared;
+    const refused = createOnlyError(plan);
+    if (refused) throw refused;
     if (!hasChanges(plan)) return noChanges(plan, opts, ctx);
     const { renderPlanHuman } = await import('../render/plan-human.js');
     ctx.err(renderPlanHuman(plan, ctx.style));

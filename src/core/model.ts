@@ -129,6 +129,12 @@ export interface FieldChange {
   path: string;
   before?: JsonValue;
   after?: JsonValue;
+  /**
+   * A field only a create can set (a report's `source`, a user attribute's
+   * `type`) that differs from the live one: no request makes it, and plan and
+   * apply refuse a plan holding one.
+   */
+  createOnly?: true;
 }
 
 /**

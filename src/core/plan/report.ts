@@ -6,6 +6,7 @@ import { fingerprintOf } from '../fingerprint.js';
 import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
 import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
+import { createOnlyDifference } from './create-only.js';
 import { dependencyOf, type Matches, type ReportMatch } from './match.js';
 
 export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Planned {
@@ -72,6 +73,8 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
   } else {
     actions.push('noop');
   }
+  const sourceDiff = exists ? createOnlyDifference('source', liveField(lr, 'source'), d.source) : undefined;
+  if (sourceDiff) changes.unshift(sourceDiff);
 
   const rc: ResourceChange = { address: d.address, kind: 'report', actions, livePublicId: livePid, changes, requests, pos: d.pos };
   if (lr) rc.liveId = lr.id;
