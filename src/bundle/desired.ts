@@ -47,7 +47,7 @@ function desiredReport(item: DocItem): DesiredReport {
   }
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
-  if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as { deploymentId: number; id: number };
+  if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as NonNullable<DesiredReport['adopt']>;
   return report;
 }
 

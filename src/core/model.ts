@@ -68,8 +68,11 @@ export interface DesiredReport {
   fields: Partial<Record<ReportInputField, JsonValue>>;
   /** Create-only. */
   source?: ReportSource;
-  /** Give an existing (UI-made) report this publicId in that deployment instead of creating one. */
-  adopt?: { deploymentId: number; id: number };
+  /**
+   * Give an existing (UI-made) report this publicId in that deployment instead of creating one. With
+   * `publicId`, the report's live publicId in that deployment is this one (its own, kept or given).
+   */
+  adopt?: { deploymentId: number; id: number; publicId?: string };
   pos: SourcePos;
 }
 

@@ -79,6 +79,8 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
   const rc: ResourceChange = { address: d.address, kind: 'report', actions, livePublicId: livePid, changes, requests, pos: d.pos };
   if (lr) rc.liveId = lr.id;
   const fingerprints = (): Fingerprint[] =>
-    adopting ? [fingerprintOf(d.address, undefined), fingerprintOf(d.address, lr, 'id')] : [fingerprintOf(d.address, lr)];
+    adopting
+      ? [fingerprintOf(d.address, undefined), fingerprintOf(d.address, lr, 'id')]
+      : [fingerprintOf(d.address, lr, rm.aliased ? 'id' : 'identity')];
   return { change: rc, fingerprints };
 }
