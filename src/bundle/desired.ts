@@ -33,7 +33,9 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'name')) fields.name = v['name'] as string;
   if (Object.hasOwn(v, 'folderId')) fields.folderId = v['folderId'] as number | null;
   if (Object.hasOwn(v, 'meta')) fields.meta = v['meta'] as { [k: string]: JsonValue };
-  return { address: `workbook/${slug}`, slug, fields, publish: v['publish'] === true, pos: identityPos(item) };
+  const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish: v['publish'] === true, pos: identityPos(item) };
+  if (item.unknownRefs) wb.refPos = item.unknownRefs;
+  return wb;
 }
 
 function desiredReport(item: DocItem): DesiredReport {
@@ -48,6 +50,7 @@ function desiredReport(item: DocItem): DesiredReport {
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
   if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as NonNullable<DesiredReport['adopt']>;
+  if (item.unknownRefs) report.refPos = item.unknownRefs;
   return report;
 }
 

@@ -58,6 +58,8 @@ export interface DesiredWorkbook {
   /** Publish the draft after apply. */
   publish: boolean;
   pos: SourcePos;
+  /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
+  refPos?: ReadonlyMap<string, SourcePos>;
 }
 
 export interface DesiredReport {
@@ -74,6 +76,8 @@ export interface DesiredReport {
    */
   adopt?: { deploymentId: number; id: number; publicId?: string };
   pos: SourcePos;
+  /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
+  refPos?: ReadonlyMap<string, SourcePos>;
 }
 
 export interface DesiredUserAttribute {

@@ -36,6 +36,12 @@ describe('plan: adopt blocks', () => {
     expect(p.changes[0]!.actions).toEqual(['adopt']);
   });
 
+  it('a target whose publicId several reports share (synthesized by the API) can be adopted', () => {
+    const d = desired({ reports: [dReport('revqZ1x8Kp0a', {}, { adopt: { deploymentId: 1, id: 90 } })] });
+    const p = plan(d, live({ reports: [lReport(90, 'sharedAAAAA1'), lReport(91, 'sharedAAAAA1')] }), ctx());
+    expect(p.changes[0]!.actions).toEqual(['adopt']);
+  });
+
   it('the block\'s publicId: matched under it (found again by id in a saved plan); refused when another report holds it', () => {
     const d = desired({ reports: [dReport('revqZ1x8Kp0a', { name: 'r' }, { adopt: { deploymentId: 1, id: 90, publicId: 'apiMade00001' } })] });
     const p = plan(d, live({ reports: [lReport(90, 'apiMade00001', { name: 'r' })] }), ctx({ publicIds: 'per-deployment' }));

@@ -8,10 +8,15 @@ import { EXIT, WscError } from '../../errors.js';
 import type { DesiredReport, PlanContext } from '../model.js';
 import { at } from './compare.js';
 
-/** Whether the API lets this report be given a publicId. */
-export function canTakePublicId(r: Report): boolean {
+/**
+ * Whether the API lets this report be given a publicId: it has none, or one
+ * the API made up for it: the placeholder shape, or an id several reports
+ * share (real publicIds are unique, so a shared one is synthesized).
+ */
+export function canTakePublicId(r: Report, reportsByPid: ReadonlyMap<string, readonly Report[]>): boolean {
   const pid = r.publicId;
-  return pid === null || pid === undefined || pid === '' || isPlaceholderPublicId(pid);
+  if (pid === null || pid === undefined || pid === '' || isPlaceholderPublicId(pid)) return true;
+  return (reportsByPid.get(pid)?.length ?? 0) > 1;
 }
 
 /** The adopt target already has a real publicId other than the one the plan would give it. */

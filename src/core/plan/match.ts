@@ -79,7 +79,7 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
           'Fix the id in the `adopt` block, or remove the block to create the report instead.',
         );
       }
-      if (!canTakePublicId(target)) throw adoptPublicIdSet(d, target, livePid, ctx);
+      if (!canTakePublicId(target, liveReportsByPid)) throw adoptPublicIdSet(d, target, livePid, ctx);
       m = { ...m, live: target, adopting: true };
     }
     reports.push(m);

@@ -31,7 +31,7 @@ export function planWorkbook(w: DesiredWorkbook, lw: Workbook | undefined, m: Ma
   if (meta !== undefined) {
     for (const k of Object.keys(meta).sort()) {
       const path = `meta.${k}`;
-      const r = resolveRefs(meta[k]!, targets, { address: w.address, path, pos: w.pos });
+      const r = resolveRefs(meta[k]!, targets, { address: w.address, path, pos: w.pos, refPos: w.refPos });
       const before = liveField(lw?.meta, k);
       if (k === 'dashboardDraft') draft = r.value;
       const same = k === 'dashboardDraft' ? sameDraft(r.value, before) : sameContent(r.value, before);
