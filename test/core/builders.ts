@@ -8,6 +8,7 @@ import type {
   LiveState,
   PlanContext,
 } from '../../src/core/model.js';
+import { WscError } from '../../src/errors.js';
 
 const owner = { id: 1, email: 'admin@example.com' };
 
@@ -72,4 +73,15 @@ export function live(l: Partial<LiveState>): LiveState {
 
 export function ctx(extra: Partial<PlanContext> = {}): PlanContext {
   return { environment: 'test', deploymentId: 1, publicIds: 'as-is', targets: [], ...extra };
+}
+
+/** The WscError `f` throws (any other throw, or none, fails the test). */
+export function errorOf(f: () => unknown): WscError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof WscError) return e;
+    throw e;
+  }
+  throw new Error('expected an error');
 }

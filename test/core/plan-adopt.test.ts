@@ -3,18 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan.js';
 import { derivePublicId } from '../../src/core/publicid.js';
-import { WscError } from '../../src/errors.js';
-import { ctx, desired, dReport, live, lReport } from './builders.js';
-
-function errorOf(f: () => unknown): WscError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof WscError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
+import { ctx, desired, dReport, errorOf, live, lReport } from './builders.js';
 
 describe('plan: adopt blocks', () => {
   it('a target with a real publicId of its own is refused (exit 3), naming both ids; as-is and per-deployment hints differ', () => {

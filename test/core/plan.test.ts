@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { plan } from '../../src/core/plan.js';
-import { WscError } from '../../src/errors.js';
 import type { JsonValue } from '../../src/core/model.js';
-import { ctx, dAttr, desired, dReport, dWorkbook, lAttr, live, lReport, lWorkbook } from './builders.js';
+import { ctx, dAttr, desired, dReport, dWorkbook, errorOf, lAttr, live, lReport, lWorkbook } from './builders.js';
 
 const draftWith = (reportRef: JsonValue): { [k: string]: JsonValue; widgets: { [k: string]: JsonValue }[] } => ({
   title: 'Sales',
   widgets: [{ id: 'w1', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: reportRef } }],
 });
-
-function errorOf(f: () => unknown): WscError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof WscError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
 
 describe('plan: an empty deployment', () => {
   const d = desired({
