@@ -74,5 +74,8 @@ export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
         if (!(e instanceof ApiError && e.status === 404)) throw e;
       }
     },
+    // The list's `name` filter; compared again here, in case a server ignores the filter.
+    findUserAttributeByName: async (name) =>
+      (await client.listAll(paths.userAttributes(), UserAttribute, { name })).find((a) => a.name === name),
   };
 }

@@ -1,5 +1,6 @@
-// Checks across documents and files, on documents that passed their schema:
-// duplicate identities, widget ids and layout, references.
+// Checks across documents and files: duplicate identities, widget ids and
+// layout, references. Documents that failed their schema take part with the
+// keys that passed (identities, references), so that one run reports all.
 import { normalizeSlug } from '../api/wire.js';
 import type { Diagnostic, SourcePos } from '../errors.js';
 import { describe, isObject, valueAt } from './issues.js';
@@ -12,6 +13,14 @@ export interface DocItem {
   file: string;
   positions: PositionIndex;
   value: Record<string, unknown>;
+  /** The document failed its schema: `value` holds only the keys that passed (see partial.ts). */
+  partial?: true;
+  /**
+   * Where the document refers to something not in the bundle (a warning
+   * here; plan checks the target), by reference key (`report/<publicId>`,
+   * `workbook/<slug>`), first occurrence: plan reports it at the same place.
+   */
+  unknownRefs?: Map<string, SourcePos>;
 }
 
 /** Columns of a dashboard whose layout names none (react-grid-layout's usual 12). */
@@ -53,7 +62,7 @@ export function crossChecks(items: readonly DocItem[], opts: { mayHoldUnknownRef
   };
   const seen: Seen = { slugs: new Map(), publicIds: new Map(), attrNames: new Map(), attrIds: new Map() };
   for (let i = 0; i < items.length; i++) checkIdentity(items[i]!, seen, sink);
-  for (let i = 0; i < items.length; i++) if (items[i]!.kind === 'Workbook') checkDashboard(items[i]!, sink);
+  for (let i = 0; i < items.length; i++) if (items[i]!.kind === 'Workbook' && items[i]!.partial !== true) checkDashboard(items[i]!, sink);
   for (let i = 0; i < items.length; i++) checkReferences(items[i]!, seen, opts, sink);
   for (let i = 0; i < items.length; i++) checkReservedMeta(items[i]!, sink);
   for (let i = 0; i < items.length; i++) checkFolderKeys(items[i]!, sink);
@@ -172,6 +181,9 @@ function checkReferences(item: DocItem, seen: Seen, opts: { mayHoldUnknownRefs: 
     const pos = posOf(item, r.path, 'value');
     if (opts.mayHoldUnknownRefs) {
       sink.warn('unknown-reference', `${what} is not in the bundle; plan will check the target`, pos);
+      const key = r.kind === 'report' ? `report/${r.target}` : `workbook/${normalizeSlug(r.target)}`;
+      const seenAt = (item.unknownRefs ??= new Map());
+      if (!seenAt.has(key)) seenAt.set(key, pos);
     } else {
       sink.err('unknown-reference', `${what} is not in the bundle`, pos, r.kind === 'report' ? `Add a Report with publicId ${r.target}, or fix the reference.` : `Add a Workbook with slug ${describe(r.target)}, or fix the reference.`);
     }

@@ -38,6 +38,7 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish, pos: identityPos(item) };
   if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
   if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
+  if (item.unknownRefs) wb.refPos = item.unknownRefs;
   return wb;
 }
 
@@ -53,7 +54,8 @@ function desiredReport(item: DocItem): DesiredReport {
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
   if (Object.hasOwn(v, 'folder')) report.folder = parseFolderPath(v['folder'] as string);
-  if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as { deploymentId: number; id: number };
+  if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as NonNullable<DesiredReport['adopt']>;
+  if (item.unknownRefs) report.refPos = item.unknownRefs;
   return report;
 }
 

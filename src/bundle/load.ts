@@ -7,6 +7,7 @@ import type { DesiredState } from '../core/model.js';
 import { SECRET_ENV_RE, type VarLookup } from '../config/variables.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { safetyChecks } from './checks-safety.js';
+import { partialItem } from './partial.js';
 import { buildDesired } from './desired.js';
 import { discoverFiles, isDirectory, readBundleFileSync, type BundleFile, type ReadResult } from './files.js';
 import { isObject, issuesToDiagnostics } from './issues.js';
@@ -24,6 +25,8 @@ export interface LoadOptions {
   mayHoldUnknownRefs: boolean;
   /** Variables a `token:` of wsc.yaml reads: refused whatever their names. */
   tokenVariables?: readonly string[];
+  /** wsc.yaml could not be read: `${vars.NAME}` is taken as defined, its value unknown (no diagnostic of its own). */
+  varsUnknown?: boolean;
 }
 
 export interface LoadResult {
@@ -52,6 +55,8 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
 
   const lookup = variableLookup(opts);
   const items: DocItem[] = [];
+  // Every document the cross-file checks see, in file order: the valid ones and what passed of the others.
+  const checked: DocItem[] = [];
   let incomplete = false;
   // Every file is read before any is parsed: the system calls then run one
   // after another, with the kernel's code and data still in the CPU's caches
@@ -59,20 +64,28 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   // CPU at 10k files). The texts are all kept anyway (positions re-read them).
   const reads = new Array<ReadResult>(files.length);
   for (let i = 0; i < files.length; i++) reads[i] = readBundleFileSync(files[i]!);
-  for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, reads[i]!, lookup, opts.vars, diagnostics, items)) incomplete = true;
+  for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;
   // With documents unread, a reference to them would be reported as unknown: skip that check then.
-  diagnostics.push(...crossChecks(items, { mayHoldUnknownRefs: opts.mayHoldUnknownRefs, checkRefs: !incomplete }));
+  diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs: opts.mayHoldUnknownRefs, checkRefs: !incomplete }));
   diagnostics.push(...safetyChecks(items));
   return { desired: buildDesired(items), diagnostics };
 }
 
 /**
- * One file's documents, checked against their kind's schema, into `items`;
- * false when some document could not be read or checked. (A function per
- * file rather than a loop body: V8 compiles it once, small, instead of
- * compiling the whole of loadBundle for the hot loop.)
+ * One file's documents, checked against their kind's schema, into `items`
+ * (and `checked`); false when some document could not be read or its identity
+ * is not known. (A function per file rather than a loop body: V8 compiles it
+ * once, small, instead of compiling the whole of loadBundle for the hot loop.)
  */
-function loadFile(f: BundleFile, read: ReadResult, lookup: VarLookup, vars: Record<string, unknown>, diagnostics: Diagnostic[], items: DocItem[]): boolean {
+function loadFile(
+  f: BundleFile,
+  read: ReadResult,
+  lookup: VarLookup,
+  opts: LoadOptions,
+  diagnostics: Diagnostic[],
+  items: DocItem[],
+  checked: DocItem[],
+): boolean {
   if (!read.ok) {
     diagnostics.push(read.diagnostic);
     return false;
@@ -80,13 +93,28 @@ function loadFile(f: BundleFile, read: ReadResult, lookup: VarLookup, vars: Reco
   const parsed = parseYaml(f.rel, read.text, { lookup });
   let complete = !parsed.incomplete;
   for (const d of parsed.diagnostics) diagnostics.push(d);
-  for (const u of parsed.varProblems) diagnostics.push(varDiagnostic(f.rel, u, vars));
-  for (const doc of parsed.docs) if (!loadDocument(f.rel, doc, parsed.varProblems, diagnostics, items)) complete = false;
+  for (const u of parsed.varProblems) {
+    // Without a valid wsc.yaml the values of `vars` are not known: not an error of this file.
+    if (opts.varsUnknown && u.problem.kind === 'undefined' && u.problem.ns === 'vars') continue;
+    diagnostics.push(varDiagnostic(f.rel, u, opts.vars));
+  }
+  for (const doc of parsed.docs) if (!loadDocument(f.rel, doc, parsed.varProblems, diagnostics, items, checked)) complete = false;
   return complete;
 }
 
-/** A document of `file`, checked, into `items`; false (and diagnostics) when it is not a valid bundle document. */
-function loadDocument(file: string, doc: ParsedDoc, varProblems: readonly VarUse[], diagnostics: Diagnostic[], items: DocItem[]): boolean {
+/**
+ * A document of `file`, checked, into `items` and `checked`; when it fails
+ * its schema (diagnostics), what passed of it into `checked` only. False when
+ * the document's identity is not known.
+ */
+function loadDocument(
+  file: string,
+  doc: ParsedDoc,
+  varProblems: readonly VarUse[],
+  diagnostics: Diagnostic[],
+  items: DocItem[],
+  checked: DocItem[],
+): boolean {
   const start: SourcePos = { file, ...doc.positions.start };
   if (!isObject(doc.value)) {
     diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'a bundle document must be a mapping with a `kind`', pos: start });
@@ -125,9 +153,13 @@ function loadDocument(file: string, doc: ParsedDoc, varProblems: readonly VarUse
         skipPaths: new Set(varProblems.filter((u) => u.doc === doc.index).map((u) => JSON.stringify(u.path))),
       }),
     );
-    return false;
+    const partial = partialItem(kind, file, doc.positions, doc.value);
+    if (partial !== undefined) checked.push(partial);
+    return partial !== undefined;
   }
-  items.push({ kind, file, positions: doc.positions, value: doc.value });
+  const item: DocItem = { kind, file, positions: doc.positions, value: doc.value };
+  items.push(item);
+  checked.push(item);
   return true;
 }
 

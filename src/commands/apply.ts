@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApplyOptions } from '../cli.js';
 import { execute, type ApplyResult } from '../core/execute.js';
-import { hasChanges, hasRequests, type ApiPort, type Plan } from '../core/model.js';
+import { hasRequests, type ApiPort, type Plan } from '../core/model.js';
+import { createOnlyError } from '../core/plan/create-only.js';
 import { EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { createProgress } from '../render/progress.js';
@@ -31,6 +32,8 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   const prepared = await preparePlan(opts, ctx);
   try {
     const { plan } = prepared;
+    const refused = createOnlyError(plan);
+    if (refused) throw refused;
     if (!hasRequests(plan)) return noChanges(plan, opts, ctx);
     const { renderPlanHuman } = await import('../render/plan-human.js');
     ctx.err(renderPlanHuman(plan, ctx.style, opts.dir));
@@ -126,6 +129,9 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
         : {}),
     });
     endPhase('plan');
+    // The bundle changed since the plan was saved in a way only a create can make: never applied.
+    const refused = createOnlyError(derived);
+    if (refused) throw refused;
     const differences = requestDifferences(saved.plan, derived);
     if (differences.length > 0) {
       throw new UsageError(

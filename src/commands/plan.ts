@@ -5,6 +5,7 @@ import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { PlanOptions } from '../cli.js';
 import { hasChanges, type Plan } from '../core/model.js';
+import { createOnlyError } from '../core/plan/create-only.js';
 import { envValue } from '../env.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Style } from '../render/style.js';
@@ -55,7 +56,9 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
   const { env, plan, conn } = await preparePlan(opts, ctx);
   try {
     ctx.out(await render(plan, opts.output, ctx.style, opts.dir));
-    if (opts.out !== undefined) {
+    // A difference only a create can make: shown above, never saved nor applied.
+    const refused = createOnlyError(plan);
+    if (opts.out !== undefined && refused === undefined) {
       const { serializeSavedPlan } = await import('../core/saved-plan.js');
       const bundleDir = relative(ctx.cwd, resolve(ctx.cwd, opts.dir)).split(sep).join('/') || '.';
       const text = serializeSavedPlan({
@@ -79,6 +82,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
         ctx.err(`${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`);
       });
     }
+    if (refused) throw refused;
     return opts.detailedExitcode && hasChanges(plan) ? EXIT.changes : EXIT.ok;
   } finally {
     await conn.close();

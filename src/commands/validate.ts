@@ -35,9 +35,12 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
     diagnostics = loaded.diagnostics;
     resources = countResources(loaded.desired);
   } catch (e) {
-    // wsc.yaml itself is invalid: its diagnostics are this command's result.
+    // wsc.yaml itself is invalid: its diagnostics are part of this command's result, and so are the bundle
+    // files', read without the environment (its `vars` unknown; a reference outside the bundle only warned of).
     if (!(e instanceof BundleError)) throw e;
-    diagnostics = e.diagnostics;
+    const loaded = await loadBundle(dir, { vars: {}, varsUnknown: true, env: ctx.env, mayHoldUnknownRefs: true });
+    diagnostics = [...e.diagnostics, ...loaded.diagnostics];
+    resources = countResources(loaded.desired);
   }
   endPhase('bundle');
   const valid = !diagnostics.some((d) => d.severity === 'error');

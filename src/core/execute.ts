@@ -18,6 +18,7 @@ import { withRecord } from './ownership.js';
 import { createFolderOnce, folderIdOf, resolveFolderId } from './execute/folder-create.js';
 import { explainMove } from './execute/folder-move.js';
 import { isFolderRef } from './model.js';
+import { createUserAttributeConverging } from './execute/user-attribute-create.js';
 
 export type Phase = PlannedRequest['phase'];
 
@@ -178,10 +179,8 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
         await port.publishWorkbook(workbookId, { ...resolve(op.body), workbookId } as never);
         return { id: workbookId, recovered: false };
       }
-      case 'createUserAttribute': {
-        const ua = await port.createUserAttribute(op.body);
-        return { id: ua.id, recovered: false };
-      }
+      case 'createUserAttribute':
+        return createUserAttributeConverging(port, op.body, { address: req.address, pos: posOf(req.address) });
       case 'updateUserAttribute': {
         const ua = await port.updateUserAttribute(op.id, op.body);
         return { id: ua.id, recovered: false };

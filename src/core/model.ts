@@ -63,6 +63,8 @@ export interface DesiredWorkbook {
   /** `folder:` as names from the root ([] = the root); resolved to `folderId` by the planner. */
   folder?: string[];
   pos: SourcePos;
+  /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
+  refPos?: ReadonlyMap<string, SourcePos>;
 }
 
 export interface DesiredReport {
@@ -73,11 +75,16 @@ export interface DesiredReport {
   fields: Partial<Record<ReportInputField, JsonValue>>;
   /** Create-only. */
   source?: ReportSource;
-  /** Give an existing (UI-made) report this publicId in that deployment instead of creating one. */
-  adopt?: { deploymentId: number; id: number };
+  /**
+   * Give an existing (UI-made) report this publicId in that deployment instead of creating one. With
+   * `publicId`, the report's live publicId in that deployment is this one (its own, kept or given).
+   */
+  adopt?: { deploymentId: number; id: number; publicId?: string };
   /** `folder:` as names from the root ([] = the root); resolved to `folderId` by the planner. */
   folder?: string[];
   pos: SourcePos;
+  /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
+  refPos?: ReadonlyMap<string, SourcePos>;
 }
 
 export interface DesiredUserAttribute {
@@ -165,6 +172,12 @@ export interface FieldChange {
   path: string;
   before?: JsonValue;
   after?: JsonValue;
+  /**
+   * A field only a create can set (a report's `source`, a user attribute's
+   * `type`) that differs from the live one: no request makes it, and plan and
+   * apply refuse a plan holding one.
+   */
+  createOnly?: true;
 }
 
 /**
@@ -329,4 +342,6 @@ export interface ApiPort {
   listFolders(parentId: number | null): Promise<Folder[]>;
   /** Only ever a folder this apply created and lost a race with (empty). */
   deleteFolder(id: number): Promise<void>;
+  /** The user attribute of that name, if any (a create that met 409 reads it back). */
+  findUserAttributeByName(name: string): Promise<UserAttribute | undefined>;
 }

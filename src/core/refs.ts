@@ -31,11 +31,15 @@ export interface Resolved {
   pending: Ref[];
 }
 
-export function resolveRefs(
-  v: JsonValue,
-  targets: RefTargets,
-  where: { address: string; path: string; pos?: SourcePos },
-): Resolved {
+/** Where a value is: its resource, path, and file position (`refPos`: of a reference, by refKey, where known). */
+export interface RefSite {
+  address: string;
+  path: string;
+  pos?: SourcePos;
+  refPos?: ReadonlyMap<string, SourcePos>;
+}
+
+export function resolveRefs(v: JsonValue, targets: RefTargets, where: RefSite): Resolved {
   const pending: Ref[] = [];
   const walk = (x: JsonValue): JsonValue => {
     if (isRef(x)) {
@@ -83,8 +87,10 @@ export function resolveRefs(
   return { value: walk(v), pending };
 }
 
-function unknownReference(ref: Ref, where: { address: string; path: string; pos?: SourcePos }): WscError {
-  const at = where.pos ? `${where.pos.file}:${where.pos.line}:${where.pos.col}: ` : '';
+function unknownReference(ref: Ref, where: RefSite): WscError {
+  // The reference's own place (the one `wsc validate` names), else the resource's.
+  const pos = where.refPos?.get(refKey(ref)) ?? where.pos;
+  const at = pos ? `${pos.file}:${pos.line}:${pos.col}: ` : '';
   const what = '$report' in ref ? `report "${ref.$report}"` : `workbook "${ref.$workbook}"`;
   const kind = '$report' in ref ? 'report with that publicId' : 'workbook with that slug';
   return new WscError(

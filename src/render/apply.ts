@@ -63,7 +63,11 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
       const showId =
         e.id !== undefined && (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute' || op === 'createFolder');
       const id = showId ? `, id ${e.id}` : '';
-      const recovered = e.recovered ? '; already there with the same content: an earlier attempt whose answer was lost, or another run' : '';
+      const recovered = !e.recovered
+        ? ''
+        : op === 'createUserAttribute'
+          ? '; already made by another run: read back and brought to the bundle\'s content'
+          : '; already there with the same content: an earlier attempt whose answer was lost, or another run';
       return `  ${c.green('done')}    ${visible(e.request.address)} (${describeRequest(e.request)}${id}${recovered})\n`;
     }
     case 'request-fail':
@@ -89,10 +93,15 @@ export function renderInterrupted(signal: string, style: Style): string {
 /** The result on stdout. */
 export function renderApplySummary(result: ApplyResult, style: Style): string {
   const { c } = style;
-  const recovered = result.applied.filter((a) => a.recovered).length;
-  const recoveredNote = recovered
-    ? ` ${plural(recovered, 'report')} ${recovered === 1 ? 'was' : 'were'} already there with the same content (an earlier attempt whose answer was lost, or another run): read back, not duplicated.`
-    : '';
+  const recoveredAttrs = result.applied.filter((a) => a.recovered && a.request.operation.op === 'createUserAttribute').length;
+  const recovered = result.applied.filter((a) => a.recovered).length - recoveredAttrs;
+  const recoveredNote =
+    (recovered
+      ? ` ${plural(recovered, 'report')} ${recovered === 1 ? 'was' : 'were'} already there with the same content (an earlier attempt whose answer was lost, or another run): read back, not duplicated.`
+      : '') +
+    (recoveredAttrs
+      ? ` ${plural(recoveredAttrs, 'user attribute')} ${recoveredAttrs === 1 ? 'was' : 'were'} already made by another run: read back and brought to the bundle's content, not duplicated.`
+      : '');
   if (result.failed.length === 0 && result.skipped.length === 0) {
     return `${c.green('Apply complete:')} ${countsLine(result)}.${recoveredNote}\n`;
   }

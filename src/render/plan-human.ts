@@ -2,6 +2,7 @@
 // the managed fields that change as `path: before → after` or as a line diff,
 // then the summary. Unchanged resources are only counted.
 import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../core/model.js';
+import { createOnlyChanges, isShown } from '../core/plan/create-only.js';
 import type { Style } from './style.js';
 import { visible } from './visible.js';
 import { fieldView, type DiffLine } from './value.js';
@@ -32,12 +33,19 @@ export function actionPhrase(c: ResourceChange): string {
   return `will be ${list}`;
 }
 
+/** After a create-only difference, in every output: what it means. */
+export const CREATE_ONLY_NOTE = 'cannot be changed by update';
+
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const records = s.record ? ` ${s.record} ownership record${s.record === 1 ? '' : 's'} to write.` : '';
-  if (!hasChanges(plan)) return `No changes. The deployment matches the bundle.${records}`;
+  const blocked = createOnlyChanges(plan).length;
+  if (!hasChanges(plan) && blocked === 0) return `No changes. The deployment matches the bundle.${records}`;
   const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to adopt, ${s.publish} to publish${deletes}.${records}`;
+  const line = `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to adopt, ${s.publish} to publish${deletes}.${records}`;
+  if (blocked === 0) return line;
+  const n = blocked === 1 ? '1 difference' : `${blocked} differences`;
+  return `${line} ${n} only a create can make: this plan cannot be applied.`;
 }
 
 export function leftAloneLine(plan: Plan): string {
@@ -74,7 +82,8 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
   for (const change of rc.changes) {
     const v = fieldView(change);
     if (v.kind === 'inline') {
-      out += v.before === undefined ? `    ${v.path}: ${c.green(v.after)}\n` : `    ${v.path}: ${c.red(v.before)} → ${c.green(v.after)}\n`;
+      const note = change.createOnly ? ` ${c.red(CREATE_ONLY_NOTE)}` : '';
+      out += v.before === undefined ? `    ${v.path}: ${c.green(v.after)}${note}\n` : `    ${v.path}: ${c.red(v.before)} → ${c.green(v.after)}${note}\n`;
     } else {
       out += `    ${v.path}:\n`;
       const lines = v.lines.length > 0 ? v.lines : [{ sign: ' ' as const, text: '(no difference in text; the values differ in type or form)' }];
@@ -88,7 +97,7 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
 export function renderPlanHuman(plan: Plan, style: Style, dir?: string): string {
   const { c } = style;
   let out = '';
-  const changed = plan.changes.filter((rc) => rc.actions[0] !== 'noop');
+  const changed = plan.changes.filter(isShown);
   if (changed.length > 0) {
     out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`)}\n\n`;
     for (const rc of changed) out += `${renderResourceHuman(rc, style, dir)}\n`;

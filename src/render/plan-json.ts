@@ -3,11 +3,14 @@
 // summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
 import { hasChanges, type JsonValue, type Plan, type PlanSummary, type PlanWarning } from '../core/model.js';
+import { isShown } from '../core/plan/create-only.js';
 
 export interface PlanJsonField {
   path: string;
   before?: JsonValue;
   after?: JsonValue;
+  /** Only a create can set this field: the difference cannot be applied (plan and apply exit 3). */
+  createOnly?: true;
 }
 
 export interface PlanJsonChange {
@@ -47,7 +50,7 @@ export function planJson(plan: Plan): PlanJson {
     publicIds: plan.publicIds,
     hasChanges: hasChanges(plan),
     changes: plan.changes
-      .filter((c) => c.actions[0] !== 'noop')
+      .filter(isShown)
       .map(
         (c): PlanJsonChange => ({
           address: c.address,
@@ -60,6 +63,7 @@ export function planJson(plan: Plan): PlanJson {
             path: f.path,
             ...('before' in f ? { before: f.before } : {}),
             ...('after' in f ? { after: f.after } : {}),
+            ...(f.createOnly ? { createOnly: true as const } : {}),
           })),
           requests: c.requests.map((r) => ({ id: r.id, op: r.operation.op, phase: r.phase, dependsOn: [...r.dependsOn] })),
           ...(c.uiEdits !== undefined ? { uiEdits: [...c.uiEdits] } : {}),

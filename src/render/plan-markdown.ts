@@ -3,7 +3,8 @@
 // ```diff fence. Values are user content: HTML is escaped outside fences and
 // fences are longer than any backtick run inside them.
 import { hasChanges, type Plan, type ResourceChange } from '../core/model.js';
-import { actionPhrase, actionSymbol, leftAloneLine, summaryLine } from './plan-human.js';
+import { createOnlyChanges, isShown } from '../core/plan/create-only.js';
+import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { visible } from './visible.js';
@@ -33,7 +34,7 @@ function resourceDiff(rc: ResourceChange): string {
     const v = fieldView(change);
     if (v.kind === 'inline') {
       if (v.before !== undefined) out += `- ${v.path}: ${v.before}\n`;
-      out += `+ ${v.path}: ${v.after}\n`;
+      out += `+ ${v.path}: ${v.after}${change.createOnly ? ` (${CREATE_ONLY_NOTE})` : ''}\n`;
     } else {
       out += `  ${v.path}:\n`;
       for (const l of v.lines) out += `  ${diffText(l)}\n`;
@@ -60,9 +61,9 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
   const notes = ownershipLines(plan);
   if (notes.length > 0) out += `\n${notes.map((l) => `> ${escapeHtml(visible(l))}`).join('\n>\n')}\n`;
   if (plan.warnings) out += `\n${plan.warnings.map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('')}`;
-  if (!hasChanges(plan)) return out;
+  if (!hasChanges(plan) && createOnlyChanges(plan).length === 0) return out;
   out += '\n';
-  const changed = plan.changes.filter((c) => c.actions[0] !== 'noop');
+  const changed = plan.changes.filter(isShown);
   const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
   for (const [i, rc] of changed.entries()) {
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';

@@ -75,7 +75,7 @@ export function ctx(extra: Partial<PlanContext> = {}): PlanContext {
   return { environment: 'test', deploymentId: 1, publicIds: 'as-is', targets: [], ...extra };
 }
 
-/** The WscError `f` throws (fails the test if it throws nothing, rethrows anything else). */
+/** The WscError `f` throws (any other throw, or none, fails the test). */
 export function errorOf(f: () => unknown): WscError {
   try {
     f();

@@ -3,7 +3,7 @@
 // that makes report creation exactly-once. (End-to-end claims about apply run
 // the built CLI against the emulator: test/e2e/apply*.test.ts.)
 import { describe, expect, test } from 'vitest';
-import type { Folder, Report, Workbook } from '../../src/api/wire.js';
+import type { Folder, Report, UserAttribute, Workbook } from '../../src/api/wire.js';
 import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute.js';
 import type { ApiPort, Plan, PlannedRequest, ResourceChange } from '../../src/core/model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';
@@ -32,6 +32,7 @@ type Hook = (fn: string, args: unknown[]) => Promise<unknown> | undefined;
 class FakePort implements ApiPort {
   calls: Call[] = [];
   reports: Report[] = [];
+  userAttributes: UserAttribute[] = [];
   workbooks = new Map<string, number>();
   nextId = 100;
   inFlight = 0;
@@ -105,6 +106,9 @@ class FakePort implements ApiPort {
     return this.call('deleteFolder', [id], () => {
       this.folders = this.folders.filter((f) => f.id !== id);
     });
+  }
+  findUserAttributeByName(name: string) {
+    return this.call('findUserAttributeByName', [name], () => this.userAttributes.find((a) => a.name === name));
   }
 }
 

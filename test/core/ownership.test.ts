@@ -146,6 +146,7 @@ describe('the executor', () => {
       createFolder: no,
       listFolders: no,
       deleteFolder: no,
+      findUserAttributeByName: no,
       createReport: no,
       updateReport: async (id, body) => {
         calls.push(`PUT ${id} ${JSON.stringify(body)}`);

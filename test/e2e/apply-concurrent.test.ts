@@ -1,7 +1,8 @@
 // Four pipelines applying one bundle to one deployment at the same moment:
-// all succeed, and the deployment holds one workbook per slug and one report
-// per publicId (slug upserts retry 409 upsert_branch_changed; a report
-// created by another run is recognised as ours by reading it back).
+// all succeed, and the deployment holds one workbook per slug, one report per
+// publicId and one user attribute per name (slug upserts retry 409
+// upsert_branch_changed; a report or user attribute created by another run is
+// read back and taken as the one the file means).
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { requests } from '../../src/emulator/index.js';
 import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
@@ -13,8 +14,12 @@ beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
 describe('concurrent pipelines', () => {
-  test('four `wsc apply --auto-approve` at once all exit 0; exactly one workbook per slug and one report per publicId', async () => {
-    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 8, looseReports: 4 });
+  test('four `wsc apply --auto-approve` at once all exit 0; exactly one workbook per slug, report per publicId, attribute per name', async () => {
+    const attrs: Record<string, string> = {};
+    for (let i = 0; i < 3; i++) {
+      attrs[`user-attributes/attr-${i}.yaml`] = `kind: UserAttribute\nname: region_${i}\ntype: string\ndisplayName: Region ${i}\ndefaultValue: emea\n`;
+    }
+    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 8, looseReports: 4, files: attrs });
     // Every answer is slow until all four runs have asked for the reports, so
     // all four read an empty deployment and plan the same creates: the runs
     // really race on every slug and publicId.
@@ -39,6 +44,14 @@ describe('concurrent pipelines', () => {
       expect(posts.filter((e) => e.status === 200)).toHaveLength(12);
       expect(posts.filter((e) => e.status === 409)).toHaveLength(posts.length - 12);
       expect(runs.map((r) => r.stdout).join('')).toMatch(/already there with the same content/);
+      // Every run read the attributes before any was made, so all four sent each create: one
+      // per name succeeded, the others met 409 and took the attribute made by another run.
+      const attrPosts = requests(emu.log, 'POST', '/api/v1/user-attributes');
+      expect(attrPosts.filter((e) => e.status === 200)).toHaveLength(3);
+      expect(attrPosts.filter((e) => e.status === 409).length).toBeGreaterThan(0);
+      const names = (emu.snapshot().userAttributes ?? []).map((a) => (a as { name: string }).name).sort();
+      expect(names).toEqual(['region_0', 'region_1', 'region_2']);
+      expect(runs.map((r) => r.stdout).join('')).toMatch(/user attributes? (was|were) already made by another run/);
 
       emu.clearLog();
       const plan = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });

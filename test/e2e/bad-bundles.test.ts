@@ -165,11 +165,11 @@ const cases: Case[] = [
  * References to something in neither the bundle nor the deployment: with a
  * target, offline validation can only warn (the deployment may hold it), so
  * plan reads the deployment and then refuses. Reads, no writes; the error
- * names file:line:col. Exit 3, as for any invalid bundle (WscError `unknown_reference`).
+ * names the reference's file:line:col (where validate's warning points). Exit 3, as for any invalid bundle (WscError `unknown_reference`).
  */
 const liveRefs: Case[] = [
-  { name: 'unknown $report', files: { 'workbooks/sales.yaml': dash(CHART.replace('$report: abcdefABCDEF', '$report: zzzzzzzzzzzz')) }, at: 'workbooks/sales.yaml:2' },
-  { name: 'unknown $workbook', files: { 'reports/revenue.yaml': rep('workbookId: { $workbook: nowhere }\n') }, at: 'reports/revenue.yaml:2' },
+  { name: 'unknown $report', files: { 'workbooks/sales.yaml': dash(CHART.replace('$report: abcdefABCDEF', '$report: zzzzzzzzzzzz')) }, at: 'workbooks/sales.yaml:9:40' },
+  { name: 'unknown $workbook', files: { 'reports/revenue.yaml': rep('workbookId: { $workbook: nowhere }\n') }, at: 'reports/revenue.yaml:3:26' },
 ];
 
 let emu: Emulator;
@@ -233,7 +233,8 @@ describe('references found in neither the bundle nor the deployment: refused aft
   it.each(liveRefs.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const r = results.get(c.name)!;
     expect(r.code, show(r)).toBe(3);
-    expect(r.stderr, show(r)).toMatch(new RegExp(`^Error: ${escape(c.at)}:\\d+: .*neither in the bundle nor in the deployment`, 'm'));
+    expect(r.stderr, show(r)).toMatch(new RegExp(`^${escape(c.at)} warning .* \\[unknown-reference\\]$`, 'm'));
+    expect(r.stderr, show(r)).toMatch(new RegExp(`^Error: ${escape(c.at)}: .*neither in the bundle nor in the deployment`, 'm'));
     expect(r.stdout).toBe('');
   });
 

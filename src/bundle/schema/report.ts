@@ -19,7 +19,13 @@ export const PivotItemsSchema = z.strictObject({
 });
 
 export const AdoptSchema = z
-  .strictObject({ deploymentId: z.int().positive(), id: z.int().positive() })
+  .strictObject({
+    deploymentId: z.int().positive(),
+    id: z.int().positive(),
+    publicId: PublicIdSchema.optional().describe(
+      'The publicId the report has (or gets) in that deployment instead of the one derived from the file: for a report that already has a publicId of its own.',
+    ),
+  })
   .describe('Give the existing report `id` of deployment `deploymentId` this publicId instead of creating a report there.');
 
 export const ReportSchema = z

@@ -5,6 +5,7 @@ import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '.
 import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, LiveState, PlanContext, Ref } from '../model.js';
 import { livePublicId } from '../publicid.js';
 import type { RefTargets } from '../refs.js';
+import { adoptAliasElsewhere, adoptPublicIdSet, canTakePublicId } from './adopt.js';
 import { at, planError } from './compare.js';
 
 export interface ReportMatch {
@@ -13,6 +14,8 @@ export interface ReportMatch {
   live?: Report;
   /** The live report is the adopt target (it gets the publicId now). */
   adopting: boolean;
+  /** The live publicId is the adopt block's, not the one derived from the file: found again by id. */
+  aliased?: true;
 }
 
 export interface Matches {
@@ -73,7 +76,8 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
   const reports: ReportMatch[] = [];
   const reportsByBundleId = new Map<string, ReportMatch>();
   for (const d of desired.reports) {
-    const livePid = livePublicId(d.publicId, ctx.publicIds, ctx.deploymentId);
+    const adopt = d.adopt !== undefined && d.adopt.deploymentId === ctx.deploymentId ? d.adopt : undefined;
+    const livePid = adopt?.publicId ?? livePublicId(d.publicId, ctx.publicIds, ctx.deploymentId);
     const found = liveReportsByPid.get(livePid) ?? [];
     if (found.length > 1) {
       throw planError(
@@ -85,17 +89,19 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
         'Such a publicId is a legacy placeholder. Give the report a publicId of its own with an `adopt: { deploymentId, id }` block naming the one to manage (`wsc export` writes one).',
       );
     }
-    let m: ReportMatch = { desired: d, livePid, live: found[0], adopting: false };
-    if (m.live === undefined && d.adopt !== undefined && d.adopt.deploymentId === ctx.deploymentId) {
-      const target = liveReportById.get(d.adopt.id);
+    let m: ReportMatch = { desired: d, livePid, live: found[0], adopting: false, ...(adopt?.publicId ? { aliased: true } : {}) };
+    if (m.live !== undefined && adopt?.publicId !== undefined && m.live.id !== adopt.id) throw adoptAliasElsewhere(d, m.live, ctx);
+    if (m.live === undefined && adopt !== undefined) {
+      const target = liveReportById.get(adopt.id);
       if (target === undefined) {
         throw planError(
           'adopt_target_missing',
-          `${at(d.pos)}${d.address}: adopt names report id ${d.adopt.id} in deployment ${ctx.deploymentId}, which does not exist there.`,
+          `${at(d.pos)}${d.address}: adopt names report id ${adopt.id} in deployment ${ctx.deploymentId}, which does not exist there.`,
           'Fix the id in the `adopt` block, or remove the block to create the report instead.',
         );
       }
-      m = { desired: d, livePid, live: target, adopting: true };
+      if (!canTakePublicId(target, liveReportsByPid)) throw adoptPublicIdSet(d, target, livePid, ctx);
+      m = { ...m, live: target, adopting: true };
     }
     reports.push(m);
     reportsByBundleId.set(d.publicId, m);

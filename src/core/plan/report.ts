@@ -6,6 +6,7 @@ import { fingerprintOf } from '../fingerprint.js';
 import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
 import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
+import { createOnlyDifference } from './create-only.js';
 import { dependencyOf, type Matches, type ReportMatch } from './match.js';
 
 /** `base` with each member of `over` set (added or replaced); neither is changed. */
@@ -32,7 +33,7 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
   for (const f of REPORT_INPUT_FIELDS) {
     if (!(f in d.fields)) continue;
     const raw = (d.fields[f] ?? null) as JsonValue;
-    const r = resolveRefs(raw, targets, { address: d.address, path: f, pos: d.pos });
+    const r = resolveRefs(raw, targets, { address: d.address, path: f, pos: d.pos, refPos: d.refPos });
     addPending(r.pending);
     const before = liveField(lr, f);
     if (f === 'meta' && isObj(r.value)) {
@@ -82,10 +83,14 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
   } else {
     actions.push('noop');
   }
+  const sourceDiff = exists ? createOnlyDifference('source', liveField(lr, 'source'), d.source) : undefined;
+  if (sourceDiff) changes.unshift(sourceDiff);
 
   const rc: ResourceChange = { address: d.address, kind: 'report', actions, livePublicId: livePid, changes, requests, pos: d.pos };
   if (lr) rc.liveId = lr.id;
   const fingerprints = (): Fingerprint[] =>
-    adopting ? [fingerprintOf(d.address, undefined), fingerprintOf(d.address, lr, 'id')] : [fingerprintOf(d.address, lr)];
+    adopting
+      ? [fingerprintOf(d.address, undefined), fingerprintOf(d.address, lr, 'id')]
+      : [fingerprintOf(d.address, lr, rm.aliased ? 'id' : 'identity')];
   return { change: rc, fingerprints };
 }

@@ -4,6 +4,7 @@ import { sameContent } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { ActionKind, DesiredUserAttribute, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
 import { change, liveField, type Obj, type Planned } from './compare.js';
+import { createOnlyDifference } from './create-only.js';
 
 export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | undefined): Planned {
   const exists = la !== undefined;
@@ -20,6 +21,7 @@ export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | u
   }
   const requests: PlannedRequest[] = [];
   const actions: ActionKind[] = [];
+  const typeDiff = exists ? createOnlyDifference('type', liveField(la, 'type'), a.type) : undefined;
   if (!exists) {
     actions.push('create');
     requests.push({
@@ -41,6 +43,7 @@ export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | u
   } else {
     actions.push('noop');
   }
+  if (typeDiff) changes.unshift(typeDiff);
   const rc: ResourceChange = { address: a.address, kind: 'user-attribute', actions, changes, requests, pos: a.pos };
   if (la) rc.liveId = la.id;
   return { change: rc, fingerprints: () => [fingerprintOf(a.address, la, a.id !== undefined ? 'id' : 'identity')] };

@@ -39,7 +39,7 @@ export function planWorkbook(
   if (meta !== undefined) {
     for (const k of Object.keys(meta).sort()) {
       const path = `meta.${k}`;
-      const r = resolveRefs(meta[k]!, targets, { address: w.address, path, pos: w.pos });
+      const r = resolveRefs(meta[k]!, targets, { address: w.address, path, pos: w.pos, refPos: w.refPos });
       const before = k === 'dashboardDraft' ? liveDraft(lw) : liveField(lw?.meta, k);
       if (k === 'dashboardDraft') draft = r.value;
       const same = k === 'dashboardDraft' ? sameDraft(r.value, before) : sameContent(r.value, before);
