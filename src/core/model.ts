@@ -13,6 +13,7 @@ import type {
   Workbook,
   WorkbookInput,
 } from '../api/wire.js';
+import type { DashboardDiff } from './plan/dashboard-diff.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 
@@ -129,6 +130,8 @@ export interface FieldChange {
   path: string;
   before?: JsonValue;
   after?: JsonValue;
+  /** A dashboard draft's change by widget and member (absent when its widgets cannot be matched by id). */
+  dashboard?: DashboardDiff;
 }
 
 /**

@@ -3,11 +3,14 @@
 // summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
 import { hasChanges, type JsonValue, type Plan, type PlanSummary } from '../core/model.js';
+import type { DashboardDiff } from '../core/plan/dashboard-diff.js';
 
 export interface PlanJsonField {
   path: string;
   before?: JsonValue;
   after?: JsonValue;
+  /** A dashboard draft's change by widget and member (README "Plan JSON format"). */
+  dashboard?: DashboardDiff;
 }
 
 export interface PlanJsonChange {
@@ -53,6 +56,7 @@ export function planJson(plan: Plan): PlanJson {
             path: f.path,
             ...('before' in f ? { before: f.before } : {}),
             ...('after' in f ? { after: f.after } : {}),
+            ...(f.dashboard ? { dashboard: f.dashboard } : {}),
           })),
           requests: c.requests.map((r) => ({ id: r.id, op: r.operation.op, phase: r.phase, dependsOn: [...r.dependsOn] })),
         }),

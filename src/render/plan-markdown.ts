@@ -5,6 +5,7 @@
 import { hasChanges, type Plan, type ResourceChange } from '../core/model.js';
 import { actionPhrase, actionSymbol, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
+import { dashboardLines, dashboardMap } from './dashboard-diff.js';
 import { visible } from './visible.js';
 
 export function escapeHtml(s: string): string {
@@ -29,6 +30,14 @@ function diffText(l: DiffLine): string {
 function resourceDiff(rc: ResourceChange): string {
   let out = '';
   for (const change of rc.changes) {
+    if (change.dashboard) {
+      out += `  ${visible(change.path)}:\n`;
+      for (const l of dashboardLines(change.dashboard)) {
+        out += `${l.sign === '~' ? '!' : l.sign} ${l.text}\n`;
+        for (const d of l.nested ?? []) out += `    ${diffText(d)}\n`;
+      }
+      continue;
+    }
     const v = fieldView(change);
     if (v.kind === 'inline') {
       if (v.before !== undefined) out += `- ${v.path}: ${v.before}\n`;
@@ -62,6 +71,10 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';
     let block = `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ${escapeHtml(actionPhrase(rc))}${where}</summary>\n\n`;
     block += fence(resourceDiff(rc), 'diff');
+    for (const change of rc.changes) {
+      const map = dashboardMap(change, 100).slice(1);
+      if (map.length > 0) block += `\n${fence(`${map.join('\n')}\n`, 'text')}`;
+    }
     block += '\n</details>\n\n';
     if (out.length + block.length + footer.length + 200 > budget) {
       const rest = changed.length - i;
