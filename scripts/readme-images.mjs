@@ -13,7 +13,12 @@ import { chromium } from 'playwright-core';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const wsc = (args, cwd) => {
   try {
-    return execFileSync(process.execPath, [join(root, 'bin/wsc.js'), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NO_COLOR: '1' } });
+    return execFileSync(process.execPath, [join(root, 'bin/wsc.js'), ...args], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
   } catch (e) {
     if (e.status === 2) return e.stdout;
     throw e;
@@ -23,7 +28,10 @@ const dir = mkdtempSync(join(tmpdir(), 'wsc-readme-'));
 cpSync(join(root, 'fixtures/example'), dir, { recursive: true });
 wsc(['apply', '--auto-approve'], dir);
 const file = join(dir, 'workbooks/revenue-overview.yaml');
-writeFileSync(file, readFileSync(file, 'utf8').replace('position: { x: 4, y: 2, w: 3, h: 2 }', 'position: { x: 7, y: 2, w: 3, h: 2 }'));
+writeFileSync(
+  file,
+  readFileSync(file, 'utf8').replace('position: { x: 4, y: 2, w: 3, h: 2 }', 'position: { x: 7, y: 2, w: 3, h: 2 }'),
+);
 const markdown = wsc(['plan', '--output', 'markdown'], dir);
 
 const css = `body{font:14px/1.5 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;margin:16px;max-width:860px}

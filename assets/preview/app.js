@@ -32,10 +32,24 @@ function go(slug, bp) {
 
 function renderNav(current) {
   const nav = $('workbooks');
-  nav.replaceChildren(el('div', { class: 'muted', text: `${model.workbooks.length} workbook${model.workbooks.length === 1 ? '' : 's'}` }));
+  nav.replaceChildren(
+    el('div', {
+      class: 'muted',
+      text: `${model.workbooks.length} workbook${model.workbooks.length === 1 ? '' : 's'}`,
+    }),
+  );
   for (const w of model.workbooks) {
     nav.append(
-      el('a', { href: `#/${encodeURIComponent(w.slug)}/${state().bp}`, class: w === current ? 'current' : '', 'data-slug': w.slug }, w.title ?? w.name ?? w.slug, el('small', { text: w.slug })),
+      el(
+        'a',
+        {
+          href: `#/${encodeURIComponent(w.slug)}/${state().bp}`,
+          class: w === current ? 'current' : '',
+          'data-slug': w.slug,
+        },
+        w.title ?? w.name ?? w.slug,
+        el('small', { text: w.slug }),
+      ),
     );
   }
 }
@@ -47,7 +61,9 @@ function renderToolbar(wb, bp) {
   for (const b of BREAKPOINTS) {
     const own = wb.layouts.includes(b);
     const cls = [b === bp ? 'current' : '', own ? '' : 'derived'].join(' ').trim();
-    const title = own ? `${b}: the dashboard's own layout` : `${b}: placed from a larger breakpoint, as the grid does`;
+    const title = own
+      ? `${b}: the dashboard's own layout`
+      : `${b}: placed from a larger breakpoint, as the grid does`;
     bar.append(el('button', { class: cls, 'data-bp': b, title, onclick: () => go(wb.slug, b) }, b));
   }
   const g = wb.grids.find((x) => x.breakpoint === bp);
@@ -87,9 +103,22 @@ function renderGrid(wb, bp) {
   grid.dataset.cols = String(g.cols);
   grid.dataset.breakpoint = bp;
   for (const c of g.cards) {
-    const box = el('div', { class: c.outOfGrid || c.overlaps.length ? 'card bad' : 'card', 'data-id': c.id, 'data-type': c.type });
-    Object.assign(box.style, { left: `${Math.max(0, c.x) * colW}px`, top: `${Math.max(0, c.y) * g.rowHeight}px`, width: `${c.w * colW}px`, height: `${c.h * g.rowHeight}px` });
-    const inner = el('div', { onclick: (ev) => (ev.target.closest('a') ? undefined : showDetails(c)) }, ...cardBody(c));
+    const box = el('div', {
+      class: c.outOfGrid || c.overlaps.length ? 'card bad' : 'card',
+      'data-id': c.id,
+      'data-type': c.type,
+    });
+    Object.assign(box.style, {
+      left: `${Math.max(0, c.x) * colW}px`,
+      top: `${Math.max(0, c.y) * g.rowHeight}px`,
+      width: `${c.w * colW}px`,
+      height: `${c.h * g.rowHeight}px`,
+    });
+    const inner = el(
+      'div',
+      { onclick: (ev) => (ev.target.closest('a') ? undefined : showDetails(c)) },
+      ...cardBody(c),
+    );
     box.append(inner);
     grid.append(box);
   }
@@ -116,7 +145,15 @@ function showDetails(c) {
     el('button', { text: 'close', onclick: () => ((aside.hidden = true), (openCard = undefined)) }),
     el('h3', {}, el('span', { class: 'type', text: c.type }), ` ${c.id}`),
     el('div', { class: 'muted', text: `x ${c.x}, y ${c.y}, w ${c.w}, h ${c.h}` }),
-    r ? el('p', {}, el('strong', { text: r.title ?? r.publicId }), el('br'), el('span', { class: 'muted', text: `${r.name ?? ''} · ${r.publicId} · ${r.file}` })) : undefined,
+    r
+      ? el(
+          'p',
+          {},
+          el('strong', { text: r.title ?? r.publicId }),
+          el('br'),
+          el('span', { class: 'muted', text: `${r.name ?? ''} · ${r.publicId} · ${r.file}` }),
+        )
+      : undefined,
     r ? section('SQL', r.sqlQuery) : undefined,
     r ? section('JSON query', r.jsonQuery === undefined ? undefined : pretty(r.jsonQuery)) : undefined,
     r ? section('Pivot', r.pivotItems === undefined ? undefined : JSON.stringify(r.pivotItems, null, 2)) : undefined,
@@ -129,11 +166,20 @@ function showDetails(c) {
 function renderDiagnostics() {
   const box = $('diagnostics');
   const ds = model.diagnostics;
-  box.replaceChildren(el('h3', { text: ds.length ? `Diagnostics (${ds.length})` : 'No problems found in the bundle' }));
+  box.replaceChildren(
+    el('h3', { text: ds.length ? `Diagnostics (${ds.length})` : 'No problems found in the bundle' }),
+  );
   if (!ds.length) return;
   const list = el('ul');
   for (const d of ds) {
-    list.append(el('li', { class: d.severity }, el('code', { text: `${d.file}:${d.line}:${d.col}` }), ` ${d.severity} ${d.message} [${d.rule}]`));
+    list.append(
+      el(
+        'li',
+        { class: d.severity },
+        el('code', { text: `${d.file}:${d.line}:${d.col}` }),
+        ` ${d.severity} ${d.message} [${d.rule}]`,
+      ),
+    );
   }
   box.append(list);
 }

@@ -15,22 +15,35 @@ import { dashboardSvgs } from '../preview/svg.js';
 import type { PreviewOptions } from '../cli.js';
 import type { CommandContext } from './context.js';
 
-async function load(dir: string, opts: PreviewOptions, ctx: CommandContext): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> {
+async function load(
+  dir: string,
+  opts: PreviewOptions,
+  ctx: CommandContext,
+): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> {
   try {
     const env = await resolveEnvironment({ dir, flags: { env: opts.env }, env: ctx.env, requireToken: false });
-    const loaded = await loadBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+    const loaded = await loadBundle(dir, {
+      vars: env.vars,
+      env: ctx.env,
+      mayHoldUnknownRefs: env.mayHoldUnknownRefs,
+    });
     return { model: previewModel(loaded.desired, loaded.diagnostics), diagnostics: loaded.diagnostics };
   } catch (e) {
     // wsc.yaml itself is invalid: nothing to draw, its diagnostics to show.
     if (!(e instanceof BundleError)) throw e;
-    return { model: previewModel({ workbooks: [], reports: [], userAttributes: [] }, e.diagnostics), diagnostics: e.diagnostics };
+    return {
+      model: previewModel({ workbooks: [], reports: [], userAttributes: [] }, e.diagnostics),
+      diagnostics: e.diagnostics,
+    };
   }
 }
 
 export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<number> {
   const dir = resolve(ctx.cwd, opts.dir);
   if (!(await isDirectory(dir))) {
-    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, { hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.' });
+    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, {
+      hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
+    });
   }
   if (opts.out !== undefined) return writeSvgs(dir, opts.out, opts, ctx);
 
@@ -46,7 +59,10 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES') throw e;
-    throw new UsageError(`cannot listen on 127.0.0.1:${opts.port}: ${code}.`, { code: 'preview_port', hint: 'Pick another --port (0 = any free port).' });
+    throw new UsageError(`cannot listen on 127.0.0.1:${opts.port}: ${code}.`, {
+      code: 'preview_port',
+      hint: 'Pick another --port (0 = any free port).',
+    });
   }
   ctx.out(`Preview of ${opts.dir} at ${server.url} (loopback only; reloads when a file changes). Ctrl-C to stop.\n`);
   await new Promise<void>((done) => {
@@ -68,11 +84,16 @@ async function writeSvgs(dir: string, out: string, opts: PreviewOptions, ctx: Co
     await makeDirectory(target);
     for (const f of files) await writeFile(join(target, f.name), f.text);
   } catch (e) {
-    throw new UsageError(`cannot write the pictures into ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
-      code: 'preview_out_dir',
-      hint: 'Give --out a directory you can write to (it is created when missing).',
-    });
+    throw new UsageError(
+      `cannot write the pictures into ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
+      {
+        code: 'preview_out_dir',
+        hint: 'Give --out a directory you can write to (it is created when missing).',
+      },
+    );
   }
-  ctx.out(files.length > 0 ? `${files.map((f) => `wrote ${join(out, f.name)}`).join('\n')}\n` : 'No dashboard to draw.\n');
+  ctx.out(
+    files.length > 0 ? `${files.map((f) => `wrote ${join(out, f.name)}`).join('\n')}\n` : 'No dashboard to draw.\n',
+  );
   return diagnostics.some((d) => d.severity === 'error') ? EXIT.invalid : EXIT.ok;
 }

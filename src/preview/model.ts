@@ -63,7 +63,15 @@ export interface PreviewWorkbook {
 
 export interface PreviewModel {
   workbooks: PreviewWorkbook[];
-  diagnostics: { severity: string; rule: string; message: string; file: string; line: number; col: number; hint?: string }[];
+  diagnostics: {
+    severity: string;
+    rule: string;
+    message: string;
+    file: string;
+    line: number;
+    col: number;
+    hint?: string;
+  }[];
 }
 
 const WIDTH: Record<Breakpoint, number> = { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 320 };
@@ -98,14 +106,16 @@ function reportOf(r: DesiredReport): PreviewReport {
 
 function firstReportRef(v: JsonValue | undefined): string | undefined {
   if (isRef(v)) return '$report' in v ? v.$report : undefined;
-  if (Array.isArray(v)) for (const x of v) {
-    const r = firstReportRef(x);
-    if (r) return r;
-  }
-  else if (isObj(v)) for (const k of Object.keys(v)) {
-    const r = firstReportRef(v[k]);
-    if (r) return r;
-  }
+  if (Array.isArray(v))
+    for (const x of v) {
+      const r = firstReportRef(x);
+      if (r) return r;
+    }
+  else if (isObj(v))
+    for (const k of Object.keys(v)) {
+      const r = firstReportRef(v[k]);
+      if (r) return r;
+    }
   return undefined;
 }
 
@@ -118,7 +128,13 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
       const grids = BREAKPOINTS.map((bp): PreviewGrid => {
         const g = gridAt(draft, bp);
         const cards = g.widgets.map((p): PreviewCard => {
-          const card: PreviewCard = { id: p.id, type: p.type, ...p.box, outOfGrid: p.outOfGrid, overlaps: p.overlaps };
+          const card: PreviewCard = {
+            id: p.id,
+            type: p.type,
+            ...p.box,
+            outOfGrid: p.outOfGrid,
+            overlaps: p.overlaps,
+          };
           const ref = firstReportRef(p.widget['config'] ?? null);
           if (ref !== undefined) {
             const r = reports.get(ref);
@@ -126,7 +142,9 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
             else card.missingReport = ref;
           }
           const config = p.widget['config'];
-          const content = isObj(config) ? str(config['content']) ?? str(config['markdown']) ?? str(config['text']) : undefined;
+          const content = isObj(config)
+            ? (str(config['content']) ?? str(config['markdown']) ?? str(config['text']))
+            : undefined;
           if (content !== undefined) {
             card.text = content;
             card.html = markdownHtml(content);
@@ -135,9 +153,22 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
           }
           return card;
         });
-        return { breakpoint: bp, cols: g.cols, rows: g.rows, width: widthAt(draft, bp), rowHeight: rowHeightOf(draft), cards };
+        return {
+          breakpoint: bp,
+          cols: g.cols,
+          rows: g.rows,
+          width: widthAt(draft, bp),
+          rowHeight: rowHeightOf(draft),
+          cards,
+        };
       });
-      const out: PreviewWorkbook = { slug: w.slug, file: w.pos.file, line: w.pos.line, layouts: breakpointsWithLayout(draft), grids };
+      const out: PreviewWorkbook = {
+        slug: w.slug,
+        file: w.pos.file,
+        line: w.pos.line,
+        layouts: breakpointsWithLayout(draft),
+        grids,
+      };
       if (w.fields.name !== undefined) out.name = w.fields.name;
       const title = isObj(draft) ? str(draft['title']) : undefined;
       if (title !== undefined) out.title = title;

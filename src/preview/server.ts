@@ -24,9 +24,21 @@ const FILES: Record<string, string> = {
   '/app.js': 'app.js',
   '/app.css': 'app.css',
 };
-const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
 // The page loads only its own files and data: no inline script, nothing from another origin.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
 
 export interface PreviewServer {
   url: string;
@@ -76,13 +88,19 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const headers = { 'cache-control': 'no-store', 'content-security-policy': CSP, 'x-content-type-options': 'nosniff' };
+    const headers = {
+      'cache-control': 'no-store',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+    };
     if (req.method !== 'GET') {
       res.writeHead(405, headers).end();
       return;
     }
     if (url.pathname === '/api/model') {
-      res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify({ version, ...model }));
+      res
+        .writeHead(200, { ...headers, 'content-type': 'application/json' })
+        .end(JSON.stringify({ version, ...model }));
       return;
     }
     if (url.pathname === '/api/events') {

@@ -36,10 +36,14 @@ export function dashValue(v: JsonValue | undefined, reports: DashboardDiff['repo
     const r = refText(x, reports);
     if (r !== undefined) return `\u0000${texts.push(r) - 1}\u0000`;
     if (Array.isArray(x)) return x.map(mark);
-    if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, mark(y)]));
+    if (x !== null && typeof x === 'object')
+      return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, mark(y)]));
     return x;
   };
-  const json = JSON.stringify(mark(canonicalize(v))).replace(/"\\u0000(\d+)\\u0000"/g, (_, i: string) => texts[Number(i)]!);
+  const json = JSON.stringify(mark(canonicalize(v))).replace(
+    /"\\u0000(\d+)\\u0000"/g,
+    (_, i: string) => texts[Number(i)]!,
+  );
   return visible(json);
 }
 
@@ -49,7 +53,13 @@ function isLongText(v: JsonValue | undefined): boolean {
 
 const at = (b: GridBox | undefined) => (b ? ` at ${b.x},${b.y} ${b.w}×${b.h}` : '');
 
-function memberLine(prefix: string, path: string, before: JsonValue | undefined, after: JsonValue | undefined, reports: DashboardDiff['reports']): DashLine {
+function memberLine(
+  prefix: string,
+  path: string,
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  reports: DashboardDiff['reports'],
+): DashLine {
   const where = `${prefix}${visible(path)}`;
   if (isLongText(before) || isLongText(after)) {
     const sign = before === undefined ? '+' : after === undefined ? '-' : '~';
@@ -64,7 +74,8 @@ function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLin
   const w = `widget ${visible(c.widget)}`;
   switch (c.change) {
     case 'added': {
-      const shows = c.reports.length > 0 ? `, shows ${c.reports.map((r) => dashValue({ $report: r }, reports)).join(', ')}` : '';
+      const shows =
+        c.reports.length > 0 ? `, shows ${c.reports.map((r) => dashValue({ $report: r }, reports)).join(', ')}` : '';
       return { sign: '+', text: `${w} added: ${visible(c.type ?? 'widget')}${at(c.position)}${shows}` };
     }
     case 'removed':
@@ -82,7 +93,10 @@ function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLin
 
 /** The lines of a dashboard change: the dashboard's members first, then its widgets. */
 export function dashboardLines(d: DashboardDiff): DashLine[] {
-  return [...d.members.map((m) => memberLine('', m.path, m.before, m.after, d.reports)), ...d.widgets.map((w) => widgetLine(w, d.reports))];
+  return [
+    ...d.members.map((m) => memberLine('', m.path, m.before, m.after, d.reports)),
+    ...d.widgets.map((w) => widgetLine(w, d.reports)),
+  ];
 }
 
 /** Widgets the map marks: every widget with a change. */

@@ -33,7 +33,13 @@ function draw(grid: Grid, cw: number, marked: ReadonlySet<string>): string[] {
       put(x0, j, '|');
       put(x1, j, '|');
     }
-    for (const [i, j] of [[x0, y0], [x1, y0], [x0, y1], [x1, y1]] as const) put(i, j, '+');
+    for (const [i, j] of [
+      [x0, y0],
+      [x1, y0],
+      [x0, y1],
+      [x1, y1],
+    ] as const)
+      put(i, j, '+');
     let label = `${marked.has(w.id) ? '*' : ''}${visible(w.id)}`;
     const room = x1 - x0 - 1;
     if (label.length > room) label = room > 1 ? `${label.slice(0, room - 1)}~` : label.slice(0, Math.max(0, room));
@@ -52,12 +58,19 @@ function pad(s: string, n: number): string {
  * The map of a dashboard's layout at `lg`, before and after, as lines at most
  * `width` characters wide. `before` undefined: the dashboard is new (one map).
  */
-export function layoutMap(before: JsonValue | undefined, after: JsonValue | undefined, marked: ReadonlySet<string>, width = 100): string[] {
+export function layoutMap(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  marked: ReadonlySet<string>,
+  width = 100,
+): string[] {
   const grids = [before, after].filter((d) => d !== undefined).map((d) => gridAt(d, 'lg'));
   const titles = grids.length === 2 ? ['before', 'after'] : [before === undefined ? 'after' : 'before'];
   const cols = Math.max(1, ...grids.map((g) => Math.max(g.cols, ...g.widgets.map((w) => w.box.x + w.box.w))));
   const sideBySide = grids.length === 2 && Math.floor((Math.floor((width - GAP) / 2) - 1) / cols) >= 2;
-  const cw = sideBySide ? Math.floor((Math.floor((width - GAP) / 2) - 1) / cols) : Math.max(1, Math.floor((width - 1) / cols));
+  const cw = sideBySide
+    ? Math.floor((Math.floor((width - GAP) / 2) - 1) / cols)
+    : Math.max(1, Math.floor((width - 1) / cols));
   const maps = grids.map((g, i) => [`${titles[i]} (lg, ${g.cols} columns)`, ...draw(g, cw, marked)]);
   const legend = marked.size > 0 ? ['* changed'] : [];
   if (!sideBySide) return [...maps.flatMap((m, i) => (i === 0 ? m : ['', ...m])).map((l) => l.trimEnd()), ...legend];
@@ -65,6 +78,7 @@ export function layoutMap(before: JsonValue | undefined, after: JsonValue | unde
   const right = maps[1]!;
   const w = Math.max(...left.map((l) => l.length)) + GAP;
   const out: string[] = [];
-  for (let i = 0; i < Math.max(left.length, right.length); i++) out.push(`${pad(left[i] ?? '', w)}${right[i] ?? ''}`.trimEnd());
+  for (let i = 0; i < Math.max(left.length, right.length); i++)
+    out.push(`${pad(left[i] ?? '', w)}${right[i] ?? ''}`.trimEnd());
   return [...out, ...legend];
 }

@@ -15,7 +15,13 @@ describe('plan: move one widget of fixtures/example', () => {
       const args = ['--dir', dir, ...target(emu)];
       expect((await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv })).code).toBe(0);
       const file = join(dir, 'workbooks/revenue-overview.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('position: { x: 4, y: 2, w: 3, h: 2 }', 'position: { x: 7, y: 2, w: 3, h: 2 }'));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          'position: { x: 4, y: 2, w: 3, h: 2 }',
+          'position: { x: 7, y: 2, w: 3, h: 2 }',
+        ),
+      );
 
       const human = await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv });
       expect(human.code).toBe(2);
@@ -33,11 +39,15 @@ describe('plan: move one widget of fixtures/example', () => {
       const end = lines.indexOf('    ↑ publish the dashboard draft');
       expect(lines[end - 1]).toBe('    * changed');
       expect(lines.slice(start + 5, end - 1).every((l) => /^ {4}[+|\-a-z* ~]+$/.test(l))).toBe(true);
-      expect(lines.slice(start + 5, end - 1).join('\n')).toMatch(/\+region-fil~\+\*grain--\+.*\+region-fil~\+-{8}\+\*grain--\+/);
+      expect(lines.slice(start + 5, end - 1).join('\n')).toMatch(
+        /\+region-fil~\+\*grain--\+.*\+region-fil~\+-{8}\+\*grain--\+/,
+      );
       expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(100);
 
       const md = await runCli(['plan', '--output', 'markdown', ...args], { env: emulatorEnv });
-      expect(md.stdout).toContain('```diff\n  meta.dashboardDraft:\n! widget grain moved 4,2 → 7,2\n+ (publish the dashboard draft)\n```\n\n```text\nbefore (lg, 12 columns)');
+      expect(md.stdout).toContain(
+        '```diff\n  meta.dashboardDraft:\n! widget grain moved 4,2 → 7,2\n+ (publish the dashboard draft)\n```\n\n```text\nbefore (lg, 12 columns)',
+      );
 
       const json = await runCli(['plan', '--output', 'json', ...args], { env: emulatorEnv });
       const field = JSON.parse(json.stdout).changes[0].fields[0];

@@ -19,10 +19,17 @@ const artifacts = join(root, 'test-artifacts');
 
 type Box = { x: number; y: number; w: number; h: number };
 type Widget = { id: string; type: string; position: Box; responsiveLayouts?: Record<string, Box> };
-function widgetsOf(dir: string, slug: string): { widgets: Widget[]; cols: Record<string, number>; rowHeight: number } {
+function widgetsOf(
+  dir: string,
+  slug: string,
+): { widgets: Widget[]; cols: Record<string, number>; rowHeight: number } {
   const doc = parse(readFileSync(join(dir, `workbooks/${slug}.yaml`), 'utf8'));
   const d = doc.meta.dashboardDraft;
-  return { widgets: d.widgets, cols: d.layout?.cols ?? { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 }, rowHeight: d.layout?.rowHeight ?? 30 };
+  return {
+    widgets: d.widgets,
+    cols: d.layout?.cols ?? { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
+    rowHeight: d.layout?.rowHeight ?? 30,
+  };
 }
 
 /** Each card's box relative to the grid: x and w in columns of the breakpoint, y and h in pixels. */
@@ -34,7 +41,12 @@ async function cardBoxes(page: Page): Promise<Record<string, Box>> {
     const out: Record<string, Box> = {};
     for (const card of grid.querySelectorAll<HTMLElement>('.card')) {
       const r = card.getBoundingClientRect();
-      out[card.dataset['id']!] = { x: Math.round((r.left - g.left) / colW), y: r.top - g.top, w: Math.round(r.width / colW), h: r.height };
+      out[card.dataset['id']!] = {
+        x: Math.round((r.left - g.left) / colW),
+        y: r.top - g.top,
+        w: Math.round(r.width / colW),
+        h: r.height,
+      };
     }
     return out;
   });
@@ -82,7 +94,11 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.goto(url);
     await page.waitForSelector('.card');
-    expect(await page.locator('nav a').evaluateAll((as) => as.map((a) => a.getAttribute('data-slug')))).toEqual(['customer-health', 'revenue-overview', 'sales-pipeline']);
+    expect(await page.locator('nav a').evaluateAll((as) => as.map((a) => a.getAttribute('data-slug')))).toEqual([
+      'customer-health',
+      'revenue-overview',
+      'sales-pipeline',
+    ]);
     for (const slug of ['customer-health', 'revenue-overview', 'sales-pipeline']) {
       await page.click(`nav a[data-slug="${slug}"]`);
       await page.waitForFunction((s) => location.hash === `#/${s}/lg`, slug);
@@ -91,12 +107,17 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
       expect(Object.keys(boxes).sort()).toEqual(widgets.map((w) => w.id).sort());
       for (const w of widgets) {
         const b = boxes[w.id]!;
-        expect({ id: w.id, x: b.x, y: Math.round(b.y / rowHeight), w: b.w, h: Math.round(b.h / rowHeight) }).toEqual({ id: w.id, ...w.position });
+        expect({ id: w.id, x: b.x, y: Math.round(b.y / rowHeight), w: b.w, h: Math.round(b.h / rowHeight) }).toEqual({
+          id: w.id,
+          ...w.position,
+        });
       }
     }
     await page.click('nav a[data-slug="revenue-overview"]');
     await page.click('.card[data-id="mrr-trend"] > div');
-    await expect.poll(() => page.locator('#details pre').first().textContent()).toContain('MEASURE(subscriptions.mrr)');
+    await expect
+      .poll(() => page.locator('#details pre').first().textContent())
+      .toContain('MEASURE(subscriptions.mrr)');
     expect(await page.locator('#details').textContent()).toContain('Pivot');
     await page.screenshot({ path: join(artifacts, 'preview-revenue-overview.png') });
     await page.close();
@@ -112,7 +133,10 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
     await page.waitForFunction(() => document.getElementById('grid')!.dataset['breakpoint'] === 'sm');
     expect(await page.evaluate(() => location.hash)).toBe('#/revenue-overview/sm');
     const sm = await cardBoxes(page);
-    expect([sm['mrr-trend']!.x, sm['mrr-trend']!.w]).toEqual([mrr.responsiveLayouts!['sm']!.x, mrr.responsiveLayouts!['sm']!.w]);
+    expect([sm['mrr-trend']!.x, sm['mrr-trend']!.w]).toEqual([
+      mrr.responsiveLayouts!['sm']!.x,
+      mrr.responsiveLayouts!['sm']!.w,
+    ]);
     // xs has no layout of its own: sm's, fitted into xs's columns.
     await page.click('button[data-bp="xs"]');
     await page.waitForFunction(() => document.getElementById('grid')!.dataset['breakpoint'] === 'xs');
@@ -130,7 +154,8 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
     await page.waitForSelector('.card');
     const v0 = Number(await page.evaluate(() => document.body.dataset['version']));
     const file = join(dir, 'workbooks/revenue-overview.yaml');
-    const hostile = "## Safe <script>window.pwned=1</script>\\n<img src=x onerror='window.pwned=2'>\\n[click](javascript:window.pwned=3)";
+    const hostile =
+      "## Safe <script>window.pwned=1</script>\\n<img src=x onerror='window.pwned=2'>\\n[click](javascript:window.pwned=3)";
     writeFileSync(
       file,
       readFileSync(file, 'utf8')
@@ -162,19 +187,33 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
     const r = await runCli(['preview', '--dir', join(root, 'fixtures/example'), '--out', out]);
     expect(r.code).toBe(0);
     const files = readdirSync(out).sort();
-    expect(files).toEqual(['customer-health.lg.svg', 'revenue-overview.lg.svg', 'revenue-overview.sm.svg', 'sales-pipeline.lg.svg']);
+    expect(files).toEqual([
+      'customer-health.lg.svg',
+      'revenue-overview.lg.svg',
+      'revenue-overview.sm.svg',
+      'sales-pipeline.lg.svg',
+    ]);
     const page = await browser.newPage({ viewport: { width: 1240, height: 900 } });
     for (const f of files) {
       const text = readFileSync(join(out, f), 'utf8');
       const parsed = await page.evaluate((t) => {
         const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
-        return { error: doc.querySelector('parsererror')?.textContent ?? null, ids: [...doc.querySelectorAll('g[data-id]')].map((g) => g.getAttribute('data-id')) };
+        return {
+          error: doc.querySelector('parsererror')?.textContent ?? null,
+          ids: [...doc.querySelectorAll('g[data-id]')].map((g) => g.getAttribute('data-id')),
+        };
       }, text);
       expect(parsed.error, f).toBeNull();
       const slug = f.split('.')[0]!;
-      expect(parsed.ids.sort()).toEqual(widgetsOf(join(root, 'fixtures/example'), slug).widgets.map((w) => w.id).sort());
+      expect(parsed.ids.sort()).toEqual(
+        widgetsOf(join(root, 'fixtures/example'), slug)
+          .widgets.map((w) => w.id)
+          .sort(),
+      );
     }
-    await page.setContent(`<body style="margin:0">${readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8')}</body>`);
+    await page.setContent(
+      `<body style="margin:0">${readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8')}</body>`,
+    );
     const header = await page.locator('g[data-id="header"] rect').boundingBox();
     expect(header!.width).toBeGreaterThan(1100);
     await page.screenshot({ path: join(artifacts, 'preview-revenue-overview.lg.svg.png'), fullPage: true });

@@ -16,7 +16,11 @@ describe('wsc preview --out', () => {
       const r = await runCli(['preview', '--dir', dir, '--out', out], { env: { WSC_TOKEN: undefined } });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(['customer-health.lg.svg', 'revenue-overview.lg.svg', 'revenue-overview.sm.svg', 'sales-pipeline.lg.svg'].map((f) => `wrote ${join(out, f)}\n`).join(''));
+      expect(r.stdout).toBe(
+        ['customer-health.lg.svg', 'revenue-overview.lg.svg', 'revenue-overview.sm.svg', 'sales-pipeline.lg.svg']
+          .map((f) => `wrote ${join(out, f)}\n`)
+          .join(''),
+      );
     }
     for (const f of readdirSync(a)) expect(readFileSync(join(b, f), 'utf8')).toBe(readFileSync(join(a, f), 'utf8'));
     // Not even the embedded emulator's state: preview never reaches for a deployment.

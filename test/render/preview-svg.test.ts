@@ -15,7 +15,12 @@ const state = (d: W): DesiredState => ({
 
 describe('the grid at a breakpoint', () => {
   const d = draft([
-    { id: 'a', type: 'CHART', position: { x: 8, y: 0, w: 4, h: 4 }, responsiveLayouts: { sm: { x: 0, y: 0, w: 6, h: 4 } } },
+    {
+      id: 'a',
+      type: 'CHART',
+      position: { x: 8, y: 0, w: 4, h: 4 },
+      responsiveLayouts: { sm: { x: 0, y: 0, w: 6, h: 4 } },
+    },
     { id: 'b', type: 'CHART', position: { x: 10, y: 4, w: 4, h: 2 } },
   ]);
 
@@ -37,8 +42,18 @@ describe('the grid at a breakpoint', () => {
 
 describe('preview SVGs', () => {
   const d = draft([
-    { id: 'chart', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: { $report: 'revMrrTrnd01' } } },
-    { id: 'note', type: 'TEXT', position: { x: 4, y: 2, w: 4, h: 3 }, config: { content: '## Read <me>\nsecond line' } },
+    {
+      id: 'chart',
+      type: 'CHART',
+      position: { x: 0, y: 0, w: 6, h: 4 },
+      config: { reportId: { $report: 'revMrrTrnd01' } },
+    },
+    {
+      id: 'note',
+      type: 'TEXT',
+      position: { x: 4, y: 2, w: 4, h: 3 },
+      config: { content: '## Read <me>\nsecond line' },
+    },
     { id: 'wide', type: 'CHART', position: { x: 10, y: 5, w: 4, h: 2 } },
   ]);
 
@@ -60,8 +75,13 @@ describe('preview SVGs', () => {
     expect(card('wide')).toContain('class="card bad"');
   });
 
-  it('renders a TEXT widget\'s markdown with raw HTML as text and no javascript: link', () => {
-    const text = { id: 't', type: 'TEXT', position: { x: 0, y: 0, w: 4, h: 2 }, config: { content: '<script>x()</script> [a](javascript:x()) **b**' } };
+  it("renders a TEXT widget's markdown with raw HTML as text and no javascript: link", () => {
+    const text = {
+      id: 't',
+      type: 'TEXT',
+      position: { x: 0, y: 0, w: 4, h: 2 },
+      config: { content: '<script>x()</script> [a](javascript:x()) **b**' },
+    };
     const card = previewModel(state(draft([text])), []).workbooks[0]!.grids[0]!.cards[0]!;
     expect(card.html).toBe('<p>&lt;script&gt;x()&lt;/script&gt; [a](javascript:x()) <strong>b</strong></p>\n');
   });

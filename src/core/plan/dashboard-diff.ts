@@ -71,7 +71,8 @@ function widgetsById(d: Obj | undefined): Map<string, Obj> | undefined {
 export function boxOf(v: JsonValue | undefined): GridBox | undefined {
   if (!isObj(v)) return undefined;
   const { x, y, w, h } = v;
-  if (typeof x !== 'number' || typeof y !== 'number' || typeof w !== 'number' || typeof h !== 'number') return undefined;
+  if (typeof x !== 'number' || typeof y !== 'number' || typeof w !== 'number' || typeof h !== 'number')
+    return undefined;
   return { x, y, w, h };
 }
 
@@ -81,7 +82,12 @@ export function boxOf(v: JsonValue | undefined): GridBox | undefined {
  * reference of the report with that id; so does a `reportId` of a widget the
  * bundle no longer has.
  */
-function liveInBundleTerms(live: JsonValue, desired: JsonValue | undefined, names: ReportNames, key: string): JsonValue {
+function liveInBundleTerms(
+  live: JsonValue,
+  desired: JsonValue | undefined,
+  names: ReportNames,
+  key: string,
+): JsonValue {
   if (typeof live === 'number' && (isRef(desired) || (key === 'reportId' && desired === undefined))) {
     const r = names.byId(live);
     return r ? { $report: r.publicId } : live;
@@ -144,10 +150,18 @@ function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
   const pb = boxOf(b['position']);
   const pa = boxOf(a['position']);
   if (pb && pa) {
-    if (pb.x !== pa.x || pb.y !== pa.y) out.push({ widget: id, change: 'moved', before: { x: pb.x, y: pb.y }, after: { x: pa.x, y: pa.y } });
-    if (pb.w !== pa.w || pb.h !== pa.h) out.push({ widget: id, change: 'resized', before: { w: pb.w, h: pb.h }, after: { w: pa.w, h: pa.h } });
+    if (pb.x !== pa.x || pb.y !== pa.y)
+      out.push({ widget: id, change: 'moved', before: { x: pb.x, y: pb.y }, after: { x: pa.x, y: pa.y } });
+    if (pb.w !== pa.w || pb.h !== pa.h)
+      out.push({ widget: id, change: 'resized', before: { w: pb.w, h: pb.h }, after: { w: pa.w, h: pa.h } });
   } else if (!sameContent(b['position'] ?? null, a['position'] ?? null)) {
-    out.push(...memberChanges(b['position'], a['position'], 'position').map((m) => ({ widget: id, change: 'member' as const, ...m })));
+    out.push(
+      ...memberChanges(b['position'], a['position'], 'position').map((m) => ({
+        widget: id,
+        change: 'member' as const,
+        ...m,
+      })),
+    );
   }
   if (!sameContent(b['type'] ?? null, a['type'] ?? null)) {
     const t: WidgetChange = { widget: id, change: 'type' };
@@ -169,7 +183,11 @@ function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
  * the bundle's values). Undefined when the drafts cannot be matched by widget
  * id; then the plan shows the draft as a line diff.
  */
-export function diffDashboard(liveDraft: JsonValue | undefined, desiredDraft: JsonValue | undefined, names: ReportNames): DashboardDiff | undefined {
+export function diffDashboard(
+  liveDraft: JsonValue | undefined,
+  desiredDraft: JsonValue | undefined,
+  names: ReportNames,
+): DashboardDiff | undefined {
   const after = draftOf(desiredDraft === undefined ? undefined : alignWidgetIds(desiredDraft, liveDraft));
   const rawBefore = draftOf(liveDraft);
   const before = rawBefore ? draftOf(liveInBundleTerms(rawBefore, after, names, '')) : undefined;
