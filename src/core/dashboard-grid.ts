@@ -1,9 +1,10 @@
 // Where a dashboard's widgets sit at a breakpoint, the way the grid places
 // them: a widget's own layout for that breakpoint, else the one of the
 // nearest larger breakpoint that has one, else its `position`; a placement
-// taken from elsewhere is moved back inside the grid's columns, one the
-// dashboard states for that breakpoint is kept as written (and flagged when
-// it leaves the grid). Pure: used by the plan's map, the SVGs and the preview.
+// taken from elsewhere is moved back inside the grid's columns, and a layout
+// holding such placements is packed upwards as the grid packs it; a layout
+// the dashboard states in full for that breakpoint is kept as written, its
+// overlaps and widgets outside the grid flagged. Pure: used by the plan's map, the SVGs and the preview.
 import type { JsonValue } from './model.js';
 import { boxOf, type GridBox } from './plan/dashboard-diff.js';
 import { isObj } from './plan/compare.js';
@@ -60,6 +61,25 @@ function intersects(a: GridBox, b: GridBox): boolean {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
+/**
+ * Packs a layout upwards, as the grid does with one it derived from a larger
+ * breakpoint: in row order, each widget rises as far as it can, then moves
+ * below whatever it would overlap.
+ */
+function compactVertically(widgets: PlacedWidget[]): void {
+  const order = [...widgets].sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+  const placed: GridBox[] = [];
+  for (const w of order) {
+    const box = { ...w.box };
+    while (box.y > 0 && !placed.some((p) => intersects(p, { ...box, y: box.y - 1 }))) box.y--;
+    for (let hit = placed.find((p) => intersects(p, box)); hit; hit = placed.find((p) => intersects(p, box))) {
+      box.y = hit.y + hit.h;
+    }
+    w.box = box;
+    placed.push(box);
+  }
+}
+
 export function gridAt(draft: JsonValue | undefined, bp: Breakpoint): Grid {
   const cols = colsAt(draft, bp);
   const larger = BREAKPOINTS.slice(0, BREAKPOINTS.indexOf(bp) + 1).reverse();
@@ -87,6 +107,7 @@ export function gridAt(draft: JsonValue | undefined, bp: Breakpoint): Grid {
     const type = typeof w['type'] === 'string' ? w['type'] : '?';
     widgets.push({ id, type, box, from, outOfGrid, overlaps: [], widget: w });
   }
+  if (widgets.some((w) => w.from !== bp)) compactVertically(widgets);
   for (const a of widgets) for (const b of widgets) if (a !== b && intersects(a.box, b.box)) a.overlaps.push(b.id);
   const rows = Math.max(0, ...widgets.map((w) => w.box.y + w.box.h));
   return { breakpoint: bp, cols, rows, widgets };

@@ -40,6 +40,24 @@ describe('the grid at a breakpoint', () => {
   });
 });
 
+describe('a layout derived from a larger breakpoint', () => {
+  it('is packed upwards as the grid packs it: side by side at lg, one under the other at xs, no overlap', () => {
+    const d = draft([
+      { id: 'left', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 3 } },
+      { id: 'right', type: 'CHART', position: { x: 6, y: 0, w: 6, h: 2 } },
+      { id: 'low', type: 'TEXT', position: { x: 0, y: 9, w: 12, h: 1 } },
+    ]);
+    const xs = gridAt(d, 'xs');
+    expect(xs.widgets.map((w) => [w.id, w.box, w.overlaps])).toEqual([
+      ['left', { x: 0, y: 0, w: 4, h: 3 }, []],
+      ['right', { x: 0, y: 3, w: 4, h: 2 }, []],
+      ['low', { x: 0, y: 5, w: 4, h: 1 }, []],
+    ]);
+    // lg is the dashboard's own layout: kept as written, gaps and all.
+    expect(gridAt(d, 'lg').widgets.map((w) => w.box.y)).toEqual([0, 0, 9]);
+  });
+});
+
 describe('preview SVGs', () => {
   const d = draft([
     {
