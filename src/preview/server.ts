@@ -79,13 +79,6 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
       }
     });
   };
-  const watcher: FSWatcher = watch(opts.dir, { recursive: true }, (_event, name) => {
-    if (name !== null && ignored(String(name))) return;
-    // Editors write a file in several steps: one reload for a burst of events.
-    clearTimeout(timer);
-    timer = setTimeout(reload, 60);
-  });
-
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const headers = {
@@ -129,6 +122,13 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
     server.once('error', reject);
     server.listen(opts.port, '127.0.0.1', () => resolve());
   });
+  // Watched once the port is ours: a port in use then leaves nothing open behind the error.
+  const watcher: FSWatcher = watch(opts.dir, { recursive: true }, (_event, name) => {
+    if (name !== null && ignored(String(name))) return;
+    // Editors write a file in several steps: one reload for a burst of events.
+    clearTimeout(timer);
+    timer = setTimeout(reload, 60);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
@@ -137,7 +137,10 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
       clearTimeout(timer);
       watcher.close();
       for (const c of clients) c.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // An open page keeps its connections alive; stopping means stopping now.
+      server.closeAllConnections();
+      await closed;
       await loading;
     },
   };
