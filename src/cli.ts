@@ -56,6 +56,13 @@ export interface EmulatorOptions {
   workbookListing: 'all' | 'root-only';
   color: boolean;
 }
+export interface PreviewOptions {
+  dir: string;
+  env?: string;
+  port: number;
+  out?: string;
+  color: boolean;
+}
 export interface SchemaOptions {
   out: string;
   check: boolean;
@@ -171,6 +178,16 @@ export function buildCli(): Command & { exitCode?: number } {
     )
     .option('--no-color', 'disable colour')
     .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
+
+  program
+    .command('preview')
+    .description('draw the bundle\'s dashboards: a live page on loopback, or SVG files with --out (offline)')
+    .option('--dir <dir>', 'bundle root directory', '.')
+    .option('--env <name>', 'environment whose variables to interpolate (env: WSC_ENV); nothing is sent to it')
+    .option('--port <port>', 'port of the page on 127.0.0.1 (0 = any free port)', intArg(0, 65535), 4180)
+    .option('--out <dir>', 'write one SVG per dashboard and breakpoint into DIR instead of serving the page')
+    .option('--no-color', 'disable colour')
+    .action(action<PreviewOptions>(program, () => import('./commands/preview.js')));
 
   program
     .command('schema')

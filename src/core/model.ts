@@ -14,6 +14,7 @@ import type {
   Workbook,
   WorkbookInput,
 } from '../api/wire.js';
+import type { DashboardDiff } from './plan/dashboard-diff.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 
@@ -178,6 +179,8 @@ export interface FieldChange {
    * apply refuse a plan holding one.
    */
   createOnly?: true;
+  /** A dashboard draft's change by widget and member (absent when its widgets cannot be matched by id). */
+  dashboard?: DashboardDiff;
 }
 
 /**

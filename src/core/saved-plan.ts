@@ -62,7 +62,9 @@ const Change = z.object({
   actions: z.array(Action).min(1),
   liveId: z.int().optional(),
   livePublicId: z.string().optional(),
-  changes: z.array(z.object({ path: z.string(), before: Json.optional(), after: Json.optional() })),
+  changes: z.array(
+    z.object({ path: z.string(), before: Json.optional(), after: Json.optional(), dashboard: z.looseObject({}).optional() }),
+  ),
   requests: z.array(Request),
   pos: Pos.optional(),
   uiEdits: z.array(z.string()).optional(),

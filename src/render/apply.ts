@@ -8,17 +8,21 @@ import type { Style } from './style.js';
 import { visible } from './visible.js';
 
 const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
-  0: 'user attributes',
-  1: 'workbooks needed by reports',
-  2: 'reports',
-  3: 'workbook dashboards',
-  4: 'publish',
-  5: 'deletes',
+  0: 'User attributes',
+  1: 'Workbooks needed by reports',
+  2: 'Reports',
+  3: 'Dashboards',
+  4: 'Publish',
+  5: 'Deletes',
 };
 
+/**
+ * A kind of request. The executor starts each request once those it depends
+ * on have succeeded, so kinds overlap in time: the title names a group, not a
+ * step in a sequence.
+ */
 export function phaseTitle(phase: PlannedRequest['phase']): string {
-  if (phase === 5) return 'Deletes';
-  return phase === 0 ? 'User attributes' : `Phase ${phase}/4: ${PHASE_LABELS[phase]}`;
+  return PHASE_LABELS[phase];
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -56,8 +60,11 @@ export function describeRequest(r: PlannedRequest): string {
 export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefined {
   const { c } = style;
   switch (e.type) {
-    case 'phase-start':
-      return `${c.bold(phaseTitle(e.phase))} (${plural(e.total, 'request')})\n`;
+    case 'phase-end': {
+      // Printed when the last request of the kind has ended, which is when it is true.
+      const rest = `${e.failed ? `, ${e.failed} failed` : ''}${e.skipped ? `, ${e.skipped} skipped` : ''}`;
+      return `${c.bold(`${phaseTitle(e.phase)}:`)} ${e.applied} of ${e.applied + e.failed + e.skipped} applied${rest}\n`;
+    }
     case 'request-done': {
       const op = e.request.operation.op;
       const showId =

@@ -7,6 +7,7 @@ import type { Style } from './style.js';
 import { visible } from './visible.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
+import { dashboardLines, dashboardMap, type DashLine } from './dashboard-diff.js';
 
 const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = { create: '+', update: '~', adopt: '→', publish: '↑', record: '=', delete: '-' };
 
@@ -68,6 +69,14 @@ function diffLine(l: DiffLine, style: Style): string {
   return c.dim(`  ${l.text}`);
 }
 
+function dashLineHuman(l: DashLine, style: Style): string {
+  const { c } = style;
+  const color = l.sign === '+' ? c.green : l.sign === '-' ? c.red : c.yellow;
+  let out = `      ${color(l.sign)} ${l.text}\n`;
+  for (const d of l.nested ?? []) out += `          ${diffLine(d, style)}\n`;
+  return out;
+}
+
 export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: string): string {
   const { c } = style;
   const sym = actionSymbol(rc);
@@ -80,6 +89,12 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
     out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
   }
   for (const change of rc.changes) {
+    if (change.dashboard) {
+      out += `    ${visible(change.path)}:\n`;
+      for (const l of dashboardLines(change.dashboard)) out += dashLineHuman(l, style);
+      for (const l of dashboardMap(change, 96)) out += l === '' ? '\n' : `    ${c.dim(l)}\n`;
+      continue;
+    }
     const v = fieldView(change);
     if (v.kind === 'inline') {
       const note = change.createOnly ? ` ${c.red(CREATE_ONLY_NOTE)}` : '';

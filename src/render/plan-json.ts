@@ -4,6 +4,7 @@
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
 import { hasChanges, type JsonValue, type Plan, type PlanSummary, type PlanWarning } from '../core/model.js';
 import { isShown } from '../core/plan/create-only.js';
+import type { DashboardDiff } from '../core/plan/dashboard-diff.js';
 
 export interface PlanJsonField {
   path: string;
@@ -11,6 +12,8 @@ export interface PlanJsonField {
   after?: JsonValue;
   /** Only a create can set this field: the difference cannot be applied (plan and apply exit 3). */
   createOnly?: true;
+  /** A dashboard draft's change by widget and member (README "Plan JSON format"). */
+  dashboard?: DashboardDiff;
 }
 
 export interface PlanJsonChange {
@@ -64,6 +67,7 @@ export function planJson(plan: Plan): PlanJson {
             ...('before' in f ? { before: f.before } : {}),
             ...('after' in f ? { after: f.after } : {}),
             ...(f.createOnly ? { createOnly: true as const } : {}),
+            ...(f.dashboard ? { dashboard: f.dashboard } : {}),
           })),
           requests: c.requests.map((r) => ({ id: r.id, op: r.operation.op, phase: r.phase, dependsOn: [...r.dependsOn] })),
           ...(c.uiEdits !== undefined ? { uiEdits: [...c.uiEdits] } : {}),

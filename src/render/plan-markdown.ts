@@ -7,6 +7,7 @@ import { createOnlyChanges, isShown } from '../core/plan/create-only.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
+import { dashboardLines, dashboardMap } from './dashboard-diff.js';
 import { visible } from './visible.js';
 
 export function escapeHtml(s: string): string {
@@ -31,6 +32,14 @@ function diffText(l: DiffLine): string {
 function resourceDiff(rc: ResourceChange): string {
   let out = '';
   for (const change of rc.changes) {
+    if (change.dashboard) {
+      out += `  ${visible(change.path)}:\n`;
+      for (const l of dashboardLines(change.dashboard)) {
+        out += `${l.sign === '~' ? '!' : l.sign} ${l.text}\n`;
+        for (const d of l.nested ?? []) out += `    ${diffText(d)}\n`;
+      }
+      continue;
+    }
     const v = fieldView(change);
     if (v.kind === 'inline') {
       if (v.before !== undefined) out += `- ${v.path}: ${v.before}\n`;
@@ -73,6 +82,10 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
     if (what !== undefined) block += `${escapeHtml(visible(what))}\n\n`;
     if (rc.note !== undefined) block += `_${escapeHtml(visible(`note: ${rc.note}`))}_\n\n`;
     block += fence(resourceDiff(rc), 'diff');
+    for (const change of rc.changes) {
+      const map = dashboardMap(change, 100).slice(1);
+      if (map.length > 0) block += `\n${fence(`${map.join('\n')}\n`, 'text')}`;
+    }
     block += '\n</details>\n\n';
     if (out.length + block.length + footer.length + 200 > budget) {
       const rest = changed.length - i;

@@ -1,6 +1,7 @@
 // Apply progress on stderr: on a terminal (Style.spinner) one ora spinner
-// showing the phases under way, with failures, skips and recoveries printed
-// above it and a line per finished phase; anywhere else, plain lines.
+// showing the kinds of request under way, with failures, skips and
+// recoveries printed above it and a line per kind once its last request has
+// ended; anywhere else, plain lines in the order requests end.
 import ora, { type Ora } from 'ora';
 import type { ApplyEvent, Phase } from '../core/execute.js';
 import { phaseTitle, renderApplyEvent } from './apply.js';
@@ -54,7 +55,7 @@ export function createProgress(opts: { style: Style; write: (text: string) => vo
           break;
         case 'phase-end': {
           active.delete(e.phase);
-          const summary = `${phaseTitle(e.phase)}: ${e.applied} applied${e.failed ? `, ${e.failed} failed` : ''}${e.skipped ? `, ${e.skipped} skipped` : ''}`;
+          const summary = renderApplyEvent(e, style)!.trimEnd();
           if (spinner) {
             if (e.failed || e.skipped) spinner.fail(summary);
             else spinner.succeed(summary);

@@ -161,7 +161,9 @@ describe('plan: an existing deployment', () => {
     const unpublished = live({ ...liveState, workbooks: [lWorkbook(7, 'sales', { name: 'Sales', meta: { dashboardDraft: draftLive } })] });
     const p2 = plan(base(), unpublished, ctx());
     expect(p2.changes[0]!.actions).toEqual(['publish']);
-    expect(p2.changes[0]!.changes).toEqual([{ path: 'dashboardPublished', before: null, after: draftLive }]);
+    expect(p2.changes[0]!.changes.map(({ dashboard: _, ...c }) => c)).toEqual([{ path: 'dashboardPublished', before: null, after: draftLive }]);
+    // Never published: every widget of the draft is new to the published dashboard.
+    expect(p2.changes[0]!.changes[0]!.dashboard?.widgets.map((w) => [w.widget, w.change])).toEqual([['w1', 'added']]);
     expect(p2.changes[0]!.requests.map((r) => [r.id, r.dependsOn])).toEqual([['workbook/sales#publish', []]]);
   });
 

@@ -34,6 +34,19 @@ describe('saved plans', () => {
     expect(text.endsWith('}\n')).toBe(true);
   });
 
+  it('keeps the dashboard diff of a draft, so apply PLANFILE shows it as plan did', () => {
+    const widget = { id: 'w1', type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 } };
+    const withIds = plan(
+      desired({ workbooks: [dWorkbook('sales', { meta: { dashboardDraft: { widgets: [widget] } } })] }),
+      live({ workbooks: [lWorkbook(3, 'sales', { meta: { dashboardDraft: { widgets: [{ ...widget, position: { x: 2, y: 0, w: 1, h: 1 } }] } } })] }),
+      ctx({ environment: 'staging', deploymentId: 12 }),
+    );
+    const dashboard = withIds.changes[0]!.changes[0]!.dashboard;
+    expect(dashboard?.widgets).toEqual([{ widget: 'w1', change: 'moved', before: { x: 2, y: 0 }, after: { x: 0, y: 0 } }]);
+    const saved = parseSavedPlan(serializeSavedPlan({ wscVersion: '0.1.0', createdAt: '2026-11-22T08:00:00.000Z', environment: env, plan: withIds }), 'plan.json');
+    expect(saved.plan.changes[0]!.changes[0]!.dashboard).toEqual(dashboard);
+  });
+
   it('never holds the token (nor anything else of the environment but where it is)', () => {
     expect(text).not.toContain('super-secret-token-1234');
     expect(text).not.toContain('hunter2');

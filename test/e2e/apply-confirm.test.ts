@@ -69,7 +69,7 @@ describe('apply on a terminal', () => {
       const code = await run(options(dir, emu.url), ctx);
       expect(code).toBe(0);
       expect(seen.out).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
-      expect(seen.err).toMatch(/Phase 2\/4: reports \(2 requests\)\n {2}done {4}report\/rep000001000 \(create report, id \d+\)/);
+      expect(seen.err).toMatch(/^ {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\n {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\nReports: 2 of 2 applied\n/m);
       expect(reportsIn(emu)).toHaveLength(2);
     });
   });

@@ -41,13 +41,13 @@ function applyOnTerminal(emu: Emulator, dir: string, answer: string): Promise<{ 
 }
 
 describe.skipIf(!hasScript)('apply on a terminal', () => {
-  test('answering yes applies, with a spinner per phase', async () => {
+  test('answering yes applies, with a spinner and a line per kind of request once its last one ended', async () => {
     const dir = writeBundle({ looseReports: 2 });
     await withEmulator({}, async (emu) => {
       const { code, screen } = await applyOnTerminal(emu, dir, 'yes');
       expect(code).toBe(0);
       expect(screen).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
-      expect(screen).toMatch(/✔.*Phase 2\/4: reports: 2 applied/);
+      expect(screen).toMatch(/✔.*Reports:\S* 2 of 2 applied/);
       expect(screen).toContain('2 created, 0 updated, 0 adopted, 0 published.');
       expect(reportsIn(emu)).toHaveLength(2);
     });

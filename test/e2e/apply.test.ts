@@ -22,8 +22,17 @@ describe('wsc apply', () => {
       expect(first.stderr).not.toMatch(/internal error/i);
       expect(first.code).toBe(0);
       expect(first.stdout).toBe('Apply complete: 6 created, 0 updated, 0 adopted, 1 published.\n');
-      // progress went to stderr, one line per request
-      expect(first.stderr).toMatch(/Phase 2\/4: reports \(5 requests\)/);
+      // progress went to stderr, one line per request as it ended, and a line per kind after its last request
+      const progress = first.stderr.split('\n');
+      const kindLine = (title: string) => progress.findIndex((l) => l.startsWith(`${title}:`));
+      const lastOf = (re: RegExp) => progress.findLastIndex((l) => re.test(l));
+      expect(progress.filter((l) => /^ {2}done {4}report\//.test(l))).toHaveLength(5);
+      expect(progress[kindLine('Reports')]).toBe('Reports: 5 of 5 applied');
+      expect(kindLine('Reports')).toBeGreaterThan(lastOf(/^ {2}done {4}report\//));
+      expect(kindLine('Dashboards')).toBeGreaterThan(lastOf(/dashboard draft\)$/));
+      expect(kindLine('Publish')).toBeGreaterThan(lastOf(/publish dashboard\)$/));
+      // A kind's line never precedes a line of its own requests: no header claims an order the graph does not keep.
+      expect(first.stderr).not.toMatch(/Phase \d\/4/);
 
       const wb = workbooksIn(emu).filter((w) => w.slug === 'sales');
       expect(wb).toHaveLength(1);

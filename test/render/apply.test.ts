@@ -56,12 +56,11 @@ describe('apply output', () => {
       renderApplyEvent({ type: 'phase-end', phase: 2, applied: 1, failed: 1, skipped: 0 }, plainStyle),
     ];
     expect(lines.filter(Boolean).join('')).toMatchInlineSnapshot(`
-      "Phase 2/4: reports (2 requests)
-      User attributes (1 request)
-        done    report/revAAAAAAAA1 (create report, id 40; already there with the same content: an earlier attempt whose answer was lost, or another run)
+      "  done    report/revAAAAAAAA1 (create report, id 40; already there with the same content: an earlier attempt whose answer was lost, or another run)
         done    report/adoAAAAAAAA1 (adopt report 9)
         failed  report/revAAAAAAAA1 (create report): publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revenue.yaml) is already used by a report in deployment 11.
         skipped workbook/sales (upsert workbook with its dashboard draft): depends on report/revAAAAAAAA1#create which failed
+      Reports: 1 of 2 applied, 1 failed
       "
     `);
   });
@@ -161,8 +160,8 @@ describe('apply progress without a terminal', () => {
     p.onEvent({ type: 'phase-end', phase: 1, applied: 1, failed: 0, skipped: 0 });
     p.stop();
     expect(written).toMatchInlineSnapshot(`
-      "Phase 1/4: workbooks needed by reports (1 request)
-        done    workbook/sales (upsert workbook, id 3)
+      "  done    workbook/sales (upsert workbook, id 3)
+      Workbooks needed by reports: 1 of 1 applied
       "
     `);
   });

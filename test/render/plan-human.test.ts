@@ -13,24 +13,16 @@ describe('renderPlanHuman', () => {
           workbooks/sales.yaml:1
           name: "Sales"
           meta.dashboardDraft:
-            + {
-            +   "title": "Sales",
-            +   "widgets": [
-            +     {
-            +       "config": {
-            +         "reportId": (known after apply)
-            +       },
-            +       "id": "w1",
-            +       "position": {
-            +         "h": 4,
-            +         "w": 6,
-            +         "x": 0,
-            +         "y": 0
-            +       },
-            +       "type": "CHART"
-            +     }
-            +   ]
-            + }
+            + title: "Sales"
+            + widget w1 added: CHART at 0,0 6×4, shows { $report: newRep000001 } "New \`tick\` | pipe"
+
+          after (lg, 12 columns)
+          +*w1--------------------------------------+
+          |                                         |
+          |                                         |
+          |                                         |
+          +-----------------------------------------+
+          * changed
           ↑ publish the dashboard draft
 
       + report/newRep000001 will be created

@@ -47,6 +47,34 @@ describe('renderPlanJson', () => {
                       }
                     }
                   ]
+                },
+                "dashboard": {
+                  "members": [
+                    {
+                      "path": "title",
+                      "after": "Sales"
+                    }
+                  ],
+                  "widgets": [
+                    {
+                      "widget": "w1",
+                      "change": "added",
+                      "reports": [
+                        "newRep000001"
+                      ],
+                      "type": "CHART",
+                      "position": {
+                        "x": 0,
+                        "y": 0,
+                        "w": 6,
+                        "h": 4
+                      }
+                    }
+                  ],
+                  "reports": {
+                    "newRep000001": "New \`tick\` | pipe"
+                  },
+                  "layoutChanged": true
                 }
               }
             ],

@@ -23,25 +23,19 @@ describe('renderPlanMarkdown', () => {
       \`\`\`diff
       + name: "Sales"
         meta.dashboardDraft:
-        + {
-        +   "title": "Sales",
-        +   "widgets": [
-        +     {
-        +       "config": {
-        +         "reportId": (known after apply)
-        +       },
-        +       "id": "w1",
-        +       "position": {
-        +         "h": 4,
-        +         "w": 6,
-        +         "x": 0,
-        +         "y": 0
-        +       },
-        +       "type": "CHART"
-        +     }
-        +   ]
-        + }
+      + title: "Sales"
+      + widget w1 added: CHART at 0,0 6×4, shows { $report: newRep000001 } "New \`tick\` | pipe"
       + (publish the dashboard draft)
+      \`\`\`
+
+      \`\`\`text
+      after (lg, 12 columns)
+      +*w1--------------------------------------------+
+      |                                               |
+      |                                               |
+      |                                               |
+      +-----------------------------------------------+
+      * changed
       \`\`\`
 
       </details>

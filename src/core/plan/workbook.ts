@@ -8,7 +8,15 @@ import { liveDraft } from '../live-draft.js';
 import type { ActionKind, DesiredWorkbook, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
 import { resolveRefs, type RefTargets } from '../refs.js';
 import { change, liveField, sameDraft, type Obj, type Planned } from './compare.js';
+import { diffDashboard } from './dashboard-diff.js';
 import { dependencyOf, type Matches } from './match.js';
+import { reportNames } from './report-names.js';
+
+/** The draft's change by widget, in the bundle's terms (references as written). */
+function withDashboardDiff(c: FieldChange, live: JsonValue | undefined, desired: JsonValue, m: Matches): void {
+  const d = diffDashboard(live ?? undefined, desired, reportNames(m));
+  if (d) c.dashboard = d;
+}
 
 export function planWorkbook(
   w: DesiredWorkbook,
@@ -45,7 +53,9 @@ export function planWorkbook(
       const same = k === 'dashboardDraft' ? sameDraft(r.value, before) : sameContent(r.value, before);
       if (exists && r.pending.length === 0 && same) continue;
       if (k === 'dashboardDraft') draftChanges = true;
-      changes.push(change(path, before, r.value, exists));
+      const c = change(path, before, r.value, exists);
+      if (k === 'dashboardDraft') withDashboardDiff(c, before, meta[k]!, m);
+      changes.push(c);
       if (r.pending.length > 0) {
         setMember(meta3, k, r.value);
         for (const ref of r.pending) deps3.add(dependencyOf(ref, m));
@@ -97,7 +107,11 @@ export function planWorkbook(
     const published = liveField(lw, 'dashboardPublished') ?? null;
     if (!exists || draftChanges || !sameDraft(wanted, published)) {
       actions.push('publish');
-      if (exists && !draftChanges) changes.push(change('dashboardPublished', published, wanted, exists));
+      if (exists && !draftChanges) {
+        const c = change('dashboardPublished', published, wanted, exists);
+        withDashboardDiff(c, published, meta?.['dashboardDraft'] ?? wanted, m);
+        changes.push(c);
+      }
       requests.push({
         id: `${w.address}#publish`,
         address: w.address,

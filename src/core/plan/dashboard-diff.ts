@@ -1,0 +1,241 @@
+// A dashboard draft's change as a reviewer reads it: widgets matched by id
+// (added, removed, moved, resized, type, config/style members by path) and
+// the dashboard's own members (layout, title, settings, theme, app) by path.
+// Values keep references in their bundle form (`{ $report: <publicId> }`),
+// with the titles of the reports they name, whichever side they come from.
+import { sameContent, setMember } from '../canonical.js';
+import { isRef, type JsonValue } from '../model.js';
+import { alignWidgetIds, isObj, type Obj } from './compare.js';
+
+export interface GridBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export type WidgetChange =
+  | { widget: string; change: 'added'; type?: string; position?: GridBox; reports: string[] }
+  | { widget: string; change: 'removed'; type?: string; position?: GridBox }
+  | { widget: string; change: 'moved'; before: { x: number; y: number }; after: { x: number; y: number } }
+  | { widget: string; change: 'resized'; before: { w: number; h: number }; after: { w: number; h: number } }
+  | { widget: string; change: 'type'; before?: string; after?: string }
+  | { widget: string; change: 'member'; path: string; before?: JsonValue; after?: JsonValue };
+
+export interface MemberChange {
+  path: string;
+  before?: JsonValue;
+  after?: JsonValue;
+}
+
+export interface DashboardDiff {
+  /** Dashboard members other than `widgets`, by dotted path, in path order. */
+  members: MemberChange[];
+  /** Per widget, in the after draft's order, then the removed ones in the before draft's order. */
+  widgets: WidgetChange[];
+  /** Titles of the reports named by `{ $report }` in the values above, by bundle publicId. */
+  reports: { [publicId: string]: string };
+  /** A widget was added, removed, moved or resized, or the grid's columns changed: the layout map is worth drawing. */
+  layoutChanged: boolean;
+}
+
+/** What the planner knows about reports: bundle publicId and title by live id, title by bundle publicId. */
+export interface ReportNames {
+  byId(id: number): { publicId: string; title: string } | undefined;
+  title(publicId: string): string | undefined;
+}
+
+const WIDGET_KEYS = new Set(['id', 'type', 'position']);
+
+/** The draft as an object, or undefined for anything else (null, absent, not an object). */
+function draftOf(v: JsonValue | undefined): Obj | undefined {
+  return isObj(v) ? v : undefined;
+}
+
+/**
+ * Widgets by id, or undefined when ids are missing or repeated: such a draft
+ * cannot be matched by id, and the caller keeps the plain line diff.
+ */
+function widgetsById(d: Obj | undefined): Map<string, Obj> | undefined {
+  const out = new Map<string, Obj>();
+  const list = d?.['widgets'];
+  if (list === undefined || list === null) return out;
+  if (!Array.isArray(list)) return undefined;
+  for (const w of list) {
+    if (!isObj(w) || typeof w['id'] !== 'string' || out.has(w['id'])) return undefined;
+    out.set(w['id'], w);
+  }
+  return out;
+}
+
+export function boxOf(v: JsonValue | undefined): GridBox | undefined {
+  if (!isObj(v)) return undefined;
+  const { x, y, w, h } = v;
+  if (typeof x !== 'number' || typeof y !== 'number' || typeof w !== 'number' || typeof h !== 'number')
+    return undefined;
+  return { x, y, w, h };
+}
+
+/**
+ * The live side in the bundle's terms: where the desired value holds a
+ * `{ $report }` reference and the live one a number, the number becomes the
+ * reference of the report with that id; so does a `reportId` of a widget the
+ * bundle no longer has.
+ */
+function liveInBundleTerms(
+  live: JsonValue,
+  desired: JsonValue | undefined,
+  names: ReportNames,
+  key: string,
+): JsonValue {
+  if (typeof live === 'number' && (isRef(desired) || (key === 'reportId' && desired === undefined))) {
+    const r = names.byId(live);
+    return r ? { $report: r.publicId } : live;
+  }
+  if (Array.isArray(live)) {
+    const d = Array.isArray(desired) ? desired : [];
+    return live.map((x, i) => liveInBundleTerms(x, d[i], names, key));
+  }
+  if (isObj(live)) {
+    const d = isObj(desired) ? desired : {};
+    const out: Obj = {};
+    for (const k of Object.keys(live)) {
+      setMember(out, k, liveInBundleTerms(live[k]!, d[k], names, k));
+    }
+    return out;
+  }
+  return live;
+}
+
+/** Leaves of a value by dotted path: objects are walked, arrays and references are leaves. */
+function leaves(v: JsonValue | undefined, prefix: string, out: Map<string, JsonValue>): Map<string, JsonValue> {
+  if (isObj(v) && !isRef(v) && Object.keys(v).length > 0) {
+    for (const k of Object.keys(v)) leaves(v[k], prefix ? `${prefix}.${k}` : k, out);
+  } else if (v !== undefined && prefix !== '') {
+    out.set(prefix, v);
+  }
+  return out;
+}
+
+/** Member changes between two values, by path, in path order. */
+function memberChanges(before: JsonValue | undefined, after: JsonValue | undefined, prefix: string): MemberChange[] {
+  const b = leaves(before, prefix, new Map());
+  const a = leaves(after, prefix, new Map());
+  const all = [...new Set([...b.keys(), ...a.keys()])].sort();
+  // An empty object on one side and members under it on the other: the members tell it.
+  const paths = all.filter((p) => !all.some((q) => q.startsWith(`${p}.`)));
+  const out: MemberChange[] = [];
+  for (const path of paths) {
+    const x = b.get(path);
+    const y = a.get(path);
+    if (x !== undefined && y !== undefined && sameContent(x, y)) continue;
+    const c: MemberChange = { path };
+    if (x !== undefined) c.before = x;
+    if (y !== undefined) c.after = y;
+    out.push(c);
+  }
+  return out;
+}
+
+function refsIn(v: JsonValue | undefined, out: Set<string>): Set<string> {
+  if (isRef(v)) {
+    if ('$report' in v) out.add(v.$report);
+  } else if (Array.isArray(v)) for (const x of v) refsIn(x, out);
+  else if (isObj(v)) for (const k of Object.keys(v)) refsIn(v[k], out);
+  return out;
+}
+
+function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
+  const out: WidgetChange[] = [];
+  const pb = boxOf(b['position']);
+  const pa = boxOf(a['position']);
+  if (pb && pa) {
+    if (pb.x !== pa.x || pb.y !== pa.y)
+      out.push({ widget: id, change: 'moved', before: { x: pb.x, y: pb.y }, after: { x: pa.x, y: pa.y } });
+    if (pb.w !== pa.w || pb.h !== pa.h)
+      out.push({ widget: id, change: 'resized', before: { w: pb.w, h: pb.h }, after: { w: pa.w, h: pa.h } });
+  } else if (!sameContent(b['position'] ?? null, a['position'] ?? null)) {
+    out.push(
+      ...memberChanges(b['position'], a['position'], 'position').map((m) => ({
+        widget: id,
+        change: 'member' as const,
+        ...m,
+      })),
+    );
+  }
+  if (!sameContent(b['type'] ?? null, a['type'] ?? null)) {
+    const t: WidgetChange = { widget: id, change: 'type' };
+    if (typeof b['type'] === 'string') t.before = b['type'];
+    if (typeof a['type'] === 'string') t.after = a['type'];
+    out.push(t);
+  }
+  const rest = (w: Obj): Obj => {
+    const o: Obj = {};
+    for (const k of Object.keys(w)) if (!WIDGET_KEYS.has(k) && w[k] !== null) setMember(o, k, w[k]!);
+    return o;
+  };
+  for (const m of memberChanges(rest(b), rest(a), '')) out.push({ widget: id, change: 'member', ...m });
+  return out;
+}
+
+/**
+ * The change between a live draft and a desired one (references not resolved:
+ * the bundle's values). Undefined when the drafts cannot be matched by widget
+ * id; then the plan shows the draft as a line diff.
+ */
+export function diffDashboard(
+  liveDraft: JsonValue | undefined,
+  desiredDraft: JsonValue | undefined,
+  names: ReportNames,
+): DashboardDiff | undefined {
+  const after = draftOf(desiredDraft === undefined ? undefined : alignWidgetIds(desiredDraft, liveDraft));
+  const rawBefore = draftOf(liveDraft);
+  const before = rawBefore ? draftOf(liveInBundleTerms(rawBefore, after, names, '')) : undefined;
+  const wb = widgetsById(before);
+  const wa = widgetsById(after);
+  if (!wb || !wa) return undefined;
+
+  const withoutWidgets = (d: Obj | undefined): Obj => {
+    const o: Obj = {};
+    if (d) for (const k of Object.keys(d)) if (k !== 'widgets' && d[k] !== null) setMember(o, k, d[k]!);
+    return o;
+  };
+  const members = memberChanges(withoutWidgets(before), withoutWidgets(after), '');
+  const widgets: WidgetChange[] = [];
+  for (const [id, a] of wa) {
+    const b = wb.get(id);
+    if (b) {
+      widgets.push(...widgetChanges(id, b, a));
+      continue;
+    }
+    const added: WidgetChange = { widget: id, change: 'added', reports: [...refsIn(a, new Set())] };
+    if (typeof a['type'] === 'string') added.type = a['type'];
+    const p = boxOf(a['position']);
+    if (p) added.position = p;
+    widgets.push(added);
+  }
+  for (const [id, b] of wb) {
+    if (wa.has(id)) continue;
+    const removed: WidgetChange = { widget: id, change: 'removed' };
+    if (typeof b['type'] === 'string') removed.type = b['type'];
+    const p = boxOf(b['position']);
+    if (p) removed.position = p;
+    widgets.push(removed);
+  }
+
+  const named = new Set<string>();
+  for (const m of members) refsIn(m.before, refsIn(m.after, named));
+  for (const w of widgets) {
+    if (w.change === 'member') refsIn(w.before, refsIn(w.after, named));
+    if (w.change === 'added') for (const r of w.reports) named.add(r);
+  }
+  const reports: Record<string, string> = {};
+  for (const pid of [...named].sort()) {
+    const t = names.title(pid);
+    if (t !== undefined) reports[pid] = t;
+  }
+  const layoutChanged =
+    widgets.some((w) => w.change !== 'member' && w.change !== 'type') ||
+    members.some((m) => m.path.startsWith('layout.cols') || m.path.startsWith('layout.breakpoints'));
+  return { members, widgets, reports, layoutChanged };
+}

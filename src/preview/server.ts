@@ -1,0 +1,147 @@
+// The preview page's server: loopback only, the page's files from the
+// package, the bundle's preview model as JSON, and an event stream that says
+// when a bundle file changed (Node's recursive fs.watch), so the page reloads
+// its data and keeps the dashboard and breakpoint it shows.
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { PreviewModel } from './model.js';
+
+/** The page's files: `assets/preview` at the package root, one level up from dist/ and two from src/preview/. */
+function assetsDir(): string {
+  for (const rel of ['../assets/preview/', '../../assets/preview/']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(`${dir}index.html`)) return dir;
+  }
+  throw new Error('the preview page files (assets/preview) are missing from this installation of wsc');
+}
+
+const FILES: Record<string, string> = {
+  '/': 'index.html',
+  '/app.js': 'app.js',
+  '/app.css': 'app.css',
+};
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+// The page loads only its own files and data: no inline script, nothing from another origin.
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+export interface PreviewServer {
+  url: string;
+  /** Bundle reloads served so far (the page's data version). */
+  version(): number;
+  close(): Promise<void>;
+}
+
+export interface PreviewServerOptions {
+  dir: string;
+  port: number;
+  load: () => Promise<PreviewModel>;
+  /** Told of a reload's failure (the page keeps the last model). */
+  onError?: (e: unknown) => void;
+}
+
+/** Paths under the bundle that are not bundle files: wsc's own state and version control. */
+function ignored(name: string): boolean {
+  return /^(\.wsc|\.git|node_modules)([\\/]|$)/.test(name);
+}
+
+export async function startPreviewServer(opts: PreviewServerOptions): Promise<PreviewServer> {
+  const assets = assetsDir();
+  let version = 1;
+  let model = await opts.load();
+  const clients = new Set<ServerResponse>();
+
+  let timer: NodeJS.Timeout | undefined;
+  let loading = Promise.resolve();
+  const reload = () => {
+    loading = loading.then(async () => {
+      try {
+        model = await opts.load();
+        version++;
+        for (const c of clients) c.write(`event: change\ndata: ${version}\n\n`);
+      } catch (e) {
+        opts.onError?.(e);
+      }
+    });
+  };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const headers = {
+      'cache-control': 'no-store',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+    };
+    if (req.method !== 'GET') {
+      res.writeHead(405, headers).end();
+      return;
+    }
+    if (url.pathname === '/api/model') {
+      res
+        .writeHead(200, { ...headers, 'content-type': 'application/json' })
+        .end(JSON.stringify({ version, ...model }));
+      return;
+    }
+    if (url.pathname === '/api/events') {
+      res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', connection: 'keep-alive' });
+      res.write(`event: hello\ndata: ${version}\n\n`);
+      clients.add(res);
+      req.on('close', () => clients.delete(res));
+      return;
+    }
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204, headers).end();
+      return;
+    }
+    const file = FILES[url.pathname];
+    if (!file) {
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    readFile(`${assets}${file}`).then(
+      (body) => res.writeHead(200, { ...headers, 'content-type': TYPES[file.split('.').pop()!]! }).end(body),
+      () => res.writeHead(500, headers).end(),
+    );
+  });
+  // Loopback only: the page shows the bundle's SQL and queries to whoever reaches it.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  // Watched once the port is ours: a port in use then leaves nothing open behind the error.
+  const watcher: FSWatcher = watch(opts.dir, { recursive: true }, (_event, name) => {
+    if (name !== null && ignored(String(name))) return;
+    // Editors write a file in several steps: one reload for a burst of events.
+    clearTimeout(timer);
+    timer = setTimeout(reload, 60);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    version: () => version,
+    close: async () => {
+      clearTimeout(timer);
+      watcher.close();
+      for (const c of clients) c.end();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // An open page keeps its connections alive; stopping means stopping now.
+      server.closeAllConnections();
+      await closed;
+      await loading;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// The dashboard's grid at `lg` as a text map: each widget a box labelled with
+// its id, changed ones marked `*`; before and after side by side when both
+// fit the width (a terminal of 100 columns, a GitHub comment's code block),
+// one above the other otherwise. ASCII only, so it lines up in any font.
+import { gridAt, type Grid } from '../core/dashboard-grid.js';
+import type { JsonValue } from '../core/model.js';
+import { visible } from './visible.js';
+
+const GAP = 2;
+/** Rows past this are cut (a marker line says how many): a map is a glance, not the whole page. */
+const MAX_ROWS = 60;
+
+function draw(grid: Grid, cw: number, marked: ReadonlySet<string>): string[] {
+  const cols = Math.max(grid.cols, ...grid.widgets.map((w) => w.box.x + w.box.w));
+  const rows = Math.min(grid.rows, MAX_ROWS);
+  const width = cols * cw + 1;
+  const canvas = Array.from({ length: rows + 1 }, () => Array<string>(width).fill(' '));
+  const put = (x: number, y: number, ch: string) => {
+    if (y >= 0 && y <= rows && x >= 0 && x < width) canvas[y]![x] = ch;
+  };
+  for (const w of grid.widgets) {
+    const { x, y, w: bw, h } = w.box;
+    if (bw < 1 || h < 1) continue;
+    const x0 = Math.max(0, x) * cw;
+    const x1 = (Math.max(0, x) + bw) * cw;
+    const y0 = Math.max(0, y);
+    const y1 = Math.max(0, y) + h;
+    for (let i = x0; i <= x1; i++) {
+      put(i, y0, '-');
+      put(i, y1, '-');
+    }
+    for (let j = y0; j <= y1; j++) {
+      put(x0, j, '|');
+      put(x1, j, '|');
+    }
+    for (const [i, j] of [
+      [x0, y0],
+      [x1, y0],
+      [x0, y1],
+      [x1, y1],
+    ] as const)
+      put(i, j, '+');
+    let label = `${marked.has(w.id) ? '*' : ''}${visible(w.id)}`;
+    const room = x1 - x0 - 1;
+    if (label.length > room) label = room > 1 ? `${label.slice(0, room - 1)}~` : label.slice(0, Math.max(0, room));
+    [...label].forEach((ch, k) => put(x0 + 1 + k, y0, ch));
+  }
+  const lines = canvas.map((l) => l.join(''));
+  if (grid.rows > MAX_ROWS) lines.push(`(${grid.rows - MAX_ROWS} more rows)`);
+  return lines;
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+/**
+ * The map of a dashboard's layout at `lg`, before and after, as lines at most
+ * `width` characters wide. `before` undefined: the dashboard is new (one map).
+ */
+export function layoutMap(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  marked: ReadonlySet<string>,
+  width = 100,
+): string[] {
+  const grids = [before, after].filter((d) => d !== undefined).map((d) => gridAt(d, 'lg'));
+  const titles = grids.length === 2 ? ['before', 'after'] : [before === undefined ? 'after' : 'before'];
+  const cols = Math.max(1, ...grids.map((g) => Math.max(g.cols, ...g.widgets.map((w) => w.box.x + w.box.w))));
+  const sideBySide = grids.length === 2 && Math.floor((Math.floor((width - GAP) / 2) - 1) / cols) >= 2;
+  const cw = sideBySide
+    ? Math.floor((Math.floor((width - GAP) / 2) - 1) / cols)
+    : Math.max(1, Math.floor((width - 1) / cols));
+  const maps = grids.map((g, i) => [`${titles[i]} (lg, ${g.cols} columns)`, ...draw(g, cw, marked)]);
+  const legend = marked.size > 0 ? ['* changed'] : [];
+  if (!sideBySide) return [...maps.flatMap((m, i) => (i === 0 ? m : ['', ...m])).map((l) => l.trimEnd()), ...legend];
+  const left = maps[0]!;
+  const right = maps[1]!;
+  const w = Math.max(...left.map((l) => l.length)) + GAP;
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(left.length, right.length); i++)
+    out.push(`${pad(left[i] ?? '', w)}${right[i] ?? ''}`.trimEnd());
+  return [...out, ...legend];
+}

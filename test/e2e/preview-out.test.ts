@@ -1,0 +1,88 @@
+// `wsc preview` end to end (the built CLI), without a browser: --out's SVGs
+// are byte-equal across runs, an invalid bundle exits 3 after drawing what it
+// can, no API is involved (no base URL, no token, no emulator state written);
+// the page server refuses a port in use and stops on Ctrl-C with a page open.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
+
+afterAll(cleanupTemp);
+
+describe('wsc preview --out', () => {
+  test('byte-equal SVGs across runs, one per dashboard and breakpoint with a layout; nothing else touched', async () => {
+    const dir = copyFixture('example');
+    const [a, b] = [tempDir('wsc-svg-a-'), tempDir('wsc-svg-b-')];
+    for (const out of [a, b]) {
+      const r = await runCli(['preview', '--dir', dir, '--out', out], { env: { WSC_TOKEN: undefined } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(
+        ['customer-health.lg.svg', 'revenue-overview.lg.svg', 'revenue-overview.sm.svg', 'sales-pipeline.lg.svg']
+          .map((f) => `wrote ${join(out, f)}\n`)
+          .join(''),
+      );
+    }
+    for (const f of readdirSync(a)) expect(readFileSync(join(b, f), 'utf8')).toBe(readFileSync(join(a, f), 'utf8'));
+    // Not even the embedded emulator's state: preview never reaches for a deployment.
+    expect(existsSync(join(dir, '.wsc'))).toBe(false);
+  });
+
+  test('an invalid bundle: diagnostics with file:line:col on stderr, exit 3, the valid dashboards still drawn', async () => {
+    const dir = copyFixture('example');
+    writeFileSync(join(dir, 'workbooks/broken.yaml'), 'kind: Workbook\nslug: broken\ncolour: red\n');
+    const out = tempDir('wsc-svg-');
+    const r = await runCli(['preview', '--dir', dir, '--out', out]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('workbooks/broken.yaml:3:1');
+    expect(readdirSync(out)).toContain('revenue-overview.lg.svg');
+  });
+});
+
+describe('wsc preview (the page server)', () => {
+  test('a port in use: exit 3 at once, naming it; nothing left running', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const r = await runCli(['preview', '--dir', join(root, 'fixtures/example'), '--port', String(port)], {
+        timeoutMs: 20_000,
+      });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test('Ctrl-C with a page connected (its event stream open): exit 0 promptly', async () => {
+    let child: ChildProcess | undefined;
+    let url = '';
+    const done = runCli(['preview', '--dir', join(root, 'fixtures/example'), '--port', '0'], {
+      timeoutMs: 20_000,
+      onSpawn: (c) => {
+        child = c;
+        c.stdout!.on('data', (d: Buffer | string) => {
+          url ||= /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(String(d))?.[1] ?? '';
+        });
+      },
+    });
+    await expect.poll(() => url, { timeout: 10_000 }).not.toBe('');
+    const model = await (await fetch(`${url}api/model`)).json();
+    expect(model.workbooks.map((w: { slug: string }) => w.slug)).toEqual([
+      'customer-health',
+      'revenue-overview',
+      'sales-pipeline',
+    ]);
+    const events = await fetch(`${url}api/events`);
+    const reader = events.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: hello');
+    const started = Date.now();
+    child!.kill('SIGINT');
+    expect((await done).code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
