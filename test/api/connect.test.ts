@@ -59,6 +59,7 @@ describe('connect', () => {
       await conn.close();
     }
     expect(s.seen.map((q) => q.url).sort()).toEqual([
+      '/api/v1/deployments/7/folders?first=50',
       '/api/v1/deployments/7/reports?sortBy=createdAt&sortDirection=ASC&first=50',
       '/api/v1/deployments/7/workbooks?first=50',
       '/api/v1/user-attributes?first=50',

@@ -32,7 +32,9 @@ describe('readLiveState', () => {
     expect(requests(emu.log, 'GET', '/api/v1/deployments/1/reports')).toHaveLength(3);
     expect(requests(emu.log, 'GET', '/api/v1/deployments/1/workbooks')).toHaveLength(1);
     expect(requests(emu.log, 'GET', '/api/v1/user-attributes')).toHaveLength(Math.max(1, Math.ceil(attrs / 500)));
-    expect(emu.log).toHaveLength(3 + 1 + Math.max(1, Math.ceil(attrs / 500)));
+    // Plus the root folder list, which shows whether any workbook can be in a folder.
+    expect(requests(emu.log, 'GET', '/api/v1/deployments/1/folders')).toHaveLength(1);
+    expect(emu.log).toHaveLength(3 + 1 + Math.max(1, Math.ceil(attrs / 500)) + 1);
     // Reports from both ends: 500 oldest, then 500 more oldest and the 201 newest at once.
     const reportPages = requests(emu.log, 'GET', '/api/v1/deployments/1/reports').map((e) => `${e.query['sortDirection']} ${e.query['first']}`);
     expect(reportPages.sort()).toEqual(['ASC 500', 'ASC 500', 'DESC 201']);
@@ -88,6 +90,7 @@ describe('readLiveState', () => {
     expect(live.reports).toEqual([]);
     expect(live.workbooks).toEqual([]);
     expect(emu.log.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
+      'GET /api/v1/deployments/2/folders',
       'GET /api/v1/deployments/2/reports',
       'GET /api/v1/deployments/2/workbooks',
       'GET /api/v1/user-attributes',

@@ -41,7 +41,8 @@ describe('the token stays secret', () => {
 
       const plan = await run(['plan', '--out', planFile, '--output', 'markdown', '--dir', dir, ...target(emu)], { GITHUB_STEP_SUMMARY: summary });
       expect(plan.code).toBe(0);
-      expect(emu.log.length).toBe(2); // reports and workbooks: the bundle manages no user attribute
+      // Reports, workbooks and the root folder list: the bundle manages no user attribute.
+      expect(emu.log.length).toBe(3);
 
       // retries and a refused request show in the trace too
       emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 }] });

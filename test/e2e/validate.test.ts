@@ -51,7 +51,7 @@ describe('wsc validate (built CLI)', () => {
     expect(r.stdout).toBe(
       [
         'a.yaml:10:1 error unknown key `nmae` (did you mean `name`?) [unknown-key]',
-        '  hint: Allowed keys: kind, slug, name, folderId, meta, publish, adopt.',
+        '  hint: Allowed keys: kind, slug, name, folderId, folder, meta, publish, adopt.',
         "a.yaml:6:30 warning widget `x` ends at column 14 (x 10 + w 4), beyond the dashboard's 12 columns (the default when layout.cols.lg is not set) [widget-out-of-bounds]",
         '',
         'b.yaml:2:11 error `publicId`: "short" must be exactly 12 characters of [0-9A-Za-z] [bad-value]',

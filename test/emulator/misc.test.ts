@@ -10,7 +10,7 @@ describe('routes and bodies', () => {
     const { call } = await start();
     for (const [m, p] of [
       ['GET', '/api/v1/nothing'],
-      ['GET', `${d1}/folders`],
+      ['PUT', `${d1}/folders`],
       ['PATCH', `${d1}/reports/1`],
       ['GET', `${d1}/workbooks/by-slug/x`],
       ['GET', '/'],
