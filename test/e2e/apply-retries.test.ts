@@ -48,8 +48,7 @@ describe('apply retries', () => {
     });
   });
 
-  test('a 400 is sent exactly once and reported with the file, the request and the server message; others still apply (exit 4)', async () => {
-    // Adopting a report that already has a stable publicId: the API refuses to change it (400).
+  test('adopting a report that already has a stable publicId is refused before any write (exit 3), not sent to meet 400', async () => {
     const seed = defaultSeed();
     seed.reports = [{ id: 500, deploymentId: 1, publicId: 'stableAAAAA1', name: 'Already managed' }];
     const dir = writeBundle({
@@ -58,14 +57,9 @@ describe('apply retries', () => {
     });
     await withEmulator({ seed }, async (emu) => {
       const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(r.code).toBe(4);
-      expect(requests(emu.log, 'PUT', '/api/v1/deployments/1/reports/500')).toHaveLength(1);
-      expect(r.stdout).toMatch(/Apply failed: 1 request applied, 1 failed, 0 skipped/);
-      expect(r.stdout).toMatch(/report\/adoptMeAAAA1 {2}reports\/bad\.yaml:\d+/);
-      expect(r.stdout).toMatch(/PUT \/api\/v1\/deployments\/1\/reports\/500 -> 400: \S.*stableAAAAA1/);
-      expect(r.stdout).toMatch(/report 500 already has a publicId, and a publicId cannot be changed once set/);
-      expect(r.stdout).toMatch(/Hint: Remove the adopt block from reports\/bad\.yaml/);
-      expect(reportsIn(emu).map((x) => x.publicId).sort()).toEqual([pid(1000), 'stableAAAAA1']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/reports\/bad\.yaml:2:1: .*report 500 .* already has the publicId stableAAAAA1; .* cannot be given adoptMeAAAA1/);
+      expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
     });
   });
 
