@@ -5,7 +5,7 @@
 // requests, about half the round trips one after another. A bundle that
 // manages more than a page of reports starts both ends with the first
 // request (one request more if the deployment turns out to hold a page or less).
-import type { LiveState, OddItem } from '../core/model.js';
+import type { DesiredState, LiveState, OddItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
 import { readAllWorkbooks, readFolderTree } from './folders.js';
 import { listFromBothEnds } from './read-both-ends.js';
@@ -22,6 +22,15 @@ export interface LiveHints {
   userAttributes?: boolean;
   /** The bundle names folders by path: the folder tree is read, in parallel with the lists. */
   folders?: boolean;
+}
+
+/** What to read for this bundle: user attributes only when it manages one, the folder tree when it names a folder. */
+export function hintsFor(desired: DesiredState): LiveHints {
+  return {
+    reports: desired.reports.length,
+    userAttributes: desired.userAttributes.length > 0,
+    folders: [...desired.workbooks, ...desired.reports].some((r) => r.folder !== undefined && r.folder.length > 0),
+  };
 }
 
 /**

@@ -38,6 +38,11 @@ export type ReportSource = z.infer<typeof ReportSource>;
  */
 export const ReportSourceRead = z.enum(['HOSTED_SHEETS', 'GOOGLE_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
 
+/** A `source` from an answer under the name a bundle and a create body use (GOOGLE_SHEETS is HOSTED_SHEETS). */
+export function sourceAsCreated<T>(source: T): T | 'HOSTED_SHEETS' {
+  return source === 'GOOGLE_SHEETS' ? 'HOSTED_SHEETS' : source;
+}
+
 export const ResourceOwner = z.looseObject({
   id: z.int(),
   email: z.string(),

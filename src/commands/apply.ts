@@ -94,14 +94,12 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   const { connectOptions } = await import('./connection.js');
   const conn = await connect(env, connectOptions(opts, ctx));
   try {
-    const { readLiveState } = await import('../api/live.js');
+    const { hintsFor, readLiveState } = await import('../api/live.js');
     const { checkFingerprints } = await import('../core/fingerprint.js');
-    // The user attributes are read only when the bundle manages one (they may need an admin to read).
-    const live = await readLiveState(conn.client, conn.deploymentId, {
-      reports: desired.reports.length,
-      userAttributes:
-        desired.userAttributes.length > 0 || saved.plan.fingerprints.some((f) => f.address.startsWith('user-attribute/')),
-    });
+    const hints = hintsFor(desired);
+    // Also when only the plan holds one: its fingerprint is checked below.
+    if (saved.plan.fingerprints.some((f) => f.address.startsWith('user-attribute/'))) hints.userAttributes = true;
+    const live = await readLiveState(conn.client, conn.deploymentId, hints);
     endPhase('read deployment');
     const drifts = checkFingerprints(saved.plan.fingerprints, live, {
       deploymentId: conn.deploymentId,

@@ -35,10 +35,10 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   try {
     let planned: ReturnType<typeof planOnce> | undefined;
     const planOnce = async () => {
-      const { readLiveState } = await import('../api/live.js');
+      const { hintsFor, readLiveState } = await import('../api/live.js');
       const { plan } = await import('../core/plan.js');
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };
-      const live = await readLiveState(conn.client, conn.deploymentId, { userAttributes: desired.userAttributes.length > 0 });
+      const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
       const planCtx = { environment: env.name, deploymentId: env.deploymentId, publicIds: env.publicIds, targets: [] };
       return plan(desired, live, { ...planCtx, fingerprints: false });
     };

@@ -25,7 +25,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
   const { connect } = await import('../api/connect.js');
-  const { readLiveState } = await import('../api/live.js');
+  const { hintsFor, readLiveState } = await import('../api/live.js');
   const { plan } = await import('../core/plan.js');
   const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
   const { editsFor } = await import('../core/export/only.js');
@@ -46,10 +46,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   });
   const conn = await connect(env, connectOptions(opts, ctx));
   try {
-    const live = await readLiveState(conn.client, conn.deploymentId, {
-      reports: desired.reports.length,
-      userAttributes: desired.userAttributes.length > 0,
-    });
+    const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
     const p = plan(desired, live, {
       environment: env.name,
       deploymentId: env.deploymentId,

@@ -60,17 +60,12 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   endPhase('bundle');
 
-  const [{ connect }, { readLiveState }, { plan, splitOdd }] = await later;
+  const [{ connect }, { hintsFor, readLiveState }, { plan, splitOdd }] = await later;
   const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const namesFolders = [...desired.workbooks, ...desired.reports].some((r) => r.folder !== undefined && r.folder.length > 0);
-    const live = await readLiveState(conn.client, conn.deploymentId, {
-      reports: desired.reports.length,
-      userAttributes: desired.userAttributes.length > 0,
-      folders: namesFolders,
-    });
+    const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
     endPhase('read deployment');
     if (live.odd) {
       const { renderOddWarnings } = await import('../render/odd.js');

@@ -4,6 +4,7 @@
 // not pass. Read-only: only GETs. A check is added with one entry in CHECKS.
 import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
+import { detectWorkbookListing, type WorkbookListing } from '../api/folders.js';
 import { paths, Report, UserAttribute } from '../api/wire.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, Plan } from '../core/model.js';
@@ -129,6 +130,24 @@ export const userAttributes: DoctorCheck = {
   },
 };
 
+const LISTING: Record<WorkbookListing, string> = {
+  all: 'GET /workbooks lists the workbooks in folders too',
+  'root-only': 'GET /workbooks lists the root level only; wsc also lists each folder (one request per folder)',
+  unknown: 'no workbook is in a folder yet, so either listing reads the same (wsc checks again on every run)',
+};
+
+export const workbookListing: DoctorCheck = {
+  name: 'workbook listing',
+  async run(ctx) {
+    try {
+      return pass(LISTING[await detectWorkbookListing(ctx.client, ctx.deploymentId)]);
+    } catch (e) {
+      if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
+      return fail(`the workbooks and folders cannot be listed: ${e.message}`, e.hint);
+    }
+  },
+};
+
 const Spec = z.looseObject({ info: z.looseObject({ version: z.string() }) });
 
 export const apiVersion: DoctorCheck = {
@@ -176,6 +195,7 @@ export const CHECKS: DoctorCheck[] = [
   deploymentReadable,
   pageSize,
   userAttributes,
+  workbookListing,
   apiVersion,
   bundleCounts,
 ];

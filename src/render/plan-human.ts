@@ -29,7 +29,7 @@ const PAST: Record<ActionKind, string> = {
 
 /** `will be created and published`, `will be adopted (report 90) and updated`. */
 export function actionPhrase(c: ResourceChange): string {
-  const words = c.actions.map((a) => (a === 'adopt' && c.liveId !== undefined ? `adopted (report id ${c.liveId})` : PAST[a]));
+  const words = c.actions.map((a) => (a === 'adopt' && c.liveId !== undefined ? `adopted (${c.kind} id ${c.liveId})` : PAST[a]));
   const list = words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
   return `will be ${list}`;
 }

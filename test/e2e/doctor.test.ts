@@ -24,19 +24,19 @@ describe('wsc doctor', () => {
       const r = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       const lines = r.stdout.split('\n');
-      for (const name of ['host', 'token', 'deployment', 'page size', 'user attributes', 'API version', 'bundle']) {
+      for (const name of ['host', 'token', 'deployment', 'page size', 'user attributes', 'workbook listing', 'API version', 'bundle']) {
         expect(lines.some((l) => l.startsWith(`✓ ${name}: `)), `${name} in\n${r.stdout}`).toBe(true);
       }
       expect(r.stdout).toContain('✓ API version: the server reports version 0.19.1');
       expect(r.stdout).toContain('✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes');
-      expect(r.stdout).toContain('All 7 checks passed.');
+      expect(r.stdout).toContain('All 8 checks passed.');
       expect(emu.log.every((e) => e.method === 'GET')).toBe(true);
 
       const j = await runCli(['doctor', '--dir', dir, ...target(emu), '--output', 'json'], { env: emulatorEnv });
       expect(j.code).toBe(0);
       const json = JSON.parse(j.stdout) as { ok: boolean; checks: { name: string; ok: boolean }[] };
       expect(json.ok).toBe(true);
-      expect(json.checks.map((c) => c.name)).toEqual(['host', 'token', 'deployment', 'page size', 'user attributes', 'API version', 'bundle']);
+      expect(json.checks.map((c) => c.name)).toEqual(['host', 'token', 'deployment', 'page size', 'user attributes', 'workbook listing', 'API version', 'bundle']);
     });
   }, 60_000);
 

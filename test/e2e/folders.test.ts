@@ -206,6 +206,15 @@ describe.each(['all', 'root-only'] as const)('workbook listing %s: workbooks in 
       expect(readdirSync(join(out, 'workbooks')).sort()).toEqual(['ops.yaml', 'root-wb.yaml', 'sales.yaml']);
       const planExport = await runCli(['plan', '--detailed-exitcode', '--dir', out, ...target(emu)], { env: emulatorEnv });
       expect(planExport.code, planExport.stdout + planExport.stderr).toBe(0);
+
+      // wsc doctor tells which listing the server has.
+      const doctor = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(doctor.code, doctor.stdout).toBe(0);
+      expect(doctor.stdout).toContain(
+        workbookListing === 'all'
+          ? '✓ workbook listing: GET /workbooks lists the workbooks in folders too'
+          : '✓ workbook listing: GET /workbooks lists the root level only',
+      );
     });
   });
 });

@@ -4,7 +4,7 @@
 // are left out, and so are null or absent fields: a field absent from a file
 // is unmanaged, a field written equals the live value after loading, exactly.
 import type { Report, UserAttribute, Workbook } from '../../api/wire.js';
-import { UserAttributeType } from '../../api/wire.js';
+import { sourceAsCreated, UserAttributeType } from '../../api/wire.js';
 import { FORBIDDEN_KEYS } from '../../bundle/yaml-doc.js';
 import { metaWithDraft } from '../live-draft.js';
 import { isRef, type JsonValue } from '../model.js';
@@ -304,7 +304,7 @@ export function reportDoc(
   doc['name'] = escapeVars(r.name);
   if (present(r.title)) doc['title'] = escapeVars(r.title!);
   // The same source under the description's older name; bundles and create bodies name it HOSTED_SHEETS.
-  if (present(r.source)) doc['source'] = r.source === 'GOOGLE_SHEETS' ? 'HOSTED_SHEETS' : r.source!;
+  if (present(r.source)) doc['source'] = sourceAsCreated(r.source!);
   if (present(r.workbookId)) {
     const slug = refs.workbookSlug(r.workbookId!);
     if (slug !== undefined) doc['workbookId'] = { $workbook: escapeVars(slug) };

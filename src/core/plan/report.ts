@@ -1,6 +1,6 @@
 // A report's changes and its one request: create (always with its publicId),
 // adopt (PUT giving the publicId, plus changed fields) or update (phase 2).
-import { REPORT_INPUT_FIELDS } from '../../api/wire.js';
+import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../api/wire.js';
 import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
@@ -83,7 +83,7 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
   } else {
     actions.push('noop');
   }
-  const sourceDiff = exists ? createOnlyDifference('source', liveField(lr, 'source'), d.source) : undefined;
+  const sourceDiff = exists ? createOnlyDifference('source', sourceAsCreated(liveField(lr, 'source')), d.source) : undefined;
   if (sourceDiff) changes.unshift(sourceDiff);
 
   const rc: ResourceChange = { address: d.address, kind: 'report', actions, livePublicId: livePid, changes, requests, pos: d.pos };
