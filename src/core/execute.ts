@@ -70,6 +70,8 @@ export interface ApplyResult {
   resources: ResourceOutcome[];
   /** Actions completed, counted per resource (a resource created then published counts in both). */
   counts: ApplyCounts;
+  /** Folders this apply created and left empty: what was to go in them failed or was skipped. */
+  emptyFolders?: string[];
 }
 
 export type ApplyEvent =
@@ -322,7 +324,25 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
     const lost = lostFolders.get(a.request.id);
     if (lost) a.lostFolder = lost;
   }
+  const empty = emptyFolders(settled, lostFolders);
+  if (empty.length > 0) result.emptyFolders = empty;
   return result;
+}
+
+/**
+ * Folders this apply created (not one another run made first) of which no
+ * request that needed them was applied: they are left empty, and wsc never
+ * deletes a folder, so the summary names them.
+ */
+function emptyFolders(settled: ReadonlyArray<readonly [PlannedRequest, Outcome]>, lost: ReadonlyMap<string, unknown>): string[] {
+  const applied = new Set(settled.filter(([, o]) => o.status === 'applied').map(([r]) => r.id));
+  const out: string[] = [];
+  for (const [r] of settled) {
+    if (r.operation.op !== 'createFolder' || !applied.has(r.id) || lost.has(r.id)) continue;
+    const users = settled.filter(([d]) => d.dependsOn.includes(r.id));
+    if (users.length > 0 && users.every(([d]) => !applied.has(d.id))) out.push(r.address);
+  }
+  return out;
 }
 
 function summarise(

@@ -131,6 +131,10 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
     out += `\nSkipped:\n`;
     for (const s of result.skipped) out += `  ${s.request.address} (${describeRequest(s.request)}): ${s.reason}\n`;
   }
+  for (const f of result.emptyFolders ?? []) {
+    out += `\n${c.yellow('warning')} ${visible(f)} was created by this apply and is left empty (what was to go in it `;
+    out += 'did not apply). wsc never deletes folders: the next apply uses it, or remove it in the UI.\n';
+  }
   out += `\n${convergenceNote(result, style)}\n`;
   return out;
 }
@@ -150,6 +154,7 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
     deploymentId: plan.deploymentId,
     status: applyStatus(result),
     counts: result.counts,
+    ...(result.emptyFolders ? { emptyFolders: [...result.emptyFolders] } : {}),
     resources: result.resources.map((r) => ({
       address: r.address,
       kind: r.kind,

@@ -6,7 +6,11 @@ import { execute } from '../../src/core/execute.js';
 import type { ApiPort } from '../../src/core/model.js';
 import { plan } from '../../src/core/plan.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
+import { applyResultJson, renderApplySummary } from '../../src/render/apply.js';
+import { decideStyle } from '../../src/render/style.js';
 import { ctx, desired, dWorkbook, live } from './builders.js';
+
+const plainStyle = decideStyle({ isTTY: false, columns: 0, env: {}, noColorFlag: true });
 
 /** Folders in memory; `beforeCreate` may act as another writer, `createFails` may lose the answer. */
 function folderPort(opts: { beforeCreate?: (p: ReturnType<typeof folderPort>) => void; createFails?: (n: number) => 'before' | 'after' | undefined } = {}) {
@@ -90,5 +94,21 @@ describe('execute: folders before what they hold', () => {
     expect(r.failed).toEqual([]);
     expect(port.calls).toEqual(['create X', 'list null', 'create Y', 'list 10', 'upsert w {"name":"W","folderId":11}']);
     expect(r.counts.created).toBe(3);
+    expect(r.emptyFolders).toBeUndefined();
+  });
+
+  it('names a folder it created whose contents failed: left empty, reported, not deleted', async () => {
+    const port = folderPort();
+    port.upsertWorkbookBySlug = async () => {
+      throw new ApiError({ method: 'PUT', path: '/workbooks/by-slug/w', status: 400 }, 'refused');
+    };
+    const p = plan(desired({ workbooks: [{ ...dWorkbook('w', { name: 'W' }), folder: ['X', 'Y'] }] }), live({ folders: [] }), ctx());
+    const r = await execute(p, port as unknown as ApiPort, { concurrency: 4 });
+    expect(r.failed.map((f) => f.request.address)).toEqual(['workbook/w']);
+    // X holds Y, so only Y is empty; nothing was deleted.
+    expect(r.emptyFolders).toEqual(['folder/X/Y']);
+    expect(port.calls.filter((c) => c.startsWith('delete'))).toEqual([]);
+    expect(renderApplySummary(r, plainStyle)).toContain('folder/X/Y was created by this apply and is left empty');
+    expect(applyResultJson(p, r).emptyFolders).toEqual(['folder/X/Y']);
   });
 });
