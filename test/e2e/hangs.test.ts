@@ -1,0 +1,145 @@
+// The built CLI against servers that would make it hang or grow without end:
+// a list that pages forever with fresh items, an answer that never comes, a
+// Retry-After of 10^9 seconds, a server that dies in the middle of an apply.
+// Each run ends in bounded time (generous bounds: CI machines are slow), says
+// on stderr what it waited for, and writes nothing it should not.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { cleanupTemp, copyFixture, runCli, tempDir } from './helpers/index.js';
+import { writeBundle } from './helpers/bundles.js';
+
+afterAll(cleanupTemp);
+
+const TOKEN = 'secret-token-5a4b3c2d';
+const R = '/api/v1/deployments/1/reports';
+
+interface Req {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+}
+type Reply = (req: Req, res: ServerResponse, n: number) => void;
+
+interface Hostile {
+  url: string;
+  seen: Req[];
+  /** Stops listening and drops every connection: later connects are refused. */
+  close(): Promise<void>;
+}
+
+async function hostile(reply: Reply): Promise<Hostile> {
+  const seen: Req[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const r: Req = { method: req.method ?? '', path: u.pathname, query: u.searchParams };
+    seen.push(r);
+    req.resume();
+    req.on('end', () => reply(r, res, seen.length));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      (closing ??= new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      })),
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+const owner = { id: 1, email: 'a@example.com' };
+const report = (id: number) => ({
+  id,
+  deploymentId: 1,
+  publicId: `f${String(id).padStart(11, '0')}`,
+  name: `Report ${id}`,
+  type: 'REPORT',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  userId: 1,
+  user: owner,
+  refreshedByUser: owner,
+});
+const empty = { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
+
+/** The reports list pages forever, each page full of fresh items; `count` as given. */
+function forever(count: number | undefined): Reply {
+  let next = 1;
+  return (req, res) => {
+    if (req.path !== R) return json(res, 200, empty);
+    const first = Number(req.query.get('first') ?? 100);
+    const items = Array.from({ length: first }, () => report(next++));
+    const cursor = `c${next}`;
+    json(res, 200, { items, pageInfo: { hasNextPage: true, hasPreviousPage: true, endCursor: cursor }, ...(count !== undefined ? { count } : {}) });
+  };
+}
+
+const connection = (url: string) => ['--base-url', url, '--deployment', '1'];
+const env = { WSC_TOKEN: TOKEN };
+
+describe('every list is bounded', () => {
+  test('plan: a list that pages forever past its count stops at count + margin, exit 1, no plan file', async () => {
+    const s = await hostile(forever(3));
+    const dir = copyFixture('example');
+    const out = join(tempDir(), 'plan.json');
+    try {
+      const started = Date.now();
+      const r = await runCli(['plan', '--out', out, ...connection(s.url), '--dir', dir], { env, timeoutMs: 90_000 });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /GET \/api\/v1\/deployments\/1\/reports: the list went past 1003 items \(\d+ in \d+ pages read; its first page said it had 3\)/,
+      );
+      expect(r.stderr).not.toMatch(/internal error|\n {4}at /i);
+      expect(existsSync(out)).toBe(false);
+      expect(s.seen.filter((q) => q.method !== 'GET')).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  test('export: a list with no count stops at --max-list-items (WSC_MAX_LIST_ITEMS), exit 1, no file written', async () => {
+    const s = await hostile(forever(undefined));
+    const out = tempDir();
+    try {
+      const started = Date.now();
+      const r = await runCli(['export', '--out', out, ...connection(s.url)], {
+        env: { ...env, WSC_MAX_LIST_ITEMS: '2000' },
+        cwd: tempDir(),
+        timeoutMs: 90_000,
+      });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/reports: the list went past 2000 items \(\d+ in \d+ pages read; its first page gave no count\)/);
+      expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 2000\)/);
+      const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
+      expect(files.map((e) => e.name)).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  test('a bad WSC_MAX_LIST_ITEMS is a usage error, nothing sent', async () => {
+    const s = await hostile(forever(3));
+    try {
+      const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], { env: { ...env, WSC_MAX_LIST_ITEMS: 'lots' } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/WSC_MAX_LIST_ITEMS must be a whole number above 0, got "lots"/);
+      expect(s.seen).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
