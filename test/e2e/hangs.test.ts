@@ -143,3 +143,81 @@ describe('every list is bounded', () => {
     }
   });
 });
+
+describe('every wait is bounded and shown', () => {
+  test('an answer that never comes: "still waiting" on stderr while it is awaited, then exit 1', async () => {
+    const s = await hostile((req, res) => (req.path === R ? undefined : json(res, 200, empty)));
+    try {
+      const started = Date.now();
+      const r = await runCli(['plan', '--max-retries', '0', ...connection(s.url), '--dir', copyFixture('example')], {
+        env: { ...env, WSC_REQUEST_TIMEOUT: '7' },
+        timeoutMs: 90_000,
+      });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /wsc: still waiting for GET \/api\/v1\/deployments\/1\/reports from 127\.0\.0\.1:\d+: 5 s so far \(attempt 1 of 1; it counts as failed after 7 s\)\./,
+      );
+      expect(r.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 7 s/);
+      expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  test('a Retry-After of 10^9 s: the capped wait is shown on stderr at once, with the attempt', async () => {
+    const s = await hostile((req, res) =>
+      req.path === R ? json(res, 503, { message: 'come back later' }, { 'retry-after': '1000000000' }) : json(res, 200, empty),
+    );
+    let shownAfter: number | undefined;
+    try {
+      const started = Date.now();
+      const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], {
+        env,
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          let err = '';
+          child.stderr?.on('data', (d: string) => {
+            err += d;
+            if (shownAfter === undefined && /before attempt 2 of 7\./.test(err)) {
+              shownAfter = Date.now() - started;
+              child.kill('SIGINT');
+            }
+          });
+        },
+      }).catch((e: Error) => ({ code: -1, stdout: '', stderr: e.message }));
+      expect(r.stderr).toMatch(
+        /wsc: GET \/api\/v1\/deployments\/1\/reports answered 503; waiting 60 s \(the server asked for it with Retry-After; wsc waits at most 60 s\) before attempt 2 of 7\./,
+      );
+      expect(shownAfter).toBeLessThan(30_000);
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+});
+
+describe('a server that dies mid-apply', () => {
+  test('connections refused: no new request starts, the rest are "not started", exit 1 within seconds', async () => {
+    const writes: string[] = [];
+    let s: Hostile | undefined;
+    s = await hostile((req, res) => {
+      if (req.method === 'GET') return json(res, 200, empty);
+      writes.push(`${req.method} ${req.path}`);
+      res.socket?.destroy();
+      void s?.close();
+    });
+    const dir = writeBundle({ looseReports: 300 });
+    try {
+      const started = Date.now();
+      const r = await runCli(['apply', '--auto-approve', ...connection(s.url), '--dir', dir], { env, timeoutMs: 120_000 });
+      const took = Date.now() - started;
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(took).toBeLessThan(60_000);
+      expect(r.stdout + r.stderr).toMatch(/not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/);
+      expect(r.stdout + r.stderr).not.toMatch(/internal error|\n {4}at /i);
+      expect(writes.length).toBeLessThanOrEqual(8);
+    } finally {
+      await s.close();
+    }
+  }, 180_000);
+});
