@@ -280,7 +280,8 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly maxBody: number;
-  private readonly maxListItems: number;
+  /** Items one list (or a tree read as one) may have (list-bound.ts). */
+  readonly maxListItems: number;
   private readonly traceFn: ((line: string) => void) | undefined;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly now: () => number;

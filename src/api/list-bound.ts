@@ -3,6 +3,9 @@
 // every list stops at its own `count` (as its first page gave it) plus a
 // margin for items created while it is read, and never goes past an absolute
 // ceiling (`--max-list-items`, WSC_MAX_LIST_ITEMS) for lists that give no count.
+// What is read as many lists (the folder tree, a list of workbooks per folder)
+// is bounded as one, by the ceiling.
+import { ApiError } from '../errors.js';
 
 /** Error code of a list that went past its bound. */
 export const LIST_TOO_LONG = 'list_too_long';
@@ -48,4 +51,18 @@ export class ListBound {
           : `If the list really is this long, raise --max-list-items or WSC_MAX_LIST_ITEMS (now ${this.ceiling}).`,
     };
   }
+}
+
+/** The error of a list (`what`: its request, or the lists read as one) past its bound. */
+export function listTooLong(path: string, what: string, overrun: ListOverrun): ApiError {
+  return new ApiError({ method: 'GET', path, status: 200, code: LIST_TOO_LONG }, `${what}: ${overrun.message}`, { hint: overrun.hint });
+}
+
+/** Several lists read as one, bounded by the ceiling alone: `onPage` throws once they are past it. */
+export function sharedBound(path: string, what: string, ceiling: number): (items: number) => void {
+  const bound = new ListBound(ceiling);
+  return (items) => {
+    const overrun = bound.page(undefined, items);
+    if (overrun) throw listTooLong(path, what, overrun);
+  };
 }

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_LIST_ITEMS, ListBound, listMargin } from '../../src/api/lis
 import { BREAKER_THRESHOLD, ConnectBreaker } from '../../src/api/breaker.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { json, page, report, serve } from './server.js';
+import { readFolderTree } from '../../src/api/folders.js';
 
 const TOKEN = 'token-for-bounds';
 const Any = z.unknown();
@@ -50,6 +51,27 @@ describe('ListBound', () => {
       expect((e as ApiError).code).toBe('list_too_long');
       expect((e as ApiError).message).toMatch(/the list went past 250 items \(300 in 3 pages read; its first page gave no count\)/);
       expect(s.seen.length).toBeLessThanOrEqual(3 + 2); // the read-ahead aside
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('lists read as one', () => {
+  test('a folder tree that grows deeper forever stops at the ceiling, across its levels', async () => {
+    const s = await serve((req, res) => {
+      const parent = Number(new URL(req.url, 'http://x').searchParams.get('parentId') ?? 0);
+      const folder = { id: parent + 1, name: `f${parent + 1}`, deploymentId: 1, createdAt: 'x', updatedAt: 'x', type: 'FOLDER', parentId: parent || null };
+      json(res, 200, page([folder], { hasNextPage: false }));
+    });
+    const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxListItems: 20 });
+    try {
+      const e = await readFolderTree(c, 1).catch((x: unknown) => x);
+      expect((e as ApiError).code).toBe('list_too_long');
+      expect((e as ApiError).message).toMatch(
+        /^GET \/api\/v1\/deployments\/1\/folders \(the folder tree\): the list went past 20 items \(21 in 21 pages read; its first page gave no count\)/,
+      );
+      expect(s.seen).toHaveLength(21);
     } finally {
       await c.close();
     }
