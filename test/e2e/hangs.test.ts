@@ -20,6 +20,7 @@ interface Req {
   method: string;
   path: string;
   query: URLSearchParams;
+  body: string;
 }
 type Reply = (req: Req, res: ServerResponse, n: number) => void;
 
@@ -34,9 +35,9 @@ async function hostile(reply: Reply): Promise<Hostile> {
   const seen: Req[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
-    const r: Req = { method: req.method ?? '', path: u.pathname, query: u.searchParams };
+    const r: Req = { method: req.method ?? '', path: u.pathname, query: u.searchParams, body: '' };
     seen.push(r);
-    req.resume();
+    req.setEncoding('utf8').on('data', (d: string) => (r.body += d));
     req.on('end', () => reply(r, res, seen.length));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -216,6 +217,31 @@ describe('a server that dies mid-apply', () => {
       expect(r.stdout + r.stderr).toMatch(/not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/);
       expect(r.stdout + r.stderr).not.toMatch(/internal error|\n {4}at /i);
       expect(writes.length).toBeLessThanOrEqual(8);
+    } finally {
+      await s.close();
+    }
+  }, 180_000);
+
+  test('some writes answered, then refused: what was applied is reported, exit 4 within seconds', async () => {
+    let created = 0;
+    let s: Hostile | undefined;
+    s = await hostile((req, res) => {
+      if (req.method === 'GET') return json(res, 200, empty);
+      if (req.method === 'POST' && req.path === R && created < 20) {
+        created++;
+        return json(res, 201, { ...report(5000 + created), ...(JSON.parse(req.body) as object) });
+      }
+      res.socket?.destroy();
+      void s?.close();
+    });
+    const dir = writeBundle({ looseReports: 300 });
+    try {
+      const started = Date.now();
+      const r = await runCli(['apply', '--auto-approve', '--concurrency', '1', ...connection(s.url), '--dir', dir], { env, timeoutMs: 120_000 });
+      expect(r.code, r.stdout + r.stderr).toBe(4);
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(created).toBe(20);
+      expect(r.stdout + r.stderr).toMatch(/not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/);
     } finally {
       await s.close();
     }
