@@ -3,76 +3,30 @@
 // Retry-After of 10^9 seconds, a server that dies in the middle of an apply.
 // Each run ends in bounded time (generous bounds: CI machines are slow), says
 // on stderr what it waited for, and writes nothing it should not.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanupTemp, copyFixture, runCli, tempDir } from './helpers/index.js';
 import { writeBundle } from './helpers/bundles.js';
+import { json, report, serve, type Seen, type TestServer } from '../api/server.js';
 
 afterAll(cleanupTemp);
 
 const TOKEN = 'secret-token-5a4b3c2d';
 const R = '/api/v1/deployments/1/reports';
 
-interface Req {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-}
-type Reply = (req: Req, res: ServerResponse, n: number) => void;
+type Req = Seen & { path: string; query: URLSearchParams };
+type Reply = (req: Req, res: ServerResponse) => void;
 
-interface Hostile {
-  url: string;
-  seen: Req[];
-  /** Stops listening and drops every connection: later connects are refused. */
-  close(): Promise<void>;
-}
-
-async function hostile(reply: Reply): Promise<Hostile> {
-  const seen: Req[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    const r: Req = { method: req.method ?? '', path: u.pathname, query: u.searchParams, body: '' };
-    seen.push(r);
-    req.setEncoding('utf8').on('data', (d: string) => (r.body += d));
-    req.on('end', () => reply(r, res, seen.length));
+/** The scripted server of the client tests; `close` makes later connects refused. */
+function hostile(reply: Reply): Promise<TestServer> {
+  return serve((seen, res) => {
+    const u = new URL(seen.url, 'http://x');
+    reply({ ...seen, path: u.pathname, query: u.searchParams }, res);
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      (closing ??= new Promise<void>((ok) => {
-        server.close(() => ok());
-        server.closeAllConnections();
-      })),
-  };
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
-  res.end(text);
-}
-
-const owner = { id: 1, email: 'a@example.com' };
-const report = (id: number) => ({
-  id,
-  deploymentId: 1,
-  publicId: `f${String(id).padStart(11, '0')}`,
-  name: `Report ${id}`,
-  type: 'REPORT',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  userId: 1,
-  user: owner,
-  refreshedByUser: owner,
-});
 const empty = { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
 
 /** The reports list pages forever, each page full of fresh items; `count` as given. */
@@ -200,7 +154,7 @@ describe('every wait is bounded and shown', () => {
 describe('a server that dies mid-apply', () => {
   test('connections refused: no new request starts, the rest are "not started", exit 1 within seconds', async () => {
     const writes: string[] = [];
-    let s: Hostile | undefined;
+    let s: TestServer | undefined;
     s = await hostile((req, res) => {
       if (req.method === 'GET') return json(res, 200, empty);
       writes.push(`${req.method} ${req.path}`);
@@ -224,7 +178,7 @@ describe('a server that dies mid-apply', () => {
 
   test('some writes answered, then refused: what was applied is reported, exit 4 within seconds', async () => {
     let created = 0;
-    let s: Hostile | undefined;
+    let s: TestServer | undefined;
     s = await hostile((req, res) => {
       if (req.method === 'GET') return json(res, 200, empty);
       if (req.method === 'POST' && req.path === R && created < 20) {
