@@ -65,6 +65,18 @@ describe('every list is bounded', () => {
     }
   }, 120_000);
 
+  test('apply: the same list stops the same way, before any write', async () => {
+    const s = await hostile(forever(3));
+    try {
+      const r = await runCli(['apply', '--auto-approve', ...connection(s.url), '--dir', writeBundle({ looseReports: 2 })], { env, timeoutMs: 90_000 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/reports: the list went past 1003 items \(\d+ in \d+ pages read; its first page said it had 3\)[^\n]*\[list_too_long\]/);
+      expect(s.seen.filter((q) => q.method !== 'GET')).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
   test('export: a list with no count stops at --max-list-items (WSC_MAX_LIST_ITEMS), exit 1, no file written', async () => {
     const s = await hostile(forever(undefined));
     const out = tempDir();
