@@ -385,17 +385,19 @@ export class ApiClient {
       const spent = this.now() - since;
       const cap = this.policy.maxTotalMs;
       if (cap !== undefined && spent + delay > cap) {
-        r.error.details.push(
-          `Tried ${attempt} time${attempt === 1 ? '' : 's'} over ${seconds(spent)}; one request is retried for at most ${seconds(cap)} in all.`,
-        );
+        const times = `${attempt} time${attempt === 1 ? '' : 's'}`;
+        const most = `one request is retried for at most ${seconds(cap)} in all`;
+        r.error.details.push(`Tried ${times} over ${seconds(spent)}; ${most}.`);
         throw r.error;
       }
       this.trace(`↻ ${spec.method} ${spec.path}: ${d.reason} (retry ${attempt} of ${this.policy.maxRetries})`);
       if (delay >= NOTICE_AFTER_MS) {
         const why = r.network ? 'no answer' : `answered ${r.status ?? '?'}`;
-        const asked = d.reason.includes('Retry-After') ? ' (the server asked for it with Retry-After; wsc waits at most ' +
-          `${seconds(this.policy.retryAfterCapMs)})` : '';
-        this.notice(`wsc: ${spec.method} ${spec.path} ${why}; waiting ${seconds(delay)}${asked} before attempt ${attempt + 1} of ${tries}.`);
+        const asked = d.reason.includes('Retry-After')
+          ? ` (the server asked for it with Retry-After; wsc waits at most ${seconds(this.policy.retryAfterCapMs)})`
+          : '';
+        const next = `attempt ${attempt + 1} of ${tries}`;
+        this.notice(`wsc: ${spec.method} ${spec.path} ${why}; waiting ${seconds(delay)}${asked} before ${next}.`);
       }
       try {
         await this.sleep(delay, this.waitEnds);
@@ -680,7 +682,8 @@ export class ApiClient {
         }
         const err = this.networkError(method, path, e, timedOut);
         this.trace(`← ${method} ${path} no answer (${this.now() - started}ms): ${err.message}`);
-        return { ok: false, error: err, network: true, ...(!timedOut && noConnection(e) ? { noConnection: true } : {}) };
+        const unconnected = !timedOut && noConnection(e);
+        return { ok: false, error: err, network: true, ...(unconnected ? { noConnection: true } : {}) };
       }
       const ms = this.now() - started;
       const status = res.statusCode;

@@ -35,7 +35,8 @@ export async function readFolderTree(client: ApiClient, deploymentId: number, de
   const all: Folder[] = [];
   const seen = new Set<number>();
   // Each level is a list of its own: a server inventing ever deeper folders is stopped by the tree's total.
-  const count = sharedBound(paths.folders(deploymentId), `GET ${paths.folders(deploymentId)} (the folder tree)`, client.maxListItems);
+  const path = paths.folders(deploymentId);
+  const count = sharedBound(path, `GET ${path} (the folder tree)`, client.maxListItems);
   let level: { id: number | null; path: string[] }[] = [{ id: null, path: [] }];
   while (level.length > 0) {
     const lists = await mapBounded(level, PARALLEL_LISTS, (p) => listFolders(client, deploymentId, p.id));

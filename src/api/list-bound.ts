@@ -39,12 +39,15 @@ export class ListBound {
   page(count: unknown, items: number): ListOverrun | undefined {
     this.pages++;
     this.items += items;
-    if (this.count === undefined && typeof count === 'number' && Number.isSafeInteger(count) && count >= 0) this.count = count;
+    const given = typeof count === 'number' && Number.isSafeInteger(count) && count >= 0;
+    if (this.count === undefined && given) this.count = count;
     if (this.items <= this.limit) return undefined;
     const said = this.count === undefined ? 'gave no count' : `said it had ${this.count}`;
     const pages = `${this.pages} page${this.pages === 1 ? '' : 's'}`;
     return {
-      message: `the list went past ${this.limit} items (${this.items} in ${pages} read; its first page ${said}); the server seems to page forever, so it was not read further.`,
+      message:
+        `the list went past ${this.limit} items (${this.items} in ${pages} read; its first page ${said}); ` +
+        'the server seems to page forever, so it was not read further.',
       hint:
         this.count !== undefined && this.limit < this.ceiling
           ? 'The server listed far more items than its count: a server bug; report it with the output of --verbose.'
@@ -55,7 +58,8 @@ export class ListBound {
 
 /** The error of a list (`what`: its request, or the lists read as one) past its bound. */
 export function listTooLong(path: string, what: string, overrun: ListOverrun): ApiError {
-  return new ApiError({ method: 'GET', path, status: 200, code: LIST_TOO_LONG }, `${what}: ${overrun.message}`, { hint: overrun.hint });
+  const init = { method: 'GET', path, status: 200, code: LIST_TOO_LONG };
+  return new ApiError(init, `${what}: ${overrun.message}`, { hint: overrun.hint });
 }
 
 /** Several lists read as one, bounded by the ceiling alone: `onPage` throws once they are past it. */

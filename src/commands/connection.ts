@@ -42,7 +42,8 @@ export function maxListItems(flag: number | undefined, env: Record<string, strin
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n)) {
-    throw new ConfigError('max_list_items_invalid', `WSC_MAX_LIST_ITEMS must be a whole number above 0, got "${raw}".`, {
+    const message = `WSC_MAX_LIST_ITEMS must be a whole number above 0, got "${raw}".`;
+    throw new ConfigError('max_list_items_invalid', message, {
       hint: 'Unset it for the default (200000), or set e.g. WSC_MAX_LIST_ITEMS=500000.',
     });
   }
