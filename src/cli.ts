@@ -16,6 +16,8 @@ export interface CommonOptions {
   maxRetries: number;
   /** `--page-size`: `first` of list requests (else WSC_PAGE_SIZE, else 500; smaller when the server refuses it). */
   pageSize?: number;
+  /** `--max-list-items`: items one list may have at most (else WSC_MAX_LIST_ITEMS, else 200,000). */
+  maxListItems?: number;
 }
 export interface ValidateOptions extends CommonOptions {}
 export interface PlanOptions extends CommonOptions {
@@ -94,7 +96,8 @@ function common(cmd: Command, opts: { output?: boolean } = {}): Command {
     .option('--verbose', 'trace HTTP requests on stderr (token redacted)', false)
     .option('--concurrency <n>', 'parallel requests', intArg(1, 64), 8)
     .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6)
-    .option('--page-size <n>', 'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)', intArg(1, 10_000));
+    .option('--page-size <n>', 'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)', intArg(1, 10_000))
+    .option('--max-list-items <n>', 'items one list may have before wsc stops reading it (env: WSC_MAX_LIST_ITEMS; default 200000)', intArg(1));
   if (opts.output !== false) {
     cmd.addOption(
       new Option('--output <format>', 'output format').choices(['human', 'json', 'markdown']).default('human'),

@@ -15,6 +15,8 @@ import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
 import { PageSize } from './page-size.js';
 import { VERSION } from '../version.js';
+import { DEFAULT_MAX_LIST_ITEMS, LIST_TOO_LONG, ListBound } from './list-bound.js';
+import { ConnectBreaker } from './breaker.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -25,6 +27,8 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const MAX_PAGES = 100_000;
 /** So many empty pages in a row, each promising more, is a server paging forever with fresh cursors. */
 export const MAX_EMPTY_PAGES_IN_A_ROW = 100;
+/** A wait at least this long (a retry's delay, an answer that does not come) is shown on stderr. */
+export const NOTICE_AFTER_MS = 5_000;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | undefined>;
@@ -46,8 +50,12 @@ export interface ApiClientOptions {
   pageSize?: number;
   /** Largest response body accepted. Default 32 MiB. */
   maxBodyBytes?: number;
+  /** Items one list may have at most (`--max-list-items`); see list-bound.ts. */
+  maxListItems?: number;
   /** `--verbose`: one line per request and answer; the token shows as `***`. */
   trace?: (line: string) => void;
+  /** Always shown (stderr): a wait of NOTICE_AFTER_MS or more, what it waits for and which attempt. */
+  notice?: (line: string) => void;
   /** Tests: time and randomness of the retry loop. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
@@ -70,7 +78,17 @@ export interface RequestSpec<T> {
 /** What one attempt produced, before the retry loop decides. */
 type Attempt<T> =
   | { ok: true; value: T }
-  | { ok: false; error: ApiError | NetworkError; status?: number; apiCode?: string; retryAfter?: string; network?: boolean; final?: boolean };
+  | {
+      ok: false;
+      error: ApiError | NetworkError;
+      status?: number;
+      apiCode?: string;
+      retryAfter?: string;
+      network?: boolean;
+      /** Not even connected (refused, connect timeout, unknown host): counts toward the breaker. */
+      noConnection?: boolean;
+      final?: boolean;
+    };
 
 function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -161,6 +179,26 @@ function looksLikeHtml(contentType: string | undefined, text: string): boolean {
 }
 
 /** The first code found on an undici/net error or its causes. */
+/** "2 s", "1.5 s", "2 min". */
+function seconds(ms: number): string {
+  const s = Math.round(ms / 100) / 10;
+  return s >= 120 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
+}
+
+/** The attempt never reached the server: refused, connect timeout, unknown host. */
+function noConnection(e: unknown): boolean {
+  const code = (e as { code?: string } | null)?.code ?? '';
+  const errno = errnoOf(e);
+  return (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    errno === 'ECONNREFUSED' ||
+    errno === 'ENOTFOUND' ||
+    errno === 'EAI_AGAIN' ||
+    errno === 'EHOSTUNREACH' ||
+    errno === 'ENETUNREACH'
+  );
+}
+
 function errnoOf(e: unknown, depth = 0): string | undefined {
   if (!e || typeof e !== 'object' || depth > 4) return undefined;
   const o = e as { code?: unknown; cause?: unknown; errors?: unknown };
@@ -242,11 +280,18 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly maxBody: number;
+  /** Items one list (or a tree read as one) may have (list-bound.ts). */
+  readonly maxListItems: number;
   private readonly traceFn: ((line: string) => void) | undefined;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly closing = new AbortController();
+  /** Opens when the server stops accepting connections (breaker.ts). */
+  readonly breaker = new ConnectBreaker();
+  /** Ends a retry's wait: the client closing or the breaker opening. One for the client's life. */
+  private readonly waitEnds = AbortSignal.any([this.closing.signal, this.breaker.signal]);
+  private readonly noticeFn: ((line: string) => void) | undefined;
   private closed = false;
   /** Requests sent (each attempt counts), for figures and tests. */
   requestCount = 0;
@@ -265,10 +310,12 @@ export class ApiClient {
     this.timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxListItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
     this.pageSizes = new PageSize(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
     const base = opts.policy ?? RETRY_POLICY;
     this.policy = opts.maxRetries === undefined ? base : policyWithMaxRetries(opts.maxRetries, base);
     this.traceFn = opts.trace;
+    this.noticeFn = opts.notice;
     this.sleep = opts.sleep ?? defaultSleep;
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
@@ -291,12 +338,28 @@ export class ApiClient {
     this.traceFn?.(this.redactToken(line));
   }
 
+  private notice(line: string): void {
+    this.noticeFn?.(this.redactToken(line));
+  }
+
+  /** Thrown instead of sending once the breaker is open. */
+  private notSent(method: string, path: string): NetworkError {
+    return new NetworkError(method, path, `${method} ${path}: ${String(this.breaker.signal.reason)}.`, {
+      hint: 'Check that the server is running and reachable, then run the command again.',
+    });
+  }
+
   /** One request with the retry policy; resolves with the validated body. */
   async request<T>(spec: RequestSpec<T>): Promise<T> {
+    const since = this.now();
+    const tries = this.policy.maxRetries + 1;
     for (let attempt = 1; ; attempt++) {
-      const r = await this.attempt(spec);
+      if (this.breaker.open) throw this.notSent(spec.method, spec.path);
+      const r = await this.attempt(spec, attempt);
+      if (r.ok || r.status !== undefined) this.breaker.answered();
+      else if (r.noConnection) this.breaker.connectFailed(this.host);
       if (r.ok) return r.value;
-      if (this.closed || r.final) throw r.error;
+      if (this.closed || r.final || this.breaker.open) throw r.error;
       const d = retryDecision(
         {
           method: spec.method,
@@ -318,9 +381,26 @@ export class ApiClient {
         }
         throw r.error;
       }
+      const delay = d.delayMs ?? 0;
+      const spent = this.now() - since;
+      const cap = this.policy.maxTotalMs;
+      if (cap !== undefined && spent + delay > cap) {
+        const times = `${attempt} time${attempt === 1 ? '' : 's'}`;
+        const most = `one request is retried for at most ${seconds(cap)} in all`;
+        r.error.details.push(`Tried ${times} over ${seconds(spent)}; ${most}.`);
+        throw r.error;
+      }
       this.trace(`↻ ${spec.method} ${spec.path}: ${d.reason} (retry ${attempt} of ${this.policy.maxRetries})`);
+      if (delay >= NOTICE_AFTER_MS) {
+        const why = r.network ? 'no answer' : `answered ${r.status ?? '?'}`;
+        const asked = d.reason.includes('Retry-After')
+          ? ` (the server asked for it with Retry-After; wsc waits at most ${seconds(this.policy.retryAfterCapMs)})`
+          : '';
+        const next = `attempt ${attempt + 1} of ${tries}`;
+        this.notice(`wsc: ${spec.method} ${spec.path} ${why}; waiting ${seconds(delay)}${asked} before ${next}.`);
+      }
       try {
-        await this.sleep(d.delayMs ?? 0, this.closing.signal);
+        await this.sleep(delay, this.waitEnds);
       } catch {
         throw r.error;
       }
@@ -361,8 +441,9 @@ export class ApiClient {
     const pageOfId = new Map<number, number>();
     let total = 0;
     let emptyInARow = 0;
-    const fail = (message: string, hint: string) =>
-      new ApiError({ method: 'GET', path, status: 200, code: 'bad_pagination' }, this.redactToken(`GET ${path}: ${message}`), { hint });
+    const bound = new ListBound(this.maxListItems);
+    const fail = (message: string, hint: string, code = 'bad_pagination') =>
+      new ApiError({ method: 'GET', path, status: 200, code }, this.redactToken(`GET ${path}: ${message}`), { hint });
     // Page k's text may start page k + 1 (its `ahead`) while the caller still
     // holds an earlier page: up to READ_AHEAD pages beyond the one being consumed.
     interface Fetch {
@@ -417,6 +498,8 @@ export class ApiClient {
         const info = raw.pageInfo;
         if (info?.hasNextPage) this.pageSizes.short(asked, raw.items.length);
         opts.onPage?.({ count: raw.count, items: raw.items.length, pageInfo: info ?? undefined });
+        const overrun = bound.page(raw.count, raw.items.length);
+        if (overrun) throw fail(overrun.message, overrun.hint, LIST_TOO_LONG);
         const after = total + raw.items.length;
         if (!info) {
           if (raw.items.length >= asked) {
@@ -538,7 +621,7 @@ export class ApiClient {
 
   // ---------------------------------------------------------------------------
 
-  private async attempt<T>(spec: RequestSpec<T>): Promise<Attempt<T>> {
+  private async attempt<T>(spec: RequestSpec<T>, attempt = 1): Promise<Attempt<T>> {
     const { method, path } = spec;
     const qs = queryString(spec.query);
     const headers: Record<string, string> = {
@@ -566,6 +649,15 @@ export class ApiClient {
       timedOut = true;
       ac.abort(new Error('timeout'));
     }, this.timeoutMs);
+    // A slow answer is shown once, while it is awaited.
+    const slow = setTimeout(() => {
+      const tries = this.policy.maxRetries + 1;
+      this.notice(
+        `wsc: still waiting for ${method} ${path} from ${this.host}: ${seconds(NOTICE_AFTER_MS)} so far ` +
+          `(attempt ${attempt} of ${tries}; it counts as failed after ${seconds(this.timeoutMs)}).`,
+      );
+    }, NOTICE_AFTER_MS);
+    slow.unref();
     const onClose = () => ac.abort(new Error('client closed'));
     this.closing.signal.addEventListener('abort', onClose, { once: true });
     const signal = ac.signal;
@@ -590,7 +682,8 @@ export class ApiClient {
         }
         const err = this.networkError(method, path, e, timedOut);
         this.trace(`← ${method} ${path} no answer (${this.now() - started}ms): ${err.message}`);
-        return { ok: false, error: err, network: true };
+        const unconnected = !timedOut && noConnection(e);
+        return { ok: false, error: err, network: true, ...(unconnected ? { noConnection: true } : {}) };
       }
       const ms = this.now() - started;
       const status = res.statusCode;
@@ -612,6 +705,7 @@ export class ApiClient {
       return { ...failure, ...(headerOf(res.headers, 'retry-after') !== undefined ? { retryAfter: headerOf(res.headers, 'retry-after') } : {}) };
     } finally {
       clearTimeout(t);
+      clearTimeout(slow);
       this.closing.signal.removeEventListener('abort', onClose);
     }
   }

@@ -12,7 +12,9 @@ export interface ConnectOptions {
   maxRetries: number;
   requestTimeoutMs?: number;
   pageSize?: number;
+  maxListItems?: number;
   trace?: (line: string) => void;
+  notice?: (line: string) => void;
 }
 
 export interface Connection {
@@ -64,7 +66,9 @@ export async function connect(env: ResolvedEnvironment, opts: ConnectOptions): P
     maxRetries: opts.maxRetries,
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.pageSize !== undefined ? { pageSize: opts.pageSize } : {}),
+    ...(opts.maxListItems !== undefined ? { maxListItems: opts.maxListItems } : {}),
     ...(opts.trace ? { trace: opts.trace } : {}),
+    ...(opts.notice ? { notice: opts.notice } : {}),
   });
   let closed = false;
   return {

@@ -5,6 +5,7 @@
 // detectWorkbookListing says which one a server does.
 import type { ApiClient, PageOptions } from './client.js';
 import { paths, Folder, Workbook } from './wire.js';
+import { sharedBound } from './list-bound.js';
 
 /** Which folders to descend into, by their path of names; all when omitted. */
 export type Descend = (path: readonly string[]) => boolean;
@@ -33,11 +34,15 @@ export function listFolders(client: ApiClient, deploymentId: number, parentId: n
 export async function readFolderTree(client: ApiClient, deploymentId: number, descend?: Descend): Promise<Folder[]> {
   const all: Folder[] = [];
   const seen = new Set<number>();
+  // Each level is a list of its own: a server inventing ever deeper folders is stopped by the tree's total.
+  const path = paths.folders(deploymentId);
+  const count = sharedBound(path, `GET ${path} (the folder tree)`, client.maxListItems);
   let level: { id: number | null; path: string[] }[] = [{ id: null, path: [] }];
   while (level.length > 0) {
     const lists = await mapBounded(level, PARALLEL_LISTS, (p) => listFolders(client, deploymentId, p.id));
     const next: { id: number | null; path: string[] }[] = [];
     lists.forEach((folders, i) => {
+      count(folders.length);
       for (const f of folders) {
         // A server that ignored parentId, or a cycle, must not make this loop forever.
         if (seen.has(f.id)) continue;
@@ -83,8 +88,16 @@ export async function readAllWorkbooks(
   if (root.some((w) => w.folderId !== null && w.folderId !== undefined)) return { workbooks: root, listing: 'all' };
   const tree = await (folders ? folders() : readFolderTree(client, deploymentId));
   if (tree.length === 0) return { workbooks: root, listing: 'unknown', folders: tree };
+  const path = paths.workbooks(deploymentId);
+  const count = sharedBound(path, `GET ${path}?folderId=… (the workbooks of every folder)`, client.maxListItems);
   const perFolder = await mapBounded(tree, PARALLEL_LISTS, (f) =>
-    client.listAll(paths.workbooks(deploymentId), Workbook, { folderId: f.id }, opts),
+    client.listAll(path, Workbook, { folderId: f.id }, {
+      ...opts,
+      onPage: (p) => {
+        opts?.onPage?.(p);
+        count(p.items);
+      },
+    }),
   );
   const byId = new Map(root.map((w) => [w.id, w]));
   let found = false;

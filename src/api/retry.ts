@@ -15,6 +15,11 @@ export interface RetryPolicy {
   capDelayMs: number;
   /** A Retry-After longer than this is waited for only this long. */
   retryAfterCapMs: number;
+  /**
+   * No retry starts when its wait would end more than this long after the
+   * request's first attempt (the attempt under way keeps its own timeout).
+   */
+  maxTotalMs?: number;
   /** Statuses that mean "not now": retried for every method, honouring Retry-After. */
   throttleStatuses: readonly number[];
   /** Statuses whose outcome is unknown (the server may have acted): retried when the request is safe to repeat. */
@@ -28,6 +33,7 @@ export const RETRY_POLICY: RetryPolicy = Object.freeze({
   baseDelayMs: 200,
   capDelayMs: 8_000,
   retryAfterCapMs: 60_000,
+  maxTotalMs: 120_000,
   throttleStatuses: Object.freeze([429, 502, 503, 504]),
   unknownOutcomeStatuses: Object.freeze([500]),
   transientConflictCodes: Object.freeze([API_CODES.upsertBranchChanged]),

@@ -40,6 +40,8 @@ function unsafe(message: string, hint?: string): UsageError {
 export class DirSink implements ExportSink {
   /** Bundle documents this sink wrote because they were new or their text changed. */
   changedDocs = 0;
+  /** Files this sink made that were not there before (relative paths), for discardNew. */
+  private readonly made = new Set<string>();
 
   private constructor(readonly root: string) {}
 
@@ -93,7 +95,10 @@ export class DirSink implements ExportSink {
   async writeText(rel: string, text: string): Promise<boolean> {
     const abs = this.pathOf(rel);
     try {
-      return replaceFile(abs, redact(text));
+      const isNew = !lstatSync(abs, { throwIfNoEntry: false });
+      const wrote = replaceFile(abs, redact(text));
+      if (isNew && wrote) this.made.add(rel);
+      return wrote;
     } catch (e) {
       throw writeFailure(abs, e);
     }
@@ -114,6 +119,16 @@ export class DirSink implements ExportSink {
 
   async rename(fromRel: string, toRel: string): Promise<void> {
     await fsRename(this.pathOf(fromRel), this.pathOf(toRel));
+    if (this.made.delete(fromRel)) this.made.add(toRel);
+  }
+
+  /**
+   * Removes the files this sink made that did not exist before it (an export
+   * that must leave nothing behind); files it replaced are left as written.
+   */
+  discardNew(): void {
+    for (const rel of this.made) rmSync(this.pathOf(rel), { force: true });
+    this.made.clear();
   }
 
   /**

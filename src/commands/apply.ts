@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApplyOptions } from '../cli.js';
 import { execute, type ApplyResult } from '../core/execute.js';
-import { hasRequests, type ApiPort, type Plan } from '../core/model.js';
+import { hasRequests, type Plan } from '../core/model.js';
+import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
@@ -44,7 +45,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
         return EXIT.failure;
       }
     }
-    return await executeAndReport(plan, prepared.conn.port, opts, ctx);
+    return await executeAndReport(plan, prepared.conn, opts, ctx);
   } finally {
     await prepared.conn.close();
   }
@@ -142,7 +143,7 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
       );
     }
     if (!hasRequests(derived)) return noChanges(derived, opts, ctx);
-    return await executeAndReport(derived, conn.port, opts, ctx);
+    return await executeAndReport(derived, conn, opts, ctx);
   } finally {
     await conn.close();
   }
@@ -175,7 +176,7 @@ function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
   return EXIT.ok;
 }
 
-async function executeAndReport(plan: Plan, port: ApiPort, opts: Options, ctx: CommandContext): Promise<number> {
+async function executeAndReport(plan: Plan, conn: Connection, opts: Options, ctx: CommandContext): Promise<number> {
   const progress = createProgress({
     style: ctx.style,
     write: ctx.err,
@@ -191,10 +192,11 @@ async function executeAndReport(plan: Plan, port: ApiPort, opts: Options, ctx: C
   });
   let result: ApplyResult;
   try {
-    result = await execute(plan, port, {
+    result = await execute(plan, conn.port, {
       concurrency: opts.concurrency,
       onEvent: progress.onEvent,
-      signal: interrupt.signal,
+      // The server gone (the client's breaker open) stops new requests like an interrupt.
+      signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
       refuse: refusedUiEdits(plan, opts.overwriteUiEdits, opts.dir),
     });
   } finally {

@@ -35,14 +35,32 @@ export function pageSize(flag: number | undefined, env: Record<string, string | 
   return n;
 }
 
+/** `--max-list-items`, else WSC_MAX_LIST_ITEMS, else the client's default. */
+export function maxListItems(flag: number | undefined, env: Record<string, string | undefined>): number | undefined {
+  if (flag !== undefined) return flag;
+  const raw = envValue(env, 'WSC_MAX_LIST_ITEMS');
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n)) {
+    const message = `WSC_MAX_LIST_ITEMS must be a whole number above 0, got "${raw}".`;
+    throw new ConfigError('max_list_items_invalid', message, {
+      hint: 'Unset it for the default (200000), or set e.g. WSC_MAX_LIST_ITEMS=500000.',
+    });
+  }
+  return n;
+}
+
 export function connectOptions(opts: CommonOptions, ctx: CommandContext): ConnectOptions {
   const timeout = requestTimeoutMs(ctx.env);
   const size = pageSize(opts.pageSize, ctx.env);
+  const listItems = maxListItems(opts.maxListItems, ctx.env);
   return {
     concurrency: opts.concurrency,
     maxRetries: opts.maxRetries,
     ...(size !== undefined ? { pageSize: size } : {}),
     ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
+    ...(listItems !== undefined ? { maxListItems: listItems } : {}),
+    notice: (line: string) => ctx.err(`${visible(line)}\n`),
     ...(opts.verbose ? { trace: (line: string) => ctx.err(`${visible(line)}\n`) } : {}),
   };
 }

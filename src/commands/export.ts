@@ -4,7 +4,8 @@
 import { resolve } from 'node:path';
 import type { ExportOptions } from '../cli.js';
 import type { OddItem } from '../core/model.js';
-import { EXIT } from '../errors.js';
+import { EXIT, WscError } from '../errors.js';
+import { LIST_TOO_LONG } from '../api/list-bound.js';
 import type { CommandContext } from './context.js';
 import { exportSourceOf } from './export-source.js';
 import { connectOptions } from './connection.js';
@@ -42,6 +43,10 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       deploymentId: conn.deploymentId,
       workbooks: opts.workbook,
       publicIds: env.publicIds,
+    }).catch((e: unknown) => {
+      // A list that would not end is no snapshot of the deployment: none of its files stays.
+      if (e instanceof WscError && e.code === LIST_TOO_LONG) sink.discardNew();
+      throw e;
     });
     for (const o of odd) {
       const id = o.id !== undefined ? ` ${o.id}` : '';

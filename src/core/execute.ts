@@ -90,7 +90,7 @@ export interface ExecuteOptions {
   /**
    * Aborted (an interrupt): no request starts any more; those in flight run
    * to their end, so that what was applied is known, and the rest are
-   * skipped with INTERRUPTED as the reason.
+   * skipped with the abort reason when it is a sentence, else INTERRUPTED.
    */
   signal?: AbortSignal;
   /**
@@ -295,9 +295,10 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
       return limit(async (): Promise<Outcome> => {
         touchPhase(req.phase);
         if (opts.signal?.aborted) {
-          emit({ type: 'request-skip', request: req, reason: INTERRUPTED });
+          const reason = typeof opts.signal.reason === 'string' ? opts.signal.reason : INTERRUPTED;
+          emit({ type: 'request-skip', request: req, reason });
           settlePhase(req.phase, 'skipped');
-          return { status: 'skipped', reason: INTERRUPTED };
+          return { status: 'skipped', reason };
         }
         emit({ type: 'request-start', request: req });
         try {

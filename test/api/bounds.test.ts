@@ -1,0 +1,168 @@
+// The client's bounds: a list's length, the total wait of one request, and
+// the breaker that stops a client whose server no longer accepts connections.
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { ApiClient } from '../../src/api/client.js';
+import { DEFAULT_MAX_LIST_ITEMS, ListBound, listMargin } from '../../src/api/list-bound.js';
+import { BREAKER_THRESHOLD, ConnectBreaker } from '../../src/api/breaker.js';
+import { ApiError, NetworkError } from '../../src/errors.js';
+import { json, page, report, serve } from './server.js';
+import { readFolderTree } from '../../src/api/folders.js';
+
+const TOKEN = 'token-for-bounds';
+const Any = z.unknown();
+
+describe('ListBound', () => {
+  test('a list stops at its first count plus a margin of 10%, at least 1000', () => {
+    expect(listMargin(3)).toBe(1000);
+    expect(listMargin(50_000)).toBe(5000);
+    const b = new ListBound();
+    expect(b.page(3, 500)).toBeUndefined();
+    expect(b.page(999_999, 500)).toBeUndefined(); // a later, larger count does not move the bound
+    expect(b.limit).toBe(1003);
+    const over = b.page(3, 500);
+    expect(over?.message).toBe(
+      'the list went past 1003 items (1500 in 3 pages read; its first page said it had 3); the server seems to page forever, so it was not read further.',
+    );
+    expect(over?.hint).toMatch(/server bug/);
+  });
+
+  test('a list with no count stops at the ceiling, which can be raised', () => {
+    const b = new ListBound(10);
+    expect(b.page(undefined, 10)).toBeUndefined();
+    expect(b.page('many', 1)?.hint).toBe('If the list really is this long, raise --max-list-items or WSC_MAX_LIST_ITEMS (now 10).');
+    expect(new ListBound().limit).toBe(DEFAULT_MAX_LIST_ITEMS);
+    const big = new ListBound(5);
+    big.page(1_000_000, 0);
+    expect(big.limit).toBe(5); // the ceiling wins over a count
+  });
+
+  test('the client stops paging at the bound: list_too_long, with the pages read', async () => {
+    let next = 1;
+    const s = await serve((req, res) => {
+      const first = Number(new URL(req.url, 'http://x').searchParams.get('first'));
+      const items = Array.from({ length: first }, () => report(next++));
+      json(res, 200, page(items, { hasNextPage: true, endCursor: `c${next}` }));
+    });
+    const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxListItems: 250, pageSize: 100 });
+    try {
+      const e = await c.listAll('/api/v1/deployments/1/reports', Any).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ApiError);
+      expect((e as ApiError).code).toBe('list_too_long');
+      expect((e as ApiError).message).toMatch(/the list went past 250 items \(300 in 3 pages read; its first page gave no count\)/);
+      expect(s.seen.length).toBeLessThanOrEqual(3 + 2); // the read-ahead aside
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('lists read as one', () => {
+  test('a folder tree that grows deeper forever stops at the ceiling, across its levels', async () => {
+    const s = await serve((req, res) => {
+      const parent = Number(new URL(req.url, 'http://x').searchParams.get('parentId') ?? 0);
+      const folder = { id: parent + 1, name: `f${parent + 1}`, deploymentId: 1, createdAt: 'x', updatedAt: 'x', type: 'FOLDER', parentId: parent || null };
+      json(res, 200, page([folder], { hasNextPage: false }));
+    });
+    const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxListItems: 20 });
+    try {
+      const e = await readFolderTree(c, 1).catch((x: unknown) => x);
+      expect((e as ApiError).code).toBe('list_too_long');
+      expect((e as ApiError).message).toMatch(
+        /^GET \/api\/v1\/deployments\/1\/folders \(the folder tree\): the list went past 20 items \(21 in 21 pages read; its first page gave no count\)/,
+      );
+      expect(s.seen).toHaveLength(21);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('the total wait of one request', () => {
+  test('a Retry-After of 10^9 is waited for 60 s at a time, 2 min in all, and each wait is shown', async () => {
+    const s = await serve((_req, res) => json(res, 503, { message: 'later' }, { 'retry-after': '1000000000' }));
+    let now = 0;
+    const waits: number[] = [];
+    const notices: string[] = [];
+    const c = new ApiClient({
+      baseUrl: s.url,
+      token: TOKEN,
+      now: () => now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+      notice: (line) => notices.push(line),
+    });
+    try {
+      const e = await c.get('/api/v1/user-attributes', Any).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ApiError);
+      expect(waits).toEqual([60_000, 60_000]);
+      expect((e as ApiError).details.join('\n')).toMatch(/Tried 3 times over 2 min; one request is retried for at most 2 min in all\./);
+      expect(notices).toHaveLength(2);
+      expect(notices[1]).toBe(
+        'wsc: GET /api/v1/user-attributes answered 503; waiting 60 s (the server asked for it with Retry-After; wsc waits at most 60 s) before attempt 3 of 7.',
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a short wait is not shown', async () => {
+    let n = 0;
+    const s = await serve((_req, res) => (++n === 1 ? json(res, 503, {}, { 'retry-after': '1' }) : json(res, 200, {})));
+    const notices: string[] = [];
+    const c = new ApiClient({ baseUrl: s.url, token: TOKEN, sleep: async () => undefined, notice: (l) => notices.push(l) });
+    try {
+      await c.get('/api/v1/user-attributes', Any);
+      expect(notices).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('the connect breaker', () => {
+  test('after 8 refused connects in a row no request is sent and retry waits end', async () => {
+    const s = await serve((_req, res) => json(res, 200, {}));
+    const url = s.url;
+    await s.close(); // the port now refuses connections
+    const c = new ApiClient({
+      baseUrl: url,
+      token: TOKEN,
+      maxRetries: 6,
+      sleep: (_ms, signal) =>
+        new Promise<void>((ok, fail) => {
+          if (signal.aborted) return fail(signal.reason);
+          signal.addEventListener('abort', () => fail(signal.reason), { once: true });
+          setTimeout(ok, 1);
+        }),
+    });
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 50 }, () => c.get('/api/v1/user-attributes', Any)));
+      expect(results.every((r) => r.status === 'rejected')).toBe(true);
+      expect(c.breaker.open).toBe(true);
+      expect(c.requestCount).toBeLessThan(50 + BREAKER_THRESHOLD);
+      const late = await c.get('/api/v1/user-attributes', Any).catch((x: unknown) => x);
+      expect(late).toBeInstanceOf(NetworkError);
+      expect((late as NetworkError).message).toMatch(
+        /^GET \/api\/v1\/user-attributes: not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down\.$/,
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('any answer in between resets the count', () => {
+    const b = new ConnectBreaker(3);
+    b.connectFailed('h');
+    b.connectFailed('h');
+    b.answered();
+    b.connectFailed('h');
+    b.connectFailed('h');
+    expect(b.open).toBe(false);
+    b.connectFailed('h');
+    expect(b.open).toBe(true);
+    expect(b.signal.reason).toBe('not started: 3 connections in a row to h failed, the server seems down');
+  });
+});

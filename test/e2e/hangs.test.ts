@@ -1,0 +1,215 @@
+// The built CLI against servers that would make it hang or grow without end:
+// a list that pages forever with fresh items, an answer that never comes, a
+// Retry-After of 10^9 seconds, a server that dies in the middle of an apply.
+// Each run ends in bounded time (generous bounds: CI machines are slow), says
+// on stderr what it waited for, and writes nothing it should not.
+import type { ServerResponse } from 'node:http';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { cleanupTemp, copyFixture, runCli, tempDir } from './helpers/index.js';
+import { writeBundle } from './helpers/bundles.js';
+import { json, report, serve, type Seen, type TestServer } from '../api/server.js';
+
+afterAll(cleanupTemp);
+
+const TOKEN = 'secret-token-5a4b3c2d';
+const R = '/api/v1/deployments/1/reports';
+
+type Req = Seen & { path: string; query: URLSearchParams };
+type Reply = (req: Req, res: ServerResponse) => void;
+
+/** The scripted server of the client tests; `close` makes later connects refused. */
+function hostile(reply: Reply): Promise<TestServer> {
+  return serve((seen, res) => {
+    const u = new URL(seen.url, 'http://x');
+    reply({ ...seen, path: u.pathname, query: u.searchParams }, res);
+  });
+}
+
+const empty = { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
+
+/** The reports list pages forever, each page full of fresh items; `count` as given. */
+function forever(count: number | undefined): Reply {
+  let next = 1;
+  return (req, res) => {
+    if (req.path !== R) return json(res, 200, empty);
+    const first = Number(req.query.get('first') ?? 100);
+    const items = Array.from({ length: first }, () => report(next++));
+    const cursor = `c${next}`;
+    json(res, 200, { items, pageInfo: { hasNextPage: true, hasPreviousPage: true, endCursor: cursor }, ...(count !== undefined ? { count } : {}) });
+  };
+}
+
+const connection = (url: string) => ['--base-url', url, '--deployment', '1'];
+const env = { WSC_TOKEN: TOKEN };
+
+describe('every list is bounded', () => {
+  test('plan: a list that pages forever past its count stops at count + margin, exit 1, no plan file', async () => {
+    const s = await hostile(forever(3));
+    const dir = copyFixture('example');
+    const out = join(tempDir(), 'plan.json');
+    try {
+      const started = Date.now();
+      const r = await runCli(['plan', '--out', out, ...connection(s.url), '--dir', dir], { env, timeoutMs: 90_000 });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /GET \/api\/v1\/deployments\/1\/reports: the list went past 1003 items \(\d+ in \d+ pages read; its first page said it had 3\)/,
+      );
+      expect(r.stderr).not.toMatch(/internal error|\n {4}at /i);
+      expect(existsSync(out)).toBe(false);
+      expect(s.seen.filter((q) => q.method !== 'GET')).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  test('apply: the same list stops the same way, before any write', async () => {
+    const s = await hostile(forever(3));
+    try {
+      const r = await runCli(['apply', '--auto-approve', ...connection(s.url), '--dir', writeBundle({ looseReports: 2 })], { env, timeoutMs: 90_000 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/reports: the list went past 1003 items \(\d+ in \d+ pages read; its first page said it had 3\)[^\n]*\[list_too_long\]/);
+      expect(s.seen.filter((q) => q.method !== 'GET')).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  test('export: a list with no count stops at --max-list-items (WSC_MAX_LIST_ITEMS), exit 1, no file written', async () => {
+    const s = await hostile(forever(undefined));
+    const out = tempDir();
+    try {
+      const started = Date.now();
+      const r = await runCli(['export', '--out', out, ...connection(s.url)], {
+        env: { ...env, WSC_MAX_LIST_ITEMS: '2000' },
+        cwd: tempDir(),
+        timeoutMs: 90_000,
+      });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/reports: the list went past 2000 items \(\d+ in \d+ pages read; its first page gave no count\)/);
+      expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 2000\)/);
+      const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
+      expect(files.map((e) => e.name)).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  test('a bad WSC_MAX_LIST_ITEMS is a usage error, nothing sent', async () => {
+    const s = await hostile(forever(3));
+    try {
+      const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], { env: { ...env, WSC_MAX_LIST_ITEMS: 'lots' } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/WSC_MAX_LIST_ITEMS must be a whole number above 0, got "lots"/);
+      expect(s.seen).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('every wait is bounded and shown', () => {
+  test('an answer that never comes: "still waiting" on stderr while it is awaited, then exit 1', async () => {
+    const s = await hostile((req, res) => (req.path === R ? undefined : json(res, 200, empty)));
+    try {
+      const started = Date.now();
+      const r = await runCli(['plan', '--max-retries', '0', ...connection(s.url), '--dir', copyFixture('example')], {
+        env: { ...env, WSC_REQUEST_TIMEOUT: '7' },
+        timeoutMs: 90_000,
+      });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /wsc: still waiting for GET \/api\/v1\/deployments\/1\/reports from 127\.0\.0\.1:\d+: 5 s so far \(attempt 1 of 1; it counts as failed after 7 s\)\./,
+      );
+      expect(r.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 7 s/);
+      expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  test('a Retry-After of 10^9 s: the capped wait is shown on stderr at once, with the attempt', async () => {
+    const s = await hostile((req, res) =>
+      req.path === R ? json(res, 503, { message: 'come back later' }, { 'retry-after': '1000000000' }) : json(res, 200, empty),
+    );
+    let shownAfter: number | undefined;
+    try {
+      const started = Date.now();
+      const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], {
+        env,
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          let err = '';
+          child.stderr?.on('data', (d: string) => {
+            err += d;
+            if (shownAfter === undefined && /before attempt 2 of 7\./.test(err)) {
+              shownAfter = Date.now() - started;
+              child.kill('SIGINT');
+            }
+          });
+        },
+      }).catch((e: Error) => ({ code: -1, stdout: '', stderr: e.message }));
+      expect(r.stderr).toMatch(
+        /wsc: GET \/api\/v1\/deployments\/1\/reports answered 503; waiting 60 s \(the server asked for it with Retry-After; wsc waits at most 60 s\) before attempt 2 of 7\./,
+      );
+      expect(shownAfter).toBeLessThan(30_000);
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+});
+
+describe('a server that dies mid-apply', () => {
+  test('connections refused: no new request starts, the rest are "not started", exit 1 within seconds', async () => {
+    const writes: string[] = [];
+    let s: TestServer | undefined;
+    s = await hostile((req, res) => {
+      if (req.method === 'GET') return json(res, 200, empty);
+      writes.push(`${req.method} ${req.path}`);
+      res.socket?.destroy();
+      void s?.close();
+    });
+    const dir = writeBundle({ looseReports: 300 });
+    try {
+      const started = Date.now();
+      const r = await runCli(['apply', '--auto-approve', ...connection(s.url), '--dir', dir], { env, timeoutMs: 120_000 });
+      const took = Date.now() - started;
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(took).toBeLessThan(60_000);
+      expect(r.stdout + r.stderr).toMatch(/not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/);
+      expect(r.stdout + r.stderr).not.toMatch(/internal error|\n {4}at /i);
+      expect(writes.length).toBeLessThanOrEqual(8);
+    } finally {
+      await s.close();
+    }
+  }, 180_000);
+
+  test('some writes answered, then refused: what was applied is reported, exit 4 within seconds', async () => {
+    let created = 0;
+    let s: TestServer | undefined;
+    s = await hostile((req, res) => {
+      if (req.method === 'GET') return json(res, 200, empty);
+      if (req.method === 'POST' && req.path === R && created < 20) {
+        created++;
+        return json(res, 201, { ...report(5000 + created), ...(JSON.parse(req.body) as object) });
+      }
+      res.socket?.destroy();
+      void s?.close();
+    });
+    const dir = writeBundle({ looseReports: 300 });
+    try {
+      const started = Date.now();
+      const r = await runCli(['apply', '--auto-approve', '--concurrency', '1', ...connection(s.url), '--dir', dir], { env, timeoutMs: 120_000 });
+      expect(r.code, r.stdout + r.stderr).toBe(4);
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(created).toBe(20);
+      expect(r.stdout + r.stderr).toMatch(/not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/);
+    } finally {
+      await s.close();
+    }
+  }, 180_000);
+});
