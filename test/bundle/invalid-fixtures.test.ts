@@ -28,6 +28,7 @@ const CASES: [string, string, string, string, number, number][] = [
   ['unknown-kind', 'unknown-kind', 'unknown kind "Dashboard"; expected one of Workbook, Report, UserAttribute', 'workbooks/revenue.yaml', 1, 7],
   ['unknown-reference', 'unknown-reference', 'report `revMrrTrnd01` is not in the bundle', 'workbooks/revenue.yaml', 10, 32],
   ['widget-without-id', 'missing-key', 'missing required key `id` in `meta.dashboardDraft.widgets[0]`', 'workbooks/revenue.yaml', 6, 9],
+  ['workbook-adopt-public-id', 'unknown-key', 'unknown key `publicId` in `adopt`', 'workbooks/ops.yaml', 4, 34],
   ['wrong-type', 'wrong-type', '`folderId`: expected an integer, got "seven"', 'workbooks/revenue.yaml', 4, 11],
   ['wsc-yaml-literal-token', 'bad-value', '`environments.staging.token`: "sk_live_do_not_commit" must be `${env.NAME}`: wsc.yaml is committed, so the token itself must come from the environment', 'wsc.yaml', 5, 12],
   ['wsc-yaml-unknown-key', 'unknown-key', 'unknown key `baseURL` in `environments.staging` (did you mean `baseUrl`?)', 'wsc.yaml', 3, 5],

@@ -3,6 +3,9 @@ import { FolderPathSchema, FreeForm } from './common.js';
 import { DashboardDraftSchema } from './dashboard.js';
 import { AdoptSchema } from './report.js';
 
+/** A workbook is adopted by its id alone: its identity, the slug, is the file's. */
+const WorkbookAdoptSchema = AdoptSchema.omit({ publicId: true });
+
 /** Workbook `meta`: free-form, but `dashboardDraft` is validated as a dashboard. */
 export const WorkbookMetaSchema = z
   .looseObject({ dashboardDraft: DashboardDraftSchema.nullish() })
@@ -20,7 +23,7 @@ export const WorkbookSchema = z
     folder: FolderPathSchema.optional(),
     meta: WorkbookMetaSchema.optional(),
     publish: z.boolean().default(false).describe('Publish the draft dashboard after apply.'),
-    adopt: AdoptSchema.optional().describe(
+    adopt: WorkbookAdoptSchema.optional().describe(
       'Give the existing workbook `id` of deployment `deploymentId` (one made in the UI, without a slug) ' +
         'this slug instead of creating a workbook there.',
     ),
