@@ -2,6 +2,7 @@
 // facts. Commands are the only code (with main.ts) that touches the process;
 // they receive it through this object so tests can run them in-process too.
 import { decideStyle, type Style } from '../render/style.js';
+import { redact } from '../redact.js';
 
 export interface CommandContext {
   out(text: string): void;
@@ -20,6 +21,9 @@ export interface CommandContext {
    */
   onInterrupt(first: (signal: NodeJS.Signals) => void): () => void;
 }
+
+/** Makes the context of one run; `noColor` is its --no-color flag. */
+export type ContextFactory = (opts: { noColor?: boolean }) => CommandContext;
 
 const INTERRUPTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -68,4 +72,36 @@ export function processContext(opts: { noColor?: boolean }): CommandContext {
       }
     },
   };
+}
+
+/** What a captured run printed, each stream in order. */
+export interface Captured {
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Contexts that print into `captured` instead of the process's streams, for
+ * running wsc in-process (tests). As the process's streams, they redact every
+ * secret. Stdout and stderr are pipes (no colour, no spinner), stdin is not a
+ * terminal and holds `input` (a confirm() reads its first line), and no
+ * signal reaches the run.
+ */
+export function capturedContext(
+  captured: Captured,
+  opts: { env: Record<string, string | undefined>; cwd: string; input?: string },
+): ContextFactory {
+  return (o) => ({
+    out: (t) => void (captured.stdout += redact(t)),
+    err: (t) => void (captured.stderr += redact(t)),
+    env: opts.env,
+    cwd: opts.cwd,
+    style: decideStyle({ isTTY: false, columns: undefined, env: opts.env, noColorFlag: o.noColor === true }),
+    interactive: false,
+    onInterrupt: () => () => {},
+    confirm: async (question) => {
+      captured.stderr += redact(`${question} `);
+      return /^(y|yes)$/i.test((opts.input ?? '').split('\n')[0]!.trim());
+    },
+  });
 }
