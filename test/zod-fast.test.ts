@@ -14,6 +14,7 @@ import { ReportSchema, UserAttributeSchema, WorkbookSchema } from '../src/bundle
 import { createEmulator, generateSeed, type Emulator } from '../src/emulator/index.js';
 import { canonicalJson } from '../src/core/canonical.js';
 import { compileCheck, compileParse, keepsInput, NO } from '../src/zod-fast.js';
+import { runs } from './helpers/property.js';
 
 type Mode = 'valid' | 'same';
 
@@ -218,7 +219,7 @@ function forRandomSchemas(numRuns: number, check: (schema: z.ZodType, values: un
 describe('compileCheck on random schemas', () => {
   it('never says yes where zod says no, nor "same" where zod changes the value', () => {
     let yes = 0;
-    forRandomSchemas(2500, (schema, values) => {
+    forRandomSchemas(runs(2500), (schema, values) => {
       for (const v of values) {
         for (const mode of ['valid', 'same'] as const) if (expectSound(schema, mode, v)) yes++;
       }
@@ -255,7 +256,7 @@ describe('keepsInput: zod gives back what it accepts, up to member order', () =>
 
   it('on random schemas: where it says yes, the output zod gives for an accepted value is that value, members maybe reordered', () => {
     let checked = 0;
-    forRandomSchemas(2500, (schema, values) => {
+    forRandomSchemas(runs(2500), (schema, values) => {
       if (!keepsInput(schema)) return;
       for (const v of values) {
         if (!compileCheck(schema)(v)) continue;
@@ -360,7 +361,7 @@ describe('compileCheck on the schemas wsc uses', () => {
         expectSound(s, 'same', v);
         expectSound(s, 'valid', v);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -371,7 +372,7 @@ describe('compileCheck on the schemas wsc uses', () => {
       fc.property(fc.constantFrom(...docs).chain((d) => fc.tuple(fc.constant(schemaOf[d.kind]!), mutated(d))), ([s, v]) => {
         expectSound(s, 'valid', v);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

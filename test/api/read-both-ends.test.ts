@@ -11,6 +11,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { listFromBothEnds } from '../../src/api/read-both-ends.js';
 import { Report } from '../../src/api/wire.js';
 import { json, report, serve } from './server.js';
+import { runs } from '../helpers/property.js';
 
 interface Item { id: number; t: number }
 type CountMode = 'true' | 'missing' | 'plus-one' | 'page';
@@ -266,7 +267,7 @@ describe('listFromBothEnds on a list that changes while it is read', () => {
           for (const id of throughout) expect(got).toContain(id);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 });

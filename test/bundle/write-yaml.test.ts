@@ -11,6 +11,7 @@ import { toYaml } from '../../src/bundle/write.js';
 import { directYaml } from '../../src/bundle/write-yaml.js';
 import type { JsonValue } from '../../src/core/model.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
+import { runs } from '../helpers/property.js';
 
 // ---- reference: src/bundle/write.ts toYaml before the direct writer ----
 const NEEDS_QUOTES = /[\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/;
@@ -119,7 +120,7 @@ describe('direct YAML writer', () => {
         if (directYaml(d, flow) !== undefined) direct++;
         expect(toYaml(d, { flow })).toBe(referenceYaml(d, { flow }));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     // Most of these (tricky strings included) are written directly, not left to the library.
     expect(direct).toBeGreaterThan(1500);
@@ -130,7 +131,7 @@ describe('direct YAML writer', () => {
       fc.property(json, (v) => {
         expect(toYaml(v)).toBe(referenceYaml(v));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -150,7 +151,7 @@ describe('direct YAML writer', () => {
         expect(direct).toBeDefined();
         expect(direct).toBe(referenceYaml(d as unknown as JsonValue));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

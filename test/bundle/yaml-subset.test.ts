@@ -10,6 +10,7 @@ import type { JsonValue } from '../../src/core/model.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { MAX_DEPTH, parseYaml, parseYamlWithLibrary, type ParseResult } from '../../src/bundle/yaml-doc.js';
 import { parseSubset } from '../../src/bundle/yaml-subset.js';
+import { runs } from '../helpers/property.js';
 
 const lookup: VarLookup = (ns, name) => {
   if (ns === 'vars' && name === 'n') return { found: true, value: 5 };
@@ -246,7 +247,7 @@ describe('the subset reader gives the library path\'s result or gives up', () =>
       fc.property(exported, (text) => {
         if (same(text)) fast++;
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
     // Most of it is in the subset (the rest: multi-line or indented block scalars, ...).
     expect(fast).toBeGreaterThan(700);
@@ -258,7 +259,7 @@ describe('the subset reader gives the library path\'s result or gives up', () =>
       fc.property(handWritten, (text) => {
         if (same(text)) fast++;
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     // A floor, so the comparison keeps exercising the reader (most of these texts leave the subset on purpose).
     expect(fast).toBeGreaterThan(150);
@@ -269,7 +270,7 @@ describe('the subset reader gives the library path\'s result or gives up', () =>
       fc.property(mutated(fc.oneof(handWritten, exported)), (text) => {
         same(text);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

@@ -90,14 +90,18 @@ export interface RunOptions {
   spawn?: boolean;
 }
 
+/** Variables that act on a process (its start, what it preloads), not on what wsc reads: such a run is spawned. */
+const PROCESS_ENV = ['WSC_TIMINGS', 'NODE_OPTIONS', 'WSC_V8_DEFAULTS'];
+
 /**
  * Runs `wsc ...args` and resolves with its exit code and output: in this
- * process, unless the run needs one of its own (`spawn`, `onSpawn`, or
- * WSC_TIMINGS, which measures the process from its start).
+ * process, unless the run needs one of its own (`spawn`, `onSpawn`, or one of
+ * PROCESS_ENV: WSC_TIMINGS measures the process from its start).
  */
 export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
   const env = cleanEnv(opts.env);
-  if (opts.spawn === true || opts.onSpawn !== undefined || env['WSC_TIMINGS'] !== undefined) return spawnCli(args, opts);
+  const needsProcess = opts.spawn === true || opts.onSpawn !== undefined || PROCESS_ENV.some((k) => env[k] !== undefined);
+  if (needsProcess) return spawnCli(args, opts);
   const captured: Captured = { stdout: '', stderr: '' };
   const context = capturedContext(captured, { env, cwd: opts.cwd ?? root, ...(opts.input !== undefined ? { input: opts.input } : {}) });
   const ms = opts.timeoutMs ?? 60_000;
