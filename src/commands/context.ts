@@ -57,7 +57,11 @@ export function processContext(opts: { noColor?: boolean }): CommandContext {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
     env: process.env,
-    cwd: process.cwd(),
+    // Read when a command asks: main.ts makes a context before any command runs, and
+    // process.cwd() throws in a directory that was removed (`wsc --version` must still answer).
+    get cwd() {
+      return process.cwd();
+    },
     style,
     interactive: Boolean(process.stdin.isTTY) && !process.env['CI'],
     onInterrupt: onProcessInterrupt,
