@@ -11,11 +11,13 @@ afterAll(cleanupTemp);
 
 async function run(args: string[], env: Record<string, string>): Promise<Captured & { code: number }> {
   const captured: Captured = { stdout: '', stderr: '' };
-  const code = await runWsc(['node', 'wsc', ...args], capturedContext(captured, { env: { CI: 'true', ...env }, cwd: root }));
+  const context = capturedContext(captured, { env: { CI: 'true', ...env }, cwd: root });
+  const code = await runWsc(['node', 'wsc', ...args], context);
   return { code, ...captured };
 }
 
-const bundle = () => writeFiles({ 'reports/r.yaml': 'kind: Report\npublicId: abcdefABCDEF\nname: leftover-secret-xyz\n' });
+const bundle = () =>
+  writeFiles({ 'reports/r.yaml': 'kind: Report\npublicId: abcdefABCDEF\nname: leftover-secret-xyz\n' });
 
 describe('runWsc', () => {
   test('returns the exit code and leaves process.exitCode alone', async () => {
@@ -49,10 +51,10 @@ describe('runWsc', () => {
   test('runs that overlap each keep their secrets hidden', async () => {
     await withEmulator({}, async (emu) => {
       const dir = bundle();
-      const runs = await Promise.all(
-        ['dev-token', 'other-token-1', 'other-token-2'].map((t) => run(['plan', '--verbose', '--dir', dir, ...target(emu)], { WSC_TOKEN: t })),
-      );
-      for (const [i, t] of ['dev-token', 'other-token-1', 'other-token-2'].entries()) {
+      const tokens = ['dev-token', 'other-token-1', 'other-token-2'];
+      const args = ['plan', '--verbose', '--dir', dir, ...target(emu)];
+      const runs = await Promise.all(tokens.map((t) => run(args, { WSC_TOKEN: t })));
+      for (const [i, t] of tokens.entries()) {
         expect(runs[i]!.stdout + runs[i]!.stderr).not.toContain(t);
         expect(runs[i]!.stderr).toContain('Bearer ***');
       }

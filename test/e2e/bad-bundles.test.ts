@@ -222,9 +222,9 @@ describe('malformed bundles: wsc plan exits 3 with a file:line:col diagnostic an
     expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
     const control = await createEmulator({ port: 0 });
     try {
-      const r = await runCli(['plan', '--dir', writeCase({ name: 'base', files: {}, at: '' }), '--base-url', control.url, '--deployment', '1'], {
-        env: { WSC_TOKEN: 'dev-token' },
-      });
+      const dir = writeCase({ name: 'base', files: {}, at: '' });
+      const args = ['plan', '--dir', dir, '--base-url', control.url, '--deployment', '1'];
+      const r = await runCli(args, { env: { WSC_TOKEN: 'dev-token' } });
       expect(r.code, show(r)).toBe(0);
       expect(r.stderr, show(r)).not.toMatch(/ error /);
     } finally {

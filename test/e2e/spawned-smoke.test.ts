@@ -7,7 +7,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateSeed } from '../../src/emulator/index.js';
 import { writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, root, runCli, spawnCli, target, tempDir, withEmulator, type CliResult, type Emulator, type EmulatorOptions } from './helpers/index.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  ensureBuilt,
+  root,
+  runCli,
+  spawnCli,
+  target,
+  tempDir,
+  withEmulator,
+  type CliResult,
+  type Emulator,
+  type EmulatorOptions,
+} from './helpers/index.js';
 
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
@@ -15,7 +28,9 @@ afterAll(cleanupTemp);
 const BUNDLE = { workbook: true, dashboard: true, publish: true, reports: 3 } as const;
 
 /** Runs `args(emu)` spawned and in-process, each against a fresh emulator; both results and request logs. */
-async function both(args: (emu: Emulator) => string[], emulator: EmulatorOptions = {}): Promise<Array<CliResult & { requests: string[] }>> {
+type Logged = CliResult & { requests: string[] };
+
+async function both(args: (emu: Emulator) => string[], emulator: EmulatorOptions = {}): Promise<Logged[]> {
   const out = [];
   for (const run of [spawnCli, runCli]) {
     out.push(
@@ -29,7 +44,8 @@ async function both(args: (emu: Emulator) => string[], emulator: EmulatorOptions
 }
 
 /** The emulator's port appears in what some commands print; the two runs had different ones. */
-const samePorts = (r: CliResult & { requests: string[] }) => ({ ...r, stdout: r.stdout.replace(/127\.0\.0\.1:\d+/g, 'HOST'), stderr: r.stderr.replace(/127\.0\.0\.1:\d+/g, 'HOST') });
+const hostless = (t: string) => t.replace(/127\.0\.0\.1:\d+/g, 'HOST');
+const samePorts = (r: Logged) => ({ ...r, stdout: hostless(r.stdout), stderr: hostless(r.stderr) });
 
 describe('spawned and in-process runs agree', () => {
   test('validate', async () => {
@@ -55,7 +71,8 @@ describe('spawned and in-process runs agree', () => {
 
   test('apply --auto-approve --output json', async () => {
     const dir = writeBundle(BUNDLE);
-    const [spawned, inProcess] = await both((emu) => ['apply', '--auto-approve', '--output', 'json', '--dir', dir, ...target(emu)]);
+    const apply = (emu: Emulator) => ['apply', '--auto-approve', '--output', 'json', '--dir', dir, ...target(emu)];
+    const [spawned, inProcess] = await both(apply);
     expect(spawned!.code).toBe(0);
     expect(spawned!.requests.some((r) => r.startsWith('POST'))).toBe(true);
     expect(samePorts(inProcess!)).toEqual(samePorts(spawned!));
@@ -69,7 +86,8 @@ describe('spawned and in-process runs agree', () => {
     expect(spawned!.code).toBe(0);
     expect(spawned!.stdout).toContain('6 reports');
     expect(spawned!.requests.every((r) => r.startsWith('GET'))).toBe(true);
-    expect(samePorts(inProcess!)).toEqual(samePorts({ ...spawned!, stdout: spawned!.stdout.split(outs[0]!).join(outs[1]!) }));
+    const sameOut = { ...spawned!, stdout: spawned!.stdout.split(outs[0]!).join(outs[1]!) };
+    expect(samePorts(inProcess!)).toEqual(samePorts(sameOut));
   });
 
   test('doctor', async () => {
@@ -95,7 +113,8 @@ describe('spawned and in-process runs agree', () => {
   test('a token given is never printed, spawned or not', async () => {
     const dir = writeBundle(BUNDLE);
     const token = 'smoke-secret-token-0123';
-    const args = ['plan', '--dir', dir, '--base-url', 'http://127.0.0.1:9', '--deployment', '1', '--verbose', '--max-retries', '0'];
+    const args = ['plan', '--dir', dir, '--base-url', 'http://127.0.0.1:9', '--deployment', '1', '--verbose'];
+    args.push('--max-retries', '0');
     const env = { WSC_TOKEN: token };
     const [spawned, inProcess] = [await spawnCli(args, { env }), await runCli(args, { env })];
     // The trace carries timings: the two agree on all else.

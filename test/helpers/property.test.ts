@@ -17,7 +17,9 @@ describe('property run counts', () => {
   });
 
   test('anything but a positive number is refused, naming the variable', () => {
-    for (const bad of ['0', '-5', 'many', 'Infinity']) expect(() => runs(10, { WSC_PROPERTY_RUNS: bad })).toThrow(/WSC_PROPERTY_RUNS/);
+    for (const bad of ['0', '-5', 'many', 'Infinity']) {
+      expect(() => runs(10, { WSC_PROPERTY_RUNS: bad })).toThrow(/WSC_PROPERTY_RUNS/);
+    }
   });
 
   test('a property that states no count runs the scaled default', () => {

@@ -12,12 +12,14 @@ export function propertyScale(env: Record<string, string | undefined> = process.
   const v = env['WSC_PROPERTY_RUNS'];
   if (v === undefined || v === '') return 1;
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`WSC_PROPERTY_RUNS: expected a positive number, got ${JSON.stringify(v)}`);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new Error(`WSC_PROPERTY_RUNS: expected a positive number, got ${JSON.stringify(v)}`);
+  }
   return n / DEFAULT_PROPERTY_RUNS;
 }
 
 /** The runs of a property whose count in CI is `ciRuns` (at least one). */
-export function runs(ciRuns: number = DEFAULT_PROPERTY_RUNS, env: Record<string, string | undefined> = process.env): number {
+export function runs(ciRuns = DEFAULT_PROPERTY_RUNS, env: Record<string, string | undefined> = process.env): number {
   return Math.max(1, Math.round(ciRuns * propertyScale(env)));
 }
 

@@ -100,10 +100,12 @@ const PROCESS_ENV = ['WSC_TIMINGS', 'NODE_OPTIONS', 'WSC_V8_DEFAULTS'];
  */
 export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
   const env = cleanEnv(opts.env);
-  const needsProcess = opts.spawn === true || opts.onSpawn !== undefined || PROCESS_ENV.some((k) => env[k] !== undefined);
+  const needsProcess =
+    opts.spawn === true || opts.onSpawn !== undefined || PROCESS_ENV.some((k) => env[k] !== undefined);
   if (needsProcess) return spawnCli(args, opts);
   const captured: Captured = { stdout: '', stderr: '' };
-  const context = capturedContext(captured, { env, cwd: opts.cwd ?? root, ...(opts.input !== undefined ? { input: opts.input } : {}) });
+  const input = opts.input !== undefined ? { input: opts.input } : {};
+  const context = capturedContext(captured, { env, cwd: opts.cwd ?? root, ...input });
   const ms = opts.timeoutMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   // Nothing can kill a run in this process: past the limit the test fails, as a killed child would.
