@@ -93,15 +93,18 @@ export interface RunOptions {
 /** Variables that act on a process (its start, what it preloads), not on what wsc reads: such a run is spawned. */
 const PROCESS_ENV = ['WSC_TIMINGS', 'NODE_OPTIONS', 'WSC_V8_DEFAULTS'];
 
+/** A command that serves until stopped: its test also checks that nothing is left running, i.e. the process ends. */
+const serves = (args: string[]) => args[0] === 'emulator' || (args[0] === 'preview' && !args.includes('--out'));
+
 /**
  * Runs `wsc ...args` and resolves with its exit code and output: in this
- * process, unless the run needs one of its own (`spawn`, `onSpawn`, or one of
- * PROCESS_ENV: WSC_TIMINGS measures the process from its start).
+ * process, unless the run needs one of its own (`spawn`, `onSpawn`, a serving
+ * command, or one of PROCESS_ENV: WSC_TIMINGS measures the process from its start).
  */
 export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
   const env = cleanEnv(opts.env);
   const needsProcess =
-    opts.spawn === true || opts.onSpawn !== undefined || PROCESS_ENV.some((k) => env[k] !== undefined);
+    opts.spawn === true || opts.onSpawn !== undefined || serves(args) || PROCESS_ENV.some((k) => env[k] !== undefined);
   if (needsProcess) return spawnCli(args, opts);
   const captured: Captured = { stdout: '', stderr: '' };
   const input = opts.input !== undefined ? { input: opts.input } : {};
