@@ -6,11 +6,13 @@ import { defineConfig } from 'vitest/config';
 // graph (isolate: false): each file no longer loads src/ afresh, which halved
 // the suite's CPU time. Nothing in src/ keeps a run's state between runs
 // (runWsc clears the secrets registry; contexts carry env and cwd), no test
-// mocks modules, and spies are restored after each test.
+// mocks modules, and spies are restored after each test. The time limits
+// are for a CI machine shared with other jobs, where the heaviest property
+// tests (thousands of cases) take several times their usual 5 to 15 s.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,
