@@ -108,6 +108,38 @@ describe('the total wait of one request', () => {
     }
   });
 
+  test('a request for a resource names its address in the wait notice and the --verbose lines', async () => {
+    const s = await serve((_req, res, n) =>
+      n === 1 ? json(res, 503, { message: 'later' }, { 'retry-after': '7' }) : json(res, 200, { ok: true }),
+    );
+    const notices: string[] = [];
+    const traced: string[] = [];
+    const c = new ApiClient({
+      baseUrl: s.url,
+      token: TOKEN,
+      sleep: async () => undefined,
+      notice: (line) => notices.push(line),
+      trace: (line) => traced.push(line),
+    });
+    try {
+      const path = '/api/v1/deployments/1/workbooks/by-slug/sales';
+      await c.request({ method: 'PUT', path, body: {}, schema: Any, label: 'workbook/sales' });
+      expect(notices).toEqual([
+        `wsc: PUT ${path} for workbook/sales answered 503; waiting 7 s (the server asked for it with Retry-After; ` +
+          'wsc waits at most 60 s) before attempt 2 of 7.',
+      ]);
+      expect(traced).toEqual([
+        `→ PUT ${path} for workbook/sales (Authorization: Bearer ***)`,
+        expect.stringMatching(/^← 503 PUT \S+ \d+ms for workbook\/sales: later$/),
+        `↻ PUT ${path}: 503: retrying after Retry-After 7000ms (retry 1 of 6) for workbook/sales`,
+        `→ PUT ${path} for workbook/sales (Authorization: Bearer ***)`,
+        expect.stringMatching(/^← 200 PUT \S+ \d+ms for workbook\/sales$/),
+      ]);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('a short wait is not shown', async () => {
     let n = 0;
     const s = await serve((_req, res) => (++n === 1 ? json(res, 503, {}, { 'retry-after': '1' }) : json(res, 200, {})));
