@@ -275,6 +275,19 @@ describe('retries end to end', () => {
     expect(delays).toEqual([100, 200]); // full jitter at random()=0.5 of 200 ms, 400 ms
   });
 
+  test('the waits are the policy\'s alone: with the sleep injected, six retries take no time of their own', async () => {
+    const s = await serve((_q, res) => json(res, 503, { message: 'busy' }));
+    const delays: number[] = [];
+    const c = client(s.url, { maxRetries: 6, sleep: async (ms) => void delays.push(ms), random: () => 0.5 });
+    const started = Date.now();
+    const e = await failure(c.get(R, Any));
+    expect(e.details).toContain('Tried 7 times (--max-retries 6).');
+    expect(s.seen).toHaveLength(7);
+    expect(delays).toEqual([100, 200, 400, 800, 1600, 3200]);
+    // p-retry's own backoff would add a minute here (1 + 2 + ... + 32 s).
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   test('429 with Retry-After: 1 waits about a second (real clock)', async () => {
     const s = await serve((_q, res, n) => (n === 1 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {})));
     const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxRetries: 2 });
