@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AuthScheme } from '../config/types.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
-import { PageInfo } from './wire.js';
+import { PageInfo } from '../domain/wire.js';
 import { readErrorBody, shownServerText } from './error-body.js';
 import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';

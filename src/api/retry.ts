@@ -5,7 +5,7 @@
 // only be slept in `onFailedAttempt` on top of its own delay instead of in
 // place of it, and it has no injectable sleep or clock for tests. The loop is
 // a dozen lines.
-import { API_CODES } from './wire.js';
+import { API_CODES } from '../domain/wire.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (`--max-retries`). */

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { API_CODES } from '../api/wire.js';
+import { API_CODES } from '../domain/wire.js';
 import { authenticate } from './access.js';
 import type { Ctx } from './context.js';
 import { clone } from './equal.js';

@@ -2,7 +2,7 @@
 // the account-wide publicId index, per-key generation counters for the
 // upsert race, and a logical clock. Loading a seed normalises it; snapshot()
 // writes it back in the same (SeedState) format.
-import { normalizeSlug, PLACEHOLDER_PUBLIC_ID_RE } from '../api/wire.js';
+import { normalizeSlug, PLACEHOLDER_PUBLIC_ID_RE } from '../domain/wire.js';
 import { clone } from './equal.js';
 import { randomBase62, type Rng } from './prng.js';
 import { SortedIndex } from './sorted-index.js';

@@ -6,8 +6,8 @@
 // tells the two cases apart: in this deployment with the content we sent, it
 // is ours (exactly once); anywhere else, the id is taken, and publicIds are
 // unique across the account, not per deployment.
-import type { Report } from '../../api/wire.js';
-import { isPlaceholderPublicId } from '../../api/wire.js';
+import type { Report } from '../../domain/wire.js';
+import { isPlaceholderPublicId } from '../../domain/wire.js';
 import { ApiError, type SourcePos } from '../../errors.js';
 
 export function canonicalJson(v: unknown): string {
