@@ -7,7 +7,7 @@ import { EXIT, isWscError, UsageError, type WscError } from './errors.js';
 import { envValue } from './env.js';
 import { decideStyle, type Style } from './render/style.js';
 import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
-import { visible } from './render/visible.js';
+import { visible } from './visible.js';
 import { redactStream } from './redact.js';
 import { guardUnfinished } from './process-guard.js';
 import { shortRunV8Flags } from './v8-tuning.js';

@@ -11,7 +11,7 @@ import { normalizeSlug, type Report, type Workbook } from '../domain/wire.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
 
 const ADDRESS_RE = /^(report|workbook)\/.+$/;
 
