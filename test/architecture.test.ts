@@ -15,7 +15,7 @@ interface Edge {
   to: string;
 }
 
-/** Imports between files of src/, read from `import … from`, `export … from`, `import '…'` and `import('…')`. */
+/** Imports between files of src/: `import … from`, `export … from`, `import '…'` and `import('…')`. */
 function importsOf(srcDir: string): Edge[] {
   const edges: Edge[] = [];
   const walk = (dir: string): void => {

@@ -109,7 +109,8 @@ describe('the error codes', () => {
 
   test("the README's table lists the same groups, exit codes and codes", () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Exit codes'), readme.indexOf('\n## ', readme.indexOf('## Exit codes') + 1));
+    const start = readme.indexOf('## Exit codes');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
     const rows = section
       .split('\n')
       .filter((l) => /^\| [a-z]+ \| \d \|/.test(l))
