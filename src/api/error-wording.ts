@@ -3,7 +3,7 @@
 // message names the request and whose hint says what to check. Pure: the
 // client gives what it knows (host, base URL, timeouts, its token redaction).
 import type { z } from 'zod';
-import { ApiError, NetworkError } from '../errors.js';
+import { ApiError, NetworkError, type ApiCode } from '../errors.js';
 import { readErrorBody, shownServerText } from './error-body.js';
 
 /** What the wording needs to know about the client. */
@@ -115,7 +115,7 @@ export function invalidBody(
   path: string,
   status: number,
   why: string,
-  code = 'bad_response',
+  code: ApiCode = 'bad_response',
   hint?: string,
 ): ApiError {
   // A write answered with a success status was most likely applied: say so, rather than suspect the server only.

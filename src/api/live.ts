@@ -6,7 +6,7 @@
 import type { DesiredState, LiveState, OddItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
 import { readAllWorkbooks, readFolderTree } from './folders.js';
-import { normalizeSlug, paths, Report, UserAttribute, type Folder } from './wire.js';
+import { normalizeSlug, paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
 
 /** The order reports are read in: no update moves a report in it, so one chain misses none. */
 export const REPORT_ORDER = { sortBy: 'createdAt', sortDirection: 'ASC' } as const;

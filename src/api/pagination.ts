@@ -5,11 +5,11 @@
 // (list-bound.ts); a server that pages wrongly (repeated cursors, an item in
 // two pages, empty pages without end) is refused rather than followed.
 import { z } from 'zod';
-import { ApiError } from '../errors.js';
+import { ApiError, type ApiCode } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { invalidBody, issuesText, valuedIssues } from './error-wording.js';
 import { LIST_TOO_LONG, ListBound } from './list-bound.js';
-import { PageInfo } from './wire.js';
+import { PageInfo } from '../domain/wire.js';
 
 /** A list longer than this many pages is treated as a server that pages forever. */
 export const MAX_PAGES = 100_000;
@@ -64,7 +64,7 @@ export async function* readPages<T>(
   let total = 0;
   let emptyInARow = 0;
   let after: string | undefined;
-  const fail = (message: string, hint: string, code = 'bad_pagination') =>
+  const fail = (message: string, hint: string, code: ApiCode = 'bad_pagination') =>
     new ApiError({ method: 'GET', path, status: 200, code }, client.redact(`GET ${path}: ${message}`), { hint });
   for (let n = 1; ; n++) {
     const { raw, asked } = await readPage(client, path, query, after, opts.label);

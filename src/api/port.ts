@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { listFolders } from './folders.js';
 import { REPORT_ORDER } from './live.js';
-import { Folder, paths, Report, UserAttribute, Workbook } from './wire.js';
+import { Folder, paths, Report, UserAttribute, Workbook } from '../domain/wire.js';
 
 export function httpPort(client: ApiClient, deploymentId: number, address?: string): ApiPort {
   const label = address === undefined ? {} : { label: address };

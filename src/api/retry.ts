@@ -4,7 +4,7 @@
 // server's Retry-After in its place), slept by the client with an injectable
 // sleep and clock, which is also where the total bound `maxTotalMs` and the
 // breaker end the retries (client.ts `beforeRetry`).
-import { API_CODES } from './wire.js';
+import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (`--max-retries`). */
@@ -33,9 +33,9 @@ export const RETRY_POLICY: RetryPolicy = Object.freeze({
   capDelayMs: 8_000,
   retryAfterCapMs: 60_000,
   maxTotalMs: 120_000,
-  throttleStatuses: Object.freeze([429, 502, 503, 504]),
-  unknownOutcomeStatuses: Object.freeze([500]),
-  transientConflictCodes: Object.freeze([API_CODES.upsertBranchChanged]),
+  throttleStatuses: THROTTLE_STATUSES,
+  unknownOutcomeStatuses: UNKNOWN_OUTCOME_STATUSES,
+  transientConflictCodes: TRANSIENT_CONFLICT_CODES,
 });
 
 /** The policy with `--max-retries N` applied. */

@@ -13,7 +13,7 @@ import type {
   UserAttributeUpdateInput,
   Workbook,
   WorkbookInput,
-} from '../api/wire.js';
+} from '../domain/wire.js';
 import type { DashboardDiff } from './plan/dashboard-diff.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };

@@ -8,7 +8,7 @@ import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
 import type { DashboardDiff, GridBox, WidgetChange } from '../core/plan/dashboard-diff.js';
 import { layoutMap } from './dashboard-map.js';
 import { lineDiff, valueLines, type DiffLine } from './value.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 /** `+` added, `-` removed, `~` changed; `nested` lines are a long member's line diff. */
 export interface DashLine {

@@ -4,7 +4,7 @@
 import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../core/model.js';
 import { createOnlyChanges, isShown } from '../core/plan/create-only.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, type DashLine } from './dashboard-diff.js';

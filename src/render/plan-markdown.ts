@@ -8,7 +8,7 @@ import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLin
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { dashboardLines, dashboardMap } from './dashboard-diff.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');

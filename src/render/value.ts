@@ -5,7 +5,7 @@
 import { structuredPatch } from 'diff';
 import { canonicalize } from '../core/canonical.js';
 import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export const KNOWN_AFTER_APPLY = '(known after apply)';
 const INLINE_MAX = 60;

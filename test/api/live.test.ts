@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { readLiveState } from '../../src/api/live.js';
 import { httpPort } from '../../src/api/port.js';
-import { Report } from '../../src/api/wire.js';
+import { Report } from '../../src/domain/wire.js';
 import { createEmulator, generateSeed, requests, writes, type Emulator } from '../../src/emulator/index.js';
 
 const open: Array<{ close(): Promise<void> }> = [];

@@ -1,7 +1,7 @@
 // Matching desired resources to live ones (workbooks by slug, reports by
 // their live publicId or an adopt block, user attributes by id or name), and
 // what references point at.
-import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../api/wire.js';
+import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../domain/wire.js';
 import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, LiveState, PlanContext, Ref } from '../model.js';
 import { livePublicId } from '../publicid.js';
 import type { RefTargets } from '../refs.js';

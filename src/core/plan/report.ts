@@ -1,6 +1,6 @@
 // A report's changes and its one request: create (always with its publicId),
 // adopt (PUT giving the publicId, plus changed fields) or update (phase 2).
-import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../api/wire.js';
+import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../domain/wire.js';
 import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
