@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan.js';
 import type { Plan, ResourceChange } from '../../src/core/model.js';
+import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { COMPACT_OVER } from '../../src/render/plan-addresses.js';
 import { renderPlanHuman } from '../../src/render/plan-human.js';
 import { planJson } from '../../src/render/plan-json.js';
@@ -205,6 +206,18 @@ Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish.
         message: expect.stringContaining('still charts it (widget mrr)'),
       },
     ]);
+  });
+
+  it('a saved plan keeps the warning and the values by slug (read back as written)', () => {
+    const text = serializeSavedPlan({
+      wscVersion: 'test',
+      createdAt: '2026-01-01T00:00:00Z',
+      environment: { name: 'prod', deploymentId: 1, embedded: false, publicIds: 'as-is' },
+      plan: moved(),
+    });
+    const back = parseSavedPlan(text, 'plan.json').plan;
+    expect(back.warnings?.[0]?.code).toBe('report-still-charted');
+    expect(renderPlanHuman(back, plainStyle)).toBe(renderPlanHuman(moved(), plainStyle));
   });
 
   it('no warning when the dashboard no longer charts it (the bundle manages the workbook without the widget)', () => {
