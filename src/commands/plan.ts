@@ -17,7 +17,9 @@ import { redact } from '../redact.js';
 async function render(plan: Plan, opts: PlanOptions, style: Style): Promise<string> {
   const compact = opts.compact;
   if (opts.output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
-  if (opts.output === 'markdown') return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan, { compact });
+  if (opts.output === 'markdown') {
+    return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan, { compact });
+  }
   return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, opts.dir, { compact });
 }
 
@@ -79,7 +81,8 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     if (stepSummary !== undefined) {
       const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
       // The job summary is a courtesy: failing to add to it does not fail the plan.
-      await appendFile(stepSummary, redact(`${renderPlanMarkdown(plan, { compact: opts.compact })}\n`), 'utf8').catch((e: unknown) => {
+      const md = renderPlanMarkdown(plan, { compact: opts.compact });
+      await appendFile(stepSummary, redact(`${md}\n`), 'utf8').catch((e: unknown) => {
         ctx.err(`${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`);
       });
     }

@@ -183,7 +183,7 @@ export interface FieldChange {
   createOnly?: true;
   /** A dashboard draft's change by widget and member (absent when its widgets cannot be matched by id). */
   dashboard?: DashboardDiff;
-  /** The values as the bundle writes them where `before`/`after` hold ids: `{ $workbook: <slug> }` for a workbook id. */
+  /** The values as the bundle writes them where `before`/`after` hold ids (a workbook id as `{ $workbook: <slug> }`). */
   shown?: { before?: JsonValue; after?: JsonValue };
 }
 

@@ -3,7 +3,15 @@
 // partial ownership, actions) and §5 (phases and dependencies of requests).
 import { closest } from '../bundle/suggest.js';
 import { UsageError } from '../errors.js';
-import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange, UnmanagedResource } from './model.js';
+import type {
+  DesiredState,
+  LiveState,
+  Plan,
+  PlanContext,
+  PlanSummary,
+  ResourceChange,
+  UnmanagedResource,
+} from './model.js';
 import type { Planned } from './plan/compare.js';
 import { stillChartedWarnings } from './plan/charted.js';
 import { planFolders } from './plan/folder.js';
@@ -65,7 +73,9 @@ function unmanagedList(left: Pick<LiveState, 'workbooks' | 'reports' | 'userAttr
       name: named(r.name, ''),
       ...(typeof r.publicId === 'string' && r.publicId !== '' ? { identity: r.publicId } : {}),
     })),
-    ...[...left.userAttributes].sort(id).map((a): UnmanagedResource => ({ kind: 'user-attribute', id: a.id, name: a.name })),
+    ...[...left.userAttributes]
+      .sort(id)
+      .map((a): UnmanagedResource => ({ kind: 'user-attribute', id: a.id, name: a.name })),
   ];
 }
 

@@ -71,7 +71,12 @@ function memberLine(
   if (before === undefined) return { sign: '+', text: `${where}: ${dashValue(after, reports)}` };
   if (after === undefined) return { sign: '-', text: `${where}: ${dashValue(before, reports)}` };
   const [b, a] = [`${where}: ${dashValue(before, reports)}`, `${where}: ${dashValue(after, reports)}`];
-  return { sign: '~', text: `${where}: ${dashValue(before, reports)} → ${dashValue(after, reports)}`, before: b, after: a };
+  return {
+    sign: '~',
+    text: `${where}: ${dashValue(before, reports)} → ${dashValue(after, reports)}`,
+    before: b,
+    after: a,
+  };
 }
 
 function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLine {

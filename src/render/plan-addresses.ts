@@ -61,7 +61,8 @@ export function addressListLines(entries: readonly AddressEntry[], opts: { field
 
 /** How to see the values a compact plan leaves out. */
 export function compactNote(count: number): string {
-  return `Compact plan (${count} resource${count === 1 ? '' : 's'} change): values left out; \`--no-compact\` shows them.`;
+  const n = `${count} resource${count === 1 ? '' : 's'}`;
+  return `Compact plan (${n} change): values left out; \`--no-compact\` shows them.`;
 }
 
 /** `report 90  "UI report"  (publicId 000000abcdef)` */

@@ -2,7 +2,14 @@
 // (README "Plan JSON format"). Never compact: a program wants the values. Only resources that change are listed; the
 // summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
-import { hasChanges, type JsonValue, type Plan, type PlanSummary, type PlanWarning, type UnmanagedResource } from '../core/model.js';
+import {
+  hasChanges,
+  type JsonValue,
+  type Plan,
+  type PlanSummary,
+  type PlanWarning,
+  type UnmanagedResource,
+} from '../core/model.js';
 import { isShown } from '../core/plan/create-only.js';
 import type { DashboardDiff } from '../core/plan/dashboard-diff.js';
 
@@ -66,7 +73,11 @@ export function planJson(plan: Plan): PlanJson {
     deploymentId: plan.deploymentId,
     publicIds: plan.publicIds,
     hasChanges: hasChanges(plan),
-    addresses: shown.map((c) => ({ address: c.address, action: c.actions[0]!, ...(c.pos ? { file: c.pos.file } : {}) })),
+    addresses: shown.map((c) => ({
+      address: c.address,
+      action: c.actions[0]!,
+      ...(c.pos ? { file: c.pos.file } : {}),
+    })),
     changes: shown.map(
         (c): PlanJsonChange => ({
           address: c.address,

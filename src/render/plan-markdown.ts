@@ -1,8 +1,9 @@
 // `--output markdown`: a pull-request comment (and the GitHub step summary).
 // A summary table, the list of every address that changes (never cut), then
 // one collapsible block per changed resource holding a ```diff fence whose
-// lines start with `+`, `-` or a space at column 0 (GitHub colours them). Values are user content: HTML is escaped outside fences and
-// fences are longer than any backtick run inside them.
+// lines start with `+`, `-` or a space at column 0 (GitHub colours them).
+// Values are user content: HTML is escaped outside fences and fences are
+// longer than any backtick run inside them.
 import type { Plan, ResourceChange } from '../core/model.js';
 import { isShown } from '../core/plan/create-only.js';
 import { addressEntries, addressListLines, compactNote, isCompact } from './plan-addresses.js';
@@ -82,7 +83,8 @@ export interface MarkdownOptions {
 function unmanagedSection(plan: Plan): string {
   if (plan.unmanaged === undefined) return '';
   if (plan.unmanaged.length === 0) return '\nNo unmanaged resources.\n';
-  let out = `\n<details><summary>${plan.unmanaged.length} unmanaged resource${plan.unmanaged.length === 1 ? '' : 's'} (left alone)</summary>\n\n`;
+  const n = plan.unmanaged.length;
+  let out = `\n<details><summary>${n} unmanaged resource${n === 1 ? '' : 's'} (left alone)</summary>\n\n`;
   out += '| kind | id | name | slug or publicId |\n|---|---:|---|---|\n';
   for (const u of plan.unmanaged) {
     out += `| ${u.kind} | ${u.id} | ${code(u.name)} | ${u.identity !== undefined ? code(u.identity) : ''} |\n`;

@@ -72,7 +72,9 @@ export function valueLines(v: JsonValue | undefined, path: string, like?: JsonVa
 function isLong(v: JsonValue | undefined, path: string): boolean {
   const value = parsedQuery(v, path);
   if (value === undefined || value === null) return false;
-  if (typeof value === 'string') return value.includes('\n') || value.length > INLINE_MAX || (path === 'jsonQuery' && value !== v);
+  if (typeof value === 'string') {
+    return value.includes('\n') || value.length > INLINE_MAX || (path === 'jsonQuery' && value !== v);
+  }
   if (typeof value === 'object' && !isRef(value)) return path === 'jsonQuery' || inlineValue(value).length > INLINE_MAX;
   return false;
 }
@@ -89,7 +91,11 @@ function shownValues(c: FieldChange): { before?: JsonValue; after?: JsonValue; h
   const s = c.shown;
   const before = s !== undefined && 'before' in s ? s.before : c.before;
   const after = s !== undefined && 'after' in s ? s.after : c.after;
-  return { ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}), hasBefore: 'before' in c };
+  return {
+    ...(before !== undefined ? { before } : {}),
+    ...(after !== undefined ? { after } : {}),
+    hasBefore: 'before' in c,
+  };
 }
 
 /** How one field change is shown. `before` is absent for a field that is new (or a resource being created). */

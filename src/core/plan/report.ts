@@ -3,7 +3,16 @@
 import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../api/wire.js';
 import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
-import { isRef, type ActionKind, type FieldChange, type Fingerprint, type JsonValue, type PlannedRequest, type Ref, type ResourceChange } from '../model.js';
+import {
+  isRef,
+  type ActionKind,
+  type FieldChange,
+  type Fingerprint,
+  type JsonValue,
+  type PlannedRequest,
+  type Ref,
+  type ResourceChange,
+} from '../model.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
 import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
