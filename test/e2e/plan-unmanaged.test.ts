@@ -51,6 +51,21 @@ describe('wsc plan --show-unmanaged', () => {
     });
   });
 
+  test('apply shows the same plan: compact with --compact, the unmanaged report with --show-unmanaged', async () => {
+    const dir = writeBundle({ workbook: true, reports: 1 });
+    await withEmulator({}, async (emu) => {
+      const made = await api(emu, 'POST', `${base}/reports`, { publicId: 'uiMade00001x', name: 'Made in the UI' });
+      const args = ['apply', '--auto-approve', '--compact', '--show-unmanaged', '--dir', dir, ...target(emu)];
+      const r = await runCli(args, { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(0);
+      // Whichever stream apply prints its plan on.
+      const all = r.stdout + r.stderr;
+      expect(all).toContain(`+ report/${pid(0)}  reports/report-0.yaml  (name, workbookId, jsonQuery)\n`);
+      expect(all).toContain('Compact plan (2 resources change)');
+      expect(all).toContain(`  report ${made.body.id}  "Made in the UI"  (publicId uiMade00001x)\n`);
+    });
+  });
+
   test('--compact on a small plan and --no-compact on a large one, through the CLI', async () => {
     const dir = writeBundle({ workbook: true, reports: 22 });
     await withEmulator({}, async (emu) => {
