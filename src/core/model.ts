@@ -22,7 +22,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: s
 // References: `{ $report: <bundle publicId> }`, `{ $workbook: <slug> }` stand
 // wherever a numeric id goes. In a plan, a reference that could not be
 // resolved yet (its target is created by the same apply) stays in this form
-// and renders as `(known after apply)`.
+// and renders as written (`{ $workbook: sales }`).
 
 export type ReportRef = { $report: string };
 export type WorkbookRef = { $workbook: string };

@@ -9,8 +9,6 @@ import { stringify as yamlStringify } from 'yaml';
 import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
 import { visible } from './visible.js';
 
-/** Kept for callers that still name a value not resolved yet; plans now show the reference itself. */
-export const KNOWN_AFTER_APPLY = '(known after apply)';
 const INLINE_MAX = 60;
 
 type Obj = { [k: string]: JsonValue };
