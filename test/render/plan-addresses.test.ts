@@ -238,6 +238,28 @@ Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish.
     expect(p.warnings).toBeUndefined();
   });
 
+  it('warns from the file\'s draft when the bundle manages the old workbook and still charts the report there', () => {
+    const p = plan(
+      desired({
+        workbooks: [
+          dWorkbook('revenue-overview', {
+            meta: { dashboardDraft: { widgets: [{ id: 'kpi', config: { reportId: { $report: 'revMrrTrnd01' } } }] } },
+          }),
+        ],
+        reports: [dReport('revMrrTrnd01', { workbookId: { $workbook: 'sales-pipeline' } })],
+      }),
+      live({
+        workbooks: [lWorkbook(101, 'revenue-overview'), lWorkbook(102, 'sales-pipeline')],
+        reports: [lReport(41, 'revMrrTrnd01', { workbookId: 101 })],
+      }),
+      ctx(),
+    );
+    expect(p.warnings?.map((w) => w.message)).toEqual([
+      'report/revMrrTrnd01 moves out of workbook/revenue-overview, whose dashboard still charts it (widget kpi): ' +
+        'move or remove the chart, or keep the report in that workbook.',
+    ]);
+  });
+
   it('markdown: a moved report, its change at column 0', () => {
     const md = renderPlanMarkdown(moved());
     expect(md).toContain(
