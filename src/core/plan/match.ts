@@ -26,6 +26,8 @@ export interface Matches {
   reportsByBundleId: Map<string, ReportMatch>;
   workbookSlugs: Set<string>;
   liveWorkbookBySlug: Map<string, Workbook>;
+  /** Every live workbook by id: plans name a live workbook id by the workbook's slug. */
+  liveWorkbookById: Map<number, Workbook>;
   liveReportsByPid: Map<string, Report[]>;
   userAttributes: Map<DesiredUserAttribute, UserAttribute | undefined>;
 }
@@ -128,6 +130,7 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
   }
 
   return {
+    liveWorkbookById,
     workbooks,
     adoptedWorkbooks,
     reports,
