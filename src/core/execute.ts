@@ -108,7 +108,7 @@ type Outcome =
   | { status: 'failed'; error: WscError }
   | { status: 'skipped'; reason: string };
 
-export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): Promise<ApplyResult> {
+export async function execute(plan: Plan, basePort: ApiPort, opts: ExecuteOptions): Promise<ApplyResult> {
   const graph = buildGraph(plan);
   const emit = opts.onEvent ?? (() => {});
   const limit = pLimit(Math.max(1, opts.concurrency));
@@ -135,6 +135,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
   };
 
   const send = async (req: PlannedRequest): Promise<{ id?: number; recovered: boolean }> => {
+    const port = basePort.labelled?.(req.address) ?? basePort; // --verbose names the resource
     const op = req.operation;
     const resolve = <T>(v: T): T => resolveRefs(resolveFolderId(v, idOf), idOf);
     // The ownership record goes on top of the body, hashed once references are resolved.
@@ -160,7 +161,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
         await port.adoptWorkbook(op.workbookId, op.slug);
         return { id: op.workbookId, recovered: false };
       case 'createReport':
-        return createReport(req, owned(resolve(op.body), op.record));
+        return createReport(req, owned(resolve(op.body), op.record), port);
       case 'updateReport': {
         const body = owned(resolve(op.body), op.record);
         try {
@@ -238,7 +239,11 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
   };
 
   // Exactly once: see execute/report-create.ts.
-  const createReport = async (req: PlannedRequest, body: Record<string, unknown>): Promise<{ id?: number; recovered: boolean }> => {
+  const createReport = async (
+    req: PlannedRequest,
+    body: Record<string, unknown>,
+    port: ApiPort,
+  ): Promise<{ id?: number; recovered: boolean }> => {
     try {
       const r = await port.createReport(body);
       return { id: r.id, recovered: false };

@@ -363,4 +363,6 @@ export interface ApiPort {
   deleteFolder(id: number): Promise<void>;
   /** The user attribute of that name, if any (a create that met 409 reads it back). */
   findUserAttributeByName(name: string): Promise<UserAttribute | undefined>;
+  /** The same port, its requests named by this resource address (`workbook/sales`) in --verbose and notices. */
+  labelled?(address: string): ApiPort;
 }
