@@ -42,6 +42,8 @@ export class DirSink implements ExportSink {
   changedDocs = 0;
   /** Files this sink made that were not there before (relative paths), for discardNew. */
   private readonly made = new Set<string>();
+  /** Bundle directories that are missing and made on the first write into them. */
+  private lazyDirs = new Set<string>();
 
   private constructor(readonly root: string) {}
 
@@ -49,7 +51,7 @@ export class DirSink implements ExportSink {
    * Creates DIR and its bundle directories; refuses a bundle directory (or a
    * file in one) that is a symbolic link, or anything that is not a directory.
    */
-  static async open(dir: string): Promise<DirSink> {
+  static async open(dir: string, opts: { createDirs?: boolean } = {}): Promise<DirSink> {
     const abs = resolve(dir);
     try {
       await makeDirectory(abs);
@@ -77,7 +79,9 @@ export class DirSink implements ExportSink {
         if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
       }
     }
-    for (const p of missing) await mkdir(p).catch((e: unknown) => Promise.reject(writeFailure(p, e)));
+    // `export --into` adds files to a bundle: a directory is made only when a file goes into it.
+    if (opts.createDirs === false) sink.lazyDirs = new Set(missing);
+    else for (const p of missing) await mkdir(p).catch((e: unknown) => Promise.reject(writeFailure(p, e)));
     return sink;
   }
 
@@ -95,6 +99,8 @@ export class DirSink implements ExportSink {
   async writeText(rel: string, text: string): Promise<boolean> {
     const abs = this.pathOf(rel);
     try {
+      const parent = join(this.root, rel.split('/')[0]!);
+      if (this.lazyDirs.delete(parent)) await mkdir(parent);
       const isNew = !lstatSync(abs, { throwIfNoEntry: false });
       const wrote = replaceFile(abs, redact(text));
       if (isNew && wrote) this.made.add(rel);
