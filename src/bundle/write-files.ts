@@ -23,6 +23,8 @@ const SCHEMA_KINDS: SchemaKind[] = ['workbook', 'report', 'user-attribute', 'wsc
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 /** Ends the name of the file a write goes to before it is renamed over its target (never *.yaml: bundles ignore it). */
 export const TMP_SUFFIX = '.wsc-tmp';
+/** What an exported bundle keeps out of Git: the state of its embedded environments. */
+export const GITIGNORE = '# State of the embedded emulator (environments with `embedded: true`).\n.wsc/\n';
 
 /** A write the file system refused (full disk, read-only, permissions): the user's to fix, never a bug in wsc. */
 function writeFailure(abs: string, e: unknown): unknown {
@@ -159,6 +161,17 @@ export class DirSink implements ExportSink {
     const p = join(this.root, 'wsc.yaml');
     if (await lstat(p).catch(() => undefined)) return false;
     writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
+    return true;
+  }
+
+  /**
+   * Writes DIR/.gitignore with `.wsc/` (an embedded environment's state)
+   * unless a .gitignore is there already. Returns whether it wrote.
+   */
+  async writeGitignoreIfAbsent(): Promise<boolean> {
+    const p = join(this.root, '.gitignore');
+    if (await lstat(p).catch(() => undefined)) return false;
+    writeNoFollow(p, GITIGNORE, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
     return true;
   }
 

@@ -56,6 +56,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       summary.warnings.push({ code: 'resource-skipped', message: `${name} not exported: the server sent ${o.why}.` });
     }
     await sink.writeSchemas();
+    await sink.writeGitignoreIfAbsent();
     const configWritten = await sink.writeConfigIfAbsent(
       generatedConfig({
         environment: env.name,

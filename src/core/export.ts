@@ -27,7 +27,7 @@ import {
 import { deriveSlugs, mintPublicId } from './export/mint.js';
 import { metaWithDraft } from './live-draft.js';
 import { FolderPaths } from './export/folders.js';
-import { assignNames, NameRegistry } from './export/names.js';
+import { assignNames, NameRegistry, reportFileRaw } from './export/names.js';
 
 export type { Doc } from './export/docs.js';
 
@@ -407,7 +407,7 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
 
       await folderPaths.prepare(r.folderId, r.folderPath);
       const built = finalizeDoc('report', reportDoc(r, { publicId, ...(adopt ? { adopt } : {}) }, refs));
-      const { name, renames } = registry.claim(r.name, publicId);
+      const { name, renames } = registry.claim(reportFileRaw(r.name, publicId), publicId);
       await applyRenames(renames);
       const file = `${DIRS.report}/${name}.yaml`;
       await writes.add('report', file, built.doc);
