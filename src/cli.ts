@@ -22,7 +22,8 @@ export interface CommonOptions {
   maxListItems?: number;
 }
 /** validate connects to nothing: no connection flags. */
-export interface ValidateOptions extends Pick<CommonOptions, 'dir' | 'env' | 'baseUrl' | 'deployment' | 'output' | 'color'> {}
+export interface ValidateOptions
+  extends Pick<CommonOptions, 'dir' | 'env' | 'baseUrl' | 'deployment' | 'output' | 'color'> {}
 export interface PlanOptions extends CommonOptions {
   out?: string;
   detailedExitcode: boolean;
@@ -126,7 +127,8 @@ function outputFlag(cmd: Command, formats: readonly Format[]): Command {
 
 /** The flags of a command that reads the bundle, resolves an environment and connects to it. */
 function common(cmd: Command, opts: { output: readonly Format[] }): Command {
-  return connectionFlags(outputFlag(targetFlags(bundleFlags(cmd)), opts.output).option('--no-color', 'disable colour (env: NO_COLOR)'));
+  const withOutput = outputFlag(targetFlags(bundleFlags(cmd)), opts.output);
+  return connectionFlags(withOutput.option('--no-color', 'disable colour (env: NO_COLOR)'));
 }
 
 type Runner<O> = (opts: O, ctx: ReturnType<typeof processContext>) => Promise<number>;
@@ -180,7 +182,7 @@ export function buildCli(): Command & { exitCode?: number } {
   common(withHelp(program.command('export'), 'export'), { output: ['human', 'json'] })
     .description('snapshot a deployment into bundle files')
     .option('--out <dir>', 'directory to write a new snapshot of the bundle into')
-    .option('--into <dir>', 'update the existing bundle in DIR in place: its files keep their names, wsc.yaml is left alone')
+    .option('--into <dir>', 'update the existing bundle in DIR in place (files keep their names; wsc.yaml stays)')
     .option('--workbook <slug>', 'export only this workbook and its reports (repeatable; with --out)', collect, [])
     .option('--only <address...>', 'only these (report/ID, workbook/SLUG), into their existing files of the bundle')
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));

@@ -66,7 +66,8 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
   const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
-    ctx.err(ctx.style.c.dim(`Exporting deployment ${env.deploymentId} at ${where} into ${opts.into} (environment ${env.name})…\n`));
+    const what = `deployment ${env.deploymentId} at ${where} into ${opts.into} (environment ${env.name})`;
+    ctx.err(ctx.style.c.dim(`Exporting ${what}…\n`));
     const hints = hintsFor(desired);
     const live = await readLiveState(conn.client, conn.deploymentId, hints);
     const p = plan(desired, live, {
@@ -97,7 +98,11 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     );
 
     const byAddress = new Map<string, ResourceChange>(p.changes.map((c) => [c.address, c]));
-    const matches = { reports: new Map<number, string>(), workbooks: new Map<number, string>(), userAttributes: new Set<string>() };
+    const matches = {
+      reports: new Map<number, string>(),
+      workbooks: new Map<number, string>(),
+      userAttributes: new Set<string>(),
+    };
     for (const r of desired.reports) {
       const id = byAddress.get(r.address)?.liveId;
       if (id !== undefined) matches.reports.set(id, r.publicId);
@@ -106,7 +111,9 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
       const id = byAddress.get(w.address)?.liveId;
       if (id !== undefined) matches.workbooks.set(id, w.slug);
     }
-    for (const u of desired.userAttributes) if (byAddress.get(u.address)?.liveId !== undefined) matches.userAttributes.add(u.name);
+    for (const u of desired.userAttributes) {
+      if (byAddress.get(u.address)?.liveId !== undefined) matches.userAttributes.add(u.name);
+    }
     const liveIndex = {
       ...(env.publicIds === 'per-deployment' ? { perDeployment: conn.deploymentId } : {}),
       reportIdOfPublicId: new Map(live.reports.map((r) => [r.publicId, r.id])),
@@ -145,9 +152,12 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     endPhase('export');
     const newFiles = new Set(result.created.map((c) => c.file));
     // Warnings of the files written; the per-deployment one does not apply (new reports carry an aliasing adopt).
-    const warnings = summary.warnings.filter((w) => (w.file === undefined ? w.code !== 'per-deployment-ids' : newFiles.has(w.file)));
+    const warnings = summary.warnings.filter((w) =>
+      w.file === undefined ? w.code !== 'per-deployment-ids' : newFiles.has(w.file),
+    );
     ctx.err(render.renderExportWarnings(warnings, ctx.style));
-    ctx.out(opts.output === 'json' ? `${JSON.stringify({ formatVersion: 1, into: opts.into, ...result }, null, 2)}\n` : intoHuman(opts.into!, result));
+    const json = () => `${JSON.stringify({ formatVersion: 1, into: opts.into, ...result }, null, 2)}\n`;
+    ctx.out(opts.output === 'json' ? json() : intoHuman(opts.into!, result));
     return EXIT.ok;
   } finally {
     await conn.close();
@@ -156,12 +166,15 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
 
 function intoHuman(into: string, r: IntoResult): string {
   const lines: string[] = [];
-  for (const u of r.updated) lines.push(`~ ${visible(u.address)}: took ${u.fields.join(', ')} into ${visible(u.file)}`);
+  for (const u of r.updated) {
+    lines.push(`~ ${visible(u.address)}: took ${u.fields.join(', ')} into ${visible(u.file)}`);
+  }
   for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
   for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
   const n = (k: number, what: string) => `${k} ${what}`;
   lines.push(
-    `Updated ${visible(into)}: ${n(r.updated.length, 'updated')}, ${n(r.created.length, 'new')}, ${n(r.unchanged, 'unchanged')}` +
+    `Updated ${visible(into)}: ${n(r.updated.length, 'updated')}, ${n(r.created.length, 'new')}, ` +
+      `${n(r.unchanged, 'unchanged')}` +
       `${r.notLive.length > 0 ? `, ${n(r.notLive.length, 'not in the deployment')}` : ''}. wsc.yaml is left as it is.`,
   );
   return `${lines.join('\n')}\n`;

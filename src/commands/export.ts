@@ -86,7 +86,8 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
 /** Exactly one of --out (a new snapshot) and --into (an existing bundle); returns the directory. */
 function checkExportFlags(opts: ExportOptions): string {
   if (opts.out !== undefined && opts.into !== undefined) {
-    throw new UsageError('give one of --out and --into: --out writes a new snapshot, --into updates an existing bundle.', {
+    const why = 'give one of --out and --into: --out writes a new snapshot, --into updates an existing bundle.';
+    throw new UsageError(why, {
       code: 'export_out_and_into',
     });
   }

@@ -61,7 +61,9 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const cfg = config.environments[name]!;
   const { at, expand } = expanderFor(name, loaded.positions!, penv, tokenVariables);
   const withTokenVariables = (e: ResolvedEnvironment): ResolvedEnvironment => (tokenVariables.length > 0 ? { ...e, tokenVariables } : e);
-  const vars = expandVars(cfg.vars ?? {}, (text, path) => expand(text, ['vars', ...path], `\`vars.${path.join('.')}\``));
+  const vars = expandVars(cfg.vars ?? {}, (text, path) =>
+    expand(text, ['vars', ...path], `\`vars.${path.join('.')}\``),
+  );
   const publicIds = cfg.publicIds ?? 'as-is';
   const scheme = over.authScheme ?? cfg.authScheme ?? 'bearer';
 
@@ -126,10 +128,16 @@ function overridesOf(flags: EnvironmentFlags, penv: Record<string, string | unde
 }
 
 /** No wsc.yaml: the embedded environment, or the host the flags name. */
-function withoutConfig(dir: string, over: Overrides, penv: Record<string, string | undefined>, requireToken: boolean): ResolvedEnvironment {
+function withoutConfig(
+  dir: string,
+  over: Overrides,
+  penv: Record<string, string | undefined>,
+  requireToken: boolean,
+): ResolvedEnvironment {
   if (!over.baseUrl) {
     if (over.envName !== undefined && over.envName !== IMPLICIT_ENV) {
-      throw new ConfigError('env_unknown', `environment \`${over.envName}\` is not defined: there is no wsc.yaml in ${dir}`, {
+      const why = `environment \`${over.envName}\` is not defined: there is no wsc.yaml in ${dir}`;
+      throw new ConfigError('env_unknown', why, {
         hint: 'Create wsc.yaml with `environments:`, or give --base-url and --deployment.',
       });
     }
@@ -148,9 +156,14 @@ function withoutConfig(dir: string, over: Overrides, penv: Record<string, string
 }
 
 /** The environment asked for, else wsc.yaml's default, else the only one, else `local` if defined. */
-function chooseEnvironment(environments: Record<string, EnvironmentConfig>, defaultEnvironment: string | undefined, asked: string | undefined): string {
+function chooseEnvironment(
+  environments: Record<string, EnvironmentConfig>,
+  defaultEnvironment: string | undefined,
+  asked: string | undefined,
+): string {
   const names = Object.keys(environments);
-  const name = asked ?? defaultEnvironment ?? (names.length === 1 ? names[0] : names.includes(IMPLICIT_ENV) ? IMPLICIT_ENV : undefined);
+  const implicit = names.length === 1 ? names[0] : names.includes(IMPLICIT_ENV) ? IMPLICIT_ENV : undefined;
+  const name = asked ?? defaultEnvironment ?? implicit;
   if (name === undefined) {
     throw new ConfigError('env_required', `wsc.yaml defines several environments (${names.join(', ')}) and no defaultEnvironment`, {
       hint: 'Choose one with --env NAME (or WSC_ENV), or set `defaultEnvironment:` in wsc.yaml.',

@@ -343,7 +343,8 @@ class ExportRun {
   private readonly selectedIds: Set<number>;
   private readonly exportedSlug: Map<number, string>;
   private readonly reportPid = new Map<number, string>(); // exported report id -> bundle publicId
-  private readonly byLivePid = new Map<string, { reportId: number; exported: boolean }>(); // first report seen per live publicId
+  /** The first report seen per live publicId. */
+  private readonly byLivePid = new Map<string, { reportId: number; exported: boolean }>();
   private readonly shared = new Set<string>(); // live publicIds seen on several reports
   private readonly entries = new Map<number, ReportEntry>();
   private readonly minted = new Set<string>();
@@ -420,7 +421,8 @@ class ExportRun {
 
   private noteDropped(file: string, built: Built): void {
     for (const d of built.dropped) {
-      this.warnings.push({ code: 'field-dropped', file, message: `${d.path} not exported (left unmanaged): ${d.reason}.` });
+      const message = `${d.path} not exported (left unmanaged): ${d.reason}.`;
+      this.warnings.push({ code: 'field-dropped', file, message });
     }
   }
 
@@ -445,7 +447,8 @@ class ExportRun {
   async addReport(r: Report): Promise<void> {
     const { filtered, derived, wantedReportIds } = this.sel;
     this.reportIds.add(r.id);
-    const exported = filtered ? (r.workbookId != null && this.selectedIds.has(r.workbookId)) || wantedReportIds.has(r.id) : true;
+    const inSelected = r.workbookId != null && this.selectedIds.has(r.workbookId);
+    const exported = filtered ? inSelected || wantedReportIds.has(r.id) : true;
     const first = this.byLivePid.get(r.publicId);
     if (first === undefined) this.byLivePid.set(r.publicId, { reportId: r.id, exported });
     else if (!this.shared.has(r.publicId)) {
@@ -471,7 +474,9 @@ class ExportRun {
     this.written.add(file);
     this.reportOfFile.set(file, r.id);
     this.entries.set(r.id, { publicId, keptLive: !unstable, file });
-    if (unstable) this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
+    if (unstable) {
+      this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
+    }
     this.noteDangling(file, built.dangling);
     this.noteDropped(file, built);
   }
@@ -479,7 +484,8 @@ class ExportRun {
   checkMinted(): void {
     for (const pid of this.minted) {
       // Minting avoided every id seen before it; one seen after it is astronomically unlikely, but checked.
-      if (this.byLivePid.has(pid)) throw new WscError('export_id_clash', `a minted publicId (${pid}) is already in use; export again.`, EXIT.failure);
+      if (!this.byLivePid.has(pid)) continue;
+      throw new WscError('export_id_clash', `a minted publicId (${pid}) is already in use; export again.`, EXIT.failure);
     }
   }
 
@@ -498,7 +504,8 @@ class ExportRun {
       this.noteDangling(file, built.dangling);
       this.noteDropped(file, built);
       if (derived.has(wb.id)) {
-        this.derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports: this.reportsPerWorkbook.get(wb.id) ?? 0 });
+        const reports = this.reportsPerWorkbook.get(wb.id) ?? 0;
+        this.derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports });
       }
     }
   }

@@ -40,7 +40,8 @@ describe('fixtures/example copied out of the repository', () => {
 
   test('its schemas/ are the ones this wsc generates', () => {
     for (const f of generateSchemas()) {
-      expect(readFileSync(join(example, 'schemas', f.name), 'utf8'), `${f.name} is stale: run npm run schema`).toBe(schemaText(f));
+      const text = readFileSync(join(example, 'schemas', f.name), 'utf8');
+      expect(text, `${f.name} is stale: run npm run schema`).toBe(schemaText(f));
     }
   });
 

@@ -9,7 +9,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('node', [`${root}/bin/wsc.js`, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
+    const env = { ...process.env, NO_COLOR: '1' };
+    execFile('node', [`${root}/bin/wsc.js`, ...args], { env }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -57,7 +58,18 @@ const EXPECTED: Record<string, string[]> = {
     '--overwrite-ui-edits',
     '--help',
   ],
-  export: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--out', '--into', '--workbook', '--only', '--help'],
+  export: [
+    ...BUNDLE,
+    ...TARGET,
+    '--output',
+    '--no-color',
+    ...CONNECTION,
+    '--out',
+    '--into',
+    '--workbook',
+    '--only',
+    '--help',
+  ],
   doctor: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--help'],
   emulator: [
     '--port',

@@ -10,7 +10,9 @@ import { decideStyle } from '../../src/render/style.js';
 const TERMINAL = { isTTY: true, columns: 120, env: {} as Record<string, string | undefined> };
 const ESC = '\u001b';
 
-async function prompt(style: ReturnType<typeof decideStyle>, answer: string): Promise<{ yes: boolean; written: string }> {
+type Style = ReturnType<typeof decideStyle>;
+
+async function prompt(style: Style, answer: string): Promise<{ yes: boolean; written: string }> {
   const input = new PassThrough();
   const output = new PassThrough();
   let written = '';
@@ -25,7 +27,9 @@ async function prompt(style: ReturnType<typeof decideStyle>, answer: string): Pr
 
 describe('--no-color', () => {
   test('on a terminal: no colour and no spinner, with the flag or NO_COLOR', () => {
-    for (const style of [decideStyle({ ...TERMINAL, noColorFlag: true }), decideStyle({ ...TERMINAL, env: { NO_COLOR: '1' }, noColorFlag: false })]) {
+    const flag = decideStyle({ ...TERMINAL, noColorFlag: true });
+    const env = decideStyle({ ...TERMINAL, env: { NO_COLOR: '1' }, noColorFlag: false });
+    for (const style of [flag, env]) {
       expect(style.color).toBe(false);
       expect(style.spinner).toBe(false);
       expect(style.c.red('x')).toBe('x');
@@ -43,7 +47,7 @@ describe('--no-color', () => {
     expect((await prompt(decideStyle({ ...TERMINAL, noColorFlag: true }), 'no')).yes).toBe(false);
   });
 
-  test('with colour on a terminal readline draws the line itself (escape sequences): what --no-color avoids', async () => {
+  test('with colour, readline draws the line itself (escape sequences): what --no-color avoids', async () => {
     const coloured = await prompt(decideStyle({ ...TERMINAL, noColorFlag: false }), 'yes');
     expect(coloured.yes).toBe(true);
     expect(coloured.written).toContain(ESC);

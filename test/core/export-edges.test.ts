@@ -51,7 +51,10 @@ describe('a report named only in CJK', () => {
   test('exports to reports/<publicId, lower-cased>.yaml; two such reports to two such files', async () => {
     const sink = new MemorySink();
     const summary = await exportDeployment(
-      source([lReport(1, 'revMrrTrnd01', { name: '売上推移' }), lReport(2, 'revChurn0001', { name: '解約率' })]),
+      source([
+        lReport(1, 'revMrrTrnd01', { name: '売上推移' }),
+        lReport(2, 'revChurn0001', { name: '解約率' }),
+      ]),
       sink,
       OPTS,
     );
@@ -110,7 +113,13 @@ describe('placing an export into a bundle (--into)', () => {
     const placed = placeExport(
       sink.docs,
       { reports: new Map([[1, 'bundleOwn01']]), workbooks: new Map([[10, 'sales']]), userAttributes: new Set() },
-      { reportIdOfPublicId: new Map([['derived00001', 1], ['uiNewRep0001', 2]]), workbookIdOfSlug: new Map([['sales', 10]]) },
+      {
+        reportIdOfPublicId: new Map([
+          ['derived00001', 1],
+          ['uiNewRep0001', 2],
+        ]),
+        workbookIdOfSlug: new Map([['sales', 10]]),
+      },
       taken,
     );
     expect([...placed.managed.keys()].sort()).toEqual(['report/bundleOwn01', 'workbook/sales']);
@@ -131,7 +140,8 @@ describe('placing an export into a bundle (--into)', () => {
   });
 
   test('per-deployment ids: a new report keeps the id it shows, with an adopt block saying so', () => {
-    const exported = new Map([['reports/n.yaml', { kind: 'report' as const, doc: { kind: 'Report', publicId: 'uiNewRep0001', name: 'n' } }]]);
+    const doc = { kind: 'Report', publicId: 'uiNewRep0001', name: 'n' };
+    const exported = new Map([['reports/n.yaml', { kind: 'report' as const, doc }]]);
     const placed = placeExport(
       exported,
       { reports: new Map(), workbooks: new Map(), userAttributes: new Set() },

@@ -8,7 +8,8 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, reportsIn, workbooksIn } from './helpers/bundles.js';
-import { cleanupTemp, copyFixture, ensureBuilt, runCli, target, type Emulator, withEmulator } from './helpers/index.js';
+import { cleanupTemp, copyFixture, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -24,7 +25,8 @@ function filesUnder(dir: string, base = dir): string[] {
 
 async function uiEdits(emu: Emulator, livePid: string): Promise<void> {
   const changed = reportsIn(emu).find((r) => r.publicId === livePid)!;
-  expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${changed.id}`, { title: 'MRR (edited in the UI)' })).status).toBe(200);
+  const put = await api(emu, 'PUT', `/api/v1/deployments/1/reports/${changed.id}`, { title: 'MRR (edited in the UI)' });
+  expect(put.status).toBe(200);
   const wb = workbooksIn(emu).find((w) => w.slug === 'revenue-overview')!;
   const made = await api(emu, 'POST', '/api/v1/deployments/1/reports', {
     publicId: 'uiNewRep0001',
@@ -40,9 +42,9 @@ describe('wsc export --into', () => {
   test.each([
     ['local', {}],
     ['staging', { WSC_STAGING_TOKEN: 'dev-token' }],
-  ] as const)('environment %s: UI edits come back into the same files; wsc.yaml untouched; plan empty', async (envName, extra) => {
+  ] as const)('environment %s: UI edits come back into the same files; wsc.yaml untouched; plan empty', async (envName, more) => {
     const dir = copyFixture('example');
-    const env = { ...extra, WSC_TOKEN: 'dev-token' };
+    const env = { ...more, WSC_TOKEN: 'dev-token' };
     const cli = (args: string[], emu: Emulator) => runCli([...args, '--env', envName, ...target(emu)], { env });
     await withEmulator({}, async (emu) => {
       expect((await cli(['apply', '--auto-approve', '--dir', dir], emu)).code).toBe(0);

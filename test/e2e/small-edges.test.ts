@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, root, runCli, target, tempDir, withEmulator, type Emulator } from './helpers/index.js';
+import { cleanupTemp, emulatorEnv, ensureBuilt, root, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -47,11 +48,13 @@ describe('.wsc/', () => {
   });
 });
 
-const hasScript = process.platform === 'linux' && spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
+const hasScript =
+  process.platform === 'linux' && spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
 
 /** `wsc apply --no-color` in a pseudo-terminal, answering the question; everything the terminal showed. */
 function applyOnTerminal(emu: Emulator, dir: string): Promise<{ code: number | null; screen: string }> {
-  const cmd = `stty cols 100; exec node ${root}/bin/wsc.js apply --no-color --dir ${dir} --base-url ${emu.url} --deployment 1`;
+  const wsc = `node ${root}/bin/wsc.js`;
+  const cmd = `stty cols 100; exec ${wsc} apply --no-color --dir ${dir} --base-url ${emu.url} --deployment 1`;
   const child = spawn('script', ['-qec', cmd, '/dev/null'], {
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WSC_TOKEN: 'dev-token', TERM: 'xterm' },
     stdio: ['pipe', 'pipe', 'pipe'],

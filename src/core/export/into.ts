@@ -68,16 +68,24 @@ function adoptedId(doc: Doc): number | undefined {
 }
 
 /** `{ $report: X }` and `{ $workbook: X }` anywhere in `v`, renamed by the two maps. */
-export function renameRefs(v: unknown, reports: ReadonlyMap<string, string>, workbooks: ReadonlyMap<string, string>): unknown {
+export function renameRefs(
+  v: unknown,
+  reports: ReadonlyMap<string, string>,
+  workbooks: ReadonlyMap<string, string>,
+): unknown {
   if (Array.isArray(v)) return v.map((x) => renameRefs(x, reports, workbooks));
   if (v === null || typeof v !== 'object') return v;
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
-  if (keys.length === 1 && typeof o['$report'] === 'string') return { $report: reports.get(o['$report']) ?? o['$report'] };
-  if (keys.length === 1 && typeof o['$workbook'] === 'string') return { $workbook: workbooks.get(o['$workbook']) ?? o['$workbook'] };
+  const ref = (key: string) => (keys.length === 1 && typeof o[key] === 'string' ? (o[key] as string) : undefined);
+  const report = ref('$report');
+  if (report !== undefined) return { $report: reports.get(report) ?? report };
+  const workbook = ref('$workbook');
+  if (workbook !== undefined) return { $workbook: workbooks.get(workbook) ?? workbook };
   const out: Record<string, unknown> = {};
   for (const k of keys) {
-    Object.defineProperty(out, k, { value: renameRefs(o[k], reports, workbooks), enumerable: true, writable: true, configurable: true });
+    const value = renameRefs(o[k], reports, workbooks);
+    Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -135,14 +143,16 @@ export function placeExport(
       const withAdopt = aliased
         ? { ...renamed, adopt: { deploymentId: live.perDeployment!, id: id!, publicId: String(doc['publicId']) } }
         : renamed;
-      placed.created.push({ address: `report/${String(doc['publicId'])}`, kind, rel: freePath(rel, taken), doc: withAdopt });
+      const address = `report/${String(doc['publicId'])}`;
+      placed.created.push({ address, kind, rel: freePath(rel, taken), doc: withAdopt });
     } else if (kind === 'workbook') {
       const own = id === undefined ? undefined : matches.workbooks.get(id);
       if (own !== undefined) {
         placed.managed.set(`workbook/${own}`, renamed);
         continue;
       }
-      placed.created.push({ address: `workbook/${String(doc['slug'])}`, kind, rel: freePath(rel, taken), doc: renamed });
+      const address = `workbook/${String(doc['slug'])}`;
+      placed.created.push({ address, kind, rel: freePath(rel, taken), doc: renamed });
     } else {
       const name = String(doc['name']);
       if (matches.userAttributes.has(name)) {
