@@ -82,6 +82,15 @@ describe('wsc export --into', () => {
       const p = await cli(['plan', '--detailed-exitcode', '--dir', dir], emu);
       expect(p.code, p.stdout).toBe(0);
       expect(p.stdout).toContain('No changes');
+
+      // Again: nothing left to take, no file touched.
+      const snapshot = filesUnder(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
+      const again = await cli(['export', '--into', dir, '--output', 'json'], emu);
+      expect(again.code, again.stderr).toBe(0);
+      const json = JSON.parse(again.stdout) as { unchanged: number };
+      expect(json).toMatchObject({ formatVersion: 1, into: dir, updated: [], created: [], notLive: [] });
+      expect(json.unchanged).toBeGreaterThan(0);
+      expect(filesUnder(dir).map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(snapshot);
     });
   });
 
