@@ -7,9 +7,9 @@ import type { Dispatcher } from 'undici';
 import { createPool, type HttpPool } from './pool.js';
 import { z } from 'zod';
 import type { AuthScheme } from '../config/types.js';
-import { ApiError, NetworkError } from '../errors.js';
+import { ApiError, NetworkError, type ApiCode } from '../errors.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
-import { PageInfo } from './wire.js';
+import { PageInfo } from '../domain/wire.js';
 import { readErrorBody, shownServerText } from './error-body.js';
 import { compileCheck, compileParse, keepsInput, NO } from '../zod-fast.js';
 import { parseJsonBody } from './json-body.js';
@@ -442,7 +442,7 @@ export class ApiClient {
     let total = 0;
     let emptyInARow = 0;
     const bound = new ListBound(this.maxListItems);
-    const fail = (message: string, hint: string, code = 'bad_pagination') =>
+    const fail = (message: string, hint: string, code: ApiCode = 'bad_pagination') =>
       new ApiError({ method: 'GET', path, status: 200, code }, this.redactToken(`GET ${path}: ${message}`), { hint });
     // Page k's text may start page k + 1 (its `ahead`) while the caller still
     // holds an earlier page: up to READ_AHEAD pages beyond the one being consumed.
@@ -736,7 +736,7 @@ export class ApiClient {
     path: string,
     status: number,
     why: string,
-    code = 'bad_response',
+    code: ApiCode = 'bad_response',
     hint?: string,
   ): ApiError {
     // A write answered with a success status was most likely applied: say so, rather than suspect the server only.
@@ -750,7 +750,7 @@ export class ApiClient {
 
   private parseSuccess<T>(spec: RequestSpec<T>, status: number, contentType: string | undefined, text: string): Attempt<T> {
     const { method, path } = spec;
-    const bad = (why: string, code?: string, hint?: string) => ({ ok: false as const, final: true, error: this.invalidBody(method, path, status, why, code, hint) });
+    const bad = (why: string, code?: ApiCode, hint?: string) => ({ ok: false as const, final: true, error: this.invalidBody(method, path, status, why, code, hint) });
     if (text.trim() !== '' && looksLikeHtml(contentType, text)) {
       return bad(
         'a web page, not JSON. The server answered with a web page: wrong base URL, or this endpoint is not available on this tenant.',

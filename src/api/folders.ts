@@ -4,7 +4,7 @@
 // level is not stated: wsc reads correctly under both (readAllWorkbooks), and
 // detectWorkbookListing says which one a server does.
 import type { ApiClient, PageOptions } from './client.js';
-import { paths, Folder, Workbook } from './wire.js';
+import { paths, Folder, Workbook } from '../domain/wire.js';
 import { sharedBound } from './list-bound.js';
 
 /** Which folders to descend into, by their path of names; all when omitted. */

@@ -9,7 +9,7 @@ import type { DesiredState, LiveState, OddItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
 import { readAllWorkbooks, readFolderTree } from './folders.js';
 import { listFromBothEnds } from './read-both-ends.js';
-import { normalizeSlug, paths, Report, UserAttribute, type Folder } from './wire.js';
+import { normalizeSlug, paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
 
 /** What the caller expects to find (the bundle's own counts): a hint for how to read, never a filter. */
 export interface LiveHints {

@@ -6,7 +6,7 @@ import { ApiError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { listFromBothEnds } from './read-both-ends.js';
 import { listFolders } from './folders.js';
-import { Folder, paths, Report, UserAttribute, Workbook } from './wire.js';
+import { Folder, paths, Report, UserAttribute, Workbook } from '../domain/wire.js';
 
 export function httpPort(client: ApiClient, deploymentId: number): ApiPort {
   return {

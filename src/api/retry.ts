@@ -5,7 +5,7 @@
 // only be slept in `onFailedAttempt` on top of its own delay instead of in
 // place of it, and it has no injectable sleep or clock for tests. The loop is
 // a dozen lines.
-import { API_CODES } from './wire.js';
+import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (`--max-retries`). */
@@ -34,9 +34,9 @@ export const RETRY_POLICY: RetryPolicy = Object.freeze({
   capDelayMs: 8_000,
   retryAfterCapMs: 60_000,
   maxTotalMs: 120_000,
-  throttleStatuses: Object.freeze([429, 502, 503, 504]),
-  unknownOutcomeStatuses: Object.freeze([500]),
-  transientConflictCodes: Object.freeze([API_CODES.upsertBranchChanged]),
+  throttleStatuses: THROTTLE_STATUSES,
+  unknownOutcomeStatuses: UNKNOWN_OUTCOME_STATUSES,
+  transientConflictCodes: TRANSIENT_CONFLICT_CODES,
 });
 
 /** The policy with `--max-retries N` applied. */

@@ -37,7 +37,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
     if (refused) throw refused;
     if (!hasRequests(plan)) return noChanges(plan, opts, ctx);
     const { renderPlanHuman } = await import('../render/plan-human.js');
-    ctx.err(renderPlanHuman(plan, ctx.style, opts.dir));
+    ctx.err(renderPlanHuman(plan, ctx.style, opts.dir, { compact: opts.compact }));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
       if (!yes) {

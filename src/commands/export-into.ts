@@ -14,7 +14,7 @@ import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
 import { editDocument, exportEnvDir } from './export-only.js';
 import { exportSourceOf } from './export-source.js';
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
 import { endPhase } from '../timings.js';
 
 export interface IntoResult {
@@ -33,7 +33,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
   const root = resolve(ctx.cwd, opts.into!);
   if (!(await isDirectory(root))) {
     throw new UsageError(`--into ${opts.into}: no such directory. --into updates an existing bundle.`, {
-      code: 'export_into_missing',
+      code: 'export_out_dir',
       hint: 'Give the directory of the bundle to update, or write a new one with --out.',
     });
   }
@@ -42,7 +42,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
   const { connect } = await import('../api/connect.js');
   const { hintsFor, readLiveState } = await import('../api/live.js');
   const { readFolderTree } = await import('../api/folders.js');
-  const { normalizeSlug } = await import('../api/wire.js');
+  const { normalizeSlug } = await import('../domain/wire.js');
   const { plan } = await import('../core/plan.js');
   const { exportDeployment } = await import('../core/export.js');
   const { MemorySink, placeExport } = await import('../core/export/into.js');

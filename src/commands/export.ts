@@ -87,21 +87,16 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
 function checkExportFlags(opts: ExportOptions): string {
   if (opts.out !== undefined && opts.into !== undefined) {
     const why = 'give one of --out and --into: --out writes a new snapshot, --into updates an existing bundle.';
-    throw new UsageError(why, {
-      code: 'export_out_and_into',
-    });
+    throw new UsageError(why);
   }
   const dir = opts.out ?? opts.into;
   if (dir === undefined) {
     throw new UsageError('export needs --out DIR (a new snapshot) or --into DIR (an existing bundle).', {
-      code: 'export_no_dir',
       hint: 'e.g. `wsc export --out dashboards`, or `wsc export --into dashboards` to update a bundle in place.',
     });
   }
   if (opts.into !== undefined && opts.workbook.length > 0) {
-    throw new UsageError('--workbook cannot be used with --into: a bundle is updated as a whole (or give --only).', {
-      code: 'export_into_workbook',
-    });
+    throw new UsageError('--workbook cannot be used with --into: a bundle is updated as a whole (or give --only).');
   }
   return dir;
 }

@@ -8,7 +8,7 @@
 // phases of DESIGN §5 follow from the dependencies (see execute/graph.ts), so
 // user attributes and unrelated resources never wait for a whole phase.
 import pLimit from 'p-limit';
-import type { Report } from '../api/wire.js';
+import type { Report } from '../domain/wire.js';
 import { ApiError, InternalError, isWscError, NetworkError, type SourcePos, type WscError } from '../errors.js';
 import type { ActionKind, ApiPort, Plan, PlannedRequest, RecordSpec, ResourceKind } from './model.js';
 import { buildGraph } from './execute/graph.js';

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ApiClient, speculativeCursor, type ApiClientOptions } from '../../src/api/client.js';
-import { paths, Report } from '../../src/api/wire.js';
+import { paths, Report } from '../../src/domain/wire.js';
 import { ApiError, NetworkError, WscError } from '../../src/errors.js';
 import { json, page, report, serve } from './server.js';
 

@@ -15,7 +15,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { readLiveState } from '../../src/api/live.js';
-import { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
+import { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import { createEmulator, generateSeed, type Emulator } from '../../src/emulator/index.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { damageJson, jsonDamage, type JsonDamage } from '../helpers/json-damage.js';

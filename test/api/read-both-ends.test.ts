@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { listFromBothEnds } from '../../src/api/read-both-ends.js';
-import { Report } from '../../src/api/wire.js';
+import { Report } from '../../src/domain/wire.js';
 import { json, report, serve } from './server.js';
 
 interface Item { id: number; t: number }

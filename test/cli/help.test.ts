@@ -43,6 +43,9 @@ const EXPECTED: Record<string, string[]> = {
     '--target',
     '--prune',
     '--max-deletes',
+    '--compact',
+    '--no-compact',
+    '--show-unmanaged',
     '--help',
   ],
   apply: [
@@ -56,6 +59,9 @@ const EXPECTED: Record<string, string[]> = {
     '--prune',
     '--max-deletes',
     '--overwrite-ui-edits',
+    '--compact',
+    '--no-compact',
+    '--show-unmanaged',
     '--help',
   ],
   export: [
