@@ -90,6 +90,8 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
     mayHoldUnknownRefs: env.mayHoldUnknownRefs,
     tokenVariables: env.tokenVariables,
   });
+  // Checked before anything is read, as for `wsc apply --target`.
+  if ((saved.targets ?? []).length > 0) (await import('../core/targets.js')).checkTargetsIn(desired, saved.targets!);
 
   const { connect } = await import('../api/connect.js');
   const { connectOptions } = await import('./connection.js');
