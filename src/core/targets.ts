@@ -143,7 +143,8 @@ function narrowed(rc: ResourceChange, kept: PlannedRequest[]): ResourceChange {
     return true;
   };
   const actions = rc.actions.filter((a) => !(a === 'publish' && publishDropped) && !(a === 'record' && recordDropped));
-  return { ...rc, actions: actions.length > 0 ? actions : ['noop'], changes: rc.changes.filter(writtenBy), requests: kept };
+  const changes = rc.changes.filter(writtenBy);
+  return { ...rc, actions: actions.length > 0 ? actions : ['noop'], changes, requests: kept };
 }
 
 /** `checkTargets` against the addresses of a bundle. */
