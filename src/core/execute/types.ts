@@ -31,6 +31,10 @@ export interface ResourceOutcome {
   kind: ResourceKind;
   actions: ActionKind[];
   status: ResourceStatus;
+  /** The actions carried out (of `actions`): what the summary lists as applied. */
+  done: ActionKind[];
+  /** Its create found it already there, with the same content: read back, not made again. */
+  recovered?: true;
   id?: number;
   pos?: SourcePos;
 }
@@ -43,6 +47,11 @@ export interface ApplyCounts {
   /** Present when the plan deletes or records ownership. */
   deleted?: number;
   recorded?: number;
+  /**
+   * Present when a create found its resource already there (an earlier attempt whose answer was lost, or
+   * another run): counted here, not in `created`.
+   */
+  recovered?: number;
 }
 
 export interface ApplyResult {
@@ -51,7 +60,7 @@ export interface ApplyResult {
   skipped: SkippedRequest[];
   /** One entry per resource that had requests to make, in plan order. */
   resources: ResourceOutcome[];
-  /** Actions completed, counted per resource (a resource created then published counts in both). */
+  /** Actions completed, each resource once per action (a resource created then published counts in both). */
   counts: ApplyCounts;
   /** Folders this apply created and left empty: what was to go in them failed or was skipped. */
   emptyFolders?: string[];
