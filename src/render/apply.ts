@@ -114,7 +114,7 @@ function recoveredNote(result: ApplyResult): string {
         'whose answer was lost, or another run): read back, not duplicated.'
       : '') +
     (attrs
-      ? ` ${plural(attrs, 'user attribute')} ${was(attrs)} found already made by another run: read back and ` +
+      ? ` ${plural(attrs, 'user attribute')} ${was(attrs)} already made by another run: read back and ` +
         "brought to the bundle's content, not duplicated."
       : '')
   );
