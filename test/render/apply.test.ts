@@ -79,6 +79,27 @@ describe('apply output', () => {
     `);
   });
 
+  test('creates found already there are counted once, as that, with one note per kind', () => {
+    const ua: PlannedRequest = { id: 'user-attribute/region#create', address: 'user-attribute/region', phase: 0, operation: { op: 'createUserAttribute', body: { name: 'region', type: 'string' } }, dependsOn: [] };
+    const found: ApplyResult = {
+      applied: [{ request: rep, id: 40, recovered: true }, { request: ua, id: 5, recovered: true }, { request: wb1, id: 3 }],
+      failed: [],
+      skipped: [],
+      resources: [
+        { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'applied', done: ['create'], id: 3 },
+        { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 40 },
+        { address: 'user-attribute/region', kind: 'user-attribute', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 5 },
+      ],
+      counts: { created: 1, updated: 0, adopted: 0, published: 0, recovered: 2 },
+    };
+    expect(renderApplySummary(found, plainStyle)).toBe(
+      'Apply complete: 1 created, 0 updated, 0 adopted, 0 published, 2 found already there. ' +
+        '1 report was found already there with the same content (an earlier attempt whose answer was lost, or another run): ' +
+        'read back, not duplicated. ' +
+        "1 user attribute was already made by another run: read back and brought to the bundle's content, not duplicated.\n",
+    );
+  });
+
   test('summary of a partial apply lists applied, failed (file, request, status, server message, hint) and skipped', () => {
     expect(applyStatus(partial)).toBe('partial');
     expect(applyStatus({ ...partial, applied: [] })).toBe('failed');
