@@ -9,7 +9,10 @@ import type { ApplyCounts, ApplyResult, Outcome, ResourceStatus } from './types.
  * request that needed them was applied: they are left empty, and wsc never
  * deletes a folder, so the summary names them.
  */
-export function emptyFolders(settled: ReadonlyArray<readonly [PlannedRequest, Outcome]>, lost: ReadonlyMap<string, unknown>): string[] {
+export function emptyFolders(
+  settled: ReadonlyArray<readonly [PlannedRequest, Outcome]>,
+  lost: ReadonlyMap<string, unknown>,
+): string[] {
   const applied = new Set(settled.filter(([, o]) => o.status === 'applied').map(([r]) => r.id));
   const out: string[] = [];
   for (const [r] of settled) {
@@ -35,16 +38,23 @@ export function summarise(
   const byId = new Map<string, Outcome>();
   for (const [req, o] of settled) {
     byId.set(req.id, o);
-    if (o.status === 'applied') result.applied.push({ request: req, ...(o.id !== undefined ? { id: o.id } : {}), ...(o.recovered ? { recovered: true } : {}) });
-    else if (o.status === 'failed') result.failed.push({ request: req, error: o.error, ...(posOf(req.address) ? { pos: posOf(req.address)! } : {}) });
-    else result.skipped.push({ request: req, reason: o.reason });
+    if (o.status === 'applied') {
+      const recovered = o.recovered ? { recovered: true as const } : {};
+      result.applied.push({ request: req, ...(o.id !== undefined ? { id: o.id } : {}), ...recovered });
+    } else if (o.status === 'failed') {
+      const pos = posOf(req.address);
+      result.failed.push({ request: req, error: o.error, ...(pos ? { pos } : {}) });
+    } else {
+      result.skipped.push({ request: req, reason: o.reason });
+    }
   }
   for (const change of plan.changes) {
     if (change.requests.length === 0) continue;
     const outs = change.requests.map((r) => byId.get(r.id)!);
     const ok = outs.filter((o) => o.status === 'applied').length;
+    const anyFailed = outs.some((o) => o.status === 'failed');
     const status: ResourceStatus =
-      ok === outs.length ? 'applied' : ok > 0 ? 'partial' : outs.some((o) => o.status === 'failed') ? 'failed' : 'skipped';
+      ok === outs.length ? 'applied' : ok > 0 ? 'partial' : anyFailed ? 'failed' : 'skipped';
     let id = change.liveId;
     for (const o of outs) if (o.status === 'applied' && o.id !== undefined) id = o.id;
     const pos = change.pos ?? posOf(change.address);
@@ -72,7 +82,10 @@ export function summarise(
  * found the resource already there (read back after a lost answer, or made
  * by another run), so it is not counted as created by this apply.
  */
-function doneActions(change: ResourceChange, byId: ReadonlyMap<string, Outcome>): { done: ActionKind[]; recovered: boolean } {
+function doneActions(
+  change: ResourceChange,
+  byId: ReadonlyMap<string, Outcome>,
+): { done: ActionKind[]; recovered: boolean } {
   const applied = (r: PlannedRequest) => byId.get(r.id)?.status === 'applied';
   const isPublish = (r: PlannedRequest) => r.operation.op === 'publishWorkbook';
   const isDelete = (r: PlannedRequest) => r.operation.op === 'deleteReport' || r.operation.op === 'deleteWorkbook';
