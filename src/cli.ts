@@ -26,8 +26,12 @@ export interface PlanOptions extends CommonOptions {
   target: string[];
   prune?: boolean;
   maxDeletes?: number;
+  compact?: boolean;
+  showUnmanaged?: boolean;
 }
 export interface ApplyOptions extends CommonOptions {
+  compact?: boolean;
+  showUnmanaged?: boolean;
   autoApprove: boolean;
   target: string[];
   /** --dir was given (a saved plan otherwise names its bundle directory). */
@@ -140,6 +144,9 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--target <address>', 'limit to a resource, e.g. report/revqZ1x8Kp0a (repeatable)', collect, [])
     .option('--prune', 'plan deleting what this bundle recorded as its own and no longer holds')
     .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
+    .option('--compact', 'addresses and changed field names only (the default for large plans)')
+    .option('--no-compact', 'show every value, however many resources change')
+    .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
     .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
 
   common(program.command('apply'))
@@ -150,6 +157,9 @@ export function buildCli(): Command & { exitCode?: number } {
     .option('--prune', 'delete what this bundle recorded as its own and no longer holds')
     .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
     .option('--overwrite-ui-edits [address...]', 'overwrite edits made outside wsc since the last apply (all, or these)')
+    .option('--compact', 'addresses and changed field names only (the default for large plans)')
+    .option('--no-compact', 'show every value, however many resources change')
+    .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
     .action(action<ApplyOptions>(program, () => import('./commands/apply.js')));
 
   common(program.command('export'))

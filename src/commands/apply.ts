@@ -40,7 +40,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
     // The plan and the result on stdout, as `wsc plan` does (`wsc apply | tee apply.log` keeps both); progress
     // on stderr. With --output json, stdout holds the result's JSON alone, so the plan goes to stderr.
     const show = opts.output === 'json' ? ctx.err : ctx.out;
-    show(renderPlanHuman(plan, ctx.style, opts.dir));
+    show(renderPlanHuman(plan, ctx.style, opts.dir, { compact: opts.compact }));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
       if (!yes) {

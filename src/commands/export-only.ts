@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { ExportOptions } from '../cli.js';
-import { normalizeSlug, type Report, type Workbook } from '../api/wire.js';
+import { normalizeSlug, type Report, type Workbook } from '../domain/wire.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
 
 const ADDRESS_RE = /^(report|workbook)\/.+$/;
 

@@ -80,6 +80,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       targets: opts.target,
       // Only `plan --out` saves the plan, with the fingerprints apply checks.
       fingerprints: 'out' in opts && opts.out !== undefined,
+      ...(opts.showUnmanaged === true ? { listUnmanaged: true } : {}),
       ...(env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, opts, env) } : {}),
     });
     endPhase('plan');

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { envValue } from '../env.js';
 import { BundleError, ConfigError } from '../errors.js';
-import { closest } from '../bundle/suggest.js';
+import { closest } from '../domain/suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';

@@ -9,9 +9,9 @@
 // publicId is re-keyed (an earlier one is patched when a later one shows the
 // same id), and names that collide are all suffixed (an earlier file is
 // renamed). No I/O here: the source and the sink are ports.
-import type { Folder, Report, UserAttribute, Workbook } from '../api/wire.js';
-import { isPlaceholderPublicId, normalizeSlug } from '../api/wire.js';
-import { SCHEMA_OF_KIND, type Kind } from '../bundle/schema/index.js';
+import type { Folder, Report, UserAttribute, Workbook } from '../domain/wire.js';
+import { isPlaceholderPublicId, normalizeSlug } from '../domain/wire.js';
+import { SCHEMA_OF_KIND, type Kind } from '../domain/bundle-schema/index.js';
 import { ApiError, WscError, EXIT } from '../errors.js';
 import type { PublicIdMode } from './model.js';
 import {

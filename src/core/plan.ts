@@ -1,8 +1,17 @@
 // The planner: (desired, live) → Plan. Pure and deterministic: no I/O, no
 // clock; the same inputs give a deep-equal plan. DESIGN §4 (comparison,
 // partial ownership, actions) and §5 (phases and dependencies of requests).
-import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange } from './model.js';
+import type {
+  DesiredState,
+  LiveState,
+  Plan,
+  PlanContext,
+  PlanSummary,
+  ResourceChange,
+  UnmanagedResource,
+} from './model.js';
 import type { Planned } from './plan/compare.js';
+import { stillChartedWarnings } from './plan/charted.js';
 import { planFolders } from './plan/folder.js';
 import { match, refTargets } from './plan/match.js';
 import { refuseManagedOdd, splitOdd } from './plan/odd.js';
@@ -18,6 +27,29 @@ export { splitOdd } from './plan/odd.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
+}
+
+/** The live resources left alone, by kind then id. */
+function unmanagedList(left: Pick<LiveState, 'workbooks' | 'reports' | 'userAttributes'>): UnmanagedResource[] {
+  const id = (a: { id: number }, b: { id: number }) => a.id - b.id;
+  const named = (s: unknown, fallback: string) => (typeof s === 'string' && s !== '' ? s : fallback);
+  return [
+    ...[...left.workbooks].sort(id).map((w): UnmanagedResource => ({
+      kind: 'workbook',
+      id: w.id,
+      name: named(w.name, ''),
+      ...(typeof w.slug === 'string' && w.slug !== '' ? { identity: w.slug } : {}),
+    })),
+    ...[...left.reports].sort(id).map((r): UnmanagedResource => ({
+      kind: 'report',
+      id: r.id,
+      name: named(r.name, ''),
+      ...(typeof r.publicId === 'string' && r.publicId !== '' ? { identity: r.publicId } : {}),
+    })),
+    ...[...left.userAttributes]
+      .sort(id)
+      .map((a): UnmanagedResource => ({ kind: 'user-attribute', id: a.id, name: a.name })),
+  ];
 }
 
 export function summarize(
@@ -52,10 +84,15 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   const matchedWorkbooks = new Set([...m.workbooks.values()].filter((w) => w !== undefined).map((w) => w.id));
   const matchedReports = new Set(m.reports.filter((r) => r.live !== undefined).map((r) => r.live!.id));
   const matchedAttrs = new Set([...m.userAttributes.values()].filter((a) => a !== undefined).map((a) => a.id));
+  const left = {
+    workbooks: live.workbooks.filter((w) => !matchedWorkbooks.has(w.id)),
+    reports: live.reports.filter((r) => !matchedReports.has(r.id)),
+    userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)),
+  };
   const unmanaged = {
-    workbooks: live.workbooks.filter((w) => !matchedWorkbooks.has(w.id)).length,
-    reports: live.reports.filter((r) => !matchedReports.has(r.id)).length,
-    userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)).length,
+    workbooks: left.workbooks.length,
+    reports: left.reports.length,
+    userAttributes: left.userAttributes.length,
   };
 
   const own = ctx.ownership;
@@ -81,10 +118,12 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     summary: summarize(changes, unmanaged, own !== undefined),
     fingerprints: ctx.fingerprints === false ? [] : kept.flatMap((p) => p.fingerprints()),
   };
+  if (ctx.listUnmanaged === true) out.unmanaged = unmanagedList(left);
   if (own !== undefined) {
     out.bundle = own.bundle;
     out.prune = pruned!.prune;
   }
-  if (folders.warnings.length > 0) out.warnings = folders.warnings;
+  const warnings = [...folders.warnings, ...stillChartedWarnings(changes.filter((c) => c.kind === 'report'), m)];
+  if (warnings.length > 0) out.warnings = warnings;
   return out;
 }

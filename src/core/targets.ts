@@ -4,7 +4,7 @@
 // yet), never more of those resources than that: the workbook a targeted
 // report needs is created, but its dashboard and publish, which may chart the
 // report's siblings, are left for another apply. Pure.
-import { closest } from '../bundle/suggest.js';
+import { closest } from '../domain/suggest.js';
 import { UsageError } from '../errors.js';
 import { collectRefs } from './execute/resolve.js';
 import type { DesiredState, FieldChange, PlannedRequest, ResourceChange } from './model.js';

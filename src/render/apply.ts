@@ -5,7 +5,7 @@ import type { Plan, PlannedRequest } from '../core/model.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { convergenceNote, renderFailureGroups } from './apply-failures.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
   0: 'User attributes',

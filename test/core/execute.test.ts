@@ -3,7 +3,7 @@
 // that makes report creation exactly-once. (End-to-end claims about apply run
 // the built CLI against the emulator: test/e2e/apply*.test.ts.)
 import { describe, expect, test } from 'vitest';
-import type { Folder, Report, UserAttribute, Workbook } from '../../src/api/wire.js';
+import type { Folder, Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute.js';
 import type { ApiPort, Plan, PlannedRequest, ResourceChange } from '../../src/core/model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';

@@ -48,6 +48,38 @@ describe('apply retries', () => {
     });
   });
 
+  test('--verbose: each retried write names the resource address it is for, and so do its request lines', async () => {
+    const dir = writeBundle({ workbook: true, reports: 1 });
+    await withEmulator({}, async (emu) => {
+      emu.setFaults({
+        script: [
+          { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '503', retryAfter: 0 },
+          { method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 },
+        ],
+      });
+      const r = await runCli(['apply', '--auto-approve', '--verbose', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(0);
+      const lines = r.stderr.split('\n');
+      const retries = lines.filter((l) => l.startsWith('↻ '));
+      expect(retries).toHaveLength(2);
+      expect(retries).toContainEqual(
+        expect.stringMatching(/^↻ PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales: 503: .* for workbook\/sales$/),
+      );
+      const report = `report/${pid(0)}`;
+      expect(retries).toContainEqual(expect.stringMatching(/^↻ POST \/api\/v1\/deployments\/1\/reports: 503: /));
+      expect(retries.find((l) => l.startsWith('↻ POST'))).toMatch(new RegExp(` for ${report}$`));
+      // The request and answer lines of a write name it too; the reads of the plan are for no one resource.
+      expect(lines.filter((l) => l.startsWith('→ POST'))).toEqual([
+        `→ POST /api/v1/deployments/1/reports for ${report} (Authorization: Bearer ***)`,
+        `→ POST /api/v1/deployments/1/reports for ${report} (Authorization: Bearer ***)`,
+      ]);
+      expect(lines.filter((l) => l.startsWith('← 503 PUT'))).toEqual([
+        expect.stringMatching(/^← 503 PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales \d+ms for workbook\/sales/),
+      ]);
+      expect(lines.filter((l) => l.startsWith('→ GET')).every((l) => !l.includes(' for '))).toBe(true);
+    });
+  });
+
   test('adopting a report that already has a stable publicId is refused before any write (exit 3), not sent to meet 400', async () => {
     const seed = defaultSeed();
     seed.reports = [{ id: 500, deploymentId: 1, publicId: 'stableAAAAA1', name: 'Already managed' }];

@@ -2,7 +2,7 @@
 // wrote, and its failure explained in the bundle's terms (a publicId taken,
 // a move refused). The one ambiguous outcome, a report create whose answer
 // was lost, is settled here by reading the report back (exactly once).
-import type { Report } from '../../api/wire.js';
+import type { Report } from '../../domain/wire.js';
 import { ApiError, NetworkError, type SourcePos } from '../../errors.js';
 import { isFolderRef, type ApiPort, type Plan, type PlannedRequest, type RecordSpec } from '../model.js';
 import { withRecord } from '../ownership.js';
@@ -28,10 +28,11 @@ export interface SendContext {
 }
 
 export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<Sent> {
-  const { plan, port, idOf } = ctx;
+  const { plan, idOf } = ctx;
   const explain = publicIdExplainer(ctx);
   const createReport = reportCreator(ctx, explain);
   return async (req) => {
+    const port = ctx.port.labelled?.(req.address) ?? ctx.port; // --verbose names the resource
     const op = req.operation;
     const resolve = <T>(v: T): T => resolveRefs(resolveFolderId(v, idOf), idOf);
     switch (op.op) {
@@ -54,7 +55,7 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
         await port.adoptWorkbook(op.workbookId, op.slug);
         return { id: op.workbookId, recovered: false };
       case 'createReport':
-        return createReport(req, owned(resolve(op.body), op.record));
+        return createReport(req, owned(resolve(op.body), op.record), port);
       case 'updateReport': {
         const body = owned(resolve(op.body), op.record);
         try {
@@ -135,8 +136,8 @@ function publicIdExplainer(ctx: SendContext): Explain {
 
 /** Exactly once: see execute/report-create.ts. */
 function reportCreator(ctx: SendContext, explain: Explain) {
-  const { port, plan } = ctx;
-  return async (req: PlannedRequest, body: Record<string, unknown>): Promise<Sent> => {
+  const { plan } = ctx;
+  return async (req: PlannedRequest, body: Record<string, unknown>, port: ApiPort): Promise<Sent> => {
     try {
       const r = await port.createReport(body);
       return { id: r.id, recovered: false };
