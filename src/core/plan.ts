@@ -1,8 +1,6 @@
 // The planner: (desired, live) → Plan. Pure and deterministic: no I/O, no
 // clock; the same inputs give a deep-equal plan. DESIGN §4 (comparison,
 // partial ownership, actions) and §5 (phases and dependencies of requests).
-import { closest } from '../domain/suggest.js';
-import { UsageError } from '../errors.js';
 import type {
   DesiredState,
   LiveState,
@@ -22,38 +20,13 @@ import { planPrune } from './plan/prune.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
 import { planWorkbook } from './plan/workbook.js';
+import { checkTargetsIn, selectTargets } from './targets.js';
 
 export { alignWidgetIds } from './plan/compare.js';
 export { splitOdd } from './plan/odd.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
-}
-
-/** The targeted resources and, transitively, those whose requests they depend on. */
-function selectTargets(planned: Planned[], targets: readonly string[]): Planned[] {
-  if (targets.length === 0) return planned;
-  const byAddr = new Map(planned.map((p) => [p.change.address, p]));
-  const known = [...byAddr.keys()];
-  for (const t of targets) {
-    if (!byAddr.has(t)) {
-      const near = closest(t, known);
-      throw new UsageError(`--target ${t}: no such resource in the bundle.`, {
-        code: 'unknown_target',
-        hint: near ? `Did you mean \`${near}\`?` : 'Addresses look like `workbook/<slug>`, `report/<publicId>`, `user-attribute/<name>`.',
-      });
-    }
-  }
-  const keep = new Set<string>();
-  const visit = (addr: string) => {
-    if (keep.has(addr)) return;
-    const p = byAddr.get(addr);
-    if (!p) return;
-    keep.add(addr);
-    for (const r of p.change.requests) for (const dep of r.dependsOn) visit(dep.slice(0, dep.lastIndexOf('#')));
-  };
-  for (const t of targets) visit(t);
-  return planned.filter((p) => keep.has(p.change.address));
 }
 
 /** The live resources left alone, by kind then id. */
@@ -91,6 +64,7 @@ export function summarize(
 }
 
 export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): Plan {
+  checkTargetsIn(bundle, ctx.targets);
   refuseManagedOdd(splitOdd(bundle, live, ctx));
   // `folder:` paths become `folderId`s (live ids, or folders this plan creates).
   const folders = planFolders(bundle, live);
