@@ -1,7 +1,9 @@
-// Commander wiring: every command and flag of DESIGN §1, each command loaded
-// lazily so `wsc validate` never pays for the HTTP client or the emulator.
+// Commander wiring: every command and only the flags it reads (its help lists
+// no flag that does nothing for it), each command loaded lazily so `wsc
+// validate` never pays for the HTTP client or the emulator.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { processContext, type CommandContext, type ContextFactory } from './commands/context.js';
+import { withHelp } from './help.js';
 import { VERSION } from './version.js';
 
 export interface CommonOptions {
@@ -19,15 +21,21 @@ export interface CommonOptions {
   /** `--max-list-items`: items one list may have at most (else WSC_MAX_LIST_ITEMS, else 200,000). */
   maxListItems?: number;
 }
-export interface ValidateOptions extends CommonOptions {}
+/** validate connects to nothing: no connection flags. */
+export interface ValidateOptions
+  extends Pick<CommonOptions, 'dir' | 'env' | 'baseUrl' | 'deployment' | 'output' | 'color'> {}
 export interface PlanOptions extends CommonOptions {
   out?: string;
   detailedExitcode: boolean;
   target: string[];
   prune?: boolean;
   maxDeletes?: number;
+  compact?: boolean;
+  showUnmanaged?: boolean;
 }
 export interface ApplyOptions extends CommonOptions {
+  compact?: boolean;
+  showUnmanaged?: boolean;
   autoApprove: boolean;
   target: string[];
   /** --dir was given (a saved plan otherwise names its bundle directory). */
@@ -38,7 +46,12 @@ export interface ApplyOptions extends CommonOptions {
   overwriteUiEdits?: boolean | string[];
 }
 export interface ExportOptions extends CommonOptions {
-  out: string;
+  /** A new snapshot (one of out and into is required). */
+  out?: string;
+  /** An existing bundle, updated in place. */
+  into?: string;
+  /** --dir was given (--into otherwise reads the environment from the bundle it updates). */
+  dirGiven?: boolean;
   workbook: string[];
   /** `KIND/ID` addresses: only these, into their existing files under --out. */
   only?: string[];
@@ -86,24 +99,40 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function common(cmd: Command, opts: { output?: boolean } = {}): Command {
-  cmd
+type Format = 'human' | 'json' | 'markdown';
+
+/** Where the bundle is and which environment of its wsc.yaml: every command that reads a bundle. */
+function bundleFlags(cmd: Command): Command {
+  return cmd
     .option('--dir <dir>', 'bundle root directory', '.')
-    .option('--env <name>', 'environment from wsc.yaml (env: WSC_ENV)')
+    .option('--env <name>', 'environment from wsc.yaml (env: WSC_ENV)');
+}
+
+/** The host and deployment an environment is overridden with. */
+function targetFlags(cmd: Command): Command {
+  return cmd
     .option('--base-url <url>', 'API host, e.g. https://acme.cubecloud.dev (env: WSC_BASE_URL)')
-    .option('--deployment <id>', 'deployment id (env: WSC_DEPLOYMENT_ID)', intArg(1))
-    .option('--no-color', 'disable colour (env: NO_COLOR)')
+    .option('--deployment <id>', 'deployment id (env: WSC_DEPLOYMENT_ID)', intArg(1));
+}
+
+/** How requests are made: only commands that connect (commands/connection.ts reads these). */
+function connectionFlags(cmd: Command): Command {
+  return cmd
     .option('--verbose', 'trace HTTP requests on stderr (token redacted)', false)
     .option('--concurrency <n>', 'parallel requests', intArg(1, 64), 8)
     .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6)
     .option('--page-size <n>', 'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)', intArg(1, 10_000))
     .option('--max-list-items <n>', 'items one list may have before wsc stops reading it (env: WSC_MAX_LIST_ITEMS; default 200000)', intArg(1));
-  if (opts.output !== false) {
-    cmd.addOption(
-      new Option('--output <format>', 'output format').choices(['human', 'json', 'markdown']).default('human'),
-    );
-  }
-  return cmd;
+}
+
+function outputFlag(cmd: Command, formats: readonly Format[]): Command {
+  return cmd.addOption(new Option('--output <format>', 'output format').choices(formats).default('human'));
+}
+
+/** The flags of a command that reads the bundle, resolves an environment and connects to it. */
+function common(cmd: Command, opts: { output: readonly Format[] }): Command {
+  const withOutput = outputFlag(targetFlags(bundleFlags(cmd)), opts.output);
+  return connectionFlags(withOutput.option('--no-color', 'disable colour (env: NO_COLOR)'));
 }
 
 type Runner<O> = (opts: O, ctx: CommandContext) => Promise<number>;
@@ -132,20 +161,25 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .showSuggestionAfterError(true)
     .exitOverride();
 
-  common(program.command('validate'))
+  // Offline: no connection flags. --base-url and --deployment still choose (and check) the environment.
+  outputFlag(targetFlags(bundleFlags(withHelp(program.command('validate'), 'validate'))), ['human', 'json'])
+    .option('--no-color', 'disable colour (env: NO_COLOR)')
     .description('check the bundle offline and print every problem found')
     .action(action<ValidateOptions>(program, () => import('./commands/validate.js')));
 
-  common(program.command('plan'))
+  common(withHelp(program.command('plan'), 'plan'), { output: ['human', 'json', 'markdown'] })
     .description('show what apply would change in the target deployment (never writes)')
     .option('--out <file>', 'save the plan to FILE, for `wsc apply FILE`')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--target <address>', 'limit to a resource, e.g. report/revqZ1x8Kp0a (repeatable)', collect, [])
     .option('--prune', 'plan deleting what this bundle recorded as its own and no longer holds')
     .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
+    .option('--compact', 'addresses and changed field names only (the default for large plans)')
+    .option('--no-compact', 'show every value, however many resources change')
+    .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
     .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
 
-  common(program.command('apply'))
+  common(withHelp(program.command('apply'), 'apply'), { output: ['human', 'json'] })
     .description('apply the bundle (or a saved plan) to the target deployment')
     .argument('[planfile]', 'a plan saved by `wsc plan --out`')
     .option('--auto-approve', 'do not ask for confirmation (required without a terminal)', false)
@@ -153,22 +187,24 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--prune', 'delete what this bundle recorded as its own and no longer holds')
     .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
     .option('--overwrite-ui-edits [address...]', 'overwrite edits made outside wsc since the last apply (all, or these)')
+    .option('--compact', 'addresses and changed field names only (the default for large plans)')
+    .option('--no-compact', 'show every value, however many resources change')
+    .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
     .action(action<ApplyOptions>(program, () => import('./commands/apply.js')));
 
-  common(program.command('export'))
+  common(withHelp(program.command('export'), 'export'), { output: ['human', 'json'] })
     .description('snapshot a deployment into bundle files')
-    .requiredOption('--out <dir>', 'directory to write the bundle into')
-    .option('--workbook <slug>', 'export only this workbook and its reports (repeatable)', collect, [])
-    .option('--only <address...>', 'only these (report/ID, workbook/SLUG), into their existing files under --out')
+    .option('--out <dir>', 'directory to write a new snapshot of the bundle into')
+    .option('--into <dir>', 'update the existing bundle in DIR in place (files keep their names; wsc.yaml stays)')
+    .option('--workbook <slug>', 'export only this workbook and its reports (repeatable; with --out)', collect, [])
+    .option('--only <address...>', 'only these (report/ID, workbook/SLUG), into their existing files of the bundle')
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));
 
-  common(program.command('doctor'), { output: false })
+  common(withHelp(program.command('doctor'), 'doctor'), { output: ['human', 'json'] })
     .description('check an environment before the first plan: host, token, deployment, page size, access, version (read-only)')
-    .addOption(new Option('--output <format>', 'output format').choices(['human', 'json']).default('human'))
     .action(action<DoctorOptions>(program, () => import('./commands/doctor.js')));
 
-  program
-    .command('emulator')
+  withHelp(program.command('emulator'), 'emulator')
     .description('run the local Workspace Content API server')
     .option('--port <port>', 'port to listen on (0 = any free port)', intArg(0, 65535), 4010)
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
@@ -185,8 +221,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--no-color', 'disable colour')
     .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
 
-  program
-    .command('preview')
+  withHelp(program.command('preview'), 'preview')
     .description('draw the bundle\'s dashboards: a live page on loopback, or SVG files with --out (offline)')
     .option('--dir <dir>', 'bundle root directory', '.')
     .option('--env <name>', 'environment whose variables to interpolate (env: WSC_ENV); nothing is sent to it')
@@ -195,8 +230,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--no-color', 'disable colour')
     .action(action<PreviewOptions>(program, () => import('./commands/preview.js')));
 
-  program
-    .command('schema')
+  withHelp(program.command('schema'), 'schema')
     .description('write the JSON Schemas of the bundle files (for editors)')
     .option('--out <dir>', 'directory to write into', 'schemas')
     .option('--check', 'fail (exit 1) when the files there are not up to date; write nothing', false)

@@ -13,6 +13,127 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * Every stable error code, in groups by the class that carries it and the
+ * exit code it ends with. Scripts and tests match on these; the README lists
+ * them, and test/errors.test.ts holds this list, the codes thrown in src/ and
+ * the README's table equal.
+ */
+export const ERROR_CODES = {
+  /** UsageError: flags, arguments or command usage; nothing was sent. */
+  usage: {
+    exit: EXIT.invalid,
+    codes: [
+      'usage',
+      'bad_only_address',
+      'bundle_name_required',
+      'confirmation_required',
+      'export_out_dir',
+      'export_unsafe_path',
+      'plan_dir_outside',
+      'plan_file_unreadable',
+      'plan_out_unwritable',
+      'plan_target_mismatch',
+      'preview_out_dir',
+      'preview_port',
+      'saved_plan_differs',
+      'saved_plan_invalid',
+      'schema_out_dir',
+      'target_with_plan',
+      'unknown_target',
+    ],
+  },
+  /** ConfigError: wsc.yaml, environment, token, base URL, connection settings; nothing was sent. */
+  config: {
+    exit: EXIT.invalid,
+    codes: [
+      'auth_scheme_invalid',
+      'base_url_credentials',
+      'base_url_insecure',
+      'base_url_invalid',
+      'base_url_missing',
+      'bundle_dir_missing',
+      'config_secret',
+      'config_variable',
+      'deployment_invalid',
+      'deployment_missing',
+      'env_no_target',
+      'env_required',
+      'env_unknown',
+      'env_var_unset',
+      'max_list_items_invalid',
+      'page_size_invalid',
+      'request_timeout_invalid',
+      'token_invalid',
+      'token_missing',
+    ],
+  },
+  /** BundleError: the bundle has errors (each diagnostic names its own rule). */
+  bundle: { exit: EXIT.invalid, codes: ['bundle_invalid'] },
+  /** WscError: the bundle asks for what the deployment does not allow, known once it is read; nothing was written. */
+  refused: {
+    exit: EXIT.invalid,
+    codes: ['adopt_public_id_elsewhere', 'adopt_public_id_set', 'create_only_change', 'unknown_reference'],
+  },
+  /** ApiError: an answer wsc refuses, besides `http_<status>` (an error status as it came). */
+  api: {
+    exit: EXIT.failure,
+    codes: [
+      'bad_pagination',
+      'bad_response',
+      'list_too_long',
+      'not_api',
+      'public_id_placeholder',
+      'public_id_taken',
+      'public_id_write_once',
+      'response_too_large',
+      'user_attribute_type_differs',
+    ],
+  },
+  /** NetworkError: no HTTP answer. */
+  network: { exit: EXIT.failure, codes: ['network'] },
+  /** WscError: the deployment is not as the bundle needs. */
+  target: {
+    exit: EXIT.failure,
+    codes: [
+      'adopt_target_has_slug',
+      'adopt_target_missing',
+      'ambiguous_public_id',
+      'ambiguous_slug',
+      'live_value_unknown',
+      'too_many_deletes',
+      'user_attribute_missing',
+    ],
+  },
+  /** WscError: export cannot write what it read. */
+  export: {
+    exit: EXIT.failure,
+    codes: [
+      'export_id_clash',
+      'export_unknown_workbook',
+      'export_unwritable',
+      'export_write_failed',
+      'only_doc_missing',
+      'only_not_live',
+    ],
+  },
+  /** StalePlanError: a saved plan no longer matches the deployment. */
+  stale: { exit: EXIT.failure, codes: ['plan_stale'] },
+  /** InternalError: a bug in wsc, printed with its stack. */
+  internal: { exit: EXIT.failure, codes: ['internal'] },
+} as const;
+
+type CodesOf<K extends keyof typeof ERROR_CODES> = (typeof ERROR_CODES)[K]['codes'][number];
+export type UsageCode = CodesOf<'usage'>;
+export type ConfigCode = CodesOf<'config'>;
+/** An error status as the server sent it: `http_404`. */
+export type HttpCode = `http_${number}`;
+export type ApiCode = CodesOf<'api'> | HttpCode;
+/** Codes of the plan's own checks against the deployment (exit 1). */
+export type TargetCode = CodesOf<'target'>;
+/** Every code a WscError can carry. */
+export type ErrorCode = CodesOf<keyof typeof ERROR_CODES> | HttpCode;
+
 export interface WscErrorOptions {
   hint?: string;
   cause?: unknown;
@@ -21,12 +142,12 @@ export interface WscErrorOptions {
 }
 
 export class WscError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly exitCode: ExitCode;
   readonly hint?: string;
   readonly details: string[];
 
-  constructor(code: string, message: string, exitCode: ExitCode, opts: WscErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, exitCode: ExitCode, opts: WscErrorOptions = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.code = code;
@@ -38,14 +159,16 @@ export class WscError extends Error {
 
 /** Bad flags, arguments or command usage. Nothing was sent to the API. */
 export class UsageError extends WscError {
-  constructor(message: string, opts: WscErrorOptions & { code?: string } = {}) {
+  declare readonly code: UsageCode;
+  constructor(message: string, opts: WscErrorOptions & { code?: UsageCode } = {}) {
     super(opts.code ?? 'usage', message, EXIT.invalid, opts);
   }
 }
 
 /** wsc.yaml, environment selection, tokens, base URLs. Nothing was sent. */
 export class ConfigError extends WscError {
-  constructor(code: string, message: string, opts: WscErrorOptions = {}) {
+  declare readonly code: ConfigCode;
+  constructor(code: ConfigCode, message: string, opts: WscErrorOptions = {}) {
     super(code, message, EXIT.invalid, opts);
   }
 }
@@ -83,6 +206,7 @@ export class BundleError extends WscError {
 
 /** The API answered with an error status, or with something that is not the API. */
 export class ApiError extends WscError {
+  declare readonly code: ApiCode;
   readonly method: string;
   readonly path: string;
   readonly status: number;
@@ -91,7 +215,7 @@ export class ApiError extends WscError {
   readonly serverMessage?: string;
 
   constructor(
-    init: { method: string; path: string; status: number; apiCode?: string; serverMessage?: string; code?: string },
+    init: { method: string; path: string; status: number; apiCode?: string; serverMessage?: string; code?: ApiCode },
     message: string,
     opts: WscErrorOptions = {},
   ) {
@@ -119,13 +243,6 @@ export class NetworkError extends WscError {
 export class StalePlanError extends WscError {
   constructor(message: string, details: string[], opts: WscErrorOptions = {}) {
     super('plan_stale', message, EXIT.failure, { ...opts, details });
-  }
-}
-
-/** Apply made some changes and failed others. Re-running converges. */
-export class PartialApplyError extends WscError {
-  constructor(message: string, details: string[], opts: WscErrorOptions = {}) {
-    super('apply_partial', message, EXIT.partial, { ...opts, details });
   }
 }
 

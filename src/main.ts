@@ -3,11 +3,11 @@
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError, type Command } from 'commander';
 import { setFlagsFromString } from 'node:v8';
-import { EXIT, isWscError, UsageError, type WscError } from './errors.js';
+import { EXIT, InternalError, isWscError, UsageError, type WscError } from './errors.js';
 import { envValue } from './env.js';
 import type { Style } from './render/style.js';
 import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
-import { visible } from './render/visible.js';
+import { visible } from './visible.js';
 import { clearSecrets, redactStream } from './redact.js';
 import { guardUnfinished } from './process-guard.js';
 import { shortRunV8Flags } from './v8-tuning.js';
@@ -86,14 +86,20 @@ function configureOutput(cmd: Command, out: (t: string) => void, err: (t: string
   for (const sub of cmd.commands) configureOutput(sub, out, err);
 }
 
-async function report(e: unknown, style: Style, write: (text: string) => void): Promise<number> {
+/** Prints an error thrown out of a command (to stderr, or `write`) and returns its exit code. */
+export async function report(
+  e: unknown,
+  style: Style,
+  write: (text: string) => void = (t) => void process.stderr.write(t),
+): Promise<number> {
   if (e instanceof CommanderError) {
     // --help and --version end up here with exit code 0; commander printed them.
     if (e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
     // commander already printed its message; add nothing but the exit code.
     return EXIT.invalid;
   }
-  if (isWscError(e)) {
+  // An InternalError is a bug found by wsc itself: printed as any unknown error, with its stack.
+  if (isWscError(e) && !(e instanceof InternalError)) {
     write(await formatError(e, style));
     return e.exitCode;
   }

@@ -1,5 +1,5 @@
 // Compiled parsers for the zod schemas wsc applies in bulk: every live item of
-// a list (wire.ts) and every bundle document (bundle/schema). zod builds a new
+// a list (wire.ts) and every bundle document (domain/bundle-schema). zod builds a new
 // object and an issue list for each value, which at 10k reports was a quarter
 // of a plan's CPU and much of its garbage. What this file compiles from a
 // schema's definition does the common case without that: it returns the

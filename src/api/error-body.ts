@@ -4,7 +4,7 @@
 // `{ error: { message, code } }`, problem+json `{ title, detail }`, or a bare
 // array of messages. The text is cut to a sane length and its control
 // characters are made visible, as it is shown on a terminal.
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
 
 /** Longest server message shown. */
 export const MAX_SERVER_MESSAGE = 500;

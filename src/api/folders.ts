@@ -4,7 +4,7 @@
 // level is not stated: wsc reads correctly under both (readAllWorkbooks), and
 // detectWorkbookListing says which one a server does.
 import type { ApiClient, PageOptions } from './client.js';
-import { paths, Folder, Workbook } from './wire.js';
+import { paths, Folder, Workbook } from '../domain/wire.js';
 import { sharedBound } from './list-bound.js';
 
 /** Which folders to descend into, by their path of names; all when omitted. */
@@ -26,8 +26,10 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, f: (t: T) =>
   return out;
 }
 
-export function listFolders(client: ApiClient, deploymentId: number, parentId: number | null): Promise<Folder[]> {
-  return client.listAll(paths.folders(deploymentId), Folder, parentId === null ? {} : { parentId });
+/** One level of the tree; `label`: the resource it is read for (--verbose). */
+export function listFolders(client: ApiClient, deploymentId: number, parentId: number | null, label?: string) {
+  const query = parentId === null ? {} : { parentId };
+  return client.listAll(paths.folders(deploymentId), Folder, query, label === undefined ? {} : { label });
 }
 
 /** The folder tree (or the branches `descend` keeps): every folder read, parents before children. */

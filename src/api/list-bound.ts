@@ -5,10 +5,10 @@
 // ceiling (`--max-list-items`, WSC_MAX_LIST_ITEMS) for lists that give no count.
 // What is read as many lists (the folder tree, a list of workbooks per folder)
 // is bounded as one, by the ceiling.
-import { ApiError } from '../errors.js';
+import { ApiError, type ApiCode } from '../errors.js';
 
 /** Error code of a list that went past its bound. */
-export const LIST_TOO_LONG = 'list_too_long';
+export const LIST_TOO_LONG: ApiCode = 'list_too_long';
 
 /** Items of one list at most, unless raised. */
 export const DEFAULT_MAX_LIST_ITEMS = 200_000;

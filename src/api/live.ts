@@ -1,19 +1,18 @@
-// Live state as DESIGN §4: the three lists, all pages, read in parallel. No
-// per-resource GET: the lists carry every field the planner compares. Cost:
-// ceil(R/page) + ceil(W/page) + ceil(A/page) requests, at least one each.
-// Reports are read from both ends at once (read-both-ends.ts): the same
-// requests, about half the round trips one after another. A bundle that
-// manages more than a page of reports starts both ends with the first
-// request (one request more if the deployment turns out to hold a page or less).
+// Live state: the three lists, all pages, read in parallel, one cursor chain
+// each. No per-resource GET: the lists carry every field the planner
+// compares. Cost: ceil(R/page) + ceil(W/page) + ceil(A/page) requests, at
+// least one each. Reports are read in createdAt order: no update moves a
+// report in it, so the chain cannot skip one that was there all along.
 import type { DesiredState, LiveState, OddItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
 import { readAllWorkbooks, readFolderTree } from './folders.js';
-import { listFromBothEnds } from './read-both-ends.js';
-import { normalizeSlug, paths, Report, UserAttribute, type Folder } from './wire.js';
+import { normalizeSlug, paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
+
+/** The order reports are read in: no update moves a report in it, so one chain misses none. */
+export const REPORT_ORDER = { sortBy: 'createdAt', sortDirection: 'ASC' } as const;
 
 /** What the caller expects to find (the bundle's own counts): a hint for how to read, never a filter. */
 export interface LiveHints {
-  reports?: number;
   /**
    * false: the account's user attributes are not read (the bundle manages
    * none). Reading them may need an admin, and a token that may not is no
@@ -27,7 +26,6 @@ export interface LiveHints {
 /** What to read for this bundle: user attributes only when it manages one, the folder tree when it names a folder. */
 export function hintsFor(desired: DesiredState): LiveHints {
   return {
-    reports: desired.reports.length,
     userAttributes: desired.userAttributes.length > 0,
     folders: [...desired.workbooks, ...desired.reports].some((r) => r.folder !== undefined && r.folder.length > 0),
   };
@@ -35,7 +33,8 @@ export function hintsFor(desired: DesiredState): LiveHints {
 
 /**
  * Collects the items a list holds that this version of wsc cannot read
- * (tolerant reading): one entry per item, whichever chain saw it.
+ * (tolerant reading): one entry per item, even when lists read as one (the
+ * workbooks of the root and of each folder) list it twice.
  */
 export function oddCollector(odd: OddItem[], kind: OddItem['kind']): (item: unknown, why: string) => void {
   const seen = new Set<number>();
@@ -66,7 +65,11 @@ class CountWatch {
   }
 }
 
-export async function readLiveState(client: ApiClient, deploymentId: number, hints: LiveHints = {}): Promise<LiveState> {
+export async function readLiveState(
+  client: ApiClient,
+  deploymentId: number,
+  hints: LiveHints = {},
+): Promise<LiveState> {
   const odd: OddItem[] = [];
   const reportCount = new CountWatch();
   const workbookCount = new CountWatch();
@@ -77,12 +80,10 @@ export async function readLiveState(client: ApiClient, deploymentId: number, hin
   if (hints.folders) folders().catch(() => undefined);
   const [reports, workbookRead, userAttributes] = await Promise.all([
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
-    listFromBothEnds(client, paths.reports(deploymentId), Report, {
-      sortBy: 'createdAt',
+    client.listAll(paths.reports(deploymentId), Report, REPORT_ORDER, {
       asIs: true,
       onInvalid: oddCollector(odd, 'report'),
-      onCount: reportCount.see,
-      ...(hints.reports !== undefined ? { expected: hints.reports } : {}),
+      onPage: (p) => reportCount.see(p.count),
     }),
     readAllWorkbooks(client, deploymentId, folders, {
       onPage: (p) => workbookCount.see(p.count),

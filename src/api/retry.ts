@@ -1,11 +1,10 @@
-// The retry policy of DESIGN §5, as data plus one pure predicate. The client
-// runs its own small attempt loop around `retryDecision` rather than p-retry
-// (so p-retry is not a dependency): p-retry's delays are
-// `factor^n × random(1..2)` (no full jitter), a server-given Retry-After could
-// only be slept in `onFailedAttempt` on top of its own delay instead of in
-// place of it, and it has no injectable sleep or clock for tests. The loop is
-// a dozen lines.
-import { API_CODES } from './wire.js';
+// The retry policy, as data plus one pure predicate (`retryDecision`).
+// The client's attempts are driven by p-retry with its own backoff turned
+// off: the wait after a failure is this policy's (full jitter, or the
+// server's Retry-After in its place), slept by the client with an injectable
+// sleep and clock, which is also where the total bound `maxTotalMs` and the
+// breaker end the retries (client.ts `beforeRetry`).
+import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (`--max-retries`). */
@@ -34,9 +33,9 @@ export const RETRY_POLICY: RetryPolicy = Object.freeze({
   capDelayMs: 8_000,
   retryAfterCapMs: 60_000,
   maxTotalMs: 120_000,
-  throttleStatuses: Object.freeze([429, 502, 503, 504]),
-  unknownOutcomeStatuses: Object.freeze([500]),
-  transientConflictCodes: Object.freeze([API_CODES.upsertBranchChanged]),
+  throttleStatuses: THROTTLE_STATUSES,
+  unknownOutcomeStatuses: UNKNOWN_OUTCOME_STATUSES,
+  transientConflictCodes: TRANSIENT_CONFLICT_CODES,
 });
 
 /** The policy with `--max-retries N` applied. */
@@ -105,28 +104,37 @@ export function retryDecision(input: RetryInput, policy: RetryPolicy = RETRY_POL
   const what = input.networkError ? 'no answer' : `${input.status ?? '?'}${input.apiCode ? ` ${input.apiCode}` : ''}`;
   const no = (why: string): RetryDecision => ({ retry: false, reason: `${what}: ${why}` });
   const canRepeat = repeatable(input.method, input.safeToRetryPost);
+  const unknown = 'the outcome is unknown and this request is not safe to repeat';
 
   let honourRetryAfter = false;
   if (input.networkError) {
-    if (!canRepeat) return no('the outcome is unknown and this request is not safe to repeat');
+    if (!canRepeat) return no(unknown);
   } else if (input.status === undefined) {
     return no('nothing to retry');
   } else if (input.status === 409) {
-    if (input.apiCode === undefined || !policy.transientConflictCodes.includes(input.apiCode)) return no('a conflict that retrying cannot fix');
+    const transient = input.apiCode !== undefined && policy.transientConflictCodes.includes(input.apiCode);
+    if (!transient) return no('a conflict that retrying cannot fix');
   } else if (policy.throttleStatuses.includes(input.status)) {
     // 502/504 say nothing about whether a gateway's upstream acted: for a POST
     // that is not safe to repeat they count as unknown outcome, like a 500.
-    if (!canRepeat && input.status !== 429 && input.status !== 503) return no('the outcome is unknown and this request is not safe to repeat');
+    if (!canRepeat && input.status !== 429 && input.status !== 503) return no(unknown);
     honourRetryAfter = true;
   } else if (policy.unknownOutcomeStatuses.includes(input.status)) {
-    if (!canRepeat) return no('the outcome is unknown and this request is not safe to repeat');
+    if (!canRepeat) return no(unknown);
   } else {
     return no(input.status >= 200 && input.status < 300 ? 'success' : 'not a transient failure');
   }
 
-  if (input.attempt > policy.maxRetries) return no(`gave up after ${input.attempt} attempt${input.attempt === 1 ? '' : 's'}`);
-  const serverDelay = honourRetryAfter ? parseRetryAfter(input.retryAfter, input.now, policy.retryAfterCapMs) : undefined;
-  if (serverDelay !== undefined) return { retry: true, delayMs: serverDelay, reason: `${what}: retrying after Retry-After ${serverDelay}ms` };
+  if (input.attempt > policy.maxRetries) {
+    return no(`gave up after ${input.attempt} attempt${input.attempt === 1 ? '' : 's'}`);
+  }
+  // The server's Retry-After replaces the backoff, never adds to it.
+  const serverDelay = honourRetryAfter
+    ? parseRetryAfter(input.retryAfter, input.now, policy.retryAfterCapMs)
+    : undefined;
+  if (serverDelay !== undefined) {
+    return { retry: true, delayMs: serverDelay, reason: `${what}: retrying after Retry-After ${serverDelay}ms` };
+  }
   const delayMs = backoffMs(input.attempt, policy, random);
   return { retry: true, delayMs, reason: `${what}: retrying after ${delayMs}ms backoff` };
 }

@@ -6,7 +6,7 @@ import type { DocItem } from './checks.js';
 import { posOf } from './checks.js';
 import { isObject } from './issues.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
 
 /** The longest slug wsc sends (a request path segment; far longer ones meet a 431 from the server). */
 export const MAX_SLUG_LENGTH = 200;

@@ -1,12 +1,12 @@
 // Checks across documents and files: duplicate identities, widget ids and
 // layout, references. Documents that failed their schema take part with the
 // keys that passed (identities, references), so that one run reports all.
-import { normalizeSlug } from '../api/wire.js';
+import { normalizeSlug } from '../domain/wire.js';
 import type { Diagnostic, SourcePos } from '../errors.js';
 import { describe, isObject, valueAt } from './issues.js';
 import type { Path, PositionIndex } from './positions.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
-import type { Kind } from './schema/index.js';
+import type { Kind } from '../domain/bundle-schema/index.js';
 
 export interface DocItem {
   kind: Kind;

@@ -1,11 +1,11 @@
 // Valid bundle documents -> DesiredState. Only the keys present in a file
 // become fields (partial ownership); jsonQuery written as a mapping becomes
 // its JSON text, in the key order written.
-import { normalizeSlug, REPORT_INPUT_FIELDS, type ReportSource } from '../api/wire.js';
+import { normalizeSlug, REPORT_INPUT_FIELDS, type ReportSource } from '../domain/wire.js';
 import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, JsonValue } from '../core/model.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
-import { parseFolderPath } from './folder-path.js';
+import { parseFolderPath } from '../domain/folder-path.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 

@@ -8,7 +8,7 @@
 // number, integer or boolean goes, so an editor does not flag valid files.
 import { z } from 'zod';
 import { WscConfigSchema } from '../config/schema.js';
-import { ReportSchema, UserAttributeSchema, WorkbookSchema } from './schema/index.js';
+import { ReportSchema, UserAttributeSchema, WorkbookSchema } from '../domain/bundle-schema/index.js';
 
 type JsonSchema = { [k: string]: unknown };
 

@@ -11,8 +11,8 @@ import { partialItem } from './partial.js';
 import { buildDesired } from './desired.js';
 import { discoverFiles, isDirectory, readBundleFileSync, type BundleFile, type ReadResult } from './files.js';
 import { isObject, issuesToDiagnostics } from './issues.js';
-import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from './schema/index.js';
-import { closest } from './suggest.js';
+import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from '../domain/bundle-schema/index.js';
+import { closest } from '../domain/suggest.js';
 import { compileCheck } from '../zod-fast.js';
 import { parseYaml, type ParsedDoc, type VarUse } from './yaml-doc.js';
 

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { DocItem } from './checks.js';
 import type { PositionIndex } from './positions.js';
-import { ReportSchema, UserAttributeSchema, WorkbookSchema, type Kind } from './schema/index.js';
+import { ReportSchema, UserAttributeSchema, WorkbookSchema, type Kind } from '../domain/bundle-schema/index.js';
 
 /** Per kind: the keys that must pass for the document to take part (its identity), then those used when they pass. */
 const KEYS: Record<Kind, { shape: Record<string, z.ZodType>; identity: string; more: string[] }> = {

@@ -1,10 +1,10 @@
 // References inside free-form values (`meta`, widget `config`): any mapping
 // with a `$report` or `$workbook` key must be exactly `{ $report: <publicId> }`
 // or `{ $workbook: <slug> }`.
-import { PUBLIC_ID_RE } from '../api/wire.js';
+import { PUBLIC_ID_RE } from '../domain/wire.js';
 import { describe } from './issues.js';
 import type { Path } from './positions.js';
-import { closest } from './suggest.js';
+import { closest } from '../domain/suggest.js';
 
 export interface FoundRef {
   kind: 'report' | 'workbook';

@@ -23,6 +23,8 @@ const SCHEMA_KINDS: SchemaKind[] = ['workbook', 'report', 'user-attribute', 'wsc
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 /** Ends the name of the file a write goes to before it is renamed over its target (never *.yaml: bundles ignore it). */
 export const TMP_SUFFIX = '.wsc-tmp';
+/** What an exported bundle keeps out of Git: the state of its embedded environments. */
+export const GITIGNORE = '# State of the embedded emulator (environments with `embedded: true`).\n.wsc/\n';
 
 /** A write the file system refused (full disk, read-only, permissions): the user's to fix, never a bug in wsc. */
 function writeFailure(abs: string, e: unknown): unknown {
@@ -42,6 +44,8 @@ export class DirSink implements ExportSink {
   changedDocs = 0;
   /** Files this sink made that were not there before (relative paths), for discardNew. */
   private readonly made = new Set<string>();
+  /** Bundle directories that are missing and made on the first write into them. */
+  private lazyDirs = new Set<string>();
 
   private constructor(readonly root: string) {}
 
@@ -49,7 +53,7 @@ export class DirSink implements ExportSink {
    * Creates DIR and its bundle directories; refuses a bundle directory (or a
    * file in one) that is a symbolic link, or anything that is not a directory.
    */
-  static async open(dir: string): Promise<DirSink> {
+  static async open(dir: string, opts: { createDirs?: boolean } = {}): Promise<DirSink> {
     const abs = resolve(dir);
     try {
       await makeDirectory(abs);
@@ -77,7 +81,9 @@ export class DirSink implements ExportSink {
         if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
       }
     }
-    for (const p of missing) await mkdir(p).catch((e: unknown) => Promise.reject(writeFailure(p, e)));
+    // `export --into` adds files to a bundle: a directory is made only when a file goes into it.
+    if (opts.createDirs === false) sink.lazyDirs = new Set(missing);
+    else for (const p of missing) await mkdir(p).catch((e: unknown) => Promise.reject(writeFailure(p, e)));
     return sink;
   }
 
@@ -95,6 +101,8 @@ export class DirSink implements ExportSink {
   async writeText(rel: string, text: string): Promise<boolean> {
     const abs = this.pathOf(rel);
     try {
+      const parent = join(this.root, rel.split('/')[0]!);
+      if (this.lazyDirs.delete(parent)) await mkdir(parent);
       const isNew = !lstatSync(abs, { throwIfNoEntry: false });
       const wrote = replaceFile(abs, redact(text));
       if (isNew && wrote) this.made.add(rel);
@@ -153,6 +161,17 @@ export class DirSink implements ExportSink {
     const p = join(this.root, 'wsc.yaml');
     if (await lstat(p).catch(() => undefined)) return false;
     writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
+    return true;
+  }
+
+  /**
+   * Writes DIR/.gitignore with `.wsc/` (an embedded environment's state)
+   * unless a .gitignore is there already. Returns whether it wrote.
+   */
+  async writeGitignoreIfAbsent(): Promise<boolean> {
+    const p = join(this.root, '.gitignore');
+    if (await lstat(p).catch(() => undefined)) return false;
+    writeNoFollow(p, GITIGNORE, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
     return true;
   }
 

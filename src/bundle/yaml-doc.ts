@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import type { Document, Node, Scalar } from 'yaml';
 import type { Diagnostic } from '../errors.js';
+import { FORBIDDEN_KEYS } from '../domain/forbidden-keys.js';
 import { hasVariables, interpolate, type VarLookup, type VarProblem } from '../config/variables.js';
 import { PositionIndex, type LineCol, type Path } from './positions.js';
 import { parseSubset, type OnString } from './yaml-subset.js';
@@ -17,9 +18,6 @@ export const MAX_ALIAS_NODES = 10_000;
 export const MAX_NODES = 1_000_000;
 /** Nesting depth of mappings and sequences. */
 export const MAX_DEPTH = 64;
-
-/** Keys that could alter an object's prototype in code that merges data. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface ParsedDoc {
   /** 0-based index of the document in its file. */

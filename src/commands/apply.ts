@@ -37,15 +37,18 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
     if (refused) throw refused;
     if (!hasRequests(plan)) return noChanges(plan, opts, ctx);
     const { renderPlanHuman } = await import('../render/plan-human.js');
-    ctx.err(renderPlanHuman(plan, ctx.style, opts.dir));
+    // The plan and the result on stdout, as `wsc plan` does (`wsc apply | tee apply.log` keeps both); progress
+    // on stderr. With --output json, stdout holds the result's JSON alone, so the plan goes to stderr.
+    const show = opts.output === 'json' ? ctx.err : ctx.out;
+    show(renderPlanHuman(plan, ctx.style, opts.dir, { compact: opts.compact }));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
       if (!yes) {
-        ctx.err('Apply cancelled. Nothing was changed.\n');
+        show('Apply cancelled. Nothing was changed.\n');
         return EXIT.failure;
       }
     }
-    return await executeAndReport(plan, prepared.conn, opts, ctx);
+    return await executeAndReport(plan, prepared.conn, opts, ctx, true);
   } finally {
     await prepared.conn.close();
   }
@@ -90,6 +93,8 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
     mayHoldUnknownRefs: env.mayHoldUnknownRefs,
     tokenVariables: env.tokenVariables,
   });
+  // Checked before anything is read, as for `wsc apply --target`.
+  if ((saved.targets ?? []).length > 0) (await import('../core/targets.js')).checkTargetsIn(desired, saved.targets!);
 
   const { connect } = await import('../api/connect.js');
   const { connectOptions } = await import('./connection.js');
@@ -176,7 +181,13 @@ function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
   return EXIT.ok;
 }
 
-async function executeAndReport(plan: Plan, conn: Connection, opts: Options, ctx: CommandContext): Promise<number> {
+async function executeAndReport(
+  plan: Plan,
+  conn: Connection,
+  opts: Options,
+  ctx: CommandContext,
+  shownPlan = false,
+): Promise<number> {
   const progress = createProgress({
     style: ctx.style,
     write: ctx.err,
@@ -204,7 +215,9 @@ async function executeAndReport(plan: Plan, conn: Connection, opts: Options, ctx
     progress.stop();
   }
   endPhase('apply');
-  ctx.out(opts.output === 'json' ? renderApplyJson(plan, result) : renderApplySummary(result, ctx.style));
+  // After a plan on stdout, a blank line sets the result apart.
+  const gap = shownPlan && opts.output !== 'json' ? '\n' : '';
+  ctx.out(opts.output === 'json' ? renderApplyJson(plan, result) : `${gap}${renderApplySummary(result, ctx.style)}`);
   const status = applyStatus(result);
   return status === 'applied' ? EXIT.ok : status === 'partial' ? EXIT.partial : EXIT.failure;
 }

@@ -7,7 +7,7 @@ import type { CommonOptions } from '../cli.js';
 import { envValue } from '../env.js';
 import { ConfigError } from '../errors.js';
 import type { CommandContext } from './context.js';
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
 
 export function requestTimeoutMs(env: Record<string, string | undefined>): number | undefined {
   const raw = envValue(env, 'WSC_REQUEST_TIMEOUT');

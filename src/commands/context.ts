@@ -65,17 +65,29 @@ export function processContext(opts: { noColor?: boolean }): CommandContext {
     style,
     interactive: Boolean(process.stdin.isTTY) && !process.env['CI'],
     onInterrupt: onProcessInterrupt,
-    confirm: async (question) => {
-      const { createInterface } = await import('node:readline/promises');
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        const answer = await rl.question(`${question} `);
-        return /^(y|yes)$/i.test(answer.trim());
-      } finally {
-        rl.close();
-      }
-    },
+    confirm: (question) => confirmOn(process.stdin, process.stderr, style, question),
   };
+}
+
+/**
+ * Asks `question` on `output` and reads the answer from `input`. Without
+ * colour the prompt is plain text and readline runs without its terminal
+ * mode, whose line editing writes cursor escape sequences of its own.
+ */
+export async function confirmOn(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  style: Style,
+  question: string,
+): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input, output, terminal: style.color });
+  try {
+    const answer = await rl.question(`${question} `);
+    return /^(y|yes)$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
 }
 
 /** What a captured run printed, each stream in order. */

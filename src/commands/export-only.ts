@@ -1,4 +1,4 @@
-// `wsc export --only ADDR ... --out DIR`: take the deployment's values of the
+// `wsc export --only ADDR ... --into DIR` (or `--out DIR`): take the deployment's values of the
 // named resources into their existing files of the bundle at DIR (a UI edit
 // into Git). Only the managed fields that differ are rewritten, in place in
 // the YAML document, so comments, key order and every other file stay as
@@ -7,13 +7,24 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { ExportOptions } from '../cli.js';
-import { normalizeSlug, type Report, type Workbook } from '../api/wire.js';
+import { normalizeSlug, type Report, type Workbook } from '../domain/wire.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
+import { replaceFile } from '../bundle/write-files.js';
+import type { FileEdit } from '../core/export/only.js';
 
 const ADDRESS_RE = /^(report|workbook)\/.+$/;
+
+/**
+ * Whose wsc.yaml names the environment: --dir when given; else, into an
+ * existing bundle (--into), that bundle's own; else the working directory.
+ */
+export function exportEnvDir(opts: ExportOptions, cwd: string): string {
+  if (opts.dirGiven !== true && opts.into !== undefined) return resolve(cwd, opts.into);
+  return resolve(cwd, opts.dir);
+}
 
 export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   const only = [...new Set(opts.only ?? [])];
@@ -30,14 +41,13 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
   const { editsFor } = await import('../core/export/only.js');
   const { livePublicId } = await import('../core/publicid.js');
-  const { replaceFile } = await import('../bundle/write-files.js');
 
+  const root = resolve(ctx.cwd, (opts.into ?? opts.out)!);
   const env = await resolveEnvironment({
-    dir: resolve(ctx.cwd, opts.dir),
+    dir: exportEnvDir(opts, ctx.cwd),
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
     env: ctx.env,
   });
-  const root = resolve(ctx.cwd, opts.out);
   const { desired } = await loadValidBundle(root, {
     vars: env.vars,
     env: ctx.env,
@@ -66,7 +76,6 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
         return r === undefined ? undefined : (bundleIdOf.get(r.publicId) ?? r.publicId);
       },
     };
-    const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
     const lines: string[] = [];
     for (const address of only) {
       const change = p.changes.find((c) => c.address === address)!;
@@ -85,19 +94,8 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
         lines.push(`${visible(address)}: ${visible(d.pos.file)} already matches the deployment.`);
         continue;
       }
-      const file = join(root, d.pos.file);
-      const docs = yaml.parseAllDocuments(readFileSync(file, 'utf8'));
-      const doc = (Array.isArray(docs) ? docs : [docs]).find((x) => {
-        const v = x.toJS() as Record<string, unknown> | null;
-        if (v === null || typeof v !== 'object') return false;
-        if (dr) return v['publicId'] === dr.publicId;
-        return typeof v['slug'] === 'string' && normalizeSlug(v['slug']) === dw!.slug;
-      });
-      if (doc === undefined) {
-        throw new WscError('only_doc_missing', `${d.pos.file}: the document of ${address} was not found again.`, EXIT.failure);
-      }
-      for (const e of edits) doc.setIn(e.path, e.value);
-      replaceFile(file, (Array.isArray(docs) ? docs : [docs]).map(String).join(''));
+      const match = dr ? { publicId: dr.publicId } : { slug: dw!.slug };
+      editDocument(root, d.pos.file, address, match, edits);
       const fields = edits.map((e) => e.path.join('.')).join(', ');
       lines.push(`${visible(address)}: took ${fields} from the deployment into ${visible(d.pos.file)}.`);
     }
@@ -106,4 +104,34 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   } finally {
     await conn.close();
   }
+}
+
+/**
+ * Sets `edits` in the document of `file` (relative to `root`) whose identity
+ * is `match`, in place: comments, key order and the other documents of the
+ * file stay as they are.
+ */
+export function editDocument(
+  root: string,
+  file: string,
+  address: string,
+  match: { publicId: string } | { slug: string } | { name: string },
+  edits: readonly FileEdit[],
+): void {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const abs = join(root, file);
+  const parsed = yaml.parseAllDocuments(readFileSync(abs, 'utf8'));
+  const docs = Array.isArray(parsed) ? parsed : [parsed];
+  const doc = docs.find((x) => {
+    const v = x.toJS() as Record<string, unknown> | null;
+    if (v === null || typeof v !== 'object') return false;
+    if ('publicId' in match) return v['publicId'] === match.publicId;
+    if ('name' in match) return v['kind'] === 'UserAttribute' && v['name'] === match.name;
+    return typeof v['slug'] === 'string' && normalizeSlug(v['slug']) === match.slug;
+  });
+  if (doc === undefined) {
+    throw new WscError('only_doc_missing', `${file}: the document of ${address} was not found again.`, EXIT.failure);
+  }
+  for (const e of edits) doc.setIn(e.path, e.value);
+  replaceFile(abs, docs.map(String).join(''));
 }

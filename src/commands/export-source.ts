@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { readAllWorkbooks, readFolderTree } from '../api/folders.js';
 import { oddCollector } from '../api/live.js';
-import { paths, Report, UserAttribute, type Folder } from '../api/wire.js';
+import { paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
 import type { ExportSource } from '../core/export.js';
 import type { OddItem } from '../core/model.js';
 

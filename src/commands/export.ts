@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { ExportOptions } from '../cli.js';
 import type { OddItem } from '../core/model.js';
-import { EXIT, WscError } from '../errors.js';
+import { EXIT, UsageError, WscError } from '../errors.js';
 import { LIST_TOO_LONG } from '../api/list-bound.js';
 import type { CommandContext } from './context.js';
 import { exportSourceOf } from './export-source.js';
@@ -13,10 +13,12 @@ import { endPhase } from '../timings.js';
 
 export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   endPhase('start-up');
-  // Into the existing files of a bundle, not a snapshot: its own adapter.
+  const out = checkExportFlags(opts);
+  // Into the existing files of a bundle, not a snapshot: their own adapters.
   if (opts.only !== undefined && opts.only.length > 0) {
     return (await import('./export-only.js')).runExportOnly(opts, ctx);
   }
+  if (opts.into !== undefined) return (await import('./export-into.js')).runExportInto(opts, ctx);
   const { resolveEnvironment } = await import('../config/environment.js');
   const { DirSink } = await import('../bundle/write-files.js');
   const { generatedConfig } = await import('../bundle/write.js');
@@ -30,7 +32,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
     env: ctx.env,
   });
   // Unsafe output directories are refused before anything is read (exit 3).
-  const outAbs = resolve(ctx.cwd, opts.out);
+  const outAbs = resolve(ctx.cwd, out);
   const sink = await DirSink.open(outAbs);
 
   const { connect } = await import('../api/connect.js');
@@ -54,6 +56,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       summary.warnings.push({ code: 'resource-skipped', message: `${name} not exported: the server sent ${o.why}.` });
     }
     await sink.writeSchemas();
+    await sink.writeGitignoreIfAbsent();
     const configWritten = await sink.writeConfigIfAbsent(
       generatedConfig({
         environment: env.name,
@@ -64,7 +67,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       }),
     );
     const facts = {
-      outDir: opts.out,
+      outDir: out,
       environment: env.name,
       configWritten,
       embedded: env.embedded,
@@ -78,4 +81,22 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   } finally {
     await conn.close();
   }
+}
+
+/** Exactly one of --out (a new snapshot) and --into (an existing bundle); returns the directory. */
+function checkExportFlags(opts: ExportOptions): string {
+  if (opts.out !== undefined && opts.into !== undefined) {
+    const why = 'give one of --out and --into: --out writes a new snapshot, --into updates an existing bundle.';
+    throw new UsageError(why);
+  }
+  const dir = opts.out ?? opts.into;
+  if (dir === undefined) {
+    throw new UsageError('export needs --out DIR (a new snapshot) or --into DIR (an existing bundle).', {
+      hint: 'e.g. `wsc export --out dashboards`, or `wsc export --into dashboards` to update a bundle in place.',
+    });
+  }
+  if (opts.into !== undefined && opts.workbook.length > 0) {
+    throw new UsageError('--workbook cannot be used with --into: a bundle is updated as a whole (or give --only).');
+  }
+  return dir;
 }

@@ -14,10 +14,13 @@ import { preparePlan } from './prepare.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
 
-async function render(plan: Plan, output: PlanOptions['output'], style: Style, dir: string): Promise<string> {
-  if (output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
-  if (output === 'markdown') return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan);
-  return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, dir);
+async function render(plan: Plan, opts: PlanOptions, style: Style): Promise<string> {
+  const compact = opts.compact;
+  if (opts.output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
+  if (opts.output === 'markdown') {
+    return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan, { compact });
+  }
+  return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, opts.dir, { compact });
 }
 
 function planOutError(shown: string, e: unknown): UsageError {
@@ -55,7 +58,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
   const { env, plan, conn } = await preparePlan(opts, ctx);
   try {
-    ctx.out(await render(plan, opts.output, ctx.style, opts.dir));
+    ctx.out(await render(plan, opts, ctx.style));
     // A difference only a create can make: shown above, never saved nor applied.
     const refused = createOnlyError(plan);
     if (opts.out !== undefined && refused === undefined) {
@@ -78,7 +81,8 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     if (stepSummary !== undefined) {
       const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
       // The job summary is a courtesy: failing to add to it does not fail the plan.
-      await appendFile(stepSummary, redact(`${renderPlanMarkdown(plan)}\n`), 'utf8').catch((e: unknown) => {
+      const md = renderPlanMarkdown(plan, { compact: opts.compact });
+      await appendFile(stepSummary, redact(`${md}\n`), 'utf8').catch((e: unknown) => {
         ctx.err(`${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`);
       });
     }

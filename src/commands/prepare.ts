@@ -58,6 +58,8 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
     tokenVariables: env.tokenVariables,
   });
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
+  // An unknown --target stops here too: nothing is read for a run that cannot do what was asked.
+  if (opts.target.length > 0) (await import('../core/targets.js')).checkTargetsIn(desired, opts.target);
   endPhase('bundle');
 
   const [{ connect }, { hintsFor, readLiveState }, { plan, splitOdd }] = await later;
@@ -78,6 +80,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       targets: opts.target,
       // Only `plan --out` saves the plan, with the fingerprints apply checks.
       fingerprints: 'out' in opts && opts.out !== undefined,
+      ...(opts.showUnmanaged === true ? { listUnmanaged: true } : {}),
       ...(env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, opts, env) } : {}),
     });
     endPhase('plan');

@@ -9,7 +9,7 @@ import type { ResolvedEnvironment } from '../config/types.js';
 import type { SavedPlan, SavedPlanEnvironment } from '../core/saved-plan.js';
 import { envValue } from '../env.js';
 import { UsageError } from '../errors.js';
-import { visible } from '../render/visible.js';
+import { visible } from '../visible.js';
 
 /** --dir when given; otherwise the directory the plan records, which must lie inside the working directory. */
 export function savedPlanDir(saved: SavedPlan, opts: Pick<ApplyOptions, 'dir' | 'dirGiven'>, cwd: string): string {

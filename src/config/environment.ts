@@ -1,15 +1,17 @@
 // Which environment a command runs against, and how to reach it.
 // Precedence: flags > environment variables > wsc.yaml > defaults.
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { envValue } from '../env.js';
 import { BundleError, ConfigError } from '../errors.js';
-import { closest } from '../bundle/suggest.js';
+import { closest } from '../domain/suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
 import { interpolate, SECRET_ENV_RE, type VarLookup } from './variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
+import type { PositionIndex } from '../bundle/positions.js';
 import { addSecret } from '../redact.js';
 
 export interface EnvironmentFlags {
@@ -32,67 +34,164 @@ export interface ResolveInput {
 const AUTH_SCHEMES: readonly AuthScheme[] = ['bearer', 'api-key', 'raw'];
 export const IMPLICIT_ENV = 'local';
 
+/** What flags and environment variables say, before wsc.yaml is consulted. */
+interface Overrides {
+  /** --env, else WSC_ENV */
+  envName?: string;
+  baseUrl?: { raw: string; source: string };
+  deployment?: number;
+  authScheme?: AuthScheme;
+}
+
 export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedEnvironment> {
   const dir = resolve(input.dir);
+  await requireBundleDir(dir);
   const penv = input.env;
   const requireToken = input.requireToken !== false;
   const loaded = await loadWscConfig(dir);
   // Every token any environment could use is a secret from here on, before anything can print it.
   const tokenVariables = loaded?.tokenVariables ?? [];
-  const withTokenVariables = (e: ResolvedEnvironment): ResolvedEnvironment => (tokenVariables.length > 0 ? { ...e, tokenVariables } : e);
-  addSecret(envValue(penv, 'WSC_TOKEN'));
-  for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
+  registerSecrets(penv, tokenVariables);
   if (loaded && !loaded.config) throw new BundleError(loaded.diagnostics);
-
-  const flagEnv = input.flags.env ?? envValue(penv, 'WSC_ENV');
-  const baseUrlOverride =
-    input.flags.baseUrl !== undefined
-      ? { raw: input.flags.baseUrl, source: '--base-url' }
-      : envValue(penv, 'WSC_BASE_URL') !== undefined
-        ? { raw: envValue(penv, 'WSC_BASE_URL')!, source: 'WSC_BASE_URL' }
-        : undefined;
-  const deploymentOverride = input.flags.deployment ?? deploymentFromEnv(penv);
-  const authScheme = authSchemeFromEnv(penv);
-
-  // No wsc.yaml: the embedded environment, or the host the flags name.
-  if (!loaded?.config) {
-    if (!baseUrlOverride) {
-      if (flagEnv !== undefined && flagEnv !== IMPLICIT_ENV) {
-        throw new ConfigError('env_unknown', `environment \`${flagEnv}\` is not defined: there is no wsc.yaml in ${dir}`, {
-          hint: 'Create wsc.yaml with `environments:`, or give --base-url and --deployment.',
-        });
-      }
-      return embedded(IMPLICIT_ENV, dir, deploymentOverride ?? 1, {}, 'as-is', authScheme ?? 'bearer');
-    }
-    const name = flagEnv ?? 'default';
-    return remote({
-      name,
-      baseUrl: normalizeBaseUrl(baseUrlOverride.raw, baseUrlOverride.source),
-      deploymentId: requireDeployment(name, deploymentOverride),
-      token: tokenOrFail(name, envValue(penv, 'WSC_TOKEN'), requireToken, 'WSC_TOKEN'),
-      authScheme: authScheme ?? 'bearer',
-      publicIds: 'as-is',
-      vars: {},
-    });
-  }
+  const over = overridesOf(input.flags, penv);
+  if (!loaded?.config) return withoutConfig(dir, over, penv, requireToken);
 
   const config = loaded.config;
-  const positions = loaded.positions!;
-  const names = Object.keys(config.environments);
-  const name = flagEnv ?? config.defaultEnvironment ?? (names.length === 1 ? names[0] : names.includes(IMPLICIT_ENV) ? IMPLICIT_ENV : undefined);
+  const name = chooseEnvironment(config.environments, config.defaultEnvironment, over.envName);
+  const cfg = config.environments[name]!;
+  const { at, expand } = expanderFor(name, loaded.positions!, penv, tokenVariables);
+  const withTokenVariables = (e: ResolvedEnvironment): ResolvedEnvironment => (tokenVariables.length > 0 ? { ...e, tokenVariables } : e);
+  const vars = expandVars(cfg.vars ?? {}, (text, path) =>
+    expand(text, ['vars', ...path], `\`vars.${path.join('.')}\``),
+  );
+  const publicIds = cfg.publicIds ?? 'as-is';
+  const scheme = over.authScheme ?? cfg.authScheme ?? 'bearer';
+
+  if (!over.baseUrl) {
+    if (cfg.embedded === true) {
+      const env = embedded(name, dir, over.deployment ?? cfg.deploymentId ?? 1, vars, publicIds, scheme);
+      return owned(withTokenVariables(env), config.bundle, cfg.prune);
+    }
+    if (cfg.baseUrl === undefined) {
+      throw new ConfigError('env_no_target', `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`, {
+        hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',
+      });
+    }
+  }
+  const baseUrl = over.baseUrl
+    ? normalizeBaseUrl(over.baseUrl.raw, over.baseUrl.source)
+    : normalizeBaseUrl(String(expand(cfg.baseUrl!, ['baseUrl'], '`baseUrl`')), `${at(['baseUrl'])}: environment \`${name}\``);
+  let token = envValue(penv, 'WSC_TOKEN');
+  let source = 'WSC_TOKEN';
+  if (token === undefined && cfg.token !== undefined && requireToken) {
+    token = String(expand(cfg.token, ['token'], 'its token'));
+    source = `${cfg.token} (${at(['token'])})`;
+  }
+  const env = remote({
+    name,
+    baseUrl,
+    deploymentId: requireDeployment(name, over.deployment ?? cfg.deploymentId),
+    token: tokenOrFail(name, token, requireToken, source),
+    authScheme: scheme,
+    publicIds,
+    vars,
+  });
+  return owned(withTokenVariables(env), config.bundle, cfg.prune);
+}
+
+/** --dir (or the bundle a command reads) must exist: else no embedded state directory is made in its place. */
+async function requireBundleDir(dir: string): Promise<void> {
+  const st = await stat(dir).catch(() => undefined);
+  if (st?.isDirectory()) return;
+  throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${dir}`, {
+    hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
+  });
+}
+
+function registerSecrets(penv: Record<string, string | undefined>, tokenVariables: readonly string[]): void {
+  addSecret(envValue(penv, 'WSC_TOKEN'));
+  for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
+}
+
+function overridesOf(flags: EnvironmentFlags, penv: Record<string, string | undefined>): Overrides {
+  const over: Overrides = {};
+  const envName = flags.env ?? envValue(penv, 'WSC_ENV');
+  if (envName !== undefined) over.envName = envName;
+  const fromEnv = envValue(penv, 'WSC_BASE_URL');
+  if (flags.baseUrl !== undefined) over.baseUrl = { raw: flags.baseUrl, source: '--base-url' };
+  else if (fromEnv !== undefined) over.baseUrl = { raw: fromEnv, source: 'WSC_BASE_URL' };
+  const deployment = flags.deployment ?? deploymentFromEnv(penv);
+  if (deployment !== undefined) over.deployment = deployment;
+  const scheme = authSchemeFromEnv(penv);
+  if (scheme !== undefined) over.authScheme = scheme;
+  return over;
+}
+
+/** No wsc.yaml: the embedded environment, or the host the flags name. */
+function withoutConfig(
+  dir: string,
+  over: Overrides,
+  penv: Record<string, string | undefined>,
+  requireToken: boolean,
+): ResolvedEnvironment {
+  if (!over.baseUrl) {
+    if (over.envName !== undefined && over.envName !== IMPLICIT_ENV) {
+      const why = `environment \`${over.envName}\` is not defined: there is no wsc.yaml in ${dir}`;
+      throw new ConfigError('env_unknown', why, {
+        hint: 'Create wsc.yaml with `environments:`, or give --base-url and --deployment.',
+      });
+    }
+    return embedded(IMPLICIT_ENV, dir, over.deployment ?? 1, {}, 'as-is', over.authScheme ?? 'bearer');
+  }
+  const name = over.envName ?? 'default';
+  return remote({
+    name,
+    baseUrl: normalizeBaseUrl(over.baseUrl.raw, over.baseUrl.source),
+    deploymentId: requireDeployment(name, over.deployment),
+    token: tokenOrFail(name, envValue(penv, 'WSC_TOKEN'), requireToken, 'WSC_TOKEN'),
+    authScheme: over.authScheme ?? 'bearer',
+    publicIds: 'as-is',
+    vars: {},
+  });
+}
+
+/** The environment asked for, else wsc.yaml's default, else the only one, else `local` if defined. */
+function chooseEnvironment(
+  environments: Record<string, EnvironmentConfig>,
+  defaultEnvironment: string | undefined,
+  asked: string | undefined,
+): string {
+  const names = Object.keys(environments);
+  const implicit = names.length === 1 ? names[0] : names.includes(IMPLICIT_ENV) ? IMPLICIT_ENV : undefined;
+  const name = asked ?? defaultEnvironment ?? implicit;
   if (name === undefined) {
     throw new ConfigError('env_required', `wsc.yaml defines several environments (${names.join(', ')}) and no defaultEnvironment`, {
       hint: 'Choose one with --env NAME (or WSC_ENV), or set `defaultEnvironment:` in wsc.yaml.',
     });
   }
-  if (!Object.hasOwn(config.environments, name)) {
+  if (!Object.hasOwn(environments, name)) {
     const near = closest(name, names);
     throw new ConfigError('env_unknown', `environment \`${name}\` is not defined in wsc.yaml${near ? ` (did you mean \`${near}\`?)` : ''}`, {
       hint: names.length ? `Defined environments: ${names.join(', ')}.` : 'Add it under `environments:` in wsc.yaml.',
     });
   }
-  const cfg = config.environments[name]!;
-  const at = (path: (string | number)[]) => {
+  return name;
+}
+
+type Path = (string | number)[];
+
+/**
+ * `${env.NAME}` in the values of environment `name`: `at` gives a value's
+ * wsc.yaml position, `expand` its text with the variables read (only
+ * `token:` may read a secret), or throws the error that names where.
+ */
+function expanderFor(
+  name: string,
+  positions: PositionIndex,
+  penv: Record<string, string | undefined>,
+  tokenVariables: readonly string[],
+): { at: (path: Path) => string; expand: (text: string, path: Path, what: string) => unknown } {
+  const at = (path: Path) => {
     const p = positions.find(['environments', name, ...path], 'value');
     return `wsc.yaml:${p.line}:${p.col}`;
   };
@@ -106,7 +205,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
       const v = Object.hasOwn(penv, varName) ? penv[varName] : undefined;
       return v === undefined ? { found: false } : { found: true, value: v };
     };
-  const expand = (text: string, path: (string | number)[], what: string): string | unknown => {
+  const expand = (text: string, path: Path, what: string): unknown => {
     const r = interpolate(text, lookup(path[0] === 'token'));
     const problem = r.problems[0];
     if (!problem) return r.value;
@@ -124,40 +223,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
       hint: `Set ${problem.name} in the environment wsc runs in.`,
     });
   };
-  const vars = expandVars(cfg.vars ?? {}, (text, path) => expand(text, ['vars', ...path], `\`vars.${path.join('.')}\``));
-  const publicIds = cfg.publicIds ?? 'as-is';
-  const scheme = authScheme ?? cfg.authScheme ?? 'bearer';
-
-  if (!baseUrlOverride) {
-    if (cfg.embedded === true) {
-      const env = embedded(name, dir, deploymentOverride ?? cfg.deploymentId ?? 1, vars, publicIds, scheme);
-      return owned(withTokenVariables(env), config.bundle, cfg.prune);
-    }
-    if (cfg.baseUrl === undefined) {
-      throw new ConfigError('env_no_target', `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`, {
-        hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',
-      });
-    }
-  }
-  const baseUrl = baseUrlOverride
-    ? normalizeBaseUrl(baseUrlOverride.raw, baseUrlOverride.source)
-    : normalizeBaseUrl(String(expand(cfg.baseUrl!, ['baseUrl'], '`baseUrl`')), `${at(['baseUrl'])}: environment \`${name}\``);
-  let token = envValue(penv, 'WSC_TOKEN');
-  let source = 'WSC_TOKEN';
-  if (token === undefined && cfg.token !== undefined && requireToken) {
-    token = String(expand(cfg.token, ['token'], 'its token'));
-    source = `${cfg.token} (${at(['token'])})`;
-  }
-  const env = remote({
-    name,
-    baseUrl,
-    deploymentId: requireDeployment(name, deploymentOverride ?? cfg.deploymentId),
-    token: tokenOrFail(name, token, requireToken, source),
-    authScheme: scheme,
-    publicIds,
-    vars,
-  });
-  return owned(withTokenVariables(env), config.bundle, cfg.prune);
+  return { at, expand };
 }
 
 /** The bundle's name (wsc.yaml `bundle:`) and the environment's `prune:`. */

@@ -9,9 +9,9 @@
 // publicId is re-keyed (an earlier one is patched when a later one shows the
 // same id), and names that collide are all suffixed (an earlier file is
 // renamed). No I/O here: the source and the sink are ports.
-import type { Folder, Report, UserAttribute, Workbook } from '../api/wire.js';
-import { isPlaceholderPublicId, normalizeSlug } from '../api/wire.js';
-import { SCHEMA_OF_KIND, type Kind } from '../bundle/schema/index.js';
+import type { Folder, Report, UserAttribute, Workbook } from '../domain/wire.js';
+import { isPlaceholderPublicId, normalizeSlug } from '../domain/wire.js';
+import { SCHEMA_OF_KIND, type Kind } from '../domain/bundle-schema/index.js';
 import { ApiError, WscError, EXIT } from '../errors.js';
 import type { PublicIdMode } from './model.js';
 import {
@@ -27,7 +27,7 @@ import {
 import { deriveSlugs, mintPublicId } from './export/mint.js';
 import { metaWithDraft } from './live-draft.js';
 import { FolderPaths } from './export/folders.js';
-import { assignNames, NameRegistry } from './export/names.js';
+import { assignNames, NameRegistry, reportFileRaw } from './export/names.js';
 
 export type { Doc } from './export/docs.js';
 
@@ -244,115 +244,171 @@ interface ReportEntry {
 }
 
 export async function exportDeployment(source: ExportSource, sink: ExportSink, opts: ExportOptions): Promise<ExportSummary> {
-  const dep = opts.deploymentId;
   const filtered = opts.workbooks.length > 0;
   const warnings: ExportWarning[] = [];
-  const written = new Set<string>();
-
   // 1. Workbooks (and user attributes, independent) in full. The first page
   // of reports is already on its way meanwhile.
   const reportPages = readAhead(source.reports());
-  let allWorkbooks: Workbook[];
-  let userAttributes: UserAttribute[];
+  let lists: { workbooks: Workbook[]; userAttributes: UserAttribute[] };
+  let selection: Selection;
   try {
-    [allWorkbooks, userAttributes] = await Promise.all([
-      collect(source.workbooks()),
-      filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()).catch((e: unknown) => {
-        // The token may not read the account's user attributes (they need an admin): the rest is still worth exporting.
-        if (!(e instanceof ApiError) || e.status !== 403) throw e;
-        warnings.push({
-          code: 'user-attributes-unreadable',
-          message: `user attributes not exported: the token may not read them (${e.message}).`,
-        });
-        return [] as UserAttribute[];
-      }),
-    ]);
+    lists = await readWholeLists(source, filtered, warnings);
+    selection = selectWorkbooks(lists.workbooks, opts);
   } catch (e) {
     await reportPages.return();
     throw e;
   }
-  allWorkbooks.sort((a, b) => a.id - b.id);
+  const run = new ExportRun(source, sink, opts, selection, warnings);
+  // 2. Reports, streamed.
+  for await (const page of reportPages) for (const r of page) await run.addReport(r);
+  run.checkMinted();
+  // 3. Workbooks, now that every exported report's publicId is known.
+  await run.writeWorkbooks();
+  // 4. User attributes (account-level; not part of a --workbook export).
+  await run.writeUserAttributes(lists.userAttributes);
+  return run.finish();
+}
+
+/** Workbooks and (unless filtered) user attributes, read whole; a 403 on user attributes is a warning. */
+async function readWholeLists(
+  source: ExportSource,
+  filtered: boolean,
+  warnings: ExportWarning[],
+): Promise<{ workbooks: Workbook[]; userAttributes: UserAttribute[] }> {
+  const [workbooks, userAttributes] = await Promise.all([
+    collect(source.workbooks()),
+    filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()).catch((e: unknown) => {
+      // The token may not read the account's user attributes (they need an admin): the rest is still worth exporting.
+      if (!(e instanceof ApiError) || e.status !== 403) throw e;
+      warnings.push({
+        code: 'user-attributes-unreadable',
+        message: `user attributes not exported: the token may not read them (${e.message}).`,
+      });
+      return [] as UserAttribute[];
+    }),
+  ]);
+  workbooks.sort((a, b) => a.id - b.id);
+  return { workbooks, userAttributes };
+}
+
+/** The workbooks exported, each with its slug (derived for a slugless one), and what a --workbook export takes. */
+interface Selection {
+  filtered: boolean;
+  selected: Workbook[];
+  /** Slugless workbooks: id -> the slug derived from the name. */
+  derived: Map<number, string>;
+  slugOf: (wb: Workbook) => string;
+  /** Reports a filtered export takes although they are in another workbook: the selected dashboards chart them. */
+  wantedReportIds: Set<number>;
+}
+
+function selectWorkbooks(allWorkbooks: Workbook[], opts: ExportOptions): Selection {
   const liveSlugs = allWorkbooks.map(liveSlug).filter((s): s is string => s !== undefined);
   const derived = deriveSlugs(
     allWorkbooks.filter((wb) => liveSlug(wb) === undefined).map((wb) => ({ id: wb.id, name: wb.name })),
     liveSlugs,
   );
   const slugOf = (wb: Workbook): string => liveSlug(wb) ?? derived.get(wb.id)!;
-
-  let selected = allWorkbooks;
   const wantedReportIds = new Set<number>();
-  if (filtered) {
-    const bySlug = new Map(allWorkbooks.map((wb) => [slugOf(wb), wb]));
-    const missing: string[] = [];
-    const picked = new Map<number, Workbook>();
-    for (const raw of opts.workbooks) {
-      const wb = bySlug.get(normalizeSlug(raw));
-      if (wb) picked.set(wb.id, wb);
-      else missing.push(raw);
-    }
-    if (missing.length > 0) {
-      await reportPages.return();
-      throw new WscError(
-        'export_unknown_workbook',
-        `deployment ${dep} has no workbook with slug ${missing.map((s) => `"${s}"`).join(', ')}.`,
-        EXIT.failure,
-        { hint: 'Check the slug (as shown in the workbook settings); run `wsc export` without --workbook to export everything.' },
-      );
-    }
-    selected = [...picked.values()].sort((a, b) => a.id - b.id);
-    for (const wb of selected) for (const id of referencedReportIds(metaWithDraft(wb))) wantedReportIds.add(id);
+  const filtered = opts.workbooks.length > 0;
+  if (!filtered) return { filtered, selected: allWorkbooks, derived, slugOf, wantedReportIds };
+  const bySlug = new Map(allWorkbooks.map((wb) => [slugOf(wb), wb]));
+  const missing: string[] = [];
+  const picked = new Map<number, Workbook>();
+  for (const raw of opts.workbooks) {
+    const wb = bySlug.get(normalizeSlug(raw));
+    if (wb) picked.set(wb.id, wb);
+    else missing.push(raw);
   }
-  const selectedIds = new Set(selected.map((wb) => wb.id));
-  const exportedSlug = new Map(selected.map((wb) => [wb.id, slugOf(wb)]));
+  if (missing.length > 0) {
+    throw new WscError(
+      'export_unknown_workbook',
+      `deployment ${opts.deploymentId} has no workbook with slug ${missing.map((s) => `"${s}"`).join(', ')}.`,
+      EXIT.failure,
+      { hint: 'Check the slug (as shown in the workbook settings); run `wsc export` without --workbook to export everything.' },
+    );
+  }
+  const selected = [...picked.values()].sort((a, b) => a.id - b.id);
+  for (const wb of selected) for (const id of referencedReportIds(metaWithDraft(wb))) wantedReportIds.add(id);
+  return { filtered, selected, derived, slugOf, wantedReportIds };
+}
 
-  // 2. Reports, streamed.
-  const reportPid = new Map<number, string>(); // exported report id -> bundle publicId
-  const byLivePid = new Map<string, { reportId: number; exported: boolean }>(); // first report seen per live publicId
-  const shared = new Set<string>(); // live publicIds seen on several reports
-  const entries = new Map<number, ReportEntry>();
-  const minted = new Set<string>();
-  const adoptions = new Map<number, Adoption>();
-  const reportsPerWorkbook = new Map<number, number>();
-  const registry = new NameRegistry();
-  const reportOfFile = new Map<string, number>();
-  const reportIds = new Set<number>(); // every report id seen in the deployment
-  const folderPaths = new FolderPaths(source.folders?.bind(source));
-  const refs: RefLookup = {
-    workbookSlug: (id) => exportedSlug.get(id),
-    reportPublicId: (id) => reportPid.get(id),
-    isReportId: (id) => reportIds.has(id),
-    folderPath: (id, folderPath) => folderPaths.pathOf(id, folderPath),
-  };
-  const mint = (reportId: number): string => {
-    const id = mintPublicId(dep, reportId, (c) => minted.has(c) || byLivePid.has(c));
-    minted.add(id);
+/**
+ * One export's state once the workbooks are known: the small indexes that
+ * references and file names need, the write queue, and what is reported.
+ */
+class ExportRun {
+  private readonly dep: number;
+  private readonly written = new Set<string>();
+  private readonly selectedIds: Set<number>;
+  private readonly exportedSlug: Map<number, string>;
+  private readonly reportPid = new Map<number, string>(); // exported report id -> bundle publicId
+  /** The first report seen per live publicId. */
+  private readonly byLivePid = new Map<string, { reportId: number; exported: boolean }>();
+  private readonly shared = new Set<string>(); // live publicIds seen on several reports
+  private readonly entries = new Map<number, ReportEntry>();
+  private readonly minted = new Set<string>();
+  private readonly adoptions = new Map<number, Adoption>();
+  private readonly reportsPerWorkbook = new Map<number, number>();
+  private readonly derivedSlugs: DerivedSlug[] = [];
+  private readonly registry = new NameRegistry();
+  private readonly reportOfFile = new Map<string, number>();
+  private readonly reportIds = new Set<number>(); // every report id seen in the deployment
+  private readonly folderPaths: FolderPaths;
+  private readonly refs: RefLookup;
+  private readonly writes: WriteQueue;
+
+  constructor(
+    source: ExportSource,
+    private readonly sink: ExportSink,
+    private readonly opts: ExportOptions,
+    private readonly sel: Selection,
+    private readonly warnings: ExportWarning[],
+  ) {
+    this.dep = opts.deploymentId;
+    this.selectedIds = new Set(sel.selected.map((wb) => wb.id));
+    this.exportedSlug = new Map(sel.selected.map((wb) => [wb.id, sel.slugOf(wb)]));
+    this.folderPaths = new FolderPaths(source.folders?.bind(source));
+    this.refs = {
+      workbookSlug: (id) => this.exportedSlug.get(id),
+      reportPublicId: (id) => this.reportPid.get(id),
+      isReportId: (id) => this.reportIds.has(id),
+      folderPath: (id, folderPath) => this.folderPaths.pathOf(id, folderPath),
+    };
+    this.writes = new WriteQueue(sink, WRITES_IN_FLIGHT);
+  }
+
+  private mint(reportId: number): string {
+    const id = mintPublicId(this.dep, reportId, (c) => this.minted.has(c) || this.byLivePid.has(c));
+    this.minted.add(id);
     return id;
-  };
-  const writes = new WriteQueue(sink, WRITES_IN_FLIGHT);
-  const applyRenames = async (renames: { from: string; to: string }[]) => {
-    if (renames.length > 0) await writes.flush();
+  }
+
+  private async applyRenames(renames: { from: string; to: string }[]): Promise<void> {
+    if (renames.length > 0) await this.writes.flush();
     for (const r of renames) {
       const from = `${DIRS.report}/${r.from}.yaml`;
       const to = `${DIRS.report}/${r.to}.yaml`;
-      await sink.rename(from, to);
-      written.delete(from);
-      written.add(to);
-      const id = reportOfFile.get(from);
+      await this.sink.rename(from, to);
+      this.written.delete(from);
+      this.written.add(to);
+      const id = this.reportOfFile.get(from);
       if (id === undefined) continue;
-      reportOfFile.delete(from);
-      reportOfFile.set(to, id);
-      entries.get(id)!.file = to;
-      const a = adoptions.get(id);
+      this.reportOfFile.delete(from);
+      this.reportOfFile.set(to, id);
+      this.entries.get(id)!.file = to;
+      const a = this.adoptions.get(id);
       if (a) a.file = to;
     }
-  };
-  const noteDangling = (file: string, dangling: Dangling[]) => {
+  }
+
+  private noteDangling(file: string, dangling: Dangling[]): void {
     for (const d of dangling) {
       if (d.note !== undefined) {
-        warnings.push({ code: 'report-id-kept', file, message: `${d.path}: ${d.note}.` });
+        this.warnings.push({ code: 'report-id-kept', file, message: `${d.path}: ${d.note}.` });
         continue;
       }
-      warnings.push({
+      this.warnings.push({
         code: d.kind === 'workbook' ? 'dangling-workbook' : d.kind === 'folder' ? 'dangling-folder' : 'dangling-report',
         file,
         message:
@@ -361,122 +417,135 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
             : `${d.path}: ${d.kind} ${d.id} is not part of this export; the number is kept and means ${d.kind} ${d.id} of whichever deployment the bundle is applied to.`,
       });
     }
-  };
-  const noteDropped = (file: string, built: Built) => {
-    for (const d of built.dropped) {
-      warnings.push({ code: 'field-dropped', file, message: `${d.path} not exported (left unmanaged): ${d.reason}.` });
-    }
-  };
+  }
 
-  // Re-keys a report written earlier under a live publicId that turned out to be shared.
-  const rekey = async (reportId: number, livePid: string) => {
-    const e = entries.get(reportId)!;
-    await writes.flush();
-    const pid = mint(reportId);
-    const { renames } = registry.reidentify(e.publicId, pid);
-    await applyRenames(renames);
-    const doc = await sink.readDoc(e.file);
+  private noteDropped(file: string, built: Built): void {
+    for (const d of built.dropped) {
+      const message = `${d.path} not exported (left unmanaged): ${d.reason}.`;
+      this.warnings.push({ code: 'field-dropped', file, message });
+    }
+  }
+
+  /** Re-keys a report written earlier under a live publicId that turned out to be shared. */
+  private async rekey(reportId: number, livePid: string): Promise<void> {
+    const e = this.entries.get(reportId)!;
+    await this.writes.flush();
+    const pid = this.mint(reportId);
+    const { renames } = this.registry.reidentify(e.publicId, pid);
+    await this.applyRenames(renames);
+    const doc = await this.sink.readDoc(e.file);
     const { adopt: _old, ...rest } = doc;
-    const patched: Doc = { ...rest, publicId: pid, adopt: { deploymentId: dep, id: reportId } };
-    await sink.writeDoc('report', e.file, patched);
+    const patched: Doc = { ...rest, publicId: pid, adopt: { deploymentId: this.dep, id: reportId } };
+    await this.sink.writeDoc('report', e.file, patched);
     e.publicId = pid;
     e.keptLive = false;
-    reportPid.set(reportId, pid);
-    adoptions.set(reportId, { file: e.file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
-  };
+    this.reportPid.set(reportId, pid);
+    this.adoptions.set(reportId, { file: e.file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
+  }
 
-  for await (const page of reportPages) {
-    for (const r of page) {
-      reportIds.add(r.id);
-      const exported = filtered ? (r.workbookId != null && selectedIds.has(r.workbookId)) || wantedReportIds.has(r.id) : true;
-      const first = byLivePid.get(r.publicId);
-      if (first === undefined) byLivePid.set(r.publicId, { reportId: r.id, exported });
-      else if (!shared.has(r.publicId)) {
-        shared.add(r.publicId);
-        if (first.exported && entries.get(first.reportId)?.keptLive) await rekey(first.reportId, r.publicId);
-      }
-      if (!exported) continue;
-
-      const unstable = isPlaceholderPublicId(r.publicId) ? 'placeholder' : first !== undefined ? 'shared' : undefined;
-      const publicId = unstable ? mint(r.id) : r.publicId;
-      const adopt = unstable ? { deploymentId: dep, id: r.id } : undefined;
-      reportPid.set(r.id, publicId);
-      if (r.workbookId != null && derived.has(r.workbookId) && selectedIds.has(r.workbookId)) {
-        reportsPerWorkbook.set(r.workbookId, (reportsPerWorkbook.get(r.workbookId) ?? 0) + 1);
-      }
-
-      await folderPaths.prepare(r.folderId, r.folderPath);
-      const built = finalizeDoc('report', reportDoc(r, { publicId, ...(adopt ? { adopt } : {}) }, refs));
-      const { name, renames } = registry.claim(r.name, publicId);
-      await applyRenames(renames);
-      const file = `${DIRS.report}/${name}.yaml`;
-      await writes.add('report', file, built.doc);
-      written.add(file);
-      reportOfFile.set(file, r.id);
-      entries.set(r.id, { publicId, keptLive: !unstable, file });
-      if (unstable) adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
-      noteDangling(file, built.dangling);
-      noteDropped(file, built);
+  /** One report of the stream: noted (its id and publicId), and written when the export takes it. */
+  async addReport(r: Report): Promise<void> {
+    const { filtered, derived, wantedReportIds } = this.sel;
+    this.reportIds.add(r.id);
+    const inSelected = r.workbookId != null && this.selectedIds.has(r.workbookId);
+    const exported = filtered ? inSelected || wantedReportIds.has(r.id) : true;
+    const first = this.byLivePid.get(r.publicId);
+    if (first === undefined) this.byLivePid.set(r.publicId, { reportId: r.id, exported });
+    else if (!this.shared.has(r.publicId)) {
+      this.shared.add(r.publicId);
+      if (first.exported && this.entries.get(first.reportId)?.keptLive) await this.rekey(first.reportId, r.publicId);
     }
-  }
-  for (const pid of minted) {
-    // Minting avoided every id seen before it; one seen after it is astronomically unlikely, but checked.
-    if (byLivePid.has(pid)) throw new WscError('export_id_clash', `a minted publicId (${pid}) is already in use; export again.`, EXIT.failure);
+    if (!exported) return;
+
+    const unstable = isPlaceholderPublicId(r.publicId) ? 'placeholder' : first !== undefined ? 'shared' : undefined;
+    const publicId = unstable ? this.mint(r.id) : r.publicId;
+    const adopt = unstable ? { deploymentId: this.dep, id: r.id } : undefined;
+    this.reportPid.set(r.id, publicId);
+    if (r.workbookId != null && derived.has(r.workbookId) && this.selectedIds.has(r.workbookId)) {
+      this.reportsPerWorkbook.set(r.workbookId, (this.reportsPerWorkbook.get(r.workbookId) ?? 0) + 1);
+    }
+
+    await this.folderPaths.prepare(r.folderId, r.folderPath);
+    const built = finalizeDoc('report', reportDoc(r, { publicId, ...(adopt ? { adopt } : {}) }, this.refs));
+    const { name, renames } = this.registry.claim(reportFileRaw(r.name, publicId), publicId);
+    await this.applyRenames(renames);
+    const file = `${DIRS.report}/${name}.yaml`;
+    await this.writes.add('report', file, built.doc);
+    this.written.add(file);
+    this.reportOfFile.set(file, r.id);
+    this.entries.set(r.id, { publicId, keptLive: !unstable, file });
+    if (unstable) {
+      this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
+    }
+    this.noteDangling(file, built.dangling);
+    this.noteDropped(file, built);
   }
 
-  // 3. Workbooks, now that every exported report's publicId is known.
-  const wbNames = assignNames(selected.map((wb) => ({ raw: slugOf(wb), identity: slugOf(wb) })));
-  const derivedSlugs: DerivedSlug[] = [];
-  for (const wb of selected) {
-    const slug = slugOf(wb);
-    const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
-    // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
-    const adopt = derived.has(wb.id) ? { deploymentId: dep, id: wb.id } : undefined;
-    await folderPaths.prepare(wb.folderId, wb.folderPath);
-    const built = finalizeDoc('workbook', workbookDoc(wb, slug, refs, adopt));
-    await writes.add('workbook', file, built.doc);
-    written.add(file);
-    noteDangling(file, built.dangling);
-    noteDropped(file, built);
-    if (derived.has(wb.id)) {
-      derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports: reportsPerWorkbook.get(wb.id) ?? 0 });
+  checkMinted(): void {
+    for (const pid of this.minted) {
+      // Minting avoided every id seen before it; one seen after it is astronomically unlikely, but checked.
+      if (!this.byLivePid.has(pid)) continue;
+      throw new WscError('export_id_clash', `a minted publicId (${pid}) is already in use; export again.`, EXIT.failure);
     }
   }
 
-  // 4. User attributes (account-level; not part of a --workbook export).
-  const uaNames = assignNames(userAttributes.map((ua) => ({ raw: ua.name, identity: ua.name })));
-  for (const ua of [...userAttributes].sort((a, b) => cmp(a.name, b.name))) {
-    const file = `${DIRS['user-attribute']}/${uaNames.get(ua.name)!}.yaml`;
-    const built = finalizeDoc('user-attribute', userAttributeDoc(ua));
-    await writes.add('user-attribute', file, built.doc);
-    written.add(file);
-    noteDropped(file, built);
+  async writeWorkbooks(): Promise<void> {
+    const { selected, slugOf, derived } = this.sel;
+    const wbNames = assignNames(selected.map((wb) => ({ raw: slugOf(wb), identity: slugOf(wb) })));
+    for (const wb of selected) {
+      const slug = slugOf(wb);
+      const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
+      // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
+      const adopt = derived.has(wb.id) ? { deploymentId: this.dep, id: wb.id } : undefined;
+      await this.folderPaths.prepare(wb.folderId, wb.folderPath);
+      const built = finalizeDoc('workbook', workbookDoc(wb, slug, this.refs, adopt));
+      await this.writes.add('workbook', file, built.doc);
+      this.written.add(file);
+      this.noteDangling(file, built.dangling);
+      this.noteDropped(file, built);
+      if (derived.has(wb.id)) {
+        const reports = this.reportsPerWorkbook.get(wb.id) ?? 0;
+        this.derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports });
+      }
+    }
   }
 
-  await writes.flush();
-
-  if (opts.publicIds === 'per-deployment') {
-    warnings.push({
-      code: 'per-deployment-ids',
-      message:
-        'this environment derives publicIds per deployment; a derived id cannot be turned back into the logical one, so the ids written are the ones this deployment shows. Plan this export with `publicIds: as-is` for this deployment.',
-    });
+  async writeUserAttributes(userAttributes: UserAttribute[]): Promise<void> {
+    const uaNames = assignNames(userAttributes.map((ua) => ({ raw: ua.name, identity: ua.name })));
+    for (const ua of [...userAttributes].sort((a, b) => cmp(a.name, b.name))) {
+      const file = `${DIRS['user-attribute']}/${uaNames.get(ua.name)!}.yaml`;
+      const built = finalizeDoc('user-attribute', userAttributeDoc(ua));
+      await this.writes.add('user-attribute', file, built.doc);
+      this.written.add(file);
+      this.noteDropped(file, built);
+    }
   }
 
-  const files = { workbooks: 0, reports: 0, userAttributes: 0 };
-  for (const f of written) {
-    if (f.startsWith(`${DIRS.workbook}/`)) files.workbooks++;
-    else if (f.startsWith(`${DIRS.report}/`)) files.reports++;
-    else files.userAttributes++;
+  /** Waits for every write; the summary. */
+  async finish(): Promise<ExportSummary> {
+    await this.writes.flush();
+    if (this.opts.publicIds === 'per-deployment') {
+      this.warnings.push({
+        code: 'per-deployment-ids',
+        message:
+          'this environment derives publicIds per deployment; a derived id cannot be turned back into the logical one, so the ids written are the ones this deployment shows. Plan this export with `publicIds: as-is` for this deployment.',
+      });
+    }
+    const files = { workbooks: 0, reports: 0, userAttributes: 0 };
+    for (const f of this.written) {
+      if (f.startsWith(`${DIRS.workbook}/`)) files.workbooks++;
+      else if (f.startsWith(`${DIRS.report}/`)) files.reports++;
+      else files.userAttributes++;
+    }
+    return {
+      deploymentId: this.dep,
+      files,
+      adoptions: [...this.adoptions.values()].sort((a, b) => cmp(a.file, b.file)),
+      derivedSlugs: this.derivedSlugs.sort((a, b) => cmp(a.file, b.file)),
+      warnings: this.warnings.sort((a, b) => cmp(a.file ?? '', b.file ?? '') || cmp(a.message, b.message)),
+      written: [...this.written].sort(cmp),
+    };
   }
-  return {
-    deploymentId: dep,
-    files,
-    adoptions: [...adoptions.values()].sort((a, b) => cmp(a.file, b.file)),
-    derivedSlugs: derivedSlugs.sort((a, b) => cmp(a.file, b.file)),
-    warnings: warnings.sort((a, b) => cmp(a.file ?? '', b.file ?? '') || cmp(a.message, b.message)),
-    written: [...written].sort(cmp),
-  };
 }
 
 function cmp(a: string, b: string): number {

@@ -1,6 +1,6 @@
 // Fingerprints of the live objects a plan read, so that `apply PLANFILE` can
 // refuse a plan the deployment has moved away from (DESIGN §4, saved plans).
-import { normalizeSlug } from '../api/wire.js';
+import { normalizeSlug } from '../domain/wire.js';
 import { contentHash } from './canonical.js';
 import type { Fingerprint, LiveState, PublicIdMode } from './model.js';
 import { livePublicId } from './publicid.js';

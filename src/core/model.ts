@@ -13,7 +13,7 @@ import type {
   UserAttributeUpdateInput,
   Workbook,
   WorkbookInput,
-} from '../api/wire.js';
+} from '../domain/wire.js';
 import type { DashboardDiff } from './plan/dashboard-diff.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
@@ -22,7 +22,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: s
 // References: `{ $report: <bundle publicId> }`, `{ $workbook: <slug> }` stand
 // wherever a numeric id goes. In a plan, a reference that could not be
 // resolved yet (its target is created by the same apply) stays in this form
-// and renders as `(known after apply)`.
+// and renders as written (`{ $workbook: sales }`).
 
 export type ReportRef = { $report: string };
 export type WorkbookRef = { $workbook: string };
@@ -150,6 +150,8 @@ export interface PlanContext {
   fingerprints?: boolean;
   /** The bundle's name (wsc.yaml `bundle:`): ownership records, UI-edit marks and prune need it. */
   ownership?: OwnershipContext;
+  /** List the live resources the bundle does not manage in `Plan.unmanaged` (`--show-unmanaged`). */
+  listUnmanaged?: boolean;
 }
 
 export interface OwnershipContext {
@@ -181,6 +183,8 @@ export interface FieldChange {
   createOnly?: true;
   /** A dashboard draft's change by widget and member (absent when its widgets cannot be matched by id). */
   dashboard?: DashboardDiff;
+  /** The values as the bundle writes them where `before`/`after` hold ids (a workbook id as `{ $workbook: <slug> }`). */
+  shown?: { before?: JsonValue; after?: JsonValue };
 }
 
 /**
@@ -292,7 +296,7 @@ export interface PlanPrune {
 
 /** Something the plan wants a person to know that is no change (duplicate folder names, a folder left empty). */
 export interface PlanWarning {
-  code: 'duplicate-folder' | 'folder-left-empty';
+  code: 'duplicate-folder' | 'folder-left-empty' | 'report-still-charted';
   address: string;
   message: string;
 }
@@ -310,6 +314,18 @@ export interface Plan {
   prune?: PlanPrune;
   /** Present only when there is one. */
   warnings?: PlanWarning[];
+  /** The live resources the bundle does not manage, when asked for (`--show-unmanaged`). */
+  unmanaged?: UnmanagedResource[];
+}
+
+/** A live resource no bundle file matches: left alone. */
+export interface UnmanagedResource {
+  kind: 'workbook' | 'report' | 'user-attribute';
+  id: number;
+  /** Its name (a workbook's or report's `name`, a user attribute's `name`). */
+  name: string;
+  /** A workbook's slug or a report's publicId, when it has one. */
+  identity?: string;
 }
 
 /** Whether apply would change anything; refreshing an ownership record alone is not a change. */
@@ -347,4 +363,6 @@ export interface ApiPort {
   deleteFolder(id: number): Promise<void>;
   /** The user attribute of that name, if any (a create that met 409 reads it back). */
   findUserAttributeByName(name: string): Promise<UserAttribute | undefined>;
+  /** The same port, its requests named by this resource address (`workbook/sales`) in --verbose and notices. */
+  labelled?(address: string): ApiPort;
 }

@@ -1,10 +1,17 @@
 // The planner: (desired, live) → Plan. Pure and deterministic: no I/O, no
 // clock; the same inputs give a deep-equal plan. DESIGN §4 (comparison,
 // partial ownership, actions) and §5 (phases and dependencies of requests).
-import { closest } from '../bundle/suggest.js';
-import { UsageError } from '../errors.js';
-import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange } from './model.js';
+import type {
+  DesiredState,
+  LiveState,
+  Plan,
+  PlanContext,
+  PlanSummary,
+  ResourceChange,
+  UnmanagedResource,
+} from './model.js';
 import type { Planned } from './plan/compare.js';
+import { stillChartedWarnings } from './plan/charted.js';
 import { planFolders } from './plan/folder.js';
 import { match, refTargets } from './plan/match.js';
 import { refuseManagedOdd, splitOdd } from './plan/odd.js';
@@ -13,6 +20,7 @@ import { planPrune } from './plan/prune.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
 import { planWorkbook } from './plan/workbook.js';
+import { checkTargetsIn, selectTargets } from './targets.js';
 
 export { alignWidgetIds } from './plan/compare.js';
 export { splitOdd } from './plan/odd.js';
@@ -21,30 +29,27 @@ function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
 }
 
-/** The targeted resources and, transitively, those whose requests they depend on. */
-function selectTargets(planned: Planned[], targets: readonly string[]): Planned[] {
-  if (targets.length === 0) return planned;
-  const byAddr = new Map(planned.map((p) => [p.change.address, p]));
-  const known = [...byAddr.keys()];
-  for (const t of targets) {
-    if (!byAddr.has(t)) {
-      const near = closest(t, known);
-      throw new UsageError(`--target ${t}: no such resource in the bundle.`, {
-        code: 'unknown_target',
-        hint: near ? `Did you mean \`${near}\`?` : 'Addresses look like `workbook/<slug>`, `report/<publicId>`, `user-attribute/<name>`.',
-      });
-    }
-  }
-  const keep = new Set<string>();
-  const visit = (addr: string) => {
-    if (keep.has(addr)) return;
-    const p = byAddr.get(addr);
-    if (!p) return;
-    keep.add(addr);
-    for (const r of p.change.requests) for (const dep of r.dependsOn) visit(dep.slice(0, dep.lastIndexOf('#')));
-  };
-  for (const t of targets) visit(t);
-  return planned.filter((p) => keep.has(p.change.address));
+/** The live resources left alone, by kind then id. */
+function unmanagedList(left: Pick<LiveState, 'workbooks' | 'reports' | 'userAttributes'>): UnmanagedResource[] {
+  const id = (a: { id: number }, b: { id: number }) => a.id - b.id;
+  const named = (s: unknown, fallback: string) => (typeof s === 'string' && s !== '' ? s : fallback);
+  return [
+    ...[...left.workbooks].sort(id).map((w): UnmanagedResource => ({
+      kind: 'workbook',
+      id: w.id,
+      name: named(w.name, ''),
+      ...(typeof w.slug === 'string' && w.slug !== '' ? { identity: w.slug } : {}),
+    })),
+    ...[...left.reports].sort(id).map((r): UnmanagedResource => ({
+      kind: 'report',
+      id: r.id,
+      name: named(r.name, ''),
+      ...(typeof r.publicId === 'string' && r.publicId !== '' ? { identity: r.publicId } : {}),
+    })),
+    ...[...left.userAttributes]
+      .sort(id)
+      .map((a): UnmanagedResource => ({ kind: 'user-attribute', id: a.id, name: a.name })),
+  ];
 }
 
 export function summarize(
@@ -59,6 +64,7 @@ export function summarize(
 }
 
 export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): Plan {
+  checkTargetsIn(bundle, ctx.targets);
   refuseManagedOdd(splitOdd(bundle, live, ctx));
   // `folder:` paths become `folderId`s (live ids, or folders this plan creates).
   const folders = planFolders(bundle, live);
@@ -78,10 +84,15 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   const matchedWorkbooks = new Set([...m.workbooks.values()].filter((w) => w !== undefined).map((w) => w.id));
   const matchedReports = new Set(m.reports.filter((r) => r.live !== undefined).map((r) => r.live!.id));
   const matchedAttrs = new Set([...m.userAttributes.values()].filter((a) => a !== undefined).map((a) => a.id));
+  const left = {
+    workbooks: live.workbooks.filter((w) => !matchedWorkbooks.has(w.id)),
+    reports: live.reports.filter((r) => !matchedReports.has(r.id)),
+    userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)),
+  };
   const unmanaged = {
-    workbooks: live.workbooks.filter((w) => !matchedWorkbooks.has(w.id)).length,
-    reports: live.reports.filter((r) => !matchedReports.has(r.id)).length,
-    userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)).length,
+    workbooks: left.workbooks.length,
+    reports: left.reports.length,
+    userAttributes: left.userAttributes.length,
   };
 
   const own = ctx.ownership;
@@ -107,10 +118,12 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     summary: summarize(changes, unmanaged, own !== undefined),
     fingerprints: ctx.fingerprints === false ? [] : kept.flatMap((p) => p.fingerprints()),
   };
+  if (ctx.listUnmanaged === true) out.unmanaged = unmanagedList(left);
   if (own !== undefined) {
     out.bundle = own.bundle;
     out.prune = pruned!.prune;
   }
-  if (folders.warnings.length > 0) out.warnings = folders.warnings;
+  const warnings = [...folders.warnings, ...stillChartedWarnings(changes.filter((c) => c.kind === 'report'), m)];
+  if (warnings.length > 0) out.warnings = warnings;
   return out;
 }

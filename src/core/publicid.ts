@@ -3,7 +3,7 @@
 // live id per deployment. `per-deployment` derives it deterministically:
 // base62 of sha256, 12 characters, never in the reserved placeholder shape.
 import { createHash } from 'node:crypto';
-import { isPlaceholderPublicId } from '../api/wire.js';
+import { isPlaceholderPublicId } from '../domain/wire.js';
 import type { PublicIdMode } from './model.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -2,7 +2,7 @@
 // a numeric id goes. The planner resolves them against the target: a known
 // target becomes its numeric id; one created by the same apply stays a
 // reference (known after apply); one that exists nowhere is an error.
-import { normalizeSlug } from '../api/wire.js';
+import { normalizeSlug } from '../domain/wire.js';
 import { EXIT, WscError, type SourcePos } from '../errors.js';
 import { setMember } from './canonical.js';
 import { isRef, type JsonValue, type Ref } from './model.js';

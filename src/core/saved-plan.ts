@@ -63,7 +63,13 @@ const Change = z.object({
   liveId: z.int().optional(),
   livePublicId: z.string().optional(),
   changes: z.array(
-    z.object({ path: z.string(), before: Json.optional(), after: Json.optional(), dashboard: z.looseObject({}).optional() }),
+    z.object({
+      path: z.string(),
+      before: Json.optional(),
+      after: Json.optional(),
+      dashboard: z.looseObject({}).optional(),
+      shown: z.object({ before: Json.optional(), after: Json.optional() }).optional(),
+    }),
   ),
   requests: z.array(Request),
   pos: Pos.optional(),
@@ -106,7 +112,13 @@ const PlanSchema = z.object({
     })
     .optional(),
   warnings: z
-    .array(z.object({ code: z.enum(['duplicate-folder', 'folder-left-empty']), address: z.string(), message: z.string() }))
+    .array(
+      z.object({
+        code: z.enum(['duplicate-folder', 'folder-left-empty', 'report-still-charted']),
+        address: z.string(),
+        message: z.string(),
+      }),
+    )
     .optional(),
 });
 export const SavedPlanSchema = z.object({

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { detectWorkbookListing, type WorkbookListing } from '../api/folders.js';
-import { paths, Report, UserAttribute } from '../api/wire.js';
+import { paths, Report, UserAttribute } from '../domain/wire.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, Plan } from '../core/model.js';
 import { ApiError, NetworkError, type WscError } from '../errors.js';

@@ -4,7 +4,7 @@
 // content and position in the list, so re-sending the same draft assigns
 // the same ids and stays a no-op.
 import { createHash } from 'node:crypto';
-import { DashboardConfigDraftInput } from '../api/wire.js';
+import { DashboardConfigDraftInput } from '../domain/wire.js';
 import { clone } from './equal.js';
 import { badRequest, validate } from './http-error.js';
 

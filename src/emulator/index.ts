@@ -3,9 +3,9 @@
 // atomically written state file. Used by `wsc emulator`, by `embedded: true`
 // environments, by the tests and by the benchmark.
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { API_CODES } from '../api/wire.js';
+import { API_CODES } from '../domain/wire.js';
 import { authenticate } from './access.js';
 import type { Ctx } from './context.js';
 import { clone } from './equal.js';
@@ -18,7 +18,7 @@ import { createRng, randomSeedFromTime, type Rng } from './prng.js';
 import { route } from './router.js';
 import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
-import type { SeedState } from './types.js';
+import type { SeedState, User } from './types.js';
 
 export type { SeedState } from './types.js';
 export type * from './types.js';
@@ -107,215 +107,308 @@ function checkLatency(l: Latency | undefined): Latency | undefined {
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 const macrotask = () => new Promise<void>((r) => setImmediate(r));
 
+/** What a running emulator holds between requests; `latency` and `faults` change at run time. */
+interface Runtime {
+  opts: EmulatorOptions;
+  store: Store;
+  /** Writes the state file after changes; none without one. */
+  writer: StateWriter | undefined;
+  clock: () => Date;
+  faultRng: Rng;
+  jitterRng: Rng;
+  idRng: Rng;
+  maxPageSize: number;
+  defaultPageSize: number;
+  latency: Latency | undefined;
+  faults: FaultSpec | undefined;
+  log: RequestLogEntry[];
+  seq: number;
+  lastViewed: Map<string, string>;
+}
+
+/** The open server, with what closing it waits for. */
+interface Listening {
+  server: Server;
+  port: number;
+  inflight: Set<Promise<void>>;
+  sockets: Set<Socket>;
+}
+
 export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const host = opts.host ?? '127.0.0.1';
   if (!isLoopbackHost(host)) throw new Error(`refusing to listen on ${host}: the emulator serves loopback only`);
+  const rt = await openRuntime(opts);
+  const listening = await listen(rt, opts.port ?? 0, host);
+  return emulatorOf(rt, listening, host);
+}
+
+/** Options checked, the state loaded (and its file written when new), the random streams seeded. */
+async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
   const clock = opts.clock ?? (() => new Date());
   const seedNum = opts.randomSeed ?? randomSeedFromTime();
-  const faultRng = createRng(seedNum);
-  const jitterRng = createRng(seedNum ^ 0x5bd1e995);
   const idRng: Rng = createRng(seedNum ^ 0x27d4eb2d);
   const maxPageSize = opts.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
-  const defaultPageSize = Math.min(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE, maxPageSize);
-  let latency = checkLatency(opts.latencyMs);
-  let faults = normalizeFaults(opts.faults);
+  const latency = checkLatency(opts.latencyMs);
+  const faults = normalizeFaults(opts.faults);
+  const store = new Store(initialState(opts), clock, idRng);
+  const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => store.serialize()) : undefined;
+  if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, store.serialize());
+  return {
+    opts,
+    store,
+    writer,
+    clock,
+    faultRng: createRng(seedNum),
+    jitterRng: createRng(seedNum ^ 0x5bd1e995),
+    idRng,
+    maxPageSize,
+    defaultPageSize: Math.min(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE, maxPageSize),
+    latency,
+    faults,
+    log: [],
+    seq: 0,
+    lastViewed: new Map(),
+  };
+}
 
-  let initial: SeedState;
+/** The state file when there is one, else the seed (a path or an object), else the default seed. */
+function initialState(opts: EmulatorOptions): SeedState {
   if (opts.stateFile && existsSync(opts.stateFile)) {
     const text = readFileSync(opts.stateFile, 'utf8');
+    let state: SeedState;
     try {
-      initial = JSON.parse(text) as SeedState;
+      state = JSON.parse(text) as SeedState;
     } catch (e) {
       throw new Error(`${opts.stateFile}: the state file is not valid JSON (${(e as Error).message})`);
     }
-    checkSeedShape(initial, opts.stateFile);
-  } else if (typeof opts.seed === 'string') {
-    initial = loadSeedFile(opts.seed);
-  } else {
-    initial = opts.seed ? clone(opts.seed) : defaultSeed();
-    checkSeedShape(initial, 'seed');
+    checkSeedShape(state, opts.stateFile);
+    return state;
   }
-  const store = new Store(initial, clock, idRng);
-  const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => store.serialize()) : undefined;
-  if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, store.serialize());
+  if (typeof opts.seed === 'string') return loadSeedFile(opts.seed);
+  const state = opts.seed ? clone(opts.seed) : defaultSeed();
+  checkSeedShape(state, 'seed');
+  return state;
+}
 
-  const adminToken =
-    [...store.users.values()].find((u) => u.role === 'admin' && u.tokens.length > 0)?.tokens[0] ?? DEV_TOKEN;
-  const log: RequestLogEntry[] = [];
-  const logLimit = opts.logLimit ?? Infinity;
-  const logResponses = opts.logResponses ?? true;
-  let seq = 0;
-  const lastViewed = new Map<string, string>();
+function drawLatency(rt: Runtime): number {
+  const l = rt.latency;
+  if (l === undefined) return 0;
+  if (typeof l === 'number') return l;
+  return l.min + Math.floor(rt.jitterRng() * (l.max - l.min + 1));
+}
+
+/** One request, from its log entry to the bytes of its answer (or a reset connection). */
+async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = Date.now();
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const entry = logEntry(rt, method, url, started);
+  const headers: Record<string, string> = {};
+  // The configured latency is spent once per request: during an upsert's gap, else before the answer.
+  let latencySpent = false;
+  const spendLatency = async (): Promise<void> => {
+    if (latencySpent) return;
+    latencySpent = true;
+    await sleep(drawLatency(rt));
+  };
+  let fault: ChosenFault | undefined;
+  let answer: { status: number; body: unknown };
+  try {
+    const body = readJsonBody(await readBody(req), entry);
+    if (url.pathname.startsWith('/api/')) fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng, rt.clock);
+    if (fault) entry.fault = fault.kind;
+    if (fault?.kind === 'reset-before') {
+      await sleep(drawLatency(rt));
+      return reset(rt, req, entry, started);
+    }
+    if (fault && /^\d+$/.test(fault.kind)) throw statusFault(fault, headers);
+    answer = { status: 200, body: await dispatch(rt, req, entry, method, url, body, spendLatency) };
+  } catch (e) {
+    answer = errorAnswer(e);
+  }
+  await spendLatency();
+  if (fault?.kind === 'reset-after') return reset(rt, req, entry, started);
+  send(rt, res, entry, started, answer, headers, fault);
+}
+
+/** A new entry at the end of the log (the oldest dropped past `logLimit`). */
+function logEntry(rt: Runtime, method: string, url: URL, started: number): RequestLogEntry {
+  const entry: RequestLogEntry = {
+    seq: ++rt.seq,
+    method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    status: 0,
+    requestBody: undefined,
+    startedAt: new Date(started).toISOString(),
+    durationMs: 0,
+  };
+  const log = rt.log;
+  log.push(entry);
+  const logLimit = rt.opts.logLimit ?? Infinity;
+  if (log.length > logLimit) log.splice(0, log.length - logLimit);
+  return entry;
+}
+
+/**
+ * The body parsed (logged as parsed, or as text when it is not JSON). A body
+ * that is not a JSON object is refused only after routing and authentication,
+ * as a server validates: its error is kept until then.
+ */
+function readJsonBody(raw: Buffer, entry: RequestLogEntry): { parsed: unknown; error?: HttpError } {
+  if (raw.length === 0) return { parsed: undefined };
+  const text = raw.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    entry.requestBody = text;
+    return { parsed: undefined, error: badRequest('The body is not valid JSON') };
+  }
+  entry.requestBody = parsed;
+  if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+    return { parsed, error: badRequest('The body must be a JSON object') };
+  }
+  return { parsed };
+}
+
+/** The error answer of an injected status fault; a 429 or 503 carries Retry-After. */
+function statusFault(fault: ChosenFault, headers: Record<string, string>): HttpError {
+  const code = Number(fault.kind);
+  if (code === 429 || code === 503) headers['retry-after'] = fault.retryAfter ?? '1';
+  return code === 409
+    ? new HttpError(409, 'Injected fault: the upsert branch changed; retry', API_CODES.upsertBranchChanged)
+    : new HttpError(code, `Injected fault ${code}`);
+}
+
+/** Route, caller, page size, body and deployment checked, in the server's order; then the route's handler. */
+async function dispatch(
+  rt: Runtime,
+  req: IncomingMessage,
+  entry: RequestLogEntry,
+  method: string,
+  url: URL,
+  body: { parsed: unknown; error?: HttpError },
+  spendLatency: () => Promise<void>,
+): Promise<unknown> {
+  const { store, opts } = rt;
+  const match = route(method, url.pathname);
+  if (!match) throw notFound(`Cannot ${method} ${url.pathname}`);
+  const user = authenticate(store, headerValue(req.headers.authorization));
+  entry.user = user.email;
+  const first = Number(url.searchParams.get('first'));
+  if (opts.overMaxPageSize === 'refuse' && method === 'GET' && first > rt.maxPageSize) {
+    throw badRequest(`first must not be greater than ${rt.maxPageSize}`);
+  }
+  if (body.error) throw body.error;
+  const ctx: Ctx = {
+    store,
+    user,
+    deployment: deploymentOf(store, user, match.params['deploymentId']),
+    params: match.params,
+    query: url.searchParams,
+    body: body.parsed,
+    maxPageSize: rt.maxPageSize,
+    defaultPageSize: rt.defaultPageSize,
+    userAttributeReads: opts.userAttributeReads ?? 'anyone',
+    workbookListing: opts.workbookListing ?? 'all',
+    rng: rt.idRng,
+    lastViewed: rt.lastViewed,
+    changed: () => rt.writer?.schedule(),
+    gap: async () => {
+      await macrotask();
+      await spendLatency();
+    },
+  };
+  // Cached item texts (render.ts) hold for one revision: a request that may
+  // write moves it on before it starts and after it ends.
+  const writes = method !== 'GET' && method !== 'HEAD';
+  if (writes) store.revision++;
+  try {
+    return await match.handler(ctx);
+  } finally {
+    if (writes) store.revision++;
+  }
+}
+
+/** The deployment of a route under /deployments/{id}, which the caller may reach; account-level routes have none. */
+function deploymentOf(store: Store, user: User, depRaw: string | undefined): Ctx['deployment'] {
+  if (depRaw === undefined) return { id: 0, accountId: user.accountId, name: '' };
+  if (!/^\d+$/.test(depRaw)) throw badRequest('Validation failed (numeric string is expected): deploymentId');
+  const dep = store.deployments.get(Number(depRaw));
+  if (!dep || dep.accountId !== user.accountId) throw notFound(`Deployment ${depRaw} not found`);
+  if (user.deploymentIds && !user.deploymentIds.includes(dep.id)) {
+    throw new HttpError(403, `Your credentials do not give access to deployment ${dep.id}`);
+  }
+  return dep;
+}
+
+function errorAnswer(e: unknown): { status: number; body: unknown } {
+  if (e instanceof HttpError) return { status: e.status, body: e.body() };
+  const message = `Internal emulator error: ${(e as Error).message}`;
+  return { status: 500, body: { statusCode: 500, message, error: 'Internal Server Error' } };
+}
+
+/** The answer written, logged (its body parsed only when read) and reported to `onRequest`. */
+function send(
+  rt: Runtime,
+  res: ServerResponse,
+  entry: RequestLogEntry,
+  started: number,
+  answer: { status: number; body: unknown },
+  headers: Record<string, string>,
+  fault: ChosenFault | undefined,
+): void {
+  const { status, body } = answer;
+  entry.status = status;
+  entry.durationMs = Date.now() - started;
+  const whole = body instanceof JsonText ? body.bytes : Buffer.from(JSON.stringify(body ?? {}), 'utf8');
+  // garbled-after: the write is applied; the answer loses its second half.
+  const bytes = fault?.kind === 'garbled-after' ? whole.subarray(0, Math.floor(whole.length / 2)) : whole;
+  // The log keeps the bytes, a snapshot taken now, and parses them only when
+  // a test reads them: renderers hand out live record parts uncloned (a clone
+  // per served item was most of the cost of a page).
+  if (rt.opts.logResponses ?? true) lazyResponseBody(entry, whole);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': bytes.length,
+    ...headers,
+  });
+  res.end(bytes);
+  rt.opts.onRequest?.(entry);
+}
+
+function lazyResponseBody(entry: RequestLogEntry, bytes: Buffer): void {
+  let parsed: unknown;
+  let done = false;
+  Object.defineProperty(entry, 'responseBody', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!done) {
+        parsed = JSON.parse(bytes.toString('utf8'));
+        done = true;
+      }
+      return parsed;
+    },
+  });
+}
+
+function reset(rt: Runtime, req: IncomingMessage, entry: RequestLogEntry, started: number): void {
+  entry.status = 0;
+  entry.durationMs = Date.now() - started;
+  rt.opts.onRequest?.(entry);
+  const s = req.socket as Socket & { resetAndDestroy?: () => void };
+  if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
+  else s.destroy();
+}
+
+/** The server listening on loopback, tracking its requests in progress and its connections. */
+async function listen(rt: Runtime, port: number, host: string): Promise<Listening> {
   const inflight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
-
-  const drawLatency = (): number => {
-    const l = latency;
-    if (l === undefined) return 0;
-    if (typeof l === 'number') return l;
-    return l.min + Math.floor(jitterRng() * (l.max - l.min + 1));
-  };
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = Date.now();
-    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
-    const method = (req.method ?? 'GET').toUpperCase();
-    const entry: RequestLogEntry = {
-      seq: ++seq,
-      method,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      status: 0,
-      requestBody: undefined,
-      startedAt: new Date(started).toISOString(),
-      durationMs: 0,
-    };
-    log.push(entry);
-    if (log.length > logLimit) log.splice(0, log.length - logLimit);
-
-    let status = 200;
-    let body: unknown;
-    const headers: Record<string, string> = {};
-    let latencySpent = false;
-    let fault: ChosenFault | undefined;
-    try {
-      const raw = await readBody(req);
-      let parsed: unknown;
-      let bodyError: HttpError | undefined;
-      if (raw.length > 0) {
-        const text = raw.toString('utf8');
-        try {
-          parsed = JSON.parse(text);
-          entry.requestBody = parsed;
-          if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-            bodyError = badRequest('The body must be a JSON object');
-          }
-        } catch {
-          entry.requestBody = text;
-          bodyError = badRequest('The body is not valid JSON');
-        }
-      }
-      if (url.pathname.startsWith('/api/')) fault = chooseFault(faults, method, url.pathname, faultRng, clock);
-      if (fault) entry.fault = fault.kind;
-      if (fault?.kind === 'reset-before') {
-        await sleep(drawLatency());
-        return reset(req, entry, started);
-      }
-      if (fault && /^\d+$/.test(fault.kind)) {
-        const code = Number(fault.kind);
-        if (code === 429 || code === 503) headers['retry-after'] = fault.retryAfter ?? '1';
-        throw code === 409
-          ? new HttpError(409, 'Injected fault: the upsert branch changed; retry', API_CODES.upsertBranchChanged)
-          : new HttpError(code, `Injected fault ${code}`);
-      }
-      const match = route(method, url.pathname);
-      if (!match) throw notFound(`Cannot ${method} ${url.pathname}`);
-      const user = authenticate(store, headerValue(req.headers.authorization));
-      entry.user = user.email;
-      const first = Number(url.searchParams.get('first'));
-      if (opts.overMaxPageSize === 'refuse' && method === 'GET' && first > maxPageSize) {
-        throw badRequest(`first must not be greater than ${maxPageSize}`);
-      }
-      if (bodyError) throw bodyError;
-      // Account-level routes (user attributes) have no deployment.
-      let deployment: Ctx['deployment'] = { id: 0, accountId: user.accountId, name: '' };
-      if (match.params['deploymentId'] !== undefined) {
-        const depRaw = match.params['deploymentId'];
-        if (!/^\d+$/.test(depRaw)) throw badRequest('Validation failed (numeric string is expected): deploymentId');
-        const dep = store.deployments.get(Number(depRaw));
-        if (!dep || dep.accountId !== user.accountId) throw notFound(`Deployment ${depRaw} not found`);
-        if (user.deploymentIds && !user.deploymentIds.includes(dep.id)) {
-          throw new HttpError(403, `Your credentials do not give access to deployment ${dep.id}`);
-        }
-        deployment = dep;
-      }
-      const ctx: Ctx = {
-        store,
-        user,
-        deployment,
-        params: match.params,
-        query: url.searchParams,
-        body: parsed,
-        maxPageSize,
-        defaultPageSize,
-        userAttributeReads: opts.userAttributeReads ?? 'anyone',
-        workbookListing: opts.workbookListing ?? 'all',
-        rng: idRng,
-        lastViewed,
-        changed: () => writer?.schedule(),
-        gap: async () => {
-          await macrotask();
-          if (!latencySpent) {
-            latencySpent = true;
-            await sleep(drawLatency());
-          }
-        },
-      };
-      // Cached item texts (render.ts) hold for one revision: a request that may
-      // write moves it on before it starts and after it ends.
-      const writes = method !== 'GET' && method !== 'HEAD';
-      if (writes) store.revision++;
-      try {
-        body = await match.handler(ctx);
-      } finally {
-        if (writes) store.revision++;
-      }
-    } catch (e) {
-      if (e instanceof HttpError) {
-        status = e.status;
-        body = e.body();
-      } else {
-        status = 500;
-        body = { statusCode: 500, message: `Internal emulator error: ${(e as Error).message}`, error: 'Internal Server Error' };
-      }
-    }
-    if (!latencySpent) await sleep(drawLatency());
-    if (fault?.kind === 'reset-after') return reset(req, entry, started);
-    entry.status = status;
-    entry.durationMs = Date.now() - started;
-    const whole = body instanceof JsonText ? body.bytes : Buffer.from(JSON.stringify(body ?? {}), 'utf8');
-    // garbled-after: the write is applied; the answer loses its second half.
-    const bytes = fault?.kind === 'garbled-after' ? whole.subarray(0, Math.floor(whole.length / 2)) : whole;
-    // The log keeps the bytes, a snapshot taken now, and parses them only when
-    // a test reads them: renderers hand out live record parts uncloned (a clone
-    // per served item was most of the cost of a page).
-    if (logResponses) lazyResponseBody(entry, whole);
-    res.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': bytes.length,
-      ...headers,
-    });
-    res.end(bytes);
-    opts.onRequest?.(entry);
-  }
-
-  function lazyResponseBody(entry: RequestLogEntry, bytes: Buffer): void {
-    let parsed: unknown;
-    let done = false;
-    Object.defineProperty(entry, 'responseBody', {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        if (!done) {
-          parsed = JSON.parse(bytes.toString('utf8'));
-          done = true;
-        }
-        return parsed;
-      },
-    });
-  }
-
-  function reset(req: IncomingMessage, entry: RequestLogEntry, started: number): void {
-    entry.status = 0;
-    entry.durationMs = Date.now() - started;
-    opts.onRequest?.(entry);
-    const s = req.socket as Socket & { resetAndDestroy?: () => void };
-    if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
-    else s.destroy();
-  }
-
   const server = createServer((req, res) => {
-    const p = handle(req, res).catch((e: unknown) => {
+    const p = handle(rt, req, res).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ statusCode: 500, message: String(e), error: 'Internal Server Error' }));
@@ -331,51 +424,52 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  let closed: Promise<void> | undefined;
+  return { server, port: typeof addr === 'object' && addr ? addr.port : 0, inflight, sockets };
+}
 
+/** Requests in progress finish (their writes are part of the state), then connections drop and the state is written. */
+async function shutDown(rt: Runtime, { server, inflight, sockets }: Listening): Promise<void> {
+  const stopped = new Promise<void>((r) => server.close(() => r()));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled([...inflight]), new Promise<void>((r) => (timer = setTimeout(r, 5_000)))]);
+  clearTimeout(timer);
+  for (const s of sockets) s.destroy();
+  await stopped;
+  await rt.writer?.flush();
+}
+
+function emulatorOf(rt: Runtime, listening: Listening, host: string): Emulator {
+  const { store, log } = rt;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const adminToken =
+    [...store.users.values()].find((u) => u.role === 'admin' && u.tokens.length > 0)?.tokens[0] ?? DEV_TOKEN;
+  let closed: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
-    port,
+    url: `http://${urlHost}:${listening.port}`,
+    port: listening.port,
     adminToken,
     log,
     clearLog: () => {
       log.length = 0;
     },
     setFaults: (spec) => {
-      faults = normalizeFaults(spec);
+      rt.faults = normalizeFaults(spec);
     },
     setLatency: (ms) => {
-      latency = checkLatency(ms);
+      rt.latency = checkLatency(ms);
     },
     snapshot: () => store.snapshot(),
     flush: async () => {
-      await writer?.flush();
+      await rt.writer?.flush();
     },
-    close: () => {
-      closed ??= (async () => {
-        const stopped = new Promise<void>((r) => server.close(() => r()));
-        server.closeIdleConnections();
-        // Let requests in progress finish (their writes are part of the state), then drop connections.
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...inflight]),
-          new Promise<void>((r) => (timer = setTimeout(r, 5_000))),
-        ]);
-        clearTimeout(timer);
-        for (const s of sockets) s.destroy();
-        await stopped;
-        await writer?.flush();
-      })();
-      return closed;
-    },
+    close: () => (closed ??= shutDown(rt, listening)),
   };
 }
 

@@ -3,7 +3,7 @@
 // ancestors, and delete (manage access; 400 while it holds folders; its
 // workbooks and reports move to the root). Names need not be unique under a
 // parent: two folders of one name can exist, as on the real service.
-import { CreateFolderInput } from '../api/wire.js';
+import { CreateFolderInput } from '../domain/wire.js';
 import { folderLevel, hasLevel, require, requireCreator, requireFolderEdit, reportLevel, workbookLevel } from './access.js';
 import { bodyObject, type Ctx } from './context.js';
 import { badRequest, notFound, validate } from './http-error.js';

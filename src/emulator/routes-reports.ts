@@ -8,7 +8,7 @@ import {
   ReportInput,
   ReportsSortBy,
   SortDirection,
-} from '../api/wire.js';
+} from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, reportLevel, workbookLevel } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { clone, deepEqual } from './equal.js';

@@ -1,7 +1,7 @@
 // GET /api/v1/spec: a live tenant serves its own API description there. The
 // emulator serves a stub that names the version of the API it emulates (the
 // last changelog entry the facts describe), which `wsc doctor` reports.
-import { KNOWN_API_VERSION } from '../api/wire.js';
+import { KNOWN_API_VERSION } from '../domain/wire.js';
 import type { Ctx } from './context.js';
 
 export function getSpec(_ctx: Ctx): unknown {

@@ -2,7 +2,7 @@
 // admins only, with the emulator's `userAttributeReads: 'admin'`: the API
 // does not say which); creating and updating needs the admin role. A
 // duplicate name is a 409.
-import { UserAttributeCreateInput, UserAttributeUpdateInput } from '../api/wire.js';
+import { UserAttributeCreateInput, UserAttributeUpdateInput } from '../domain/wire.js';
 import { requireAdmin } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';

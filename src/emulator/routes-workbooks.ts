@@ -1,7 +1,7 @@
 // Workbook routes: create, upsert by slug (two-step, spec rule 8), list,
 // get, delete, publish.
 import { randomBase62 } from './prng.js';
-import { API_CODES, DashboardConfig, normalizeSlug, PublishDashboardInput, UpdateWorkbookInput, WorkbookInput } from '../api/wire.js';
+import { API_CODES, DashboardConfig, normalizeSlug, PublishDashboardInput, UpdateWorkbookInput, WorkbookInput } from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, workbookLevel } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { prepareMeta } from './dashboard.js';

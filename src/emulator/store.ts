@@ -2,9 +2,18 @@
 // the account-wide publicId index, per-key generation counters for the
 // upsert race, and a logical clock. Loading a seed normalises it; snapshot()
 // writes it back in the same (SeedState) format.
-import { normalizeSlug, PLACEHOLDER_PUBLIC_ID_RE } from '../api/wire.js';
+import { PLACEHOLDER_PUBLIC_ID_RE } from '../domain/wire.js';
 import { clone } from './equal.js';
 import { randomBase62, type Rng } from './prng.js';
+import {
+  countersOf,
+  folderOf,
+  reportOf,
+  userAttributeOf,
+  userOf,
+  workbookOf,
+  type SeedDefaults,
+} from './seed-records.js';
 import { SortedIndex } from './sorted-index.js';
 import type {
   Deployment,
@@ -63,125 +72,41 @@ export class Store {
     private readonly clock: () => Date,
     private readonly rng: Rng,
   ) {
-    const maxId = (xs: { id: number }[] | undefined) => (xs ?? []).reduce((m, x) => Math.max(m, x.id), 0);
-    const c = seed.counters ?? {};
-    // Seeded dashboards hold ids too: new ones must not reuse them.
-    let maxDash = 0;
-    let maxVersion = 0;
-    let maxSnap = 0;
-    for (const w of seed.workbooks ?? []) {
-      const d = w.publishedDashboard as { id?: unknown; versionId?: unknown; reportSnapshots?: { id?: unknown }[] } | null | undefined;
-      if (!d) continue;
-      if (typeof d.id === 'number') maxDash = Math.max(maxDash, d.id);
-      if (typeof d.versionId === 'number') maxVersion = Math.max(maxVersion, d.versionId);
-      for (const s of d.reportSnapshots ?? []) if (typeof s.id === 'number') maxSnap = Math.max(maxSnap, s.id);
-    }
-    this.counters = {
-      workbook: c.workbook ?? Math.max(100, maxId(seed.workbooks) + 1),
-      report: c.report ?? Math.max(1000, maxId(seed.reports) + 1),
-      folder: c.folder ?? Math.max(10, maxId(seed.folders) + 1),
-      userAttribute: c.userAttribute ?? maxId(seed.userAttributes) + 1,
-      dashboard: c.dashboard ?? maxDash + 1,
-      dashboardVersion: c.dashboardVersion ?? maxVersion + 1,
-      reportSnapshot: c.reportSnapshot ?? maxSnap + 1,
-      lastTimestampMs: c.lastTimestampMs ?? 0,
-    };
+    this.counters = countersOf(seed);
     for (const d of seed.deployments) {
       this.deployments.set(d.id, { id: d.id, accountId: d.accountId ?? 1, name: d.name ?? `Deployment ${d.id}` });
     }
-    for (const u of seed.users) {
-      const user: User = {
-        id: u.id,
-        email: u.email,
-        firstName: u.firstName ?? null,
-        role: u.role,
-        tokens: [...u.tokens],
-        accountId: u.accountId ?? 1,
-        ...(u.deploymentIds ? { deploymentIds: [...u.deploymentIds] } : {}),
-      };
-      this.users.set(user.id, user);
-      for (const t of user.tokens) this.tokens.set(t, user);
-    }
-    const firstAdmin = [...this.users.values()].find((u) => u.role === 'admin') ?? [...this.users.values()][0];
-    const defaultOwner = firstAdmin?.id ?? 1;
+    for (const u of seed.users) this.insertUser(userOf(u));
     for (const g of seed.grants ?? []) this.addGrant(g);
-    const seedTime = (s: string | undefined) => (s ? new Date(s).toISOString() : this.now());
-    for (const f of seed.folders ?? []) {
-      const createdAt = seedTime(f.createdAt);
-      this.folders.set(f.id, {
-        id: f.id,
-        deploymentId: f.deploymentId,
-        name: f.name,
-        parentId: f.parentId ?? null,
-        userId: f.userId ?? defaultOwner,
-        position: f.position ?? 0,
-        createdAt,
-        updatedAt: f.updatedAt ? new Date(f.updatedAt).toISOString() : createdAt,
-      });
-    }
-    for (const w of seed.workbooks ?? []) {
-      const createdAt = seedTime(w.createdAt);
-      const rec: WorkbookRec = {
-        id: w.id,
-        deploymentId: w.deploymentId,
-        name: w.name ?? `Workbook ${w.id}`,
-        slug: w.slug == null ? null : normalizeSlug(w.slug),
-        folderId: w.folderId ?? null,
-        meta: clone(w.meta ?? {}),
-        calculatedFields: clone(w.calculatedFields ?? {}),
-        userId: w.userId ?? defaultOwner,
-        createdBy: w.createdBy ?? w.userId ?? defaultOwner,
-        createdAt,
-        updatedAt: w.updatedAt ? new Date(w.updatedAt).toISOString() : createdAt,
-        isFavorite: w.isFavorite ?? false,
-        ...(w.dashboardDraft != null ? { dashboardDraft: clone(w.dashboardDraft) } : {}),
-        dashboardPublished: clone(w.dashboardPublished ?? null),
-        publishedDashboard: clone(w.publishedDashboard ?? null),
-      };
-      this.insertWorkbook(rec);
-    }
+    // In this order: an entry without a time takes the next tick of the clock.
+    const defaults: SeedDefaults = {
+      owner: this.defaultOwner(),
+      time: (iso) => (iso ? new Date(iso).toISOString() : this.now()),
+    };
+    for (const f of seed.folders ?? []) this.folders.set(f.id, folderOf(f, defaults));
+    for (const w of seed.workbooks ?? []) this.insertWorkbook(workbookOf(w, defaults));
     for (const r of seed.reports ?? []) {
-      const dep = this.deployments.get(r.deploymentId);
-      const createdAt = seedTime(r.createdAt);
-      const rec: ReportRec = {
-        id: r.id,
-        deploymentId: r.deploymentId,
-        publicId: r.publicId ?? this.newPublicId(dep?.accountId ?? 1),
-        name: r.name ?? `Report ${r.id}`,
-        title: r.title ?? null,
-        description: r.description ?? null,
-        source: r.source ?? null,
-        folderId: r.folderId ?? null,
-        workbookId: r.workbookId ?? null,
-        sqlQuery: r.sqlQuery ?? null,
-        jsonQuery: r.jsonQuery ?? null,
-        meta: clone(r.meta ?? null),
-        pivotItems: clone(r.pivotItems ?? null),
-        endResultCell: r.endResultCell ?? null,
-        resultLocation: r.resultLocation ?? null,
-        externalWorkbookId: r.externalWorkbookId ?? null,
-        userId: r.userId ?? defaultOwner,
-        createdBy: r.createdBy ?? r.userId ?? defaultOwner,
-        createdAt,
-        updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : createdAt,
-        version: r.version ?? 1,
-      };
-      this.insertReport(rec);
+      const account = this.deployments.get(r.deploymentId)?.accountId ?? 1;
+      this.insertReport(reportOf(r, defaults, () => this.newPublicId(account)));
     }
-    for (const a of seed.userAttributes ?? []) {
-      const rec: UserAttributeRec = {
-        id: a.id,
-        accountId: a.accountId ?? 1,
-        name: a.name,
-        type: a.type,
-        displayName: a.displayName ?? null,
-        description: a.description ?? null,
-        defaultValue: a.defaultValue ?? null,
-      };
-      this.userAttributes.set(rec.id, rec);
-      this.userAttributesById.insert(rec);
-    }
+    for (const a of seed.userAttributes ?? []) this.insertUserAttribute(userAttributeOf(a));
     this.catchUpClock();
+  }
+
+  private insertUser(user: User): void {
+    this.users.set(user.id, user);
+    for (const t of user.tokens) this.tokens.set(t, user);
+  }
+
+  /** Who owns a seeded resource that names no owner: the first admin, else the first user. */
+  private defaultOwner(): number {
+    const users = [...this.users.values()];
+    return (users.find((u) => u.role === 'admin') ?? users[0])?.id ?? 1;
+  }
+
+  private insertUserAttribute(rec: UserAttributeRec): void {
+    this.userAttributes.set(rec.id, rec);
+    this.userAttributesById.insert(rec);
   }
 
   /** Timestamps issued from now on must follow every one already in the state. */

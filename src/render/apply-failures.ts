@@ -3,17 +3,17 @@
 // honestly whether re-running apply will converge: only when every failure
 // was transient (no answer, throttled, a server error, an interruption).
 import { INTERRUPTED, type ApplyResult, type FailedRequest } from '../core/execute.js';
-import { RETRY_POLICY } from '../api/retry.js';
+import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 import { ApiError, NetworkError, type SourcePos, type WscError } from '../errors.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 /** A failure that the same request may not meet again: no answer, throttling, a server error, a transient conflict. */
 export function isTransient(e: WscError): boolean {
   if (e instanceof NetworkError) return true;
   if (!(e instanceof ApiError)) return false;
-  if (e.status === 409) return e.apiCode !== undefined && RETRY_POLICY.transientConflictCodes.includes(e.apiCode);
-  return e.status === 408 || RETRY_POLICY.throttleStatuses.includes(e.status) || RETRY_POLICY.unknownOutcomeStatuses.includes(e.status);
+  if (e.status === 409) return e.apiCode !== undefined && TRANSIENT_CONFLICT_CODES.includes(e.apiCode);
+  return e.status === 408 || THROTTLE_STATUSES.includes(e.status) || UNKNOWN_OUTCOME_STATUSES.includes(e.status);
 }
 
 /** The cause of a failure, with what names its own resource (address, name, file, request path) taken out. */

@@ -5,7 +5,7 @@ import type { Plan, PlannedRequest } from '../core/model.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { convergenceNote, renderFailureGroups } from './apply-failures.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
   0: 'User attributes',
@@ -88,7 +88,10 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
 
 function countsLine(result: ApplyResult): string {
   const k = result.counts;
-  const more = `${k.deleted !== undefined ? `, ${k.deleted} deleted` : ''}${k.recorded !== undefined ? `, ${k.recorded} recorded` : ''}`;
+  const more =
+    (k.deleted !== undefined ? `, ${k.deleted} deleted` : '') +
+    (k.recorded !== undefined ? `, ${k.recorded} recorded` : '') +
+    (k.recovered !== undefined ? `, ${k.recovered} found already there` : '');
   return `${k.created} created, ${k.updated} updated, ${k.adopted} adopted, ${k.published} published${more}`;
 }
 
@@ -97,30 +100,53 @@ export function renderInterrupted(signal: string, style: Style): string {
   return `\n${style.c.yellow(`Interrupted (${signal}):`)} no new request will start; waiting for those in flight to end, to report what was applied. Interrupt again to stop at once (the outcome of the requests in flight is then unknown; re-running apply converges).\n`;
 }
 
+/** What "found already there" in the counts stands for: each such create, said once. */
+function recoveredNote(result: ApplyResult): string {
+  const recovered = result.resources.filter((r) => r.recovered);
+  const attrs = recovered.filter((r) => r.kind === 'user-attribute').length;
+  const others = recovered.length - attrs;
+  const was = (n: number) => (n === 1 ? 'was' : 'were');
+  const kinds = new Set(recovered.filter((r) => r.kind !== 'user-attribute').map((r) => r.kind));
+  const noun = kinds.size === 1 && kinds.has('report') ? 'report' : 'resource';
+  return (
+    (others
+      ? ` ${plural(others, noun)} ${was(others)} found already there with the same content (an earlier attempt ` +
+        'whose answer was lost, or another run): read back, not duplicated.'
+      : '') +
+    (attrs
+      ? ` ${plural(attrs, 'user attribute')} ${was(attrs)} already made by another run: read back and ` +
+        "brought to the bundle's content, not duplicated."
+      : '')
+  );
+}
+
+/**
+ * The heading of an apply that did not complete: interrupted (nothing failed),
+ * partly failed (something was applied), or failed (nothing was).
+ */
+function incompleteHead(result: ApplyResult, style: Style): string {
+  const { c } = style;
+  const interrupted = result.skipped.some((s) => s.reason === INTERRUPTED);
+  if (interrupted && result.failed.length === 0) return c.yellow('Apply interrupted:');
+  return result.applied.length > 0 ? c.red('Apply partly failed:') : c.red('Apply failed:');
+}
+
 /** The result on stdout. */
 export function renderApplySummary(result: ApplyResult, style: Style): string {
   const { c } = style;
-  const recoveredAttrs = result.applied.filter((a) => a.recovered && a.request.operation.op === 'createUserAttribute').length;
-  const recovered = result.applied.filter((a) => a.recovered).length - recoveredAttrs;
-  const recoveredNote =
-    (recovered
-      ? ` ${plural(recovered, 'report')} ${recovered === 1 ? 'was' : 'were'} already there with the same content (an earlier attempt whose answer was lost, or another run): read back, not duplicated.`
-      : '') +
-    (recoveredAttrs
-      ? ` ${plural(recoveredAttrs, 'user attribute')} ${recoveredAttrs === 1 ? 'was' : 'were'} already made by another run: read back and brought to the bundle's content, not duplicated.`
-      : '');
+  const note = recoveredNote(result);
   if (result.failed.length === 0 && result.skipped.length === 0) {
-    return `${c.green('Apply complete:')} ${countsLine(result)}.${recoveredNote}\n`;
+    return `${c.green('Apply complete:')} ${countsLine(result)}.${note}\n`;
   }
-  const interrupted = result.skipped.some((s) => s.reason === INTERRUPTED);
-  const head = interrupted && result.failed.length === 0 ? c.yellow('Apply interrupted:') : c.red('Apply failed:');
-  let out = `${head} ${plural(result.applied.length, 'request')} applied, ${result.failed.length} failed, ${result.skipped.length} skipped (${countsLine(result)}).${recoveredNote}\n`;
+  const counts = `${result.failed.length} failed, ${result.skipped.length} skipped (${countsLine(result)})`;
+  let out = `${incompleteHead(result, style)} ${plural(result.applied.length, 'request')} applied, ${counts}.${note}\n`;
   const done = result.resources.filter((r) => r.status === 'applied' || r.status === 'partial');
   if (done.length) {
     out += `\nApplied:\n`;
     for (const r of done) {
-      const id = r.id !== undefined ? `, id ${r.id}` : '';
-      out += `  ${r.address} (${r.actions.join(', ')}${id})${r.status === 'partial' ? ' — partly, see below' : ''}\n`;
+      // Only what was carried out: a publish that was skipped is not named here.
+      const what = [...r.done, ...(r.id !== undefined ? [`id ${r.id}`] : [])].join(', ');
+      out += `  ${r.address}${what ? ` (${what})` : ''}${r.status === 'partial' ? ' — partly, see below' : ''}\n`;
     }
   }
   if (result.failed.length) {
@@ -160,6 +186,8 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
       kind: r.kind,
       actions: r.actions,
       status: r.status,
+      done: r.done,
+      ...(r.recovered ? { recovered: true } : {}),
       ...(r.id !== undefined ? { id: r.id } : {}),
       ...(r.pos ? { file: r.pos.file, line: r.pos.line } : {}),
     })),

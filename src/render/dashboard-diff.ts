@@ -3,18 +3,22 @@
 // as `{ $report: <publicId> }` with the report's title; long text members
 // (a TEXT widget's markdown, an APP's html) as a line diff under their line.
 // Shared by the human and markdown plans, which style the signs.
-import { canonicalize } from '../core/canonical.js';
 import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
 import type { DashboardDiff, GridBox, WidgetChange } from '../core/plan/dashboard-diff.js';
 import { layoutMap } from './dashboard-map.js';
-import { lineDiff, valueLines, type DiffLine } from './value.js';
-import { visible } from './visible.js';
+import { inlineValue, lineDiff, valueLines, type DiffLine } from './value.js';
+import { visible } from '../visible.js';
 
-/** `+` added, `-` removed, `~` changed; `nested` lines are a long member's line diff. */
+/**
+ * `+` added, `-` removed, `~` changed; `nested` lines are a long member's line diff. A changed line
+ * also says what it was and what it becomes (`before`, `after`), for a diff that shows it as `-` and `+`.
+ */
 export interface DashLine {
   sign: '+' | '-' | '~';
   text: string;
   nested?: DiffLine[];
+  before?: string;
+  after?: string;
 }
 
 const INLINE_MAX = 60;
@@ -31,20 +35,18 @@ export function dashValue(v: JsonValue | undefined, reports: DashboardDiff['repo
   if (v === undefined) return '(none)';
   const ref = refText(v, reports);
   if (ref !== undefined) return visible(ref);
+  if (v === null || typeof v !== 'object') return visible(JSON.stringify(v));
+  // References become placeholders YAML writes plain, then their text: `{ $report: abc } "Title"` is no YAML.
   const texts: string[] = [];
   const mark = (x: JsonValue): JsonValue => {
     const r = refText(x, reports);
-    if (r !== undefined) return `\u0000${texts.push(r) - 1}\u0000`;
+    if (r !== undefined) return `wscRef${texts.push(r) - 1}Placeholder`;
     if (Array.isArray(x)) return x.map(mark);
     if (x !== null && typeof x === 'object')
       return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, mark(y)]));
     return x;
   };
-  const json = JSON.stringify(mark(canonicalize(v))).replace(
-    /"\\u0000(\d+)\\u0000"/g,
-    (_, i: string) => texts[Number(i)]!,
-  );
-  return visible(json);
+  return inlineValue(mark(v)).replace(/wscRef(\d+)Placeholder/g, (_, i: string) => visible(texts[Number(i)]!));
 }
 
 function isLongText(v: JsonValue | undefined): boolean {
@@ -63,11 +65,18 @@ function memberLine(
   const where = `${prefix}${visible(path)}`;
   if (isLongText(before) || isLongText(after)) {
     const sign = before === undefined ? '+' : after === undefined ? '-' : '~';
-    return { sign, text: `${where}:`, nested: lineDiff(valueLines(before, path), valueLines(after, path)) };
+    const lines = lineDiff(valueLines(before, path), valueLines(after, path), { path: where, structured: false });
+    return { sign, text: `${where}:`, nested: lines };
   }
   if (before === undefined) return { sign: '+', text: `${where}: ${dashValue(after, reports)}` };
   if (after === undefined) return { sign: '-', text: `${where}: ${dashValue(before, reports)}` };
-  return { sign: '~', text: `${where}: ${dashValue(before, reports)} → ${dashValue(after, reports)}` };
+  const [b, a] = [`${where}: ${dashValue(before, reports)}`, `${where}: ${dashValue(after, reports)}`];
+  return {
+    sign: '~',
+    text: `${where}: ${dashValue(before, reports)} → ${dashValue(after, reports)}`,
+    before: b,
+    after: a,
+  };
 }
 
 function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLine {
@@ -81,11 +90,23 @@ function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLin
     case 'removed':
       return { sign: '-', text: `${w} removed: ${visible(c.type ?? 'widget')}${at(c.position)}` };
     case 'moved':
-      return { sign: '~', text: `${w} moved ${c.before.x},${c.before.y} → ${c.after.x},${c.after.y}` };
+      return {
+        sign: '~',
+        text: `${w} moved ${c.before.x},${c.before.y} → ${c.after.x},${c.after.y}`,
+        before: `${w} at ${c.before.x},${c.before.y}`,
+        after: `${w} at ${c.after.x},${c.after.y}`,
+      };
     case 'resized':
-      return { sign: '~', text: `${w} resized ${c.before.w}×${c.before.h} → ${c.after.w}×${c.after.h}` };
-    case 'type':
-      return { sign: '~', text: `${w} type ${visible(c.before ?? '(none)')} → ${visible(c.after ?? '(none)')}` };
+      return {
+        sign: '~',
+        text: `${w} resized ${c.before.w}×${c.before.h} → ${c.after.w}×${c.after.h}`,
+        before: `${w} size ${c.before.w}×${c.before.h}`,
+        after: `${w} size ${c.after.w}×${c.after.h}`,
+      };
+    case 'type': {
+      const [b, a] = [visible(c.before ?? '(none)'), visible(c.after ?? '(none)')];
+      return { sign: '~', text: `${w} type ${b} → ${a}`, before: `${w} type ${b}`, after: `${w} type ${a}` };
+    }
     case 'member':
       return memberLine(`${w} `, c.path, c.before, c.after, reports);
   }

@@ -4,7 +4,7 @@
 // one above the other otherwise. ASCII only, so it lines up in any font.
 import { gridAt, type Grid } from '../core/dashboard-grid.js';
 import type { JsonValue } from '../core/model.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 const GAP = 2;
 /** Rows past this are cut (a marker line says how many): a map is a glance, not the whole page. */

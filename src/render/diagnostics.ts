@@ -2,7 +2,7 @@
 // before warnings, each `file:line:col  error  message  [rule]`, then a count.
 import type { Diagnostic } from '../errors.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export function sortDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
   const rank = (d: Diagnostic) => (d.severity === 'error' ? 0 : 1);

@@ -2,7 +2,7 @@
 // and a closing line; or the same as JSON. Pure: (model, style) -> string.
 import type { CheckLine } from '../doctor/checks.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export interface DoctorReport {
   environment: string;

@@ -3,7 +3,7 @@
 import { BundleError, type WscError } from '../errors.js';
 import { renderDiagnostics } from './diagnostics.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export function renderError(e: WscError, style: Style): string {
   const { c } = style;

@@ -4,7 +4,7 @@
 // form has everything) and a stable JSON summary.
 import type { ExportSummary, ExportWarning } from '../core/export.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export interface ExportRunFacts {
   /** The output directory as the user named it. */

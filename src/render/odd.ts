@@ -2,7 +2,7 @@
 // one line each, naming the item, on stderr. Pure: (items, style) -> string.
 import type { OddItem } from '../core/model.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export function renderOddWarnings(items: readonly OddItem[], style: Style): string {
   let out = '';

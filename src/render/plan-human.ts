@@ -1,13 +1,16 @@
-// The plan for people: one block per resource that changes (Terraform-like),
-// the managed fields that change as `path: before → after` or as a line diff,
-// then the summary. Unchanged resources are only counted.
+// The plan for people: the list of every address that changes, then one block
+// per resource (Terraform-like), the managed fields that change as
+// `path: before → after` or as a line diff, then the summary. A compact plan
+// (`--compact`, or a plan of more than COMPACT_OVER resources) is the list
+// with the changed field names, and the summary. Unchanged resources are only counted.
 import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../core/model.js';
 import { createOnlyChanges, isShown } from '../core/plan/create-only.js';
 import type { Style } from './style.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, type DashLine } from './dashboard-diff.js';
+import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 
 const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = { create: '+', update: '~', adopt: '→', publish: '↑', record: '=', delete: '-' };
 
@@ -109,17 +112,32 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
   return out;
 }
 
-export function renderPlanHuman(plan: Plan, style: Style, dir?: string): string {
+export interface PlanRenderOptions {
+  /** `--compact` true, `--no-compact` false; undefined: compact past COMPACT_OVER resources. */
+  compact?: boolean;
+}
+
+export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: PlanRenderOptions = {}): string {
   const { c } = style;
   let out = '';
   const changed = plan.changes.filter(isShown);
+  const compact = isCompact(plan, opts.compact);
   if (changed.length > 0) {
     out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`)}\n\n`;
-    for (const rc of changed) out += `${renderResourceHuman(rc, style, dir)}\n`;
+    for (const line of addressListLines(addressEntries(plan), { fields: compact })) {
+      out += `${colorSymbol(line.slice(0, line.indexOf(' ')), style)}${line.slice(line.indexOf(' '))}\n`;
+    }
+    out += '\n';
+    if (!compact) for (const rc of changed) out += `${renderResourceHuman(rc, style, dir)}\n`;
   }
   for (const w of plan.warnings ?? []) out += `${c.yellow('warning')} ${visible(w.message)}\n`;
   out += `${c.bold(summaryLine(plan))}\n`;
   out += `${c.dim(leftAloneLine(plan))}\n`;
   for (const line of ownershipLines(plan)) out += `${c.yellow(line)}\n`;
+  if (compact && changed.length > 0) out += `${c.dim(compactNote(changed.length))}\n`;
+  if (plan.unmanaged !== undefined) {
+    out += plan.unmanaged.length === 0 ? 'No unmanaged resources.\n' : `Unmanaged resources (left alone):\n`;
+    for (const u of plan.unmanaged) out += `  ${unmanagedLine(u)}\n`;
+  }
   return out;
 }

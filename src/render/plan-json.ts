@@ -1,8 +1,15 @@
 // `--output json`: the plan for programs. formatVersion 1, additive-only
-// (README "Plan JSON format"). Only resources that change are listed; the
+// (README "Plan JSON format"). Never compact: a program wants the values. Only resources that change are listed; the
 // summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
-import { hasChanges, type JsonValue, type Plan, type PlanSummary, type PlanWarning } from '../core/model.js';
+import {
+  hasChanges,
+  type JsonValue,
+  type Plan,
+  type PlanSummary,
+  type PlanWarning,
+  type UnmanagedResource,
+} from '../core/model.js';
 import { isShown } from '../core/plan/create-only.js';
 import type { DashboardDiff } from '../core/plan/dashboard-diff.js';
 
@@ -14,6 +21,15 @@ export interface PlanJsonField {
   createOnly?: true;
   /** A dashboard draft's change by widget and member (README "Plan JSON format"). */
   dashboard?: DashboardDiff;
+  /** `before`/`after` as the bundle writes them where they hold ids (`{ "$workbook": "<slug>" }`). */
+  shown?: { before?: JsonValue; after?: JsonValue };
+}
+
+/** One line of the address list: every resource that changes, its first action and its file. */
+export interface PlanJsonAddress {
+  address: string;
+  action: string;
+  file?: string;
 }
 
 export interface PlanJsonChange {
@@ -37,24 +53,32 @@ export interface PlanJson {
   deploymentId: number;
   publicIds: string;
   hasChanges: boolean;
+  /** Every address that changes, in the order of `changes`. */
+  addresses: PlanJsonAddress[];
   changes: PlanJsonChange[];
   summary: PlanSummary;
   bundle?: string;
   prune?: Plan['prune'];
   /** Present only when there is one (duplicate folder names, a folder left empty). */
   warnings?: PlanWarning[];
+  /** With `--show-unmanaged`: the live resources the bundle does not manage. */
+  unmanaged?: UnmanagedResource[];
 }
 
 export function planJson(plan: Plan): PlanJson {
+  const shown = plan.changes.filter(isShown);
   return {
     formatVersion: 1,
     environment: plan.environment,
     deploymentId: plan.deploymentId,
     publicIds: plan.publicIds,
     hasChanges: hasChanges(plan),
-    changes: plan.changes
-      .filter(isShown)
-      .map(
+    addresses: shown.map((c) => ({
+      address: c.address,
+      action: c.actions[0]!,
+      ...(c.pos ? { file: c.pos.file } : {}),
+    })),
+    changes: shown.map(
         (c): PlanJsonChange => ({
           address: c.address,
           kind: c.kind,
@@ -68,6 +92,7 @@ export function planJson(plan: Plan): PlanJson {
             ...('after' in f ? { after: f.after } : {}),
             ...(f.createOnly ? { createOnly: true as const } : {}),
             ...(f.dashboard ? { dashboard: f.dashboard } : {}),
+            ...(f.shown ? { shown: { ...f.shown } } : {}),
           })),
           requests: c.requests.map((r) => ({ id: r.id, op: r.operation.op, phase: r.phase, dependsOn: [...r.dependsOn] })),
           ...(c.uiEdits !== undefined ? { uiEdits: [...c.uiEdits] } : {}),
@@ -78,6 +103,7 @@ export function planJson(plan: Plan): PlanJson {
     ...(plan.bundle !== undefined ? { bundle: plan.bundle } : {}),
     ...(plan.prune !== undefined ? { prune: plan.prune } : {}),
     ...(plan.warnings ? { warnings: plan.warnings.map((w) => ({ ...w })) } : {}),
+    ...(plan.unmanaged ? { unmanaged: plan.unmanaged.map((u) => ({ ...u })) } : {}),
   };
 }
 

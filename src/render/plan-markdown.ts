@@ -1,14 +1,17 @@
 // `--output markdown`: a pull-request comment (and the GitHub step summary).
-// A summary table, then one collapsible block per changed resource holding a
-// ```diff fence. Values are user content: HTML is escaped outside fences and
-// fences are longer than any backtick run inside them.
-import { hasChanges, type Plan, type ResourceChange } from '../core/model.js';
-import { createOnlyChanges, isShown } from '../core/plan/create-only.js';
+// A summary table, the list of every address that changes (never cut), then
+// one collapsible block per changed resource holding a ```diff fence whose
+// lines start with `+`, `-` or a space at column 0 (GitHub colours them).
+// Values are user content: HTML is escaped outside fences and fences are
+// longer than any backtick run inside them.
+import type { Plan, ResourceChange } from '../core/model.js';
+import { isShown } from '../core/plan/create-only.js';
+import { addressEntries, addressListLines, compactNote, isCompact } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { dashboardLines, dashboardMap } from './dashboard-diff.js';
-import { visible } from './visible.js';
+import { visible } from '../visible.js';
 
 export function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -25,18 +28,26 @@ function fence(body: string, lang: string): string {
   return `${f}${lang}\n${body}${f}\n`;
 }
 
-function diffText(l: DiffLine): string {
-  return l.sign === '@' ? l.text : `${l.sign} ${l.text}`;
+/** A diff line at column 0, as GitHub colours it: `+`, `-`, space; hunk headers as they are. */
+function diffText(l: DiffLine, indent = ''): string {
+  return l.sign === '@' ? l.text : `${l.sign} ${indent}${l.text}`;
 }
 
-function resourceDiff(rc: ResourceChange): string {
+/** The body of a resource's ```diff fence: every line starts with `+`, `-`, a space or `@@`. */
+export function resourceDiff(rc: ResourceChange): string {
   let out = '';
   for (const change of rc.changes) {
     if (change.dashboard) {
       out += `  ${visible(change.path)}:\n`;
       for (const l of dashboardLines(change.dashboard)) {
-        out += `${l.sign === '~' ? '!' : l.sign} ${l.text}\n`;
-        for (const d of l.nested ?? []) out += `    ${diffText(d)}\n`;
+        if (l.nested !== undefined) {
+          out += `  ${l.text}\n`;
+          for (const d of l.nested) out += `${diffText(d, '    ')}\n`;
+        } else if (l.sign === '~') {
+          out += l.before !== undefined ? `- ${l.before}\n+ ${l.after!}\n` : `  ${l.text}\n`;
+        } else {
+          out += `${l.sign} ${l.text}\n`;
+        }
       }
       continue;
     }
@@ -44,19 +55,44 @@ function resourceDiff(rc: ResourceChange): string {
     if (v.kind === 'inline') {
       if (v.before !== undefined) out += `- ${v.path}: ${v.before}\n`;
       out += `+ ${v.path}: ${v.after}${change.createOnly ? ` (${CREATE_ONLY_NOTE})` : ''}\n`;
+    } else if (v.lines[0]?.sign === '@') {
+      for (const l of v.lines) out += `${diffText(l)}\n`;
     } else {
-      out += `  ${v.path}:\n`;
-      for (const l of v.lines) out += `  ${diffText(l)}\n`;
+      // A whole value added or removed: its name, then the value under it.
+      const sign = v.lines[0]?.sign === '-' ? '-' : '+';
+      out += `${sign} ${v.path}:\n`;
+      for (const l of v.lines) out += `${diffText(l, '  ')}\n`;
     }
   }
   if (rc.actions.includes('publish')) out += '+ (publish the dashboard draft)\n';
   return out;
 }
 
-/** GitHub refuses comment bodies over 65536 characters; details stop before that. */
+/** GitHub refuses comment bodies over 65536 characters; details stop before that (the address list never does). */
 export const MARKDOWN_BUDGET = 60_000;
 
-export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {}): string {
+/** Where the details left out of a comment are. */
+const SEE_ALL = 'see them with `wsc plan --output human --no-compact` or in the JSON plan (`wsc plan --output json`)';
+
+export interface MarkdownOptions {
+  maxChars?: number;
+  /** `--compact` true, `--no-compact` false; undefined: compact past COMPACT_OVER resources. */
+  compact?: boolean;
+}
+
+function unmanagedSection(plan: Plan): string {
+  if (plan.unmanaged === undefined) return '';
+  if (plan.unmanaged.length === 0) return '\nNo unmanaged resources.\n';
+  const n = plan.unmanaged.length;
+  let out = `\n<details><summary>${n} unmanaged resource${n === 1 ? '' : 's'} (left alone)</summary>\n\n`;
+  out += '| kind | id | name | slug or publicId |\n|---|---:|---|---|\n';
+  for (const u of plan.unmanaged) {
+    out += `| ${u.kind} | ${u.id} | ${code(u.name)} | ${u.identity !== undefined ? code(u.identity) : ''} |\n`;
+  }
+  return `${out}\n</details>\n`;
+}
+
+export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
   const budget = opts.maxChars ?? MARKDOWN_BUDGET;
   const s = plan.summary;
   const unmanaged = s.unmanaged.workbooks + s.unmanaged.reports + s.unmanaged.userAttributes;
@@ -70,10 +106,15 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
   const notes = ownershipLines(plan);
   if (notes.length > 0) out += `\n${notes.map((l) => `> ${escapeHtml(visible(l))}`).join('\n>\n')}\n`;
   if (plan.warnings) out += `\n${plan.warnings.map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('')}`;
-  if (!hasChanges(plan) && createOnlyChanges(plan).length === 0) return out;
-  out += '\n';
+  out += unmanagedSection(plan);
   const changed = plan.changes.filter(isShown);
+  if (changed.length === 0) return out;
+  const compact = isCompact(plan, opts.compact);
+  // Every address, whatever the budget: a reviewer must see all that the apply would touch.
+  const list = addressListLines(addressEntries(plan), { fields: compact });
+  out += `\n${fence(`${list.join('\n')}\n`, 'diff')}\n`;
   const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
+  if (compact) return `${out}_${escapeHtml(compactNote(changed.length))}_\n\n${footer}`;
   for (const [i, rc] of changed.entries()) {
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';
     const [mark, what] = uiEditLines(rc);
@@ -87,9 +128,10 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number } = {})
       if (map.length > 0) block += `\n${fence(`${map.join('\n')}\n`, 'text')}`;
     }
     block += '\n</details>\n\n';
-    if (out.length + block.length + footer.length + 200 > budget) {
+    if (out.length + block.length + footer.length + 300 > budget) {
       const rest = changed.length - i;
-      out += `_…and ${rest} more resource${rest === 1 ? '' : 's'} with changes, left out to fit a comment: run \`wsc plan\` for the full plan._\n\n`;
+      const what = `${rest} of ${changed.length} resource${changed.length === 1 ? '' : 's'}`;
+      out += `_The details of ${what} are left out to fit a comment (all are named above): ${SEE_ALL}._\n\n`;
       break;
     }
     out += block;

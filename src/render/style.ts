@@ -22,7 +22,8 @@ export function decideStyle(t: TerminalFacts): Style {
   const noColorEnv = t.env['NO_COLOR'] !== undefined && t.env['NO_COLOR'] !== '';
   const ci = t.env['CI'] !== undefined && t.env['CI'] !== '' && t.env['CI'] !== 'false';
   const color = t.isTTY && !noColorEnv && !t.noColorFlag && t.env['TERM'] !== 'dumb';
-  const spinner = t.isTTY && (t.columns ?? 0) > 0 && !ci;
+  // A spinner is escape sequences too (cursor and line control): none when colour is turned off.
+  const spinner = t.isTTY && (t.columns ?? 0) > 0 && !ci && !noColorEnv && !t.noColorFlag && t.env['TERM'] !== 'dumb';
   return { color, spinner, c: new Chalk({ level: color ? 1 : 0 }) };
 }
 

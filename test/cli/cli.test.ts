@@ -38,7 +38,8 @@ describe('wsc command line', () => {
     [['plan', '--concurrency', 'x'], /expected a whole number, got "x"/],
     [['plan', '--concurrency', '0'], /expected a number from 1 to 64/],
     [['plan', '--output', 'yaml'], /Allowed choices are human, json, markdown/],
-    [['export'], /required option '--out <dir>'/],
+    [['export'], /export needs --out DIR \(a new snapshot\) or --into DIR \(an existing bundle\)/],
+    [['export', '--out', 'a', '--into', 'b'], /give one of --out and --into/],
   ])('usage error %j exits 3 with a message', async (args, message) => {
     const r = await wsc(args);
     expect(r.code).toBe(3);

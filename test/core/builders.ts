@@ -1,6 +1,6 @@
 // Small builders of desired and live objects for planner tests.
 import { WscError } from '../../src/errors.js';
-import type { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
+import type { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import type {
   DesiredReport,
   DesiredState,

@@ -1,6 +1,6 @@
 // The executor's folder create and the race rule, over an in-memory port.
 import { describe, expect, it } from 'vitest';
-import type { Folder } from '../../src/api/wire.js';
+import type { Folder } from '../../src/domain/wire.js';
 import { createFolderOnce } from '../../src/core/execute/folder-create.js';
 import { execute } from '../../src/core/execute.js';
 import type { ApiPort } from '../../src/core/model.js';

@@ -4,7 +4,7 @@
 // failure, and accounts for every request exactly once.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { Workbook } from '../../src/api/wire.js';
+import type { Workbook } from '../../src/domain/wire.js';
 import { execute } from '../../src/core/execute.js';
 import type { ApiPort, Plan, PlannedRequest } from '../../src/core/model.js';
 import { ApiError } from '../../src/errors.js';

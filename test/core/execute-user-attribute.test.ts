@@ -1,7 +1,7 @@
 // A user attribute create that meets 409 (another run made the same name):
 // read back by name, updated where it differs, never failed for that alone.
 import { describe, expect, test } from 'vitest';
-import type { UserAttribute } from '../../src/api/wire.js';
+import type { UserAttribute } from '../../src/domain/wire.js';
 import { createUserAttributeConverging } from '../../src/core/execute/user-attribute-create.js';
 import type { ApiPort } from '../../src/core/model.js';
 import { ApiError } from '../../src/errors.js';

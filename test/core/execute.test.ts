@@ -3,7 +3,7 @@
 // that makes report creation exactly-once. (End-to-end claims about apply run
 // the built CLI against the emulator: test/e2e/apply*.test.ts.)
 import { describe, expect, test } from 'vitest';
-import type { Folder, Report, UserAttribute, Workbook } from '../../src/api/wire.js';
+import type { Folder, Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute.js';
 import type { ApiPort, Plan, PlannedRequest, ResourceChange } from '../../src/core/model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';
@@ -263,6 +263,20 @@ describe('execute: failures', () => {
     const result = await execute(dashboardPlan({ declareDeps: true }), port, { concurrency: 4 });
     expect(result.counts).toEqual({ created: 2, updated: 1, adopted: 0, published: 0 });
     expect(result.resources[0]).toMatchObject({ address: 'workbook/sales', status: 'partial' });
+    // The publish that failed is not among what the workbook had done.
+    expect(result.resources[0]!.actions).toContain('publish');
+    expect(result.resources[0]!.done).not.toContain('publish');
+  });
+
+  test('a report that failed: its workbook, made before it, counts as created (once), not published', async () => {
+    const port = new FakePort((fn) => (fn === 'createReport' ? Promise.reject(apiError(422, 'POST', '/r')) : undefined));
+    const result = await execute(dashboardPlan({ declareDeps: true }), port, { concurrency: 4 });
+    expect(result.counts).toEqual({ created: 1, updated: 1, adopted: 0, published: 0 });
+    expect(result.resources.map((r) => [r.address, r.status, r.done])).toEqual([
+      ['workbook/sales', 'partial', ['create']],
+      ['report/revAAAAAAAA1', 'failed', []],
+      ['user-attribute/region', 'applied', ['update']],
+    ]);
   });
 
   test('an error that is not a WscError becomes an internal error naming the request', async () => {
@@ -280,7 +294,7 @@ describe('execute: report creation is exactly once', () => {
     plan([change(`report/${pid}`, ['create'], [req(`report/${pid}#create`, `report/${pid}`, 2, { op: 'createReport', body })])]);
   const conflict = () => apiError(409, 'POST', '/api/v1/deployments/1/reports', undefined, 'publicId already used');
 
-  test('409 after a lost answer: the report read back is ours, so it counts as created once', async () => {
+  test('409 after a lost answer: the report read back is ours, counted once, as found already there', async () => {
     // the first POST committed but its answer was lost; the retry (inside the port) met 409
     const port = new FakePort((fn) => (fn === 'createReport' ? Promise.reject(conflict()) : undefined));
     port.reports.push(report({ id: 55, publicId: pid, name: 'Revenue', jsonQuery: '{"dimensions":[],"measures":["a"]}', meta: { owner: 'fin', extra: 1 } }));
@@ -289,7 +303,9 @@ describe('execute: report creation is exactly once', () => {
     expect(result.failed).toEqual([]);
     expect(result.applied).toEqual([{ request: expect.objectContaining({ id: `report/${pid}#create` }), id: 55, recovered: true }]);
     expect(events).toContainEqual(expect.objectContaining({ type: 'request-done', id: 55, recovered: true }));
-    expect(result.counts.created).toBe(1);
+    // Not also "created": the summary would count the same report twice.
+    expect(result.counts).toEqual({ created: 0, updated: 0, adopted: 0, published: 0, recovered: 1 });
+    expect(result.resources).toEqual([expect.objectContaining({ status: 'applied', done: ['create'], recovered: true })]);
     expect(port.calls.map((c) => c.fn)).toEqual(['createReport', 'findReportsByPublicId']);
   });
 

@@ -6,7 +6,7 @@ import { posix, resolve, sep } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { assignNames, fileStem, groupNames, MAX_STEM, NameRegistry } from '../../src/core/export/names.js';
 import { deriveSlugs, mintPublicId, slugify } from '../../src/core/export/mint.js';
-import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../src/api/wire.js';
+import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../src/domain/wire.js';
 import { runs } from '../helpers/property.js';
 
 describe('fileStem', () => {

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { normalizeSlug, type Folder, type Report, type UserAttribute, type Workbook } from '../../src/api/wire.js';
+import { normalizeSlug, type Folder, type Report, type UserAttribute, type Workbook } from '../../src/domain/wire.js';
 import { LEGACY_PLACEHOLDER } from '../../src/emulator/seed.js';
 import { loadBundle } from '../../src/bundle/load.js';
 import { DirSink } from '../../src/bundle/write-files.js';

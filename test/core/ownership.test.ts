@@ -1,7 +1,7 @@
 // Ownership records, UI-edit marks and prune in the planner, and the
 // executor's part (the record on the wire, deletes last, refusals).
 import { describe, expect, test } from 'vitest';
-import type { Report } from '../../src/api/wire.js';
+import type { Report } from '../../src/domain/wire.js';
 import { ApiError } from '../../src/errors.js';
 import { execute } from '../../src/core/execute.js';
 import type { ApiPort, OwnershipContext, Plan, PlannedRequest } from '../../src/core/model.js';

@@ -42,7 +42,7 @@ describe('plan: a workbook with an adopt block', () => {
     const r = dReport('opsReport001', { workbookId: { $workbook: 'ops' } });
     const p = plan(desired({ workbooks: [w], reports: [r] }), live({ workbooks: [lWorkbook(77, null)] }), ctx({ deploymentId: 1 }));
     const rc = p.changes.find((c) => c.kind === 'report')!;
-    expect(rc.changes).toEqual([{ path: 'workbookId', after: 77 }]);
+    expect(rc.changes).toEqual([{ path: 'workbookId', after: 77, shown: { after: { $workbook: 'ops' } } }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Folder } from '../../src/api/wire.js';
+import type { Folder } from '../../src/domain/wire.js';
 import { plan } from '../../src/core/plan.js';
 import { ctx, desired, dReport, dWorkbook, live, lReport, lWorkbook } from './builders.js';
 

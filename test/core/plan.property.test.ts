@@ -6,7 +6,7 @@
 // assigned), written independently of the planner.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Report, UserAttribute, Workbook } from '../../src/api/wire.js';
+import type { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import { collectRefs } from '../../src/core/refs.js';
 import { isRef, type DesiredState, type JsonValue, type LiveState, type PlanContext } from '../../src/core/model.js';
 import { plan } from '../../src/core/plan.js';

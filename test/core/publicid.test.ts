@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../src/api/wire.js';
+import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../src/domain/wire.js';
 import { derivePublicId, livePublicId } from '../../src/core/publicid.js';
 import '../helpers/property.js';
 

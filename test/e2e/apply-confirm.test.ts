@@ -55,20 +55,21 @@ describe('apply on a terminal', () => {
       const code = await run(options(dir, emu.url), ctx);
       expect(code).toBe(1);
       expect(seen.questions).toEqual(['Apply these changes? (yes/no)']);
-      expect(seen.err).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
-      expect(seen.err).toContain('Apply cancelled. Nothing was changed.');
-      expect(seen.out).toBe('');
+      expect(seen.out).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
+      expect(seen.out).toMatch(/\nApply cancelled\. Nothing was changed\.\n$/);
+      expect(seen.err).not.toContain('Plan:');
       expect(writes(emu.log)).toEqual([]);
     });
   });
 
-  test('on "yes" applies, progress on stderr, the result alone on stdout', async () => {
+  test('on "yes" applies, progress on stderr, the plan and the result on stdout', async () => {
     const dir = writeBundle({ looseReports: 2 });
     await withEmulator({}, async (emu) => {
       const { ctx, seen } = terminal(true);
       const code = await run(options(dir, emu.url), ctx);
       expect(code).toBe(0);
-      expect(seen.out).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
+      expect(seen.out).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
+      expect(seen.out.split('\n\n').at(-1)).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
       expect(seen.err).toMatch(/^ {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\n {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\nReports: 2 of 2 applied\n/m);
       expect(reportsIn(emu)).toHaveLength(2);
     });

@@ -73,7 +73,7 @@ describe('adoption', () => {
       const r = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe('Apply complete: 0 created, 0 updated, 1 adopted, 0 published.\n');
+      expect(r.stdout.split('\n\n').at(-1)).toBe('Apply complete: 0 created, 0 updated, 1 adopted, 0 published.\n');
       expect(writes(emu.log).map((e) => [e.method, e.path, e.requestBody])).toEqual([
         ['PUT', '/api/v1/deployments/1/reports/500', { publicId: 'revenueAdopt' }],
       ]);

@@ -31,7 +31,7 @@ describe('apply retries', () => {
       const r = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe('Apply complete: 3 created, 0 updated, 0 adopted, 1 published.\n');
+      expect(r.stdout.split('\n\n').at(-1)).toBe('Apply complete: 3 created, 0 updated, 0 adopted, 1 published.\n');
       expect(emu.log.filter((e) => e.fault).map((e) => e.fault).sort()).toEqual(['409', '429', '502', '503', '504']);
 
       // every faulted write was sent again, and the 429's Retry-After (1 s) was waited for
@@ -45,6 +45,38 @@ describe('apply retries', () => {
 
       emu.setFaults(undefined);
       expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
+    });
+  });
+
+  test('--verbose: each retried write names the resource address it is for, and so do its request lines', async () => {
+    const dir = writeBundle({ workbook: true, reports: 1 });
+    await withEmulator({}, async (emu) => {
+      emu.setFaults({
+        script: [
+          { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '503', retryAfter: 0 },
+          { method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 },
+        ],
+      });
+      const r = await runCli(['apply', '--auto-approve', '--verbose', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(0);
+      const lines = r.stderr.split('\n');
+      const retries = lines.filter((l) => l.startsWith('↻ '));
+      expect(retries).toHaveLength(2);
+      expect(retries).toContainEqual(
+        expect.stringMatching(/^↻ PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales: 503: .* for workbook\/sales$/),
+      );
+      const report = `report/${pid(0)}`;
+      expect(retries).toContainEqual(expect.stringMatching(/^↻ POST \/api\/v1\/deployments\/1\/reports: 503: /));
+      expect(retries.find((l) => l.startsWith('↻ POST'))).toMatch(new RegExp(` for ${report}$`));
+      // The request and answer lines of a write name it too; the reads of the plan are for no one resource.
+      expect(lines.filter((l) => l.startsWith('→ POST'))).toEqual([
+        `→ POST /api/v1/deployments/1/reports for ${report} (Authorization: Bearer ***)`,
+        `→ POST /api/v1/deployments/1/reports for ${report} (Authorization: Bearer ***)`,
+      ]);
+      expect(lines.filter((l) => l.startsWith('← 503 PUT'))).toEqual([
+        expect.stringMatching(/^← 503 PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales \d+ms for workbook\/sales/),
+      ]);
+      expect(lines.filter((l) => l.startsWith('→ GET')).every((l) => !l.includes(' for '))).toBe(true);
     });
   });
 
@@ -88,7 +120,10 @@ describe('apply creates each report exactly once', () => {
       expect(r.code).toBe(0);
       const resets = requests(emu.log, 'POST', /\/reports$/).filter((e) => e.fault === 'reset-after');
       expect(resets.length).toBeGreaterThanOrEqual(3); // ~15 expected; the test must have exercised the lost answers
-      expect(r.stdout).toMatch(/^Apply complete: 50 created, 0 updated, 0 adopted, 0 published\. [1-9]\d* reports? (was|were) already there with the same content \(an earlier attempt whose answer was lost, or another run\): read back, not duplicated\.\n$/);
+      // Each report counted once: created, or found already there (read back after a lost answer).
+      const counted = /\nApply complete: (\d+) created, 0 updated, 0 adopted, 0 published, ([1-9]\d*) found already there\. \2 reports? (was|were) found already there with the same content \(an earlier attempt whose answer was lost, or another run\): read back, not duplicated\.\n$/.exec(r.stdout);
+      expect(counted, r.stdout).not.toBeNull();
+      expect(Number(counted![1]) + Number(counted![2])).toBe(50);
 
       const reports = reportsIn(emu);
       expect(reports).toHaveLength(50);

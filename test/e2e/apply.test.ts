@@ -21,7 +21,7 @@ describe('wsc apply', () => {
       const first = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
       expect(first.stderr).not.toMatch(/internal error/i);
       expect(first.code).toBe(0);
-      expect(first.stdout).toBe('Apply complete: 6 created, 0 updated, 0 adopted, 1 published.\n');
+      expect(first.stdout.split('\n\n').at(-1)).toBe('Apply complete: 6 created, 0 updated, 0 adopted, 1 published.\n');
       // progress went to stderr, one line per request as it ended, and a line per kind after its last request
       const progress = first.stderr.split('\n');
       const kindLine = (title: string) => progress.findIndex((l) => l.startsWith(`${title}:`));
@@ -108,7 +108,7 @@ describe('wsc apply', () => {
     await withEmulator({}, async (emu) => {
       const r = await runCli(['apply', '--auto-approve', '--target', `report/${pid(1)}`, '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
+      expect(r.stdout.split('\n\n').at(-1)).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
       expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(1)]);
       expect(workbooksIn(emu).map((w) => w.slug)).toEqual(['sales']);
       expect(writes(emu.log)).toHaveLength(2);
@@ -137,7 +137,7 @@ describe('wsc apply', () => {
       emu.clearLog();
       const applied = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
       expect(applied.code).toBe(0);
-      expect(applied.stdout).toBe('Apply complete: 0 created, 1 updated, 0 adopted, 1 published.\n');
+      expect(applied.stdout.split('\n\n').at(-1)).toBe('Apply complete: 0 created, 1 updated, 0 adopted, 1 published.\n');
       expect(writes(emu.log).map((e) => `${e.method} ${e.path.replace(/\/\d+/g, '/N')}`)).toEqual([
         'PUT /api/v1/deployments/N/workbooks/by-slug/sales',
         'POST /api/v1/deployments/N/workbooks/N/publish',
@@ -156,7 +156,7 @@ describe('wsc apply', () => {
     const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
     expect(apply.stderr).not.toMatch(/internal error/i);
     expect(apply.code).toBe(0);
-    expect(apply.stdout).toMatch(/^Apply complete: [1-9]\d* created, 0 updated, 0 adopted, \d+ published\.\n$/);
+    expect(apply.stdout.split('\n\n').at(-1)).toMatch(/^Apply complete: [1-9]\d* created, 0 updated, 0 adopted, \d+ published\.\n$/);
     const state = join(dir, '.wsc/state/local.json');
     expect(existsSync(state)).toBe(true);
     expect(readFileSync(state, 'utf8')).not.toContain('"reports":[]');

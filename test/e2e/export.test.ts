@@ -95,7 +95,7 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       // (e) every file starts with its schema line and validates against that schema (ajv, as an editor would).
       const ajv = new Ajv({ allErrors: true, strict: false });
       for (const [rel, text] of Object.entries(files)) {
-        if (rel.startsWith('schemas/')) continue;
+        if (rel.startsWith('schemas/') || rel === '.gitignore') continue;
         const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
         expect(m, rel).not.toBeNull();
         const schemaFile = resolve(dirname(join(dir, rel)), m![1]!);
@@ -216,7 +216,7 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       const files = Object.keys(tree(dir));
       const lower = new Set(files.map((f) => f.toLowerCase()));
       expect(lower.size).toBe(files.length);
-      for (const f of files) expect(f).toMatch(/^(wsc\.yaml|schemas\/[a-z-]+\.schema\.json|(workbooks|reports|user-attributes)\/[a-z0-9_][a-z0-9_.-]*\.yaml)$/);
+      for (const f of files) expect(f).toMatch(/^(wsc\.yaml|\.gitignore|schemas\/[a-z-]+\.schema\.json|(workbooks|reports|user-attributes)\/[a-z0-9_][a-z0-9_.-]*\.yaml)$/);
       const names = new Map<string, string>();
       for (const f of files.filter((x) => x.startsWith('reports/'))) names.set(parse(readFileSync(join(dir, f), 'utf8')).name, f);
       expect(names.get('../../etc/x')).toBe('reports/etc-x.yaml');

@@ -44,7 +44,7 @@ describe('wsc plan', () => {
       expect(r.code).toBe(2);
       expect(r.stdout).toContain('+ workbook/sales will be created and published');
       expect(r.stdout).toContain(`+ report/${pid(0)} will be created`);
-      expect(r.stdout).toContain('workbookId: (known after apply)');
+      expect(r.stdout).toContain('workbookId: { $workbook: sales }');
       expect(r.stdout).toContain('Plan: 4 to create, 0 to update, 0 to adopt, 1 to publish.\n');
       expect(writes(emu.log)).toEqual([]);
 

@@ -202,7 +202,7 @@ describe('export never writes outside --out', () => {
     expect(files.filter((f) => f.startsWith('workbooks/')).length).toBe(14);
     expect(files.filter((f) => f.startsWith('reports/')).length).toBe(14);
     for (const f of files) {
-      expect(f).toMatch(/^(wsc\.yaml|[a-z-]+\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json))$/);
+      expect(f).toMatch(/^(wsc\.yaml|\.gitignore|[a-z-]+\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json))$/);
       expect(f.split('/')).not.toContain('..');
     }
     // The export reads back, but a slug that cannot be one segment of a request path is refused offline.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Folder, FoldersList } from '../../src/api/wire.js';
+import { Folder, FoldersList } from '../../src/domain/wire.js';
 import { defaultSeed, type SeedState } from '../../src/emulator/index.js';
 import { start } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // Emulator test helpers: real HTTP requests (undici) against an emulator on
 // 127.0.0.1 port 0, and a check that every answer it gave matches the wire
-// zod schemas of src/api/wire.ts.
+// zod schemas of src/domain/wire.ts.
 import { request } from 'undici';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
@@ -15,7 +15,7 @@ import {
   UserAttributesList,
   Workbook,
   WorkbooksList,
-} from '../../src/api/wire.js';
+} from '../../src/domain/wire.js';
 import { createEmulator, type Emulator, type EmulatorOptions, type RequestLogEntry } from '../../src/emulator/index.js';
 
 export interface Answer {

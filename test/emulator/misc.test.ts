@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_ID_RE, Workbook } from '../../src/api/wire.js';
+import { PUBLIC_ID_RE, Workbook } from '../../src/domain/wire.js';
 import { createEmulator, defaultSeed, generateSeed, LEGACY_PLACEHOLDER, requests } from '../../src/emulator/index.js';
 import { d1, start } from './helpers.js';
 

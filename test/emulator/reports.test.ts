@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLACEHOLDER_PUBLIC_ID_RE, PUBLIC_ID_RE } from '../../src/api/wire.js';
+import { PLACEHOLDER_PUBLIC_ID_RE, PUBLIC_ID_RE } from '../../src/domain/wire.js';
 import { defaultSeed, LEGACY_PLACEHOLDER, type SeedState } from '../../src/emulator/index.js';
 import { d1, d2, start } from './helpers.js';
 

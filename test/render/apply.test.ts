@@ -19,28 +19,34 @@ const conflict = new ApiError(
   { hint: 'Set `publicIds: per-deployment` for the environment "staging" in wsc.yaml.' },
 );
 
+const pub: PlannedRequest = { id: 'workbook/sales#publish', address: 'workbook/sales', phase: 4, operation: { op: 'publishWorkbook', workbook: 3, body: {} }, dependsOn: ['workbook/sales#draft'] };
+
 const ok: ApplyResult = {
   applied: [{ request: wb1, id: 3 }, { request: rep, id: 40, recovered: true }, { request: adopt, id: 9 }, { request: wb3, id: 3 }],
   failed: [],
   skipped: [],
   resources: [
-    { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'applied', id: 3 },
-    { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'applied', id: 40 },
-    { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', id: 9 },
+    { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'applied', done: ['create'], id: 3 },
+    { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 40 },
+    { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', done: ['adopt'], id: 9 },
   ],
-  counts: { created: 2, updated: 0, adopted: 1, published: 0 },
+  counts: { created: 1, updated: 0, adopted: 1, published: 0, recovered: 1 },
 };
 
+// The workbook was created, its dashboard and publish were not: it is listed as created only.
 const partial: ApplyResult = {
   applied: [{ request: wb1, id: 3 }, { request: adopt, id: 9 }],
   failed: [{ request: rep, error: conflict, pos }],
-  skipped: [{ request: wb3, reason: 'depends on report/revAAAAAAAA1#create which failed' }],
-  resources: [
-    { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'partial', id: 3 },
-    { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'failed', pos },
-    { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', id: 9 },
+  skipped: [
+    { request: wb3, reason: 'depends on report/revAAAAAAAA1#create which failed' },
+    { request: pub, reason: 'depends on report/revAAAAAAAA1#create which failed' },
   ],
-  counts: { created: 0, updated: 0, adopted: 1, published: 0 },
+  resources: [
+    { address: 'workbook/sales', kind: 'workbook', actions: ['create', 'publish'], status: 'partial', done: ['create'], id: 3 },
+    { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'failed', done: [], pos },
+    { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', done: ['adopt'], id: 9 },
+  ],
+  counts: { created: 1, updated: 0, adopted: 1, published: 0 },
 };
 
 describe('apply output', () => {
@@ -68,16 +74,37 @@ describe('apply output', () => {
   test('summary when everything applied', () => {
     expect(applyStatus(ok)).toBe('applied');
     expect(renderApplySummary(ok, plainStyle)).toMatchInlineSnapshot(`
-      "Apply complete: 2 created, 0 updated, 1 adopted, 0 published. 1 report was already there with the same content (an earlier attempt whose answer was lost, or another run): read back, not duplicated.
+      "Apply complete: 1 created, 0 updated, 1 adopted, 0 published, 1 found already there. 1 report was found already there with the same content (an earlier attempt whose answer was lost, or another run): read back, not duplicated.
       "
     `);
+  });
+
+  test('creates found already there are counted once, as that, with one note per kind', () => {
+    const ua: PlannedRequest = { id: 'user-attribute/region#create', address: 'user-attribute/region', phase: 0, operation: { op: 'createUserAttribute', body: { name: 'region', type: 'string' } }, dependsOn: [] };
+    const found: ApplyResult = {
+      applied: [{ request: rep, id: 40, recovered: true }, { request: ua, id: 5, recovered: true }, { request: wb1, id: 3 }],
+      failed: [],
+      skipped: [],
+      resources: [
+        { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'applied', done: ['create'], id: 3 },
+        { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 40 },
+        { address: 'user-attribute/region', kind: 'user-attribute', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 5 },
+      ],
+      counts: { created: 1, updated: 0, adopted: 0, published: 0, recovered: 2 },
+    };
+    expect(renderApplySummary(found, plainStyle)).toBe(
+      'Apply complete: 1 created, 0 updated, 0 adopted, 0 published, 2 found already there. ' +
+        '1 report was found already there with the same content (an earlier attempt whose answer was lost, or another run): ' +
+        'read back, not duplicated. ' +
+        "1 user attribute was already made by another run: read back and brought to the bundle's content, not duplicated.\n",
+    );
   });
 
   test('summary of a partial apply lists applied, failed (file, request, status, server message, hint) and skipped', () => {
     expect(applyStatus(partial)).toBe('partial');
     expect(applyStatus({ ...partial, applied: [] })).toBe('failed');
     expect(renderApplySummary(partial, plainStyle)).toMatchInlineSnapshot(`
-      "Apply failed: 2 requests applied, 1 failed, 1 skipped (0 created, 0 updated, 1 adopted, 0 published).
+      "Apply partly failed: 2 requests applied, 1 failed, 2 skipped (1 created, 0 updated, 1 adopted, 0 published).
 
       Applied:
         workbook/sales (create, id 3) — partly, see below
@@ -91,6 +118,7 @@ describe('apply output', () => {
 
       Skipped:
         workbook/sales (upsert workbook with its dashboard draft): depends on report/revAAAAAAAA1#create which failed
+        workbook/sales (publish dashboard): depends on report/revAAAAAAAA1#create which failed
 
       Re-running apply alone will fail the same way for 1 request: change what the messages above say first (what was applied is not repeated).
       "
@@ -103,8 +131,8 @@ describe('apply output', () => {
       failed: [],
       skipped: [wb1, rep].map((request) => ({ request, reason: INTERRUPTED })),
       resources: [
-        { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'skipped' },
-        { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'skipped' },
+        { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'skipped', done: [] },
+        { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'skipped', done: [] },
       ],
       counts: { created: 0, updated: 0, adopted: 0, published: 0 },
     };
@@ -145,7 +173,29 @@ describe('apply output', () => {
         hint: conflict.hint,
       },
     ]);
-    expect(json.skipped).toEqual([{ request: 'workbook/sales#draft', address: 'workbook/sales', reason: 'depends on report/revAAAAAAAA1#create which failed' }]);
+    const why = 'depends on report/revAAAAAAAA1#create which failed';
+    expect(json.skipped).toEqual([
+      { request: 'workbook/sales#draft', address: 'workbook/sales', reason: why },
+      { request: 'workbook/sales#publish', address: 'workbook/sales', reason: why },
+    ]);
+    // What each resource carried out, and the counts as the summary says them.
+    expect(json.resources[0]).toEqual({ address: 'workbook/sales', kind: 'workbook', actions: ['create', 'publish'], status: 'partial', done: ['create'], id: 3 });
+    expect(json.counts).toEqual({ created: 1, updated: 0, adopted: 1, published: 0 });
+    expect(JSON.parse(renderApplyJson(plan, ok)).counts).toEqual({ created: 1, updated: 0, adopted: 1, published: 0, recovered: 1 });
+  });
+
+  test('nothing applied and something failed: "Apply failed", and no Applied list', () => {
+    const none: ApplyResult = {
+      ...partial,
+      applied: [],
+      skipped: [...partial.skipped, { request: wb1, reason: 'not run' }, { request: adopt, reason: 'not run' }],
+      resources: partial.resources.map((r) => ({ ...r, status: r.status === 'failed' ? 'failed' : 'skipped', done: [] })),
+      counts: { created: 0, updated: 0, adopted: 0, published: 0 },
+    };
+    expect(applyStatus(none)).toBe('failed');
+    const out = renderApplySummary(none, plainStyle);
+    expect(out.split('\n')[0]).toBe('Apply failed: 0 requests applied, 1 failed, 4 skipped (0 created, 0 updated, 0 adopted, 0 published).');
+    expect(out).not.toContain('Applied:');
   });
 });
 

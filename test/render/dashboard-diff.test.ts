@@ -53,15 +53,25 @@ describe('dashboard diff lines', () => {
         sign: '~',
         text: 'widget header config.content:',
         nested: [
-          { sign: '@', text: '@@ -1,2 +1,2 @@' },
+          { sign: '@', text: '@@ widget header config.content line 2 @@' },
           { sign: ' ', text: '## Revenue' },
           { sign: '-', text: 'All amounts in EUR.' },
           { sign: '+', text: 'All amounts in USD.' },
         ],
       },
-      { sign: '~', text: 'widget mrr resized 8×4 → 6×4' },
-      { sign: '~', text: 'widget mrr config.visualization: "line" → "bar"' },
-      { sign: '~', text: 'widget kpi moved 8,2 → 6,2' },
+      {
+        sign: '~',
+        text: 'widget mrr resized 8×4 → 6×4',
+        before: 'widget mrr size 8×4',
+        after: 'widget mrr size 6×4',
+      },
+      {
+        sign: '~',
+        text: 'widget mrr config.visualization: "line" → "bar"',
+        before: 'widget mrr config.visualization: "line"',
+        after: 'widget mrr config.visualization: "bar"',
+      },
+      { sign: '~', text: 'widget kpi moved 8,2 → 6,2', before: 'widget kpi at 8,2', after: 'widget kpi at 6,2' },
       {
         sign: '+',
         text: 'widget new added: CHART at 0,6 4×3, shows { $report: revMrrTrnd01 } "Monthly recurring revenue"',
@@ -71,8 +81,10 @@ describe('dashboard diff lines', () => {
 
   it('shows a reference inside a larger value in the bundle form', () => {
     expect(dashValue([{ $report: 'revMrrTrnd01' }, 2], { revMrrTrnd01: 'MRR' })).toBe(
-      '[{ $report: revMrrTrnd01 } "MRR",2]',
+      '[ { $report: revMrrTrnd01 } "MRR", 2 ]',
     );
+    // YAML flow, in the file's member order, not sorted-key JSON.
+    expect(dashValue({ z: 1, a: { $report: 'revMrrTrnd01' } }, {})).toBe('{ z: 1, a: { $report: revMrrTrnd01 } }');
     expect(dashValue({ $workbook: 'sales' }, {})).toBe('{ $workbook: sales }');
   });
 });
@@ -162,7 +174,7 @@ describe('plans with a dashboard change', () => {
     expect(Math.max(...out.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
   });
 
-  it('markdown: the lines in the diff fence (! for a change), the map in a text fence', () => {
+  it('markdown: the lines in the diff fence (a change as - and + at column 0), the map in a text fence', () => {
     const plan = {
       formatVersion: 1 as const,
       environment: 'staging',
@@ -194,7 +206,8 @@ describe('plans with a dashboard change', () => {
     };
     const md = renderPlanMarkdown(plan);
     expect(md).toContain(
-      '```diff\n  meta.dashboardDraft:\n! widget kpi moved 8,2 → 8,3\n! widget kpi resized 4×4 → 4×3\n```\n\n```text\nbefore (lg, 12 columns)',
+      '```diff\n  meta.dashboardDraft:\n- widget kpi at 8,2\n+ widget kpi at 8,3\n- widget kpi size 4×4\n+ widget kpi size 4×3\n' +
+        '```\n\n```text\nbefore (lg, 12 columns)',
     );
   });
 });

@@ -9,6 +9,12 @@ describe('renderPlanHuman', () => {
     expect(renderPlanHuman(samplePlan(), plainStyle)).toMatchInlineSnapshot(`
       "wsc will make these changes to deployment 1 (environment staging):
 
+      + workbook/sales         workbooks/sales.yaml
+      + report/newRep000001    reports/newRep000001.yaml
+      ~ report/revqZ1x8Kp0a    reports/revqZ1x8Kp0a.yaml
+      → report/uiMade000001    reports/uiMade000001.yaml
+      + user-attribute/region  user-attributes/region.yaml
+
       + workbook/sales will be created and published
           workbooks/sales.yaml:1
           name: "Sales"
@@ -29,13 +35,13 @@ describe('renderPlanHuman', () => {
           reports/newRep000001.yaml:1
           source: "PLAYGROUND"
           name: "New \`tick\` | pipe"
-          workbookId: (known after apply)
+          workbookId: { $workbook: sales }
 
       ~ report/revqZ1x8Kp0a will be updated
           reports/revqZ1x8Kp0a.yaml:1
           name: "Revenue" → "Revenue (net)"
           sqlQuery:
-            @@ -1,5 +1,6 @@
+            @@ sqlQuery line 4 @@
               select
                 sum(amount)
               from orders
@@ -43,14 +49,10 @@ describe('renderPlanHuman', () => {
               \`\`\`
               
           jsonQuery:
-            @@ -1,5 +1,6 @@
-              {
-                "measures": [
-            -     "a"
-            +     "a",
-            +     "b"
-                ]
-              }
+            @@ jsonQuery: measures @@
+              measures:
+                - a
+            +   - b
 
       → report/uiMade000001 will be adopted (report id 90)
           reports/uiMade000001.yaml:1

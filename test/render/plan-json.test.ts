@@ -11,6 +11,33 @@ describe('renderPlanJson', () => {
         "deploymentId": 1,
         "publicIds": "as-is",
         "hasChanges": true,
+        "addresses": [
+          {
+            "address": "workbook/sales",
+            "action": "create",
+            "file": "workbooks/sales.yaml"
+          },
+          {
+            "address": "report/newRep000001",
+            "action": "create",
+            "file": "reports/newRep000001.yaml"
+          },
+          {
+            "address": "report/revqZ1x8Kp0a",
+            "action": "update",
+            "file": "reports/revqZ1x8Kp0a.yaml"
+          },
+          {
+            "address": "report/uiMade000001",
+            "action": "adopt",
+            "file": "reports/uiMade000001.yaml"
+          },
+          {
+            "address": "user-attribute/region",
+            "action": "create",
+            "file": "user-attributes/region.yaml"
+          }
+        ],
         "changes": [
           {
             "address": "workbook/sales",
@@ -257,6 +284,7 @@ describe('renderPlanJson', () => {
       deploymentId: 1,
       publicIds: 'as-is',
       hasChanges: false,
+      addresses: [],
       changes: [],
       summary: { create: 0, update: 0, adopt: 0, publish: 0, noop: 1, unmanaged: { workbooks: 1, reports: 0, userAttributes: 0 } },
     });

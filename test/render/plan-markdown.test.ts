@@ -18,6 +18,14 @@ describe('renderPlanMarkdown', () => {
       | unchanged | 0 |
       | unmanaged (left alone) | 1 |
 
+      \`\`\`diff
+      + workbook/sales         workbooks/sales.yaml
+      + report/newRep000001    reports/newRep000001.yaml
+      ~ report/revqZ1x8Kp0a    reports/revqZ1x8Kp0a.yaml
+      → report/uiMade000001    reports/uiMade000001.yaml
+      + user-attribute/region  user-attributes/region.yaml
+      \`\`\`
+
       <details><summary>+ <code>workbook/sales</code> will be created and published in <code>workbooks/sales.yaml</code></summary>
 
       \`\`\`diff
@@ -45,7 +53,7 @@ describe('renderPlanMarkdown', () => {
       \`\`\`diff
       + source: "PLAYGROUND"
       + name: "New \`tick\` | pipe"
-      + workbookId: (known after apply)
+      + workbookId: { $workbook: sales }
       \`\`\`
 
       </details>
@@ -55,23 +63,17 @@ describe('renderPlanMarkdown', () => {
       \`\`\`\`diff
       - name: "Revenue"
       + name: "Revenue (net)"
-        sqlQuery:
-        @@ -1,5 +1,6 @@
-          select
-            sum(amount)
-          from orders
-        + where paid
-          \`\`\`
-          
-        jsonQuery:
-        @@ -1,5 +1,6 @@
-          {
-            "measures": [
-        -     "a"
-        +     "a",
-        +     "b"
-            ]
-          }
+      @@ sqlQuery line 4 @@
+        select
+          sum(amount)
+        from orders
+      + where paid
+        \`\`\`
+        
+      @@ jsonQuery: measures @@
+        measures:
+          - a
+      +   - b
       \`\`\`\`
 
       </details>
@@ -108,14 +110,17 @@ describe('renderPlanMarkdown', () => {
     expect(renderPlanMarkdown(p)).toContain('### wsc plan: <code>&lt;img src=x&gt;&#124;&#96;x&#96;</code> (deployment 1)');
   });
 
-  it('stays within a comment budget, saying how many resources it left out', () => {
+  it('stays within a comment budget by cutting details, never the list of addresses', () => {
     const full = renderPlanMarkdown(samplePlan());
     const cut = renderPlanMarkdown(samplePlan(), { maxChars: 1500 });
     expect(full.length).toBeGreaterThan(1500);
     expect(cut.length).toBeLessThanOrEqual(1500);
-    expect(cut).toContain('<code>report/newRep000001</code>');
+    expect(cut).toContain('+ user-attribute/region  user-attributes/region.yaml\n```\n');
+    expect(cut).toContain('<code>workbook/sales</code>');
     expect(cut).not.toContain('<code>user-attribute/region</code>');
-    expect(cut).toMatch(/_…and 3 more resources with changes, left out to fit a comment: run `wsc plan` for the full plan._\n\n_0 unchanged, 1 unmanaged resource left alone._\n$/);
+    expect(cut).toMatch(
+      /_The details of 4 of 5 resources are left out to fit a comment \(all are named above\): see them with `wsc plan --output human --no-compact` or in the JSON plan \(`wsc plan --output json`\)._\n\n_0 unchanged, 1 unmanaged resource left alone._\n$/,
+    );
   });
 
   it('an empty plan is the summary alone', () => {

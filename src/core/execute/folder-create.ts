@@ -6,7 +6,7 @@
 // only folder wsc ever deletes: one it created in this run, still empty, as
 // nothing is put in a folder before this check). A create whose outcome is
 // unknown is never repeated blindly: the re-list tells whether it happened.
-import type { Folder } from '../../api/wire.js';
+import type { Folder } from '../../domain/wire.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import { isFolderRef, type ApiPort, type FolderRef } from '../model.js';
 

@@ -6,9 +6,9 @@
 // tells the two cases apart: in this deployment with the content we sent, it
 // is ours (exactly once); anywhere else, the id is taken, and publicIds are
 // unique across the account, not per deployment.
-import type { Report } from '../../api/wire.js';
-import { isPlaceholderPublicId } from '../../api/wire.js';
-import { ApiError, type SourcePos } from '../../errors.js';
+import type { Report } from '../../domain/wire.js';
+import { isPlaceholderPublicId } from '../../domain/wire.js';
+import { ApiError, type ApiCode, type SourcePos } from '../../errors.js';
 
 export function canonicalJson(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => {
@@ -56,7 +56,7 @@ function where(pos: SourcePos | undefined): string {
   return pos ? pos.file : 'the bundle';
 }
 
-function rewrap(e: ApiError, code: string, message: string, hint: string): ApiError {
+function rewrap(e: ApiError, code: ApiCode, message: string, hint: string): ApiError {
   return new ApiError(
     { method: e.method, path: e.path, status: e.status, apiCode: e.apiCode, serverMessage: e.serverMessage, code },
     message,

@@ -3,7 +3,7 @@
 // user attributes, so the existing one is the resource the file means: it is
 // read back and, where its updatable fields differ from what was sent,
 // updated. Only a different `type` (create-only) cannot be reconciled.
-import type { UserAttribute } from '../../api/wire.js';
+import type { UserAttribute } from '../../domain/wire.js';
 import { ApiError, type SourcePos } from '../../errors.js';
 import type { ApiPort } from '../model.js';
 

@@ -3,9 +3,9 @@
 // createdAt, user, canEdit, version, folderPath, description of reports...)
 // are left out, and so are null or absent fields: a field absent from a file
 // is unmanaged, a field written equals the live value after loading, exactly.
-import type { Report, UserAttribute, Workbook } from '../../api/wire.js';
-import { sourceAsCreated, UserAttributeType } from '../../api/wire.js';
-import { FORBIDDEN_KEYS } from '../../bundle/yaml-doc.js';
+import type { Report, UserAttribute, Workbook } from '../../domain/wire.js';
+import { sourceAsCreated, UserAttributeType } from '../../domain/wire.js';
+import { FORBIDDEN_KEYS } from '../../domain/forbidden-keys.js';
 import { metaWithDraft } from '../live-draft.js';
 import { isRef, type JsonValue } from '../model.js';
 import { RECORD_KEY } from '../ownership.js';

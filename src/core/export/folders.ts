@@ -2,8 +2,8 @@
 // report carries its `folderPath` (the folders from the root down to its
 // own); only when that does not end at its folder is the folder tree read,
 // once, from the source.
-import type { Folder } from '../../api/wire.js';
-import { formatFolderPath } from '../../bundle/folder-path.js';
+import type { Folder } from '../../domain/wire.js';
+import { formatFolderPath } from '../../domain/folder-path.js';
 
 function ownPath(folderId: number, folderPath: unknown): string[] | undefined {
   if (!Array.isArray(folderPath) || folderPath.length === 0) return undefined;

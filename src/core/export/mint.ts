@@ -3,7 +3,7 @@
 // without one. Both are deterministic, so two exports of the same deployment
 // write the same files.
 import { createHash } from 'node:crypto';
-import { isPlaceholderPublicId, normalizeSlug, PUBLIC_ID_RE } from '../../api/wire.js';
+import { isPlaceholderPublicId, normalizeSlug, PUBLIC_ID_RE } from '../../domain/wire.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -33,6 +33,17 @@ export function fileStem(raw: string): string {
   return s;
 }
 
+/**
+ * What a report's file is named from: its name, or its publicId (lower-cased
+ * like every stem) when the name is written only in scripts a stem cannot
+ * hold (`売上推移`): transliteration needs data wsc does not ship, and a file
+ * named `unnamed.<hash>` says nothing.
+ */
+export function reportFileRaw(name: string, publicId: string): string {
+  const folded = name.normalize('NFKD').replace(/\p{M}+/gu, '');
+  return /[\p{L}\p{N}]/u.test(folded) && !/[A-Za-z0-9]/.test(folded) ? publicId : name;
+}
+
 /** File names of a group of identities sharing one stem (order-independent). */
 export function groupNames(stem: string, identities: readonly string[]): Map<string, string> {
   return hashedGroup(stem, identities).names;

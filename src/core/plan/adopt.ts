@@ -3,7 +3,7 @@
 // or the reserved placeholder a UI-made report shows). Adopting a report that
 // already has a different real publicId would fail at apply, after other
 // writes; the plan refuses it instead, with the way out.
-import { isPlaceholderPublicId, type Report } from '../../api/wire.js';
+import { isPlaceholderPublicId, type Report } from '../../domain/wire.js';
 import { EXIT, WscError } from '../../errors.js';
 import type { DesiredReport, PlanContext } from '../model.js';
 import { at } from './compare.js';

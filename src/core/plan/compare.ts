@@ -1,6 +1,6 @@
 // Comparison and shared pieces of the planner: live field access, the
 // FieldChange constructor, and the one normalisation of dashboard drafts.
-import { EXIT, WscError, type SourcePos } from '../../errors.js';
+import { EXIT, WscError, type SourcePos, type TargetCode } from '../../errors.js';
 import { sameContent } from '../canonical.js';
 import type { FieldChange, Fingerprint, JsonValue, ResourceChange } from '../model.js';
 
@@ -18,7 +18,7 @@ export function at(pos: SourcePos | undefined): string {
 }
 
 /** The live state does not fit the bundle (exit 1: the input is valid, the target is not as expected). */
-export function planError(code: string, message: string, hint: string): WscError {
+export function planError(code: TargetCode, message: string, hint: string): WscError {
   return new WscError(code, message, EXIT.failure, { hint });
 }
 

@@ -6,8 +6,8 @@
 // apply (the executor fills it from the create's answer). Two folders with one
 // name under one parent: the lower id is used, and the plan warns.
 // wsc never deletes, renames or moves a folder here.
-import type { Folder, Report, Workbook } from '../../api/wire.js';
-import { formatFolderPath } from '../../bundle/folder-path.js';
+import type { Folder, Report, Workbook } from '../../domain/wire.js';
+import { formatFolderPath } from '../../domain/folder-path.js';
 import type {
   DesiredReport,
   DesiredState,

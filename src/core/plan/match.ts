@@ -1,7 +1,7 @@
 // Matching desired resources to live ones (workbooks by slug, reports by
 // their live publicId or an adopt block, user attributes by id or name), and
 // what references point at.
-import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../api/wire.js';
+import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../domain/wire.js';
 import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, LiveState, PlanContext, Ref } from '../model.js';
 import { livePublicId } from '../publicid.js';
 import type { RefTargets } from '../refs.js';
@@ -26,6 +26,8 @@ export interface Matches {
   reportsByBundleId: Map<string, ReportMatch>;
   workbookSlugs: Set<string>;
   liveWorkbookBySlug: Map<string, Workbook>;
+  /** Every live workbook by id: plans name a live workbook id by the workbook's slug. */
+  liveWorkbookById: Map<number, Workbook>;
   liveReportsByPid: Map<string, Report[]>;
   userAttributes: Map<DesiredUserAttribute, UserAttribute | undefined>;
 }
@@ -128,6 +130,7 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
   }
 
   return {
+    liveWorkbookById,
     workbooks,
     adoptedWorkbooks,
     reports,

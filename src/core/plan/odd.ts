@@ -3,7 +3,7 @@
 // type) matters only if the bundle manages it. Then planning it on a partial
 // reading could do harm, so it is an error naming the field and the value;
 // otherwise it is left alone, with a warning naming it.
-import { KNOWN_API_VERSION } from '../../api/wire.js';
+import { KNOWN_API_VERSION } from '../../domain/wire.js';
 import type { DesiredState, LiveState, OddItem, PlanContext } from '../model.js';
 import { livePublicId } from '../publicid.js';
 import { at, planError } from './compare.js';

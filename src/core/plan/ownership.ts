@@ -2,7 +2,7 @@
 // is made: each write gets the record it leaves in `meta.wsc`, a resource
 // whose record is missing or out of date gets a request of its own, and
 // managed fields changed outside wsc (and about to be overwritten) are marked.
-import type { Report, Workbook } from '../../api/wire.js';
+import type { Report, Workbook } from '../../domain/wire.js';
 import { isFolderRef, type JsonValue, type OwnershipContext, type PlannedRequest, type RecordSpec } from '../model.js';
 import { editedFields, fieldHash, liveRecord, recordIsCurrent, RECORD_KEY, valueAtPath } from '../ownership.js';
 import { collectRefs } from '../refs.js';

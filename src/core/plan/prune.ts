@@ -4,7 +4,7 @@
 // (what is missing could be what keeps a workbook in use); a workbook that
 // still holds a report this plan neither deletes nor moves out is kept, so
 // that nothing depends on what the API does with a deleted workbook's reports.
-import { normalizeSlug, type Report, type Workbook } from '../../api/wire.js';
+import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js';
 import { WscError, EXIT } from '../../errors.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { LiveState, OwnershipContext, PlanPrune, PlannedRequest, ResourceChange } from '../model.js';

@@ -1,7 +1,7 @@
 // The names a dashboard diff shows for the reports its widgets chart: the
 // bundle publicId of a live report id (the live publicId for a report the
 // bundle does not manage) and a title (the bundle's, else the live one's).
-import type { Report } from '../../api/wire.js';
+import type { Report } from '../../domain/wire.js';
 import type { JsonValue } from '../model.js';
 import type { ReportNames } from './dashboard-diff.js';
 import type { Matches } from './match.js';

@@ -1,9 +1,18 @@
 // A report's changes and its one request: create (always with its publicId),
 // adopt (PUT giving the publicId, plus changed fields) or update (phase 2).
-import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../api/wire.js';
+import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../domain/wire.js';
 import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
+import {
+  isRef,
+  type ActionKind,
+  type FieldChange,
+  type Fingerprint,
+  type JsonValue,
+  type PlannedRequest,
+  type Ref,
+  type ResourceChange,
+} from '../model.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
 import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
@@ -15,6 +24,24 @@ export function withMembers(base: Obj, over: Obj): Obj {
   for (const k of Object.keys(base)) setMember(out, k, base[k]!);
   for (const k of Object.keys(over)) setMember(out, k, over[k]!);
   return out;
+}
+
+/** `{ $workbook: <slug> }` for a live workbook id, when that workbook has a slug; the id otherwise. */
+export function workbookRefOf(id: JsonValue | undefined, m: Matches): JsonValue | undefined {
+  if (typeof id !== 'number') return id;
+  const slug = m.liveWorkbookById.get(id)?.slug;
+  return typeof slug === 'string' && slug !== '' ? { $workbook: slug } : id;
+}
+
+/** A report's workbook as the file names it: by reference when the file does, the live one by its slug. */
+function shownWorkbookId(c: FieldChange, raw: JsonValue, m: Matches): void {
+  if (!isRef(raw)) return;
+  const shown: { before?: JsonValue; after?: JsonValue } = {};
+  // Only where it differs: a reference to a workbook this apply creates is `after` already.
+  if (!sameContent(raw, c.after)) shown.after = raw;
+  const before = 'before' in c ? workbookRefOf(c.before, m) : undefined;
+  if (before !== undefined && !sameContent(before, c.before)) shown.before = before;
+  if (Object.keys(shown).length > 0) c.shown = shown;
 }
 
 export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Planned {
@@ -54,7 +81,9 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
     }
     const same = f === 'jsonQuery' ? sameJsonString(r.value, before) : sameContent(r.value, before);
     if (exists && r.pending.length === 0 && same) continue;
-    changes.push(change(f, before, r.value, exists));
+    const c = change(f, before, r.value, exists);
+    if (f === 'workbookId') shownWorkbookId(c, raw, m);
+    changes.push(c);
     body[f] = r.value;
   }
 

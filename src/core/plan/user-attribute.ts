@@ -1,5 +1,5 @@
 // A user attribute (account-level; phase 0, independent of everything else).
-import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute } from '../../api/wire.js';
+import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute } from '../../domain/wire.js';
 import { sameContent } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { ActionKind, DesiredUserAttribute, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';

@@ -1,7 +1,7 @@
 // A workbook's changes and requests: phase 1 upsert without pending
 // references, phase 3 draft upsert once the reports it charts exist, phase 4
 // publish (DESIGN §5).
-import type { Workbook } from '../../api/wire.js';
+import type { Workbook } from '../../domain/wire.js';
 import { sameContent, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import { liveDraft } from '../live-draft.js';

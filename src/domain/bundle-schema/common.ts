@@ -1,6 +1,6 @@
 // Pieces shared by the bundle's file schemas: references and free-form data.
 import { z } from 'zod';
-import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../api/wire.js';
+import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../wire.js';
 import { FolderPathError, parseFolderPath } from '../folder-path.js';
 
 export const PublicIdSchema = z

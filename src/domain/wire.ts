@@ -93,6 +93,15 @@ export const API_CODES = {
   ambiguousLegacyId: 'ambiguous_legacy_id',
 } as const;
 
+// How answers classify, for the retry policy (api/retry.ts) and for saying
+// whether re-running an apply that failed can converge (render/).
+/** Statuses that mean "not now": the same request may succeed later. */
+export const THROTTLE_STATUSES: readonly number[] = Object.freeze([429, 502, 503, 504]);
+/** Statuses whose outcome is unknown: the server may have acted. */
+export const UNKNOWN_OUTCOME_STATUSES: readonly number[] = Object.freeze([500]);
+/** 409 `code`s that clear by themselves. */
+export const TRANSIENT_CONFLICT_CODES: readonly string[] = Object.freeze([API_CODES.upsertBranchChanged]);
+
 // ---------------------------------------------------------------------------
 // Dashboards
 

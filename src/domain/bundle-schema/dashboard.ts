@@ -4,7 +4,7 @@
 // from the API: every widget needs an `id`, because an id the server assigns
 // would show as a change on the next plan.
 import { z } from 'zod';
-import { WidgetType } from '../../api/wire.js';
+import { WidgetType } from '../wire.js';
 import { FreeForm, ReportRefSchema } from './common.js';
 
 const int = () => z.int();

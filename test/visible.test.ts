@@ -2,8 +2,8 @@
 // become `\uXXXX`; everything else, tabs and line breaks included, is kept.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { visible } from '../../src/render/visible.js';
-import { runs } from '../helpers/property.js';
+import { visible } from '../src/visible.js';
+import { runs } from './helpers/property.js';
 
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;

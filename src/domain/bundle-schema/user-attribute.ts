@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UserAttributeType } from '../../api/wire.js';
+import { UserAttributeType } from '../wire.js';
 
 export const UserAttributeSchema = z
   .strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PIVOT_DISPLAY, ReportSource } from '../../api/wire.js';
+import { PIVOT_DISPLAY, ReportSource } from '../wire.js';
 import { FolderPathSchema, FreeForm, PublicIdSchema, WorkbookRefSchema } from './common.js';
 
 const JsonText = z.string().superRefine((s, ctx) => {

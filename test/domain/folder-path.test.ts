@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatFolderPath, FolderPathError, parseFolderPath } from '../../src/bundle/folder-path.js';
+import { formatFolderPath, FolderPathError, parseFolderPath } from '../../src/domain/folder-path.js';
 import { runs } from '../helpers/property.js';
 
 describe('folder paths', () => {

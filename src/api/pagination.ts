@@ -1,0 +1,178 @@
+// Cursor pagination: one chain per list, each page asked for once the one
+// before it has been read and checked, so a list read is complete or fails.
+// `first` is the client's page size (page-size.ts: smaller once a server
+// refuses it or shows a smaller cap); the list's length is bounded
+// (list-bound.ts); a server that pages wrongly (repeated cursors, an item in
+// two pages, empty pages without end) is refused rather than followed.
+import { z } from 'zod';
+import { ApiError, type ApiCode } from '../errors.js';
+import type { ApiClient, Query } from './client.js';
+import { invalidBody, issuesText, valuedIssues } from './error-wording.js';
+import { LIST_TOO_LONG, ListBound } from './list-bound.js';
+import { PageInfo } from '../domain/wire.js';
+
+/** A list longer than this many pages is treated as a server that pages forever. */
+export const MAX_PAGES = 100_000;
+/** So many empty pages in a row, each promising more, is a server paging forever with fresh cursors. */
+export const MAX_EMPTY_PAGES_IN_A_ROW = 100;
+
+/** A list page with its items not yet validated: an odd item must not fail the page (tolerant reading). */
+const rawListEnvelope = z.looseObject({
+  items: z.array(z.unknown()),
+  pageInfo: PageInfo.nullish(),
+  count: z.unknown().optional(),
+});
+type RawListPage = z.infer<typeof rawListEnvelope>;
+
+/** Options of ApiClient.pages. */
+export interface PageOptions {
+  /** Sees each page's envelope, before its items are validated. */
+  onPage?: (page: { count: unknown; items: number; pageInfo: PageInfo | undefined }) => void;
+  /**
+   * Items that pass their schema are kept as the server sent them, not as
+   * zod's copy. Only for schemas that neither transform nor default nor
+   * strip (loose objects), whose output then differs from the input at most
+   * in member order: plan and apply compare, hash and show values
+   * canonically, and keep the reports they read as sent. Export keeps zod's
+   * member order, which its files follow.
+   */
+  asIs?: boolean;
+  /**
+   * Tolerant reading: an item that fails its schema is handed here (as sent,
+   * with what is wrong with it) and left out, instead of failing the read.
+   * The caller decides whether it matters (see core/plan/odd.ts).
+   */
+  onInvalid?: (item: unknown, why: string) => void;
+  /** The resource the list is read for, named in --verbose lines and wait notices. */
+  label?: string;
+}
+
+const serverBug = 'This is a server bug; report it with the output of --verbose.';
+
+/** The pages of one list, in order, each page's items validated. */
+export async function* readPages<T>(
+  client: ApiClient,
+  path: string,
+  itemSchema: z.ZodType<T>,
+  query: Query = {},
+  opts: PageOptions = {},
+): AsyncGenerator<T[]> {
+  const seen = new Set<string>();
+  /** The page each item id came in (ids are the lists' identities). */
+  const pageOfId = new Map<number, number>();
+  const bound = new ListBound(client.maxListItems);
+  let total = 0;
+  let emptyInARow = 0;
+  let after: string | undefined;
+  const fail = (message: string, hint: string, code: ApiCode = 'bad_pagination') =>
+    new ApiError({ method: 'GET', path, status: 200, code }, client.redact(`GET ${path}: ${message}`), { hint });
+  for (let n = 1; ; n++) {
+    const { raw, asked } = await readPage(client, path, query, after, opts.label);
+    const info = raw.pageInfo ?? undefined;
+    if (info?.hasNextPage) client.pageSizes.short(asked, raw.items.length);
+    opts.onPage?.({ count: raw.count, items: raw.items.length, pageInfo: info });
+    const overrun = bound.page(raw.count, raw.items.length);
+    if (overrun) throw fail(overrun.message, overrun.hint, LIST_TOO_LONG);
+    total += raw.items.length;
+    if (!info) {
+      if (raw.items.length >= asked) {
+        throw fail(
+          'the server returned a full page without pageInfo; cannot page safely.',
+          "The server does not follow the API's cursor pagination (items + pageInfo); " +
+            'check the base URL and the server version.',
+        );
+      }
+      if (typeof raw.count === 'number' && raw.count > total) {
+        throw fail(
+          `the server returned ${total} of ${raw.count} items and no pageInfo to page on; cannot page safely.`,
+          'Check the base URL and the server version.',
+        );
+      }
+    } else if (info.hasNextPage) {
+      emptyInARow = raw.items.length === 0 ? emptyInARow + 1 : 0;
+      if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
+        const message = `${emptyInARow} empty pages in a row, each claiming more; the server seems to page forever.`;
+        throw fail(message, serverBug);
+      }
+      const cursor = info.endCursor;
+      if (cursor === undefined || cursor === null || cursor === '') {
+        throw fail('pageInfo.hasNextPage is true but there is no endCursor; cannot page on.', serverBug);
+      }
+      if (seen.has(cursor)) {
+        throw fail(`the server repeated the cursor of an earlier page (page ${n}); it would page forever.`, serverBug);
+      }
+      if (n + 1 > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, serverBug);
+      seen.add(cursor);
+    }
+    const items = validateItems(client, path, raw.items, itemSchema, opts);
+    // An item twice in one chain means the list moved under the cursor (or
+    // the server pages wrongly): another item may have been skipped, and a
+    // plan on such a read could create a duplicate.
+    for (const x of items) {
+      const id = (x as { id?: unknown }).id;
+      if (typeof id !== 'number') continue;
+      const first = pageOfId.get(id);
+      if (first !== undefined) {
+        const where = first === n ? `twice in page ${n}` : `in page ${first} and again in page ${n}`;
+        throw fail(
+          `the item with id ${id} came ${where}; the list changed while it was read, or the server pages ` +
+            'inconsistently, so an item may have been skipped.',
+          'Run the command again; if this persists, it is a server bug: report it with the output of --verbose.',
+        );
+      }
+      pageOfId.set(id, n);
+    }
+    yield items;
+    if (!info?.hasNextPage) return;
+    after = info.endCursor!;
+  }
+}
+
+/** One page; a server that refuses this `first` is asked again with a smaller one (page-size.ts). */
+async function readPage(
+  client: ApiClient,
+  path: string,
+  query: Query,
+  after: string | undefined,
+  label: string | undefined,
+): Promise<{ raw: RawListPage; asked: number }> {
+  for (let first = client.pageSize; ; ) {
+    try {
+      const raw = await client.request({
+        method: 'GET',
+        path,
+        schema: rawListEnvelope,
+        query: { ...query, first, ...(after !== undefined ? { after } : {}) },
+        ...(label !== undefined ? { label } : {}),
+      });
+      return { raw, asked: first };
+    } catch (e) {
+      const smaller = client.pageSizes.refused(first, e);
+      if (smaller === undefined || smaller >= first) throw e;
+      first = smaller;
+    }
+  }
+}
+
+function validateItems<T>(
+  client: ApiClient,
+  path: string,
+  raw: unknown[],
+  itemSchema: z.ZodType<T>,
+  opts: PageOptions,
+): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const item = itemSchema.safeParse(raw[i]);
+    if (item.success) {
+      out.push(opts.asIs === true ? (raw[i] as T) : item.data);
+    } else if (opts.onInvalid) {
+      opts.onInvalid(raw[i], client.redact(valuedIssues(raw[i], item.error)));
+    } else {
+      const issues = item.error.issues.map((x) => ({ ...x, path: ['items', i, ...x.path] }));
+      const why = `a body wsc does not understand: ${issuesText(new z.ZodError(issues))}.`;
+      throw invalidBody(client.wording, 'GET', path, 200, why);
+    }
+  }
+  return out;
+}

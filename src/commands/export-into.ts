@@ -1,0 +1,181 @@
+// `wsc export --into DIR`: update the existing bundle at DIR from the
+// deployment, in place. The deployment is read once; the plan of the bundle
+// against it says which resources the bundle already manages (matched by the
+// bundle's own publicIds and slugs) and which of their fields differ; those
+// fields are set in the existing documents (as `--only` does), and resources
+// the bundle does not hold yet get new files. wsc.yaml, the other keys of a
+// document and its comments stay as they are. Never writes to the API.
+import { resolve } from 'node:path';
+import type { ExportOptions } from '../cli.js';
+import type { DocKind } from '../core/export.js';
+import type { ResourceChange } from '../core/model.js';
+import { EXIT, UsageError } from '../errors.js';
+import type { CommandContext } from './context.js';
+import { connectOptions } from './connection.js';
+import { editDocument, exportEnvDir } from './export-only.js';
+import { exportSourceOf } from './export-source.js';
+import { visible } from '../visible.js';
+import { endPhase } from '../timings.js';
+
+export interface IntoResult {
+  /** Resources whose files took fields from the deployment. */
+  updated: { address: string; file: string; fields: string[] }[];
+  /** Resources the bundle did not hold: a new file each. */
+  created: { address: string; file: string }[];
+  /** Managed resources that already match. */
+  unchanged: number;
+  /** Resources of the bundle that the deployment does not hold (their files are left as they are). */
+  notLive: string[];
+}
+
+export async function runExportInto(opts: ExportOptions, ctx: CommandContext): Promise<number> {
+  const { isDirectory, discoverFiles } = await import('../bundle/files.js');
+  const root = resolve(ctx.cwd, opts.into!);
+  if (!(await isDirectory(root))) {
+    throw new UsageError(`--into ${opts.into}: no such directory. --into updates an existing bundle.`, {
+      code: 'export_out_dir',
+      hint: 'Give the directory of the bundle to update, or write a new one with --out.',
+    });
+  }
+  const { resolveEnvironment } = await import('../config/environment.js');
+  const { loadValidBundle } = await import('../bundle/load.js');
+  const { connect } = await import('../api/connect.js');
+  const { hintsFor, readLiveState } = await import('../api/live.js');
+  const { readFolderTree } = await import('../api/folders.js');
+  const { normalizeSlug } = await import('../domain/wire.js');
+  const { plan } = await import('../core/plan.js');
+  const { exportDeployment } = await import('../core/export.js');
+  const { MemorySink, placeExport } = await import('../core/export/into.js');
+  const { editsFor } = await import('../core/export/only.js');
+  const { DirSink } = await import('../bundle/write-files.js');
+  const render = await import('../render/export.js');
+
+  const connOpts = connectOptions(opts, ctx);
+  const env = await resolveEnvironment({
+    dir: exportEnvDir(opts, ctx.cwd),
+    flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
+    env: ctx.env,
+  });
+  // A bundle that does not load is not updated (exit 3, nothing read).
+  const { desired } = await loadValidBundle(root, {
+    vars: env.vars,
+    env: ctx.env,
+    mayHoldUnknownRefs: true,
+    tokenVariables: env.tokenVariables,
+  });
+  const conn = await connect(env, connOpts);
+  try {
+    const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
+    const what = `deployment ${env.deploymentId} at ${where} into ${opts.into} (environment ${env.name})`;
+    ctx.err(ctx.style.c.dim(`Exporting ${what}…\n`));
+    const hints = hintsFor(desired);
+    const live = await readLiveState(conn.client, conn.deploymentId, hints);
+    const p = plan(desired, live, {
+      environment: env.name,
+      deploymentId: env.deploymentId,
+      publicIds: env.publicIds,
+      targets: [],
+      fingerprints: false,
+    });
+    // The same export as `--out`, from what was just read (user attributes read here when the plan did not).
+    const fromClient = exportSourceOf(conn.client, conn.deploymentId);
+    const sink = new MemorySink();
+    const summary = await exportDeployment(
+      {
+        workbooks: async function* () {
+          yield live.workbooks;
+        },
+        reports: async function* () {
+          yield live.reports;
+        },
+        userAttributes: hints.userAttributes === false ? fromClient.userAttributes : async function* () {
+          yield live.userAttributes;
+        },
+        folders: () => (live.folders ? Promise.resolve(live.folders) : readFolderTree(conn.client, conn.deploymentId)),
+      },
+      sink,
+      { deploymentId: conn.deploymentId, workbooks: [], publicIds: env.publicIds },
+    );
+
+    const byAddress = new Map<string, ResourceChange>(p.changes.map((c) => [c.address, c]));
+    const matches = {
+      reports: new Map<number, string>(),
+      workbooks: new Map<number, string>(),
+      userAttributes: new Set<string>(),
+    };
+    for (const r of desired.reports) {
+      const id = byAddress.get(r.address)?.liveId;
+      if (id !== undefined) matches.reports.set(id, r.publicId);
+    }
+    for (const w of desired.workbooks) {
+      const id = byAddress.get(w.address)?.liveId;
+      if (id !== undefined) matches.workbooks.set(id, w.slug);
+    }
+    for (const u of desired.userAttributes) {
+      if (byAddress.get(u.address)?.liveId !== undefined) matches.userAttributes.add(u.name);
+    }
+    const liveIndex = {
+      ...(env.publicIds === 'per-deployment' ? { perDeployment: conn.deploymentId } : {}),
+      reportIdOfPublicId: new Map(live.reports.map((r) => [r.publicId, r.id])),
+      workbookIdOfSlug: new Map(
+        live.workbooks.filter((w) => typeof w.slug === 'string').map((w) => [normalizeSlug(w.slug as string), w.id]),
+      ),
+    };
+    const taken = new Set((await discoverFiles(root)).files.map((f) => f.rel.toLowerCase()));
+    const placed = placeExport(sink.docs, matches, liveIndex, taken);
+
+    const result: IntoResult = { updated: [], created: [], unchanged: 0, notLive: [] };
+    const resources = [...desired.workbooks, ...desired.reports, ...desired.userAttributes];
+    for (const d of resources) {
+      const change = byAddress.get(d.address);
+      const doc = placed.managed.get(d.address);
+      if (change?.liveId === undefined || doc === undefined) {
+        result.notLive.push(d.address);
+        continue;
+      }
+      const edits = editsFor(change, doc);
+      if (edits.length === 0) {
+        result.unchanged++;
+        continue;
+      }
+      const match = 'publicId' in d ? { publicId: d.publicId } : 'slug' in d ? { slug: d.slug } : { name: d.name };
+      editDocument(root, d.pos.file, d.address, match, edits);
+      result.updated.push({ address: d.address, file: d.pos.file, fields: edits.map((e) => e.path.join('.')) });
+    }
+    if (placed.created.length > 0) {
+      const files = await DirSink.open(root, { createDirs: false });
+      for (const c of placed.created) {
+        await files.writeDoc(c.kind as DocKind, c.rel, c.doc);
+        result.created.push({ address: c.address, file: c.rel });
+      }
+    }
+    endPhase('export');
+    const newFiles = new Set(result.created.map((c) => c.file));
+    // Warnings of the files written; the per-deployment one does not apply (new reports carry an aliasing adopt).
+    const warnings = summary.warnings.filter((w) =>
+      w.file === undefined ? w.code !== 'per-deployment-ids' : newFiles.has(w.file),
+    );
+    ctx.err(render.renderExportWarnings(warnings, ctx.style));
+    const json = () => `${JSON.stringify({ formatVersion: 1, into: opts.into, ...result }, null, 2)}\n`;
+    ctx.out(opts.output === 'json' ? json() : intoHuman(opts.into!, result));
+    return EXIT.ok;
+  } finally {
+    await conn.close();
+  }
+}
+
+function intoHuman(into: string, r: IntoResult): string {
+  const lines: string[] = [];
+  for (const u of r.updated) {
+    lines.push(`~ ${visible(u.address)}: took ${u.fields.join(', ')} into ${visible(u.file)}`);
+  }
+  for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
+  for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
+  const n = (k: number, what: string) => `${k} ${what}`;
+  lines.push(
+    `Updated ${visible(into)}: ${n(r.updated.length, 'updated')}, ${n(r.created.length, 'new')}, ` +
+      `${n(r.unchanged, 'unchanged')}` +
+      `${r.notLive.length > 0 ? `, ${n(r.notLive.length, 'not in the deployment')}` : ''}. wsc.yaml is left as it is.`,
+  );
+  return `${lines.join('\n')}\n`;
+}

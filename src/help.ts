@@ -1,0 +1,105 @@
+// What `wsc CMD --help` prints after the flags: a few examples and the exit
+// codes of that command. Kept apart from the wiring in cli.ts so the words
+// can be read (and changed) in one place; README's tables say the same.
+import type { Command } from 'commander';
+
+export type CommandName = 'validate' | 'plan' | 'apply' | 'export' | 'doctor' | 'emulator' | 'preview' | 'schema';
+
+interface CommandHelp {
+  examples: readonly string[];
+  /** [code, meaning] */
+  exitCodes: readonly (readonly [number | string, string])[];
+}
+
+const INVALID: readonly [number, string] = [3, 'invalid input (usage, wsc.yaml, bundle); nothing was sent'];
+
+export const HELP: Record<CommandName, CommandHelp> = {
+  validate: {
+    examples: ['wsc validate', 'wsc validate --dir dashboards --env prod', 'wsc validate --output json'],
+    exitCodes: [
+      [0, 'the bundle is valid (warnings do not fail)'],
+      [3, 'the bundle or wsc.yaml has errors, or a usage error'],
+    ],
+  },
+  plan: {
+    examples: [
+      'wsc plan --env staging',
+      'wsc plan --output markdown --detailed-exitcode',
+      'wsc plan --target report/revMrrTrnd01 --out plan.json',
+    ],
+    exitCodes: [
+      [0, 'planned (with --detailed-exitcode: no changes)'],
+      [1, 'the API, the network or a list bound failed'],
+      [2, 'with --detailed-exitcode only: changes pending'],
+      INVALID,
+    ],
+  },
+  apply: {
+    examples: ['wsc apply', 'wsc apply --env prod --auto-approve', 'wsc apply plan.json'],
+    exitCodes: [
+      [0, 'applied, or nothing to change'],
+      [1, 'failed before any change was applied, cancelled at the prompt, or a stale saved plan'],
+      INVALID,
+      [4, 'partly applied: some changes applied, some not (running again converges)'],
+      ['130, 143', 'a second SIGINT or SIGTERM during the writes'],
+    ],
+  },
+  export: {
+    examples: [
+      'wsc export --out dashboards',
+      'wsc export --into dashboards --env prod',
+      'wsc export --only report/revMrrTrnd01 --into dashboards',
+    ],
+    exitCodes: [
+      [0, 'exported'],
+      [1, 'the API, the network or a write failed (files written are whole)'],
+      [3, 'invalid input (usage, wsc.yaml, an unsafe output directory, a bundle that --into cannot read)'],
+    ],
+  },
+  doctor: {
+    examples: ['wsc doctor', 'wsc doctor --env prod --output json'],
+    exitCodes: [
+      [0, 'every check passed'],
+      [1, 'a check failed (each failed one has a hint)'],
+      [3, 'invalid configuration (wsc.yaml, environment, token)'],
+    ],
+  },
+  emulator: {
+    examples: [
+      'wsc emulator',
+      'wsc emulator --port 0 --state emulator.json',
+      'wsc emulator --ui-made --latency 10-40 --faults "429=0.05"',
+    ],
+    exitCodes: [
+      [0, 'stopped by SIGINT or SIGTERM'],
+      [3, 'invalid flags, or the port is in use'],
+    ],
+  },
+  preview: {
+    examples: ['wsc preview', 'wsc preview --dir dashboards --port 0', 'wsc preview --out previews'],
+    exitCodes: [
+      [0, 'served until stopped, or the SVGs written'],
+      [3, 'invalid flags, or (with --out) the bundle has errors'],
+    ],
+  },
+  schema: {
+    examples: ['wsc schema', 'wsc schema --out dashboards/schemas', 'wsc schema --check'],
+    exitCodes: [
+      [0, 'written, or (with --check) up to date'],
+      [1, 'with --check: the files are stale'],
+      [3, 'the directory cannot be written'],
+    ],
+  },
+};
+
+/** The text shown after a command's flags. */
+export function helpAfter(name: CommandName): string {
+  const h = HELP[name];
+  const width = Math.max(...h.exitCodes.map(([c]) => String(c).length));
+  const codes = h.exitCodes.map(([c, what]) => `  ${String(c).padEnd(width)}  ${what}`);
+  return `\nExamples:\n${h.examples.map((e) => `  $ ${e}`).join('\n')}\n\nExit codes:\n${codes.join('\n')}\n`;
+}
+
+export function withHelp(cmd: Command, name: CommandName): Command {
+  return cmd.addHelpText('after', helpAfter(name));
+}

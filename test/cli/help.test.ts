@@ -1,0 +1,128 @@
+// Each command's --help lists exactly the flags that command reads, then its
+// examples and exit codes. Runs the built launcher as a user would.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { HELP, helpAfter } from '../../src/help.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, NO_COLOR: '1' };
+    execFile('node', [`${root}/bin/wsc.js`, ...args], { env }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The long flag of every line of the Options section, in order. */
+function flagsOf(help: string): string[] {
+  const section = help.split('\nOptions:\n')[1]!.split('\n\n')[0]!;
+  return section
+    .split('\n')
+    .map((line) => /^ {2}(?:-\w, )?(--[\w-]+)/.exec(line)?.[1])
+    .filter((f): f is string => f !== undefined);
+}
+
+const BUNDLE = ['--dir', '--env'];
+const TARGET = ['--base-url', '--deployment'];
+const CONNECTION = ['--verbose', '--concurrency', '--max-retries', '--page-size', '--max-list-items'];
+
+const EXPECTED: Record<string, string[]> = {
+  validate: [...BUNDLE, ...TARGET, '--output', '--no-color', '--help'],
+  plan: [
+    ...BUNDLE,
+    ...TARGET,
+    '--output',
+    '--no-color',
+    ...CONNECTION,
+    '--out',
+    '--detailed-exitcode',
+    '--target',
+    '--prune',
+    '--max-deletes',
+    '--compact',
+    '--no-compact',
+    '--show-unmanaged',
+    '--help',
+  ],
+  apply: [
+    ...BUNDLE,
+    ...TARGET,
+    '--output',
+    '--no-color',
+    ...CONNECTION,
+    '--auto-approve',
+    '--target',
+    '--prune',
+    '--max-deletes',
+    '--overwrite-ui-edits',
+    '--compact',
+    '--no-compact',
+    '--show-unmanaged',
+    '--help',
+  ],
+  export: [
+    ...BUNDLE,
+    ...TARGET,
+    '--output',
+    '--no-color',
+    ...CONNECTION,
+    '--out',
+    '--into',
+    '--workbook',
+    '--only',
+    '--help',
+  ],
+  doctor: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--help'],
+  emulator: [
+    '--port',
+    '--host',
+    '--state',
+    '--seed',
+    '--ui-made',
+    '--latency',
+    '--faults',
+    '--workbook-listing',
+    '--no-color',
+    '--help',
+  ],
+  preview: ['--dir', '--env', '--port', '--out', '--no-color', '--help'],
+  schema: ['--out', '--check', '--no-color', '--help'],
+};
+
+describe('wsc CMD --help', () => {
+  test.each(Object.keys(EXPECTED))('%s lists exactly its flags, examples and exit codes', async (cmd) => {
+    const r = await wsc([cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(flagsOf(r.stdout)).toEqual(EXPECTED[cmd]);
+    expect(r.stdout).toContain('\nExamples:\n  $ wsc ');
+    expect(r.stdout).toContain('\nExit codes:\n');
+    expect(r.stdout).toContain(helpAfter(cmd as keyof typeof HELP));
+  });
+
+  test('the output formats offered are the ones each command prints', async () => {
+    const choices = async (cmd: string) => {
+      const help = (await wsc([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
+      return /--output <format> output format \(choices: ([^)]*?), default/.exec(help)?.[1];
+    };
+    expect(await choices('plan')).toBe('"human", "json", "markdown"');
+    for (const cmd of ['validate', 'apply', 'export', 'doctor']) expect(await choices(cmd)).toBe('"human", "json"');
+  });
+
+  test('a flag another command takes is refused (exit 3)', async () => {
+    const r = await wsc(['validate', '--concurrency', '4']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("unknown option '--concurrency'");
+  });
+
+  test('every example names its own command and every exit-code table has 0', () => {
+    for (const [name, h] of Object.entries(HELP)) {
+      expect(h.examples.length).toBeGreaterThanOrEqual(2);
+      for (const e of h.examples) expect(e.startsWith(`wsc ${name}`)).toBe(true);
+      expect(h.exitCodes[0]![0]).toBe(0);
+    }
+  });
+});
