@@ -1,4 +1,4 @@
-// Commander wiring: every command and flag of DESIGN §1, each command loaded
+// Commander wiring: every command and flag (README, Commands), each command loaded
 // lazily so `wsc validate` never pays for the HTTP client or the emulator.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { processContext } from './commands/context.js';

@@ -1,4 +1,4 @@
-// Live state as DESIGN §4: the three lists, all pages, read in parallel. No
+// Live state: the three lists, all pages, read in parallel. No
 // per-resource GET: the lists carry every field the planner compares. Cost:
 // ceil(R/page) + ceil(W/page) + ceil(A/page) requests, at least one each.
 // Reports are read from both ends at once (read-both-ends.ts): the same

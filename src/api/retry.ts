@@ -1,4 +1,4 @@
-// The retry policy of DESIGN §5, as data plus one pure predicate. The client
+// The retry policy (README, `wsc apply`), as data plus one pure predicate. The client
 // runs its own small attempt loop around `retryDecision` rather than p-retry
 // (so p-retry is not a dependency): p-retry's delays are
 // `factor^n × random(1..2)` (no full jitter), a server-given Retry-After could

@@ -1,11 +1,11 @@
 // The executor: runs a plan's requests against an ApiPort. Pure
 // orchestration: no I/O of its own (the port does it), no clock, no retries
-// (the port retries per DESIGN §5; this layer resolves the one ambiguous
+// (the port retries, per api/retry.ts; this layer resolves the one ambiguous
 // outcome, a report create whose answer was lost, by reading it back).
 //
 // Scheduling is driven by dependencies: a request starts as soon as every
 // request it depends on has succeeded, up to `concurrency` at a time. The
-// phases of DESIGN §5 follow from the dependencies (see execute/graph.ts), so
+// phases (Operation.phase) follow from the dependencies (see execute/graph.ts), so
 // user attributes and unrelated resources never wait for a whole phase.
 import pLimit from 'p-limit';
 import type { Report } from '../api/wire.js';

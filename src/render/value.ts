@@ -34,7 +34,10 @@ export function inlineValue(v: JsonValue | undefined): string {
   return visible(stringify(v));
 }
 
-/** The lines a long value is diffed as: strings as they are (JSON strings pretty-printed), other values as pretty JSON with sorted keys. */
+/**
+ * The lines a long value is diffed as: strings as they are (JSON strings
+ * pretty-printed), other values as pretty JSON with sorted keys.
+ */
 export function valueLines(v: JsonValue | undefined, path: string): string[] {
   return rawValueLines(v, path).map(visible);
 }

@@ -1,6 +1,6 @@
 // The export transform and the streaming exporter, without HTTP: live objects
 // -> files (a real DirSink in a temp dir) -> the bundle loader -> the planner.
-// The invariant of DESIGN §6: a plan right after an export has nothing to
+// The invariant of export: a plan right after an export has nothing to
 // create or update (legacy reports only get adopted).
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

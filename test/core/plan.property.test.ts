@@ -1,4 +1,4 @@
-// No phantom diffs (DESIGN §4): for random bundles, the plan against a live
+// No phantom diffs: for random bundles, the plan against a live
 // state that already holds the bundle's content is empty, whatever the key
 // order or jsonQuery formatting on either side; and the plan is deterministic.
 // The "applied" live state is built by a small simulation of what the server

@@ -1,7 +1,7 @@
 // `wsc export` end to end: the BUILT CLI against the emulator on a free
 // loopback port, over a seeded deployment (200 reports, 12 legacy reports
 // sharing a placeholder, 20 workbooks in nested folders with dashboards, and
-// reports with hostile names). DESIGN §6 and issue 6:
+// reports with hostile names):
 //   (a) export, then plan on the same deployment: only the adoptions;
 //   (b) export, then apply there: adopts the legacy reports, creates nothing,
 //       and the next plan is empty;
