@@ -4,10 +4,11 @@
 // Formatting is prettier's alone: no stylistic rule here but the length of
 // comment lines, which prettier does not wrap.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       'dist/',
@@ -24,7 +25,7 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       ecmaVersion: 2023,
@@ -100,7 +101,7 @@ export default tseslint.config(
     // Plain JavaScript (scripts, the launcher, the preview page, this file)
     // is outside tsconfig.json: no type information for it.
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
-    ...tseslint.configs.disableTypeChecked,
+    extends: [tseslint.configs.disableTypeChecked],
   },
   {
     // The preview page runs in the browser.
