@@ -163,7 +163,7 @@ function valuedIssues(item: unknown, error: z.ZodError, max = 3): string {
   const parts = error.issues.slice(0, max).map((i) => {
     let v: unknown = item;
     for (const k of i.path) {
-      v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+      v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
     }
     const where = i.path.length ? i.path.map(String).join('.') : '(root)';
     const shown = v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80);
@@ -786,6 +786,7 @@ export class ApiClient {
         json = JSON.parse(text);
       } catch {
         // not JSON: a short plain-text body is still the best message there is
+        // eslint-disable-next-line no-control-regex -- control characters mark a binary body
         if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) {
           serverMessage = shownServerText(text.trim(), this.redactToken);
         }

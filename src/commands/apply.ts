@@ -179,7 +179,7 @@ function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
 async function executeAndReport(plan: Plan, conn: Connection, opts: Options, ctx: CommandContext): Promise<number> {
   const progress = createProgress({
     style: ctx.style,
-    write: ctx.err,
+    write: (text) => ctx.err(text),
     ...(ctx.style.spinner ? { stream: process.stderr } : {}),
   });
   // Ctrl-C (or the CI runner's SIGTERM) while writing: start nothing new,

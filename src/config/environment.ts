@@ -106,7 +106,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
       const v = Object.hasOwn(penv, varName) ? penv[varName] : undefined;
       return v === undefined ? { found: false } : { found: true, value: v };
     };
-  const expand = (text: string, path: (string | number)[], what: string): string | unknown => {
+  const expand = (text: string, path: (string | number)[], what: string): unknown => {
     const r = interpolate(text, lookup(path[0] === 'token'));
     const problem = r.problems[0];
     if (!problem) return r.value;

@@ -129,6 +129,8 @@ export function sameContent(desired: unknown, live: unknown): boolean {
   return members === 0;
 }
 
+// Called with .call(o, k): the method is taken from the prototype once, for every object.
+// eslint-disable-next-line @typescript-eslint/unbound-method
 const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /**

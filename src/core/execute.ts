@@ -144,7 +144,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
       case 'upsertWorkbook': {
         const body = owned(resolve(op.body), op.record);
         try {
-          const wb = await port.upsertWorkbookBySlug(op.slug, body as never);
+          const wb = await port.upsertWorkbookBySlug(op.slug, body);
           return { id: wb.id, recovered: false };
         } catch (e) {
           throw explainMove(e, req, body, plan);
@@ -178,7 +178,7 @@ export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): 
       case 'publishWorkbook': {
         const workbookId = typeof op.workbook === 'number' ? op.workbook : idOf(refAddress(op.workbook));
         if (workbookId === undefined) throw new UnresolvedRefError(refAddress(op.workbook as never));
-        await port.publishWorkbook(workbookId, { ...resolve(op.body), workbookId } as never);
+        await port.publishWorkbook(workbookId, { ...resolve(op.body), workbookId });
         return { id: workbookId, recovered: false };
       }
       case 'createUserAttribute':

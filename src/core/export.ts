@@ -186,6 +186,7 @@ class WriteQueue {
   }
 
   private check(): void {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the first write's error, as it was thrown
     if (this.failure !== undefined) throw this.failure;
   }
 }
@@ -202,7 +203,7 @@ export function readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, 
   let done = false;
   const gen = (async function* () {
     try {
-      while (pending) {
+      while (pending !== undefined) {
         const r = await pending;
         if (r.done) return;
         pending = it.next();
@@ -258,7 +259,8 @@ export async function exportDeployment(source: ExportSource, sink: ExportSink, o
     [allWorkbooks, userAttributes] = await Promise.all([
       collect(source.workbooks()),
       filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()).catch((e: unknown) => {
-        // The token may not read the account's user attributes (they need an admin): the rest is still worth exporting.
+        // The token may not read the account's user attributes (they need an admin):
+        // the rest is still worth exporting.
         if (!(e instanceof ApiError) || e.status !== 403) throw e;
         warnings.push({
           code: 'user-attributes-unreadable',

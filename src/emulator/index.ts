@@ -126,7 +126,7 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
     try {
       initial = JSON.parse(text) as SeedState;
     } catch (e) {
-      throw new Error(`${opts.stateFile}: the state file is not valid JSON (${(e as Error).message})`);
+      throw new Error(`${opts.stateFile}: the state file is not valid JSON (${(e as Error).message})`, { cause: e });
     }
     checkSeedShape(initial, opts.stateFile);
   } else if (typeof opts.seed === 'string') {

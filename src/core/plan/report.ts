@@ -3,7 +3,7 @@
 import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../api/wire.js';
 import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { ActionKind, FieldChange, Fingerprint, JsonValue, PlannedRequest, Ref, ResourceChange } from '../model.js';
+import type { ActionKind, FieldChange, Fingerprint, PlannedRequest, Ref, ResourceChange } from '../model.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
 import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
@@ -32,7 +32,7 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
 
   for (const f of REPORT_INPUT_FIELDS) {
     if (!(f in d.fields)) continue;
-    const raw = (d.fields[f] ?? null) as JsonValue;
+    const raw = d.fields[f] ?? null;
     const r = resolveRefs(raw, targets, { address: d.address, path: f, pos: d.pos, refPos: d.refPos });
     addPending(r.pending);
     const before = liveField(lr, f);
