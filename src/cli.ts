@@ -144,7 +144,7 @@ function action<O extends { color: boolean }>(program: Command & { exitCode?: nu
     const { run } = await load();
     const ctx = processContext({ noColor: !opts.color });
     const dirGiven = this.getOptionValueSource('dir') === 'cli';
-    program.exitCode = await run({ ...opts, args, dirGiven } as O, ctx);
+    program.exitCode = await run({ ...opts, args, dirGiven }, ctx);
   };
 }
 
