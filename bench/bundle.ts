@@ -1,6 +1,6 @@
 // The bench bundle: YAML files that describe exactly what a generated seed
 // holds (so `plan` against it is a no-op), and the 10% change for the apply
-// scenario.
+// scenario, which can be undone (the next apply then changes the same 10% back).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toYaml } from '../src/bundle/write.js';
@@ -25,7 +25,7 @@ export function writeBundleFromSeed(seed: SeedState, dir: string, deploymentId =
   const publicIdById = new Map(reps.map((r) => [r.id, r.publicId!]));
   const workbookFiles: string[] = [];
   for (const w of wbs) {
-    const meta = structuredClone(w.meta ?? {}) as Record<string, unknown>;
+    const meta: Record<string, unknown> = structuredClone(w.meta ?? {});
     const draft = meta['dashboardDraft'] as { widgets?: Array<{ config?: { reportId?: unknown } }> } | undefined;
     for (const widget of draft?.widgets ?? []) {
       const id = widget.config?.reportId;
@@ -42,7 +42,13 @@ export function writeBundleFromSeed(seed: SeedState, dir: string, deploymentId =
   }
   const reportFiles: string[] = [];
   for (const r of reps) {
-    const doc: Record<string, unknown> = { kind: 'Report', publicId: r.publicId, name: r.name, title: r.title, source: r.source };
+    const doc: Record<string, unknown> = {
+      kind: 'Report',
+      publicId: r.publicId,
+      name: r.name,
+      title: r.title,
+      source: r.source,
+    };
     if (r.workbookId != null) doc['workbookId'] = { $workbook: slugById.get(r.workbookId)! };
     if (r.folderId != null) doc['folderId'] = r.folderId;
     if (r.sqlQuery != null) doc['sqlQuery'] = r.sqlQuery;
@@ -56,20 +62,32 @@ export function writeBundleFromSeed(seed: SeedState, dir: string, deploymentId =
   return { dir, reportFiles, workbookFiles };
 }
 
-/** Changes one field in every tenth report (title) and workbook (name); returns the number of resources changed. */
-export function changeTenPercent(b: BenchBundle): number {
-  let n = 0;
+export interface TenPercent {
+  /** Resources changed: every tenth report (title) and workbook (name). */
+  changed: number;
+  /** Writes the files as they were before the change. */
+  restore: () => void;
+  /** Writes the changed files again. */
+  reapply: () => void;
+}
+
+/** Changes one field in every tenth report (title) and workbook (name). */
+export function changeTenPercent(b: BenchBundle): TenPercent {
+  const texts: Array<{ file: string; before: string; after: string }> = [];
   const edit = (files: string[], re: RegExp, to: (m: string) => string) => {
-    files.forEach((f, i) => {
+    files.forEach((file, i) => {
       if (i % 10 !== 0) return;
-      const text = readFileSync(f, 'utf8');
-      const next = text.replace(re, to);
-      if (next === text) throw new Error(`bench: nothing to change in ${f}`);
-      writeFileSync(f, next);
-      n++;
+      const before = readFileSync(file, 'utf8');
+      const after = before.replace(re, to);
+      if (after === before) throw new Error(`bench: nothing to change in ${file}`);
+      texts.push({ file, before, after });
     });
   };
   edit(b.reportFiles, /^title: (.*)$/m, (m) => `${m} (changed)`);
   edit(b.workbookFiles, /^name: (.*)$/m, (m) => `${m} (changed)`);
-  return n;
+  const write = (which: 'before' | 'after') => {
+    for (const t of texts) writeFileSync(t.file, t[which]);
+  };
+  write('after');
+  return { changed: texts.length, restore: () => write('before'), reapply: () => write('after') };
 }

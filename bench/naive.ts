@@ -9,7 +9,12 @@ export interface NaiveSample {
   perRequestMs: number;
 }
 
-export async function measureNaive(emu: Emulator, deploymentId: number, ids: { reports: number[]; workbooks: number[] }, sample: number): Promise<NaiveSample> {
+export async function measureNaive(
+  emu: Emulator,
+  deploymentId: number,
+  ids: { reports: number[]; workbooks: number[] },
+  sample: number,
+): Promise<NaiveSample> {
   const paths = [
     ...ids.reports.map((id) => `/api/v1/deployments/${deploymentId}/reports/${id}`),
     ...ids.workbooks.map((id) => `/api/v1/deployments/${deploymentId}/workbooks/${id}`),
@@ -33,7 +38,12 @@ export async function measureNaive(emu: Emulator, deploymentId: number, ids: { r
  * JSON text, transfer), with no injected latency: the median of a few reads.
  * A real server has its own such cost; the strict read bound counts latency only.
  */
-export async function measurePageServe(emu: Emulator, deploymentId: number, latencyMs: number, pageSize: number): Promise<number> {
+export async function measurePageServe(
+  emu: Emulator,
+  deploymentId: number,
+  latencyMs: number,
+  pageSize: number,
+): Promise<number> {
   emu.setLatency(0);
   try {
     const url = `${emu.url}/api/v1/deployments/${deploymentId}/reports?first=${pageSize}`;

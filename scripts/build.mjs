@@ -2,7 +2,7 @@
 // (esbuild), with the runtime dependencies inside. Why a bundle and not tsc's
 // file-per-module output: a `wsc plan` loads some 250 modules otherwise
 // (undici's and zod's files, then ours), and resolving, reading and linking
-// them one by one was ~7% of the CPU of a plan at 10k reports (bench). Code
+// them one by one costs a run more than the bundle does (docs/performance.md). Code
 // splitting keeps each command's modules lazy (`wsc validate` still never
 // loads the HTTP client). Type checking is `npm run typecheck` (tsc).
 import { build } from 'esbuild';

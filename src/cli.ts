@@ -145,7 +145,7 @@ function action<O extends { color: boolean }>(program: Program, load: () => Prom
     const { run } = await load();
     const ctx = (program.context ?? processContext)({ noColor: !opts.color });
     const dirGiven = this.getOptionValueSource('dir') === 'cli';
-    program.exitCode = await run({ ...opts, args, dirGiven } as O, ctx);
+    program.exitCode = await run({ ...opts, args, dirGiven }, ctx);
   };
 }
 

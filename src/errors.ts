@@ -1,6 +1,6 @@
 // One small error hierarchy for the whole CLI. Every error a user can meet is
 // a WscError with a stable `code` (for scripts and tests), a message, an
-// optional hint (what to do next) and the exit code of DESIGN §2. main.ts is
+// optional hint (what to do next) and its exit code (README, Exit codes). main.ts is
 // the only place that turns them into output and an exit status; a known
 // error prints no stack trace.
 

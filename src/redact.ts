@@ -35,8 +35,6 @@ export function redact(text: string): string {
   return out;
 }
 
-type Write = NodeJS.WriteStream['write'];
-
 /**
  * Makes `stream.write` redact what it is given. Text and bytes alike: a
  * library (the spinner) may write either. Called once per stream by main.ts.
@@ -49,5 +47,5 @@ export function redactStream(stream: NodeJS.WriteStream): void {
     if (chunk instanceof Uint8Array) return write(redact(Buffer.from(chunk).toString('utf8')), ...rest);
     return write(chunk, ...rest);
   };
-  stream.write = redacting as Write;
+  stream.write = redacting;
 }

@@ -14,7 +14,7 @@ export type Descend = (path: readonly string[]) => boolean;
 const PARALLEL_LISTS = 8;
 
 async function mapBounded<T, R>(items: readonly T[], limit: number, f: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -1,6 +1,6 @@
 // JSON.parse for API bodies, minus the deprecated twin. List answers carry
-// every item twice, in `items` and in the legacy `data` (facts §2: "still
-// returned but deprecated"): `{"items":X,"data":X,...}`. Parsing X once and
+// every item twice, in `items` and in the legacy `data` (still returned,
+// deprecated): `{"items":X,"data":X,...}`. Parsing X once and
 // sharing it halves the parse and the garbage of a plan's reads. The result
 // is always what JSON.parse(text) gives (`data` equal to `items`, here the
 // same array); anything else is parsed whole.

@@ -47,7 +47,7 @@ export function httpPort(client: ApiClient, deploymentId: number, address?: stri
       return all.filter((r) => r.publicId === publicId);
     },
 
-    // The body needs workbookId even though the path has it (facts §2.3).
+    // The body needs workbookId even though the path has it (the API requires both).
     // Publishing is idempotent per workbook (the guide), so a repeat is harmless.
     publishWorkbook: (workbookId, body) =>
       client.request({

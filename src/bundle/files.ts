@@ -152,7 +152,7 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
     return fail('encoding', 'file is not valid UTF-8', line, col, 'Save the file as UTF-8.');
   }
   let text = shared.toString('utf8', 0, n);
-  // A byte-order mark is not part of the text (as TextDecoder, which this replaced, dropped it).
+  // A byte-order mark is not part of the text (TextDecoder drops it too).
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // YAML allows no control character but tab, LF, CR (and NEL): one would
   // otherwise travel, invisible, into the API.

@@ -13,7 +13,10 @@ export interface IssueContext {
   /** Extra words for an unknown key at the document root, by key. */
   rootKeyNotes?: Record<string, string>;
   serverOwned?: ReadonlySet<string>;
-  /** Paths (JSON of the path array) already reported otherwise, e.g. an undefined variable: no second diagnostic there. */
+  /**
+   * Paths (JSON of the path array) already reported otherwise, e.g. an
+   * undefined variable: no second diagnostic there.
+   */
   skipPaths?: ReadonlySet<string>;
 }
 

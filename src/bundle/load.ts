@@ -60,8 +60,7 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   let incomplete = false;
   // Every file is read before any is parsed: the system calls then run one
   // after another, with the kernel's code and data still in the CPU's caches
-  // (interleaved with parsing, opening a file cost about three times as much
-  // CPU at 10k files). The texts are all kept anyway (positions re-read them).
+  // (docs/performance.md). The texts are all kept anyway (positions re-read them).
   const reads = new Array<ReadResult>(files.length);
   for (let i = 0; i < files.length; i++) reads[i] = readBundleFileSync(files[i]!);
   for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;

@@ -85,7 +85,10 @@ export class PositionIndex {
   }
 }
 
-/** What JSON.stringify escapes in a string (quote, backslash, controls, lone surrogates); other keys are quoted directly. */
+/**
+ * What JSON.stringify escapes in a string (quote, backslash, controls, lone
+ * surrogates); other keys are quoted directly.
+ */
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001F\uD800-\uDFFF]/;
 

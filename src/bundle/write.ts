@@ -28,6 +28,7 @@ export function schemaLine(kind: SchemaKind, relFile: string): string {
  * BOM is dropped, line separators fold, controls are not printable): strings
  * holding one are written double-quoted, where they are escaped.
  */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const NEEDS_QUOTES = /[\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/;
 
 /** A scalar that reads the same in a flow collection without quotes. */

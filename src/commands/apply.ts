@@ -190,7 +190,7 @@ async function executeAndReport(
 ): Promise<number> {
   const progress = createProgress({
     style: ctx.style,
-    write: ctx.err,
+    write: (text) => ctx.err(text),
     ...(ctx.style.spinner ? { stream: process.stderr } : {}),
   });
   // Ctrl-C (or the CI runner's SIGTERM) while writing: start nothing new,

@@ -3,7 +3,7 @@
 // otherwise; a bad configuration is exit 3 as for every command.
 import { resolve } from 'node:path';
 import type { DoctorOptions } from '../cli.js';
-import { EXIT, isWscError, type WscError } from '../errors.js';
+import { EXIT, isWscError } from '../errors.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 
@@ -27,7 +27,7 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
     ({ desired }) => ({ desired }),
     (e: unknown) => {
       if (!isWscError(e)) throw e;
-      return { error: e as WscError };
+      return { error: e };
     },
   );
   const { connect } = await import('../api/connect.js');

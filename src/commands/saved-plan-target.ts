@@ -15,6 +15,7 @@ import { visible } from '../visible.js';
 export function savedPlanDir(saved: SavedPlan, opts: Pick<ApplyOptions, 'dir' | 'dirGiven'>, cwd: string): string {
   if (opts.dirGiven === true || saved.bundleDir === undefined) return resolve(cwd, opts.dir);
   const rel = saved.bundleDir;
+  // eslint-disable-next-line no-control-regex -- a control character in a path is refused
   if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || /[\u0000-\u001f]/.test(rel)) {
     throw new UsageError(`The saved plan names the bundle directory ${visible(JSON.stringify(rel))}, outside the directory wsc runs in.`, {
       code: 'plan_dir_outside',

@@ -18,7 +18,7 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
     throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, { hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.' });
   }
   let diagnostics: Diagnostic[];
-  let resources = { workbooks: 0, reports: 0, userAttributes: 0 };
+  let resources: ReturnType<typeof countResources>;
   try {
     const env = await resolveEnvironment({
       dir,

@@ -186,6 +186,7 @@ class WriteQueue {
   }
 
   private check(): void {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the first write's error, as it was thrown
     if (this.failure !== undefined) throw this.failure;
   }
 }
@@ -202,7 +203,7 @@ export function readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, 
   let done = false;
   const gen = (async function* () {
     try {
-      while (pending) {
+      while (pending !== undefined) {
         const r = await pending;
         if (r.done) return;
         pending = it.next();

@@ -1,5 +1,5 @@
 // Fingerprints of the live objects a plan read, so that `apply PLANFILE` can
-// refuse a plan the deployment has moved away from (DESIGN §4, saved plans).
+// refuse a plan the deployment has moved away from (README, `wsc apply PLANFILE`).
 import { normalizeSlug } from '../domain/wire.js';
 import { contentHash } from './canonical.js';
 import type { Fingerprint, LiveState, PublicIdMode } from './model.js';

@@ -72,7 +72,10 @@ export interface DesiredReport {
   address: string; // `report/<publicId as written in the bundle>`
   /** The publicId as written in the bundle; the live one may be derived (PublicIdMode). */
   publicId: string;
-  /** Report input fields present in the file. `jsonQuery` is already a JSON string; `workbookId` may be a WorkbookRef. */
+  /**
+   * Report input fields present in the file. `jsonQuery` is already a JSON
+   * string; `workbookId` may be a WorkbookRef.
+   */
   fields: Partial<Record<ReportInputField, JsonValue>>;
   /** Create-only. */
   source?: ReportSource;
@@ -224,7 +227,7 @@ export interface PlannedRequest {
   id: string;
   address: string;
   /**
-   * DESIGN §5: 1 workbooks that reports need, 2 reports, 3 workbooks with
+   * The apply phase: 1 workbooks that reports need, 2 reports, 3 workbooks with
    * their dashboard draft, 4 publish; 0 = independent (user attributes);
    * 5 deletes, after every other request has ended.
    */

@@ -27,7 +27,7 @@ function draftForHash(v: unknown): unknown {
   if (!Array.isArray(widgets)) return v;
   return {
     ...(v as Record<string, unknown>),
-    widgets: widgets.map((w) => {
+    widgets: widgets.map((w: unknown) => {
       if (w === null || typeof w !== 'object' || Array.isArray(w)) return w;
       const { id: _id, ...rest } = w as Record<string, unknown>;
       return rest;

@@ -1,6 +1,7 @@
 // The planner: (desired, live) → Plan. Pure and deterministic: no I/O, no
-// clock; the same inputs give a deep-equal plan. DESIGN §4 (comparison,
-// partial ownership, actions) and §5 (phases and dependencies of requests).
+// clock; the same inputs give a deep-equal plan: comparison, partial
+// ownership and actions (README, `wsc plan`), and the phases and dependencies
+// of the requests apply will send.
 import type {
   DesiredState,
   LiveState,

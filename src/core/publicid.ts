@@ -1,4 +1,5 @@
-// publicIds are unique per account, not per deployment (facts §4), so one
+// publicIds are unique per account, not per deployment (the API refuses a
+// duplicate across deployments), so one
 // bundle applied to staging and production of one account needs a distinct
 // live id per deployment. `per-deployment` derives it deterministically:
 // base62 of sha256, 12 characters, never in the reserved placeholder shape.

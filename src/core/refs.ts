@@ -96,7 +96,7 @@ function unknownReference(ref: Ref, where: RefSite): WscError {
   return new WscError(
     'unknown_reference',
     `${at}${where.address} ${where.path} refers to ${what}, which is neither in the bundle nor in the deployment.`,
-    // A validation error (DESIGN §3), known only once the deployment is read:
+    // A validation error, known only once the deployment is read:
     // exit 3 like any invalid bundle; nothing was written.
     EXIT.invalid,
     { hint: `Add the ${kind} to the bundle, or fix the reference.` },

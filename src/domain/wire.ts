@@ -1,5 +1,6 @@
-// Wire types of the Workspace Content API (api/workspace-content-api.md, with
-// the gaps filled from api/cube-platform-facts.md). These are the only types
+// Wire types of the Workspace Content API (its published description, of which
+// contract/ holds an excerpt, with the gaps filled from the API's observed
+// behaviour). These are the only types
 // the emulator shares with the client: responses are parsed with them by the
 // client, produced (and checked in tests) by the emulator.
 //
@@ -17,7 +18,7 @@ export const PUBLIC_ID_RE = /^[0-9A-Za-z]{12}$/;
 export const PublicId = z.string().regex(PUBLIC_ID_RE, 'must be exactly 12 characters of [0-9A-Za-z]');
 /**
  * The reserved, non-unique placeholder shape the API shows for reports with
- * no stable publicId. The real shape is not documented (facts §5, [U]); the
+ * no stable publicId. The real shape is not documented anywhere; the
  * emulator synthesises placeholders in this shape (six leading zeros), wsc
  * never derives or mints an id of this shape, and export also treats any
  * publicId shared by several reports as unstable, whatever its shape.
@@ -87,7 +88,7 @@ export const ErrorBody = z.looseObject({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** `code` values of 409 answers (facts §4). */
+/** `code` values of 409 answers. */
 export const API_CODES = {
   upsertBranchChanged: 'upsert_branch_changed',
   ambiguousLegacyId: 'ambiguous_legacy_id',
@@ -328,7 +329,7 @@ export const UpdateWorkbookInput = z.object({
 });
 
 // ---------------------------------------------------------------------------
-// Folders (facts §2.5): one level per list call; create needs edit on the parent.
+// Folders: one level per list call; create needs edit on the parent.
 
 export const Folder = z.looseObject({
   id: z.int(),
@@ -396,7 +397,7 @@ export const WorkbooksList = listOf(Workbook);
 export const UserAttributesList = listOf(UserAttribute);
 export const FoldersList = listOf(Folder);
 
-/** Sort parameters of GET /reports (facts §2.1). */
+/** Sort parameters of GET /reports. */
 export const ReportsSortBy = z.enum(['name', 'createdAt', 'updatedAt', 'lastViewedAt']);
 export const SortDirection = z.enum(['ASC', 'DESC']);
 
@@ -404,7 +405,7 @@ export const SortDirection = z.enum(['ASC', 'DESC']);
 // Paths, relative to the host. The client prefixes nothing else.
 
 export const API_PREFIX = '/api/v1';
-/** The API version this wsc and its emulator were built for (the last changelog entry of the facts). */
+/** The API version this wsc and its emulator were built for (the API's last changelog entry they know). */
 export const KNOWN_API_VERSION = '0.19.1';
 export const paths = {
   reports: (dep: number) => `${API_PREFIX}/deployments/${dep}/reports`,

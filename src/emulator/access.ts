@@ -11,7 +11,7 @@ export type Level = AccessLevel | 'none';
 const rank = (l: Level) => (l === 'none' ? 0 : RANK[l]);
 const max = (a: Level, b: Level): Level => (rank(a) >= rank(b) ? a : b);
 
-/** `Bearer T`, `Api-Key T` or a raw `T` (facts §6); 401 otherwise. */
+/** `Bearer T`, `Api-Key T` or a raw `T`, as the real API accepts; 401 otherwise. */
 export function authenticate(store: Store, header: string | undefined): User {
   if (!header || header.trim() === '') throw new HttpError(401, 'Missing credentials');
   const m = /^(?:Bearer|Api-Key)\s+(.+)$/i.exec(header.trim());

@@ -1,4 +1,4 @@
-// The local Workspace Content API (DESIGN §7): a node:http server over an
+// The local Workspace Content API (README, `wsc emulator`): a node:http server over an
 // in-memory store, with fault injection, latency, a request log and an
 // atomically written state file. Used by `wsc emulator`, by `embedded: true`
 // environments, by the tests and by the benchmark.
@@ -179,7 +179,7 @@ function initialState(opts: EmulatorOptions): SeedState {
     try {
       state = JSON.parse(text) as SeedState;
     } catch (e) {
-      throw new Error(`${opts.stateFile}: the state file is not valid JSON (${(e as Error).message})`);
+      throw new Error(`${opts.stateFile}: the state file is not valid JSON (${(e as Error).message})`, { cause: e });
     }
     checkSeedShape(state, opts.stateFile);
     return state;

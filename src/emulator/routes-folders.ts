@@ -1,4 +1,4 @@
-// Folder routes (facts §2.5): list one level by `parentId` with cursor
+// Folder routes: list one level by `parentId` with cursor
 // pagination, create (edit access to the parent; AI BI User role or higher),
 // ancestors, and delete (manage access; 400 while it holds folders; its
 // workbooks and reports move to the root). Names need not be unique under a

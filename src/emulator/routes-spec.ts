@@ -1,6 +1,6 @@
 // GET /api/v1/spec: a live tenant serves its own API description there. The
 // emulator serves a stub that names the version of the API it emulates (the
-// last changelog entry the facts describe), which `wsc doctor` reports.
+// last changelog entry wsc knows), which `wsc doctor` reports.
 import { KNOWN_API_VERSION } from '../domain/wire.js';
 import type { Ctx } from './context.js';
 

@@ -151,7 +151,7 @@ export function loadSeedFile(path: string): SeedState {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${path}: not valid JSON (${(e as Error).message})`);
+    throw new Error(`${path}: not valid JSON (${(e as Error).message})`, { cause: e });
   }
   checkSeedShape(data, path);
   return data as SeedState;

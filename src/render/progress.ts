@@ -8,7 +8,7 @@ import { phaseTitle, renderApplyEvent } from './apply.js';
 import type { Style } from './style.js';
 
 export interface Progress {
-  onEvent(e: ApplyEvent): void;
+  onEvent: (e: ApplyEvent) => void;
   /** Stop the spinner (idempotent); call in a finally. */
   stop(): void;
 }

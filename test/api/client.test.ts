@@ -173,7 +173,7 @@ describe('answers that are not what was asked for', () => {
 
   test('a missing member is called missing, not "received undefined"', async () => {
     const body = report(7);
-    delete (body as Record<string, unknown>)['id'];
+    delete (body)['id'];
     const s = await serve((_q, res) => json(res, 200, body));
     const e = await failure(client(s.url).get(paths.report(1, 7), Report));
     expect(e.code).toBe('bad_response');

@@ -1,4 +1,4 @@
-// The retry policy of DESIGN §5, table-driven over retryDecision.
+// The retry policy (README, `wsc apply`), table-driven over retryDecision.
 import { describe, expect, test } from 'vitest';
 import { backoffMs, parseRetryAfter, policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryInput } from '../../src/api/retry.js';
 

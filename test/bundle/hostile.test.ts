@@ -1,6 +1,6 @@
 // Hostile input: each case gets a clear diagnostic, no crash, no stack, no
 // prototype touched, and finishes (the test timeout bounds the time).
-import { symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/bundle/load.js';

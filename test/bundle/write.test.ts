@@ -41,6 +41,7 @@ describe('toYaml', () => {
         const text = toYaml(doc, { verify: true });
         expect(parse(text)).toEqual(doc);
         // The loader refuses raw control characters (bundle/files.ts): every one is escaped.
+        // eslint-disable-next-line no-control-regex
         expect(text).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u0080-\u0084\u0086-\u009F]/);
         const loaded = parseYaml('x.yaml', text);
         expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -1,5 +1,5 @@
-// The CLI surface: every command of DESIGN §1 is listed, --version works,
-// usage errors exit 3 (DESIGN §2). Runs the built launcher as a user would.
+// The CLI surface: every command of the README is listed, --version works,
+// usage errors exit 3. Runs the built launcher as a user would.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -22,7 +22,7 @@ function report(over: Partial<Report> & { id: number; publicId: string }): Repor
     user,
     refreshedByUser: user,
     ...over,
-  } as Report;
+  };
 }
 
 type Call = { fn: string; args: unknown[] };

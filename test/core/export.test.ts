@@ -1,6 +1,6 @@
 // The export transform and the streaming exporter, without HTTP: live objects
 // -> files (a real DirSink in a temp dir) -> the bundle loader -> the planner.
-// The invariant of DESIGN §6: a plan right after an export has nothing to
+// The invariant of export: a plan right after an export has nothing to
 // create or update (legacy reports only get adopted).
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -301,7 +301,7 @@ describe('exportDeployment', () => {
         ),
         fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }),
         // Slugs validate refuses (unsafe-slug: '.', '..', '/', control characters) cannot round-trip.
-        text.map((t) => normalizeSlug(t)).filter((t) => t !== '' && t !== '.' && t !== '..' && !/[/\\\u0000-\u001f\u007f-\u009f]/.test(t)),
+        text.map((t) => normalizeSlug(t)).filter((t) => t !== '' && t !== '.' && t !== '..' && !/[/\\\u0000-\u001f\u007f-\u009f]/.test(t)), // eslint-disable-line no-control-regex
         async (rs, wbMeta, slug) => {
           const reports = rs.map((r, i) =>
             lReport(500 + i, r.legacy ? LEGACY_PLACEHOLDER : `pid${String(i).padStart(9, '0')}`, {
@@ -313,7 +313,7 @@ describe('exportDeployment', () => {
               workbookId: 10,
             }),
           );
-          const l: Live = { workbooks: [lWorkbook(10, slug, { meta: wbMeta as Record<string, unknown> })], reports, userAttributes: [] };
+          const l: Live = { workbooks: [lWorkbook(10, slug, { meta: wbMeta })], reports, userAttributes: [] };
           const { plan: p, summary } = await planAfterExport(l);
           for (const c of p.changes) {
             const expected = c.kind === 'report' && summary.adoptions.some((a) => `report/${a.publicId}` === c.address) ? ['adopt'] : ['noop'];
@@ -408,6 +408,8 @@ describe('exportDeployment', () => {
     let closed = false;
     const source: ExportSource = {
       workbooks: () =>
+        // A source that fails before its first page.
+        // eslint-disable-next-line require-yield
         (async function* () {
           order.push('workbooks');
           await new Promise((r) => setTimeout(r, 5));

@@ -1,4 +1,4 @@
-// No phantom diffs (DESIGN §4): for random bundles, the plan against a live
+// No phantom diffs: for random bundles, the plan against a live
 // state that already holds the bundle's content is empty, whatever the key
 // order or jsonQuery formatting on either side; and the plan is deterministic.
 // The "applied" live state is built by a small simulation of what the server
@@ -80,7 +80,7 @@ const bundleArb = fc
         workbooks: fc.tuple(...slugs.map(workbook)),
         reports: fc.tuple(...pids.map(report)),
         userAttributes: fc.tuple(...attrs.map(attr)),
-      }) as fc.Arbitrary<DesiredState>,
+      }),
       ctx: fc.constant<PlanContext>({ environment: 'prop', deploymentId, publicIds: perDeployment ? 'per-deployment' : 'as-is', targets: [] }),
       extraMeta: fc.dictionary(metaKey, plainJson, { maxKeys: 2 }),
       seed: fc.integer(),
@@ -130,7 +130,7 @@ function simulateApplied(d: DesiredState, ctx: PlanContext, extraMeta: Obj, seed
   const reportIds = new Map(d.reports.map((r, i) => [r.publicId, 500 + i]));
   let widgetSeq = 0;
   const workbooks: Workbook[] = d.workbooks.map((w) => {
-    const meta = resolve((w.fields.meta ?? {}) as JsonValue, reportIds, workbookIds) as Obj;
+    const meta = resolve((w.fields.meta ?? {}), reportIds, workbookIds) as Obj;
     const draft = meta['dashboardDraft'] as Obj | undefined;
     if (draft && Array.isArray(draft['widgets'])) {
       draft['widgets'] = draft['widgets'].map((x) => ((x as Obj)['id'] === undefined ? { ...(x as Obj), id: `srv-${++widgetSeq}` } : x));
@@ -142,10 +142,10 @@ function simulateApplied(d: DesiredState, ctx: PlanContext, extraMeta: Obj, seed
       meta: { ...extraMeta, ...meta },
       dashboardDraft: draft ?? null,
       dashboardPublished: w.publish ? (draft ?? null) : null,
-    } as Partial<Workbook>);
+    });
   });
   const reports: Report[] = d.reports.map((r) => {
-    const fields = resolve(r.fields as Obj, reportIds, workbookIds) as Obj;
+    const fields = resolve(r.fields, reportIds, workbookIds) as Obj;
     const meta = fields['meta'] as Obj | undefined;
     return lReport(reportIds.get(r.publicId)!, livePublicId(r.publicId, ctx.publicIds, ctx.deploymentId), {
       deploymentId: ctx.deploymentId,
@@ -155,7 +155,7 @@ function simulateApplied(d: DesiredState, ctx: PlanContext, extraMeta: Obj, seed
       name: (fields['name'] as string | undefined) ?? 'Untitled',
       ...(fields['jsonQuery'] !== undefined ? { jsonQuery: reformatJson(fields['jsonQuery'], rand) as string } : {}),
       ...(meta !== undefined ? { meta: { ...extraMeta, ...meta } } : {}),
-    } as Partial<Report>);
+    });
   });
   const userAttributes: UserAttribute[] = d.userAttributes.map((a, i) => lAttr(900 + i, a.name, { ...a.fields }));
   // Unmanaged neighbours.

@@ -77,7 +77,7 @@ describe('plan: an existing deployment', () => {
   const draftLive = draftWith(41);
   const liveState = live({
     workbooks: [
-      lWorkbook(7, 'Sales', { name: 'Sales', meta: { dashboardDraft: draftLive, owner: 'ops' }, dashboardPublished: draftLive as never }),
+      lWorkbook(7, 'Sales', { name: 'Sales', meta: { dashboardDraft: draftLive, owner: 'ops' }, dashboardPublished: draftLive }),
       lWorkbook(8, 'other'),
     ],
     reports: [

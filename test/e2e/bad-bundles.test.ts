@@ -1,4 +1,4 @@
-// Bad input, the bundle half (issue 7): malformed bundles, each given to the
+// Bad input, the bundle half: malformed bundles, each given to the
 // BUILT CLI as `wsc plan --base-url <emulator> --deployment 1`. Every one must
 // exit 3 with a `file:line:col` diagnostic on stderr, finish (no hang), and
 // send nothing: the emulator's request log stays empty through the whole file.
@@ -165,7 +165,8 @@ const cases: Case[] = [
  * References to something in neither the bundle nor the deployment: with a
  * target, offline validation can only warn (the deployment may hold it), so
  * plan reads the deployment and then refuses. Reads, no writes; the error
- * names the reference's file:line:col (where validate's warning points). Exit 3, as for any invalid bundle (WscError `unknown_reference`).
+ * names the reference's file:line:col (where validate's warning points).
+ * Exit 3, as for any invalid bundle (WscError `unknown_reference`).
  */
 const liveRefs: Case[] = [
   { name: 'unknown $report', files: { 'workbooks/sales.yaml': dash(CHART.replace('$report: abcdefABCDEF', '$report: zzzzzzzzzzzz')) }, at: 'workbooks/sales.yaml:9:40' },

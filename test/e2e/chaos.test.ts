@@ -1,4 +1,4 @@
-// Chaos (issue 7): for several seeds, a random mixture of every emulator fault
+// Chaos: for several seeds, a random mixture of every emulator fault
 // (409 upsert_branch_changed, 429 with a small Retry-After, 500, 502, 503,
 // 504, reset before and after the write commits, an answer cut in half after
 // it commits) at a 20% total rate on

@@ -192,7 +192,7 @@ describe.skipIf(skipReason !== undefined)('contract: wsc and the emulator confor
         headers: { authorization: 'Bearer dev-token', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      return { status: res.status, body: (await res.json()) };
     };
     const parent = await call('POST', '/folders', { name: 'Contract' });
     expect(parent.status).toBe(200);

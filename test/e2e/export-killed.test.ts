@@ -14,7 +14,10 @@ afterAll(cleanupTemp);
 
 const env = { WSC_TOKEN: 'dev-token' };
 
-/** Every file in the bundle directories of dir (relative path -> text); wsc.yaml, written once and naming the emulator's port, aside. */
+/**
+ * Every file in the bundle directories of dir (relative path -> text);
+ * wsc.yaml, written once and naming the emulator's port, aside.
+ */
 function files(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const e of readdirSync(dir, { withFileTypes: true })) {

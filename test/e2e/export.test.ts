@@ -1,7 +1,7 @@
 // `wsc export` end to end: the BUILT CLI against the emulator on a free
 // loopback port, over a seeded deployment (200 reports, 12 legacy reports
 // sharing a placeholder, 20 workbooks in nested folders with dashboards, and
-// reports with hostile names). DESIGN §6 and issue 6:
+// reports with hostile names):
 //   (a) export, then plan on the same deployment: only the adoptions;
 //   (b) export, then apply there: adopts the legacy reports, creates nothing,
 //       and the next plan is empty;
@@ -133,7 +133,7 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       // Exported again: the same files, but the adopted reports need no adopt block any more.
       const third = tempDir();
       await exportTo(emu, third);
-      const withoutAdopt = Object.fromEntries(Object.entries(bundleOnly(files)).map(([k, t]) => [k, t.replace(/^adopt:.*\n(  .*\n)*/m, '')]));
+      const withoutAdopt = Object.fromEntries(Object.entries(bundleOnly(files)).map(([k, t]) => [k, t.replace(/^adopt:.*\n( {2}.*\n)*/m, '')]));
       expect(bundleOnly(tree(third))).toEqual(withoutAdopt);
     });
   });
@@ -177,7 +177,7 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       const normalize = (t: Record<string, string>, dep: 1 | 2) => {
         const out: Record<string, string> = {};
         for (const [rel, text] of Object.entries(bundleOnly(t))) {
-          let x = text.replace(/^adopt:.*\n(  .*\n)*/m, '');
+          let x = text.replace(/^adopt:.*\n( {2}.*\n)*/m, '');
           if (dep === 2) x = x.replace(/\b[0-9A-Za-z]{12}\b/g, (id) => logical.get(id) ?? id);
           const doc = parse(x);
           const key = doc.kind === 'Report' ? `report/${doc.publicId}` : rel;

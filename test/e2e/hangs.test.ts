@@ -166,8 +166,7 @@ describe('every wait is bounded and shown', () => {
 describe('a server that dies mid-apply', () => {
   test('connections refused: no new request starts, the rest are "not started", exit 1 within seconds', async () => {
     const writes: string[] = [];
-    let s: TestServer | undefined;
-    s = await hostile((req, res) => {
+    const s: TestServer | undefined = await hostile((req, res) => {
       if (req.method === 'GET') return json(res, 200, empty);
       writes.push(`${req.method} ${req.path}`);
       res.socket?.destroy();
@@ -190,8 +189,7 @@ describe('a server that dies mid-apply', () => {
 
   test('some writes answered, then refused: what was applied is reported, exit 4 within seconds', async () => {
     let created = 0;
-    let s: TestServer | undefined;
-    s = await hostile((req, res) => {
+    const s: TestServer | undefined = await hostile((req, res) => {
       if (req.method === 'GET') return json(res, 200, empty);
       if (req.method === 'POST' && req.path === R && created < 20) {
         created++;

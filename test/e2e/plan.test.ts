@@ -246,7 +246,7 @@ describe('wsc plan', () => {
       const r = await runCli(['plan', '--dir', dir, ...target(emu, 99)], { env: emulatorEnv });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/deployment 99/i);
-      expect(r.stderr).not.toMatch(/internal error|    at /);
+      expect(r.stderr).not.toMatch(/internal error| {4}at /);
       expect(r.stdout).toBe('');
     });
   });

@@ -1,4 +1,4 @@
-// Security (issue 7): the token never shows in anything wsc prints or
+// Security: the token never shows in anything wsc prints or
 // writes; http:// to a host that is not loopback is refused before any
 // connection; export writes only inside --out; YAML tags, merge keys and
 // prototype keys neither run code nor pollute prototypes.

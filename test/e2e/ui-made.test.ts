@@ -34,7 +34,8 @@ describe('UI-made content: export, then apply the export to the same deployment'
       expect(salesWidgets.map((w: { type: string }) => w.type)).toEqual(['CHART', 'CHART', 'FIELD', 'PARENT', 'TEXT']);
       expect(salesWidgets[0].config.reportId).toEqual({ $report: expect.any(String) });
       expect(salesWidgets[1].config.report.id).toEqual({ $report: expect.any(String) });
-      // The draft kept at the top level only is exported (meta.dashboardDraft in the file), its widget-level reportId rewritten.
+      // The draft kept at the top level only is exported (meta.dashboardDraft in
+      // the file), its widget-level reportId rewritten.
       expect(ops.meta.owner).toBe('ops');
       expect(ops.meta.dashboardDraft.widgets[0].reportId).toEqual({ $report: expect.any(String) });
       expect(ops.meta.dashboardDraft.widgets[1].config.reportId).toBe('603');

@@ -21,7 +21,7 @@ import { createEmulator, type Emulator, type EmulatorOptions, type RequestLogEnt
 export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 export interface Client {

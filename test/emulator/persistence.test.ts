@@ -79,8 +79,8 @@ function startCli(args: string[]): Promise<Running> {
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed.\nstdout: ${out}\nstderr: ${err}`)), 15_000);
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\ntoken: (\S+)\n/.exec(out);
       if (m) {

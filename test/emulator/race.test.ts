@@ -6,7 +6,6 @@ describe('the upsert race (spec rule 8)', () => {
     const c = await start({ latencyMs: { min: 5, max: 20 }, randomSeed: 11 });
     const slug = 'contested';
     let conflicts = 0;
-    let created = 0;
     const codes = new Set<string | undefined>();
     const violations: string[] = [];
     const watch = () => {
@@ -39,7 +38,7 @@ describe('the upsert race (spec rule 8)', () => {
       );
       await Promise.all(jobs);
     }
-    created = c.emu.log.filter((e) => e.method === 'PUT' && e.status === 200).length;
+    const created = c.emu.log.filter((e) => e.method === 'PUT' && e.status === 200).length;
     expect(violations).toEqual([]);
     expect(conflicts).toBeGreaterThan(0);
     expect(codes).toEqual(new Set(['upsert_branch_changed']));

@@ -14,7 +14,12 @@ export const jsonDamage: fc.Arbitrary<JsonDamage> = fc.oneof(
 /** Every member path of a JSON value (objects' members and arrays' elements), parents before children. */
 export function memberPaths(v: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([...path, i]), memberPaths(x, [...path, i], out)));
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push([...path, k]), memberPaths(x, [...path, k], out);
+  else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      out.push([...path, k]);
+      memberPaths(x, [...path, k], out);
+    }
+  }
   return out;
 }
 

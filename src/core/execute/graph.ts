@@ -1,6 +1,6 @@
 // The order apply runs requests in. The planner states dependencies
 // (`dependsOn`); this adds the ones that follow from the plan's own data, so
-// the order of DESIGN §5 holds even if a dependency was left out: a request
+// the phase order (Operation.phase) holds even if a dependency was left out: a request
 // waits for earlier-phase requests of the same resource, and for the request
 // that produces each id its body still refers to symbolically.
 import { InternalError, type SourcePos } from '../../errors.js';

@@ -54,7 +54,7 @@ function indexTree(folders: readonly Folder[]): Tree {
     byId.set(f.id, f);
     const parent = f.parentId ?? null;
     let named = children.get(parent);
-    if (!named) children.set(parent, (named = new Map()));
+    if (!named) children.set(parent, (named = new Map<string, Folder[]>()));
     const list = named.get(f.name);
     if (list) list.push(f);
     else named.set(f.name, [f]);

@@ -87,7 +87,7 @@ export function addOwnership(
       if (sends(w, path)) {
         const v = valueAtPath(w.operation.body, path);
         // A folder or reference created by this apply: hashed by the executor once its id is known.
-        fields[path] = collectRefs(v as JsonValue).length > 0 || isFolderRef(v) ? null : fieldHash(path, v);
+        fields[path] = collectRefs(v).length > 0 || isFolderRef(v) ? null : fieldHash(path, v);
         continue;
       }
       const earlier = writes.slice(0, i).find((e) => sends(e, path));

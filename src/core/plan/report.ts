@@ -59,7 +59,7 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
 
   for (const f of REPORT_INPUT_FIELDS) {
     if (!(f in d.fields)) continue;
-    const raw = (d.fields[f] ?? null) as JsonValue;
+    const raw = d.fields[f] ?? null;
     const r = resolveRefs(raw, targets, { address: d.address, path: f, pos: d.pos, refPos: d.refPos });
     addPending(r.pending);
     const before = liveField(lr, f);

@@ -37,7 +37,7 @@ export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | u
       id: `${a.address}#update`,
       address: a.address,
       phase: 0,
-      operation: { op: 'updateUserAttribute', id: la.id, body: body as Record<string, string | null> },
+      operation: { op: 'updateUserAttribute', id: la.id, body },
       dependsOn: [],
     });
   } else {

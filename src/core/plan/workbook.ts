@@ -1,6 +1,6 @@
 // A workbook's changes and requests: phase 1 upsert without pending
 // references, phase 3 draft upsert once the reports it charts exist, phase 4
-// publish (DESIGN §5).
+// publish (the phases: Operation.phase in model.ts).
 import type { Workbook } from '../../domain/wire.js';
 import { sameContent, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';

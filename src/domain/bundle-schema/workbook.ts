@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FolderPathSchema, FreeForm } from './common.js';
+import { FolderPathSchema } from './common.js';
 import { DashboardDraftSchema } from './dashboard.js';
 import { AdoptSchema } from './report.js';
 

@@ -1,0 +1,111 @@
+// `npm run lint` runs this, then `prettier --check`. typescript-eslint's
+// type-checked recommended rules over the TypeScript that tsconfig.json
+// covers (src/, test/, bench/), the plain recommended rules over the rest.
+// Formatting is prettier's alone: no stylistic rule here but the length of
+// comment lines, which prettier does not wrap.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  {
+    ignores: [
+      'dist/',
+      'coverage/',
+      'bench-results/',
+      'test-artifacts/',
+      'node_modules/',
+      'contract/node_modules/',
+      'schemas/',
+      'fixtures/',
+      '.wsc/',
+      '.scratch/',
+      'tmp/',
+    ],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Lines under 120 characters. Prettier wraps code at 120; what it leaves
+      // long is comments (checked here) and literals: an error message, an
+      // expected output or a regular expression reads best on one line.
+      'max-len': [
+        'error',
+        {
+          code: 120,
+          tabWidth: 2,
+          ignoreUrls: true,
+          ignoreStrings: true,
+          ignoreTemplateLiterals: true,
+          ignoreRegExpLiterals: true,
+          ignorePattern: '// eslint-disable',
+        },
+      ],
+      // A leading underscore names what is deliberately unused: a parameter an
+      // interface requires, a member left out of a copy by destructuring.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // An async function without await is how a promise-returning interface
+      // is implemented here (the port, the export sink, fakes in tests): a
+      // throw inside it still becomes a rejection.
+      '@typescript-eslint/require-await': 'off',
+      // A caught value is rethrown as it came (unknown), and an aborted wait
+      // rejects with the signal's reason (any): both keep the original error.
+      '@typescript-eslint/only-throw-error': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
+      // Values from outside (a server's answer, a bundle file) are stringified
+      // for messages after checks the rule cannot follow (narrowed unknowns,
+      // JSON scalars); canonical JSON stringifies what JSON lacks on purpose.
+      '@typescript-eslint/no-base-to-string': 'off',
+      // Each command's options type is named for the command even when it adds
+      // nothing to the common ones (`ValidateOptions extends CommonOptions {}`).
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+    },
+  },
+  {
+    // Tests reach into parsed JSON (a plan, a request log, a server's body)
+    // and pass methods to expect() and fakes: the assertion is the check, so
+    // the rules about `any` and unbound methods only add casts.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // Plain JavaScript (scripts, the launcher, the preview page, this file)
+    // is outside tsconfig.json: no type information for it.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // The preview page runs in the browser.
+    files: ['assets/preview/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);
