@@ -51,6 +51,8 @@ export async function runWsc(argv: string[], context: ContextFactory): Promise<n
 async function runWith(argv: string[], context: ContextFactory, processStreams: boolean): Promise<number> {
   // What wsc itself prints (errors, timings) before a command has parsed its own --no-color.
   const own = context({ noColor: argv.includes('--no-color') });
+  const out = (t: string) => own.out(t);
+  const err = (t: string) => own.err(t);
   const timings = envValue(own.env, 'WSC_TIMINGS') !== undefined;
   if (timings) enableTimings();
   let code: number;
@@ -59,16 +61,16 @@ async function runWith(argv: string[], context: ContextFactory, processStreams: 
     const program = buildCli(context);
     // Commander's help and messages go where the command's output goes; on the process's own
     // streams it keeps its own look at the terminal, elsewhere it writes plain 80 columns.
-    if (!processStreams) configureOutput(program, own.out, own.err);
+    if (!processStreams) configureOutput(program, out, err);
     await program.parseAsync(argv);
     code = program.exitCode ?? EXIT.ok;
   } catch (e) {
-    code = await report(e, own.style, own.err);
+    code = await report(e, own.style, err);
   }
   if (timings) {
     // The command marked its phases; what is left is its output (or its error).
     endPhase('output');
-    own.err(renderTimings(phaseTimings()));
+    err(renderTimings(phaseTimings()));
   }
   return code;
 }

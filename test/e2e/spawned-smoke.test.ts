@@ -86,7 +86,7 @@ describe('spawned and in-process runs agree', () => {
     expect(spawned!.code).toBe(0);
     expect(spawned!.stdout).toContain('6 reports');
     expect(spawned!.requests.every((r) => r.startsWith('GET'))).toBe(true);
-    const sameOut = { ...spawned!, stdout: spawned!.stdout.split(outs[0]!).join(outs[1]!) };
+    const sameOut = { ...spawned!, stdout: spawned!.stdout.split(outs[0]!).join(outs[1]) };
     expect(samePorts(inProcess!)).toEqual(samePorts(sameOut));
   });
 
