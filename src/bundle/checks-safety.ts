@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { posOf } from './checks.js';
-import { isObject } from './issues.js';
+import { isObject } from '../yaml/issues.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
 import { visible } from '../render/visible.js';
 

@@ -4,17 +4,18 @@
 // content, so `wsc validate` can report all of them in one run.
 import { BundleError, type Diagnostic, type SourcePos } from '../errors.js';
 import type { DesiredState } from '../core/model.js';
-import { SECRET_ENV_RE, type VarLookup } from '../config/variables.js';
+import { SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { safetyChecks } from './checks-safety.js';
 import { partialItem } from './partial.js';
 import { buildDesired } from './desired.js';
-import { discoverFiles, isDirectory, readBundleFileSync, type BundleFile, type ReadResult } from './files.js';
-import { isObject, issuesToDiagnostics } from './issues.js';
+import { discoverFiles, isDirectory } from './files.js';
+import { isObject, issuesToDiagnostics } from '../yaml/issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from './schema/index.js';
-import { closest } from './suggest.js';
+import { closest } from '../suggest.js';
 import { compileCheck } from '../zod-fast.js';
-import { parseYaml, type ParsedDoc, type VarUse } from './yaml-doc.js';
+import { parseYaml, type ParsedDoc, type VarUse } from '../yaml/parse.js';
+import { readBundleFileSync, type BundleFile, type ReadResult } from '../yaml/read.js';
 
 export interface LoadOptions {
   /** `vars` of the environment, for `${vars.NAME}`. */
@@ -61,7 +62,7 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   // Every file is read before any is parsed: the system calls then run one
   // after another, with the kernel's code and data still in the CPU's caches
   // (interleaved with parsing, opening a file cost about three times as much
-  // CPU at 10k files). The texts are all kept anyway (positions re-read them).
+  // CPU at 10k files). The texts are all kept anyway (positions read them again when needed).
   const reads = new Array<ReadResult>(files.length);
   for (let i = 0; i < files.length; i++) reads[i] = readBundleFileSync(files[i]!);
   for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;

@@ -2,9 +2,9 @@
 // with a `$report` or `$workbook` key must be exactly `{ $report: <publicId> }`
 // or `{ $workbook: <slug> }`.
 import { PUBLIC_ID_RE } from '../api/wire.js';
-import { describe } from './issues.js';
-import type { Path } from './positions.js';
-import { closest } from './suggest.js';
+import { describe } from '../yaml/issues.js';
+import type { Path } from '../yaml/positions.js';
+import { closest } from '../suggest.js';
 
 export interface FoundRef {
   kind: 'report' | 'workbook';

@@ -4,11 +4,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { envValue } from '../env.js';
 import { BundleError, ConfigError } from '../errors.js';
-import { closest } from '../bundle/suggest.js';
+import { closest } from '../suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
-import { interpolate, SECRET_ENV_RE, type VarLookup } from './variables.js';
+import { interpolate, SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
 import { addSecret } from '../redact.js';
 

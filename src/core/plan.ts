@@ -1,7 +1,7 @@
 // The planner: (desired, live) → Plan. Pure and deterministic: no I/O, no
 // clock; the same inputs give a deep-equal plan. DESIGN §4 (comparison,
 // partial ownership, actions) and §5 (phases and dependencies of requests).
-import { closest } from '../bundle/suggest.js';
+import { closest } from '../suggest.js';
 import { UsageError } from '../errors.js';
 import type { DesiredState, LiveState, Plan, PlanContext, PlanSummary, ResourceChange } from './model.js';
 import type { Planned } from './plan/compare.js';

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { generatedConfig, schemaLine, serializeDoc, toYaml } from '../../src/bundle/write.js';
 import { DirSink, TMP_SUFFIX } from '../../src/bundle/write-files.js';
 import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
-import { parseYaml } from '../../src/bundle/yaml-doc.js';
+import { parseYaml } from '../../src/yaml/parse.js';
 import type { JsonValue } from '../../src/core/model.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
 

@@ -5,7 +5,7 @@
 // is unmanaged, a field written equals the live value after loading, exactly.
 import type { Report, UserAttribute, Workbook } from '../../api/wire.js';
 import { sourceAsCreated, UserAttributeType } from '../../api/wire.js';
-import { FORBIDDEN_KEYS } from '../../bundle/yaml-doc.js';
+import { FORBIDDEN_KEYS } from '../../yaml/parse.js';
 import { metaWithDraft } from '../live-draft.js';
 import { isRef, type JsonValue } from '../model.js';
 import { RECORD_KEY } from '../ownership.js';

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { Diagnostic } from '../errors.js';
 import type { PositionIndex, Path } from './positions.js';
-import { closest } from './suggest.js';
+import { closest } from '../suggest.js';
 
 export interface IssueContext {
   file: string;

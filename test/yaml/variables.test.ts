@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { interpolate, type VarLookup } from '../../src/config/variables.js';
-import { closest, levenshtein } from '../../src/bundle/suggest.js';
+import { interpolate, type VarLookup } from '../../src/yaml/variables.js';
+import { closest, levenshtein } from '../../src/suggest.js';
 
 const lookup: VarLookup = (ns, name) => {
   const table: Record<string, Record<string, unknown>> = { vars: { n: 7, s: 'x', t: true, nil: null, obj: { a: 1 } }, env: { HOME: '/h' } };
