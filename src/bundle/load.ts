@@ -13,7 +13,6 @@ import { discoverFiles, isDirectory } from './files.js';
 import { isObject, issuesToDiagnostics } from '../yaml/issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from './schema/index.js';
 import { closest } from '../suggest.js';
-import { compileCheck } from '../zod-fast.js';
 import { parseYaml, type ParsedDoc, type VarUse } from '../yaml/parse.js';
 import { readBundleFileSync, type BundleFile, type ReadResult } from '../yaml/read.js';
 
@@ -139,10 +138,9 @@ function loadDocument(
   }
   const kind = kindValue as Kind;
   const schema = SCHEMA_OF_KIND[kind];
-  // The compiled check vouches for nearly every document; zod runs for
-  // the rest, and its issues are the diagnostics (zod-fast.ts).
-  const result = compileCheck(schema)(doc.value) ? undefined : schema.safeParse(doc.value);
-  if (result !== undefined && !result.success) {
+  // zod's output is not kept: the document stays as written (key order, no defaults added).
+  const result = schema.safeParse(doc.value);
+  if (!result.success) {
     diagnostics.push(
       ...issuesToDiagnostics(result.error.issues, {
         file,
