@@ -1,5 +1,5 @@
 // YAML text -> plain data with positions. Two readers, one result:
-// - js-yaml reads the common case (one plain document) about ten times
+// - js-yaml reads the common case (plain documents) about ten times
 //   faster than the `yaml` library. Positions are then only those of the
 //   root's keys, found in the text; the rest are read at the first lookup
 //   that needs them (a problem to report), by the path below.
@@ -89,7 +89,7 @@ export function parseYamlWithLibrary(file: string, text: string, opts: ParseOpti
  * own core schema also takes `0b1`, `1_000` and `+.5e3`-like forms as numbers).
  */
 const CORE_INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
-const CORE_FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const CORE_FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const coreNumber = (s: string): number => {
   if (s.startsWith('0o')) return parseInt(s.slice(2), 8);
   if (s.startsWith('0x')) return parseInt(s.slice(2), 16);
@@ -126,18 +126,27 @@ const SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({
 });
 
 /**
- * Text whose reading by js-yaml could differ from the library's: directives,
- * explicit (`?`) keys, a flow collection as a key, anchors (so no aliases
- * either: a shared node would be expanded by every reader of the data),
- * tags, tabs and carriage returns alone, `::` and a `:` opening a flow entry,
- * a document marker with text after
- * it, a sequence item whose value starts on the next line and a block
- * scalar with an indentation indicator (js-yaml nests those two differently
- * in some layouts). Text in a string that only looks
- * like one of them takes the library path too, which reads it right, only
- * slower.
+ * Text whose reading by js-yaml could differ from the library's, found by
+ * comparing the two on generated texts (test/yaml/parse.test.ts). Anchors
+ * go there too, so the fast path never meets an alias (a shared node would
+ * be expanded by every reader of the data). Text in a string that only looks
+ * like one of these takes the library path, which reads it right, slower.
  */
-const NOT_FAST = /^%|(?:^|[\s,[{])(?:\?(?:[ \t\r]|$)|&\S|!(?!=))|[\]}][ \t]*:(?:[ \t\r]|$)|\t|\r(?!\n)|::|[[{,]\s*:|^(?:---|\.\.\.)(?!\r?$)|(?:^|[ ])-[ ]*(?:#.*)?\r?$|[|>](?:[-+]?[1-9]|\+)/m;
+const NOT_FAST = new RegExp(
+  [
+    /^%/, // a directive
+    /(?:^|[\s,[{])(?:\?(?:[ \t\r]|$)|&\S|!(?!=))/, // an explicit key, an anchor, a tag
+    /[\]}][ \t]*:(?:[ \t\r]|$)/, // a flow collection as a key
+    /\t|\r(?!\n)/, // a tab, a carriage return alone
+    /::|[[{,]\s*:/, // `::`, a `:` opening a flow entry
+    /^(?:---|\.\.\.)(?!\r?$)/, // a document marker (`---`, `...`) with text after it
+    /(?:^|[ ])-[ ]*(?:#.*)?\r?$/, // a sequence item whose value starts on the next line
+    /[|>](?:[-+]?[1-9]|\+)/, // a block scalar with an indentation indicator, or kept final line breaks
+  ]
+    .map((r) => r.source)
+    .join('|'),
+  'm',
+);
 
 /**
  * A line js-yaml may read more leniently than the library when a quoted
