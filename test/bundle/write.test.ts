@@ -29,7 +29,7 @@ const nasty = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0, max: 0xa0 }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
   fc.constantFrom('yes', 'no', 'on', 'null', '~', '', ' ', '1e3', '0o17', '0x1F', '.inf', '-', '- a', '? x', ': y', '#', 'a #b', '&a', '*a', '!tag', '|', '>', '%', '@', '`', '"', "'", 'a\n', '\n', '\n\n x', '  lead', 'trail  ', '\t', '\r', '\u2028', '\uFEFFbom', '---', '...', '<<'),
 );
-// Keys the loader refuses anywhere (yaml-doc.ts FORBIDDEN_KEYS; export leaves such values out, core/export/docs.ts).
+// Keys the loader refuses anywhere (yaml/parse.ts FORBIDDEN_KEYS; export leaves such values out, core/export/docs.ts).
 const key = nasty.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k));
 const json = jsonOf<JsonValue>([nasty, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)], key) as fc.Arbitrary<JsonValue>;
 
