@@ -2,7 +2,6 @@
 // error into a message and an exit code (README, Exit codes). Known errors print no
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError } from 'commander';
-import { setFlagsFromString } from 'node:v8';
 import { EXIT, InternalError, isWscError, UsageError, type WscError } from './errors.js';
 import { envValue } from './env.js';
 import { decideStyle, type Style } from './render/style.js';
@@ -10,12 +9,8 @@ import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.
 import { visible } from './visible.js';
 import { redactStream } from './redact.js';
 import { guardUnfinished } from './process-guard.js';
-import { shortRunV8Flags } from './v8-tuning.js';
 
 export async function main(argv: string[]): Promise<void> {
-  // Before any of wsc's work has run, so that none of it was compiled or collected the default way.
-  const flags = shortRunV8Flags(process.versions.v8, argv[2], envValue(process.env, 'WSC_V8_DEFAULTS') !== undefined);
-  if (flags.length > 0) setFlagsFromString(flags.join(' '));
   // Every line wsc prints passes through here: no token reaches a terminal or a log.
   redactStream(process.stdout);
   redactStream(process.stderr);
