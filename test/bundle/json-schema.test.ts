@@ -20,13 +20,13 @@ function yamlFiles(dir: string): string[] {
     });
 }
 
-// One Ajv instance and one compile per schema file: compiling is the slow part.
-const ajvShared = new Ajv({ allErrors: true, strict: false });
-const cache = new Map<string, ReturnType<typeof ajvShared.compile>>();
+// One compile per schema file: compiling is the slow part. One Ajv instance per
+// file, since the example bundle's own copy of schemas/ has the same $ids.
+const cache = new Map<string, ReturnType<Ajv['compile']>>();
 function compiled(path: string) {
   let v = cache.get(path);
   if (!v) {
-    v = ajvShared.compile(JSON.parse(readFileSync(path, 'utf8')));
+    v = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(path, 'utf8')));
     cache.set(path, v);
   }
   return v;
