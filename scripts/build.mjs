@@ -28,8 +28,8 @@ await build({
   platform: 'node',
   target: 'node20.19',
   sourcemap: true,
-  // `yaml` is loaded on demand by require (bundle/yaml-doc.ts) for documents
-  // outside the fast reader's subset, and by export: kept as a package so
+  // `yaml` is loaded on demand by require (yaml/parse.ts) for documents the
+  // fast path (js-yaml) leaves to it, and by export: kept as a package so
   // both reach the same copy.
   external: ['yaml'],
   // CommonJS dependencies (undici) call require() for Node's built-ins.

@@ -2,7 +2,6 @@
 // error into a message and an exit code (README, Exit codes). Known errors print no
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError, type Command } from 'commander';
-import { setFlagsFromString } from 'node:v8';
 import { EXIT, InternalError, isWscError, UsageError, type WscError } from './errors.js';
 import { envValue } from './env.js';
 import type { Style } from './render/style.js';
@@ -10,14 +9,10 @@ import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.
 import { visible } from './visible.js';
 import { clearSecrets, redactStream } from './redact.js';
 import { guardUnfinished } from './process-guard.js';
-import { shortRunV8Flags } from './v8-tuning.js';
 import { processContext, type ContextFactory } from './commands/context.js';
 
 /** The entry of `bin/wsc.js`: runs argv on the process's streams and sets process.exitCode. */
 export async function main(argv: string[]): Promise<void> {
-  // Before any of wsc's work has run, so that none of it was compiled or collected the default way.
-  const flags = shortRunV8Flags(process.versions.v8, argv[2], envValue(process.env, 'WSC_V8_DEFAULTS') !== undefined);
-  if (flags.length > 0) setFlagsFromString(flags.join(' '));
   // Every line wsc prints passes through here: no token reaches a terminal or a log.
   redactStream(process.stdout);
   redactStream(process.stderr);

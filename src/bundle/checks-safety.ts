@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { posOf } from './checks.js';
-import { isObject } from './issues.js';
+import { isObject } from '../yaml/issues.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
 import { visible } from '../visible.js';
 
@@ -25,12 +25,13 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
   const raw = item.value['slug'];
   if (typeof raw !== 'string') return [];
   const slug = raw.trim();
-  const pos = posOf(item, ['slug'], 'value');
+  // Only for a diagnostic: a position beyond the root's keys costs a second read of the file.
+  const pos = () => posOf(item, ['slug'], 'value');
   const err = (message: string): Diagnostic => ({
     severity: 'error',
     rule: 'unsafe-slug',
     message,
-    pos,
+    pos: pos(),
     hint: `A slug is one segment of a request path: letters, digits, \`-\`, \`_\` and \`.\` are safe; at most ${MAX_SLUG_LENGTH} characters.`,
   });
   if (slug === '.' || slug === '..') return [err(`the slug \`${slug}\` would name another path of the API, not a workbook`)];
@@ -41,7 +42,7 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
     severity: 'warning',
     rule: 'confusable-slug',
     message,
-    pos,
+    pos: pos(),
     hint: 'Two slugs that look the same would name two workbooks; use plain letters and digits.',
   });
   if (INVISIBLE.test(slug)) return [warn(`the slug "${shown(slug)}" holds an invisible character (shown as \\uXXXX)`)];

@@ -3,8 +3,8 @@
 // keys that passed (identities, references), so that one run reports all.
 import { normalizeSlug } from '../domain/wire.js';
 import type { Diagnostic, SourcePos } from '../errors.js';
-import { describe, isObject, valueAt } from './issues.js';
-import type { Path, PositionIndex } from './positions.js';
+import { describe, isObject, valueAt } from '../yaml/issues.js';
+import type { Path, PositionIndex } from '../yaml/positions.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
 import type { Kind } from '../domain/bundle-schema/index.js';
 

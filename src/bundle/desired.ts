@@ -10,8 +10,7 @@ import { parseFolderPath } from '../domain/folder-path.js';
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
 export function identityPos(item: DocItem): SourcePos {
-  const p = item.positions.get([IDENTITY_KEY[item.kind]]);
-  const lc = p?.key ?? p?.value ?? item.positions.start;
+  const lc = item.positions.topKey(IDENTITY_KEY[item.kind]);
   return { file: item.file, line: lc.line, col: lc.col };
 }
 

@@ -1,24 +1,15 @@
-// Finding and reading the bundle's files: every *.yaml / *.yml under the root
+// Finding the bundle's files: every *.yaml / *.yml under the root
 // except wsc.yaml, `.wsc/`, dot-directories and node_modules, in sorted
-// order. Symlinked directories are not followed (no loops); files over
-// MAX_FILE_BYTES are refused before they are read; text must be UTF-8.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+// order. Symlinked directories are not followed (no loops). Reading one is
+// yaml/read.ts.
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { isUtf8 } from 'node:buffer';
 import { sep } from 'node:path';
 import type { Diagnostic } from '../errors.js';
+import { CONFIG_FILE, fsCause, type BundleFile } from '../yaml/read.js';
 
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const MAX_FILES = 100_000;
 const MAX_DIR_DEPTH = 32;
-export const CONFIG_FILE = 'wsc.yaml';
-
-export interface BundleFile {
-  /** Relative to the bundle root, with `/` separators. */
-  rel: string;
-  abs: string;
-}
 
 export interface Discovery {
   files: BundleFile[];
@@ -105,127 +96,6 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   };
   await walk(root, '', 0);
   return { files, diagnostics };
-}
-
-// C0 controls but tab/LF/CR, DEL, C1 controls but NEL.
-// eslint-disable-next-line no-control-regex
-const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u0080-\u0084\u0086-\u009F]/;
-
-export type ReadResult = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
-
-/** readBundleFileSync, for callers that read one file among other awaits (wsc.yaml). */
-export async function readBundleFile(f: BundleFile): Promise<ReadResult> {
-  return readBundleFileSync(f);
-}
-
-/**
- * One bundle file's text. Synchronous on purpose: a bundle is thousands of
- * small files, read one after another on the CPU that then parses them; a
- * promise chain per file (open, stat, read, close) cost more than the reads.
- */
-export function readBundleFileSync(f: BundleFile): ReadResult {
-  const fail = (rule: string, message: string, line = 1, col = 1, hint?: string): ReadResult => ({
-    ok: false,
-    diagnostic: { severity: 'error', rule, message, pos: { file: f.rel, line, col }, ...(hint ? { hint } : {}) },
-  });
-  let fd: number | undefined;
-  let n: number;
-  try {
-    fd = openSync(f.abs, 'r');
-    const got = readAtMost(fd, MAX_FILE_BYTES + 1);
-    if (typeof got === 'string') return fail('file-too-large', got, 1, 1, 'Split it into several files.');
-    n = got;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return fail('file-unreadable', `cannot read file${code ? ` (${code})` : ''}`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  if (n > MAX_FILE_BYTES) return fail('file-too-large', `file is over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`);
-  const bytes = shared.subarray(0, n);
-  if (!isUtf8(bytes)) {
-    const lossy = new TextDecoder('utf-8').decode(bytes);
-    const i = lossy.indexOf('\uFFFD');
-    const before = lossy.slice(0, Math.max(0, i));
-    const line = before.split('\n').length;
-    const col = i - before.lastIndexOf('\n');
-    return fail('encoding', 'file is not valid UTF-8', line, col, 'Save the file as UTF-8.');
-  }
-  let text = shared.toString('utf8', 0, n);
-  // A byte-order mark is not part of the text (TextDecoder drops it too).
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // YAML allows no control character but tab, LF, CR (and NEL): one would
-  // otherwise travel, invisible, into the API.
-  const bad = CONTROL_RE.exec(text);
-  if (bad) {
-    const before = text.slice(0, bad.index);
-    const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    return fail('encoding', `control character U+${code} is not allowed in YAML`, before.split('\n').length, bad.index - before.lastIndexOf('\n'), 'Remove it, or write it as an escape in a double-quoted string.');
-  }
-  // A carriage return alone is a line break to YAML but to no editor, diff or
-  // error position: the file would read as one line.
-  const lone = LONE_CR_RE.exec(text);
-  if (lone) {
-    return fail('line-endings', 'the file has line breaks that are a carriage return alone (old Mac style)', text.slice(0, lone.index).split('\n').length, 1, 'Save it with LF (or CRLF) line endings.');
-  }
-  return { ok: true, text };
-}
-
-const LONE_CR_RE = /\r(?!\n)/;
-
-/** A file-system error code in words. */
-export function fsCause(code: string): string {
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'disk quota exceeded',
-    EROFS: 'read-only file system',
-    ENOENT: 'no such file or directory',
-    ENOTDIR: 'a part of the path is not a directory',
-    EISDIR: 'is a directory',
-    EMFILE: 'too many open files',
-    EIO: 'input/output error',
-  };
-  return words[code] ? `${words[code]} (${code})` : code;
-}
-
-/**
- * One buffer for every file read, grown to the largest (at most the limit):
- * a file's text is decoded out of it before the next file is read. Thousands
- * of small files then cost no buffer and no stat each.
- */
-let shared = Buffer.allocUnsafe(64 * 1024);
-
-/**
- * Reads the file into `shared`: its length, at most `limit`, or (a string) why
- * it is refused. Only a file that fills the buffer is stat'ed, so one over the
- * limit is refused before it is read further; a size of 0 (pseudo-files)
- * means "read to the end", like fs.readFile.
- */
-function readAtMost(fd: number, limit: number): number | string {
-  let n = 0;
-  let size: number | undefined;
-  for (;;) {
-    if (n === shared.length) {
-      if (n >= limit) break;
-      if (size === undefined) {
-        size = fstatSync(fd).size;
-        if (size >= limit) return `file is ${formatMiB(size)}, over the ${formatMiB(limit - 1)} limit for a bundle file`;
-      }
-      const bigger = Buffer.allocUnsafe(Math.min(Math.max(shared.length * 2, size + 1), limit));
-      shared.copy(bigger, 0, 0, n);
-      shared = bigger;
-    }
-    const got = readSync(fd, shared, n, shared.length - n, null);
-    if (got === 0) break;
-    n += got;
-  }
-  return n;
-}
-
-function formatMiB(n: number): string {
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 export async function isDirectory(p: string): Promise<boolean> {

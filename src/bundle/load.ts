@@ -4,17 +4,17 @@
 // content, so `wsc validate` can report all of them in one run.
 import { BundleError, type Diagnostic, type SourcePos } from '../errors.js';
 import type { DesiredState } from '../core/model.js';
-import { SECRET_ENV_RE, type VarLookup } from '../config/variables.js';
+import { SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { safetyChecks } from './checks-safety.js';
 import { partialItem } from './partial.js';
 import { buildDesired } from './desired.js';
-import { discoverFiles, isDirectory, readBundleFileSync, type BundleFile, type ReadResult } from './files.js';
-import { isObject, issuesToDiagnostics } from './issues.js';
+import { discoverFiles, isDirectory } from './files.js';
+import { isObject, issuesToDiagnostics } from '../yaml/issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from '../domain/bundle-schema/index.js';
 import { closest } from '../domain/suggest.js';
-import { compileCheck } from '../zod-fast.js';
-import { parseYaml, type ParsedDoc, type VarUse } from './yaml-doc.js';
+import { parseYaml, type ParsedDoc, type VarUse } from '../yaml/parse.js';
+import { readBundleFileSync, type BundleFile, type ReadResult } from '../yaml/read.js';
 
 export interface LoadOptions {
   /** `vars` of the environment, for `${vars.NAME}`. */
@@ -137,10 +137,9 @@ function loadDocument(
   }
   const kind = kindValue as Kind;
   const schema = SCHEMA_OF_KIND[kind];
-  // The compiled check vouches for nearly every document; zod runs for
-  // the rest, and its issues are the diagnostics (zod-fast.ts).
-  const result = compileCheck(schema)(doc.value) ? undefined : schema.safeParse(doc.value);
-  if (result !== undefined && !result.success) {
+  // zod's output is not kept: the document stays as written (key order, no defaults added).
+  const result = schema.safeParse(doc.value);
+  if (!result.success) {
     diagnostics.push(
       ...issuesToDiagnostics(result.error.issues, {
         file,

@@ -4,7 +4,7 @@
 // another error would appear only on the next run, once the first is fixed.
 import type { z } from 'zod';
 import type { DocItem } from './checks.js';
-import type { PositionIndex } from './positions.js';
+import type { PositionIndex } from '../yaml/positions.js';
 import { ReportSchema, UserAttributeSchema, WorkbookSchema, type Kind } from '../domain/bundle-schema/index.js';
 
 /** Per kind: the keys that must pass for the document to take part (its identity), then those used when they pass. */

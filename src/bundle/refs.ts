@@ -2,8 +2,8 @@
 // with a `$report` or `$workbook` key must be exactly `{ $report: <publicId> }`
 // or `{ $workbook: <slug> }`.
 import { PUBLIC_ID_RE } from '../domain/wire.js';
-import { describe } from './issues.js';
-import type { Path } from './positions.js';
+import { describe } from '../yaml/issues.js';
+import type { Path } from '../yaml/positions.js';
 import { closest } from '../domain/suggest.js';
 
 export interface FoundRef {

@@ -12,7 +12,7 @@ import type { DocKind, ExportSink } from '../core/export.js';
 import { DIRS } from '../core/export.js';
 import type { Doc } from '../core/export/docs.js';
 import { EXIT, InternalError, UsageError, WscError } from '../errors.js';
-import { fsCause } from './files.js';
+import { fsCause } from '../yaml/read.js';
 import { makeDirectory } from '../make-dir.js';
 import { redact } from '../redact.js';
 import { generateSchemas, schemaText, type SchemaFile } from './json-schema.js';

@@ -5,7 +5,6 @@
 import { Document, isMap, isPair, isScalar, isSeq, parse, visit, type Node } from 'yaml';
 import type { JsonValue } from '../core/model.js';
 import { InternalError } from '../errors.js';
-import { directYaml } from './write-yaml.js';
 
 export type SchemaKind = 'workbook' | 'report' | 'user-attribute' | 'wsc';
 
@@ -73,8 +72,7 @@ function flowIfSmall(node: Node): void {
  */
 export function toYaml(value: JsonValue, opts: { verify?: boolean; flow?: boolean } = {}): string {
   const flow = opts.flow !== false;
-  // Mappings of the usual strings take the direct writer (same bytes, a fraction of the cost).
-  const text = directYaml(value, flow) ?? libraryYaml(value, flow);
+  const text = libraryYaml(value, flow);
   // Compared as JSON text: same values and the same key order (null prototypes do not matter).
   if (opts.verify && JSON.stringify(parse(text)) !== JSON.stringify(value === undefined ? null : value)) {
     throw new InternalError('the YAML written for a document does not read back as the same data');
@@ -82,8 +80,8 @@ export function toYaml(value: JsonValue, opts: { verify?: boolean; flow?: boolea
   return text;
 }
 
-/** toYaml through the yaml library's Document model: what the direct writer reproduces, and its fallback. */
-export function libraryYaml(value: JsonValue, flow: boolean): string {
+/** toYaml through the yaml library's Document model. */
+function libraryYaml(value: JsonValue, flow: boolean): string {
   const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.2' });
   visit(doc, {
     Scalar(_key, node) {

@@ -3,7 +3,7 @@
 // and the shared plan preparation of `wsc plan`.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ApplyOptions } from '../cli.js';
+import type { ApplyOptions } from './options.js';
 import { execute, type ApplyResult } from '../core/execute.js';
 import { hasRequests, type Plan } from '../core/model.js';
 import type { Connection } from '../api/connect.js';

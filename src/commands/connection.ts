@@ -3,7 +3,7 @@
 // trace. Computed before anything is read, so a bad WSC_REQUEST_TIMEOUT is a
 // config error (exit 3) with nothing sent.
 import type { ConnectOptions } from '../api/connect.js';
-import type { CommonOptions } from '../cli.js';
+import type { CommonOptions } from './options.js';
 import { envValue } from '../env.js';
 import { ConfigError } from '../errors.js';
 import type { CommandContext } from './context.js';

@@ -2,7 +2,7 @@
 // print one line per check. Read-only. Exit 0 when every check passed, 1
 // otherwise; a bad configuration is exit 3 as for every command.
 import { resolve } from 'node:path';
-import type { DoctorOptions } from '../cli.js';
+import type { DoctorOptions } from './options.js';
 import { EXIT, isWscError } from '../errors.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';

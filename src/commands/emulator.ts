@@ -1,6 +1,6 @@
 // `wsc emulator`: serve the local Workspace Content API until SIGINT/SIGTERM.
 import { existsSync } from 'node:fs';
-import type { EmulatorOptions as CliEmulatorOptions } from '../cli.js';
+import type { EmulatorOptions as CliEmulatorOptions } from './options.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
 

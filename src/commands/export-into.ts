@@ -6,7 +6,7 @@
 // the bundle does not hold yet get new files. wsc.yaml, the other keys of a
 // document and its comments stay as they are. Never writes to the API.
 import { resolve } from 'node:path';
-import type { ExportOptions } from '../cli.js';
+import type { ExportOptions } from './options.js';
 import type { DocKind } from '../core/export.js';
 import type { ResourceChange } from '../core/model.js';
 import { EXIT, UsageError } from '../errors.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import type { ExportOptions } from '../cli.js';
+import type { ExportOptions } from './options.js';
 import { normalizeSlug, type Report, type Workbook } from '../domain/wire.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import type { CommandContext } from './context.js';

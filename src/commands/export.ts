@@ -2,7 +2,7 @@
 // bundle. Thin: the transform and streaming are core/export, the files
 // bundle/write-files, the words render/export.
 import { resolve } from 'node:path';
-import type { ExportOptions } from '../cli.js';
+import type { ExportOptions } from './options.js';
 import type { OddItem } from '../core/model.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import { LIST_TOO_LONG } from '../api/list-bound.js';

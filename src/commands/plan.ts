@@ -3,7 +3,7 @@
 // warnings go to stderr. Never writes to the API.
 import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
-import type { PlanOptions } from '../cli.js';
+import type { PlanOptions } from './options.js';
 import { hasChanges, type Plan } from '../core/model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { envValue } from '../env.js';

@@ -2,7 +2,7 @@
 // before any connection is made) → connection → live state → plan. The
 // caller owns the returned connection and must close it.
 import { resolve } from 'node:path';
-import type { ApplyOptions, PlanOptions } from '../cli.js';
+import type { ApplyOptions, PlanOptions } from './options.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, OwnershipContext, Plan } from '../core/model.js';
 import { UsageError, type Diagnostic } from '../errors.js';

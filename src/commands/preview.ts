@@ -12,7 +12,7 @@ import { makeDirectory } from '../make-dir.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { previewModel, type PreviewModel } from '../preview/model.js';
 import { dashboardSvgs } from '../preview/svg.js';
-import type { PreviewOptions } from '../cli.js';
+import type { PreviewOptions } from './options.js';
 import type { CommandContext } from './context.js';
 
 async function load(

@@ -4,7 +4,7 @@
 // deployment, token) comes from wsc.yaml, flags and the process environment
 // only, and must be the one the plan was made for.
 import { isAbsolute, resolve } from 'node:path';
-import type { ApplyOptions } from '../cli.js';
+import type { ApplyOptions } from './options.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { SavedPlan, SavedPlanEnvironment } from '../core/saved-plan.js';
 import { envValue } from '../env.js';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { generateSchemas, schemaText } from '../bundle/json-schema.js';
 import { EXIT, UsageError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
-import type { SchemaOptions } from '../cli.js';
+import type { SchemaOptions } from './options.js';
 import type { CommandContext } from './context.js';
 
 export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<number> {

@@ -6,7 +6,7 @@ import { isDirectory } from '../bundle/files.js';
 import { resolveEnvironment } from '../config/environment.js';
 import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics, renderValidateSummary, sortDiagnostics } from '../render/diagnostics.js';
-import type { ValidateOptions } from '../cli.js';
+import type { ValidateOptions } from './options.js';
 import type { CommandContext } from './context.js';
 import { endPhase } from '../timings.js';
 

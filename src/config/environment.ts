@@ -9,9 +9,9 @@ import { closest } from '../domain/suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
-import { interpolate, SECRET_ENV_RE, type VarLookup } from './variables.js';
+import { interpolate, SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
-import type { PositionIndex } from '../bundle/positions.js';
+import type { PositionIndex } from '../yaml/positions.js';
 import { addSecret } from '../redact.js';
 
 export interface EnvironmentFlags {

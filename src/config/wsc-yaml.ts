@@ -4,10 +4,10 @@
 // environment not in use never fails a run.
 import { join } from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { CONFIG_FILE, readBundleFile } from '../bundle/files.js';
-import { issuesToDiagnostics, isObject } from '../bundle/issues.js';
-import type { PositionIndex } from '../bundle/positions.js';
-import { parseYaml } from '../bundle/yaml-doc.js';
+import { issuesToDiagnostics, isObject } from '../yaml/issues.js';
+import type { PositionIndex } from '../yaml/positions.js';
+import { parseYaml } from '../yaml/parse.js';
+import { CONFIG_FILE, readBundleFile } from '../yaml/read.js';
 import { addSecret } from '../redact.js';
 import { WscConfigSchema, type WscConfig } from './schema.js';
 

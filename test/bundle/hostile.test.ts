@@ -4,7 +4,7 @@ import { symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/bundle/load.js';
-import { MAX_FILE_BYTES } from '../../src/bundle/files.js';
+import { MAX_FILE_BYTES } from '../../src/yaml/read.js';
 import { bundle } from './tmp.js';
 
 const opts = { vars: {}, env: {}, mayHoldUnknownRefs: false };

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { generatedConfig, schemaLine, serializeDoc, toYaml } from '../../src/bundle/write.js';
 import { DirSink, TMP_SUFFIX } from '../../src/bundle/write-files.js';
 import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
-import { parseYaml } from '../../src/bundle/yaml-doc.js';
+import { parseYaml } from '../../src/yaml/parse.js';
 import type { JsonValue } from '../../src/core/model.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
 import { runs } from '../helpers/property.js';
@@ -30,7 +30,7 @@ const nasty = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0, max: 0xa0 }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
   fc.constantFrom('yes', 'no', 'on', 'null', '~', '', ' ', '1e3', '0o17', '0x1F', '.inf', '-', '- a', '? x', ': y', '#', 'a #b', '&a', '*a', '!tag', '|', '>', '%', '@', '`', '"', "'", 'a\n', '\n', '\n\n x', '  lead', 'trail  ', '\t', '\r', '\u2028', '\uFEFFbom', '---', '...', '<<'),
 );
-// Keys the loader refuses anywhere (yaml-doc.ts FORBIDDEN_KEYS; export leaves such values out, core/export/docs.ts).
+// Keys the loader refuses anywhere (yaml/parse.ts FORBIDDEN_KEYS; export leaves such values out, core/export/docs.ts).
 const key = nasty.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k));
 const json = jsonOf<JsonValue>([nasty, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)], key) as fc.Arbitrary<JsonValue>;
 

@@ -91,7 +91,7 @@ export interface RunOptions {
 }
 
 /** Variables that act on a process (its start, what it preloads), not on what wsc reads: such a run is spawned. */
-const PROCESS_ENV = ['WSC_TIMINGS', 'NODE_OPTIONS', 'WSC_V8_DEFAULTS'];
+const PROCESS_ENV = ['WSC_TIMINGS', 'NODE_OPTIONS'];
 
 /** A command that serves until stopped: its test also checks that nothing is left running, i.e. the process ends. */
 const serves = (args: string[]) => args[0] === 'emulator' || (args[0] === 'preview' && !args.includes('--out'));

@@ -1,7 +1,7 @@
 // Position keys: the JSON of the path without brackets, built one segment at a time.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { childKey, PositionIndex, ROOT_KEY } from '../../src/bundle/positions.js';
+import { childKey, PositionIndex, ROOT_KEY } from '../../src/yaml/positions.js';
 import { runs } from '../helpers/property.js';
 
 describe('PositionIndex', () => {

@@ -1,16 +1,23 @@
-// YAML text -> plain data with positions. wsc converts the YAML node tree
-// itself rather than calling `toJS()`, so that it can (1) remember where
-// every value came from, (2) interpolate variables scalar by scalar with a
-// position for each problem, (3) refuse keys that could reach an object's
-// prototype, and (4) bound alias expansion, nesting and node counts, so a
-// hostile file costs bounded time and memory.
+// YAML text -> plain data with positions. Two readers, one result:
+// - js-yaml reads the common case (plain documents) about ten times
+//   faster than the `yaml` library. Positions are then only those of the
+//   root's keys, found in the text; the rest are read at the first lookup
+//   that needs them (a problem to report), by the path below.
+// - Anything the fast path is not sure to read exactly as the library would
+//   (a parse error, an alias, a tag, a forbidden key, a variable problem...)
+//   is read by the `yaml` library's node tree, converted by wsc itself so
+//   that it can (1) remember where every value came from, (2) interpolate
+//   variables scalar by scalar with a position for each problem, (3) refuse
+//   keys that could reach an object's prototype, and (4) bound alias
+//   expansion, nesting and node counts, so a hostile file costs bounded time
+//   and memory. Its diagnostics are the only ones either path gives.
 import { createRequire } from 'node:module';
+import jsyaml from 'js-yaml';
 import type { Document, Node, Scalar } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { FORBIDDEN_KEYS } from '../domain/forbidden-keys.js';
-import { hasVariables, interpolate, type VarLookup, type VarProblem } from '../config/variables.js';
+import { hasVariables, interpolate, type VarLookup, type VarProblem } from './variables.js';
 import { PositionIndex, type LineCol, type Path } from './positions.js';
-import { parseSubset, type OnString } from './yaml-subset.js';
 
 /** Nodes produced by alias expansion, per document (the "billion laughs" guard). */
 export const MAX_ALIAS_NODES = 10_000;
@@ -67,19 +74,237 @@ class LimitExceeded extends Error {
 export function parseYaml(file: string, text: string, opts: ParseOptions = {}): ParseResult {
   const refused = sizeLimits(file, text);
   if (refused) return refused;
-  // Most bundle files are in the subset the fast reader handles; it gives up
-  // (undefined) on anything else, and the library path below decides.
-  const varProblems: VarUse[] = [];
-  const lookup = opts.lookup;
-  const onString: OnString = lookup ? (v, style, path, pos, doc) => interpolateScalar(v, style, path, pos, doc, lookup, varProblems) : (v) => v;
-  const fast = parseSubset(text, onString, MAX_DEPTH - 1);
-  if (fast) return { docs: fast.map((d, index) => ({ index, value: d.value, positions: d.positions })), diagnostics: [], varProblems, incomplete: false };
-  return parseWithLibrary(file, text, opts);
+  return parseFast(file, text, opts) ?? parseWithLibrary(file, text, opts);
 }
 
-/** parseYaml without the fast reader: the reference it is tested against. */
+/** parseYaml without the fast path: the reference it is tested against. */
 export function parseYamlWithLibrary(file: string, text: string, opts: ParseOptions = {}): ParseResult {
   return sizeLimits(file, text) ?? parseWithLibrary(file, text, opts);
+}
+
+/**
+ * Scalars resolved as the `yaml` library's core schema resolves them (js-yaml's
+ * own core schema also takes `0b1`, `1_000` and `+.5e3`-like forms as numbers).
+ */
+const CORE_INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+const CORE_FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const coreNumber = (s: string): number => {
+  if (s.startsWith('0o')) return parseInt(s.slice(2), 8);
+  if (s.startsWith('0x')) return parseInt(s.slice(2), 16);
+  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
+  if (/\.(?:nan|NaN|NAN)$/.test(s)) return NaN;
+  if (/\.(?:inf|Inf|INF)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
+  return parseFloat(s);
+};
+const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({
+  implicit: [
+    new jsyaml.Type('tag:yaml.org,2002:null', {
+      kind: 'scalar',
+      resolve: (s: unknown) => s === null || (typeof s === 'string' && CORE_NULL.test(s)),
+      construct: () => null,
+    }),
+    new jsyaml.Type('tag:yaml.org,2002:bool', {
+      kind: 'scalar',
+      resolve: (s: unknown) => typeof s === 'string' && CORE_BOOL.test(s),
+      construct: (s: string) => s[0] === 't' || s[0] === 'T',
+    }),
+    new jsyaml.Type('tag:yaml.org,2002:int', {
+      kind: 'scalar',
+      resolve: (s: unknown) => typeof s === 'string' && CORE_INT.test(s),
+      construct: coreNumber,
+    }),
+    new jsyaml.Type('tag:yaml.org,2002:float', {
+      kind: 'scalar',
+      resolve: (s: unknown) => typeof s === 'string' && !CORE_INT.test(s) && CORE_FLOAT.test(s),
+      construct: coreNumber,
+    }),
+  ],
+});
+
+/**
+ * Text whose reading by js-yaml could differ from the library's, found by
+ * comparing the two on generated texts (test/yaml/parse.test.ts). Anchors
+ * go there too, so the fast path never meets an alias (a shared node would
+ * be expanded by every reader of the data). Text in a string that only looks
+ * like one of these takes the library path, which reads it right, slower.
+ */
+const NOT_FAST = new RegExp(
+  [
+    /^%/, // a directive
+    /(?:^|[\s,[{])(?:\?(?:[ \t\r]|$)|&\S|!(?!=))/, // an explicit key, an anchor, a tag
+    /[\]}][ \t]*:(?:[ \t\r]|$)/, // a flow collection as a key
+    /\t|\r(?!\n)/, // a tab, a carriage return alone
+    /::|[[{,]\s*:/, // `::`, a `:` opening a flow entry
+    /^(?:---|\.\.\.)(?!\r?$)/, // a document marker (`---`, `...`) with text after it
+    /(?:^|[ ])-[ ]*(?:#.*)?\r?$/, // a sequence item whose value starts on the next line
+    /[|>](?:[-+]?[1-9]|\+)/, // a block scalar with an indentation indicator, or kept final line breaks
+  ]
+    .map((r) => r.source)
+    .join('|'),
+  'm',
+);
+
+/**
+ * A line js-yaml may read more leniently than the library when a quoted
+ * string or a flow collection goes on past its end (the library refuses some
+ * of those that are not indented enough): a quote that opens a string (at
+ * the start of a value) and is not closed on its line, or unbalanced
+ * brackets outside strings and comments; also a `#` right after a closing
+ * quote or bracket (the library refuses it as a comment without a space).
+ * Only its speed depends on what this lets through.
+ */
+function lenientLines(text: string): boolean {
+  let open = 0;
+  let quote = 0;
+  let prev = 0x0a;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      if (quote !== 0 || open !== 0) return true;
+    } else if (quote === 0x22) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) {
+        quote = 0;
+        if (text.charCodeAt(i + 1) === 0x23) return true;
+      }
+    } else if (quote === 0x27) {
+      if (c === 0x27 && text.charCodeAt(i + 1) === 0x27) i++;
+      else if (c === 0x27) {
+        quote = 0;
+        if (text.charCodeAt(i + 1) === 0x23) return true;
+      }
+    } else if ((c === 0x22 || c === 0x27) && VALUE_START.has(prev)) {
+      quote = c;
+    } else if (c === 0x23 && (prev === 0x20 || prev === 0x0a)) {
+      // A comment, to the end of the line.
+      const end = text.indexOf('\n', i);
+      if (end === -1) break;
+      i = end - 1;
+    } else if (c === 0x5b || c === 0x7b) open++;
+    else if (c === 0x5d || c === 0x7d) {
+      open--;
+      if (text.charCodeAt(i + 1) === 0x23) return true;
+    }
+    prev = c;
+  }
+  return quote !== 0 || open !== 0;
+}
+
+/** Characters after which a quote opens a quoted string: line start, space, `[`, `{`, `,`, `-`, `:`. */
+const VALUE_START = new Set([0x0a, 0x20, 0x5b, 0x7b, 0x2c, 0x2d, 0x3a]);
+
+/** One plain document, read by js-yaml; undefined when the library must read it. Exported for its tests. */
+export function parseFast(file: string, text: string, opts: ParseOptions): ParseResult | undefined {
+  if (NOT_FAST.test(text) || lenientLines(text)) return undefined;
+  let values: unknown[];
+  try {
+    // maxDepth (not in js-yaml's type definitions) bounds its recursion; what is deeper than
+    // MAX_DEPTH is judged by the library path.
+    const options = { schema: SCHEMA, filename: file, maxDepth: MAX_DEPTH + 2 } as jsyaml.LoadOptions;
+    values = jsyaml.loadAll(text, null, options);
+  } catch {
+    return undefined;
+  }
+  // An empty document: the library tells where it is (and skips it).
+  if (values.length === 0 || values.some((v) => v === null || v === undefined)) return undefined;
+  const walk = { nodes: 0, lookup: opts.lookup };
+  try {
+    for (let i = 0; i < values.length; i++) values[i] = plain(values[i], walk, 0);
+  } catch (e) {
+    if (e === NOT_PLAIN) return undefined;
+    throw e;
+  }
+  let full: ParseResult | undefined;
+  const keys = rootKeys(text);
+  const docs = values.map((value, index): ParsedDoc => {
+    const fill = (positions: PositionIndex) => {
+      full ??= parseWithLibrary(file, text, {});
+      const doc = full.docs.find((d) => d.index === index);
+      if (!doc) return;
+      positions.start = doc.positions.start;
+      for (const [key, pos] of doc.positions.entries()) positions.setByKey(key, pos);
+    };
+    const positions = new PositionIndex(undefined, fill);
+    const found = keys?.length === values.length ? keys[index]! : undefined;
+    const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : undefined;
+    if (found && own && found.length > 0 && found.length === own.length && found.every((k, i) => k.key === own[i])) {
+      positions.start = found[0]!.pos;
+      for (const k of found) positions.setTopKey(k.key, k.pos);
+    }
+    return { index, value, positions };
+  });
+  return { docs, diagnostics: [], varProblems: [], incomplete: false };
+}
+
+/** Thrown by `plain` when the library must read the document. */
+const NOT_PLAIN = new Error('not plain');
+
+/**
+ * The document as the library path gives it: variables interpolated, checked
+ * for what that path refuses or reports (a forbidden key, a number without a
+ * JSON form, too deep, too many values, a variable problem), which throw
+ * NOT_PLAIN.
+ */
+function plain(v: unknown, walk: { nodes: number; lookup: VarLookup | undefined }, depth: number): unknown {
+  if (++walk.nodes > MAX_NODES) throw NOT_PLAIN;
+  if (typeof v === 'string') {
+    if (walk.lookup === undefined || !hasVariables(v)) return v;
+    const r = interpolate(v, walk.lookup);
+    if (r.problems.length > 0) throw NOT_PLAIN;
+    return r.value;
+  }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw NOT_PLAIN;
+    return v;
+  }
+  if (v === null || typeof v !== 'object') return v;
+  if (depth >= MAX_DEPTH) throw NOT_PLAIN;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = plain(v[i], walk, depth + 1);
+    return v;
+  }
+  const obj = v as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (FORBIDDEN_KEYS.has(key)) throw NOT_PLAIN;
+    obj[key] = plain(obj[key], walk, depth + 1);
+  }
+  return obj;
+}
+
+/** A root key as written at the start of a line: `key:`, unquoted. */
+const ROOT_KEY_LINE = /^([^\s#'"?:,[\]{}&*!|>%@`-][^\n]*?)[ \t]*:(?:[ \t\r]|$)/;
+
+/**
+ * The keys of each document's block mapping at the root, each where it
+ * stands, found in the text: a line that starts at column 1 is a root key, a
+ * comment, a document marker or something else (then undefined). The caller
+ * keeps a document's keys only if they are exactly its keys, in order: a
+ * line inside a multi-line string that looks like a key would add one.
+ */
+function rootKeys(text: string): { key: string; pos: LineCol }[][] | undefined {
+  const docs: { key: string; pos: LineCol }[][] = [[]];
+  let line = 1;
+  for (let at = 0; at < text.length; line++) {
+    const end = text.indexOf('\n', at);
+    const next = end === -1 ? text.length : end + 1;
+    const c = text.charCodeAt(at);
+    // Blank, indented, or a comment.
+    if (c !== 0x0a && c !== 0x0d && c !== 0x20 && c !== 0x23) {
+      const lineText = text.slice(at, end === -1 ? text.length : end);
+      if (/^---\r?$/.test(lineText)) {
+        // A document's start marker: it ends the document before it, if any.
+        if (docs[docs.length - 1]!.length > 0) docs.push([]);
+      } else {
+        const m = ROOT_KEY_LINE.exec(lineText);
+        if (!m) return undefined;
+        docs[docs.length - 1]!.push({ key: m[1]!, pos: { line, col: 1 } });
+      }
+    }
+    at = next;
+  }
+  return docs;
 }
 
 /** A refusal when the text is over the limits that bound parsing time, before any parsing. */
@@ -127,7 +352,7 @@ function interpolateScalar(v: string, style: string | undefined, path: Path, pos
 
 /**
  * The `yaml` library, loaded at first use: most bundles never need it (the
- * fast reader takes their files), and loading it costs about 40 ms.
+ * fast path takes their files), and loading it costs about 40 ms.
  */
 let yamlLib: typeof import('yaml') | undefined;
 const library = (): typeof import('yaml') => (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));

@@ -15,39 +15,53 @@ export interface NodePos {
 
 export class PositionIndex {
   private readonly map = new Map<string, NodePos>();
-  /** Positions of the root's keys, by key (a reader's cheap record: no path key to build). */
-  private readonly top = new Map<string, NodePos>();
+  /** Positions of the root's keys alone (the key, not the value): what a valid bundle needs of every document. */
+  private readonly topKeys = new Map<string, LineCol>();
+  private startPos: LineCol | undefined;
 
   /**
    * `fill`, when given, records the positions not recorded yet; it runs at
-   * the first lookup the recorded ones cannot answer. The fast YAML reader
-   * records only the top-level keys while loading (what a valid bundle
-   * needs) and reads a file again for the rest, when a problem is reported.
+   * the first lookup the recorded ones cannot answer. The fast reader records
+   * only the root's keys (or nothing) while loading, and the file is read
+   * again with positions when a problem is to be reported.
    */
   constructor(
-    readonly start: LineCol,
+    start: LineCol | undefined,
     private fill?: (index: PositionIndex) => void,
-  ) {}
+  ) {
+    this.startPos = start;
+  }
+
+  /** Where the document's root node starts. */
+  get start(): LineCol {
+    if (this.startPos === undefined) this.complete();
+    return this.startPos ?? { line: 1, col: 1 };
+  }
+
+  set start(pos: LineCol) {
+    this.startPos = pos;
+  }
 
   set(path: Path, pos: NodePos): void {
     this.map.set(keyOf(path), pos);
   }
 
-  /** `set` for a parser that builds the key while it descends (see childKey), without a path array per value. */
-  setKey(key: string, pos: NodePos): void {
+  /** `set` with the key of the path already built (see childKey). */
+  setByKey(key: string, pos: NodePos): void {
     this.map.set(key, pos);
   }
 
-  /** The position of the root's key `key` and its value. */
-  setTop(key: string, pos: NodePos): void {
-    this.top.set(key, pos);
+  /** The position of the root's key `key` (its value's position is left to `fill`). */
+  setTopKey(key: string, pos: LineCol): void {
+    this.topKeys.set(key, pos);
+  }
+
+  /** The position of the root's key `key`, or of the document when there is no such key. */
+  topKey(key: string): LineCol {
+    return this.topKeys.get(key) ?? this.get([key])?.key ?? this.start;
   }
 
   get(path: Path): NodePos | undefined {
-    if (path.length === 1 && typeof path[0] === 'string') {
-      const p = this.top.get(path[0]);
-      if (p !== undefined) return p;
-    }
     const key = keyOf(path);
     const p = this.map.get(key);
     if (p !== undefined || this.fill === undefined) return p;
@@ -58,9 +72,7 @@ export class PositionIndex {
   /** Every recorded position, by key (tests, debugging). */
   entries(): [string, NodePos][] {
     this.complete();
-    const all = new Map(this.map);
-    for (const [k, p] of this.top) if (!all.has(childKey(ROOT_KEY, k))) all.set(childKey(ROOT_KEY, k), p);
-    return [...all.entries()];
+    return [...this.map.entries()];
   }
 
   private complete(): void {

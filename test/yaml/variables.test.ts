@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolate, type VarLookup } from '../../src/config/variables.js';
+import { interpolate, type VarLookup } from '../../src/yaml/variables.js';
 import { closest, levenshtein } from '../../src/domain/suggest.js';
 
 const lookup: VarLookup = (ns, name) => {

@@ -1,0 +1,80 @@
+// The options each command receives from commander (src/cli.ts parses them; the
+// commands read them): here, so that the commands never import the wiring.
+
+export interface CommonOptions {
+  dir: string;
+  env?: string;
+  baseUrl?: string;
+  deployment?: number;
+  output: 'human' | 'json' | 'markdown';
+  color: boolean;
+  verbose: boolean;
+  concurrency: number;
+  maxRetries: number;
+  /** `--page-size`: `first` of list requests (else WSC_PAGE_SIZE, else 500; smaller when the server refuses it). */
+  pageSize?: number;
+  /** `--max-list-items`: items one list may have at most (else WSC_MAX_LIST_ITEMS, else 200,000). */
+  maxListItems?: number;
+}
+/** validate connects to nothing: no connection flags. */
+export interface ValidateOptions
+  extends Pick<CommonOptions, 'dir' | 'env' | 'baseUrl' | 'deployment' | 'output' | 'color'> {}
+export interface PlanOptions extends CommonOptions {
+  out?: string;
+  detailedExitcode: boolean;
+  target: string[];
+  prune?: boolean;
+  maxDeletes?: number;
+  compact?: boolean;
+  showUnmanaged?: boolean;
+}
+export interface ApplyOptions extends CommonOptions {
+  compact?: boolean;
+  showUnmanaged?: boolean;
+  autoApprove: boolean;
+  target: string[];
+  /** --dir was given (a saved plan otherwise names its bundle directory). */
+  dirGiven?: boolean;
+  prune?: boolean;
+  maxDeletes?: number;
+  /** true: every resource edited outside wsc; a list: those addresses. */
+  overwriteUiEdits?: boolean | string[];
+}
+export interface ExportOptions extends CommonOptions {
+  /** A new snapshot (one of out and into is required). */
+  out?: string;
+  /** An existing bundle, updated in place. */
+  into?: string;
+  /** --dir was given (--into otherwise reads the environment from the bundle it updates). */
+  dirGiven?: boolean;
+  workbook: string[];
+  /** `KIND/ID` addresses: only these, into their existing files under --out. */
+  only?: string[];
+}
+export interface DoctorOptions extends Omit<CommonOptions, 'output'> {
+  output: 'human' | 'json';
+}
+export interface EmulatorOptions {
+  port: number;
+  host: string;
+  state?: string;
+  seed?: string;
+  /** Seed deployment 1 with content made in the UI (emulator/seed-ui.ts). */
+  uiMade: boolean;
+  latency?: string;
+  faults?: string;
+  workbookListing: 'all' | 'root-only';
+  color: boolean;
+}
+export interface PreviewOptions {
+  dir: string;
+  env?: string;
+  port: number;
+  out?: string;
+  color: boolean;
+}
+export interface SchemaOptions {
+  out: string;
+  check: boolean;
+  color: boolean;
+}
