@@ -1,14 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
-// End-to-end tests spawn the built CLI and real servers on loopback; they
-// need more time than unit tests, and a 2-core CI machine runs them in few
-// workers to stay fast without starving the emulators.
+// Most end-to-end tests run the CLI in the test process (test/e2e/helpers
+// runCli) against emulators on loopback; a few spawn the built launcher. Two
+// workers on a 2-core CI machine. Test files share their worker's module
+// graph (isolate: false): each file no longer loads src/ afresh, which halved
+// the suite's CPU time. Nothing in src/ keeps a run's state between runs
+// (runWsc clears the secrets registry; contexts carry env and cwd), no test
+// mocks modules, and spies are restored after each test. The time limits
+// are for a CI machine shared with other jobs, where the heaviest property
+// tests (thousands of cases) take several times their usual 5 to 15 s.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,
+    isolate: false,
+    restoreMocks: true,
   },
 });

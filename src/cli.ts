@@ -13,7 +13,7 @@ import type {
   SchemaOptions,
   ValidateOptions,
 } from './commands/options.js';
-import { processContext } from './commands/context.js';
+import { processContext, type CommandContext, type ContextFactory } from './commands/context.js';
 import { withHelp } from './help.js';
 import { VERSION } from './version.js';
 
@@ -69,21 +69,24 @@ function common(cmd: Command, opts: { output: readonly Format[] }): Command {
   return connectionFlags(withOutput.option('--no-color', 'disable colour (env: NO_COLOR)'));
 }
 
-type Runner<O> = (opts: O, ctx: ReturnType<typeof processContext>) => Promise<number>;
+type Runner<O> = (opts: O, ctx: CommandContext) => Promise<number>;
+type Program = Command & { exitCode?: number; context?: ContextFactory };
 
-function action<O extends { color: boolean }>(program: Command & { exitCode?: number }, load: () => Promise<{ run: Runner<O> }>) {
+function action<O extends { color: boolean }>(program: Program, load: () => Promise<{ run: Runner<O> }>) {
   return async function (this: Command) {
     const opts = this.opts<O>();
     const args = this.args;
     const { run } = await load();
-    const ctx = processContext({ noColor: !opts.color });
+    const ctx = (program.context ?? processContext)({ noColor: !opts.color });
     const dirGiven = this.getOptionValueSource('dir') === 'cli';
     program.exitCode = await run({ ...opts, args, dirGiven }, ctx);
   };
 }
 
-export function buildCli(): Command & { exitCode?: number } {
-  const program = new Command() as Command & { exitCode?: number };
+/** The program; its commands run with the contexts `context` makes (the process's by default). */
+export function buildCli(context: ContextFactory = processContext): Command & { exitCode?: number } {
+  const program = new Command() as Program;
+  program.context = context;
   program
     .name('wsc')
     .description('Dashboards as code for the Workspace Content API: validate, plan, apply and export.')

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { visible } from '../src/visible.js';
+import { runs } from './helpers/property.js';
 
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -27,7 +28,7 @@ describe('visible', () => {
         // Many calls in a row agree (no state kept between them).
         expect(visible(s)).toBe(v);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

@@ -2,6 +2,7 @@
 // facts. Commands are the only code (with main.ts) that touches the process;
 // they receive it through this object so tests can run them in-process too.
 import { decideStyle, type Style } from '../render/style.js';
+import { redact } from '../redact.js';
 
 export interface CommandContext {
   out(text: string): void;
@@ -20,6 +21,9 @@ export interface CommandContext {
    */
   onInterrupt(first: (signal: NodeJS.Signals) => void): () => void;
 }
+
+/** Makes the context of one run; `noColor` is its --no-color flag. */
+export type ContextFactory = (opts: { noColor?: boolean }) => CommandContext;
 
 const INTERRUPTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -53,7 +57,11 @@ export function processContext(opts: { noColor?: boolean }): CommandContext {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
     env: process.env,
-    cwd: process.cwd(),
+    // Read when a command asks: main.ts makes a context before any command runs, and
+    // process.cwd() throws in a directory that was removed (`wsc --version` must still answer).
+    get cwd() {
+      return process.cwd();
+    },
     style,
     interactive: Boolean(process.stdin.isTTY) && !process.env['CI'],
     onInterrupt: onProcessInterrupt,
@@ -80,4 +88,36 @@ export async function confirmOn(
   } finally {
     rl.close();
   }
+}
+
+/** What a captured run printed, each stream in order. */
+export interface Captured {
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Contexts that print into `captured` instead of the process's streams, for
+ * running wsc in-process (tests). As the process's streams, they redact every
+ * secret. Stdout and stderr are pipes (no colour, no spinner), stdin is not a
+ * terminal and holds `input` (a confirm() reads its first line), and no
+ * signal reaches the run.
+ */
+export function capturedContext(
+  captured: Captured,
+  opts: { env: Record<string, string | undefined>; cwd: string; input?: string },
+): ContextFactory {
+  return (o) => ({
+    out: (t) => void (captured.stdout += redact(t)),
+    err: (t) => void (captured.stderr += redact(t)),
+    env: opts.env,
+    cwd: opts.cwd,
+    style: decideStyle({ isTTY: false, columns: undefined, env: opts.env, noColorFlag: o.noColor === true }),
+    interactive: false,
+    onInterrupt: () => () => {},
+    confirm: async (question) => {
+      captured.stderr += redact(`${question} `);
+      return /^(y|yes)$/i.test((opts.input ?? '').split('\n')[0]!.trim());
+    },
+  });
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../src/api/json-body.js';
 import { listAnswer } from '../../src/emulator/render.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
+import { runs } from '../helpers/property.js';
 
 type Outcome = { ok: true; value: unknown } | { ok: false };
 const outcome = (f: () => unknown): Outcome => {
@@ -68,11 +69,11 @@ describe('parseJsonBody', () => {
           agrees(text);
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
   it('is JSON.parse for arbitrary text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (s) => agrees(`{"items":${s}`)), { numRuns: 2000 });
+    fc.assert(fc.property(fc.string({ maxLength: 40 }), (s) => agrees(`{"items":${s}`)), { numRuns: runs(2000) });
   });
 });

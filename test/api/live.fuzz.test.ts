@@ -19,6 +19,7 @@ import { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import { createEmulator, generateSeed, type Emulator } from '../../src/emulator/index.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { damageJson, jsonDamage, type JsonDamage } from '../helpers/json-damage.js';
+import { runs } from '../helpers/property.js';
 
 type Damage =
   | { kind: 'none' }
@@ -129,7 +130,7 @@ describe('readLiveState behind a proxy that damages answers at random', () => {
         }
         expect(methods.every((m) => m === 'GET')).toBe(true);
       }),
-      { numRuns: Number(process.env['WSC_FUZZ_RUNS'] ?? 150) },
+      { numRuns: runs(150) },
     );
   }, 120_000);
 });

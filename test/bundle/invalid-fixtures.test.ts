@@ -36,10 +36,9 @@ const CASES: [string, string, string, string, number, number][] = [
 ];
 
 describe('fixtures/invalid', () => {
-  it('every fixture directory has an expectation, and there are at least 15', () => {
+  it('every fixture directory has an expectation, and every expectation a directory', () => {
     const dirs = readdirSync(dir).sort();
     expect(dirs).toEqual(CASES.map((c) => c[0]).sort());
-    expect(dirs.length).toBeGreaterThanOrEqual(15);
   });
 
   it.each(CASES)('%s: exactly one diagnostic, %s', async (name, rule, message, file, line, col) => {

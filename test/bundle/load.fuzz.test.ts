@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/bundle/load.js';
 import { edit, applyEdit } from './damage.js';
 import { bundle } from './tmp.js';
+import { runs } from '../helpers/property.js';
 
 const example = resolve(import.meta.dirname, '../../fixtures/example');
 const FILES: Record<string, string> = {};
@@ -57,7 +58,7 @@ describe('loadBundle on damaged bundles', () => {
           expect(new Set(addresses).size).toBe(addresses.length);
         }
       }),
-      { numRuns: Number(process.env['WSC_FUZZ_RUNS'] ?? 300) },
+      { numRuns: runs(300) },
     );
   }, 120_000);
 

@@ -13,6 +13,7 @@ import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
 import { parseYaml } from '../../src/yaml/parse.js';
 import type { JsonValue } from '../../src/core/model.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
+import { runs } from '../helpers/property.js';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -46,7 +47,7 @@ describe('toYaml', () => {
         expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
         expect(loaded.docs[0]?.value ?? {}).toEqual(doc);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 

@@ -13,6 +13,7 @@ import { resolveEnvironment } from '../../src/config/environment.js';
 import { BundleError, ConfigError } from '../../src/errors.js';
 import { applyEdit, edit } from '../bundle/damage.js';
 import { bundle } from '../bundle/tmp.js';
+import { runs } from '../helpers/property.js';
 
 const ORIGINAL = readFileSync(resolve(import.meta.dirname, '../../fixtures/example/wsc.yaml'), 'utf8');
 const TOKENS = { WSC_STAGING_TOKEN: 'stg-S3CRET-token-1', WSC_PRODUCTION_TOKEN: 'prd-S3CRET-token-2', WSC_TOKEN: 'any-S3CRET-token-3' };
@@ -49,7 +50,7 @@ describe('resolveEnvironment on a damaged wsc.yaml', () => {
           }
         }
       }),
-      { numRuns: Number(process.env['WSC_FUZZ_RUNS'] ?? 300) },
+      { numRuns: runs(300) },
     );
   }, 120_000);
 

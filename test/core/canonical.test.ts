@@ -10,6 +10,7 @@ import {
   setMember,
   withoutNullMembers,
 } from '../../src/core/canonical.js';
+import { runs } from '../helpers/property.js';
 
 // Values with what JSON lacks too (undefined, NaN, -0, holes, bigint, __proto__ members), and
 // pairs that are often equal, so that both answers of sameContent are exercised.
@@ -81,7 +82,7 @@ describe('the direct forms agree with their definitions', () => {
       fc.property(value, (v) => {
         expect(canonicalJson(v)).toBe(JSON.stringify(canonicalize(v)));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -96,7 +97,7 @@ describe('the direct forms agree with their definitions', () => {
           expect(sameContent(b, a)).toBe(expected);
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

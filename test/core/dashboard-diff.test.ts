@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/core/model.js';
 import { diffDashboard, type ReportNames } from '../../src/core/plan/dashboard-diff.js';
+import { runs } from '../helpers/property.js';
 
 const names: ReportNames = {
   byId: (id) =>
@@ -163,7 +164,7 @@ describe('diffDashboard properties', () => {
         expect(r.widgets).toEqual([]);
         expect(r.members).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -192,7 +193,7 @@ describe('diffDashboard properties', () => {
           { move: 'moved', resize: 'resized', config: 'member', type: 'type' }[e.kind],
         );
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

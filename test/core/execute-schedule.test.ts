@@ -8,6 +8,7 @@ import type { Workbook } from '../../src/domain/wire.js';
 import { execute } from '../../src/core/execute.js';
 import type { ApiPort, Plan, PlannedRequest } from '../../src/core/model.js';
 import { ApiError } from '../../src/errors.js';
+import { runs } from '../helpers/property.js';
 
 interface Case {
   n: number;
@@ -99,7 +100,7 @@ describe('execute: scheduling invariants', () => {
         for (const s of result.skipped) expect(s.reason).toMatch(/^depends on r\d+ which failed$/);
         expect(maxInFlight).toBeLessThanOrEqual(c.concurrency);
       }),
-      { numRuns: 200, seed: 20261122 },
+      { numRuns: runs(200), seed: 20261122 },
     );
   });
 });

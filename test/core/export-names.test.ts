@@ -7,6 +7,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { assignNames, fileStem, groupNames, MAX_STEM, NameRegistry } from '../../src/core/export/names.js';
 import { deriveSlugs, mintPublicId, slugify } from '../../src/core/export/mint.js';
 import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../src/domain/wire.js';
+import { runs } from '../helpers/property.js';
 
 describe('fileStem', () => {
   test.each([
@@ -48,7 +49,7 @@ describe('fileStem', () => {
         expect(resolve(dir, `${s}.yaml`).startsWith(dir + sep)).toBe(true);
         expect(posix.basename(`${s}.yaml`)).toBe(`${s}.yaml`);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });
@@ -152,7 +153,7 @@ describe('the registry, incrementally', () => {
           for (const [id, f] of files) expect(reg.nameOf(id)).toBe(f);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -196,7 +197,7 @@ describe('minted identities', () => {
         expect(p).toMatch(PUBLIC_ID_RE);
         expect(isPlaceholderPublicId(p)).toBe(false);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

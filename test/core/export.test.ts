@@ -17,6 +17,7 @@ import { mintPublicId } from '../../src/core/export/mint.js';
 import { plan } from '../../src/core/plan.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { ctx, lAttr, lReport, lWorkbook } from './builders.js';
+import { runs } from '../helpers/property.js';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -323,7 +324,7 @@ describe('exportDeployment', () => {
           for (const w of dropped) expect(w.message).toMatch(/constructor|prototype|__proto__|reference|\$report|\$workbook|^jsonQuery .*not valid JSON/);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 

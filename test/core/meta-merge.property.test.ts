@@ -13,6 +13,7 @@ import { plan } from '../../src/core/plan.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
 import { ctx, dReport } from './builders.js';
+import { runs } from '../helpers/property.js';
 
 let emu: Emulator;
 let conn: Connection;
@@ -56,7 +57,7 @@ describe('report meta on the wire', () => {
         // null and an absent member are the same content to the planner (no phantom diffs)
         expect(sameContent(expected, after.meta ?? {}), `${canonicalJson(expected)} vs ${canonicalJson(after.meta)}`).toBe(true);
       }),
-      { numRuns: process.env['CI'] ? 60 : 30 },
+      { numRuns: runs(60) },
     );
   }, 120_000);
 });

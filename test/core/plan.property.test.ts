@@ -12,6 +12,7 @@ import { isRef, type DesiredState, type JsonValue, type LiveState, type PlanCont
 import { plan } from '../../src/core/plan.js';
 import { livePublicId } from '../../src/core/publicid.js';
 import { dAttr, dReport, dWorkbook, lAttr, lReport, lWorkbook } from './builders.js';
+import { runs } from '../helpers/property.js';
 
 type Obj = { [k: string]: JsonValue };
 
@@ -188,7 +189,7 @@ describe('planner properties', () => {
         expect(p.summary.noop).toBe(desired.workbooks.length + desired.reports.length + desired.userAttributes.length);
         expect(p.summary.unmanaged).toEqual({ workbooks: 1, reports: 1, userAttributes: 0 });
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -199,7 +200,7 @@ describe('planner properties', () => {
         const p = plan(shuffleDesired(desired, seed), l, ctx);
         expect(p.changes.every((c) => c.requests.length === 0)).toBe(true);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -220,7 +221,7 @@ describe('planner properties', () => {
           JSON.stringify(a.changes.map((c) => [c.address, c.actions, c.requests.map((r) => r.id)])),
         );
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 });

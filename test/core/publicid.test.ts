@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../../src/domain/wire.js';
 import { derivePublicId, livePublicId } from '../../src/core/publicid.js';
+import '../helpers/property.js';
 
 const bundleId = fc.stringMatching(/^[0-9A-Za-z]{12}$/);
 

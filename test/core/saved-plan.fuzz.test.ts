@@ -13,6 +13,7 @@ import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js
 import { UsageError } from '../../src/errors.js';
 import { damageJson, jsonDamage } from '../helpers/json-damage.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, lAttr, live, lReport, lWorkbook } from './builders.js';
+import { runs } from '../helpers/property.js';
 
 // Creates, updates, an adoption, a publish and a user attribute: requests of every kind, depending on each other.
 const p = plan(
@@ -63,7 +64,7 @@ describe('parseSavedPlan on edited or damaged files', () => {
         }
         expect(() => buildGraph(saved.plan), JSON.stringify(damages)).not.toThrow();
       }),
-      { numRuns: Number(process.env['WSC_FUZZ_RUNS'] ?? 1000) },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatFolderPath, FolderPathError, parseFolderPath } from '../../src/domain/folder-path.js';
+import { runs } from '../helpers/property.js';
 
 describe('folder paths', () => {
   it.each([
@@ -38,6 +39,6 @@ describe('folder paths', () => {
     const name = fc.string({ minLength: 1, maxLength: 20, unit: fc.constantFrom('a', '/', '\\', ' ', 'é', '☃', '$', '{') });
     fc.assert(fc.property(fc.array(name, { maxLength: 6 }), (names) => {
       expect(parseFolderPath(formatFolderPath(names))).toEqual(names);
-    }), { numRuns: 2000 });
+    }), { numRuns: runs(2000) });
   });
 });

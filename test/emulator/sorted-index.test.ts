@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pageOf } from '../../src/emulator/paging.js';
 import { SortedIndex } from '../../src/emulator/sorted-index.js';
+import '../helpers/property.js';
 
 interface Item {
   id: number;

@@ -9,6 +9,7 @@ import type { VarLookup } from '../../src/yaml/variables.js';
 import type { JsonValue } from '../../src/core/model.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { parseFast, parseYaml, parseYamlWithLibrary, type ParseResult } from '../../src/yaml/parse.js';
+import { runs } from '../helpers/property.js';
 
 const lookup: VarLookup = (ns, name) => {
   if (ns === 'vars' && name === 'n') return { found: true, value: 5 };
@@ -257,7 +258,7 @@ describe('the fast path gives the library path\'s result or defers', () => {
       fc.property(exported, (text) => {
         if (same(text)) fast++;
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
     // Most of it reads fast (the rest: strings that look like tags or anchors, ...).
     expect(fast).toBeGreaterThan(700);
@@ -269,7 +270,7 @@ describe('the fast path gives the library path\'s result or defers', () => {
       fc.property(handWritten, (text) => {
         if (same(text)) fast++;
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
     // A floor, so the comparison keeps exercising the fast path (many of these texts leave it on purpose).
     expect(fast).toBeGreaterThan(150);
@@ -280,7 +281,7 @@ describe('the fast path gives the library path\'s result or defers', () => {
       fc.property(mutated(fc.oneof(handWritten, exported)), (text) => {
         same(text);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { childKey, PositionIndex, ROOT_KEY } from '../../src/yaml/positions.js';
+import { runs } from '../helpers/property.js';
 
 describe('PositionIndex', () => {
   test('childKey builds the JSON of the path, for any keys', () => {
@@ -11,7 +12,7 @@ describe('PositionIndex', () => {
         for (const seg of path) key = childKey(key, seg);
         expect(`[${key}]`).toBe(JSON.stringify(path));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

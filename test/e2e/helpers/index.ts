@@ -1,13 +1,21 @@
-// Shared end-to-end helpers: run the BUILT CLI as a child process (a clean
-// environment: no inherited WSC_* variables, CI=true, NO_COLOR=1), make
-// temporary bundles, and start an emulator on a free loopback port.
-// Small and stable on purpose: other e2e suites use them.
+// Shared end-to-end helpers: run the CLI (a clean environment: no inherited
+// WSC_* variables, CI=true, NO_COLOR=1), make temporary bundles, and start an
+// emulator on a free loopback port. Small and stable on purpose: other e2e
+// suites use them.
+//
+// runCli runs wsc in this process by default (src/main.ts runWsc with a
+// captured context: the same parsing, commands, exit codes and redaction, with
+// no process to start); spawnCli, or runCli with `spawn: true` or `onSpawn`,
+// runs the BUILT launcher as a child process, for what only a process has:
+// signals, being killed, the exit guard, a terminal, bin/wsc.js itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
+import { capturedContext, type Captured } from '../../../src/commands/context.js';
+import { runWsc } from '../../../src/main.js';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'bin/wsc.js');
@@ -76,19 +84,59 @@ export interface RunOptions {
   /** Written to stdin, which is then closed (stdin is never a TTY). */
   input?: string;
   timeoutMs?: number;
-  /** Sees the child once spawned (to signal it). */
+  /** Sees the child once spawned (to signal it); implies `spawn`. */
   onSpawn?: (child: ChildProcess) => void;
+  /** Run the built launcher in a child process instead of in this one. */
+  spawn?: boolean;
 }
 
-/** Runs `node bin/wsc.js ...args` and resolves with its exit code and output. */
+/** Variables that act on a process (its start, what it preloads), not on what wsc reads: such a run is spawned. */
+const PROCESS_ENV = ['WSC_TIMINGS', 'NODE_OPTIONS'];
+
+/** A command that serves until stopped: its test also checks that nothing is left running, i.e. the process ends. */
+const serves = (args: string[]) => args[0] === 'emulator' || (args[0] === 'preview' && !args.includes('--out'));
+
+/**
+ * Runs `wsc ...args` and resolves with its exit code and output: in this
+ * process, unless the run needs one of its own (`spawn`, `onSpawn`, a serving
+ * command, or one of PROCESS_ENV: WSC_TIMINGS measures the process from its start).
+ */
 export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
-  ensureBuilt();
+  const env = cleanEnv(opts.env);
+  const needsProcess =
+    opts.spawn === true || opts.onSpawn !== undefined || serves(args) || PROCESS_ENV.some((k) => env[k] !== undefined);
+  if (needsProcess) return spawnCli(args, opts);
+  const captured: Captured = { stdout: '', stderr: '' };
+  const input = opts.input !== undefined ? { input: opts.input } : {};
+  const context = capturedContext(captured, { env, cwd: opts.cwd ?? root, ...input });
+  const ms = opts.timeoutMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  // Nothing can kill a run in this process: past the limit the test fails, as a killed child would.
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const out = `stdout:\n${captured.stdout}\nstderr:\n${captured.stderr}`;
+      reject(new Error(`wsc ${args.join(' ')} did not finish in ${ms} ms (in-process).\n${out}`));
+    }, ms);
+  });
+  const run = runWsc([process.execPath, launcher, ...args], context).then((code) => ({ code, ...captured }));
+  return Promise.race([run, late]).finally(() => clearTimeout(timer));
+}
+
+/** A clean environment (PATH, HOME, TMPDIR, CI=true, NO_COLOR=1) with `extra` on top; undefined removes. */
+function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = { CI: 'true', NO_COLOR: '1' };
   for (const k of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) if (process.env[k]) env[k] = process.env[k]!;
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
+  for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
+  return env;
+}
+
+/** Runs `node bin/wsc.js ...args` (the built CLI) in a child process and resolves with its exit code and output. */
+export function spawnCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  ensureBuilt();
+  const env = cleanEnv(opts.env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [launcher, ...args], { cwd: opts.cwd ?? root, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
