@@ -30,6 +30,13 @@ export function schemaLine(kind: SchemaKind, relFile: string): string {
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const NEEDS_QUOTES = /[\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/;
 
+/**
+ * A line of only spaces or tabs: the yaml library writes it in a block scalar
+ * without its indentation (`" \n"` reads back as `"\n"`), so such strings are
+ * double-quoted too.
+ */
+const BLANK_LINE = /(?:^|\n)[ \t]+(?:\n|$)/;
+
 /** A scalar that reads the same in a flow collection without quotes. */
 function flowSafe(node: unknown): number | undefined {
   if (!isScalar(node)) return undefined;
@@ -85,7 +92,9 @@ function libraryYaml(value: JsonValue, flow: boolean): string {
   const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.2' });
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_DOUBLE';
+      if (typeof node.value === 'string' && (NEEDS_QUOTES.test(node.value) || BLANK_LINE.test(node.value))) {
+        node.type = 'QUOTE_DOUBLE';
+      }
     },
     Map(_key, node) {
       if (flow && node !== doc.contents) flowIfSmall(node);

@@ -51,6 +51,12 @@ describe('toYaml', () => {
     );
   });
 
+  test('a line of only spaces keeps its spaces (fast-check found {"": [" \\n"]})', () => {
+    for (const doc of [{ '': [' \n'] }, { a: ' \n' }, { a: 'x\n \t\ny' }]) {
+      expect(parse(toYaml(doc, { verify: true }))).toEqual(doc);
+    }
+  });
+
   test('no anchors for repeated objects, no folding of long lines', () => {
     const shared = { a: 1 };
     const long = `${'x '.repeat(200)}y`;
