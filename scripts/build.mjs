@@ -16,7 +16,8 @@ const outdir = join(root, 'dist');
 // Files of an earlier build (other chunk names, the old per-file layout) must
 // not linger. Dot entries stay: the end-to-end tests' build lock lives there.
 if (existsSync(outdir)) {
-  for (const name of readdirSync(outdir)) if (!name.startsWith('.')) rmSync(join(outdir, name), { recursive: true, force: true });
+  for (const name of readdirSync(outdir))
+    if (!name.startsWith('.')) rmSync(join(outdir, name), { recursive: true, force: true });
 }
 await build({
   absWorkingDir: root,
@@ -33,7 +34,9 @@ await build({
   // both reach the same copy.
   external: ['yaml'],
   // CommonJS dependencies (undici) call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __wscCreateRequire } from 'node:module'; const require = __wscCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __wscCreateRequire } from 'node:module'; const require = __wscCreateRequire(import.meta.url);",
+  },
   // Chunks stay beside main.js: src/version.ts finds ../package.json from either.
   logLevel: 'warning',
 });

@@ -12,12 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'wsc-try-'));
 cpSync(join(root, 'fixtures/example'), dir, { recursive: true });
 
-const steps = [
-  ['validate'],
-  ['plan'],
-  ['apply', '--auto-approve'],
-  ['plan', '--detailed-exitcode'],
-];
+const steps = [['validate'], ['plan'], ['apply', '--auto-approve'], ['plan', '--detailed-exitcode']];
 for (const args of steps) {
   const shown = `wsc ${args.join(' ')} --dir ${dir}`;
   process.stdout.write(`\n$ ${shown}\n`);

@@ -4,7 +4,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type {
   ApplyOptions,
-  CommonOptions,
   DoctorOptions,
   EmulatorOptions,
   ExportOptions,
@@ -17,7 +16,6 @@ import { processContext, type CommandContext, type ContextFactory } from './comm
 import { withHelp } from './help.js';
 import { VERSION } from './version.js';
 
-
 export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}".`);
@@ -27,7 +25,8 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
-const MAX_DELETES_HELP = 'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)';
+const MAX_DELETES_HELP =
+  'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -55,8 +54,16 @@ function connectionFlags(cmd: Command): Command {
     .option('--verbose', 'trace HTTP requests on stderr (token redacted)', false)
     .option('--concurrency <n>', 'parallel requests', intArg(1, 64), 8)
     .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6)
-    .option('--page-size <n>', 'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)', intArg(1, 10_000))
-    .option('--max-list-items <n>', 'items one list may have before wsc stops reading it (env: WSC_MAX_LIST_ITEMS; default 200000)', intArg(1));
+    .option(
+      '--page-size <n>',
+      'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)',
+      intArg(1, 10_000),
+    )
+    .option(
+      '--max-list-items <n>',
+      'items one list may have before wsc stops reading it (env: WSC_MAX_LIST_ITEMS; default 200000)',
+      intArg(1),
+    );
 }
 
 function outputFlag(cmd: Command, formats: readonly Format[]): Command {
@@ -120,7 +127,10 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--target <address>', 'limit to a resource (repeatable)', collect, [])
     .option('--prune', 'delete what this bundle recorded as its own and no longer holds')
     .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
-    .option('--overwrite-ui-edits [address...]', 'overwrite edits made outside wsc since the last apply (all, or these)')
+    .option(
+      '--overwrite-ui-edits [address...]',
+      'overwrite edits made outside wsc since the last apply (all, or these)',
+    )
     .option('--compact', 'addresses and changed field names only (the default for large plans)')
     .option('--no-compact', 'show every value, however many resources change')
     .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
@@ -135,7 +145,9 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));
 
   common(withHelp(program.command('doctor'), 'doctor'), { output: ['human', 'json'] })
-    .description('check an environment before the first plan: host, token, deployment, page size, access, version (read-only)')
+    .description(
+      'check an environment before the first plan: host, token, deployment, page size, access, version (read-only)',
+    )
     .action(action<DoctorOptions>(program, () => import('./commands/doctor.js')));
 
   withHelp(program.command('emulator'), 'emulator')
@@ -144,11 +156,18 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .option('--state <file>', 'persist state to this JSON file')
     .option('--seed <file>', 'seed state from this JSON file')
-    .option('--ui-made', 'seed deployment 1 with content made in the UI: slugless workbooks, legacy reports, every widget shape', false)
+    .option(
+      '--ui-made',
+      'seed deployment 1 with content made in the UI: slugless workbooks, legacy reports, every widget shape',
+      false,
+    )
     .option('--latency <ms>', 'added latency per request: N or MIN-MAX')
     .option('--faults <spec>', 'fault injection, e.g. "409=0.1,429=0.05,reset-after=0.02,garbled-after=0.01"')
     .addOption(
-      new Option('--workbook-listing <mode>', 'what GET /workbooks without folderId lists: every workbook, or the root level only')
+      new Option(
+        '--workbook-listing <mode>',
+        'what GET /workbooks without folderId lists: every workbook, or the root level only',
+      )
         .choices(['all', 'root-only'])
         .default('all'),
     )
@@ -156,7 +175,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
 
   withHelp(program.command('preview'), 'preview')
-    .description('draw the bundle\'s dashboards: a live page on loopback, or SVG files with --out (offline)')
+    .description("draw the bundle's dashboards: a live page on loopback, or SVG files with --out (offline)")
     .option('--dir <dir>', 'bundle root directory', '.')
     .option('--env <name>', 'environment whose variables to interpolate (env: WSC_ENV); nothing is sent to it')
     .option('--port <port>', 'port of the page on 127.0.0.1 (0 = any free port)', intArg(0, 65535), 4180)

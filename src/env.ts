@@ -8,17 +8,47 @@ export interface EnvVarDoc {
 
 export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WSC_ENV', description: 'Environment of wsc.yaml to use (like `--env`).' },
-  { name: 'WSC_BASE_URL', description: 'Base URL of the API host, e.g. `https://acme.cubecloud.dev` (like `--base-url`); `/api/v1` is appended.' },
+  {
+    name: 'WSC_BASE_URL',
+    description:
+      'Base URL of the API host, e.g. `https://acme.cubecloud.dev` (like `--base-url`); `/api/v1` is appended.',
+  },
   { name: 'WSC_DEPLOYMENT_ID', description: 'Numeric deployment id (like `--deployment`).' },
-  { name: 'WSC_TOKEN', description: 'API token, used when the environment names none. Never printed nor written to a file.' },
-  { name: 'WSC_AUTH_SCHEME', description: '`bearer` (default: `Authorization: Bearer <token>`), `api-key` (`Api-Key <token>`) or `raw` (the token alone).' },
-  { name: 'WSC_REQUEST_TIMEOUT', description: 'Seconds to wait for one HTTP response before it counts as failed (default 30).' },
-  { name: 'WSC_PAGE_SIZE', description: 'Items per list page wsc asks for (like `--page-size`; default 500). A server that refuses it or answers shorter pages gets smaller ones for the rest of the run (`--verbose` says so).' },
-  { name: 'WSC_MAX_LIST_ITEMS', description: 'Items one list may have (like `--max-list-items`; default 200000). A list also stops at the count its first page gave plus a margin (10%, at least 1000): past either, the command stops with exit 1 and writes nothing, instead of reading a server that pages forever.' },
-  { name: 'WSC_TIMINGS', description: 'When set, wsc prints at exit, on stderr, the wall and CPU time of each phase (start-up, bundle, read deployment, plan, apply, export, output).' },
+  {
+    name: 'WSC_TOKEN',
+    description: 'API token, used when the environment names none. Never printed nor written to a file.',
+  },
+  {
+    name: 'WSC_AUTH_SCHEME',
+    description:
+      '`bearer` (default: `Authorization: Bearer <token>`), `api-key` (`Api-Key <token>`) or `raw` (the token alone).',
+  },
+  {
+    name: 'WSC_REQUEST_TIMEOUT',
+    description: 'Seconds to wait for one HTTP response before it counts as failed (default 30).',
+  },
+  {
+    name: 'WSC_PAGE_SIZE',
+    description:
+      'Items per list page wsc asks for (like `--page-size`; default 500). A server that refuses it or answers shorter pages gets smaller ones for the rest of the run (`--verbose` says so).',
+  },
+  {
+    name: 'WSC_MAX_LIST_ITEMS',
+    description:
+      'Items one list may have (like `--max-list-items`; default 200000). A list also stops at the count its first page gave plus a margin (10%, at least 1000): past either, the command stops with exit 1 and writes nothing, instead of reading a server that pages forever.',
+  },
+  {
+    name: 'WSC_TIMINGS',
+    description:
+      'When set, wsc prints at exit, on stderr, the wall and CPU time of each phase (start-up, bundle, read deployment, plan, apply, export, output).',
+  },
   { name: 'NO_COLOR', description: 'Any non-empty value turns colour off (like `--no-color`).' },
   { name: 'CI', description: 'When set, no spinners and no interactive prompts.' },
-  { name: 'GITHUB_STEP_SUMMARY', description: 'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file (one it cannot add to gives a warning, not a failure).' },
+  {
+    name: 'GITHUB_STEP_SUMMARY',
+    description:
+      'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file (one it cannot add to gives a warning, not a failure).',
+  },
 ] as const;
 
 /** Reads one of the variables above; an empty string counts as unset. */

@@ -15,7 +15,11 @@ describe('makeDirectory', () => {
     await makeDirectory(d);
     expect(statSync(d).isDirectory()).toBe(true);
     await makeDirectory(d);
-    await Promise.all([makeDirectory(join(root, 'p/q/r')), makeDirectory(join(root, 'p/q/r')), makeDirectory(join(root, 'p/q/s'))]);
+    await Promise.all([
+      makeDirectory(join(root, 'p/q/r')),
+      makeDirectory(join(root, 'p/q/r')),
+      makeDirectory(join(root, 'p/q/s')),
+    ]);
     expect(statSync(join(root, 'p/q/r')).isDirectory() && statSync(join(root, 'p/q/s')).isDirectory()).toBe(true);
   });
 
@@ -32,7 +36,10 @@ describe('makeDirectory', () => {
     expect(existsSync(join(root, 'target/inside'))).toBe(true);
   });
 
-  test.skipIf(!existsSync('/proc/self'))('under /proc, where mkdir answers ENOENT under a directory that exists: an error, not a loop', async () => {
-    await expect(makeDirectory('/proc/wsc-no-such-dir/x')).rejects.toMatchObject({ code: 'ENOENT' });
-  });
+  test.skipIf(!existsSync('/proc/self'))(
+    'under /proc, where mkdir answers ENOENT under a directory that exists: an error, not a loop',
+    async () => {
+      await expect(makeDirectory('/proc/wsc-no-such-dir/x')).rejects.toMatchObject({ code: 'ENOENT' });
+    },
+  );
 });

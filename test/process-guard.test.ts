@@ -8,9 +8,14 @@ import { describe, expect, test } from 'vitest';
 const guard = fileURLToPath(new URL('../src/process-guard.ts', import.meta.url));
 
 function run(body: string): { status: number | null; stderr: string } {
-  const script = `import { guardUnfinished } from ${JSON.stringify(guard)};\n` +
-    'const g = guardUnfinished(process, (t) => process.stderr.write(t));\n' + body;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+  const script =
+    `import { guardUnfinished } from ${JSON.stringify(guard)};\n` +
+    'const g = guardUnfinished(process, (t) => process.stderr.write(t));\n' +
+    body;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { status: r.status, stderr: r.stderr };
 }
 

@@ -48,7 +48,10 @@ describe('timings', () => {
 
   it('parses nothing from output without a table, or with a table cut short', () => {
     expect(parseTimings('No changes.\n')).toBeUndefined();
-    const cut = renderTimings([{ phase: 'bundle', wallMs: 1, cpuMs: 2 }]).split('\n').slice(0, 3).join('\n');
+    const cut = renderTimings([{ phase: 'bundle', wallMs: 1, cpuMs: 2 }])
+      .split('\n')
+      .slice(0, 3)
+      .join('\n');
     expect(parseTimings(cut)).toBeUndefined();
     expect(renderTimings([])).toBe('');
   });

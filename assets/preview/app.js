@@ -61,9 +61,7 @@ function renderToolbar(wb, bp) {
   for (const b of BREAKPOINTS) {
     const own = wb.layouts.includes(b);
     const cls = [b === bp ? 'current' : '', own ? '' : 'derived'].join(' ').trim();
-    const title = own
-      ? `${b}: the dashboard's own layout`
-      : `${b}: placed from a larger breakpoint, as the grid does`;
+    const title = own ? `${b}: the dashboard's own layout` : `${b}: placed from a larger breakpoint, as the grid does`;
     bar.append(el('button', { class: cls, 'data-bp': b, title, onclick: () => go(wb.slug, b) }, b));
   }
   const g = wb.grids.find((x) => x.breakpoint === bp);
@@ -114,11 +112,7 @@ function renderGrid(wb, bp) {
       width: `${c.w * colW}px`,
       height: `${c.h * g.rowHeight}px`,
     });
-    const inner = el(
-      'div',
-      { onclick: (ev) => (ev.target.closest('a') ? undefined : showDetails(c)) },
-      ...cardBody(c),
-    );
+    const inner = el('div', { onclick: (ev) => (ev.target.closest('a') ? undefined : showDetails(c)) }, ...cardBody(c));
     box.append(inner);
     grid.append(box);
   }
@@ -166,9 +160,7 @@ function showDetails(c) {
 function renderDiagnostics() {
   const box = $('diagnostics');
   const ds = model.diagnostics;
-  box.replaceChildren(
-    el('h3', { text: ds.length ? `Diagnostics (${ds.length})` : 'No problems found in the bundle' }),
-  );
+  box.replaceChildren(el('h3', { text: ds.length ? `Diagnostics (${ds.length})` : 'No problems found in the bundle' }));
   if (!ds.length) return;
   const list = el('ul');
   for (const d of ds) {

@@ -65,7 +65,7 @@ export function valuedIssues(item: unknown, error: z.ZodError, max = 3): string 
   const parts = error.issues.slice(0, max).map((i) => {
     let v: unknown = item;
     for (const k of i.path) {
-      v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+      v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
     }
     const where = i.path.length ? i.path.map(String).join('.') : '(root)';
     const shown = v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80);
@@ -77,7 +77,10 @@ export function valuedIssues(item: unknown, error: z.ZodError, max = 3): string 
 
 export function looksLikeHtml(contentType: string | undefined, text: string): boolean {
   if (contentType && /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType)) return true;
-  return text.replace(/^\uFEFF/, '').trimStart().startsWith('<');
+  return text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('<');
 }
 
 /** The first errno-like code found on an undici/net error or its causes. */
@@ -174,6 +177,7 @@ export function statusFailure(
       json = JSON.parse(text);
     } catch {
       // not JSON: a short plain-text body is still the best message there is
+      // eslint-disable-next-line no-control-regex -- binary garbage is not a message
       if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = shownServerText(text.trim(), w.redact);
     }
     if (json !== undefined) ({ message: serverMessage, code: apiCode } = readErrorBody(json, w.redact));

@@ -93,13 +93,18 @@ export async function readAllWorkbooks(
   const path = paths.workbooks(deploymentId);
   const count = sharedBound(path, `GET ${path}?folderId=… (the workbooks of every folder)`, client.maxListItems);
   const perFolder = await mapBounded(tree, PARALLEL_LISTS, (f) =>
-    client.listAll(path, Workbook, { folderId: f.id }, {
-      ...opts,
-      onPage: (p) => {
-        opts?.onPage?.(p);
-        count(p.items);
+    client.listAll(
+      path,
+      Workbook,
+      { folderId: f.id },
+      {
+        ...opts,
+        onPage: (p) => {
+          opts?.onPage?.(p);
+          count(p.items);
+        },
       },
-    }),
+    ),
   );
   const byId = new Map(root.map((w) => [w.id, w]));
   let found = false;

@@ -40,7 +40,8 @@ function parseTwinned(t: string): { [k: string]: unknown } | undefined {
       const rest = JSON.parse(`{${t.slice(r + 1)}`) as { [k: string]: unknown };
       // Members set in text order: a repeated `items` or `data` in REST wins, as in JSON.parse.
       const out: { [k: string]: unknown } = { items, data: items };
-      for (const k of Object.keys(rest)) Object.defineProperty(out, k, { value: rest[k], enumerable: true, writable: true, configurable: true });
+      for (const k of Object.keys(rest))
+        Object.defineProperty(out, k, { value: rest[k], enumerable: true, writable: true, configurable: true });
       return out;
     } catch {
       return undefined;

@@ -50,7 +50,10 @@ export class PageSize {
     if (next < this.size) {
       this.size = next;
       const why = (e as WscError).message;
-      this.trace(`page size: the server refused first=${asked} (${why}); ` + `asking for ${next} per page for the rest of this run`);
+      this.trace(
+        `page size: the server refused first=${asked} (${why}); ` +
+          `asking for ${next} per page for the rest of this run`,
+      );
     }
     return Math.min(next, this.size);
   }

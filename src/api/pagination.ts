@@ -136,7 +136,7 @@ async function readPage(
   after: string | undefined,
   label: string | undefined,
 ): Promise<{ raw: RawListPage; asked: number }> {
-  for (let first = client.pageSize; ; ) {
+  for (let first = client.pageSize; ;) {
     try {
       const raw = await client.request({
         method: 'GET',

@@ -18,7 +18,9 @@ const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2
 const LOOKALIKE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
 
 function shown(slug: string): string {
-  return visible(slug.replace(new RegExp(INVISIBLE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return visible(
+    slug.replace(new RegExp(INVISIBLE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 export function slugDiagnostics(item: DocItem): Diagnostic[] {
@@ -34,10 +36,13 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
     pos: pos(),
     hint: `A slug is one segment of a request path: letters, digits, \`-\`, \`_\` and \`.\` are safe; at most ${MAX_SLUG_LENGTH} characters.`,
   });
-  if (slug === '.' || slug === '..') return [err(`the slug \`${slug}\` would name another path of the API, not a workbook`)];
-  if (/[/\\]/.test(slug)) return [err(`the slug ${JSON.stringify(shown(slug))} holds a \`/\` or \`\\\`, which would split the request path`)];
+  if (slug === '.' || slug === '..')
+    return [err(`the slug \`${slug}\` would name another path of the API, not a workbook`)];
+  if (/[/\\]/.test(slug))
+    return [err(`the slug ${JSON.stringify(shown(slug))} holds a \`/\` or \`\\\`, which would split the request path`)];
   if (CONTROL.test(slug)) return [err(`the slug ${JSON.stringify(shown(slug))} holds a control character`)];
-  if (slug.length > MAX_SLUG_LENGTH) return [err(`the slug is ${slug.length} characters long, over the ${MAX_SLUG_LENGTH} wsc allows`)];
+  if (slug.length > MAX_SLUG_LENGTH)
+    return [err(`the slug is ${slug.length} characters long, over the ${MAX_SLUG_LENGTH} wsc allows`)];
   const warn = (message: string): Diagnostic => ({
     severity: 'warning',
     rule: 'confusable-slug',
@@ -46,7 +51,8 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
     hint: 'Two slugs that look the same would name two workbooks; use plain letters and digits.',
   });
   if (INVISIBLE.test(slug)) return [warn(`the slug "${shown(slug)}" holds an invisible character (shown as \\uXXXX)`)];
-  if (LOOKALIKE.test(slug) && /[A-Za-z]/.test(slug)) return [warn(`the slug "${shown(slug)}" mixes Latin letters with look-alike letters of another script`)];
+  if (LOOKALIKE.test(slug) && /[A-Za-z]/.test(slug))
+    return [warn(`the slug "${shown(slug)}" mixes Latin letters with look-alike letters of another script`)];
   return [];
 }
 

@@ -52,15 +52,20 @@ interface Seen {
 // One small function per document and per concern, rather than three loops
 // in one function: V8 compiles a hot loop by compiling its whole function
 // ("on-stack replacement"), so small functions keep that work small.
-export function crossChecks(items: readonly DocItem[], opts: { mayHoldUnknownRefs: boolean; checkRefs: boolean }): Diagnostic[] {
+export function crossChecks(
+  items: readonly DocItem[],
+  opts: { mayHoldUnknownRefs: boolean; checkRefs: boolean },
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const sink: Sink = {
     err: (rule, message, pos, hint) => out.push({ severity: 'error', rule, message, pos, ...(hint ? { hint } : {}) }),
-    warn: (rule, message, pos, hint) => out.push({ severity: 'warning', rule, message, pos, ...(hint ? { hint } : {}) }),
+    warn: (rule, message, pos, hint) =>
+      out.push({ severity: 'warning', rule, message, pos, ...(hint ? { hint } : {}) }),
   };
   const seen: Seen = { slugs: new Map(), publicIds: new Map(), attrNames: new Map(), attrIds: new Map() };
   for (let i = 0; i < items.length; i++) checkIdentity(items[i]!, seen, sink);
-  for (let i = 0; i < items.length; i++) if (items[i]!.kind === 'Workbook' && items[i]!.partial !== true) checkDashboard(items[i]!, sink);
+  for (let i = 0; i < items.length; i++)
+    if (items[i]!.kind === 'Workbook' && items[i]!.partial !== true) checkDashboard(items[i]!, sink);
   for (let i = 0; i < items.length; i++) checkReferences(items[i]!, seen, opts, sink);
   for (let i = 0; i < items.length; i++) checkReservedMeta(items[i]!, sink);
   for (let i = 0; i < items.length; i++) checkFolderKeys(items[i]!, sink);
@@ -73,7 +78,7 @@ function checkReservedMeta(item: DocItem, sink: Sink): void {
   if (!isObject(meta) || !Object.hasOwn(meta, 'wsc')) return;
   sink.err(
     'reserved-meta-key',
-    '`meta.wsc` is reserved: wsc keeps its ownership record there (the bundle\'s name and a hash of what it wrote)',
+    "`meta.wsc` is reserved: wsc keeps its ownership record there (the bundle's name and a hash of what it wrote)",
     posOf(item, ['meta', 'wsc'], 'key'),
     'Remove `wsc:` from `meta`; wsc writes and reads it by itself.',
   );
@@ -81,12 +86,13 @@ function checkReservedMeta(item: DocItem, sink: Sink): void {
 
 /** `folder` (a path) and `folderId` (an id) say the same thing two ways: one only. */
 function checkFolderKeys(item: DocItem, sink: Sink): void {
-  if (item.kind === 'UserAttribute' || !Object.hasOwn(item.value, 'folder') || !Object.hasOwn(item.value, 'folderId')) return;
+  if (item.kind === 'UserAttribute' || !Object.hasOwn(item.value, 'folder') || !Object.hasOwn(item.value, 'folderId'))
+    return;
   sink.err(
     'folder-and-folder-id',
     `\`folder\` and \`folderId\` both name the folder; keep one (also \`folderId\` at ${fmt(posOf(item, ['folderId'], 'key'))})`,
     posOf(item, ['folder'], 'key'),
-    '`folder: A/B` names the folder by path in every deployment; `folderId` is one deployment\'s number.',
+    "`folder: A/B` names the folder by path in every deployment; `folderId` is one deployment's number.",
   );
 }
 
@@ -97,23 +103,45 @@ function checkIdentity(item: DocItem, seen: Seen, sink: Sink): void {
     const slug = normalizeSlug(raw);
     const first = seen.slugs.get(slug);
     if (first) {
-      const same = first.raw === raw ? '' : ` (${JSON.stringify(raw)} and ${JSON.stringify(first.raw)} are the same slug once trimmed and lowercased)`;
-      sink.err('duplicate-slug', `duplicate workbook slug \`${slug}\`, also defined at ${fmt(posOf(first.item, ['slug'], 'key'))}${same}`, posOf(item, ['slug'], 'key'));
+      const same =
+        first.raw === raw
+          ? ''
+          : ` (${JSON.stringify(raw)} and ${JSON.stringify(first.raw)} are the same slug once trimmed and lowercased)`;
+      sink.err(
+        'duplicate-slug',
+        `duplicate workbook slug \`${slug}\`, also defined at ${fmt(posOf(first.item, ['slug'], 'key'))}${same}`,
+        posOf(item, ['slug'], 'key'),
+      );
     } else seen.slugs.set(slug, { item, raw });
   } else if (item.kind === 'Report') {
     const id = v['publicId'] as string;
     const first = seen.publicIds.get(id);
-    if (first) sink.err('duplicate-public-id', `duplicate report publicId \`${id}\`, also defined at ${fmt(posOf(first, ['publicId'], 'key'))}`, posOf(item, ['publicId'], 'key'));
+    if (first)
+      sink.err(
+        'duplicate-public-id',
+        `duplicate report publicId \`${id}\`, also defined at ${fmt(posOf(first, ['publicId'], 'key'))}`,
+        posOf(item, ['publicId'], 'key'),
+      );
     else seen.publicIds.set(id, item);
   } else {
     const name = v['name'] as string;
     const first = seen.attrNames.get(name);
-    if (first) sink.err('duplicate-user-attribute', `duplicate user attribute \`${name}\`, also defined at ${fmt(posOf(first, ['name'], 'key'))}`, posOf(item, ['name'], 'key'));
+    if (first)
+      sink.err(
+        'duplicate-user-attribute',
+        `duplicate user attribute \`${name}\`, also defined at ${fmt(posOf(first, ['name'], 'key'))}`,
+        posOf(item, ['name'], 'key'),
+      );
     else seen.attrNames.set(name, item);
     const id = v['id'];
     if (typeof id === 'number') {
       const firstId = seen.attrIds.get(id);
-      if (firstId) sink.err('duplicate-user-attribute', `duplicate user attribute id ${id}, also used at ${fmt(posOf(firstId, ['id'], 'key'))}`, posOf(item, ['id'], 'key'));
+      if (firstId)
+        sink.err(
+          'duplicate-user-attribute',
+          `duplicate user attribute id ${id}, also used at ${fmt(posOf(firstId, ['id'], 'key'))}`,
+          posOf(item, ['id'], 'key'),
+        );
       else seen.attrIds.set(id, item);
     }
   }
@@ -130,7 +158,11 @@ function checkDashboard(item: DocItem, sink: Sink): void {
     const id = w['id'] as string;
     const first = ids.get(id);
     if (first !== undefined) {
-      sink.err('duplicate-widget-id', `duplicate widget id \`${id}\` in this dashboard, also used at ${fmt(posOf(item, [...base, first, 'id'], 'key'))}`, posOf(item, [...base, i, 'id'], 'key'));
+      sink.err(
+        'duplicate-widget-id',
+        `duplicate widget id \`${id}\` in this dashboard, also used at ${fmt(posOf(item, [...base, first, 'id'], 'key'))}`,
+        posOf(item, [...base, i, 'id'], 'key'),
+      );
     } else ids.set(id, i);
   });
   const colsGiven = valueAt(draft, ['layout', 'cols', 'lg']);
@@ -157,18 +189,28 @@ function checkDashboard(item: DocItem, sink: Sink): void {
       if (b['type'] === 'CONTAINER') continue;
       const rb = b['position'] as R;
       if (ra.x < rb.x + rb.w && rb.x < ra.x + ra.w && ra.y < rb.y + rb.h && rb.y < ra.y + ra.h) {
-        sink.warn('widget-overlap', `widget \`${String(a['id'])}\` overlaps widget \`${String(b['id'])}\` (${fmt(posOf(item, [...base, j, 'position'], 'key'))})`, posOf(item, [...base, i, 'position'], 'key'));
+        sink.warn(
+          'widget-overlap',
+          `widget \`${String(a['id'])}\` overlaps widget \`${String(b['id'])}\` (${fmt(posOf(item, [...base, j, 'position'], 'key'))})`,
+          posOf(item, [...base, i, 'position'], 'key'),
+        );
       }
     }
   }
 }
 
 /** A document's references: well-formed, and (checkRefs) to something the bundle or the deployment may hold. */
-function checkReferences(item: DocItem, seen: Seen, opts: { mayHoldUnknownRefs: boolean; checkRefs: boolean }, sink: Sink): void {
+function checkReferences(
+  item: DocItem,
+  seen: Seen,
+  opts: { mayHoldUnknownRefs: boolean; checkRefs: boolean },
+  sink: Sink,
+): void {
   if (item.kind !== 'Workbook' && item.kind !== 'Report') return;
   const refs: FoundRef[] = [];
   const problems: RefProblem[] = [];
-  if (item.kind === 'Report' && isObject(item.value['workbookId'])) scanRefs({ workbookId: item.value['workbookId'] }, [], refs, problems);
+  if (item.kind === 'Report' && isObject(item.value['workbookId']))
+    scanRefs({ workbookId: item.value['workbookId'] }, [], refs, problems);
   if (item.value['meta'] !== undefined) scanRefs(item.value['meta'], ['meta'], refs, problems);
   for (const p of problems) sink.err('bad-reference', p.message, posOf(item, p.path, p.at));
   if (!opts.checkRefs) return;
@@ -183,7 +225,14 @@ function checkReferences(item: DocItem, seen: Seen, opts: { mayHoldUnknownRefs: 
       const seenAt = (item.unknownRefs ??= new Map());
       if (!seenAt.has(key)) seenAt.set(key, pos);
     } else {
-      sink.err('unknown-reference', `${what} is not in the bundle`, pos, r.kind === 'report' ? `Add a Report with publicId ${r.target}, or fix the reference.` : `Add a Workbook with slug ${describe(r.target)}, or fix the reference.`);
+      sink.err(
+        'unknown-reference',
+        `${what} is not in the bundle`,
+        pos,
+        r.kind === 'report'
+          ? `Add a Report with publicId ${r.target}, or fix the reference.`
+          : `Add a Workbook with slug ${describe(r.target)}, or fix the reference.`,
+      );
     }
   }
 }

@@ -62,7 +62,8 @@ function desiredUserAttribute(item: DocItem): DesiredUserAttribute {
   const v = item.value;
   const name = v['name'] as string;
   const fields: DesiredUserAttribute['fields'] = {};
-  for (const f of ['displayName', 'description', 'defaultValue'] as const) if (Object.hasOwn(v, f)) fields[f] = v[f] as string;
+  for (const f of ['displayName', 'description', 'defaultValue'] as const)
+    if (Object.hasOwn(v, f)) fields[f] = v[f] as string;
   const attr: DesiredUserAttribute = { address: `user-attribute/${name}`, name, fields, pos: identityPos(item) };
   if (Object.hasOwn(v, 'id')) attr.id = v['id'] as number;
   if (Object.hasOwn(v, 'type')) attr.type = v['type'] as DesiredUserAttribute['type'];

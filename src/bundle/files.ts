@@ -24,7 +24,12 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   const realRoot = await realpath(root).catch(() => root);
   const walk = async (absDir: string, relDir: string, depth: number): Promise<void> => {
     if (depth > MAX_DIR_DEPTH) {
-      diagnostics.push({ severity: 'warning', rule: 'bundle-depth', message: `directory nested more than ${MAX_DIR_DEPTH} levels deep; not read`, pos: at1(relDir) });
+      diagnostics.push({
+        severity: 'warning',
+        rule: 'bundle-depth',
+        message: `directory nested more than ${MAX_DIR_DEPTH} levels deep; not read`,
+        pos: at1(relDir),
+      });
       return;
     }
     let entries: Dirent[];
@@ -70,7 +75,12 @@ export async function discoverFiles(root: string): Promise<Discovery> {
         // A link to a file is read; a link to a directory is not followed.
         const target = await stat(abs).catch(() => undefined);
         if (!target) {
-          diagnostics.push({ severity: 'error', rule: 'file-unreadable', message: 'broken symbolic link', pos: at1(rel) });
+          diagnostics.push({
+            severity: 'error',
+            rule: 'file-unreadable',
+            message: 'broken symbolic link',
+            pos: at1(rel),
+          });
           continue;
         }
         if (!target.isFile()) continue;
@@ -88,7 +98,12 @@ export async function discoverFiles(root: string): Promise<Discovery> {
         }
       } else if (!e.isFile()) continue;
       if (files.length >= MAX_FILES) {
-        diagnostics.push({ severity: 'error', rule: 'bundle-size', message: `more than ${MAX_FILES} bundle files; the rest were not read`, pos: at1(rel) });
+        diagnostics.push({
+          severity: 'error',
+          rule: 'bundle-size',
+          message: `more than ${MAX_FILES} bundle files; the rest were not read`,
+          pos: at1(rel),
+        });
         return;
       }
       files.push({ rel, abs });

@@ -21,7 +21,8 @@ export interface SchemaFile {
 const VARIABLE_DEF = {
   type: 'string',
   pattern: '^\\$\\{(vars|env)\\.[A-Za-z_][A-Za-z0-9_]*\\}$',
-  description: 'A variable, `${vars.NAME}` (from the environment in wsc.yaml) or `${env.NAME}`, replaced by its value before validation.',
+  description:
+    'A variable, `${vars.NAME}` (from the environment in wsc.yaml) or `${env.NAME}`, replaced by its value before validation.',
 };
 
 const NON_STRING_SCALARS = new Set(['integer', 'number', 'boolean']);
@@ -41,10 +42,15 @@ function allowVariables(node: unknown): unknown {
 function finish(name: string, title: string, schema: JsonSchema, variables: boolean): SchemaFile {
   const { $schema, definitions: defs, ...rest } = schema;
   const body = variables ? (allowVariables(rest) as JsonSchema) : rest;
-  const definitions: JsonSchema = { ...(variables ? (allowVariables(defs ?? {}) as JsonSchema) : ((defs as JsonSchema | undefined) ?? {})) };
+  const definitions: JsonSchema = {
+    ...(variables ? (allowVariables(defs ?? {}) as JsonSchema) : ((defs as JsonSchema | undefined) ?? {})),
+  };
   if (variables) definitions['variable'] = VARIABLE_DEF;
   const tail = Object.keys(definitions).length > 0 ? { definitions } : {};
-  return { name, schema: { $schema, $id: `urn:wsc:schema:${name.replace(/\.schema\.json$/, '')}`, title, ...body, ...tail } };
+  return {
+    name,
+    schema: { $schema, $id: `urn:wsc:schema:${name.replace(/\.schema\.json$/, '')}`, title, ...body, ...tail },
+  };
 }
 
 export function generateSchemas(): SchemaFile[] {

@@ -38,7 +38,12 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   const diagnostics: Diagnostic[] = [];
   const empty: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
   if (!(await isDirectory(dir))) {
-    diagnostics.push({ severity: 'error', rule: 'bundle-dir', message: 'bundle directory not found', pos: { file: '.', line: 1, col: 1 } });
+    diagnostics.push({
+      severity: 'error',
+      rule: 'bundle-dir',
+      message: 'bundle directory not found',
+      pos: { file: '.', line: 1, col: 1 },
+    });
     return { desired: empty, diagnostics };
   }
   const { files, diagnostics: found } = await discoverFiles(dir);
@@ -63,7 +68,8 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   // (docs/performance.md). The texts are all kept anyway (positions re-read them).
   const reads = new Array<ReadResult>(files.length);
   for (let i = 0; i < files.length; i++) reads[i] = readBundleFileSync(files[i]!);
-  for (let i = 0; i < files.length; i++) if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;
+  for (let i = 0; i < files.length; i++)
+    if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;
   // With documents unread, a reference to them would be reported as unknown: skip that check then.
   diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs: opts.mayHoldUnknownRefs, checkRefs: !incomplete }));
   diagnostics.push(...safetyChecks(items));
@@ -97,7 +103,8 @@ function loadFile(
     if (opts.varsUnknown && u.problem.kind === 'undefined' && u.problem.ns === 'vars') continue;
     diagnostics.push(varDiagnostic(f.rel, u, opts.vars));
   }
-  for (const doc of parsed.docs) if (!loadDocument(f.rel, doc, parsed.varProblems, diagnostics, items, checked)) complete = false;
+  for (const doc of parsed.docs)
+    if (!loadDocument(f.rel, doc, parsed.varProblems, diagnostics, items, checked)) complete = false;
   return complete;
 }
 
@@ -116,12 +123,22 @@ function loadDocument(
 ): boolean {
   const start: SourcePos = { file, ...doc.positions.start };
   if (!isObject(doc.value)) {
-    diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'a bundle document must be a mapping with a `kind`', pos: start });
+    diagnostics.push({
+      severity: 'error',
+      rule: 'document-shape',
+      message: 'a bundle document must be a mapping with a `kind`',
+      pos: start,
+    });
     return false;
   }
   const kindValue = doc.value['kind'];
   if (kindValue === undefined) {
-    diagnostics.push({ severity: 'error', rule: 'missing-kind', message: `missing \`kind\` (one of ${KINDS.join(', ')})`, pos: start });
+    diagnostics.push({
+      severity: 'error',
+      rule: 'missing-kind',
+      message: `missing \`kind\` (one of ${KINDS.join(', ')})`,
+      pos: start,
+    });
     return false;
   }
   if (typeof kindValue !== 'string' || !(KINDS as readonly string[]).includes(kindValue)) {
@@ -162,7 +179,10 @@ function loadDocument(
 }
 
 /** loadBundle, then a BundleError (exit 3) if any diagnostic is an error. */
-export async function loadValidBundle(dir: string, opts: LoadOptions): Promise<{ desired: DesiredState; warnings: Diagnostic[] }> {
+export async function loadValidBundle(
+  dir: string,
+  opts: LoadOptions,
+): Promise<{ desired: DesiredState; warnings: Diagnostic[] }> {
   const { desired, diagnostics } = await loadBundle(dir, opts);
   if (diagnostics.some((d) => d.severity === 'error')) throw new BundleError(diagnostics);
   return { desired, warnings: diagnostics };
@@ -174,7 +194,8 @@ export function countResources(d: DesiredState): { workbooks: number; reports: n
 
 function variableLookup(opts: LoadOptions): VarLookup {
   return (ns, name) => {
-    if (ns === 'vars') return Object.hasOwn(opts.vars, name) ? { found: true, value: opts.vars[name] } : { found: false };
+    if (ns === 'vars')
+      return Object.hasOwn(opts.vars, name) ? { found: true, value: opts.vars[name] } : { found: false };
     if (opts.tokenVariables?.includes(name)) return { found: false, refused: 'wsc.yaml reads the API token from it' };
     if (SECRET_ENV_RE.test(name)) return { found: false, refused: 'it looks like a secret' };
     const v = Object.hasOwn(opts.env, name) ? opts.env[name] : undefined;

@@ -20,14 +20,19 @@ const KEYS: Record<Kind, { shape: Record<string, z.ZodType>; identity: string; m
  * when it is a mapping: the references in it are checked by walking it, and
  * the dashboard checks skip partial documents.
  */
-export function partialItem(kind: Kind, file: string, positions: PositionIndex, value: Record<string, unknown>): DocItem | undefined {
+export function partialItem(
+  kind: Kind,
+  file: string,
+  positions: PositionIndex,
+  value: Record<string, unknown>,
+): DocItem | undefined {
   const { shape, identity, more } = KEYS[kind];
   const passes = (key: string) => Object.hasOwn(value, key) && shape[key]!.safeParse(value[key]).success;
   if (!passes(identity)) return undefined;
   const kept: Record<string, unknown> = { kind, [identity]: value[identity] };
   for (const key of more) if (passes(key)) kept[key] = value[key];
   const meta = value['meta'];
-  if (kind !== 'UserAttribute' && meta !== null && typeof meta === 'object' && !Array.isArray(meta)) kept['meta'] = meta;
+  if (kind !== 'UserAttribute' && meta !== null && typeof meta === 'object' && !Array.isArray(meta))
+    kept['meta'] = meta;
   return { kind, file, positions, value: kept, partial: true };
 }
-

@@ -30,9 +30,17 @@ export const GITIGNORE = '# State of the embedded emulator (environments with `e
 function writeFailure(abs: string, e: unknown): unknown {
   const code = (e as NodeJS.ErrnoException).code;
   if (e instanceof WscError || typeof code !== 'string') return e;
-  return new WscError('export_write_failed', `cannot write ${abs}: ${fsCause(code)}. Files written before it are complete; none is half-written.`, EXIT.failure, {
-    hint: code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some space and export again.' : 'Export into a directory you can write to.',
-  });
+  return new WscError(
+    'export_write_failed',
+    `cannot write ${abs}: ${fsCause(code)}. Files written before it are complete; none is half-written.`,
+    EXIT.failure,
+    {
+      hint:
+        code === 'ENOSPC' || code === 'EDQUOT'
+          ? 'Free some space and export again.'
+          : 'Export into a directory you can write to.',
+    },
+  );
 }
 
 function unsafe(message: string, hint?: string): UsageError {
@@ -58,10 +66,13 @@ export class DirSink implements ExportSink {
     try {
       await makeDirectory(abs);
     } catch (e) {
-      throw new UsageError(`cannot use ${dir} as the output directory: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
-        code: 'export_out_dir',
-        hint: 'Give --out a directory (it is created when missing).',
-      });
+      throw new UsageError(
+        `cannot use ${dir} as the output directory: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
+        {
+          code: 'export_out_dir',
+          hint: 'Give --out a directory (it is created when missing).',
+        },
+      );
     }
     const root = await realpath(abs);
     const sink = new DirSink(root);
@@ -73,10 +84,18 @@ export class DirSink implements ExportSink {
         missing.push(p);
         continue;
       }
-      if (st.isSymbolicLink()) throw unsafe(`${p} is a symbolic link; export writes only into real directories under ${root}.`, 'Remove the link or export into another directory.');
+      if (st.isSymbolicLink())
+        throw unsafe(
+          `${p} is a symbolic link; export writes only into real directories under ${root}.`,
+          'Remove the link or export into another directory.',
+        );
       if (!st.isDirectory()) throw unsafe(`${p} exists and is not a directory.`);
       for (const e of await readdir(p, { withFileTypes: true })) {
-        if (e.isSymbolicLink()) throw unsafe(`${join(p, e.name)} is a symbolic link; export will not write through it.`, 'Remove the link or export into another directory.');
+        if (e.isSymbolicLink())
+          throw unsafe(
+            `${join(p, e.name)} is a symbolic link; export will not write through it.`,
+            'Remove the link or export into another directory.',
+          );
         // Left by an export that was killed between writing a file and renaming it.
         if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
       }
@@ -240,7 +259,8 @@ function writeNoFollow(abs: string, text: string, flags: number): void {
   try {
     fd = openSync(abs, flags, 0o644);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
     throw e;
   }
   try {

@@ -42,7 +42,8 @@ function flowSafe(node: unknown): number | undefined {
   if (!isScalar(node)) return undefined;
   const v = node.value;
   if (v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return String(v).length;
-  if (typeof v === 'string' && /^[A-Za-z0-9_$][A-Za-z0-9_.$-]*$/.test(v) && !/^(true|false|null)$/i.test(v)) return v.length;
+  if (typeof v === 'string' && /^[A-Za-z0-9_$][A-Za-z0-9_.$-]*$/.test(v) && !/^(true|false|null)$/i.test(v))
+    return v.length;
   return undefined;
 }
 
@@ -137,7 +138,7 @@ export function generatedConfig(c: GeneratedConfig): string {
   const header = [
     schemaLine('wsc', 'wsc.yaml'),
     c.embedded
-      ? '# Written by `wsc export`. `embedded: true` runs a local emulator with this directory\'s own state (.wsc/state).'
+      ? "# Written by `wsc export`. `embedded: true` runs a local emulator with this directory's own state (.wsc/state)."
       : '# Written by `wsc export`. The token is read from the environment (WSC_TOKEN), never stored here.',
     c.sourcePerDeployment
       ? '# The publicIds in reports/ are the ids the deployment shows. Its environment derives them per\n' +

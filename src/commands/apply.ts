@@ -39,7 +39,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
     const { renderPlanHuman } = await import('../render/plan-human.js');
     // The plan and the result on stdout, as `wsc plan` does (`wsc apply | tee apply.log` keeps both); progress
     // on stderr. With --output json, stdout holds the result's JSON alone, so the plan goes to stderr.
-    const show = opts.output === 'json' ? ctx.err : ctx.out;
+    const show = (text: string) => (opts.output === 'json' ? ctx.err(text) : ctx.out(text));
     show(renderPlanHuman(plan, ctx.style, opts.dir, { compact: opts.compact }));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
@@ -129,7 +129,13 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
       // The same ownership as when the plan was saved; its deletes were reviewed then, so no cap applies
       // again (a delete the file holds that the bundle does not give is refused below like any request).
       ...(env.bundle !== undefined
-        ? { ownership: { bundle: env.bundle, prune: saved.plan.prune?.enabled === true, maxDeletes: Number.MAX_SAFE_INTEGER } }
+        ? {
+            ownership: {
+              bundle: env.bundle,
+              prune: saved.plan.prune?.enabled === true,
+              maxDeletes: Number.MAX_SAFE_INTEGER,
+            },
+          }
         : {}),
     });
     endPhase('plan');
@@ -173,7 +179,13 @@ function refusedUiEdits(plan: Plan, overwrite: Options['overwriteUiEdits'], dir:
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
   if (opts.output === 'json') {
-    const empty: ApplyResult = { applied: [], failed: [], skipped: [], resources: [], counts: { created: 0, updated: 0, adopted: 0, published: 0 } };
+    const empty: ApplyResult = {
+      applied: [],
+      failed: [],
+      skipped: [],
+      resources: [],
+      counts: { created: 0, updated: 0, adopted: 0, published: 0 },
+    };
     ctx.out(renderApplyJson(plan, empty));
   } else {
     ctx.out(NO_CHANGES);

@@ -14,9 +14,13 @@ export function requestTimeoutMs(env: Record<string, string | undefined>): numbe
   if (raw === undefined) return undefined;
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new ConfigError('request_timeout_invalid', `WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "${raw}".`, {
-      hint: 'Unset it for the default (30 s), or set e.g. WSC_REQUEST_TIMEOUT=60.',
-    });
+    throw new ConfigError(
+      'request_timeout_invalid',
+      `WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "${raw}".`,
+      {
+        hint: 'Unset it for the default (30 s), or set e.g. WSC_REQUEST_TIMEOUT=60.',
+      },
+    );
   }
   return Math.round(seconds * 1000);
 }

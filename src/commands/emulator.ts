@@ -7,7 +7,10 @@ import type { CommandContext } from './context.js';
 export function parseLatency(value: string | undefined): number | { min: number; max: number } | undefined {
   if (value === undefined) return undefined;
   const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(value);
-  if (!m) throw new UsageError(`--latency: expected N or MIN-MAX milliseconds, got "${value}".`, { hint: 'e.g. --latency 50 or --latency 20-80' });
+  if (!m)
+    throw new UsageError(`--latency: expected N or MIN-MAX milliseconds, got "${value}".`, {
+      hint: 'e.g. --latency 50 or --latency 20-80',
+    });
   const min = Number(m[1]);
   if (m[2] === undefined) return min;
   const max = Number(m[2]);
@@ -16,9 +19,12 @@ export function parseLatency(value: string | undefined): number | { min: number;
 }
 
 export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promise<number> {
-  const { createEmulator, isLoopbackHost, parseFaults, FaultSpecError, uiMadeSeed } = await import('../emulator/index.js');
+  const { createEmulator, isLoopbackHost, parseFaults, FaultSpecError, uiMadeSeed } =
+    await import('../emulator/index.js');
   if (!isLoopbackHost(opts.host)) {
-    throw new UsageError(`--host: the emulator serves loopback only, not "${opts.host}".`, { hint: 'use 127.0.0.1 (the default)' });
+    throw new UsageError(`--host: the emulator serves loopback only, not "${opts.host}".`, {
+      hint: 'use 127.0.0.1 (the default)',
+    });
   }
   const latencyMs = parseLatency(opts.latency);
   let faults;
@@ -27,7 +33,9 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
       faults = parseFaults(opts.faults);
     } catch (e) {
       if (e instanceof FaultSpecError) {
-        throw new UsageError(`--faults: ${e.message}`, { hint: 'e.g. --faults "409=0.1,429=0.05,reset-after=0.02,retry-after=1"' });
+        throw new UsageError(`--faults: ${e.message}`, {
+          hint: 'e.g. --faults "409=0.1,429=0.05,reset-after=0.02,retry-after=1"',
+        });
       }
       throw e;
     }
@@ -57,7 +65,10 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
     });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new UsageError(`--port: port ${opts.port} is already in use.`, { hint: 'choose another port, or --port 0 for any free one' });
+    if (err.code === 'EADDRINUSE')
+      throw new UsageError(`--port: port ${opts.port} is already in use.`, {
+        hint: 'choose another port, or --port 0 for any free one',
+      });
     throw new UsageError(`cannot start the emulator: ${err.message}`);
   }
   ctx.out(`wsc emulator listening on ${emulator.url}\ntoken: ${emulator.adminToken}\n`);

@@ -7,7 +7,6 @@
 // document and its comments stay as they are. Never writes to the API.
 import { resolve } from 'node:path';
 import type { ExportOptions } from './options.js';
-import type { DocKind } from '../core/export.js';
 import type { ResourceChange } from '../core/model.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
@@ -88,9 +87,12 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
         reports: async function* () {
           yield live.reports;
         },
-        userAttributes: hints.userAttributes === false ? fromClient.userAttributes : async function* () {
-          yield live.userAttributes;
-        },
+        userAttributes:
+          hints.userAttributes === false
+            ? () => fromClient.userAttributes()
+            : async function* () {
+                yield live.userAttributes;
+              },
         folders: () => (live.folders ? Promise.resolve(live.folders) : readFolderTree(conn.client, conn.deploymentId)),
       },
       sink,
@@ -145,7 +147,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     if (placed.created.length > 0) {
       const files = await DirSink.open(root, { createDirs: false });
       for (const c of placed.created) {
-        await files.writeDoc(c.kind as DocKind, c.rel, c.doc);
+        await files.writeDoc(c.kind, c.rel, c.doc);
         result.created.push({ address: c.address, file: c.rel });
       }
     }

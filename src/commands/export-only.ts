@@ -81,7 +81,9 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
       const change = p.changes.find((c) => c.address === address)!;
       if (change.liveId === undefined) {
         const why = `--only ${address}: it is not in deployment ${env.deploymentId}, so there is nothing to take from it.`;
-        throw new WscError('only_not_live', why, EXIT.failure, { hint: 'Apply the bundle to create it, or drop it from --only.' });
+        throw new WscError('only_not_live', why, EXIT.failure, {
+          hint: 'Apply the bundle to create it, or drop it from --only.',
+        });
       }
       const dr = desired.reports.find((r) => r.address === address);
       const dw = desired.workbooks.find((w) => w.address === address);

@@ -76,7 +76,11 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
     };
     endPhase('export');
     ctx.err(render.renderExportWarnings(summary.warnings, ctx.style));
-    ctx.out(opts.output === 'json' ? render.renderExportJson(summary, facts) : render.renderExportHuman(summary, facts, ctx.style));
+    ctx.out(
+      opts.output === 'json'
+        ? render.renderExportJson(summary, facts)
+        : render.renderExportHuman(summary, facts, ctx.style),
+    );
     return EXIT.ok;
   } finally {
     await conn.close();

@@ -17,8 +17,10 @@ export interface CommonOptions {
   maxListItems?: number;
 }
 /** validate connects to nothing: no connection flags. */
-export interface ValidateOptions
-  extends Pick<CommonOptions, 'dir' | 'env' | 'baseUrl' | 'deployment' | 'output' | 'color'> {}
+export interface ValidateOptions extends Pick<
+  CommonOptions,
+  'dir' | 'env' | 'baseUrl' | 'deployment' | 'output' | 'color'
+> {}
 export interface PlanOptions extends CommonOptions {
   out?: string;
   detailedExitcode: boolean;

@@ -83,7 +83,9 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
       // The job summary is a courtesy: failing to add to it does not fail the plan.
       const md = renderPlanMarkdown(plan, { compact: opts.compact });
       await appendFile(stepSummary, redact(`${md}\n`), 'utf8').catch((e: unknown) => {
-        ctx.err(`${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`);
+        ctx.err(
+          `${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`,
+        );
       });
     }
     if (refused) throw refused;

@@ -34,7 +34,10 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   // loading code sends nothing, and it is half of a plan's start-up time.
   const later = Promise.all([import('../api/connect.js'), import('../api/live.js'), import('../core/plan.js')]);
   later.catch(() => undefined);
-  const [{ resolveEnvironment }, { loadValidBundle }] = await Promise.all([import('../config/environment.js'), import('../bundle/load.js')]);
+  const [{ resolveEnvironment }, { loadValidBundle }] = await Promise.all([
+    import('../config/environment.js'),
+    import('../bundle/load.js'),
+  ]);
   const dir = resolve(ctx.cwd, opts.dir);
   const connOpts = connectOptions(opts, ctx);
   const env = await resolveEnvironment({
@@ -43,11 +46,11 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
     env: ctx.env,
   });
   if (opts.prune === true && env.bundle === undefined) {
-    throw new UsageError('--prune needs the bundle\'s name: wsc deletes only what carries it in its ownership record.', {
+    throw new UsageError("--prune needs the bundle's name: wsc deletes only what carries it in its ownership record.", {
       code: 'bundle_name_required',
       hint:
-        'Add `bundle: <name>` at the top of wsc.yaml (for example the repository\'s name) and apply once, ' +
-        'so that what wsc writes is recorded as this bundle\'s.',
+        "Add `bundle: <name>` at the top of wsc.yaml (for example the repository's name) and apply once, " +
+        "so that what wsc writes is recorded as this bundle's.",
     });
   }
   // An invalid bundle stops here, before any connection (exit 3, nothing sent).

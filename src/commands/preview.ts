@@ -84,13 +84,10 @@ async function writeSvgs(dir: string, out: string, opts: PreviewOptions, ctx: Co
     await makeDirectory(target);
     for (const f of files) await writeFile(join(target, f.name), f.text);
   } catch (e) {
-    throw new UsageError(
-      `cannot write the pictures into ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
-      {
-        code: 'preview_out_dir',
-        hint: 'Give --out a directory you can write to (it is created when missing).',
-      },
-    );
+    throw new UsageError(`cannot write the pictures into ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
+      code: 'preview_out_dir',
+      hint: 'Give --out a directory you can write to (it is created when missing).',
+    });
   }
   ctx.out(
     files.length > 0 ? `${files.map((f) => `wrote ${join(out, f.name)}`).join('\n')}\n` : 'No dashboard to draw.\n',

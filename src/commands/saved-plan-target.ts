@@ -17,10 +17,13 @@ export function savedPlanDir(saved: SavedPlan, opts: Pick<ApplyOptions, 'dir' | 
   const rel = saved.bundleDir;
   // eslint-disable-next-line no-control-regex -- a control character in a path is refused
   if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || /[\u0000-\u001f]/.test(rel)) {
-    throw new UsageError(`The saved plan names the bundle directory ${visible(JSON.stringify(rel))}, outside the directory wsc runs in.`, {
-      code: 'plan_dir_outside',
-      hint: 'Give the bundle directory with --dir.',
-    });
+    throw new UsageError(
+      `The saved plan names the bundle directory ${visible(JSON.stringify(rel))}, outside the directory wsc runs in.`,
+      {
+        code: 'plan_dir_outside',
+        hint: 'Give the bundle directory with --dir.',
+      },
+    );
   }
   return resolve(cwd, rel);
 }
@@ -42,14 +45,19 @@ export async function savedPlanEnvironment(
 ): Promise<ResolvedEnvironment> {
   const { resolveEnvironment } = await import('../config/environment.js');
   const name = opts.env ?? (envValue(penv, 'WSC_ENV') === undefined ? saved.name : undefined);
-  const env = await resolveEnvironment({ dir, flags: { env: name, baseUrl: opts.baseUrl, deployment: opts.deployment }, env: penv });
+  const env = await resolveEnvironment({
+    dir,
+    flags: { env: name, baseUrl: opts.baseUrl, deployment: opts.deployment },
+    env: penv,
+  });
   const same =
     env.deploymentId === saved.deploymentId &&
     env.embedded === saved.embedded &&
     env.baseUrl === saved.baseUrl &&
     env.publicIds === saved.publicIds;
   if (!same) {
-    const mode = env.publicIds === saved.publicIds ? '' : ` with publicIds ${saved.publicIds} (this run: ${env.publicIds})`;
+    const mode =
+      env.publicIds === saved.publicIds ? '' : ` with publicIds ${saved.publicIds} (this run: ${env.publicIds})`;
     throw new UsageError(
       `The saved plan was made for ${visible(where(saved))} (environment ${visible(saved.name)})${mode}, but this run targets ${where(env)} (environment ${env.name}).`,
       {

@@ -9,7 +9,11 @@ import type { CommandContext } from './context.js';
 
 export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<number> {
   const dir = resolve(ctx.cwd, opts.out);
-  const files = generateSchemas().map((f) => ({ path: join(dir, f.name), shown: join(opts.out, f.name), text: schemaText(f) }));
+  const files = generateSchemas().map((f) => ({
+    path: join(dir, f.name),
+    shown: join(opts.out, f.name),
+    text: schemaText(f),
+  }));
   if (opts.check) {
     const stale: string[] = [];
     for (const f of files) {
@@ -20,17 +24,22 @@ export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<num
       ctx.out(`Schemas in ${opts.out} are up to date.\n`);
       return EXIT.ok;
     }
-    ctx.err(`${stale.map((s) => `${s} is out of date`).join('\n')}\nRun \`wsc schema --out ${opts.out}\` and commit the result.\n`);
+    ctx.err(
+      `${stale.map((s) => `${s} is out of date`).join('\n')}\nRun \`wsc schema --out ${opts.out}\` and commit the result.\n`,
+    );
     return EXIT.failure;
   }
   try {
     await makeDirectory(dir);
     for (const f of files) await writeFile(f.path, f.text);
   } catch (e) {
-    throw new UsageError(`cannot write the schemas into ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
-      code: 'schema_out_dir',
-      hint: 'Give --out a directory you can write to (it is created when missing).',
-    });
+    throw new UsageError(
+      `cannot write the schemas into ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
+      {
+        code: 'schema_out_dir',
+        hint: 'Give --out a directory you can write to (it is created when missing).',
+      },
+    );
   }
   ctx.out(`${files.map((f) => `wrote ${f.shown}`).join('\n')}\n`);
   return EXIT.ok;

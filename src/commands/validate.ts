@@ -15,7 +15,9 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
   endPhase('start-up');
   const dir = resolve(ctx.cwd, opts.dir);
   if (!(await isDirectory(dir))) {
-    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, { hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.' });
+    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, {
+      hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
+    });
   }
   let diagnostics: Diagnostic[];
   let resources: ReturnType<typeof countResources>;

@@ -24,9 +24,13 @@ export function normalizeBaseUrl(raw: string, source: string): string {
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError('base_url_invalid', `${source}: the base URL must start with https:// (got ${url.protocol}//)`, {
-      hint: 'Give the host URL, e.g. https://acme.cubecloud.dev',
-    });
+    throw new ConfigError(
+      'base_url_invalid',
+      `${source}: the base URL must start with https:// (got ${url.protocol}//)`,
+      {
+        hint: 'Give the host URL, e.g. https://acme.cubecloud.dev',
+      },
+    );
   }
   if (url.username || url.password) {
     throw new ConfigError('base_url_credentials', `${source}: the base URL must not contain credentials`, {
@@ -39,9 +43,13 @@ export function normalizeBaseUrl(raw: string, source: string): string {
     });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new ConfigError('base_url_insecure', `${source}: refusing http:// for ${url.hostname}: the token would travel unencrypted`, {
-      hint: 'Use https://. Plain http:// is allowed only for a loopback host (127.0.0.1, localhost, [::1]).',
-    });
+    throw new ConfigError(
+      'base_url_insecure',
+      `${source}: refusing http:// for ${url.hostname}: the token would travel unencrypted`,
+      {
+        hint: 'Use https://. Plain http:// is allowed only for a loopback host (127.0.0.1, localhost, [::1]).',
+      },
+    );
   }
   let path = url.pathname.replace(/\/+$/, '');
   if (/\/api\/v1$/i.test(path)) path = path.slice(0, -'/api/v1'.length);

@@ -60,7 +60,8 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const name = chooseEnvironment(config.environments, config.defaultEnvironment, over.envName);
   const cfg = config.environments[name]!;
   const { at, expand } = expanderFor(name, loaded.positions!, penv, tokenVariables);
-  const withTokenVariables = (e: ResolvedEnvironment): ResolvedEnvironment => (tokenVariables.length > 0 ? { ...e, tokenVariables } : e);
+  const withTokenVariables = (e: ResolvedEnvironment): ResolvedEnvironment =>
+    tokenVariables.length > 0 ? { ...e, tokenVariables } : e;
   const vars = expandVars(cfg.vars ?? {}, (text, path) =>
     expand(text, ['vars', ...path], `\`vars.${path.join('.')}\``),
   );
@@ -73,14 +74,21 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
       return owned(withTokenVariables(env), config.bundle, cfg.prune);
     }
     if (cfg.baseUrl === undefined) {
-      throw new ConfigError('env_no_target', `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`, {
-        hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',
-      });
+      throw new ConfigError(
+        'env_no_target',
+        `environment \`${name}\` has neither \`baseUrl\` nor \`embedded: true\` (${at([])})`,
+        {
+          hint: 'Give it `baseUrl: https://...`, or `embedded: true` for the local emulator.',
+        },
+      );
     }
   }
   const baseUrl = over.baseUrl
     ? normalizeBaseUrl(over.baseUrl.raw, over.baseUrl.source)
-    : normalizeBaseUrl(String(expand(cfg.baseUrl!, ['baseUrl'], '`baseUrl`')), `${at(['baseUrl'])}: environment \`${name}\``);
+    : normalizeBaseUrl(
+        String(expand(cfg.baseUrl!, ['baseUrl'], '`baseUrl`')),
+        `${at(['baseUrl'])}: environment \`${name}\``,
+      );
   let token = envValue(penv, 'WSC_TOKEN');
   let source = 'WSC_TOKEN';
   if (token === undefined && cfg.token !== undefined && requireToken) {
@@ -165,15 +173,23 @@ function chooseEnvironment(
   const implicit = names.length === 1 ? names[0] : names.includes(IMPLICIT_ENV) ? IMPLICIT_ENV : undefined;
   const name = asked ?? defaultEnvironment ?? implicit;
   if (name === undefined) {
-    throw new ConfigError('env_required', `wsc.yaml defines several environments (${names.join(', ')}) and no defaultEnvironment`, {
-      hint: 'Choose one with --env NAME (or WSC_ENV), or set `defaultEnvironment:` in wsc.yaml.',
-    });
+    throw new ConfigError(
+      'env_required',
+      `wsc.yaml defines several environments (${names.join(', ')}) and no defaultEnvironment`,
+      {
+        hint: 'Choose one with --env NAME (or WSC_ENV), or set `defaultEnvironment:` in wsc.yaml.',
+      },
+    );
   }
   if (!Object.hasOwn(environments, name)) {
     const near = closest(name, names);
-    throw new ConfigError('env_unknown', `environment \`${name}\` is not defined in wsc.yaml${near ? ` (did you mean \`${near}\`?)` : ''}`, {
-      hint: names.length ? `Defined environments: ${names.join(', ')}.` : 'Add it under `environments:` in wsc.yaml.',
-    });
+    throw new ConfigError(
+      'env_unknown',
+      `environment \`${name}\` is not defined in wsc.yaml${near ? ` (did you mean \`${near}\`?)` : ''}`,
+      {
+        hint: names.length ? `Defined environments: ${names.join(', ')}.` : 'Add it under `environments:` in wsc.yaml.',
+      },
+    );
   }
   return name;
 }
@@ -215,13 +231,21 @@ function expanderFor(
       });
     }
     if (problem.kind === 'malformed' || problem.ns !== 'env') {
-      throw new ConfigError('config_variable', `${at(path)}: ${what} uses \`${problem.ref}\`; wsc.yaml can only read \${env.NAME}`, {
-        hint: 'Variables of the bundle (${vars.NAME}) are defined here, under `vars:`; they cannot be used in wsc.yaml itself.',
-      });
+      throw new ConfigError(
+        'config_variable',
+        `${at(path)}: ${what} uses \`${problem.ref}\`; wsc.yaml can only read \${env.NAME}`,
+        {
+          hint: 'Variables of the bundle (${vars.NAME}) are defined here, under `vars:`; they cannot be used in wsc.yaml itself.',
+        },
+      );
     }
-    throw new ConfigError('env_var_unset', `${at(path)}: environment \`${name}\` reads ${what} from ${problem.ref}, but ${problem.name} is not set`, {
-      hint: `Set ${problem.name} in the environment wsc runs in.`,
-    });
+    throw new ConfigError(
+      'env_var_unset',
+      `${at(path)}: environment \`${name}\` reads ${what} from ${problem.ref}, but ${problem.name} is not set`,
+      {
+        hint: `Set ${problem.name} in the environment wsc runs in.`,
+      },
+    );
   };
   return { at, expand };
 }
@@ -273,9 +297,13 @@ function tokenOrFail(name: string, token: string | undefined, required: boolean,
     const problem = tokenProblem(token);
     if (problem === undefined || !required) return token;
     // The token is never shown: only what is wrong with it and where it came from.
-    throw new ConfigError('token_invalid', `the API token of environment \`${name}\` (from ${source}) ${problem}; it cannot be sent in an HTTP header`, {
-      hint: 'Set the variable to the token alone: no line break, no space or tab around it, no character outside Latin-1 (a copy from a file or a terminal often ends in a newline).',
-    });
+    throw new ConfigError(
+      'token_invalid',
+      `the API token of environment \`${name}\` (from ${source}) ${problem}; it cannot be sent in an HTTP header`,
+      {
+        hint: 'Set the variable to the token alone: no line break, no space or tab around it, no character outside Latin-1 (a copy from a file or a terminal often ends in a newline).',
+      },
+    );
   }
   if (!required) return undefined;
   throw new ConfigError('token_missing', `no API token for environment \`${name}\``, {
@@ -292,8 +320,10 @@ export function tokenProblem(token: string): string | undefined {
   }
   for (let i = 0; i < token.length; i++) {
     const c = token.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return `holds a control character (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
-    if (c > 0xff) return `holds a character outside Latin-1 (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
+    if (c < 0x20 || c === 0x7f)
+      return `holds a control character (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
+    if (c > 0xff)
+      return `holds a character outside Latin-1 (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
   }
   return undefined;
 }
@@ -302,7 +332,10 @@ function deploymentFromEnv(env: Record<string, string | undefined>): number | un
   const raw = envValue(env, 'WSC_DEPLOYMENT_ID');
   if (raw === undefined) return undefined;
   if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
-    throw new ConfigError('deployment_invalid', `WSC_DEPLOYMENT_ID must be a positive whole number, got ${JSON.stringify(raw.slice(0, 40))}`);
+    throw new ConfigError(
+      'deployment_invalid',
+      `WSC_DEPLOYMENT_ID must be a positive whole number, got ${JSON.stringify(raw.slice(0, 40))}`,
+    );
   }
   return Number(raw);
 }
@@ -311,7 +344,10 @@ function authSchemeFromEnv(env: Record<string, string | undefined>): AuthScheme 
   const raw = envValue(env, 'WSC_AUTH_SCHEME');
   if (raw === undefined) return undefined;
   if ((AUTH_SCHEMES as readonly string[]).includes(raw)) return raw as AuthScheme;
-  throw new ConfigError('auth_scheme_invalid', `WSC_AUTH_SCHEME must be one of ${AUTH_SCHEMES.join(', ')}, got ${JSON.stringify(raw.slice(0, 40))}`);
+  throw new ConfigError(
+    'auth_scheme_invalid',
+    `WSC_AUTH_SCHEME must be one of ${AUTH_SCHEMES.join(', ')}, got ${JSON.stringify(raw.slice(0, 40))}`,
+  );
 }
 
 /** `${env.NAME}` in the string values of `vars`, recursively. */
@@ -324,7 +360,13 @@ function expandVars(
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: walk(x, [...path, k]), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v))
+        Object.defineProperty(out, k, {
+          value: walk(x, [...path, k]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return out;
     }
     return v;

@@ -10,11 +10,17 @@ export const ENV_REF_RE = /^\$\{env\.[A-Za-z_][A-Za-z0-9_]*\}$/;
 export const EnvironmentSchema = z
   .strictObject({
     embedded: z.boolean().optional().describe('Run against an in-process emulator; state in .wsc/state/<name>.json.'),
-    baseUrl: z.string().optional().describe('API host, e.g. https://acme.cubecloud.dev (`/api/v1` is appended). May use ${env.NAME}.'),
+    baseUrl: z
+      .string()
+      .optional()
+      .describe('API host, e.g. https://acme.cubecloud.dev (`/api/v1` is appended). May use ${env.NAME}.'),
     deploymentId: z.int().positive().optional().describe('Numeric deployment id (required for a remote environment).'),
     token: z
       .string()
-      .regex(ENV_REF_RE, 'must be `${env.NAME}`: wsc.yaml is committed, so the token itself must come from the environment')
+      .regex(
+        ENV_REF_RE,
+        'must be `${env.NAME}`: wsc.yaml is committed, so the token itself must come from the environment',
+      )
       .optional()
       .describe('The API token, read from an environment variable: `${env.NAME}`. WSC_TOKEN overrides it.'),
     authScheme: z.enum(['bearer', 'api-key', 'raw']).optional().describe('Authorization header form (default bearer).'),
@@ -40,10 +46,15 @@ export const WscConfigSchema = z
       .regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`')
       .max(100)
       .optional()
-      .describe('The bundle\'s name, in the ownership record of everything apply writes (prune and UI-edit marks need it).'),
+      .describe(
+        "The bundle's name, in the ownership record of everything apply writes (prune and UI-edit marks need it).",
+      ),
     defaultEnvironment: z.string().optional().describe('Environment used without --env / WSC_ENV.'),
     environments: z
-      .record(z.string().regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`'), EnvironmentSchema)
+      .record(
+        z.string().regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`'),
+        EnvironmentSchema,
+      )
       .describe('Target environments by name.'),
   })
   .describe('wsc.yaml: environments of a wsc bundle.');

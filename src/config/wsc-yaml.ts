@@ -52,19 +52,36 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
   if (parsed.incomplete) return { diagnostics, tokenVariables: [] };
   if (parsed.docs.length > 1) {
     const second = parsed.docs[1]!;
-    diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'wsc.yaml holds one document', pos: { file: CONFIG_FILE, ...second.positions.start } });
+    diagnostics.push({
+      severity: 'error',
+      rule: 'document-shape',
+      message: 'wsc.yaml holds one document',
+      pos: { file: CONFIG_FILE, ...second.positions.start },
+    });
     return { diagnostics, tokenVariables: tokenSources(parsed.docs[0]?.value) };
   }
   const doc = parsed.docs[0];
   const tokenVariables = tokenSources(doc?.value);
   if (!doc || !isObject(doc.value)) {
     const start = doc?.positions.start ?? { line: 1, col: 1 };
-    diagnostics.push({ severity: 'error', rule: 'document-shape', message: 'wsc.yaml must be a mapping with `environments:`', pos: { file: CONFIG_FILE, ...start } });
+    diagnostics.push({
+      severity: 'error',
+      rule: 'document-shape',
+      message: 'wsc.yaml must be a mapping with `environments:`',
+      pos: { file: CONFIG_FILE, ...start },
+    });
     return { diagnostics, tokenVariables };
   }
   const result = WscConfigSchema.safeParse(doc.value);
   if (!result.success) {
-    diagnostics.push(...issuesToDiagnostics(result.error.issues, { file: CONFIG_FILE, positions: doc.positions, schema: WscConfigSchema, data: doc.value }));
+    diagnostics.push(
+      ...issuesToDiagnostics(result.error.issues, {
+        file: CONFIG_FILE,
+        positions: doc.positions,
+        schema: WscConfigSchema,
+        data: doc.value,
+      }),
+    );
     return { diagnostics, tokenVariables };
   }
   const config = result.data;
@@ -82,7 +99,12 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
   for (const [name, env] of Object.entries(config.environments)) {
     if (env.embedded === true && env.baseUrl !== undefined) {
       const p = doc.positions.find(['environments', name, 'baseUrl'], 'key');
-      diagnostics.push({ severity: 'error', rule: 'environment-conflict', message: `environment \`${name}\` is embedded and cannot have a baseUrl`, pos: { file: CONFIG_FILE, ...p } });
+      diagnostics.push({
+        severity: 'error',
+        rule: 'environment-conflict',
+        message: `environment \`${name}\` is embedded and cannot have a baseUrl`,
+        pos: { file: CONFIG_FILE, ...p },
+      });
     }
   }
   for (const [name, env] of Object.entries(config.environments)) {
@@ -94,7 +116,7 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
         message: `environment \`${name}\` has \`prune: true\`, which needs the bundle's name`,
         pos: { file: CONFIG_FILE, ...p },
         hint:
-          'Add `bundle: <name>` at the top of wsc.yaml (for example the repository\'s name); ' +
+          "Add `bundle: <name>` at the top of wsc.yaml (for example the repository's name); " +
           'wsc records it on everything it writes and prunes only what carries it.',
       });
     }

@@ -8,7 +8,8 @@ import type { JsonValue } from './model.js';
 export function setMember(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
   // defineProperty is several times slower than assignment, which creates the
   // same own, enumerable, writable member for every other key.
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 

@@ -137,7 +137,11 @@ export function finalizeDoc(kind: DocKind, built: Built): Built {
       dropped.push({ path: top, reason: issueText(issue) });
     }
   }
-  throw new WscError('export_unwritable', `cannot write a valid ${KIND_OF[kind]} document for ${JSON.stringify(built.doc['name'] ?? '')}`, EXIT.failure);
+  throw new WscError(
+    'export_unwritable',
+    `cannot write a valid ${KIND_OF[kind]} document for ${JSON.stringify(built.doc['name'] ?? '')}`,
+    EXIT.failure,
+  );
 }
 
 function issueText(issue: { path: PropertyKey[]; message: string }): string {
@@ -195,7 +199,9 @@ class WriteQueue {
  * Pages of `source`, one page fetched ahead: the next page travels while this
  * one is written. At most two pages are held at a time. `return()` stops it.
  */
-export function readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, undefined> & { return(): Promise<IteratorResult<T, void>> } {
+export function readAhead<T>(
+  source: AsyncIterable<T>,
+): AsyncGenerator<T, void, undefined> & { return(): Promise<IteratorResult<T, void>> } {
   const it = source[Symbol.asyncIterator]();
   let pending: Promise<IteratorResult<T>> | undefined = it.next();
   // A failure is reported when the page is consumed, not as an unhandled rejection.
@@ -244,7 +250,11 @@ interface ReportEntry {
   file: string;
 }
 
-export async function exportDeployment(source: ExportSource, sink: ExportSink, opts: ExportOptions): Promise<ExportSummary> {
+export async function exportDeployment(
+  source: ExportSource,
+  sink: ExportSink,
+  opts: ExportOptions,
+): Promise<ExportSummary> {
   const filtered = opts.workbooks.length > 0;
   const warnings: ExportWarning[] = [];
   // 1. Workbooks (and user attributes, independent) in full. The first page
@@ -278,15 +288,18 @@ async function readWholeLists(
 ): Promise<{ workbooks: Workbook[]; userAttributes: UserAttribute[] }> {
   const [workbooks, userAttributes] = await Promise.all([
     collect(source.workbooks()),
-    filtered ? Promise.resolve([] as UserAttribute[]) : collect(source.userAttributes()).catch((e: unknown) => {
-      // The token may not read the account's user attributes (they need an admin): the rest is still worth exporting.
-      if (!(e instanceof ApiError) || e.status !== 403) throw e;
-      warnings.push({
-        code: 'user-attributes-unreadable',
-        message: `user attributes not exported: the token may not read them (${e.message}).`,
-      });
-      return [] as UserAttribute[];
-    }),
+    filtered
+      ? Promise.resolve([] as UserAttribute[])
+      : collect(source.userAttributes()).catch((e: unknown) => {
+          // The token may not read the account's user attributes (they need an admin): the rest is
+          // still worth exporting.
+          if (!(e instanceof ApiError) || e.status !== 403) throw e;
+          warnings.push({
+            code: 'user-attributes-unreadable',
+            message: `user attributes not exported: the token may not read them (${e.message}).`,
+          });
+          return [] as UserAttribute[];
+        }),
   ]);
   workbooks.sort((a, b) => a.id - b.id);
   return { workbooks, userAttributes };
@@ -326,7 +339,9 @@ function selectWorkbooks(allWorkbooks: Workbook[], opts: ExportOptions): Selecti
       'export_unknown_workbook',
       `deployment ${opts.deploymentId} has no workbook with slug ${missing.map((s) => `"${s}"`).join(', ')}.`,
       EXIT.failure,
-      { hint: 'Check the slug (as shown in the workbook settings); run `wsc export` without --workbook to export everything.' },
+      {
+        hint: 'Check the slug (as shown in the workbook settings); run `wsc export` without --workbook to export everything.',
+      },
     );
   }
   const selected = [...picked.values()].sort((a, b) => a.id - b.id);
@@ -486,7 +501,11 @@ class ExportRun {
     for (const pid of this.minted) {
       // Minting avoided every id seen before it; one seen after it is astronomically unlikely, but checked.
       if (!this.byLivePid.has(pid)) continue;
-      throw new WscError('export_id_clash', `a minted publicId (${pid}) is already in use; export again.`, EXIT.failure);
+      throw new WscError(
+        'export_id_clash',
+        `a minted publicId (${pid}) is already in use; export again.`,
+        EXIT.failure,
+      );
     }
   }
 

@@ -10,7 +10,11 @@ export interface LiveObject {
   updatedAt?: string | null;
 }
 
-export function fingerprintOf(address: string, obj: LiveObject | undefined, by: 'identity' | 'id' = 'identity'): Fingerprint {
+export function fingerprintOf(
+  address: string,
+  obj: LiveObject | undefined,
+  by: 'identity' | 'id' = 'identity',
+): Fingerprint {
   if (obj === undefined) return { address, absent: true };
   const fp: Fingerprint = { address, id: obj.id, hash: contentHash(obj) };
   if (typeof obj.updatedAt === 'string') fp.updatedAt = obj.updatedAt;
@@ -36,9 +40,16 @@ function kindOf(address: string): { kind: string; name: string } {
 function candidates(fp: Fingerprint, live: LiveState, ctx: FingerprintContext): LiveObject[] {
   const { kind, name } = kindOf(fp.address);
   const list: LiveObject[] =
-    kind === 'workbook' ? live.workbooks : kind === 'report' ? live.reports : kind === 'user-attribute' ? live.userAttributes : [];
+    kind === 'workbook'
+      ? live.workbooks
+      : kind === 'report'
+        ? live.reports
+        : kind === 'user-attribute'
+          ? live.userAttributes
+          : [];
   if (fp.by === 'id') return list.filter((o) => o.id === fp.id);
-  if (kind === 'workbook') return live.workbooks.filter((w) => typeof w.slug === 'string' && normalizeSlug(w.slug) === name);
+  if (kind === 'workbook')
+    return live.workbooks.filter((w) => typeof w.slug === 'string' && normalizeSlug(w.slug) === name);
   if (kind === 'report') {
     const pid = livePublicId(name, ctx.publicIds, ctx.deploymentId);
     return live.reports.filter((r) => r.publicId === pid);
@@ -52,19 +63,24 @@ export function checkFingerprints(saved: readonly Fingerprint[], live: LiveState
   for (const fp of saved) {
     const found = candidates(fp, live, ctx);
     if (fp.absent) {
-      if (found.length > 0) drifts.push({ address: fp.address, message: `was absent when planned and now exists (id ${found[0]!.id})` });
+      if (found.length > 0)
+        drifts.push({ address: fp.address, message: `was absent when planned and now exists (id ${found[0]!.id})` });
       continue;
     }
     const same = found.find((o) => o.id === fp.id);
     if (same === undefined) {
       drifts.push({
         address: fp.address,
-        message: found.length > 0 ? `was replaced: id ${fp.id} is now id ${found[0]!.id}` : `was deleted since it was planned (id ${fp.id})`,
+        message:
+          found.length > 0
+            ? `was replaced: id ${fp.id} is now id ${found[0]!.id}`
+            : `was deleted since it was planned (id ${fp.id})`,
       });
       continue;
     }
     if (contentHash(same) !== fp.hash) {
-      const when = typeof same.updatedAt === 'string' && same.updatedAt !== fp.updatedAt ? ` (updated at ${same.updatedAt})` : '';
+      const when =
+        typeof same.updatedAt === 'string' && same.updatedAt !== fp.updatedAt ? ` (updated at ${same.updatedAt})` : '';
       drifts.push({ address: fp.address, message: `changed since it was planned${when}` });
     }
   }

@@ -186,7 +186,10 @@ export interface FieldChange {
   createOnly?: true;
   /** A dashboard draft's change by widget and member (absent when its widgets cannot be matched by id). */
   dashboard?: DashboardDiff;
-  /** The values as the bundle writes them where `before`/`after` hold ids (a workbook id as `{ $workbook: <slug> }`). */
+  /**
+   * The values as the bundle writes them where `before`/`after` hold ids (a workbook id as
+   * `{ $workbook: <slug> }`).
+   */
   shown?: { before?: JsonValue; after?: JsonValue };
 }
 
@@ -219,7 +222,13 @@ export type Operation =
 /** `{ $folder: <path> }`: the id of a folder this apply creates, in a body's `folderId` or a create's `parentId`. */
 export type FolderRef = { $folder: string };
 export function isFolderRef(v: unknown): v is FolderRef {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as FolderRef).$folder === 'string';
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    Object.keys(v).length === 1 &&
+    typeof (v as FolderRef).$folder === 'string'
+  );
 }
 
 export interface PlannedRequest {

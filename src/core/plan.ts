@@ -11,7 +11,6 @@ import type {
   ResourceChange,
   UnmanagedResource,
 } from './model.js';
-import type { Planned } from './plan/compare.js';
 import { stillChartedWarnings } from './plan/charted.js';
 import { planFolders } from './plan/folder.js';
 import { match, refTargets } from './plan/match.js';
@@ -59,7 +58,15 @@ export function summarize(
   owned = false,
 ): PlanSummary {
   // record and delete are counted only with a bundle name, so that plans without one read as before.
-  const s: PlanSummary = { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, ...(owned ? { record: 0, delete: 0 } : {}), unmanaged };
+  const s: PlanSummary = {
+    create: 0,
+    update: 0,
+    adopt: 0,
+    publish: 0,
+    noop: 0,
+    ...(owned ? { record: 0, delete: 0 } : {}),
+    unmanaged,
+  };
   for (const c of changes) for (const a of c.actions) s[a] = (s[a] ?? 0) + 1;
   return s;
 }
@@ -108,7 +115,10 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own);
   }
 
-  const kept = selectTargets([...folders.planned, ...workbooks, ...reports, ...attrs, ...(pruned?.planned ?? [])], ctx.targets);
+  const kept = selectTargets(
+    [...folders.planned, ...workbooks, ...reports, ...attrs, ...(pruned?.planned ?? [])],
+    ctx.targets,
+  );
   const changes = kept.map((p) => p.change);
   const out: Plan = {
     formatVersion: 1,
@@ -124,7 +134,13 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     out.bundle = own.bundle;
     out.prune = pruned!.prune;
   }
-  const warnings = [...folders.warnings, ...stillChartedWarnings(changes.filter((c) => c.kind === 'report'), m)];
+  const warnings = [
+    ...folders.warnings,
+    ...stillChartedWarnings(
+      changes.filter((c) => c.kind === 'report'),
+      m,
+    ),
+  ];
   if (warnings.length > 0) out.warnings = warnings;
   return out;
 }

@@ -22,7 +22,8 @@ function base62Of(hexDigest: string): string {
 
 export function derivePublicId(bundlePublicId: string, deploymentId: number): string {
   for (let attempt = 0; ; attempt++) {
-    const seed = attempt === 0 ? `wsc:${deploymentId}:${bundlePublicId}` : `wsc:${deploymentId}:${bundlePublicId}:${attempt}`;
+    const seed =
+      attempt === 0 ? `wsc:${deploymentId}:${bundlePublicId}` : `wsc:${deploymentId}:${bundlePublicId}:${attempt}`;
     const id = base62Of(createHash('sha256').update(seed).digest('hex'));
     if (!isPlaceholderPublicId(id)) return id;
   }

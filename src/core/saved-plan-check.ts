@@ -48,16 +48,24 @@ export function requestDifferences(saved: Plan, derived: Plan): string[] {
   for (const [id, r] of have) {
     const d = want.get(id);
     if (d === undefined) lines.push(`${id}: the file holds a ${describe(r)} that the bundle does not give`);
-    else if (canonicalJson(r) !== canonicalJson(d)) lines.push(`${id}: the file's ${describe(r)} differs from the bundle's (${firstDifference(r, d)})`);
+    else if (canonicalJson(r) !== canonicalJson(d))
+      lines.push(`${id}: the file's ${describe(r)} differs from the bundle's (${firstDifference(r, d)})`);
   }
-  for (const [id, d] of want) if (!have.has(id)) lines.push(`${id}: the bundle gives a ${describe(d)} that the file does not hold`);
+  for (const [id, d] of want)
+    if (!have.has(id)) lines.push(`${id}: the bundle gives a ${describe(d)} that the file does not hold`);
   if (lines.length <= SHOWN) return lines;
   return [...lines.slice(0, SHOWN), `… and ${lines.length - SHOWN} more`];
 }
 
 /** The path of the first member where a and b differ, e.g. `operation.body.name`. */
 function firstDifference(a: unknown, b: unknown, path = ''): string {
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+  if (
+    a !== null &&
+    b !== null &&
+    typeof a === 'object' &&
+    typeof b === 'object' &&
+    Array.isArray(a) === Array.isArray(b)
+  ) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
     for (const k of keys) {
       const x = (a as Record<string, unknown>)[k];

@@ -44,10 +44,18 @@ const Operation = z.discriminatedUnion('op', [
   z.object({ op: z.literal('updateReport'), reportId: z.int(), body: z.record(z.string(), Json), record: Record }),
   z.object({ op: z.literal('deleteReport'), reportId: z.int() }),
   z.object({ op: z.literal('deleteWorkbook'), workbookId: z.int() }),
-  z.object({ op: z.literal('publishWorkbook'), workbook: z.union([z.int(), WorkbookRef]), body: z.record(z.string(), Json) }),
+  z.object({
+    op: z.literal('publishWorkbook'),
+    workbook: z.union([z.int(), WorkbookRef]),
+    body: z.record(z.string(), Json),
+  }),
   z.object({ op: z.literal('createUserAttribute'), body: z.looseObject({ name: z.string(), type: z.string() }) }),
   z.object({ op: z.literal('updateUserAttribute'), id: z.int(), body: z.record(z.string(), Json) }),
-  z.object({ op: z.literal('createFolder'), name: z.string(), parentId: z.union([z.int(), z.null(), z.strictObject({ $folder: z.string() })]) }),
+  z.object({
+    op: z.literal('createFolder'),
+    name: z.string(),
+    parentId: z.union([z.int(), z.null(), z.strictObject({ $folder: z.string() })]),
+  }),
 ]);
 const Request = z.object({
   id: z.string(),
@@ -147,9 +155,20 @@ export function makeSavedPlan(input: {
   plan: Plan;
 }): SavedPlan {
   const e = input.environment;
-  const environment: SavedPlanEnvironment = { name: e.name, deploymentId: e.deploymentId, embedded: e.embedded, publicIds: e.publicIds };
+  const environment: SavedPlanEnvironment = {
+    name: e.name,
+    deploymentId: e.deploymentId,
+    embedded: e.embedded,
+    publicIds: e.publicIds,
+  };
   if (e.baseUrl !== undefined) environment.baseUrl = e.baseUrl;
-  const saved: SavedPlan = { savedPlanFormat: SAVED_PLAN_FORMAT, wscVersion: input.wscVersion, createdAt: input.createdAt, environment, plan: input.plan };
+  const saved: SavedPlan = {
+    savedPlanFormat: SAVED_PLAN_FORMAT,
+    wscVersion: input.wscVersion,
+    createdAt: input.createdAt,
+    environment,
+    plan: input.plan,
+  };
   if (input.bundleDir !== undefined) saved.bundleDir = input.bundleDir;
   if (input.targets !== undefined && input.targets.length > 0) saved.targets = [...input.targets];
   // Key order of the file: the plan last, as before.

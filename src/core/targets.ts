@@ -119,7 +119,7 @@ function narrowed(rc: ResourceChange, kept: PlannedRequest[]): ResourceChange {
     if (op.op !== 'upsertWorkbook' && op.op !== 'updateReport') continue;
     for (const [k, v] of Object.entries(op.body)) {
       if (k === 'meta' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const m of Object.keys(v)) droppedPaths.add(`meta.${m}`);
+        for (const m of Object.keys(v as object)) droppedPaths.add(`meta.${m}`);
       } else {
         droppedPaths.add(k);
       }
@@ -131,7 +131,7 @@ function narrowed(rc: ResourceChange, kept: PlannedRequest[]): ResourceChange {
     if (op.op !== 'upsertWorkbook' && op.op !== 'updateReport') continue;
     for (const [k, v] of Object.entries(op.body)) {
       if (k === 'meta' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const m of Object.keys(v)) droppedPaths.delete(`meta.${m}`);
+        for (const m of Object.keys(v as object)) droppedPaths.delete(`meta.${m}`);
       } else {
         droppedPaths.delete(k);
       }

@@ -86,7 +86,8 @@ export const deploymentReadable: DoctorCheck = {
   async run(ctx) {
     const e = await failure(ctx.probe());
     if (e === undefined) return pass(`deployment ${ctx.deploymentId} exists and its workbooks are readable`);
-    if (notTheApi(e) || status(e) === 401) return fail('cannot tell: the host or the token failed', 'Fix the lines above first.');
+    if (notTheApi(e) || status(e) === 401)
+      return fail('cannot tell: the host or the token failed', 'Fix the lines above first.');
     return fail(`deployment ${ctx.deploymentId} cannot be read: ${e.message}`, e.hint);
   },
 };
@@ -125,7 +126,10 @@ export const userAttributes: DoctorCheck = {
     if (status(e) === 403 && managed === 0) {
       return pass('not readable with this token (403); fine: the bundle manages none, so wsc does not read them');
     }
-    const hint = managed > 0 ? `The bundle manages ${managed}: use a token that may read and write user attributes (an admin's).` : e.hint;
+    const hint =
+      managed > 0
+        ? `The bundle manages ${managed}: use a token that may read and write user attributes (an admin's).`
+        : e.hint;
     return fail(`not readable: ${e.message}`, hint);
   },
 };
@@ -170,7 +174,10 @@ export const bundleCounts: DoctorCheck = {
   name: 'bundle',
   async run(ctx) {
     if ('error' in ctx.bundle) {
-      return fail(`the bundle cannot be planned: ${ctx.bundle.error.message}`, ctx.bundle.error.hint ?? 'Run `wsc validate`.');
+      return fail(
+        `the bundle cannot be planned: ${ctx.bundle.error.message}`,
+        ctx.bundle.error.hint ?? 'Run `wsc validate`.',
+      );
     }
     const d = ctx.bundle.desired;
     let plan: Plan;
@@ -181,7 +188,8 @@ export const bundleCounts: DoctorCheck = {
       return fail(`cannot plan: ${(e as WscError).message}`, (e as WscError).hint);
     }
     const s = plan.summary;
-    const counts = (w: number, r: number, a: number) => `${plural(w, 'workbook')}, ${plural(r, 'report')}, ${plural(a, 'user attribute')}`;
+    const counts = (w: number, r: number, a: number) =>
+      `${plural(w, 'workbook')}, ${plural(r, 'report')}, ${plural(a, 'user attribute')}`;
     const manages = counts(d.workbooks.length, d.reports.length, d.userAttributes.length);
     const leaves = counts(s.unmanaged.workbooks, s.unmanaged.reports, s.unmanaged.userAttributes);
     return pass(`would manage ${manages} (${s.create} to create, ${s.adopt} to adopt); leaves alone ${leaves}`);

@@ -23,7 +23,9 @@ export function parseFolderPath(text: string): FolderPath {
       const next = text[i + 1];
       if (next !== '/' && next !== '\\') {
         throw new FolderPathError(
-          next === undefined ? 'ends in a lone `\\`' : `has the unknown escape \`\\${next}\` (only \`\\/\` and \`\\\\\` are escapes)`,
+          next === undefined
+            ? 'ends in a lone `\\`'
+            : `has the unknown escape \`\\${next}\` (only \`\\/\` and \`\\\\\` are escapes)`,
         );
       }
       name += next;
@@ -38,7 +40,8 @@ export function parseFolderPath(text: string): FolderPath {
   names.push(name);
   for (const n of names) {
     if (n === '') throw new FolderPathError('has an empty folder name (two `/` in a row, or a `/` at the end)');
-    if (n.length > MAX_FOLDER_NAME) throw new FolderPathError(`has a folder name longer than ${MAX_FOLDER_NAME} characters`);
+    if (n.length > MAX_FOLDER_NAME)
+      throw new FolderPathError(`has a folder name longer than ${MAX_FOLDER_NAME} characters`);
   }
   return names;
 }

@@ -23,7 +23,9 @@ export function prepareMeta(meta: unknown): Record<string, unknown> | undefined 
     }
     widgets.forEach((w: Record<string, unknown>, i: number) => {
       if (typeof w['id'] === 'string') return;
-      const h = createHash('sha1').update(`${i}:${JSON.stringify(w)}`).digest('hex');
+      const h = createHash('sha1')
+        .update(`${i}:${JSON.stringify(w)}`)
+        .digest('hex');
       let id = `w-${h.slice(0, 10)}`;
       for (let n = 2; used.has(id); n++) id = `w-${h.slice(0, 10)}-${n}`;
       used.add(id);

@@ -16,7 +16,17 @@
 // it and answers with its status but only the first half of the body (not
 // JSON: a proxy or server that cut it). 429 and 503 carry
 // `Retry-After` (seconds, default 1; `date:N` sends the HTTP-date N seconds ahead).
-export const FAULT_KINDS = ['409', '429', '500', '502', '503', '504', 'reset-before', 'reset-after', 'garbled-after'] as const;
+export const FAULT_KINDS = [
+  '409',
+  '429',
+  '500',
+  '502',
+  '503',
+  '504',
+  'reset-before',
+  'reset-after',
+  'garbled-after',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface ScriptedFault {
@@ -65,7 +75,8 @@ export function parseFaults(spec: string): FaultSpec {
     } else if (key === 'methods') {
       const ms = value.split('+').map((m) => m.trim().toUpperCase());
       for (const m of ms) {
-        if (!/^(GET|POST|PUT|PATCH|DELETE)$/.test(m)) throw new FaultSpecError(`fault "${item}": unknown method "${m}"`);
+        if (!/^(GET|POST|PUT|PATCH|DELETE)$/.test(m))
+          throw new FaultSpecError(`fault "${item}": unknown method "${m}"`);
       }
       out.methods = ms;
     } else if (key === 'paths') {

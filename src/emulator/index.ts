@@ -27,7 +27,14 @@ export { parseFaults, normalizeFaults, FaultSpecError, FAULT_KINDS } from './fau
 export type { RequestLogEntry } from './log.js';
 export { writes, requests } from './log.js';
 export { uiMadeSeed } from './seed-ui.js';
-export { defaultSeed, generateSeed, loadSeedFile, DEV_TOKEN, LEGACY_PLACEHOLDER, type GenerateSeedOptions } from './seed.js';
+export {
+  defaultSeed,
+  generateSeed,
+  loadSeedFile,
+  DEV_TOKEN,
+  LEGACY_PLACEHOLDER,
+  type GenerateSeedOptions,
+} from './seed.js';
 
 export type Latency = number | { min: number; max: number };
 

@@ -119,5 +119,7 @@ export function itemJson(store: Store, rec: object, caller: User, render: () => 
 export function listAnswer(items: readonly string[], count: number, pageInfo: Record<string, unknown>): JsonText {
   const itemBytes = Buffer.from(`[${items.join(',')}]`, 'utf8');
   const tail = `,"count":${JSON.stringify(count)},"pageInfo":${JSON.stringify(pageInfo)}}`;
-  return new JsonText(Buffer.concat([Buffer.from('{"items":'), itemBytes, Buffer.from(',"data":'), itemBytes, Buffer.from(tail, 'utf8')]));
+  return new JsonText(
+    Buffer.concat([Buffer.from('{"items":'), itemBytes, Buffer.from(',"data":'), itemBytes, Buffer.from(tail, 'utf8')]),
+  );
 }

@@ -4,7 +4,15 @@
 // workbooks and reports move to the root). Names need not be unique under a
 // parent: two folders of one name can exist, as on the real service.
 import { CreateFolderInput } from '../domain/wire.js';
-import { folderLevel, hasLevel, require, requireCreator, requireFolderEdit, reportLevel, workbookLevel } from './access.js';
+import {
+  folderLevel,
+  hasLevel,
+  require,
+  requireCreator,
+  requireFolderEdit,
+  reportLevel,
+  workbookLevel,
+} from './access.js';
 import { bodyObject, type Ctx } from './context.js';
 import { badRequest, notFound, validate } from './http-error.js';
 import { decodeCursor, encodeCursor, intParam } from './paging.js';
@@ -44,9 +52,14 @@ function visibleFolders(ctx: Ctx): (f: Folder) => boolean {
   const withAncestors = (id: number | null) => {
     for (const e of store.folderPath(id)) seen.add(e.id);
   };
-  for (const f of store.folders.values()) if (f.deploymentId === dep && hasLevel(folderLevel(store, user, f.id), 'view')) withAncestors(f.id);
-  for (const w of store.workbooks.values()) if (w.deploymentId === dep && w.folderId !== null && hasLevel(workbookLevel(store, user, w), 'view')) withAncestors(w.folderId);
-  for (const r of store.reports.values()) if (r.deploymentId === dep && r.folderId !== null && hasLevel(reportLevel(store, user, r), 'view')) withAncestors(r.folderId);
+  for (const f of store.folders.values())
+    if (f.deploymentId === dep && hasLevel(folderLevel(store, user, f.id), 'view')) withAncestors(f.id);
+  for (const w of store.workbooks.values())
+    if (w.deploymentId === dep && w.folderId !== null && hasLevel(workbookLevel(store, user, w), 'view'))
+      withAncestors(w.folderId);
+  for (const r of store.reports.values())
+    if (r.deploymentId === dep && r.folderId !== null && hasLevel(reportLevel(store, user, r), 'view'))
+      withAncestors(r.folderId);
   return (f) => seen.has(f.id);
 }
 
@@ -92,7 +105,9 @@ export function createFolder(ctx: Ctx): unknown {
   if (store.folderPath(parentId).length + 1 > MAX_FOLDER_DEPTH) {
     throw badRequest(`parentId: folders nest at most ${MAX_FOLDER_DEPTH} levels deep`);
   }
-  const siblings = [...store.folders.values()].filter((f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId);
+  const siblings = [...store.folders.values()].filter(
+    (f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId,
+  );
   const now = store.now();
   const f: Folder = {
     id: store.nextId('folder'),
@@ -119,7 +134,8 @@ export function deleteFolder(ctx: Ctx): unknown {
   const { store, user } = ctx;
   const f = findFolder(ctx, numericParam(ctx, 'id'));
   if (user.role !== 'admin') require(folderLevel(store, user, f.id), 'manage', `folder ${f.id}`);
-  if ([...store.folders.values()].some((c) => c.parentId === f.id)) throw badRequest(`Folder ${f.id} has sub-folders; delete them first`);
+  if ([...store.folders.values()].some((c) => c.parentId === f.id))
+    throw badRequest(`Folder ${f.id} has sub-folders; delete them first`);
   for (const w of store.workbooks.values()) {
     if (w.folderId === f.id) {
       w.folderId = null;

@@ -59,7 +59,12 @@ function checkPublicIdFree(ctx: Ctx, publicId: string, self?: ReportRec): void {
 }
 
 /** Access to the destinations a write names: a folder (edit) and a workbook (edit). */
-function checkDestinations(ctx: Ctx, input: { folderId?: number | null; workbookId?: number | null }, raw: unknown, current?: ReportRec): void {
+function checkDestinations(
+  ctx: Ctx,
+  input: { folderId?: number | null; workbookId?: number | null },
+  raw: unknown,
+  current?: ReportRec,
+): void {
   const { store, user } = ctx;
   if (hasOwn(raw, 'folderId') && (input.folderId ?? null) !== (current?.folderId ?? null)) {
     requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
@@ -105,7 +110,13 @@ function newReport(ctx: Ctx, input: Record<string, unknown>, raw: unknown, publi
 }
 
 /** Applies the sent fields; bumps version and updatedAt only on a real change. */
-function applyUpdate(ctx: Ctx, rec: ReportRec, input: Record<string, unknown>, raw: unknown, adoptPublicId?: string): void {
+function applyUpdate(
+  ctx: Ctx,
+  rec: ReportRec,
+  input: Record<string, unknown>,
+  raw: unknown,
+  adoptPublicId?: string,
+): void {
   const changes: Partial<Record<Field, unknown>> = {};
   for (const f of FIELDS) {
     if (!hasOwn(raw, f)) continue;
@@ -149,7 +160,8 @@ export function updateReport(ctx: Ctx): unknown {
   const input = validate(ReportInput, raw) as Record<string, unknown>;
   const expected = (raw as Record<string, unknown>)['expectedVersion'];
   if (expected !== undefined && expected !== null) {
-    if (typeof expected !== 'number' || !Number.isInteger(expected)) throw badRequest('expectedVersion: must be an integer');
+    if (typeof expected !== 'number' || !Number.isInteger(expected))
+      throw badRequest('expectedVersion: must be an integer');
     if (expected !== rec.version) {
       throw conflict(`Report ${rec.id} is at version ${rec.version}, not ${expected}`);
     }
@@ -205,7 +217,10 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
   await ctx.gap();
 
   if (store.generation(key) !== generation) {
-    throw conflict(`The report holding publicId "${publicId}" was created or deleted concurrently; retry`, API_CODES.upsertBranchChanged);
+    throw conflict(
+      `The report holding publicId "${publicId}" was created or deleted concurrently; retry`,
+      API_CODES.upsertBranchChanged,
+    );
   }
   if (existing) {
     applyUpdate(ctx, existing, input, raw);
@@ -264,7 +279,10 @@ export function listReports(ctx: Ctx): unknown {
     search: query.get('search')?.toLowerCase() ?? null,
   };
   const filtered =
-    filters.workbookId !== undefined || filters.folderId !== undefined || filters.externalWorkbookId !== null || filters.search !== null;
+    filters.workbookId !== undefined ||
+    filters.folderId !== undefined ||
+    filters.externalWorkbookId !== null ||
+    filters.search !== null;
   const visible = (r: ReportRec) =>
     (filters.workbookId === undefined || r.workbookId === filters.workbookId) &&
     (filters.folderId === undefined || (r.folderId ?? 0) === filters.folderId) &&
@@ -283,7 +301,12 @@ export function listReports(ctx: Ctx): unknown {
     r && sortBy.data !== 'lastViewedAt' ? encodeCursor({ s: sortBy.data, d: dir, k: r[sortKey], i: r.id }) : null;
   const answer = (page: ReportRec[], hasNextPage: boolean, hasPreviousPage: boolean) => {
     const items = page.map((r) => itemJson(store, r, user, () => renderReport(store, r, user)));
-    return listAnswer(items, count, { hasNextPage, hasPreviousPage, startCursor: cursorOf(page[0]), endCursor: cursorOf(page[page.length - 1]) });
+    return listAnswer(items, count, {
+      hasNextPage,
+      hasPreviousPage,
+      startCursor: cursorOf(page[0]),
+      endCursor: cursorOf(page[page.length - 1]),
+    });
   };
 
   if (sortBy.data === 'lastViewedAt' || legacy) {
@@ -307,4 +330,3 @@ export function listReports(ctx: Ctx): unknown {
   const page = pageOf(index, { dir, first, visible, ...(probe ? { after: (e: ReportRec) => cmp(e, probe) } : {}) });
   return answer(page.items, page.hasNextPage, page.hasPreviousPage);
 }
-

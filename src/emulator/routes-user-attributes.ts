@@ -22,17 +22,22 @@ export function listUserAttributes(ctx: Ctx): unknown {
   const visible = (a: UserAttributeRec) =>
     a.accountId === user.accountId && (name === null || a.name === name) && (type === null || a.type === type);
   const index = store.userAttributesById;
-  const page = pageOf(index, { dir: 'DESC', first, visible, ...(cursor ? { after: (a: UserAttributeRec) => a.id - cursor.i } : {}) });
+  const page = pageOf(index, {
+    dir: 'DESC',
+    first,
+    visible,
+    ...(cursor ? { after: (a: UserAttributeRec) => a.id - cursor.i } : {}),
+  });
   let count = 0;
   for (const a of index.items) if (visible(a)) count++;
   const items = page.items.map((a) => JSON.stringify(renderUserAttribute(a)));
   const cur = (a: UserAttributeRec | undefined) => (a ? encodeCursor({ s: 'id', d: 'DESC', k: a.id, i: a.id }) : null);
   return listAnswer(items, count, {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: page.hasPreviousPage,
-      startCursor: cur(page.items[0]),
-      endCursor: cur(page.items[page.items.length - 1]),
-    });
+    hasNextPage: page.hasNextPage,
+    hasPreviousPage: page.hasPreviousPage,
+    startCursor: cur(page.items[0]),
+    endCursor: cur(page.items[page.items.length - 1]),
+  });
 }
 
 export function createUserAttribute(ctx: Ctx): unknown {

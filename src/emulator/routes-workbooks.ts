@@ -1,7 +1,14 @@
 // Workbook routes: create, upsert by slug (two-step, spec rule 8), list,
 // get, delete, publish.
 import { randomBase62 } from './prng.js';
-import { API_CODES, DashboardConfig, normalizeSlug, PublishDashboardInput, UpdateWorkbookInput, WorkbookInput } from '../domain/wire.js';
+import {
+  API_CODES,
+  DashboardConfig,
+  normalizeSlug,
+  PublishDashboardInput,
+  UpdateWorkbookInput,
+  WorkbookInput,
+} from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, workbookLevel } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { prepareMeta } from './dashboard.js';
@@ -23,7 +30,12 @@ export function findWorkbook(ctx: Ctx, id: number): WorkbookRec {
   return wb;
 }
 
-function newWorkbook(ctx: Ctx, input: { name?: string | null; folderId?: number | null }, meta: Record<string, unknown> | undefined, slug: string | null): WorkbookRec {
+function newWorkbook(
+  ctx: Ctx,
+  input: { name?: string | null; folderId?: number | null },
+  meta: Record<string, unknown> | undefined,
+  slug: string | null,
+): WorkbookRec {
   const { store, user } = ctx;
   const now = store.now();
   return {
@@ -87,7 +99,10 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
 
   // Step 2: apply, unless another writer created or deleted the slug's workbook meanwhile.
   if (store.generation(key) !== generation) {
-    throw conflict(`The workbook holding slug "${slug}" was created or deleted concurrently; retry`, API_CODES.upsertBranchChanged);
+    throw conflict(
+      `The workbook holding slug "${slug}" was created or deleted concurrently; retry`,
+      API_CODES.upsertBranchChanged,
+    );
   }
   if (!existing) {
     const rec = newWorkbook(ctx, input, meta, slug);
@@ -132,11 +147,11 @@ export function listWorkbooks(ctx: Ctx): unknown {
   const items = page.items.map((w) => itemJson(store, w, user, () => renderWorkbook(store, w, user)));
   const cur = (w: WorkbookRec | undefined) => (w ? encodeCursor({ s: 'id', d: 'ASC', k: w.id, i: w.id }) : null);
   return listAnswer(items, count, {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: page.hasPreviousPage,
-      startCursor: cur(page.items[0]),
-      endCursor: cur(page.items[page.items.length - 1]),
-    });
+    hasNextPage: page.hasNextPage,
+    hasPreviousPage: page.hasPreviousPage,
+    startCursor: cur(page.items[0]),
+    endCursor: cur(page.items[page.items.length - 1]),
+  });
 }
 
 export function getWorkbook(ctx: Ctx): unknown {
@@ -232,7 +247,8 @@ export function publishWorkbook(ctx: Ctx): unknown {
     config = clone(draft as Record<string, unknown>);
     validate(DashboardConfig, config, 'dashboardDraft');
   }
-  const prev = wb.publishedDashboard as (Record<string, unknown> & { id: number; versionNumber: number; publicId: string }) | null;
+  const prev = wb.publishedDashboard as
+    (Record<string, unknown> & { id: number; versionNumber: number; publicId: string }) | null;
   const allowEmbed = input.allowEmbed ?? (prev?.['allowEmbed'] as boolean | undefined) ?? false;
   const title = input.title ?? (prev?.['title'] as string | null | undefined) ?? null;
   const description = input.description ?? (prev?.['description'] as string | null | undefined) ?? null;
@@ -253,7 +269,9 @@ export function publishWorkbook(ctx: Ctx): unknown {
     if (w['type'] !== 'CHART' || reportId === undefined || reportId === null) continue;
     const r = typeof reportId === 'number' ? store.reports.get(reportId) : undefined;
     if (!r || r.deploymentId !== ctx.deployment.id) {
-      throw badRequest(`config.widgets[${i}].config.reportId: report ${String(reportId)} not found in deployment ${ctx.deployment.id}`);
+      throw badRequest(
+        `config.widgets[${i}].config.reportId: report ${String(reportId)} not found in deployment ${ctx.deployment.id}`,
+      );
     }
     reportSnapshots.push({
       id: store.nextId('reportSnapshot'),

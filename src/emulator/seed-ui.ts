@@ -13,7 +13,8 @@ const pos = (x: number, y: number) => ({ x, y, w: 6, h: 4 });
 export function uiMadeSeed(deploymentId = 1): SeedState {
   const seed = defaultSeed();
   const dep = deploymentId;
-  if (!seed.deployments.some((d) => d.id === dep)) seed.deployments.push({ id: dep, accountId: 1, name: `Deployment ${dep}` });
+  if (!seed.deployments.some((d) => d.id === dep))
+    seed.deployments.push({ id: dep, accountId: 1, name: `Deployment ${dep}` });
   const report = (id: number, r: Partial<SeedReport>): SeedReport => ({
     id,
     deploymentId: dep,
@@ -50,7 +51,14 @@ export function uiMadeSeed(deploymentId = 1): SeedState {
     report(604, {
       name: 'Loose pivot',
       publicId: LEGACY_PLACEHOLDER,
-      pivotItems: { columns: [], rows: ['orders.status'], measures: ['orders.count'], filters: [], displayScale: null, showRowTotals: true },
+      pivotItems: {
+        columns: [],
+        rows: ['orders.status'],
+        measures: ['orders.count'],
+        filters: [],
+        displayScale: null,
+        showRowTotals: true,
+      },
     }),
   ];
   seed.workbooks = [
@@ -93,6 +101,8 @@ export function uiMadeSeed(deploymentId = 1): SeedState {
       },
     },
   ];
-  seed.userAttributes = [{ id: 1, accountId: 1, name: 'region', type: 'string', displayName: 'Region', defaultValue: 'ALL' }];
+  seed.userAttributes = [
+    { id: 1, accountId: 1, name: 'region', type: 'string', displayName: 'Region', defaultValue: 'ALL' },
+  ];
   return seed;
 }

@@ -22,8 +22,22 @@ export function defaultSeed(): SeedState {
     ],
     users: [
       { id: 1, email: 'admin@example.com', firstName: 'Admin', role: 'admin', tokens: [DEV_TOKEN], accountId: 1 },
-      { id: 2, email: 'creator@example.com', firstName: 'Creator', role: 'ai-bi-user', tokens: ['creator-token'], accountId: 1 },
-      { id: 3, email: 'viewer@example.com', firstName: 'Viewer', role: 'viewer', tokens: ['viewer-token'], accountId: 1 },
+      {
+        id: 2,
+        email: 'creator@example.com',
+        firstName: 'Creator',
+        role: 'ai-bi-user',
+        tokens: ['creator-token'],
+        accountId: 1,
+      },
+      {
+        id: 3,
+        email: 'viewer@example.com',
+        firstName: 'Viewer',
+        role: 'viewer',
+        tokens: ['viewer-token'],
+        accountId: 1,
+      },
     ],
     grants: [],
     folders: [],
@@ -51,7 +65,8 @@ export function generateSeed(opts: GenerateSeedOptions): SeedState {
   const rng = createRng(opts.randomSeed ?? 42);
   const dep = opts.deploymentId ?? 1;
   const seed = defaultSeed();
-  if (!seed.deployments.some((d) => d.id === dep)) seed.deployments.push({ id: dep, accountId: 1, name: `Deployment ${dep}` });
+  if (!seed.deployments.some((d) => d.id === dep))
+    seed.deployments.push({ id: dep, accountId: 1, name: `Deployment ${dep}` });
   const base = Date.parse('2026-01-01T00:00:00.000Z');
   const at = (i: number) => new Date(base + i * 60_000).toISOString();
 
@@ -59,7 +74,7 @@ export function generateSeed(opts: GenerateSeedOptions): SeedState {
   for (let i = 0; i < (opts.folders ?? 0); i++) {
     const id = 10 + i;
     // Every third folder nests in an earlier one (depth stays small).
-    const parentId = i > 0 && i % 3 === 0 ? folders[Math.floor(i / 3) - 1]?.id ?? null : null;
+    const parentId = i > 0 && i % 3 === 0 ? (folders[Math.floor(i / 3) - 1]?.id ?? null) : null;
     folders.push({ id, deploymentId: dep, name: `Folder ${i + 1}`, parentId, userId: 1 });
   }
   const pickFolder = (i: number) => (folders.length > 0 && i % 2 === 1 ? folders[i % folders.length]!.id : null);
@@ -132,7 +147,11 @@ export function generateSeed(opts: GenerateSeedOptions): SeedState {
           config: structuredClone(draft),
           versionNumber: 1,
           versionId: i + 1,
-          reportSnapshots: widgets.map((w, j) => ({ id: i * 100 + j + 1, reportId: w.config.reportId, versionNumber: 1 })),
+          reportSnapshots: widgets.map((w, j) => ({
+            id: i * 100 + j + 1,
+            reportId: w.config.reportId,
+            versionNumber: 1,
+          })),
           title: null,
           description: null,
         };
@@ -161,7 +180,8 @@ export function loadSeedFile(path: string): SeedState {
 export function checkSeedShape(data: unknown, where: string): void {
   const o = data as Partial<SeedState> | null;
   if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error(`${where}: a seed is a JSON object`);
-  if (!Array.isArray(o.deployments) || o.deployments.length === 0) throw new Error(`${where}: "deployments" must be a non-empty array`);
+  if (!Array.isArray(o.deployments) || o.deployments.length === 0)
+    throw new Error(`${where}: "deployments" must be a non-empty array`);
   if (!Array.isArray(o.users) || o.users.length === 0) throw new Error(`${where}: "users" must be a non-empty array`);
   for (const u of o.users) {
     if (!u || typeof u.id !== 'number' || typeof u.email !== 'string' || !Array.isArray(u.tokens)) {

@@ -91,9 +91,7 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
       return;
     }
     if (url.pathname === '/api/model') {
-      res
-        .writeHead(200, { ...headers, 'content-type': 'application/json' })
-        .end(JSON.stringify({ version, ...model }));
+      res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify({ version, ...model }));
       return;
     }
     if (url.pathname === '/api/events') {

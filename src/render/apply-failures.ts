@@ -65,11 +65,15 @@ export function renderFailureGroups(failed: readonly FailedRequest[], style: Sty
 export function convergenceNote(result: ApplyResult, style: Style): string {
   const permanent = result.failed.filter((f) => !isTransient(f.error)).length;
   if (permanent === 0) {
-    const why = result.failed.length === 0 && result.skipped.some((s) => s.reason === INTERRUPTED) ? 'the apply was interrupted' : 'every failure was transient';
+    const why =
+      result.failed.length === 0 && result.skipped.some((s) => s.reason === INTERRUPTED)
+        ? 'the apply was interrupted'
+        : 'every failure was transient';
     return style.c.dim(`Re-running apply converges (${why}): what was applied is not repeated.`);
   }
   const transient = result.failed.length - permanent;
-  const rest = transient > 0 ? ` The other ${transient} failed for a transient reason and may succeed on a re-run.` : '';
+  const rest =
+    transient > 0 ? ` The other ${transient} failed for a transient reason and may succeed on a re-run.` : '';
   return style.c.yellow(
     `Re-running apply alone will fail the same way for ${permanent} request${permanent === 1 ? '' : 's'}: change what the messages above say first (what was applied is not repeated).${rest}`,
   );

@@ -68,12 +68,13 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
     case 'request-done': {
       const op = e.request.operation.op;
       const showId =
-        e.id !== undefined && (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute' || op === 'createFolder');
+        e.id !== undefined &&
+        (op === 'upsertWorkbook' || op === 'createReport' || op === 'createUserAttribute' || op === 'createFolder');
       const id = showId ? `, id ${e.id}` : '';
       const recovered = !e.recovered
         ? ''
         : op === 'createUserAttribute'
-          ? '; already made by another run: read back and brought to the bundle\'s content'
+          ? "; already made by another run: read back and brought to the bundle's content"
           : '; already there with the same content: an earlier attempt whose answer was lost, or another run';
       return `  ${c.green('done')}    ${visible(e.request.address)} (${describeRequest(e.request)}${id}${recovered})\n`;
     }
@@ -206,7 +207,12 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
         code: e.code,
         message: e.message,
         ...(e instanceof ApiError
-          ? { method: e.method, path: e.path, status: e.status, ...(e.serverMessage ? { serverMessage: e.serverMessage } : {}) }
+          ? {
+              method: e.method,
+              path: e.path,
+              status: e.status,
+              ...(e.serverMessage ? { serverMessage: e.serverMessage } : {}),
+            }
           : {}),
         ...(e instanceof NetworkError ? { method: e.method, path: e.path } : {}),
         ...(e.hint ? { hint: e.hint } : {}),

@@ -42,8 +42,7 @@ export function dashValue(v: JsonValue | undefined, reports: DashboardDiff['repo
     const r = refText(x, reports);
     if (r !== undefined) return `wscRef${texts.push(r) - 1}Placeholder`;
     if (Array.isArray(x)) return x.map(mark);
-    if (x !== null && typeof x === 'object')
-      return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, mark(y)]));
+    if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, mark(y)]));
     return x;
   };
   return inlineValue(mark(v)).replace(/wscRef(\d+)Placeholder/g, (_, i: string) => visible(texts[Number(i)]!));

@@ -34,7 +34,9 @@ function cut<T>(items: T[], line: (t: T) => string): string[] {
 
 /** One line per warning, for stderr. */
 export function renderExportWarnings(warnings: readonly ExportWarning[], style: Style): string {
-  return warnings.map((w) => `${style.c.yellow('warning')} ${w.file ? `${visible(w.file)}: ` : ''}${visible(w.message)}\n`).join('');
+  return warnings
+    .map((w) => `${style.c.yellow('warning')} ${w.file ? `${visible(w.file)}: ` : ''}${visible(w.message)}\n`)
+    .join('');
 }
 
 export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: Style): string {
@@ -56,16 +58,26 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       '',
       c.bold(`${plural(s.adoptions.length, 'report')} had no stable publicId and got a new one with an adopt block.`),
       `On apply to deployment ${s.deploymentId}, each live report is given its publicId (PUT /reports/{id}); nothing is created.`,
-      ...cut(s.adoptions, (a) => `${a.file}: report ${a.reportId} → ${a.publicId} (${a.reason === 'placeholder' ? `placeholder ${a.livePublicId}` : `${a.livePublicId} is shared by several reports`})`),
+      ...cut(
+        s.adoptions,
+        (a) =>
+          `${a.file}: report ${a.reportId} → ${a.publicId} (${a.reason === 'placeholder' ? `placeholder ${a.livePublicId}` : `${a.livePublicId} is shared by several reports`})`,
+      ),
     );
   }
   if (s.derivedSlugs.length > 0) {
     lines.push(
       '',
-      c.bold(`${plural(s.derivedSlugs.length, 'workbook')} had no slug; export derived one from the name, with an adopt block.`),
+      c.bold(
+        `${plural(s.derivedSlugs.length, 'workbook')} had no slug; export derived one from the name, with an adopt block.`,
+      ),
       `On apply to deployment ${s.deploymentId}, each live workbook is given its slug (PUT /workbooks/{id}); nothing is created`,
       'and its reports stay where they are. In any other deployment the slug is created as usual.',
-      ...cut(s.derivedSlugs, (d) => `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → slug ${d.slug}${d.reports > 0 ? ` (${plural(d.reports, 'report')} in it)` : ''}`),
+      ...cut(
+        s.derivedSlugs,
+        (d) =>
+          `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → slug ${d.slug}${d.reports > 0 ? ` (${plural(d.reports, 'report')} in it)` : ''}`,
+      ),
     );
   }
   if (s.warnings.length > 0) {
@@ -87,11 +99,16 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
   if (f.stale.length > 0) {
     lines.push(
       '',
-      c.yellow(`${plural(f.stale.length, 'file')} in ${f.outDir} ${f.stale.length === 1 ? 'was' : 'were'} not written by this export and will be read as part of the bundle:`),
+      c.yellow(
+        `${plural(f.stale.length, 'file')} in ${f.outDir} ${f.stale.length === 1 ? 'was' : 'were'} not written by this export and will be read as part of the bundle:`,
+      ),
       ...cut(f.stale, visible),
     );
   }
-  lines.push('', `Next: wsc plan --dir ${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`);
+  lines.push(
+    '',
+    `Next: wsc plan --dir ${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

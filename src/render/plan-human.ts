@@ -12,7 +12,14 @@ import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, type DashLine } from './dashboard-diff.js';
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 
-const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = { create: '+', update: '~', adopt: '→', publish: '↑', record: '=', delete: '-' };
+const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = {
+  create: '+',
+  update: '~',
+  adopt: '→',
+  publish: '↑',
+  record: '=',
+  delete: '-',
+};
 
 /** The symbol of a resource's first action. */
 export function actionSymbol(c: ResourceChange): string {
@@ -26,13 +33,15 @@ const PAST: Record<ActionKind, string> = {
   adopt: 'adopted',
   publish: 'published',
   noop: 'left as it is',
-  record: 'recorded as this bundle\'s (ownership record only)',
+  record: "recorded as this bundle's (ownership record only)",
   delete: 'deleted',
 };
 
 /** `will be created and published`, `will be adopted (report 90) and updated`. */
 export function actionPhrase(c: ResourceChange): string {
-  const words = c.actions.map((a) => (a === 'adopt' && c.liveId !== undefined ? `adopted (${c.kind} id ${c.liveId})` : PAST[a]));
+  const words = c.actions.map((a) =>
+    a === 'adopt' && c.liveId !== undefined ? `adopted (${c.kind} id ${c.liveId})` : PAST[a],
+  );
   const list = words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
   return `will be ${list}`;
 }
@@ -61,7 +70,15 @@ export function leftAloneLine(plan: Plan): string {
 function colorSymbol(sym: string, style: Style): string {
   const { c } = style;
   if (sym === '-') return c.red(sym);
-  return sym === '+' ? c.green(sym) : sym === '~' ? c.yellow(sym) : sym === '→' ? c.cyan(sym) : sym === '↑' ? c.magenta(sym) : sym;
+  return sym === '+'
+    ? c.green(sym)
+    : sym === '~'
+      ? c.yellow(sym)
+      : sym === '→'
+        ? c.cyan(sym)
+        : sym === '↑'
+          ? c.magenta(sym)
+          : sym;
 }
 
 function diffLine(l: DiffLine, style: Style): string {
@@ -101,10 +118,16 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
     const v = fieldView(change);
     if (v.kind === 'inline') {
       const note = change.createOnly ? ` ${c.red(CREATE_ONLY_NOTE)}` : '';
-      out += v.before === undefined ? `    ${v.path}: ${c.green(v.after)}${note}\n` : `    ${v.path}: ${c.red(v.before)} → ${c.green(v.after)}${note}\n`;
+      out +=
+        v.before === undefined
+          ? `    ${v.path}: ${c.green(v.after)}${note}\n`
+          : `    ${v.path}: ${c.red(v.before)} → ${c.green(v.after)}${note}\n`;
     } else {
       out += `    ${v.path}:\n`;
-      const lines = v.lines.length > 0 ? v.lines : [{ sign: ' ' as const, text: '(no difference in text; the values differ in type or form)' }];
+      const lines =
+        v.lines.length > 0
+          ? v.lines
+          : [{ sign: ' ' as const, text: '(no difference in text; the values differ in type or form)' }];
       for (const l of lines) out += `      ${diffLine(l, style)}\n`;
     }
   }

@@ -27,8 +27,10 @@ export function ownershipLines(plan: Plan): string[] {
   if (p !== undefined && p.candidates > 0) {
     const one = p.candidates === 1;
     const what = `${p.candidates} resource${one ? '' : 's'} recorded for bundle "${plan.bundle ?? ''}" ${one ? 'is' : 'are'} no longer in it`;
-    if (!p.enabled) out.push(`${what}; nothing is deleted without --prune (or \`prune: true\` on the environment in wsc.yaml).`);
-    else if (p.withheld !== undefined) out.push(`${what}, but no delete is planned: ${p.withheld}. Run the plan again.`);
+    if (!p.enabled)
+      out.push(`${what}; nothing is deleted without --prune (or \`prune: true\` on the environment in wsc.yaml).`);
+    else if (p.withheld !== undefined)
+      out.push(`${what}, but no delete is planned: ${p.withheld}. Run the plan again.`);
     for (const h of p.held ?? []) out.push(`${h.address} is not deleted: ${h.reason}.`);
   }
   const edited = plan.changes.filter((c) => c.uiEdits !== undefined).length;

@@ -13,7 +13,11 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(opts: { style: Style; write: (text: string) => void; stream?: NodeJS.WriteStream }): Progress {
+export function createProgress(opts: {
+  style: Style;
+  write: (text: string) => void;
+  stream?: NodeJS.WriteStream;
+}): Progress {
   const { style, write } = opts;
   if (!style.spinner || !opts.stream) {
     return {

@@ -150,7 +150,15 @@ export function lineDiff(
 ): DiffLine[] {
   if (before.length === 0) return after.map((text) => ({ sign: '+', text }));
   if (after.length === 0) return before.map((text) => ({ sign: '-', text }));
-  const patch = structuredPatch('before', 'after', `${before.join('\n')}\n`, `${after.join('\n')}\n`, undefined, undefined, { context: 3 });
+  const patch = structuredPatch(
+    'before',
+    'after',
+    `${before.join('\n')}\n`,
+    `${after.join('\n')}\n`,
+    undefined,
+    undefined,
+    { context: 3 },
+  );
   const out: DiffLine[] = [];
   for (const h of patch.hunks) {
     // The first changed line, counted in the text it is in (the new one, or the old one for a removal).

@@ -26,7 +26,13 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
   const out: Diagnostic[] = [];
   const push = (path: Path, at: 'key' | 'value', rule: string, message: string, hint?: string) => {
     const p = ctx.positions.find(path, at);
-    out.push({ severity: 'error', rule, message, pos: { file: ctx.file, line: p.line, col: p.col }, ...(hint ? { hint } : {}) });
+    out.push({
+      severity: 'error',
+      rule,
+      message,
+      pos: { file: ctx.file, line: p.line, col: p.col },
+      ...(hint ? { hint } : {}),
+    });
   };
   // A misspelt key that is also a missing required key (`deployment` for
   // `deploymentId`) is reported once, as the misspelling.
@@ -43,7 +49,8 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
   for (const issue of issues) {
     const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
     if (ctx.skipPaths?.has(JSON.stringify(path))) continue;
-    if (issue.code === 'invalid_type' && suggested.has(JSON.stringify(path)) && valueAt(ctx.data, path) === undefined) continue;
+    if (issue.code === 'invalid_type' && suggested.has(JSON.stringify(path)) && valueAt(ctx.data, path) === undefined)
+      continue;
     const value = valueAt(ctx.data, path);
     const where = path.length > 0 ? `\`${dotted(path)}\`: ` : '';
     switch (issue.code) {
@@ -55,15 +62,23 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
           let message = `unknown key \`${key}\`${inWhere}`;
           if (suggestion) message += ` (did you mean \`${suggestion}\`?)`;
           else if (path.length === 0 && ctx.rootKeyNotes?.[key]) message += `: ${ctx.rootKeyNotes[key]}`;
-          else if (path.length === 0 && ctx.serverOwned?.has(key)) message += ': it is set by the server, not by a bundle';
-          push([...path, key], 'key', 'unknown-key', message, known.length ? `Allowed keys: ${known.join(', ')}.` : undefined);
+          else if (path.length === 0 && ctx.serverOwned?.has(key))
+            message += ': it is set by the server, not by a bundle';
+          push(
+            [...path, key],
+            'key',
+            'unknown-key',
+            message,
+            known.length ? `Allowed keys: ${known.join(', ')}.` : undefined,
+          );
         }
         break;
       }
       case 'invalid_type': {
         const parent = valueAt(ctx.data, path.slice(0, -1));
         const last = path[path.length - 1];
-        const missing = value === undefined && last !== undefined && !(isObject(parent) && Object.hasOwn(parent, String(last)));
+        const missing =
+          value === undefined && last !== undefined && !(isObject(parent) && Object.hasOwn(parent, String(last)));
         if (missing && typeof last === 'string') {
           const inWhere = path.length > 1 ? ` in \`${dotted(path.slice(0, -1))}\`` : '';
           push(path, 'key', 'missing-key', `missing required key \`${last}\`${inWhere}`);
@@ -86,11 +101,17 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
       case 'too_big':
       case 'too_small': {
         const big = issue.code === 'too_big';
-        const limit = big ? (issue as { maximum: number | bigint }).maximum : (issue as { minimum: number | bigint }).minimum;
+        const limit = big
+          ? (issue as { maximum: number | bigint }).maximum
+          : (issue as { minimum: number | bigint }).minimum;
         let msg: string;
         if (issue.origin === 'string') {
           const len = typeof value === 'string' ? value.length : 0;
-          msg = big ? `${where}too long: ${len} characters, at most ${limit} allowed` : Number(limit) <= 1 ? `${where}must not be empty` : `${where}too short: at least ${limit} characters`;
+          msg = big
+            ? `${where}too long: ${len} characters, at most ${limit} allowed`
+            : Number(limit) <= 1
+              ? `${where}must not be empty`
+              : `${where}too short: at least ${limit} characters`;
         } else if (issue.origin === 'array') {
           msg = `${where}${big ? 'at most' : 'at least'} ${limit} items allowed`;
         } else {
@@ -172,7 +193,15 @@ const defOf = (s: unknown): AnyDef => (s as { _zod: { def: AnyDef } })._zod.def;
 function unwrap(s: unknown): unknown {
   for (let i = 0; i < 16; i++) {
     const d = defOf(s);
-    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly' || d.type === 'prefault' || d.type === 'nonoptional') s = d['innerType'];
+    if (
+      d.type === 'optional' ||
+      d.type === 'nullable' ||
+      d.type === 'default' ||
+      d.type === 'readonly' ||
+      d.type === 'prefault' ||
+      d.type === 'nonoptional'
+    )
+      s = d['innerType'];
     else if (d.type === 'pipe') s = d['in'];
     else return s;
   }
@@ -213,10 +242,11 @@ export function knownKeysAt(schema: z.ZodType, path: Path): string[] {
   for (const s of current) {
     const d = defOf(unwrap(s));
     if (d.type === 'object') for (const k of Object.keys(d['shape'] as object)) keys.add(k);
-    if (d.type === 'union') for (const o of d['options'] as unknown[]) {
-      const od = defOf(unwrap(o));
-      if (od.type === 'object') for (const k of Object.keys(od['shape'] as object)) keys.add(k);
-    }
+    if (d.type === 'union')
+      for (const o of d['options'] as unknown[]) {
+        const od = defOf(unwrap(o));
+        if (od.type === 'object') for (const k of Object.keys(od['shape'] as object)) keys.add(k);
+      }
   }
   return [...keys];
 }

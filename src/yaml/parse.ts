@@ -56,9 +56,10 @@ export interface ParseOptions {
 }
 
 /** Tags of plain data (YAML 1.2 core schema); anything else (`!!binary`, `!!js/function`, `!custom`) is refused. */
-const ALLOWED_TAGS: ReadonlySet<string> = new Set(
-  ['!', ...['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`)],
-);
+const ALLOWED_TAGS: ReadonlySet<string> = new Set([
+  '!',
+  ...['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`),
+]);
 
 /** Stops converting a document: a limit, or content that is not plain data. */
 class LimitExceeded extends Error {
@@ -87,7 +88,8 @@ export function parseYamlWithLibrary(file: string, text: string, opts: ParseOpti
  * own core schema also takes `0b1`, `1_000` and `+.5e3`-like forms as numbers).
  */
 const CORE_INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
-const CORE_FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const CORE_FLOAT =
+  /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const coreNumber = (s: string): number => {
   if (s.startsWith('0o')) return parseInt(s.slice(2), 8);
   if (s.startsWith('0x')) return parseInt(s.slice(2), 16);
@@ -317,16 +319,24 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
   });
   // A text this short cannot pass either limit (an element takes a character,
   // a document four): most bundle files skip the scan.
-  const size = text.length <= Math.min(MAX_ELEMENTS, 4 * MAX_DOCUMENTS) ? { elements: 0, documents: 0 } : structureSize(text);
+  const size =
+    text.length <= Math.min(MAX_ELEMENTS, 4 * MAX_DOCUMENTS) ? { elements: 0, documents: 0 } : structureSize(text);
   if (size.elements > MAX_ELEMENTS || size.documents > MAX_DOCUMENTS) {
-    const what = size.documents > MAX_DOCUMENTS ? `more than ${MAX_DOCUMENTS} documents` : `more than ${MAX_ELEMENTS} lines and list items`;
+    const what =
+      size.documents > MAX_DOCUMENTS
+        ? `more than ${MAX_DOCUMENTS} documents`
+        : `more than ${MAX_ELEMENTS} lines and list items`;
     return refuse(`file has ${what}; split it into several files`, 1, 1);
   }
   const flowDepth = text.length <= MAX_FLOW_DEPTH ? { depth: 0, offset: 0 } : maxBracketDepth(text);
   if (flowDepth.depth > MAX_FLOW_DEPTH) {
     const before = text.slice(0, flowDepth.offset);
     const line = before.split('\n').length;
-    return refuse(`values are nested more than ${MAX_FLOW_DEPTH} levels deep`, line, flowDepth.offset - before.lastIndexOf('\n'));
+    return refuse(
+      `values are nested more than ${MAX_FLOW_DEPTH} levels deep`,
+      line,
+      flowDepth.offset - before.lastIndexOf('\n'),
+    );
   }
   return undefined;
 }
@@ -336,7 +346,15 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
  * variable's column when the scalar is on one line and its style lets the
  * column be known, else at the scalar.
  */
-function interpolateScalar(v: string, style: string | undefined, path: Path, pos: LineCol, doc: number, lookup: VarLookup, varProblems: VarUse[]): unknown {
+function interpolateScalar(
+  v: string,
+  style: string | undefined,
+  path: Path,
+  pos: LineCol,
+  doc: number,
+  lookup: VarLookup,
+  varProblems: VarUse[],
+): unknown {
   // Most scalars hold no variable: no result object for them.
   if (!hasVariables(v)) return v;
   const r = interpolate(v, lookup);
@@ -355,7 +373,8 @@ function interpolateScalar(v: string, style: string | undefined, path: Path, pos
  * fast path takes their files), and loading it costs about 40 ms.
  */
 let yamlLib: typeof import('yaml') | undefined;
-const library = (): typeof import('yaml') => (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
+const library = (): typeof import('yaml') =>
+  (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 function parseWithLibrary(file: string, text: string, opts: ParseOptions): ParseResult {
   const { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } = library();
@@ -366,17 +385,32 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
   let incomplete = false;
   const at = (offset: number): LineCol => lc.linePos(Math.max(0, Math.min(offset, text.length)));
   const diag = (severity: 'error' | 'warning', rule: string, message: string, pos: LineCol, hint?: string) =>
-    diagnostics.push({ severity, rule, message, pos: { file, line: pos.line, col: pos.col }, ...(hint ? { hint } : {}) });
+    diagnostics.push({
+      severity,
+      rule,
+      message,
+      pos: { file, line: pos.line, col: pos.col },
+      ...(hint ? { hint } : {}),
+    });
 
   let parsed: Document.Parsed[];
   try {
-    parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, // Duplicate keys are found by the converter with a Set: the parser's own
-    // check compares each key with all earlier ones (quadratic on big maps).
-    uniqueKeys: false, strict: true }) as Document.Parsed[];
+    parsed = parseAllDocuments(text, {
+      lineCounter: lc,
+      prettyErrors: false, // Duplicate keys are found by the converter with a Set: the parser's own
+      // check compares each key with all earlier ones (quadratic on big maps).
+      uniqueKeys: false,
+      strict: true,
+    }) as Document.Parsed[];
     if (!Array.isArray(parsed)) parsed = [];
   } catch (e) {
     // The parser recurses per nesting level; absurd nesting ends here.
-    diag('error', 'yaml-syntax', `cannot parse YAML: ${e instanceof RangeError ? 'nesting too deep' : String((e as Error).message ?? e)}`, { line: 1, col: 1 });
+    diag(
+      'error',
+      'yaml-syntax',
+      `cannot parse YAML: ${e instanceof RangeError ? 'nesting too deep' : String((e as Error).message ?? e)}`,
+      { line: 1, col: 1 },
+    );
     return { docs, diagnostics, varProblems, incomplete: true };
   }
 
@@ -387,7 +421,13 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       if (e.code === 'DUPLICATE_KEY') {
         const m = /^("[^"\n]*"|'[^'\n]*'|[^:\n]+?)\s*:/.exec(text.slice(e.pos[0], e.pos[0] + 200));
         const key = (m?.[1] ?? text.slice(e.pos[0], e.pos[1])).trim();
-        diag('error', 'duplicate-key', `duplicate key \`${key}\``, pos, 'A mapping may name each key once; the later value would silently win.');
+        diag(
+          'error',
+          'duplicate-key',
+          `duplicate key \`${key}\``,
+          pos,
+          'A mapping may name each key once; the later value would silently win.',
+        );
       } else {
         fatal = true;
         diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, pos);
@@ -398,7 +438,13 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       if (w.code === 'TAG_RESOLVE_FAILED') {
         fatal = true;
         const tag = text.slice(w.pos[0], w.pos[1]).split(/\s/)[0] ?? '';
-        diag('error', 'yaml-tag', `unsupported YAML tag \`${tag}\``, pos, 'Bundle files hold plain YAML data: remove the tag.');
+        diag(
+          'error',
+          'yaml-tag',
+          `unsupported YAML tag \`${tag}\``,
+          pos,
+          'Bundle files hold plain YAML data: remove the tag.',
+        );
       } else {
         diag('warning', 'yaml', firstLine(w.message), pos);
       }
@@ -408,15 +454,21 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       return;
     }
     const root = doc.contents;
-    if (root === null || (isScalar(root) && root.value === null && root.tag === undefined && isBlank(text, root.range))) return;
+    if (root === null || (isScalar(root) && root.value === null && root.tag === undefined && isBlank(text, root.range)))
+      return;
     const start = at(root.range[0]);
     const positions = new PositionIndex(start);
     const state = { nodes: 0, aliasNodes: 0, aliasDepth: 0, aliasOrigin: start, stack: new Set<Node>() };
 
     const convert = (node: unknown, path: (string | number)[], keyPos: LineCol | undefined, depth: number): unknown => {
-      if (++state.nodes > MAX_NODES) throw new LimitExceeded('yaml-limit', `the document has more than ${MAX_NODES} values`, start);
+      if (++state.nodes > MAX_NODES)
+        throw new LimitExceeded('yaml-limit', `the document has more than ${MAX_NODES} values`, start);
       if (state.aliasDepth > 0 && ++state.aliasNodes > MAX_ALIAS_NODES) {
-        throw new LimitExceeded('yaml-alias-limit', `YAML aliases expand to more than ${MAX_ALIAS_NODES} values (an alias bomb?)`, state.aliasOrigin);
+        throw new LimitExceeded(
+          'yaml-alias-limit',
+          `YAML aliases expand to more than ${MAX_ALIAS_NODES} values (an alias bomb?)`,
+          state.aliasOrigin,
+        );
       }
       if (node === null || node === undefined) {
         // `key:` with no value: null, reported at the key.
@@ -444,10 +496,15 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       }
       positions.set(path, { key: keyPos, value: valuePos });
       if (n.tag !== undefined && !ALLOWED_TAGS.has(n.tag)) {
-        throw new LimitExceeded('yaml-tag', `unsupported YAML tag \`${n.tag.replace(/^tag:yaml\.org,2002:/, '!!')}\``, valuePos);
+        throw new LimitExceeded(
+          'yaml-tag',
+          `unsupported YAML tag \`${n.tag.replace(/^tag:yaml\.org,2002:/, '!!')}\``,
+          valuePos,
+        );
       }
       if (isScalar(n)) return scalar(n, path, valuePos);
-      if (depth >= MAX_DEPTH) throw new LimitExceeded('yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, valuePos);
+      if (depth >= MAX_DEPTH)
+        throw new LimitExceeded('yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, valuePos);
       if (isMap(n)) {
         const obj: Record<string, unknown> = {};
         const seen = new Set<string>();
@@ -461,11 +518,23 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
           }
           const key = String(k.value);
           if (seen.has(key)) {
-            diag('error', 'duplicate-key', `duplicate key \`${key}\``, kPos, 'A mapping may name each key once; the later value would silently win.');
+            diag(
+              'error',
+              'duplicate-key',
+              `duplicate key \`${key}\``,
+              kPos,
+              'A mapping may name each key once; the later value would silently win.',
+            );
           }
           seen.add(key);
           if (FORBIDDEN_KEYS.has(key)) {
-            diag('error', 'forbidden-key', `key \`${key}\` is not allowed`, kPos, 'It could alter object prototypes in tools that merge this data; rename or remove it.');
+            diag(
+              'error',
+              'forbidden-key',
+              `key \`${key}\` is not allowed`,
+              kPos,
+              'It could alter object prototypes in tools that merge this data; rename or remove it.',
+            );
             continue;
           }
           const v = convert(pair.value, [...path, key], kPos, depth + 1);
@@ -486,7 +555,8 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
         return null;
       }
       if (typeof v === 'bigint') return Number(v);
-      if (v !== null && typeof v === 'object') throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
+      if (v !== null && typeof v === 'object')
+        throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
       if (typeof v !== 'string' || !opts.lookup) return v;
       return interpolateScalar(v, n.type, path, pos, index, opts.lookup, varProblems);
     };

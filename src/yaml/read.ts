@@ -49,7 +49,8 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  if (n > MAX_FILE_BYTES) return fail('file-too-large', `file is over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`);
+  if (n > MAX_FILE_BYTES)
+    return fail('file-too-large', `file is over the ${formatMiB(MAX_FILE_BYTES)} limit for a bundle file`);
   const bytes = shared.subarray(0, n);
   if (!isUtf8(bytes)) {
     const lossy = new TextDecoder('utf-8').decode(bytes);
@@ -68,13 +69,25 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
   if (bad) {
     const before = text.slice(0, bad.index);
     const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    return fail('encoding', `control character U+${code} is not allowed in YAML`, before.split('\n').length, bad.index - before.lastIndexOf('\n'), 'Remove it, or write it as an escape in a double-quoted string.');
+    return fail(
+      'encoding',
+      `control character U+${code} is not allowed in YAML`,
+      before.split('\n').length,
+      bad.index - before.lastIndexOf('\n'),
+      'Remove it, or write it as an escape in a double-quoted string.',
+    );
   }
   // A carriage return alone is a line break to YAML but to no editor, diff or
   // error position: the file would read as one line.
   const lone = LONE_CR_RE.exec(text);
   if (lone) {
-    return fail('line-endings', 'the file has line breaks that are a carriage return alone (old Mac style)', text.slice(0, lone.index).split('\n').length, 1, 'Save it with LF (or CRLF) line endings.');
+    return fail(
+      'line-endings',
+      'the file has line breaks that are a carriage return alone (old Mac style)',
+      text.slice(0, lone.index).split('\n').length,
+      1,
+      'Save it with LF (or CRLF) line endings.',
+    );
   }
   return { ok: true, text };
 }
@@ -119,7 +132,8 @@ function readAtMost(fd: number, limit: number): number | string {
       if (n >= limit) break;
       if (size === undefined) {
         size = fstatSync(fd).size;
-        if (size >= limit) return `file is ${formatMiB(size)}, over the ${formatMiB(limit - 1)} limit for a bundle file`;
+        if (size >= limit)
+          return `file is ${formatMiB(size)}, over the ${formatMiB(limit - 1)} limit for a bundle file`;
       }
       const bigger = Buffer.allocUnsafe(Math.min(Math.max(shared.length * 2, size + 1), limit));
       shared.copy(bigger, 0, 0, n);
@@ -135,4 +149,3 @@ function readAtMost(fd: number, limit: number): number | string {
 function formatMiB(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
-

@@ -11,7 +11,10 @@
 export const SECRET_ENV_RE = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|API_KEY/i;
 
 export type VarNamespace = 'vars' | 'env';
-export type VarLookup = (ns: VarNamespace, name: string) => { found: true; value: unknown } | { found: false; refused?: string };
+export type VarLookup = (
+  ns: VarNamespace,
+  name: string,
+) => { found: true; value: unknown } | { found: false; refused?: string };
 
 export interface VarProblem {
   /** `refused`: the lookup declines to give the value (e.g. a secret); `reason` says why. */

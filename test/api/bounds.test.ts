@@ -30,7 +30,9 @@ describe('ListBound', () => {
   test('a list with no count stops at the ceiling, which can be raised', () => {
     const b = new ListBound(10);
     expect(b.page(undefined, 10)).toBeUndefined();
-    expect(b.page('many', 1)?.hint).toBe('If the list really is this long, raise --max-list-items or WSC_MAX_LIST_ITEMS (now 10).');
+    expect(b.page('many', 1)?.hint).toBe(
+      'If the list really is this long, raise --max-list-items or WSC_MAX_LIST_ITEMS (now 10).',
+    );
     expect(new ListBound().limit).toBe(DEFAULT_MAX_LIST_ITEMS);
     const big = new ListBound(5);
     big.page(1_000_000, 0);
@@ -49,7 +51,9 @@ describe('ListBound', () => {
       const e = await c.listAll('/api/v1/deployments/1/reports', Any).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ApiError);
       expect((e as ApiError).code).toBe('list_too_long');
-      expect((e as ApiError).message).toMatch(/the list went past 250 items \(300 in 3 pages read; its first page gave no count\)/);
+      expect((e as ApiError).message).toMatch(
+        /the list went past 250 items \(300 in 3 pages read; its first page gave no count\)/,
+      );
       expect(s.seen).toHaveLength(3); // one chain: nothing is read ahead of the bound
     } finally {
       await c.close();
@@ -61,7 +65,15 @@ describe('lists read as one', () => {
   test('a folder tree that grows deeper forever stops at the ceiling, across its levels', async () => {
     const s = await serve((req, res) => {
       const parent = Number(new URL(req.url, 'http://x').searchParams.get('parentId') ?? 0);
-      const folder = { id: parent + 1, name: `f${parent + 1}`, deploymentId: 1, createdAt: 'x', updatedAt: 'x', type: 'FOLDER', parentId: parent || null };
+      const folder = {
+        id: parent + 1,
+        name: `f${parent + 1}`,
+        deploymentId: 1,
+        createdAt: 'x',
+        updatedAt: 'x',
+        type: 'FOLDER',
+        parentId: parent || null,
+      };
       json(res, 200, page([folder], { hasNextPage: false }));
     });
     const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxListItems: 20 });
@@ -98,7 +110,9 @@ describe('the total wait of one request', () => {
       const e = await c.get('/api/v1/user-attributes', Any).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ApiError);
       expect(waits).toEqual([60_000, 60_000]);
-      expect((e as ApiError).details.join('\n')).toMatch(/Tried 3 times over 2 min; one request is retried for at most 2 min in all\./);
+      expect((e as ApiError).details.join('\n')).toMatch(
+        /Tried 3 times over 2 min; one request is retried for at most 2 min in all\./,
+      );
       expect(notices).toHaveLength(2);
       expect(notices[1]).toBe(
         'wsc: GET /api/v1/user-attributes answered 503; waiting 60 s (the server asked for it with Retry-After; wsc waits at most 60 s) before attempt 3 of 7.',
@@ -144,7 +158,12 @@ describe('the total wait of one request', () => {
     let n = 0;
     const s = await serve((_req, res) => (++n === 1 ? json(res, 503, {}, { 'retry-after': '1' }) : json(res, 200, {})));
     const notices: string[] = [];
-    const c = new ApiClient({ baseUrl: s.url, token: TOKEN, sleep: async () => undefined, notice: (l) => notices.push(l) });
+    const c = new ApiClient({
+      baseUrl: s.url,
+      token: TOKEN,
+      sleep: async () => undefined,
+      notice: (l) => notices.push(l),
+    });
     try {
       await c.get('/api/v1/user-attributes', Any);
       expect(notices).toEqual([]);

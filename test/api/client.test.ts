@@ -89,7 +89,9 @@ describe('requests', () => {
   });
 
   test('a byte-order mark before the JSON is tolerated', async () => {
-    const s = await serve((_q, res) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end('\uFEFF{"id":3}')));
+    const s = await serve(
+      (_q, res) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end('\uFEFF{"id":3}')),
+    );
     expect(await client(s.url).get('/api/v1/x', z.object({ id: z.number() }))).toEqual({ id: 3 });
   });
 
@@ -102,7 +104,9 @@ describe('requests', () => {
 
   test('--verbose trace: one line per request and per answer, the token shown as ***', async () => {
     const lines: string[] = [];
-    const s = await serve((_q, res, n) => (n === 1 ? json(res, 200, report(1)) : json(res, 404, { statusCode: 404, message: 'No such report' })));
+    const s = await serve((_q, res, n) =>
+      n === 1 ? json(res, 200, report(1)) : json(res, 404, { statusCode: 404, message: 'No such report' }),
+    );
     const c = client(s.url, { trace: (l) => (lines.push(l), said.push(l)) });
     await c.get(paths.report(1, 1), Report);
     await failure(c.get(paths.report(1, 2), Report));
@@ -121,7 +125,9 @@ describe('answers that are not what was asked for', () => {
     const e = await failure(client(s.url).get(R, Any));
     expect(e).toBeInstanceOf(ApiError);
     expect(e.code).toBe('not_api');
-    expect(e.message).toContain('The server answered with a web page: wrong base URL, or this endpoint is not available on this tenant');
+    expect(e.message).toContain(
+      'The server answered with a web page: wrong base URL, or this endpoint is not available on this tenant',
+    );
     expect(e.hint).toContain(s.url);
     expect(s.seen).toHaveLength(1);
   });
@@ -145,7 +151,9 @@ describe('answers that are not what was asked for', () => {
     });
     const e = await failure(client(s.url).get(R, Any));
     expect(e.code).toBe('bad_response');
-    expect(e.message).toMatch(/^GET \/api\/v1\/deployments\/1\/reports answered 200 with a body that is not valid JSON/);
+    expect(e.message).toMatch(
+      /^GET \/api\/v1\/deployments\/1\/reports answered 200 with a body that is not valid JSON/,
+    );
     expect(e.hint).toMatch(/does not answer as the Workspace Content API does/);
     expect(s.seen).toHaveLength(1);
   });
@@ -155,10 +163,21 @@ describe('answers that are not what was asked for', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"id": 3, "slug": "sal');
     });
-    const e = await failure(client(s.url).request({ method: 'PUT', path: '/api/v1/deployments/1/workbooks/by-slug/sales', body: { name: 'Sales' }, schema: Any }));
+    const e = await failure(
+      client(s.url).request({
+        method: 'PUT',
+        path: '/api/v1/deployments/1/workbooks/by-slug/sales',
+        body: { name: 'Sales' },
+        schema: Any,
+      }),
+    );
     expect(e.code).toBe('bad_response');
-    expect(e.message).toMatch(/^PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales answered 200 with a body that is not valid JSON/);
-    expect(e.hint).toMatch(/accepted the PUT \(status 200\), so the change was probably applied.*`wsc plan` shows where things stand/);
+    expect(e.message).toMatch(
+      /^PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales answered 200 with a body that is not valid JSON/,
+    );
+    expect(e.hint).toMatch(
+      /accepted the PUT \(status 200\), so the change was probably applied.*`wsc plan` shows where things stand/,
+    );
     expect(s.seen).toHaveLength(1);
   });
 
@@ -173,7 +192,7 @@ describe('answers that are not what was asked for', () => {
 
   test('a missing member is called missing, not "received undefined"', async () => {
     const body = report(7);
-    delete (body)['id'];
+    delete body['id'];
     const s = await serve((_q, res) => json(res, 200, body));
     const e = await failure(client(s.url).get(paths.report(1, 7), Report));
     expect(e.code).toBe('bad_response');
@@ -196,7 +215,10 @@ describe('answers that are not what was asked for', () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     let written = 0;
     const s = await serve((_q, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(size) } : {}) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(declared ? { 'content-length': String(size) } : {}),
+      });
       const pump = () => {
         while (written < size) {
           written += chunk.length;
@@ -217,11 +239,21 @@ describe('answers that are not what was asked for', () => {
 
 describe('error statuses', () => {
   test('401: ApiError with status, server message and a hint about the token; a token echoed by the server is redacted', async () => {
-    const s = await serve((q, res) => json(res, 401, { statusCode: 401, message: `Invalid token ${q.headers.authorization}` }));
+    const s = await serve((q, res) =>
+      json(res, 401, { statusCode: 401, message: `Invalid token ${q.headers.authorization}` }),
+    );
     const e = (await failure(client(s.url).get(R, Any))) as ApiError;
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ method: 'GET', path: R, status: 401, code: 'http_401', serverMessage: 'Invalid token Bearer ***' });
-    expect(e.message).toBe('The API rejected the token: GET /api/v1/deployments/1/reports -> 401 Unauthorized: Invalid token Bearer ***');
+    expect(e).toMatchObject({
+      method: 'GET',
+      path: R,
+      status: 401,
+      code: 'http_401',
+      serverMessage: 'Invalid token Bearer ***',
+    });
+    expect(e.message).toBe(
+      'The API rejected the token: GET /api/v1/deployments/1/reports -> 401 Unauthorized: Invalid token Bearer ***',
+    );
     expect(e.hint).toContain('WSC_TOKEN');
     expect(e.exitCode).toBe(1);
     expect(s.seen).toHaveLength(1);
@@ -241,7 +273,9 @@ describe('error statuses', () => {
   });
 
   test('409 carries the body code and a message given as an array is joined; not retried without upsert_branch_changed', async () => {
-    const s = await serve((_q, res) => json(res, 409, { statusCode: 409, message: ['publicId', 'is already used'], code: 'ambiguous_legacy_id' }));
+    const s = await serve((_q, res) =>
+      json(res, 409, { statusCode: 409, message: ['publicId', 'is already used'], code: 'ambiguous_legacy_id' }),
+    );
     const e = (await failure(client(s.url).request({ method: 'PUT', path: R, body: {}, schema: Any }))) as ApiError;
     expect(e.apiCode).toBe('ambiguous_legacy_id');
     expect(e.serverMessage).toBe('publicId; is already used');
@@ -258,7 +292,9 @@ describe('error statuses', () => {
   });
 
   test('an error status with an HTML body keeps its status and says the body was a web page', async () => {
-    const s = await serve((_q, res) => (res.writeHead(404, { 'content-type': 'text/html' }), res.end('<html>nope</html>')));
+    const s = await serve(
+      (_q, res) => (res.writeHead(404, { 'content-type': 'text/html' }), res.end('<html>nope</html>')),
+    );
     const e = (await failure(client(s.url).get('/api/v1/nothing', Any))) as ApiError;
     expect(e.status).toBe(404);
     expect(e.message).toContain('(the body was a web page, not the API)');
@@ -275,7 +311,7 @@ describe('retries end to end', () => {
     expect(delays).toEqual([100, 200]); // full jitter at random()=0.5 of 200 ms, 400 ms
   });
 
-  test('the waits are the policy\'s alone: with the sleep injected, six retries take no time of their own', async () => {
+  test("the waits are the policy's alone: with the sleep injected, six retries take no time of their own", async () => {
     const s = await serve((_q, res) => json(res, 503, { message: 'busy' }));
     const delays: number[] = [];
     const c = client(s.url, { maxRetries: 6, sleep: async (ms) => void delays.push(ms), random: () => 0.5 });
@@ -289,7 +325,9 @@ describe('retries end to end', () => {
   });
 
   test('429 with Retry-After: 1 waits about a second (real clock)', async () => {
-    const s = await serve((_q, res, n) => (n === 1 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {})));
+    const s = await serve((_q, res, n) =>
+      n === 1 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {}),
+    );
     const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxRetries: 2 });
     clients.push(c);
     await c.get(R, Any);
@@ -315,13 +353,17 @@ describe('retries end to end', () => {
   });
 
   test('409 upsert_branch_changed is retried', async () => {
-    const s = await serve((_q, res, n) => (n === 1 ? json(res, 409, { code: 'upsert_branch_changed' }) : json(res, 200, {})));
+    const s = await serve((_q, res, n) =>
+      n === 1 ? json(res, 409, { code: 'upsert_branch_changed' }) : json(res, 200, {}),
+    );
     await client(s.url).request({ method: 'PUT', path: paths.workbookBySlug(1, 'a'), body: {}, schema: Any });
     expect(s.seen).toHaveLength(2);
   });
 
   test('POST on 500: not retried unless the caller marks it safe', async () => {
-    const s = await serve((_q, res, n) => (n === 1 || n === 2 ? json(res, 500, { message: 'oops' }) : json(res, 200, {})));
+    const s = await serve((_q, res, n) =>
+      n === 1 || n === 2 ? json(res, 500, { message: 'oops' }) : json(res, 200, {}),
+    );
     const c = client(s.url);
     const e = (await failure(c.request({ method: 'POST', path: R, body: {}, schema: Any }))) as ApiError;
     expect(e.status).toBe(500);
@@ -345,7 +387,9 @@ describe('retries end to end', () => {
     const e = await failure(c.request({ method: 'POST', path: '/api/v1/user-attributes', body: {}, schema: Any }));
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.message).toContain('the connection to 127.0.0.1');
-    expect(e.details).toEqual(['Not sent again: the server may have acted on it. Run `wsc plan` to see the current state.']);
+    expect(e.details).toEqual([
+      'Not sent again: the server may have acted on it. Run `wsc plan` to see the current state.',
+    ]);
     expect(s.seen).toHaveLength(3);
   });
 });
@@ -427,7 +471,8 @@ describe('pagination', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(s.seen.map((q) => q.url)).toEqual([`${R}?first=2`]);
     const ids: number[] = [];
-    for (let r = await it.next(); !r.done; r = await it.next()) ids.push(...(r.value as { id: number }[]).map((x) => x.id));
+    for (let r = await it.next(); !r.done; r = await it.next())
+      ids.push(...(r.value as { id: number }[]).map((x) => x.id));
     expect(ids).toEqual(Array.from({ length: 18 }, (_, i) => i + 3));
     const rest = Array.from({ length: 9 }, (_, i) => `${R}?first=2&after=${i + 1}`);
     expect(s.seen.map((q) => q.url)).toEqual([`${R}?first=2`, ...rest]);
@@ -452,7 +497,11 @@ describe('pagination', () => {
   test('a repeated cursor is an error, not a hang', async () => {
     const s = await serve((q, res, n) => {
       const after = new URL(q.url, 'http://x').searchParams.get('after');
-      json(res, 200, page(items(n, 1), { hasNextPage: true, endCursor: after === null ? 'a' : after === 'a' ? 'b' : 'a' }));
+      json(
+        res,
+        200,
+        page(items(n, 1), { hasNextPage: true, endCursor: after === null ? 'a' : after === 'a' ? 'b' : 'a' }),
+      );
     });
     const e = await failure(client(s.url, { pageSize: 1 }).listAll(R, Report));
     expect(e.code).toBe('bad_pagination');
@@ -462,7 +511,13 @@ describe('pagination', () => {
 
   test('an item that comes again in a later page: bad_pagination naming the id and the pages (an item may have been skipped)', async () => {
     // Page 2 repeats report 2, as an offset-paged list does when an item is inserted before the cursor mid-read.
-    const s = await serve((q, res, n) => json(res, 200, page(n === 1 ? items(1, 2) : items(2, 2), { hasNextPage: n === 1, endCursor: n === 1 ? 'c1' : null })));
+    const s = await serve((q, res, n) =>
+      json(
+        res,
+        200,
+        page(n === 1 ? items(1, 2) : items(2, 2), { hasNextPage: n === 1, endCursor: n === 1 ? 'c1' : null }),
+      ),
+    );
     const e = await failure(client(s.url, { pageSize: 2 }).listAll(R, Report));
     expect(e.code).toBe('bad_pagination');
     expect(e.message).toBe(
@@ -473,7 +528,9 @@ describe('pagination', () => {
   });
 
   test('an item twice in one page: bad_pagination', async () => {
-    const s = await serve((_q, res) => json(res, 200, page([report(4), report(5), report(4)], { hasNextPage: false, endCursor: null })));
+    const s = await serve((_q, res) =>
+      json(res, 200, page([report(4), report(5), report(4)], { hasNextPage: false, endCursor: null })),
+    );
     const e = await failure(client(s.url).listAll(R, Report));
     expect(e.code).toBe('bad_pagination');
     expect(e.message).toContain('the item with id 4 came twice in page 1');
@@ -526,14 +583,18 @@ describe('pagination', () => {
 
   test('pages() with asIs keeps valid items as sent (member order too); an invalid one is still refused with its path', async () => {
     const pivot = { columns: [], rows: ['a'], measures: ['m'], filters: [] };
-    const s = await serve((_q, res) => json(res, 200, page([report(1, { pivotItems: pivot }), report(2)], { hasNextPage: false })));
+    const s = await serve((_q, res) =>
+      json(res, 200, page([report(1, { pivotItems: pivot }), report(2)], { hasNextPage: false })),
+    );
     const [asIs] = await collect(client(s.url).pages(R, Report, {}, { asIs: true }));
     expect(Object.keys(asIs![0]!.pivotItems!)).toEqual(['columns', 'rows', 'measures', 'filters']);
     // Without asIs, zod's output: the schema's member order.
     const [parsed] = await collect(client(s.url).pages(R, Report));
     expect(Object.keys(parsed![0]!.pivotItems!)).toEqual(['columns', 'filters', 'measures', 'rows']);
     expect(JSON.parse(JSON.stringify(asIs))).toEqual(JSON.parse(JSON.stringify(parsed)));
-    const t = await serve((_q, res) => json(res, 200, page([report(1), report(2, { userId: 'x' })], { hasNextPage: false })));
+    const t = await serve((_q, res) =>
+      json(res, 200, page([report(1), report(2, { userId: 'x' })], { hasNextPage: false })),
+    );
     const e = await failure(collect(client(t.url).pages(R, Report, {}, { asIs: true })));
     expect(e.code).toBe('bad_response');
     expect(e.message).toMatch(/items\.1\.userId/);
@@ -542,7 +603,13 @@ describe('pagination', () => {
   test('pages() streams one array per page', async () => {
     const s = await serve((q, res) => {
       const after = new URL(q.url, 'http://x').searchParams.get('after');
-      json(res, 200, after === null ? page(items(1, 2), { hasNextPage: true, endCursor: 'x' }) : page(items(3, 1), { hasNextPage: false }));
+      json(
+        res,
+        200,
+        after === null
+          ? page(items(1, 2), { hasNextPage: true, endCursor: 'x' })
+          : page(items(3, 1), { hasNextPage: false }),
+      );
     });
     const got: number[][] = [];
     for await (const p of client(s.url, { pageSize: 2 }).pages(R, Report)) got.push(p.map((r) => r.id));

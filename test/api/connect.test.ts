@@ -44,7 +44,9 @@ describe('connect', () => {
   });
 
   test('remote: the token goes in the header of the chosen scheme; options reach the client', async () => {
-    const s = await serve((_q, res) => json(res, 200, { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } }));
+    const s = await serve((_q, res) =>
+      json(res, 200, { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } }),
+    );
     const lines: string[] = [];
     const conn = await connect(env({ baseUrl: s.url, token: 'tok-123456', authScheme: 'api-key', deploymentId: 7 }), {
       concurrency: 4,
@@ -71,7 +73,9 @@ describe('connect', () => {
   });
 
   test('remote without a token: ConfigError, exit 3, with a hint', async () => {
-    const e = await connect(env({ baseUrl: 'https://acme.example.com' }), { concurrency: 1, maxRetries: 0 }).catch((x: unknown) => x);
+    const e = await connect(env({ baseUrl: 'https://acme.example.com' }), { concurrency: 1, maxRetries: 0 }).catch(
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ConfigError);
     expect(e).toMatchObject({ code: 'token_missing', exitCode: 3, hint: expect.stringContaining('WSC_TOKEN') });
   });

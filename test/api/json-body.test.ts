@@ -22,13 +22,39 @@ const agrees = (text: string) => {
 };
 
 // Keys that make twins and lookalikes likely: items, data, count, pageInfo, and nested copies.
-const key = fc.constantFrom('items', 'data', 'count', 'pageInfo', 'hasNextPage', 'endCursor', 'x', '__proto__', ',"data":');
-const json: fc.Arbitrary<unknown> = jsonOf<unknown>([fc.string({ maxLength: 6 }), fc.constantFrom(',"data":', '{"items":', ',"', '}'), fc.integer(), fc.boolean(), fc.constant(null)], key);
+const key = fc.constantFrom(
+  'items',
+  'data',
+  'count',
+  'pageInfo',
+  'hasNextPage',
+  'endCursor',
+  'x',
+  '__proto__',
+  ',"data":',
+);
+const json: fc.Arbitrary<unknown> = jsonOf<unknown>(
+  [
+    fc.string({ maxLength: 6 }),
+    fc.constantFrom(',"data":', '{"items":', ',"', '}'),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+  ],
+  key,
+);
 
 describe('parseJsonBody', () => {
   it('parses the emulator list answer once per twin and gives what JSON.parse gives', () => {
-    const items = [{ id: 1, meta: { data: [1, 2], count: 3 } }, { id: 2, name: ',"data":' }];
-    const text = listAnswer(items.map((i) => JSON.stringify(i)), 2, { hasNextPage: true, hasPreviousPage: false, endCursor: 'c2' }).bytes.toString('utf8');
+    const items = [
+      { id: 1, meta: { data: [1, 2], count: 3 } },
+      { id: 2, name: ',"data":' },
+    ];
+    const text = listAnswer(
+      items.map((i) => JSON.stringify(i)),
+      2,
+      { hasNextPage: true, hasPreviousPage: false, endCursor: 'c2' },
+    ).bytes.toString('utf8');
     const v = parseJsonBody(text) as { items: unknown; data: unknown };
     expect(v).toStrictEqual(JSON.parse(text));
     // The shortcut was taken: the twin is the very same array.
@@ -74,6 +100,9 @@ describe('parseJsonBody', () => {
   });
 
   it('is JSON.parse for arbitrary text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (s) => agrees(`{"items":${s}`)), { numRuns: runs(2000) });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (s) => agrees(`{"items":${s}`)),
+      { numRuns: runs(2000) },
+    );
   });
 });

@@ -9,8 +9,10 @@ import { json, page, report, serve } from './server.js';
 async function readWith(reportCount: number, workbookCount: number) {
   const server = await serve((req, res) => {
     const url = new URL(req.url, 'http://x');
-    if (url.pathname.endsWith('/reports')) return json(res, 200, { ...page([report(1), report(2)], { hasNextPage: false }), count: reportCount });
-    if (url.pathname.endsWith('/workbooks')) return json(res, 200, { ...page([], { hasNextPage: false }), count: workbookCount });
+    if (url.pathname.endsWith('/reports'))
+      return json(res, 200, { ...page([report(1), report(2)], { hasNextPage: false }), count: reportCount });
+    if (url.pathname.endsWith('/workbooks'))
+      return json(res, 200, { ...page([], { hasNextPage: false }), count: workbookCount });
     return json(res, 200, page([], { hasNextPage: false }));
   });
   const client = new ApiClient({ baseUrl: server.url, token: 'tok-1234', connections: 2 });

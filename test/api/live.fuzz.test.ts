@@ -32,7 +32,10 @@ type Damage =
 
 const damage: fc.Arbitrary<Damage> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) },
-  fc.record({ kind: fc.constant('status' as const), status: fc.constantFrom(200, 201, 204, 301, 304, 400, 401, 403, 404, 409, 418, 429, 500, 502, 503) }),
+  fc.record({
+    kind: fc.constant('status' as const),
+    status: fc.constantFrom(200, 201, 204, 301, 304, 400, 401, 403, 404, 409, 418, 429, 500, 502, 503),
+  }),
   fc.record({ kind: fc.constant('cut' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ kind: fc.constant('html' as const), asJson: fc.boolean() }),
   fc.constant({ kind: 'empty' as const }),
@@ -51,7 +54,11 @@ function damaged(d: Damage, status: number, body: string): { status: number; typ
     case 'cut':
       return { status, type: json, body: body.slice(0, Math.floor(d.at * body.length)) };
     case 'html':
-      return { status, type: d.asJson ? json : 'text/html', body: '<!doctype html><html><body><h1>Gateway</h1></body></html>' };
+      return {
+        status,
+        type: d.asJson ? json : 'text/html',
+        body: '<!doctype html><html><body><h1>Gateway</h1></body></html>',
+      };
     case 'empty':
       return { status, type: json, body: '' };
     default: {
@@ -92,7 +99,11 @@ describe('readLiveState behind a proxy that damages answers at random', () => {
   });
 
   beforeAll(async () => {
-    emu = await createEmulator({ port: 0, randomSeed: 5, seed: generateSeed({ reports: 23, workbooks: 4, withDashboards: true, randomSeed: 5 }) });
+    emu = await createEmulator({
+      port: 0,
+      randomSeed: 5,
+      seed: generateSeed({ reports: 23, workbooks: 4, withDashboards: true, randomSeed: 5 }),
+    });
     await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
     proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   });
@@ -109,14 +120,22 @@ describe('readLiveState behind a proxy that damages answers at random', () => {
         answered = 0;
         methods.length = 0;
         // Pages of 5, so the lists take several; retries without waiting.
-        const client = new ApiClient({ baseUrl: proxyUrl, token: emu.adminToken, pageSize: 5, maxRetries: 2, sleep: async () => undefined, requestTimeoutMs: 5_000 });
+        const client = new ApiClient({
+          baseUrl: proxyUrl,
+          token: emu.adminToken,
+          pageSize: 5,
+          maxRetries: 2,
+          sleep: async () => undefined,
+          requestTimeoutMs: 5_000,
+        });
         try {
           const live = await readLiveState(client, 1);
           for (const r of live.reports) expect(Report.safeParse(r).success).toBe(true);
           for (const w of live.workbooks) expect(Workbook.safeParse(w).success).toBe(true);
           for (const a of live.userAttributes) expect(UserAttribute.safeParse(a).success).toBe(true);
           // Each list holds an item once: a repeat is refused, not planned on.
-          for (const list of [live.reports, live.workbooks, live.userAttributes]) expect(new Set(list.map((x) => x.id)).size).toBe(list.length);
+          for (const list of [live.reports, live.workbooks, live.userAttributes])
+            expect(new Set(list.map((x) => x.id)).size).toBe(list.length);
         } catch (e) {
           const where = `${String(e)}\nschedule ${JSON.stringify(s)}`;
           expect(e instanceof ApiError || e instanceof NetworkError, where).toBe(true);

@@ -86,7 +86,10 @@ describe('readLiveState', () => {
 
   test('an unknown deployment: ApiError 404 with the deployment hint', async () => {
     const { client } = await setup();
-    await expect(readLiveState(client, 99)).rejects.toMatchObject({ status: 404, hint: expect.stringContaining('Deployment 99 does not exist') });
+    await expect(readLiveState(client, 99)).rejects.toMatchObject({
+      status: 404,
+      hint: expect.stringContaining('Deployment 99 does not exist'),
+    });
   });
 });
 
@@ -97,7 +100,12 @@ describe('httpPort on the emulator', () => {
     emu.clearLog();
     const wb = await port.upsertWorkbookBySlug('Sales ', { name: 'Sales' });
     expect(wb.slug).toBe('sales');
-    const r = await port.createReport({ publicId: 'abcDEF123456', name: 'Rev', workbookId: wb.id, source: 'PLAYGROUND' });
+    const r = await port.createReport({
+      publicId: 'abcDEF123456',
+      name: 'Rev',
+      workbookId: wb.id,
+      source: 'PLAYGROUND',
+    });
     const u = await port.updateReport(r.id, { title: 'Revenue' });
     expect(u.title).toBe('Revenue');
     expect((await port.findReportsByPublicId('abcDEF123456')).map((x) => x.id)).toEqual([r.id]);

@@ -53,7 +53,12 @@ describe('PageSize', () => {
 });
 
 async function setup(opts: EmulatorOptions, clientOpts: { pageSize?: number } = {}) {
-  const emu = await createEmulator({ port: 0, randomSeed: 3, seed: generateSeed({ reports: 230, workbooks: 7 }), ...opts });
+  const emu = await createEmulator({
+    port: 0,
+    randomSeed: 3,
+    seed: generateSeed({ reports: 230, workbooks: 7 }),
+    ...opts,
+  });
   open.push(emu);
   const trace: string[] = [];
   const client = new ApiClient({ baseUrl: emu.url, token: emu.adminToken, trace: (l) => trace.push(l), ...clientOpts });
@@ -69,7 +74,11 @@ describe('the client against a server with a smaller page limit', () => {
     expect(new Set(live.reports.map((r) => r.id)).size).toBe(230);
     expect(live.workbooks).toHaveLength(7);
     expect(client.pageSize).toBe(50);
-    expect(trace.some((l) => /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50/.test(l))).toBe(true);
+    expect(
+      trace.some((l) =>
+        /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50/.test(l),
+      ),
+    ).toBe(true);
     // Once known, no more refusals: the second read asks for 50 at once.
     emu.clearLog();
     await readLiveState(client, 1);
@@ -83,7 +92,9 @@ describe('the client against a server with a smaller page limit', () => {
     expect(live.reports).toHaveLength(230);
     expect(new Set(live.reports.map((r) => r.id)).size).toBe(230);
     expect(client.pageSize).toBe(40);
-    expect(trace.some((l) => l.includes('page size: the server answered 40 items for first=500 and has more'))).toBe(true);
+    expect(trace.some((l) => l.includes('page size: the server answered 40 items for first=500 and has more'))).toBe(
+      true,
+    );
   });
 
   test('a page size given by the caller is asked for', async () => {

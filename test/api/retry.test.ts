@@ -1,6 +1,13 @@
 // The retry policy (README, `wsc apply`), table-driven over retryDecision.
 import { describe, expect, test } from 'vitest';
-import { backoffMs, parseRetryAfter, policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryInput } from '../../src/api/retry.js';
+import {
+  backoffMs,
+  parseRetryAfter,
+  policyWithMaxRetries,
+  RETRY_POLICY,
+  retryDecision,
+  type RetryInput,
+} from '../../src/api/retry.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 const base = { attempt: 1, now: NOW, random: () => 0.5 } as const;

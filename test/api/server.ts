@@ -31,7 +31,13 @@ export async function serve(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const s: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       seen.push(s);
       void Promise.resolve(handler(s, res, seen.length)).catch(() => res.destroy());
     });
@@ -53,7 +59,11 @@ export async function serve(handler: Handler): Promise<TestServer> {
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -75,6 +85,9 @@ export function report(id: number, over: Record<string, unknown> = {}): Record<s
   };
 }
 
-export function page(items: unknown[], pageInfo?: { hasNextPage: boolean; endCursor?: string | null }): Record<string, unknown> {
+export function page(
+  items: unknown[],
+  pageInfo?: { hasNextPage: boolean; endCursor?: string | null },
+): Record<string, unknown> {
   return { items, ...(pageInfo ? { pageInfo: { hasPreviousPage: false, ...pageInfo } } : {}) };
 }

@@ -14,7 +14,10 @@ const brief = (ds: { severity: string; rule: string; pos: { file: string; line: 
 describe('hostile bundles', () => {
   it('a YAML alias bomb is stopped with a diagnostic', async () => {
     let text = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-    for (let i = 1; i <= 9; i++) text += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
+    for (let i = 1; i <= 9; i++)
+      text += `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(',')}]\n`;
     text = `kind: Workbook\nslug: bomb\nmeta:\n  ${text.trim().split('\n').join('\n  ')}\n`;
     const dir = bundle({ 'workbooks/bomb.yaml': text });
     const { diagnostics, desired } = await loadBundle(dir, opts);
@@ -42,7 +45,8 @@ describe('hostile bundles', () => {
       const publicId = `abcdefabcde${i}`;
       const head = `kind: Report\npublicId: ${publicId}\nsqlQuery: "`;
       const tail = '"\n';
-      const sql = size > head.length + tail.length ? 'x'.repeat(size - head.length - tail.length - 1) + String(i) : String(i);
+      const sql =
+        size > head.length + tail.length ? 'x'.repeat(size - head.length - tail.length - 1) + String(i) : String(i);
       files[`reports/${i}.yaml`] = head + sql + tail;
       want[publicId] = sql;
     });
@@ -85,7 +89,12 @@ describe('hostile bundles', () => {
   });
 
   it('a UTF-8 byte-order mark is dropped: the file reads as without it, columns included', async () => {
-    const dir = bundle({ 'workbooks/a.yaml': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('kind: Workbook\nslug: a\nwat: 1\n')]) });
+    const dir = bundle({
+      'workbooks/a.yaml': Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('kind: Workbook\nslug: a\nwat: 1\n'),
+      ]),
+    });
     const { diagnostics, desired } = await loadBundle(dir, opts);
     expect(brief(diagnostics)).toEqual(['error unknown-key workbooks/a.yaml:3:1']);
     expect(desired.workbooks).toEqual([]);
@@ -95,7 +104,11 @@ describe('hostile bundles', () => {
   });
 
   it('invalid UTF-8 is reported at the first bad byte', async () => {
-    const bytes = Buffer.concat([Buffer.from('kind: Workbook\nslug: a\nname: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from('kind: Workbook\nslug: a\nname: caf'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('\n'),
+    ]);
     const dir = bundle({ 'workbooks/a.yaml': bytes });
     const { diagnostics } = await loadBundle(dir, opts);
     expect(brief(diagnostics)).toEqual(['error encoding workbooks/a.yaml:3:10']);
@@ -126,7 +139,11 @@ describe('hostile bundles', () => {
       'workbooks/c.yaml': 'kind: Workbook\nslug: c\nname: !!binary aGVsbG8=\n',
     });
     const { diagnostics } = await loadBundle(dir, opts);
-    expect(brief(diagnostics)).toEqual(['error yaml-tag workbooks/a.yaml:3:7', 'error yaml-tag workbooks/b.yaml:3:7', 'error yaml-tag workbooks/c.yaml:3:16']);
+    expect(brief(diagnostics)).toEqual([
+      'error yaml-tag workbooks/a.yaml:3:7',
+      'error yaml-tag workbooks/b.yaml:3:7',
+      'error yaml-tag workbooks/c.yaml:3:16',
+    ]);
     expect(diagnostics[2]!.message).toBe('unsupported YAML tag `!!binary`');
     expect(diagnostics[1]!.message).toBe('unsupported YAML tag `!custom`');
     expect((globalThis as Record<string, unknown>)['pwned']).toBeUndefined();
@@ -134,26 +151,46 @@ describe('hostile bundles', () => {
 
   it('absurd nesting is refused before parsing, not a stack overflow', async () => {
     const depth = 2_000_000;
-    const dir = bundle({ 'workbooks/deep.yaml': `kind: Workbook\nslug: deep\nmeta:\n  x: ${'['.repeat(depth)}${']'.repeat(depth)}\n` });
+    const dir = bundle({
+      'workbooks/deep.yaml': `kind: Workbook\nslug: deep\nmeta:\n  x: ${'['.repeat(depth)}${']'.repeat(depth)}\n`,
+    });
     const { diagnostics } = await loadBundle(dir, opts);
-    expect(diagnostics.map((d) => `${d.severity} ${d.rule} ${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
-      'error yaml-limit workbooks/deep.yaml:4:1006 values are nested more than 1000 levels deep',
-    ]);
+    expect(
+      diagnostics.map((d) => `${d.severity} ${d.rule} ${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.message}`),
+    ).toEqual(['error yaml-limit workbooks/deep.yaml:4:1006 values are nested more than 1000 levels deep']);
   });
 
   it('nesting deeper than the converter allows (but parseable) is refused too', async () => {
-    const dir = bundle({ 'workbooks/deep.yaml': `kind: Workbook\nslug: deep\nmeta:\n  x: ${'['.repeat(100)}${']'.repeat(100)}\n` });
+    const dir = bundle({
+      'workbooks/deep.yaml': `kind: Workbook\nslug: deep\nmeta:\n  x: ${'['.repeat(100)}${']'.repeat(100)}\n`,
+    });
     const { diagnostics } = await loadBundle(dir, opts);
-    expect(diagnostics.map((d) => `${d.rule} ${d.message}`)).toEqual(['yaml-limit values are nested more than 64 levels deep']);
+    expect(diagnostics.map((d) => `${d.rule} ${d.message}`)).toEqual([
+      'yaml-limit values are nested more than 64 levels deep',
+    ]);
   });
 
   it.each([
-    ['a mapping of 60k keys', `kind: Workbook\nslug: a\nmeta:\n${Array.from({ length: 60_000 }, (_, i) => `  k${i}: ${i}\n`).join('')}`, 'file has more than 50000 lines and list items; split it into several files'],
-    ['a flow list of 60k items', `kind: Workbook\nslug: a\nmeta: { x: [${Array.from({ length: 60_000 }, (_, i) => i).join(',')}] }\n`, 'file has more than 50000 lines and list items; split it into several files'],
-    ['2000 documents', 'kind: Workbook\nslug: a\n---\n'.repeat(2000), 'file has more than 1000 documents; split it into several files'],
+    [
+      'a mapping of 60k keys',
+      `kind: Workbook\nslug: a\nmeta:\n${Array.from({ length: 60_000 }, (_, i) => `  k${i}: ${i}\n`).join('')}`,
+      'file has more than 50000 lines and list items; split it into several files',
+    ],
+    [
+      'a flow list of 60k items',
+      `kind: Workbook\nslug: a\nmeta: { x: [${Array.from({ length: 60_000 }, (_, i) => i).join(',')}] }\n`,
+      'file has more than 50000 lines and list items; split it into several files',
+    ],
+    [
+      '2000 documents',
+      'kind: Workbook\nslug: a\n---\n'.repeat(2000),
+      'file has more than 1000 documents; split it into several files',
+    ],
   ])('%s: refused before parsing (the parser is slow on such input)', async (_name, text, message) => {
     const { diagnostics } = await loadBundle(bundle({ 'big.yaml': text }), opts);
-    expect(diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([`yaml-limit 1:1 ${message}`]);
+    expect(diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
+      `yaml-limit 1:1 ${message}`,
+    ]);
   });
 
   it('wsc.yaml, .wsc/, dot-directories and node_modules are not bundle files; .yml is', async () => {
@@ -188,11 +225,16 @@ describe('content YAML forbids or the API refuses', () => {
     ['C1', 'name: \u0085ok\u0090\n', 'control character U+0090 is not allowed in YAML', 3, 10],
   ])('a raw %s control character is refused at its position', async (_n, rest, message, line, col) => {
     const { diagnostics } = await loadBundle(bundle({ 'w.yaml': `kind: Workbook\nslug: a\n${rest}` }), opts);
-    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([['encoding', message, line, col]]);
+    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
+      ['encoding', message, line, col],
+    ]);
   });
 
   it('an escaped control character in a double-quoted string is data, and allowed', async () => {
-    const { diagnostics, desired } = await loadBundle(bundle({ 'w.yaml': 'kind: Workbook\nslug: a\nname: "tab\\there"\n' }), opts);
+    const { diagnostics, desired } = await loadBundle(
+      bundle({ 'w.yaml': 'kind: Workbook\nslug: a\nname: "tab\\there"\n' }),
+      opts,
+    );
     expect(diagnostics).toEqual([]);
     expect(desired.workbooks[0]!.fields.name).toBe('tab\there');
   });
@@ -200,12 +242,22 @@ describe('content YAML forbids or the API refuses', () => {
   it('a publicId of the reserved placeholder shape is refused', async () => {
     const { diagnostics } = await loadBundle(bundle({ 'r.yaml': 'kind: Report\npublicId: 000000abcdef\n' }), opts);
     expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
-      ['bad-value', '`publicId`: has the reserved placeholder shape (six leading zeros) that the API refuses; choose another publicId', 2, 11],
+      [
+        'bad-value',
+        '`publicId`: has the reserved placeholder shape (six leading zeros) that the API refuses; choose another publicId',
+        2,
+        11,
+      ],
     ]);
   });
 
   it('an unterminated ${ is an error, not literal text', async () => {
-    const { diagnostics } = await loadBundle(bundle({ 'w.yaml': 'kind: Workbook\nslug: a\nname: ${vars.title\n' }), opts);
-    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([['bad-variable', '`${vars.title` is not a variable reference', 3, 7]]);
+    const { diagnostics } = await loadBundle(
+      bundle({ 'w.yaml': 'kind: Workbook\nslug: a\nname: ${vars.title\n' }),
+      opts,
+    );
+    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
+      ['bad-variable', '`${vars.title` is not a variable reference', 3, 7],
+    ]);
   });
 });

@@ -48,24 +48,29 @@ describe('JSON Schemas', () => {
     expect(files.length).toBeGreaterThanOrEqual(9);
   });
 
-  it.each(files.map((f) => [f.slice(root.length + 1), f]))('%s validates against the schema its modeline names', (_rel, file) => {
-    const text = readFileSync(file, 'utf8');
-    const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
-    expect(m, 'first line names the schema').not.toBeNull();
-    const schemaPath = resolve(dirname(file), m![1]!);
-    const validate = compiled(schemaPath);
-    const docs = parseAllDocuments(text).map((d) => d.toJS());
-    expect(docs.length).toBeGreaterThan(0);
-    for (const doc of docs) {
-      const ok = validate(doc);
-      expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
-      expect(ok).toBe(true);
-      if (doc && typeof doc === 'object' && 'kind' in doc) {
-        const expected = { Workbook: 'workbook', Report: 'report', UserAttribute: 'user-attribute' }[doc.kind as string];
-        expect(schemaPath.endsWith(`schemas/${expected}.schema.json`)).toBe(true);
+  it.each(files.map((f) => [f.slice(root.length + 1), f]))(
+    '%s validates against the schema its modeline names',
+    (_rel, file) => {
+      const text = readFileSync(file, 'utf8');
+      const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
+      expect(m, 'first line names the schema').not.toBeNull();
+      const schemaPath = resolve(dirname(file), m![1]!);
+      const validate = compiled(schemaPath);
+      const docs = parseAllDocuments(text).map((d) => d.toJS());
+      expect(docs.length).toBeGreaterThan(0);
+      for (const doc of docs) {
+        const ok = validate(doc);
+        expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
+        expect(ok).toBe(true);
+        if (doc && typeof doc === 'object' && 'kind' in doc) {
+          const expected = { Workbook: 'workbook', Report: 'report', UserAttribute: 'user-attribute' }[
+            doc.kind as string
+          ];
+          expect(schemaPath.endsWith(`schemas/${expected}.schema.json`)).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a schema rejects what the loader rejects (unknown key, bad publicId) and accepts variables in number fields', () => {
     const report = compiled(join(root, 'schemas/report.schema.json'));

@@ -23,10 +23,17 @@ for (const sub of ['reports', 'workbooks', 'user-attributes']) {
   for (const f of readdirSync(join(example, sub))) FILES[`${sub}/${f}`] = readFileSync(join(example, sub, f), 'utf8');
 }
 const NAMES = Object.keys(FILES).sort();
-const opts = { vars: { financeFolderId: null, currency: 'USD', fiscalYearStartMonth: 2 }, env: {}, mayHoldUnknownRefs: false };
+const opts = {
+  vars: { financeFolderId: null, currency: 'USD', fiscalYearStartMonth: 2 },
+  env: {},
+  mayHoldUnknownRefs: false,
+};
 
 /** Damage to one file or two: which files, and the edits to each. */
-const damage = fc.array(fc.record({ file: fc.nat(NAMES.length - 1), edits: fc.array(edit, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 2 });
+const damage = fc.array(
+  fc.record({ file: fc.nat(NAMES.length - 1), edits: fc.array(edit, { minLength: 1, maxLength: 4 }) }),
+  { minLength: 1, maxLength: 2 },
+);
 
 describe('loadBundle on damaged bundles', () => {
   const dir = bundle();
@@ -51,7 +58,8 @@ describe('loadBundle on damaged bundles', () => {
           if (g.pos.file !== '.') expect(NAMES, where).toContain(g.pos.file);
           expect(Number.isInteger(g.pos.line) && g.pos.line >= 1, where).toBe(true);
           expect(Number.isInteger(g.pos.col) && g.pos.col >= 1, where).toBe(true);
-          if (g.pos.file !== '.') expect(g.pos.line, where).toBeLessThanOrEqual(texts[g.pos.file]!.split(/\r\n|\r|\n/).length + 1);
+          if (g.pos.file !== '.')
+            expect(g.pos.line, where).toBeLessThanOrEqual(texts[g.pos.file]!.split(/\r\n|\r|\n/).length + 1);
         }
         if (!diagnostics.some((g) => g.severity === 'error')) {
           const addresses = [...desired.workbooks, ...desired.reports, ...desired.userAttributes].map((r) => r.address);

@@ -11,10 +11,14 @@ const example = resolve(import.meta.dirname, '../../fixtures/example');
 const opts = { vars: {}, env: {}, mayHoldUnknownRefs: false };
 
 describe('the example bundle', () => {
-  it('loads clean in every environment, with that environment\'s vars', async () => {
+  it("loads clean in every environment, with that environment's vars", async () => {
     for (const name of ['local', 'staging', 'production']) {
       const env = await resolveEnvironment({ dir: example, flags: { env: name }, env: {}, requireToken: false });
-      const { desired, diagnostics } = await loadBundle(example, { vars: env.vars, env: {}, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+      const { desired, diagnostics } = await loadBundle(example, {
+        vars: env.vars,
+        env: {},
+        mayHoldUnknownRefs: env.mayHoldUnknownRefs,
+      });
       expect(diagnostics).toEqual([]);
       // Named by path: the same in every environment, no per-environment id.
       expect(desired.workbooks.map((w) => w.folder)).toEqual([0, 1, 2].map(() => ['Finance', 'Revenue analytics']));
@@ -22,7 +26,10 @@ describe('the example bundle', () => {
   });
 
   it('yields addresses in file order, partial fields, refs kept, jsonQuery as JSON text', async () => {
-    const { desired } = await loadValidBundle(example, { ...opts, vars: { financeFolderId: null, currency: 'USD', fiscalYearStartMonth: 2 } });
+    const { desired } = await loadValidBundle(example, {
+      ...opts,
+      vars: { financeFolderId: null, currency: 'USD', fiscalYearStartMonth: 2 },
+    });
     expect(desired.workbooks.map((w) => [w.address, w.publish])).toEqual([
       ['workbook/customer-health', false],
       ['workbook/revenue-overview', true],
@@ -62,19 +69,39 @@ describe('the example bundle', () => {
     );
     expect(arr.pos).toEqual({ file: 'reports/arr-by-region.yaml', line: 3, col: 1 });
     const overview = desired.workbooks[1]!;
-    const widgets = (overview.fields.meta!['dashboardDraft'] as { widgets: { id: string; config?: unknown }[] }).widgets;
-    expect(widgets.find((w) => w.id === 'mrr-trend')!.config).toEqual({ reportId: { $report: 'revMrrTrnd01' }, visualization: 'line' });
-    expect((widgets[0]!.config as { content: string }).content).toBe('## Revenue overview\nAll amounts in USD; fiscal year starts in month 2.');
+    const widgets = (overview.fields.meta!['dashboardDraft'] as { widgets: { id: string; config?: unknown }[] })
+      .widgets;
+    expect(widgets.find((w) => w.id === 'mrr-trend')!.config).toEqual({
+      reportId: { $report: 'revMrrTrnd01' },
+      visualization: 'line',
+    });
+    expect((widgets[0]!.config as { content: string }).content).toBe(
+      '## Revenue overview\nAll amounts in USD; fiscal year starts in month 2.',
+    );
   });
 });
 
 describe('loader rules', () => {
   it('normalises slugs, defaults publish to false, keeps only written fields', async () => {
-    const dir = bundle({ 'w.yaml': 'kind: Workbook\nslug: "  Revenue-Overview "\nname: R\n---\nkind: Workbook\nslug: b\nfolderId: null\n' });
+    const dir = bundle({
+      'w.yaml': 'kind: Workbook\nslug: "  Revenue-Overview "\nname: R\n---\nkind: Workbook\nslug: b\nfolderId: null\n',
+    });
     const { desired } = await loadValidBundle(dir, opts);
     expect(desired.workbooks).toEqual([
-      { address: 'workbook/revenue-overview', slug: 'revenue-overview', fields: { name: 'R' }, publish: false, pos: { file: 'w.yaml', line: 2, col: 1 } },
-      { address: 'workbook/b', slug: 'b', fields: { folderId: null }, publish: false, pos: { file: 'w.yaml', line: 6, col: 1 } },
+      {
+        address: 'workbook/revenue-overview',
+        slug: 'revenue-overview',
+        fields: { name: 'R' },
+        publish: false,
+        pos: { file: 'w.yaml', line: 2, col: 1 },
+      },
+      {
+        address: 'workbook/b',
+        slug: 'b',
+        fields: { folderId: null },
+        publish: false,
+        pos: { file: 'w.yaml', line: 6, col: 1 },
+      },
     ]);
   });
 
@@ -102,14 +129,21 @@ describe('loader rules', () => {
     ]);
   });
 
-  it.each(['WSC_TOKEN', 'WSC_STAGING_TOKEN', 'DB_PASSWORD', 'github_secret', 'OPENAI_API_KEY'])('refuses ${env.%s}: a secret would reach dashboards and printed plans', async (name) => {
-    const dir = bundle({ 'w.yaml': `kind: Workbook\nslug: a\nname: \${env.${name}}\n` });
-    const { diagnostics, desired } = await loadBundle(dir, { vars: {}, env: { [name]: 'sekrit-value' }, mayHoldUnknownRefs: false });
-    expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
-      ['secret-variable', `\`\${env.${name}}\` cannot be used in a bundle: it looks like a secret`, 3, 7],
-    ]);
-    expect(JSON.stringify(desired)).not.toContain('sekrit-value');
-  });
+  it.each(['WSC_TOKEN', 'WSC_STAGING_TOKEN', 'DB_PASSWORD', 'github_secret', 'OPENAI_API_KEY'])(
+    'refuses ${env.%s}: a secret would reach dashboards and printed plans',
+    async (name) => {
+      const dir = bundle({ 'w.yaml': `kind: Workbook\nslug: a\nname: \${env.${name}}\n` });
+      const { diagnostics, desired } = await loadBundle(dir, {
+        vars: {},
+        env: { [name]: 'sekrit-value' },
+        mayHoldUnknownRefs: false,
+      });
+      expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
+        ['secret-variable', `\`\${env.${name}}\` cannot be used in a bundle: it looks like a secret`, 3, 7],
+      ]);
+      expect(JSON.stringify(desired)).not.toContain('sekrit-value');
+    },
+  );
 
   it('warns about overlapping widgets and widgets wider than the columns; containers may overlap', async () => {
     const dir = bundle({
@@ -125,12 +159,15 @@ describe('loader rules', () => {
         '      - { id: b, type: TEXT, position: { x: 5, y: 1, w: 6, h: 2 } }',
         '',
       ].join('\n'),
-      'v.yaml': 'kind: Workbook\nslug: v\nmeta:\n  dashboardDraft:\n    widgets:\n      - { id: wide, type: CHART, position: { x: 8, y: 0, w: 6, h: 2 } }\n',
+      'v.yaml':
+        'kind: Workbook\nslug: v\nmeta:\n  dashboardDraft:\n    widgets:\n      - { id: wide, type: CHART, position: { x: 8, y: 0, w: 6, h: 2 } }\n',
     });
     const { diagnostics } = await loadBundle(dir, opts);
-    expect(diagnostics.map((d) => `${d.severity} ${d.rule} ${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
-      'warning widget-out-of-bounds v.yaml:6:34 widget `wide` ends at column 14 (x 8 + w 6), beyond the dashboard\'s 12 columns (the default when layout.cols.lg is not set)',
-      'warning widget-out-of-bounds w.yaml:9:30 widget `b` ends at column 11 (x 5 + w 6), beyond the dashboard\'s 10 columns (layout.cols.lg)',
+    expect(
+      diagnostics.map((d) => `${d.severity} ${d.rule} ${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.message}`),
+    ).toEqual([
+      "warning widget-out-of-bounds v.yaml:6:34 widget `wide` ends at column 14 (x 8 + w 6), beyond the dashboard's 12 columns (the default when layout.cols.lg is not set)",
+      "warning widget-out-of-bounds w.yaml:9:30 widget `b` ends at column 11 (x 5 + w 6), beyond the dashboard's 10 columns (layout.cols.lg)",
       'warning widget-overlap w.yaml:9:30 widget `b` overlaps widget `a` (w.yaml:8:30)',
     ]);
   });
@@ -138,14 +175,19 @@ describe('loader rules', () => {
   it('a reference outside the bundle is a warning when the target may hold it', async () => {
     const files = { 'r.yaml': 'kind: Report\npublicId: abcdefabcdef\nworkbookId: { $workbook: Elsewhere }\n' };
     const strict = await loadBundle(bundle(files), opts);
-    expect(strict.diagnostics.map((d) => [d.severity, d.message])).toEqual([['error', 'workbook `elsewhere` is not in the bundle']]);
+    expect(strict.diagnostics.map((d) => [d.severity, d.message])).toEqual([
+      ['error', 'workbook `elsewhere` is not in the bundle'],
+    ]);
     const lenient = await loadBundle(bundle(files), { ...opts, mayHoldUnknownRefs: true });
-    expect(lenient.diagnostics.map((d) => [d.severity, d.message])).toEqual([['warning', 'workbook `elsewhere` is not in the bundle; plan will check the target']]);
+    expect(lenient.diagnostics.map((d) => [d.severity, d.message])).toEqual([
+      ['warning', 'workbook `elsewhere` is not in the bundle; plan will check the target'],
+    ]);
   });
 
   it('rejects malformed references anywhere in meta', async () => {
     const dir = bundle({
-      'r.yaml': 'kind: Report\npublicId: abcdefabcdef\nmeta:\n  a: { $report: abcdefabcdef, x: 1 }\n  b: [{ $reprot: abcdefabcdef }]\n  c: { $workbook: "" }\n  d: { $report: short }\n',
+      'r.yaml':
+        'kind: Report\npublicId: abcdefabcdef\nmeta:\n  a: { $report: abcdefabcdef, x: 1 }\n  b: [{ $reprot: abcdefabcdef }]\n  c: { $workbook: "" }\n  d: { $report: short }\n',
     });
     const { diagnostics } = await loadBundle(dir, opts);
     expect(diagnostics.map((d) => `${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
@@ -165,7 +207,9 @@ describe('loader rules', () => {
   });
 
   it('user attributes: duplicates by name are errors', async () => {
-    const dir = bundle({ 'u.yaml': 'kind: UserAttribute\nname: region\n---\nkind: UserAttribute\nname: region\nid: 4\n' });
+    const dir = bundle({
+      'u.yaml': 'kind: UserAttribute\nname: region\n---\nkind: UserAttribute\nname: region\nid: 4\n',
+    });
     const { diagnostics } = await loadBundle(dir, opts);
     expect(diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
       'duplicate-user-attribute 5:1 duplicate user attribute `region`, also defined at u.yaml:2:1',

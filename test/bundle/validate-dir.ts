@@ -9,7 +9,8 @@ export async function validateDir(dir: string, env: Record<string, string | unde
     const e = await resolveEnvironment({ dir, flags: {}, env, requireToken: false });
     return await loadBundle(dir, { vars: e.vars, env, mayHoldUnknownRefs: e.mayHoldUnknownRefs });
   } catch (err) {
-    if (err instanceof BundleError) return { desired: { workbooks: [], reports: [], userAttributes: [] }, diagnostics: err.diagnostics };
+    if (err instanceof BundleError)
+      return { desired: { workbooks: [], reports: [], userAttributes: [] }, diagnostics: err.diagnostics };
     throw err;
   }
 }

@@ -2,7 +2,17 @@
 // editor-schema line, the generated wsc.yaml (no token, ever), and a sink
 // that never writes outside its root.
 import fc from 'fast-check';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -28,11 +38,54 @@ function tmp(): string {
 const nasty = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: fc.integer({ min: 0, max: 0xa0 }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
-  fc.constantFrom('yes', 'no', 'on', 'null', '~', '', ' ', '1e3', '0o17', '0x1F', '.inf', '-', '- a', '? x', ': y', '#', 'a #b', '&a', '*a', '!tag', '|', '>', '%', '@', '`', '"', "'", 'a\n', '\n', '\n\n x', '  lead', 'trail  ', '\t', '\r', '\u2028', '\uFEFFbom', '---', '...', '<<'),
+  fc.constantFrom(
+    'yes',
+    'no',
+    'on',
+    'null',
+    '~',
+    '',
+    ' ',
+    '1e3',
+    '0o17',
+    '0x1F',
+    '.inf',
+    '-',
+    '- a',
+    '? x',
+    ': y',
+    '#',
+    'a #b',
+    '&a',
+    '*a',
+    '!tag',
+    '|',
+    '>',
+    '%',
+    '@',
+    '`',
+    '"',
+    "'",
+    'a\n',
+    '\n',
+    '\n\n x',
+    '  lead',
+    'trail  ',
+    '\t',
+    '\r',
+    '\u2028',
+    '\uFEFFbom',
+    '---',
+    '...',
+    '<<',
+  ),
 );
 // Keys the loader refuses anywhere (yaml/parse.ts FORBIDDEN_KEYS; export leaves such values out, core/export/docs.ts).
 const key = nasty.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k));
-const json = jsonOf<JsonValue>([nasty, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)], key) as fc.Arbitrary<JsonValue>;
+const json = jsonOf<JsonValue>(
+  [nasty, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)],
+  key,
+) as fc.Arbitrary<JsonValue>;
 
 describe('toYaml', () => {
   test('any JSON value reads back equal, with the loader and with yaml.parse', () => {
@@ -52,7 +105,8 @@ describe('toYaml', () => {
   });
 
   test('a line of only spaces keeps its spaces (fast-check found {"": [" \\n"]})', () => {
-    for (const doc of [{ '': [' \n'] }, { a: ' \n' }, { a: 'x\n \t\ny' }]) {
+    const docs: JsonValue[] = [{ '': [' \n'] }, { a: ' \n' }, { a: 'x\n \t\ny' }];
+    for (const doc of docs) {
       expect(parse(toYaml(doc, { verify: true }))).toEqual(doc);
     }
   });
@@ -70,7 +124,11 @@ describe('schema line and generated wsc.yaml', () => {
   test.each([
     ['report', 'reports/x.yaml', '# yaml-language-server: $schema=../schemas/report.schema.json'],
     ['workbook', 'workbooks/x.yaml', '# yaml-language-server: $schema=../schemas/workbook.schema.json'],
-    ['user-attribute', 'user-attributes/x.yaml', '# yaml-language-server: $schema=../schemas/user-attribute.schema.json'],
+    [
+      'user-attribute',
+      'user-attributes/x.yaml',
+      '# yaml-language-server: $schema=../schemas/user-attribute.schema.json',
+    ],
     ['wsc', 'wsc.yaml', '# yaml-language-server: $schema=./schemas/wsc.schema.json'],
   ] as const)('%s at %s', (kind, rel, line) => {
     expect(schemaLine(kind, rel)).toBe(line);
@@ -79,14 +137,24 @@ describe('schema line and generated wsc.yaml', () => {
 
   test('an embedded environment has no token and says whose state it uses', () => {
     const text = generatedConfig({ environment: 'local', deploymentId: 1, embedded: true, sourcePerDeployment: false });
-    expect(text).toContain("own state (.wsc/state)");
-    expect(parse(text)).toEqual({ defaultEnvironment: 'local', environments: { local: { embedded: true, deploymentId: 1, publicIds: 'as-is' } } });
+    expect(text).toContain('own state (.wsc/state)');
+    expect(parse(text)).toEqual({
+      defaultEnvironment: 'local',
+      environments: { local: { embedded: true, deploymentId: 1, publicIds: 'as-is' } },
+    });
     expect(text).toContain('  local:\n    embedded: true\n');
   });
 
   test('wsc.yaml names the token variable, never a token', () => {
-    expect(generatedConfig({ environment: 'prod', deploymentId: 12, baseUrl: 'https://acme.example.com', embedded: false, sourcePerDeployment: false }))
-      .toMatchInlineSnapshot(`
+    expect(
+      generatedConfig({
+        environment: 'prod',
+        deploymentId: 12,
+        baseUrl: 'https://acme.example.com',
+        embedded: false,
+        sourcePerDeployment: false,
+      }),
+    ).toMatchInlineSnapshot(`
         "# yaml-language-server: $schema=./schemas/wsc.schema.json
         # Written by \`wsc export\`. The token is read from the environment (WSC_TOKEN), never stored here.
         # The publicIds in reports/ are the ids the deployment shows (publicIds: as-is).
@@ -109,11 +177,26 @@ describe('DirSink', () => {
   test('writes only well-formed bundle paths inside the root', async () => {
     const dir = tmp();
     const sink = await DirSink.open(join(dir, 'out'));
-    for (const rel of ['../x.yaml', 'reports/../../x.yaml', 'reports/a/b.yaml', '/etc/passwd', 'reports/.hidden.yaml', 'reports/A.yaml', 'other/x.yaml', 'reports/x.yml', 'reports/x\0.yaml']) {
-      await expect(sink.writeDoc('report', rel, { a: 1 })).rejects.toMatchObject({ code: 'export_unsafe_path', exitCode: 3 });
+    for (const rel of [
+      '../x.yaml',
+      'reports/../../x.yaml',
+      'reports/a/b.yaml',
+      '/etc/passwd',
+      'reports/.hidden.yaml',
+      'reports/A.yaml',
+      'other/x.yaml',
+      'reports/x.yml',
+      'reports/x\0.yaml',
+    ]) {
+      await expect(sink.writeDoc('report', rel, { a: 1 })).rejects.toMatchObject({
+        code: 'export_unsafe_path',
+        exitCode: 3,
+      });
     }
     await sink.writeDoc('report', 'reports/ok.yaml', { a: 1 });
-    expect(readFileSync(join(dir, 'out/reports/ok.yaml'), 'utf8')).toBe('# yaml-language-server: $schema=../schemas/report.schema.json\na: 1\n');
+    expect(readFileSync(join(dir, 'out/reports/ok.yaml'), 'utf8')).toBe(
+      '# yaml-language-server: $schema=../schemas/report.schema.json\na: 1\n',
+    );
     expect(existsSync(join(dir, 'x.yaml'))).toBe(false);
   });
 
@@ -149,7 +232,9 @@ describe('DirSink', () => {
     writeFileSync(join(outside, 'target.yaml'), 'keep\n');
     const sink = await DirSink.open(dir);
     symlinkSync(join(outside, 'target.yaml'), join(dir, 'reports/x.yaml'));
-    await expect(sink.writeDoc('report', 'reports/x.yaml', { a: 1 })).rejects.toMatchObject({ code: 'export_unsafe_path' });
+    await expect(sink.writeDoc('report', 'reports/x.yaml', { a: 1 })).rejects.toMatchObject({
+      code: 'export_unsafe_path',
+    });
     expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe('keep\n');
   });
 

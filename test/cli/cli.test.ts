@@ -10,10 +10,15 @@ const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { versio
 
 function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('node', [`${root}/bin/wsc.js`, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      'node',
+      [`${root}/bin/wsc.js`, ...args],
+      { env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -48,8 +48,12 @@ environments:
 const cfgDir = dirWith(CONFIG);
 const bareDir = dirWith();
 
-const resolveIn = (dir: string, flags: EnvironmentFlags, env: Record<string, string | undefined>, requireToken?: boolean) =>
-  resolveEnvironment({ dir, flags, env, ...(requireToken === undefined ? {} : { requireToken }) });
+const resolveIn = (
+  dir: string,
+  flags: EnvironmentFlags,
+  env: Record<string, string | undefined>,
+  requireToken?: boolean,
+) => resolveEnvironment({ dir, flags, env, ...(requireToken === undefined ? {} : { requireToken }) });
 
 describe('resolveEnvironment: precedence', () => {
   it('no wsc.yaml, no base URL: the embedded `local` environment', async () => {
@@ -65,7 +69,13 @@ describe('resolveEnvironment: precedence', () => {
     });
   });
 
-  type Row = [string, string, EnvironmentFlags, Record<string, string>, Partial<Awaited<ReturnType<typeof resolveEnvironment>>>];
+  type Row = [
+    string,
+    string,
+    EnvironmentFlags,
+    Record<string, string>,
+    Partial<Awaited<ReturnType<typeof resolveEnvironment>>>,
+  ];
   const rows: Row[] = [
     ['bare', 'flag deployment', { deployment: 2 }, {}, { name: 'local', embedded: true, deploymentId: 2 }],
     ['bare', 'WSC_DEPLOYMENT_ID', {}, { WSC_DEPLOYMENT_ID: '5' }, { deploymentId: 5 }],
@@ -75,22 +85,74 @@ describe('resolveEnvironment: precedence', () => {
       'WSC_BASE_URL makes a remote env; /api/v1 and the slash stripped',
       {},
       { WSC_BASE_URL: 'https://x.example.com/api/v1/', WSC_DEPLOYMENT_ID: '5', WSC_TOKEN: 'tok' },
-      { name: 'default', embedded: false, baseUrl: 'https://x.example.com', deploymentId: 5, token: 'tok', mayHoldUnknownRefs: true },
+      {
+        name: 'default',
+        embedded: false,
+        baseUrl: 'https://x.example.com',
+        deploymentId: 5,
+        token: 'tok',
+        mayHoldUnknownRefs: true,
+      },
     ],
-    ['bare', '--base-url beats WSC_BASE_URL', { baseUrl: 'https://a.example.com', deployment: 1 }, { WSC_BASE_URL: 'https://b.example.com', WSC_TOKEN: 't' }, { baseUrl: 'https://a.example.com' }],
+    [
+      'bare',
+      '--base-url beats WSC_BASE_URL',
+      { baseUrl: 'https://a.example.com', deployment: 1 },
+      { WSC_BASE_URL: 'https://b.example.com', WSC_TOKEN: 't' },
+      { baseUrl: 'https://a.example.com' },
+    ],
     ['cfg', 'defaultEnvironment', {}, {}, { name: 'local', embedded: true, deploymentId: 1, vars: { folder: null } }],
     [
       'cfg',
       'WSC_ENV selects; token from the variable wsc.yaml names',
       {},
       { WSC_ENV: 'staging', WSC_STAGING_TOKEN: 'st', OWNER: 'ana' },
-      { name: 'staging', embedded: false, baseUrl: 'https://acme.cubecloud.dev', deploymentId: 12, token: 'st', authScheme: 'api-key', publicIds: 'per-deployment', vars: { folder: 7, owner: 'ana' } },
+      {
+        name: 'staging',
+        embedded: false,
+        baseUrl: 'https://acme.cubecloud.dev',
+        deploymentId: 12,
+        token: 'st',
+        authScheme: 'api-key',
+        publicIds: 'per-deployment',
+        vars: { folder: 7, owner: 'ana' },
+      },
     ],
-    ['cfg', '--env beats WSC_ENV', { env: 'production' }, { WSC_ENV: 'staging', WSC_PRODUCTION_TOKEN: 'pt' }, { name: 'production', token: 'pt', deploymentId: 3, authScheme: 'bearer', publicIds: 'as-is' }],
-    ['cfg', 'WSC_TOKEN beats wsc.yaml token', { env: 'staging' }, { WSC_TOKEN: 'env-tok', WSC_STAGING_TOKEN: 'st', OWNER: 'a' }, { token: 'env-tok' }],
-    ['cfg', 'WSC_AUTH_SCHEME beats wsc.yaml', { env: 'staging' }, { WSC_AUTH_SCHEME: 'raw', WSC_STAGING_TOKEN: 'st', OWNER: 'a' }, { authScheme: 'raw' }],
-    ['cfg', 'WSC_DEPLOYMENT_ID beats wsc.yaml', { env: 'staging' }, { WSC_DEPLOYMENT_ID: '99', WSC_STAGING_TOKEN: 'st', OWNER: 'a' }, { deploymentId: 99 }],
-    ['cfg', '--base-url beats wsc.yaml, even for an embedded env', { baseUrl: 'http://127.0.0.1:4010', deployment: 1 }, { WSC_TOKEN: 't' }, { name: 'local', embedded: false, baseUrl: 'http://127.0.0.1:4010', deploymentId: 1 }],
+    [
+      'cfg',
+      '--env beats WSC_ENV',
+      { env: 'production' },
+      { WSC_ENV: 'staging', WSC_PRODUCTION_TOKEN: 'pt' },
+      { name: 'production', token: 'pt', deploymentId: 3, authScheme: 'bearer', publicIds: 'as-is' },
+    ],
+    [
+      'cfg',
+      'WSC_TOKEN beats wsc.yaml token',
+      { env: 'staging' },
+      { WSC_TOKEN: 'env-tok', WSC_STAGING_TOKEN: 'st', OWNER: 'a' },
+      { token: 'env-tok' },
+    ],
+    [
+      'cfg',
+      'WSC_AUTH_SCHEME beats wsc.yaml',
+      { env: 'staging' },
+      { WSC_AUTH_SCHEME: 'raw', WSC_STAGING_TOKEN: 'st', OWNER: 'a' },
+      { authScheme: 'raw' },
+    ],
+    [
+      'cfg',
+      'WSC_DEPLOYMENT_ID beats wsc.yaml',
+      { env: 'staging' },
+      { WSC_DEPLOYMENT_ID: '99', WSC_STAGING_TOKEN: 'st', OWNER: 'a' },
+      { deploymentId: 99 },
+    ],
+    [
+      'cfg',
+      '--base-url beats wsc.yaml, even for an embedded env',
+      { baseUrl: 'http://127.0.0.1:4010', deployment: 1 },
+      { WSC_TOKEN: 't' },
+      { name: 'local', embedded: false, baseUrl: 'http://127.0.0.1:4010', deploymentId: 1 },
+    ],
     ['cfg', 'no token needed when requireToken is false', { env: 'notoken' }, {}, { name: 'notoken', embedded: false }],
   ];
   it.each(rows)('%s: %s', async (which, _what, flags, env, expected) => {
@@ -102,7 +164,11 @@ describe('resolveEnvironment: precedence', () => {
 
   it('an embedded environment with a state file may hold resources the bundle does not define', async () => {
     const d = dirWith('environments:\n  dev:\n    embedded: true\n');
-    expect(await resolveIn(d, {}, {})).toMatchObject({ name: 'dev', stateFile: join(d, '.wsc/state/dev.json'), mayHoldUnknownRefs: false });
+    expect(await resolveIn(d, {}, {})).toMatchObject({
+      name: 'dev',
+      stateFile: join(d, '.wsc/state/dev.json'),
+      mayHoldUnknownRefs: false,
+    });
     mkdirSync(join(d, '.wsc/state'), { recursive: true });
     writeFileSync(join(d, '.wsc/state/dev.json'), '{}');
     expect(await resolveIn(d, {}, {})).toMatchObject({ mayHoldUnknownRefs: true });
@@ -117,20 +183,102 @@ describe('resolveEnvironment: errors', () => {
   const SECRET = 'sk_secret_value_123';
   type Case = [string, string, EnvironmentFlags, Record<string, string>, string, RegExp, RegExp];
   const cases: Case[] = [
-    ['cfg', 'unknown environment', { env: 'stagin' }, {}, 'env_unknown', /environment `stagin` is not defined in wsc.yaml \(did you mean `staging`\?\)/, /Defined environments: local, staging, production/],
+    [
+      'cfg',
+      'unknown environment',
+      { env: 'stagin' },
+      {},
+      'env_unknown',
+      /environment `stagin` is not defined in wsc.yaml \(did you mean `staging`\?\)/,
+      /Defined environments: local, staging, production/,
+    ],
     ['bare', '--env without wsc.yaml', { env: 'staging' }, {}, 'env_unknown', /no wsc.yaml/, /Create wsc.yaml/],
-    ['cfg', 'token variable unset', { env: 'staging' }, { OWNER: 'a' }, 'env_var_unset', /wsc.yaml:10:12: environment `staging` reads its token from \$\{env.WSC_STAGING_TOKEN\}, but WSC_STAGING_TOKEN is not set/, /Set WSC_STAGING_TOKEN/],
-    ['cfg', 'vars variable unset', { env: 'staging' }, { WSC_STAGING_TOKEN: SECRET }, 'env_var_unset', /reads `vars.owner` from \$\{env.OWNER\}/, /Set OWNER/],
-    ['cfg', 'remote without any token', { env: 'notoken' }, {}, 'token_missing', /no API token for environment `notoken`/, /WSC_TOKEN.*token: \$\{env/],
-    ['cfg', 'remote without deployment', { env: 'nodeployment' }, { T: SECRET }, 'deployment_missing', /no deployment id for environment `nodeployment`/, /deploymentId/],
-    ['cfg', 'http:// to a non-loopback host', { env: 'insecure' }, { T: SECRET }, 'base_url_insecure', /refusing http:\/\/ for acme.cubecloud.dev/, /Use https:\/\//],
-    ['bare', 'malformed URL', { baseUrl: 'not a url', deployment: 1 }, { WSC_TOKEN: SECRET }, 'base_url_invalid', /--base-url: "not a url" is not a valid URL/, /https:\/\/acme/],
-    ['bare', 'http:// flag', { baseUrl: 'http://10.0.0.5:4010', deployment: 1 }, { WSC_TOKEN: SECRET }, 'base_url_insecure', /--base-url: refusing http:\/\/ for 10.0.0.5/, /loopback/],
-    ['bare', 'bad WSC_DEPLOYMENT_ID', {}, { WSC_DEPLOYMENT_ID: 'twelve' }, 'deployment_invalid', /WSC_DEPLOYMENT_ID must be a positive whole number/, /.*/],
-    ['bare', 'bad WSC_AUTH_SCHEME', {}, { WSC_AUTH_SCHEME: 'basic' }, 'auth_scheme_invalid', /WSC_AUTH_SCHEME must be one of bearer, api-key, raw/, /.*/],
+    [
+      'cfg',
+      'token variable unset',
+      { env: 'staging' },
+      { OWNER: 'a' },
+      'env_var_unset',
+      /wsc.yaml:10:12: environment `staging` reads its token from \$\{env.WSC_STAGING_TOKEN\}, but WSC_STAGING_TOKEN is not set/,
+      /Set WSC_STAGING_TOKEN/,
+    ],
+    [
+      'cfg',
+      'vars variable unset',
+      { env: 'staging' },
+      { WSC_STAGING_TOKEN: SECRET },
+      'env_var_unset',
+      /reads `vars.owner` from \$\{env.OWNER\}/,
+      /Set OWNER/,
+    ],
+    [
+      'cfg',
+      'remote without any token',
+      { env: 'notoken' },
+      {},
+      'token_missing',
+      /no API token for environment `notoken`/,
+      /WSC_TOKEN.*token: \$\{env/,
+    ],
+    [
+      'cfg',
+      'remote without deployment',
+      { env: 'nodeployment' },
+      { T: SECRET },
+      'deployment_missing',
+      /no deployment id for environment `nodeployment`/,
+      /deploymentId/,
+    ],
+    [
+      'cfg',
+      'http:// to a non-loopback host',
+      { env: 'insecure' },
+      { T: SECRET },
+      'base_url_insecure',
+      /refusing http:\/\/ for acme.cubecloud.dev/,
+      /Use https:\/\//,
+    ],
+    [
+      'bare',
+      'malformed URL',
+      { baseUrl: 'not a url', deployment: 1 },
+      { WSC_TOKEN: SECRET },
+      'base_url_invalid',
+      /--base-url: "not a url" is not a valid URL/,
+      /https:\/\/acme/,
+    ],
+    [
+      'bare',
+      'http:// flag',
+      { baseUrl: 'http://10.0.0.5:4010', deployment: 1 },
+      { WSC_TOKEN: SECRET },
+      'base_url_insecure',
+      /--base-url: refusing http:\/\/ for 10.0.0.5/,
+      /loopback/,
+    ],
+    [
+      'bare',
+      'bad WSC_DEPLOYMENT_ID',
+      {},
+      { WSC_DEPLOYMENT_ID: 'twelve' },
+      'deployment_invalid',
+      /WSC_DEPLOYMENT_ID must be a positive whole number/,
+      /.*/,
+    ],
+    [
+      'bare',
+      'bad WSC_AUTH_SCHEME',
+      {},
+      { WSC_AUTH_SCHEME: 'basic' },
+      'auth_scheme_invalid',
+      /WSC_AUTH_SCHEME must be one of bearer, api-key, raw/,
+      /.*/,
+    ],
   ];
   it.each(cases)('%s: %s', async (which, _what, flags, env, code, message, hint) => {
-    const e = await resolveIn(which === 'cfg' ? cfgDir : bareDir, flags, { ...env, WSC_SECRET_PROBE: SECRET }).catch((x: unknown) => x);
+    const e = await resolveIn(which === 'cfg' ? cfgDir : bareDir, flags, { ...env, WSC_SECRET_PROBE: SECRET }).catch(
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ConfigError);
     const err = e as ConfigError;
     expect(err.code).toBe(code);

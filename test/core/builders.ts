@@ -20,11 +20,19 @@ export function dWorkbook(slug: string, fields: DesiredWorkbook['fields'] = {}, 
   return { address: `workbook/${slug}`, slug, fields, publish, pos: pos(`workbooks/${slug}.yaml`) };
 }
 
-export function dReport(publicId: string, fields: DesiredReport['fields'] = {}, extra: Partial<DesiredReport> = {}): DesiredReport {
+export function dReport(
+  publicId: string,
+  fields: DesiredReport['fields'] = {},
+  extra: Partial<DesiredReport> = {},
+): DesiredReport {
   return { address: `report/${publicId}`, publicId, fields, pos: pos(`reports/${publicId}.yaml`), ...extra };
 }
 
-export function dAttr(name: string, fields: DesiredUserAttribute['fields'] = {}, extra: Partial<DesiredUserAttribute> = {}): DesiredUserAttribute {
+export function dAttr(
+  name: string,
+  fields: DesiredUserAttribute['fields'] = {},
+  extra: Partial<DesiredUserAttribute> = {},
+): DesiredUserAttribute {
   return { address: `user-attribute/${name}`, name, fields, pos: pos(`user-attributes/${name}.yaml`), ...extra };
 }
 

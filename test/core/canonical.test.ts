@@ -27,7 +27,8 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
     fc.array(tie('v'), { maxLength: 4 }),
     fc.array(fc.tuple(key, tie('v')), { maxLength: 4 }).map((entries) => {
       const o: Record<string, unknown> = {};
-      for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+      for (const [k, v] of entries)
+        Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
       return o;
     }),
   ),
@@ -92,7 +93,8 @@ describe('the direct forms agree with their definitions', () => {
         let s = seed >>> 0 || 1;
         const flip = () => ((s = (s * 1103515245 + 12345) >>> 0), s / 0x100000000);
         for (const b of [other, variant(a, flip), a]) {
-          const expected = JSON.stringify(canonicalize(withoutNullMembers(a))) === JSON.stringify(canonicalize(withoutNullMembers(b)));
+          const expected =
+            JSON.stringify(canonicalize(withoutNullMembers(a))) === JSON.stringify(canonicalize(withoutNullMembers(b)));
           expect(sameContent(a, b)).toBe(expected);
           expect(sameContent(b, a)).toBe(expected);
         }

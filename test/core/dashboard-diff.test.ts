@@ -189,9 +189,7 @@ describe('diffDashboard properties', () => {
         const r = diffDashboard(d, after, names)!;
         expect(r.widgets.length).toBe(1);
         expect(r.widgets[0]!.widget).toBe(w['id']);
-        expect(r.widgets[0]!.change).toBe(
-          { move: 'moved', resize: 'resized', config: 'member', type: 'type' }[e.kind],
-        );
+        expect(r.widgets[0]!.change).toBe({ move: 'moved', resize: 'resized', config: 'member', type: 'type' }[e.kind]);
       }),
       { numRuns: runs(300) },
     );

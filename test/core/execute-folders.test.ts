@@ -13,7 +13,12 @@ import { ctx, desired, dWorkbook, live } from './builders.js';
 const plainStyle = decideStyle({ isTTY: false, columns: 0, env: {}, noColorFlag: true });
 
 /** Folders in memory; `beforeCreate` may act as another writer, `createFails` may lose the answer. */
-function folderPort(opts: { beforeCreate?: (p: ReturnType<typeof folderPort>) => void; createFails?: (n: number) => 'before' | 'after' | undefined } = {}) {
+function folderPort(
+  opts: {
+    beforeCreate?: (p: ReturnType<typeof folderPort>) => void;
+    createFails?: (n: number) => 'before' | 'after' | undefined;
+  } = {},
+) {
   let next = 10;
   let creates = 0;
   const port = {
@@ -58,7 +63,10 @@ describe('createFolderOnce: the race rule', () => {
 
   it('another writer made the same folder first (lower id): ours is deleted and theirs used', async () => {
     const port = folderPort({ beforeCreate: (p) => void p.add('A', null) });
-    expect(await createFolderOnce(port as unknown as ApiPort, 'A', null)).toEqual({ id: 10, lost: { ours: 11, deleted: true } });
+    expect(await createFolderOnce(port as unknown as ApiPort, 'A', null)).toEqual({
+      id: 10,
+      lost: { ours: 11, deleted: true },
+    });
     expect(port.calls).toEqual(['create A', 'list null', 'delete 11']);
     expect(port.folders.map((f) => f.id)).toEqual([10]);
   });
@@ -89,7 +97,11 @@ describe('createFolderOnce: the race rule', () => {
 describe('execute: folders before what they hold', () => {
   it('creates parents first and sends the workbook the created folder id', async () => {
     const port = folderPort();
-    const p = plan(desired({ workbooks: [{ ...dWorkbook('w', { name: 'W' }), folder: ['X', 'Y'] }] }), live({ folders: [] }), ctx());
+    const p = plan(
+      desired({ workbooks: [{ ...dWorkbook('w', { name: 'W' }), folder: ['X', 'Y'] }] }),
+      live({ folders: [] }),
+      ctx(),
+    );
     const r = await execute(p, port as unknown as ApiPort, { concurrency: 4 });
     expect(r.failed).toEqual([]);
     expect(port.calls).toEqual(['create X', 'list null', 'create Y', 'list 10', 'upsert w {"name":"W","folderId":11}']);
@@ -102,7 +114,11 @@ describe('execute: folders before what they hold', () => {
     port.upsertWorkbookBySlug = async () => {
       throw new ApiError({ method: 'PUT', path: '/workbooks/by-slug/w', status: 400 }, 'refused');
     };
-    const p = plan(desired({ workbooks: [{ ...dWorkbook('w', { name: 'W' }), folder: ['X', 'Y'] }] }), live({ folders: [] }), ctx());
+    const p = plan(
+      desired({ workbooks: [{ ...dWorkbook('w', { name: 'W' }), folder: ['X', 'Y'] }] }),
+      live({ folders: [] }),
+      ctx(),
+    );
     const r = await execute(p, port as unknown as ApiPort, { concurrency: 4 });
     expect(r.failed.map((f) => f.request.address)).toEqual(['workbook/w']);
     // X holds Y, so only Y is empty; nothing was deleted.

@@ -22,7 +22,11 @@ const caseArb: fc.Arbitrary<Case> = fc.integer({ min: 1, max: 14 }).chain((n) =>
   fc.record({
     n: fc.constant(n),
     // dependencies only on earlier requests: a DAG
-    deps: fc.tuple(...Array.from({ length: n }, (_, i) => fc.uniqueArray(fc.integer({ min: 0, max: Math.max(0, i - 1) }), { maxLength: i === 0 ? 0 : 3 }))),
+    deps: fc.tuple(
+      ...Array.from({ length: n }, (_, i) =>
+        fc.uniqueArray(fc.integer({ min: 0, max: Math.max(0, i - 1) }), { maxLength: i === 0 ? 0 : 3 }),
+      ),
+    ),
     fail: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
     delays: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: n, maxLength: n }),
     concurrency: fc.integer({ min: 1, max: 4 }),
@@ -45,9 +49,22 @@ function planOf(c: Case): Plan {
         operation: { op: 'upsertWorkbook', slug: slug(i), body: {} },
         dependsOn: c.deps[i]!.map((d) => `r${d}`),
       };
-      return { address: req.address, kind: 'workbook' as const, actions: ['create' as const], changes: [], requests: [req] };
+      return {
+        address: req.address,
+        kind: 'workbook' as const,
+        actions: ['create' as const],
+        changes: [],
+        requests: [req],
+      };
     }),
-    summary: { create: c.n, update: 0, adopt: 0, publish: 0, noop: 0, unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 } },
+    summary: {
+      create: c.n,
+      update: 0,
+      adopt: 0,
+      publish: 0,
+      noop: 0,
+      unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
+    },
     fingerprints: [],
   };
 }
@@ -94,8 +111,12 @@ describe('execute: scheduling invariants', () => {
         expect(new Set(started)).toEqual(ran);
         expect(started).toHaveLength(ran.size);
         expect(new Set(result.applied.map((a) => idx(a.request.id)))).toEqual(ok);
-        expect(new Set(result.failed.map((f) => idx(f.request.id)))).toEqual(new Set([...ran].filter((i) => !ok.has(i))));
-        expect(new Set(result.skipped.map((s) => idx(s.request.id)))).toEqual(new Set([...Array(c.n).keys()].filter((i) => !ran.has(i))));
+        expect(new Set(result.failed.map((f) => idx(f.request.id)))).toEqual(
+          new Set([...ran].filter((i) => !ok.has(i))),
+        );
+        expect(new Set(result.skipped.map((s) => idx(s.request.id)))).toEqual(
+          new Set([...Array(c.n).keys()].filter((i) => !ran.has(i))),
+        );
         expect(result.applied.length + result.failed.length + result.skipped.length).toBe(c.n);
         for (const s of result.skipped) expect(s.reason).toMatch(/^depends on r\d+ which failed$/);
         expect(maxInFlight).toBeLessThanOrEqual(c.concurrency);
@@ -108,7 +129,13 @@ describe('execute: scheduling invariants', () => {
 describe('execute: large plans', () => {
   test('10,000 independent requests all run, each once', async () => {
     const n = 10_000;
-    const c: Case = { n, deps: Array.from({ length: n }, () => []), fail: Array(n).fill(false), delays: Array(n).fill(0), concurrency: 16 };
+    const c: Case = {
+      n,
+      deps: Array.from({ length: n }, () => []),
+      fail: Array(n).fill(false),
+      delays: Array(n).fill(0),
+      concurrency: 16,
+    };
     let calls = 0;
     const port = { upsertWorkbookBySlug: async () => ({ id: ++calls }) as Workbook } as unknown as ApiPort;
     const result = await execute(planOf(c), port, { concurrency: 16 });

@@ -7,7 +7,10 @@ import type { ApiPort } from '../../src/core/model.js';
 import { ApiError } from '../../src/errors.js';
 
 const conflict = () =>
-  new ApiError({ method: 'POST', path: '/api/v1/user-attributes', status: 409, serverMessage: 'already exists' }, 'conflict');
+  new ApiError(
+    { method: 'POST', path: '/api/v1/user-attributes', status: 409, serverMessage: 'already exists' },
+    'conflict',
+  );
 
 function port(existing: UserAttribute | undefined, calls: string[]): ApiPort {
   return {
@@ -32,21 +35,33 @@ const body = { name: 'region', type: 'string', displayName: 'Region', defaultVal
 describe('createUserAttributeConverging', () => {
   test('same content: the existing attribute is taken, nothing else is sent', async () => {
     const calls: string[] = [];
-    const got = await createUserAttributeConverging(port({ id: 7, name: 'region', type: 'string', displayName: 'Region', defaultValue: 'emea' }, calls), body, where);
+    const got = await createUserAttributeConverging(
+      port({ id: 7, name: 'region', type: 'string', displayName: 'Region', defaultValue: 'emea' }, calls),
+      body,
+      where,
+    );
     expect(got).toEqual({ id: 7, recovered: true });
     expect(calls).toEqual(['create', 'find region']);
   });
 
   test('different content: the existing attribute is updated with the fields that differ', async () => {
     const calls: string[] = [];
-    const got = await createUserAttributeConverging(port({ id: 7, name: 'region', type: 'string', displayName: 'Old', defaultValue: null }, calls), body, where);
+    const got = await createUserAttributeConverging(
+      port({ id: 7, name: 'region', type: 'string', displayName: 'Old', defaultValue: null }, calls),
+      body,
+      where,
+    );
     expect(got).toEqual({ id: 7, recovered: true });
     expect(calls).toEqual(['create', 'find region', 'update 7 {"displayName":"Region","defaultValue":"emea"}']);
   });
 
   test('a different type cannot be reconciled: a clear error naming both types', async () => {
     const calls: string[] = [];
-    const err = await createUserAttributeConverging(port({ id: 7, name: 'region', type: 'number' }, calls), body, where).catch((e: unknown) => e);
+    const err = await createUserAttributeConverging(
+      port({ id: 7, name: 'region', type: 'number' }, calls),
+      body,
+      where,
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('user_attribute_type_differs');
     expect((err as ApiError).message).toMatch(/type number, not string/);

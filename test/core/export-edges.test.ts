@@ -51,10 +51,7 @@ describe('a report named only in CJK', () => {
   test('exports to reports/<publicId, lower-cased>.yaml; two such reports to two such files', async () => {
     const sink = new MemorySink();
     const summary = await exportDeployment(
-      source([
-        lReport(1, 'revMrrTrnd01', { name: '売上推移' }),
-        lReport(2, 'revChurn0001', { name: '解約率' }),
-      ]),
+      source([lReport(1, 'revMrrTrnd01', { name: '売上推移' }), lReport(2, 'revChurn0001', { name: '解約率' })]),
       sink,
       OPTS,
     );

@@ -71,10 +71,19 @@ describe('names of a set', () => {
   test('any set of names: no two files collide case-insensitively, whatever the arrival order', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.record({ raw: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('Report', 'report', 'REPORT', 'CON', '../x', 'a/b')), identity: fc.string({ minLength: 1, maxLength: 12 }) }), {
-          selector: (x) => x.identity,
-          maxLength: 40,
-        }),
+        fc.uniqueArray(
+          fc.record({
+            raw: fc.oneof(
+              fc.string({ maxLength: 12 }),
+              fc.constantFrom('Report', 'report', 'REPORT', 'CON', '../x', 'a/b'),
+            ),
+            identity: fc.string({ minLength: 1, maxLength: 12 }),
+          }),
+          {
+            selector: (x) => x.identity,
+            maxLength: 40,
+          },
+        ),
         (items) => {
           const a = assignNames(items);
           const b = assignNames([...items].reverse());
@@ -169,7 +178,10 @@ describe('the registry, incrementally', () => {
     expect(r.renames).toHaveLength(2);
     for (const id of ['P1', 'P24241', 'P138551']) expect(reg.nameOf(id)).toBe(wanted.get(id));
     // A later member uses the group's longer hash.
-    expect(reg.claim('sales', 'P4')).toEqual({ name: groupNames('sales', ['P1', 'P24241', 'P138551', 'P4']).get('P4'), renames: [] });
+    expect(reg.claim('sales', 'P4')).toEqual({
+      name: groupNames('sales', ['P1', 'P24241', 'P138551', 'P4']).get('P4'),
+      renames: [],
+    });
   });
 
   test('many resources of one name are named in linear time: the whole group is re-hashed only when it forms or clashes', () => {

@@ -14,14 +14,30 @@ const summary: ExportSummary = {
     reason: i === 11 ? ('shared' as const) : ('placeholder' as const),
     livePublicId: i === 11 ? 'sharedAAAAA1' : '000000legacy',
   })),
-  derivedSlugs: [{ file: 'workbooks/ops-board.yaml', slug: 'ops-board', workbookId: 11, name: 'Ops Board', reports: 3 }],
+  derivedSlugs: [
+    { file: 'workbooks/ops-board.yaml', slug: 'ops-board', workbookId: 11, name: 'Ops Board', reports: 3 },
+  ],
   warnings: [
-    { code: 'dangling-report', file: 'workbooks/sales.yaml', message: 'meta.dashboardDraft.widgets[2].config.reportId: report 999 is not part of this export; …' },
-    { code: 'dangling-workbook', file: 'reports/twin-a.yaml', message: 'workbookId: workbook 12 is not part of this export; …' },
+    {
+      code: 'dangling-report',
+      file: 'workbooks/sales.yaml',
+      message: 'meta.dashboardDraft.widgets[2].config.reportId: report 999 is not part of this export; …',
+    },
+    {
+      code: 'dangling-workbook',
+      file: 'reports/twin-a.yaml',
+      message: 'workbookId: workbook 12 is not part of this export; …',
+    },
   ],
   written: ['reports/a.yaml'],
 };
-const facts = { outDir: 'exported', environment: 'default', configWritten: true, stale: ['reports/gone.yaml'], changed: 17 };
+const facts = {
+  outDir: 'exported',
+  environment: 'default',
+  configWritten: true,
+  stale: ['reports/gone.yaml'],
+  changed: 17,
+};
 
 describe('export summary', () => {
   test('human', () => {
@@ -70,7 +86,20 @@ describe('export summary', () => {
 
   test('json lists everything, with a format version', () => {
     const j = JSON.parse(renderExportJson(summary, facts));
-    expect(Object.keys(j)).toEqual(['formatVersion', 'deploymentId', 'outDir', 'environment', 'configWritten', 'files', 'adoptions', 'derivedSlugs', 'warnings', 'stale', 'written', 'changed']);
+    expect(Object.keys(j)).toEqual([
+      'formatVersion',
+      'deploymentId',
+      'outDir',
+      'environment',
+      'configWritten',
+      'files',
+      'adoptions',
+      'derivedSlugs',
+      'warnings',
+      'stale',
+      'written',
+      'changed',
+    ]);
     expect(j.adoptions).toHaveLength(12);
     expect(j.formatVersion).toBe(1);
     expect(j.changed).toBe(17);
@@ -78,7 +107,11 @@ describe('export summary', () => {
 
   test('exported again over the same bundle: how many files were new or changed', () => {
     const first = renderExportHuman(summary, { ...facts, changed: 3 }, plainStyle).split('\n')[0];
-    expect(first).toBe('Exported deployment 1 to exported: 2 workbooks, 14 reports, 1 user attribute (17 files; 3 new or changed, 14 already up to date).');
-    expect(renderExportHuman(summary, { ...facts, changed: 0 }, plainStyle).split('\n')[0]).toMatch(/\(17 files; 0 new or changed, 17 already up to date\)\.$/);
+    expect(first).toBe(
+      'Exported deployment 1 to exported: 2 workbooks, 14 reports, 1 user attribute (17 files; 3 new or changed, 14 already up to date).',
+    );
+    expect(renderExportHuman(summary, { ...facts, changed: 0 }, plainStyle).split('\n')[0]).toMatch(
+      /\(17 files; 0 new or changed, 17 already up to date\)\.$/,
+    );
   });
 });

@@ -11,7 +11,13 @@ import { normalizeSlug, type Folder, type Report, type UserAttribute, type Workb
 import { LEGACY_PLACEHOLDER } from '../../src/emulator/seed.js';
 import { loadBundle } from '../../src/bundle/load.js';
 import { DirSink } from '../../src/bundle/write-files.js';
-import { exportDeployment, type ExportOptions, type ExportSink, type ExportSource, type Doc } from '../../src/core/export.js';
+import {
+  exportDeployment,
+  type ExportOptions,
+  type ExportSink,
+  type ExportSource,
+  type Doc,
+} from '../../src/core/export.js';
 import { jsonQueryValue, reportDoc, workbookDoc, type RefLookup } from '../../src/core/export/docs.js';
 import { mintPublicId } from '../../src/core/export/mint.js';
 import { plan } from '../../src/core/plan.js';
@@ -78,7 +84,11 @@ async function planAfterExport(l: Live, opts: Partial<ExportOptions> = {}) {
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   expect(errors).toEqual([]);
   const folders = [{ id: 7, name: 'Finance', parentId: null }] as Folder[];
-  const p = plan(loaded.desired, { workbooks: l.workbooks, reports: l.reports, userAttributes: l.userAttributes, folders }, ctx());
+  const p = plan(
+    loaded.desired,
+    { workbooks: l.workbooks, reports: l.reports, userAttributes: l.userAttributes, folders },
+    ctx(),
+  );
   return { dir, summary, plan: p, desired: loaded.desired };
 }
 
@@ -96,9 +106,19 @@ function sample(): Live {
           title: 'Sales',
           widgets: [
             { id: 'w1', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: 100 } },
-            { id: 'w2', type: 'CHART', position: { x: 6, y: 0, w: 6, h: 4 }, config: { reportId: 102, nested: { sourceReportId: 101 } } },
+            {
+              id: 'w2',
+              type: 'CHART',
+              position: { x: 6, y: 0, w: 6, h: 4 },
+              config: { reportId: 102, nested: { sourceReportId: 101 } },
+            },
             { id: 'w3', type: 'CHART', position: { x: 0, y: 4, w: 6, h: 4 }, config: { reportId: 999 } },
-            { id: 't1', type: 'TEXT', position: { x: 6, y: 4, w: 6, h: 4 }, config: { text: 'Price is ${price}', count: 100 } },
+            {
+              id: 't1',
+              type: 'TEXT',
+              position: { x: 6, y: 4, w: 6, h: 4 },
+              config: { text: 'Price is ${price}', count: 100 },
+            },
           ],
         },
       },
@@ -243,7 +263,9 @@ describe('exportDeployment', () => {
       ]),
     );
     expect(summary.adoptions).toHaveLength(4);
-    expect(summary.derivedSlugs).toEqual([{ file: 'workbooks/ops-board.yaml', slug: 'ops-board', workbookId: 11, name: 'Ops Board', reports: 1 }]);
+    expect(summary.derivedSlugs).toEqual([
+      { file: 'workbooks/ops-board.yaml', slug: 'ops-board', workbookId: 11, name: 'Ops Board', reports: 1 },
+    ]);
     expect(summary.warnings.map((w) => [w.code, w.file])).toEqual([
       ['dangling-workbook', 'reports/twin-a.yaml'],
       ['dangling-report', 'workbooks/sales.yaml'],
@@ -263,7 +285,9 @@ describe('exportDeployment', () => {
         // No slug live: the exported adopt block gives the live workbook its slug; nothing else changes.
         expect(c.actions).toEqual(['adopt']);
         expect(c.changes.map((x) => [x.path, x.before, x.after])).toEqual([['slug', null, 'ops-board']]);
-        expect(c.requests.map((r) => r.operation)).toEqual([{ op: 'adoptWorkbook', workbookId: 11, slug: 'ops-board' }]);
+        expect(c.requests.map((r) => r.operation)).toEqual([
+          { op: 'adoptWorkbook', workbookId: 11, slug: 'ops-board' },
+        ]);
       } else if (c.address === `report/${mintPublicId(1, 102)}`) {
         // ... and the report in it stays there: its workbook reference resolves to the adopted id.
         expect(c.actions).toEqual(['adopt']);
@@ -282,7 +306,27 @@ describe('exportDeployment', () => {
   test('a plan after export is empty for any content (no phantom diffs)', async () => {
     const text = fc.oneof(
       fc.string({ maxLength: 30 }),
-      fc.constantFrom('${env.HOME}', '$${x}', 'a ${ open', '$${', 'a\nb\n', ' lead', 'trail ', 'yes', 'null', '~', '123', '0x1F', '- x', '# c', 'a: b', '"q"', "'", '\t', '\r\n'),
+      fc.constantFrom(
+        '${env.HOME}',
+        '$${x}',
+        'a ${ open',
+        '$${',
+        'a\nb\n',
+        ' lead',
+        'trail ',
+        'yes',
+        'null',
+        '~',
+        '123',
+        '0x1F',
+        '- x',
+        '# c',
+        'a: b',
+        '"q"',
+        "'",
+        '\t',
+        '\r\n',
+      ),
       fc.string({ unit: fc.integer({ min: 0, max: 0xa0 }).map((c) => String.fromCharCode(c)), maxLength: 10 }),
     );
     const json = fc.jsonValue({ maxDepth: 3 });
@@ -293,7 +337,13 @@ describe('exportDeployment', () => {
             name: text,
             title: fc.option(text, { nil: undefined }),
             sqlQuery: fc.option(text, { nil: undefined }),
-            jsonQuery: fc.option(fc.oneof(json.map((v) => JSON.stringify(v) ?? 'null'), text), { nil: undefined }),
+            jsonQuery: fc.option(
+              fc.oneof(
+                json.map((v) => JSON.stringify(v) ?? 'null'),
+                text,
+              ),
+              { nil: undefined },
+            ),
             meta: fc.option(fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }), { nil: undefined }),
             legacy: fc.boolean(),
           }),
@@ -301,7 +351,9 @@ describe('exportDeployment', () => {
         ),
         fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }),
         // Slugs validate refuses (unsafe-slug: '.', '..', '/', control characters) cannot round-trip.
-        text.map((t) => normalizeSlug(t)).filter((t) => t !== '' && t !== '.' && t !== '..' && !/[/\\\u0000-\u001f\u007f-\u009f]/.test(t)), // eslint-disable-line no-control-regex
+        text
+          .map((t) => normalizeSlug(t))
+          .filter((t) => t !== '' && t !== '.' && t !== '..' && !/[/\\\u0000-\u001f\u007f-\u009f]/.test(t)), // eslint-disable-line no-control-regex
         async (rs, wbMeta, slug) => {
           const reports = rs.map((r, i) =>
             lReport(500 + i, r.legacy ? LEGACY_PLACEHOLDER : `pid${String(i).padStart(9, '0')}`, {
@@ -316,12 +368,22 @@ describe('exportDeployment', () => {
           const l: Live = { workbooks: [lWorkbook(10, slug, { meta: wbMeta })], reports, userAttributes: [] };
           const { plan: p, summary } = await planAfterExport(l);
           for (const c of p.changes) {
-            const expected = c.kind === 'report' && summary.adoptions.some((a) => `report/${a.publicId}` === c.address) ? ['adopt'] : ['noop'];
-            expect([c.address, c.actions, c.changes.filter((x) => x.path !== 'publicId')]).toEqual([c.address, expected, []]);
+            const expected =
+              c.kind === 'report' && summary.adoptions.some((a) => `report/${a.publicId}` === c.address)
+                ? ['adopt']
+                : ['noop'];
+            expect([c.address, c.actions, c.changes.filter((x) => x.path !== 'publicId')]).toEqual([
+              c.address,
+              expected,
+              [],
+            ]);
           }
           const dropped = summary.warnings.filter((w) => w.code === 'field-dropped');
           // Only what a bundle cannot hold is left out: reserved keys, `$`-references, a jsonQuery that is not JSON.
-          for (const w of dropped) expect(w.message).toMatch(/constructor|prototype|__proto__|reference|\$report|\$workbook|^jsonQuery .*not valid JSON/);
+          for (const w of dropped)
+            expect(w.message).toMatch(
+              /constructor|prototype|__proto__|reference|\$report|\$workbook|^jsonQuery .*not valid JSON/,
+            );
         },
       ),
       { numRuns: runs(60) },
@@ -331,7 +393,11 @@ describe('exportDeployment', () => {
   test('the files do not depend on the order or page size of the listing', async () => {
     const l = sample();
     const a = await exportTo(l, {}, 2);
-    const reversed: Live = { workbooks: [...l.workbooks].reverse(), reports: [...l.reports].reverse(), userAttributes: l.userAttributes };
+    const reversed: Live = {
+      workbooks: [...l.workbooks].reverse(),
+      reports: [...l.reports].reverse(),
+      userAttributes: l.userAttributes,
+    };
     const b = await exportTo(reversed, {}, 1);
     const c = await exportTo(l, {}, 100);
     expect(tree(b.dir)).toEqual(tree(a.dir));
@@ -347,7 +413,11 @@ describe('exportDeployment', () => {
       'workbooks/sales.yaml',
     ]);
     // Report 102 lives in the slugless workbook 11, which is not exported: its workbookId stays a number.
-    expect(summary.warnings.map((w) => w.code).sort()).toEqual(['dangling-report', 'dangling-workbook', 'report-id-kept']);
+    expect(summary.warnings.map((w) => w.code).sort()).toEqual([
+      'dangling-report',
+      'dangling-workbook',
+      'report-id-kept',
+    ]);
   });
 
   test('--workbook with an unknown slug fails before writing anything', async () => {
@@ -362,8 +432,18 @@ describe('exportDeployment', () => {
 
   test('a value the bundle schema refuses is left out field by field, with a warning', async () => {
     const l: Live = {
-      workbooks: [lWorkbook(1, 'w', { meta: { good: 1, dashboardDraft: { widgets: [{ type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 } }] } } })],
-      reports: [lReport(2, 'AAAAAAAAAAA2', { name: 'r', pivotItems: { columns: [], rows: [], measures: [], filters: [], displayScale: 2 } as never, meta: { constructor: 1, ok: true } })],
+      workbooks: [
+        lWorkbook(1, 'w', {
+          meta: { good: 1, dashboardDraft: { widgets: [{ type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 } }] } },
+        }),
+      ],
+      reports: [
+        lReport(2, 'AAAAAAAAAAA2', {
+          name: 'r',
+          pivotItems: { columns: [], rows: [], measures: [], filters: [], displayScale: 2 } as never,
+          meta: { constructor: 1, ok: true },
+        }),
+      ],
       userAttributes: [lAttr(3, 'odd', { type: 'date' })],
     };
     const { plan: p, summary } = await planAfterExport(l);
@@ -384,7 +464,9 @@ describe('exportDeployment', () => {
       rename: async () => undefined,
     };
     let requested = 0;
-    const reports = Array.from({ length: 50 }, (_, i) => lReport(i + 1, `p${String(i).padStart(11, '0')}`, { name: `r${i}` }));
+    const reports = Array.from({ length: 50 }, (_, i) =>
+      lReport(i + 1, `p${String(i).padStart(11, '0')}`, { name: `r${i}` }),
+    );
     const source: ExportSource = {
       workbooks: () => pages([], 10),
       userAttributes: () => pages([], 10),
@@ -428,7 +510,11 @@ describe('exportDeployment', () => {
           }
         })(),
     };
-    const sink: ExportSink = { writeDoc: async () => undefined, readDoc: async () => ({}), rename: async () => undefined };
+    const sink: ExportSink = {
+      writeDoc: async () => undefined,
+      readDoc: async () => ({}),
+      rename: async () => undefined,
+    };
     await expect(exportDeployment(source, sink, OPTS)).rejects.toThrow('workbooks failed');
     expect(order).toEqual(['reports page 1', 'workbooks']);
     expect(closed).toBe(true);

@@ -21,16 +21,32 @@ describe('checkFingerprints', () => {
   it('nothing changed → no drift (key order of the live objects does not matter)', () => {
     const reordered = live({
       ...base,
-      workbooks: [Object.fromEntries(Object.entries(base.workbooks[0]!).reverse()) as typeof base.workbooks[0]],
+      workbooks: [Object.fromEntries(Object.entries(base.workbooks[0]!).reverse()) as (typeof base.workbooks)[0]],
     });
     expect(checkFingerprints(saved, reordered, fctx)).toEqual([]);
   });
 
   it.each([
-    ['changed content', live({ ...base, workbooks: [lWorkbook(7, 'sales', { name: 'Changed', updatedAt: '2026-02-02T00:00:00.000Z' })] }), [{ address: 'workbook/sales', message: 'changed since it was planned (updated at 2026-02-02T00:00:00.000Z)' }]],
-    ['appeared', live({ ...base, reports: [...base.reports, lReport(50, 'newRep000001')] }), [{ address: 'report/newRep000001', message: 'was absent when planned and now exists (id 50)' }]],
-    ['deleted', live({ ...base, userAttributes: [] }), [{ address: 'user-attribute/region', message: 'was deleted since it was planned (id 5)' }]],
-    ['replaced', live({ ...base, workbooks: [lWorkbook(9, 'SALES', { name: 'Old' })] }), [{ address: 'workbook/sales', message: 'was replaced: id 7 is now id 9' }]],
+    [
+      'changed content',
+      live({ ...base, workbooks: [lWorkbook(7, 'sales', { name: 'Changed', updatedAt: '2026-02-02T00:00:00.000Z' })] }),
+      [{ address: 'workbook/sales', message: 'changed since it was planned (updated at 2026-02-02T00:00:00.000Z)' }],
+    ],
+    [
+      'appeared',
+      live({ ...base, reports: [...base.reports, lReport(50, 'newRep000001')] }),
+      [{ address: 'report/newRep000001', message: 'was absent when planned and now exists (id 50)' }],
+    ],
+    [
+      'deleted',
+      live({ ...base, userAttributes: [] }),
+      [{ address: 'user-attribute/region', message: 'was deleted since it was planned (id 5)' }],
+    ],
+    [
+      'replaced',
+      live({ ...base, workbooks: [lWorkbook(9, 'SALES', { name: 'Old' })] }),
+      [{ address: 'workbook/sales', message: 'was replaced: id 7 is now id 9' }],
+    ],
   ])('%s → drift', (_n, now, drift) => {
     expect(checkFingerprints(saved, now, fctx)).toEqual(drift);
   });
@@ -50,6 +66,8 @@ describe('checkFingerprints', () => {
     const c = { deploymentId: 3, publicIds: 'per-deployment' as const };
     const fps = plan(dd, live({}), ctx(c)).fingerprints;
     expect(checkFingerprints(fps, live({ reports: [lReport(1, 'revqZ1x8Kp0a')] }), c)).toEqual([]);
-    expect(checkFingerprints(fps, live({ reports: [lReport(1, derivePublicId('revqZ1x8Kp0a', 3))] }), c)).toHaveLength(1);
+    expect(checkFingerprints(fps, live({ reports: [lReport(1, derivePublicId('revqZ1x8Kp0a', 3))] }), c)).toHaveLength(
+      1,
+    );
   });
 });

@@ -20,7 +20,17 @@ let conn: Connection;
 beforeAll(async () => {
   emu = await createEmulator({ port: 0 });
   conn = await connect(
-    { name: 'test', embedded: false, baseUrl: emu.url, token: emu.adminToken, deploymentId: 1, authScheme: 'bearer', publicIds: 'as-is', vars: {}, mayHoldUnknownRefs: true },
+    {
+      name: 'test',
+      embedded: false,
+      baseUrl: emu.url,
+      token: emu.adminToken,
+      deploymentId: 1,
+      authScheme: 'bearer',
+      publicIds: 'as-is',
+      vars: {},
+      mayHoldUnknownRefs: true,
+    },
     { concurrency: 2, maxRetries: 0 },
   );
 });
@@ -30,7 +40,11 @@ afterAll(async () => {
 });
 
 const key = fc.constantFrom('chart', 'format', 'color', 'x', 'y', 'nested', 'wsc-like');
-const value = jsonOf<unknown>([fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null)], fc.constantFrom('a', 'b', 'c'), 3);
+const value = jsonOf<unknown>(
+  [fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null)],
+  fc.constantFrom('a', 'b', 'c'),
+  3,
+);
 const metaObj = fc.dictionary(key, value, { maxKeys: 5 });
 
 let n = 0;
@@ -45,17 +59,26 @@ describe('report meta on the wire', () => {
           body: JSON.stringify({ publicId, name: publicId, meta: liveMeta }),
         });
         expect(made.status).toBe(200);
-        const desired: DesiredState = { workbooks: [], reports: [dReport(publicId, { meta: desiredMeta as DesiredState['reports'][number]['fields']['meta'] })], userAttributes: [] };
+        const desired: DesiredState = {
+          workbooks: [],
+          reports: [dReport(publicId, { meta: desiredMeta as DesiredState['reports'][number]['fields']['meta'] })],
+          userAttributes: [],
+        };
         const live = await readLiveState(conn.client, 1);
         const p = plan(desired, live, ctx());
         const result = await execute(p, conn.port, { concurrency: 2 });
         expect(result.failed).toEqual([]);
         const after = (await readLiveState(conn.client, 1)).reports.find((r) => r.publicId === publicId)!;
         const expected: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(liveMeta)) Object.defineProperty(expected, k, { value: v, enumerable: true, writable: true, configurable: true });
-        for (const [k, v] of Object.entries(desiredMeta)) Object.defineProperty(expected, k, { value: v, enumerable: true, writable: true, configurable: true });
+        for (const [k, v] of Object.entries(liveMeta))
+          Object.defineProperty(expected, k, { value: v, enumerable: true, writable: true, configurable: true });
+        for (const [k, v] of Object.entries(desiredMeta))
+          Object.defineProperty(expected, k, { value: v, enumerable: true, writable: true, configurable: true });
         // null and an absent member are the same content to the planner (no phantom diffs)
-        expect(sameContent(expected, after.meta ?? {}), `${canonicalJson(expected)} vs ${canonicalJson(after.meta)}`).toBe(true);
+        expect(
+          sameContent(expected, after.meta ?? {}),
+          `${canonicalJson(expected)} vs ${canonicalJson(after.meta)}`,
+        ).toBe(true);
       }),
       { numRuns: runs(60) },
     );

@@ -12,7 +12,8 @@ import { defaultMaxDeletes } from '../../src/core/plan/prune.js';
 import { ctx, dReport, desired, dWorkbook, live, lReport, lWorkbook } from './builders.js';
 
 const own = (extra: Partial<OwnershipContext> = {}): OwnershipContext => ({ bundle: 'team', prune: true, ...extra });
-const rec = (bundle: string, fields: Record<string, unknown>) => recordFor({ bundle, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fieldHash(k, v)])) }, {});
+const rec = (bundle: string, fields: Record<string, unknown>) =>
+  recordFor({ bundle, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fieldHash(k, v)])) }, {});
 
 describe('field hashes', () => {
   test('equal where the planner sees no difference, different where it sees one', () => {
@@ -21,26 +22,39 @@ describe('field hashes', () => {
     expect(fieldHash('meta.chart', { a: 1, b: null })).toBe(fieldHash('meta.chart', { a: 1 }));
     expect(fieldHash('title', null)).toBe(fieldHash('title', undefined));
     const draft = { title: 'T', widgets: [{ type: 'TEXT', position: { x: 0, y: 0, w: 1, h: 1 } }] };
-    expect(fieldHash('meta.dashboardDraft', draft)).toBe(fieldHash('meta.dashboardDraft', { ...draft, widgets: [{ ...draft.widgets[0], id: 'srv-1' }] }));
-    expect(fieldHash('meta.dashboardDraft', draft)).not.toBe(fieldHash('meta.dashboardDraft', { ...draft, title: 'U' }));
+    expect(fieldHash('meta.dashboardDraft', draft)).toBe(
+      fieldHash('meta.dashboardDraft', { ...draft, widgets: [{ ...draft.widgets[0], id: 'srv-1' }] }),
+    );
+    expect(fieldHash('meta.dashboardDraft', draft)).not.toBe(
+      fieldHash('meta.dashboardDraft', { ...draft, title: 'U' }),
+    );
   });
 
   test('a record hashes the values a request sends once resolved, and sits on top of the meta it sends', () => {
     const spec = { bundle: 'team', fields: { name: fieldHash('name', 'N'), workbookId: null } };
     const body = withRecord({ name: 'N', workbookId: 42, meta: { chart: 'line' } }, spec);
-    expect(body['meta']).toMatchObject({ chart: 'line', wsc: { bundle: 'team', fields: { name: fieldHash('name', 'N'), workbookId: fieldHash('workbookId', 42) } } });
+    expect(body['meta']).toMatchObject({
+      chart: 'line',
+      wsc: { bundle: 'team', fields: { name: fieldHash('name', 'N'), workbookId: fieldHash('workbookId', 42) } },
+    });
   });
 });
 
 describe('the planner with a bundle name', () => {
   test('a create carries its record; a reference known only after apply is hashed by the executor', () => {
     const p = plan(
-      desired({ workbooks: [dWorkbook('sales', { name: 'Sales' })], reports: [dReport('rep000000001', { name: 'R', workbookId: { $workbook: 'sales' } })] }),
+      desired({
+        workbooks: [dWorkbook('sales', { name: 'Sales' })],
+        reports: [dReport('rep000000001', { name: 'R', workbookId: { $workbook: 'sales' } })],
+      }),
       live({}),
       ctx({ ownership: own() }),
     );
     const create = p.changes.find((c) => c.address === 'report/rep000000001')!.requests[0]!;
-    expect(create.operation).toMatchObject({ op: 'createReport', record: { bundle: 'team', fields: { name: fieldHash('name', 'R'), workbookId: null } } });
+    expect(create.operation).toMatchObject({
+      op: 'createReport',
+      record: { bundle: 'team', fields: { name: fieldHash('name', 'R'), workbookId: null } },
+    });
     expect(p.bundle).toBe('team');
     expect(p.summary).toMatchObject({ record: 0, delete: 0 });
   });
@@ -52,11 +66,18 @@ describe('the planner with a bundle name', () => {
     const rc = p1.changes[0]!;
     expect(rc.actions).toEqual(['record']);
     // A report's PUT replaces meta: the live members go with it.
-    expect(rc.requests[0]!.operation).toMatchObject({ op: 'updateReport', reportId: 7, body: { meta: { chart: 'line', other: 1 } } });
+    expect(rc.requests[0]!.operation).toMatchObject({
+      op: 'updateReport',
+      reportId: 7,
+      body: { meta: { chart: 'line', other: 1 } },
+    });
     expect(hasChanges(p1)).toBe(false);
     expect(hasRequests(p1)).toBe(true);
 
-    const recorded = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', wsc: rec('team', { 'meta.chart': 'line', name: 'R' }) } });
+    const recorded = lReport(7, 'rep000000001', {
+      name: 'R',
+      meta: { chart: 'line', wsc: rec('team', { 'meta.chart': 'line', name: 'R' }) },
+    });
     const p2 = plan(d, live({ reports: [recorded] }), ctx({ ownership: own() }));
     expect(p2.changes[0]!.actions).toEqual(['noop']);
     expect(hasRequests(p2)).toBe(false);
@@ -72,7 +93,11 @@ describe('the planner with a bundle name', () => {
     expect(p.changes[0]!.uiEdits).toBeUndefined();
     expect(p.changes[0]!.actions).toEqual(['record']);
     // Another bundle's record: no mark, and a note.
-    const theirs = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc: rec('other', { name: 'R', title: 'T' }) } });
+    const theirs = lReport(7, 'rep000000001', {
+      name: 'R (UI)',
+      title: 'T',
+      meta: { wsc: rec('other', { name: 'R', title: 'T' }) },
+    });
     const p3 = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
     expect(p3.changes[0]!.uiEdits).toBeUndefined();
     expect(p3.changes[0]!.note).toContain('recorded for bundle "other"');
@@ -80,11 +105,16 @@ describe('the planner with a bundle name', () => {
 });
 
 describe('prune', () => {
-  const mine = (id: number, pid: string, extra: Partial<Report> = {}) => lReport(id, pid, { meta: { wsc: rec('team', { name: `report ${id}` }) }, ...extra });
+  const mine = (id: number, pid: string, extra: Partial<Report> = {}) =>
+    lReport(id, pid, { meta: { wsc: rec('team', { name: `report ${id}` }) }, ...extra });
 
   test('only resources recorded for this bundle are candidates; deletes only with prune on', () => {
     const l = live({
-      reports: [mine(1, 'rep000000001'), lReport(2, 'rep000000002'), lReport(3, 'rep000000003', { meta: { wsc: rec('other', {}) } })],
+      reports: [
+        mine(1, 'rep000000001'),
+        lReport(2, 'rep000000002'),
+        lReport(3, 'rep000000003', { meta: { wsc: rec('other', {}) } }),
+      ],
     });
     const off = plan(desired({}), l, ctx({ ownership: own({ prune: false }) }));
     expect(off.changes).toEqual([]);
@@ -108,7 +138,9 @@ describe('prune', () => {
     expect(defaultMaxDeletes(10)).toBe(25);
     expect(defaultMaxDeletes(300)).toBe(60);
     const l = live({ reports: [mine(1, 'rep000000001'), mine(2, 'rep000000002')] });
-    expect(() => plan(desired({}), l, ctx({ ownership: own({ maxDeletes: 1 }) }))).toThrow(/would delete 2 resources .* more than --max-deletes 1/);
+    expect(() => plan(desired({}), l, ctx({ ownership: own({ maxDeletes: 1 }) }))).toThrow(
+      /would delete 2 resources .* more than --max-deletes 1/,
+    );
   });
 
   test('a workbook goes after the reports deleted from it; one still holding a report that stays is kept', () => {
@@ -119,7 +151,11 @@ describe('prune', () => {
     });
     const p = plan(desired({}), l, ctx({ ownership: own() }));
     const gone = p.changes.find((c) => c.address === 'workbook/gone')!;
-    expect(gone.requests[0]).toMatchObject({ phase: 5, operation: { op: 'deleteWorkbook', workbookId: 10 }, dependsOn: ['report/rep000000001#delete'] });
+    expect(gone.requests[0]).toMatchObject({
+      phase: 5,
+      operation: { op: 'deleteWorkbook', workbookId: 10 },
+      dependsOn: ['report/rep000000001#delete'],
+    });
     expect(p.changes.find((c) => c.address === 'workbook/busy')).toBeUndefined();
     expect(p.prune?.held?.[0]).toMatchObject({ address: 'workbook/busy' });
     expect(p.prune?.held?.[0]?.reason).toContain('ids 2');
@@ -133,8 +169,22 @@ describe('the executor', () => {
       environment: 't',
       deploymentId: 1,
       publicIds: 'as-is',
-      changes: requests.map((r) => ({ address: r.address, kind: 'report', actions: [r.phase === 5 ? 'delete' : 'update'], changes: [], requests: [r], liveId: 1 })),
-      summary: { create: 0, update: 0, adopt: 0, publish: 0, noop: 0, unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 } },
+      changes: requests.map((r) => ({
+        address: r.address,
+        kind: 'report',
+        actions: [r.phase === 5 ? 'delete' : 'update'],
+        changes: [],
+        requests: [r],
+        liveId: 1,
+      })),
+      summary: {
+        create: 0,
+        update: 0,
+        adopt: 0,
+        publish: 0,
+        noop: 0,
+        unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
+      },
       fingerprints: [],
     };
   }
@@ -165,14 +215,33 @@ describe('the executor', () => {
     id: `report/r${n}#update`,
     address: `report/r${n}`,
     phase: 2,
-    operation: { op: 'updateReport', reportId: n, body: { name: `n${n}` }, ...(record ? { record: { bundle: 'team', fields: { name: null } } } : {}) },
+    operation: {
+      op: 'updateReport',
+      reportId: n,
+      body: { name: `n${n}` },
+      ...(record ? { record: { bundle: 'team', fields: { name: null } } } : {}),
+    },
     dependsOn: [],
   });
-  const del = (n: number): PlannedRequest => ({ id: `report/d${n}#delete`, address: `report/d${n}`, phase: 5, operation: { op: 'deleteReport', reportId: n }, dependsOn: [] });
+  const del = (n: number): PlannedRequest => ({
+    id: `report/d${n}#delete`,
+    address: `report/d${n}`,
+    phase: 5,
+    operation: { op: 'deleteReport', reportId: n },
+    dependsOn: [],
+  });
 
   test('the record goes on the wire; deletes run after the rest; a 404 on a delete is done', async () => {
     const calls: string[] = [];
-    const p = port({ deleteReport: async (id) => { calls.push(`DELETE ${id}`); throw new ApiError({ method: 'DELETE', path: `/r/${id}`, status: 404 }, 'gone'); } }, calls);
+    const p = port(
+      {
+        deleteReport: async (id) => {
+          calls.push(`DELETE ${id}`);
+          throw new ApiError({ method: 'DELETE', path: `/r/${id}`, status: 404 }, 'gone');
+        },
+      },
+      calls,
+    );
     const r = await execute(planOf([del(9), update(1, true)]), p, { concurrency: 4 });
     expect(calls[0]).toContain('"wsc":{"bundle":"team"');
     expect(calls[1]).toBe('DELETE 9');
@@ -182,13 +251,21 @@ describe('the executor', () => {
 
   test('a failed change holds every delete back; a refused resource is skipped with its reason and holds nothing back', async () => {
     const calls: string[] = [];
-    const failing = port({ updateReport: () => Promise.reject(new ApiError({ method: 'PUT', path: '/r/1', status: 400 }, 'bad')) }, calls);
+    const failing = port(
+      { updateReport: () => Promise.reject(new ApiError({ method: 'PUT', path: '/r/1', status: 400 }, 'bad')) },
+      calls,
+    );
     const r = await execute(planOf([update(1), del(9)]), failing, { concurrency: 4 });
     expect(calls).toEqual([]);
-    expect(r.skipped.map((s) => [s.request.id, s.reason])).toEqual([['report/d9#delete', expect.stringContaining('deletes come last')]]);
+    expect(r.skipped.map((s) => [s.request.id, s.reason])).toEqual([
+      ['report/d9#delete', expect.stringContaining('deletes come last')],
+    ]);
 
     const calls2: string[] = [];
-    const refused = await execute(planOf([update(1), update(2), del(9)]), port({}, calls2), { concurrency: 4, refuse: new Map([['report/r1', 'edited outside wsc']]) });
+    const refused = await execute(planOf([update(1), update(2), del(9)]), port({}, calls2), {
+      concurrency: 4,
+      refuse: new Map([['report/r1', 'edited outside wsc']]),
+    });
     expect(calls2.sort()).toEqual(['DELETE 9', 'PUT 2 {"name":"n2"}']);
     expect(refused.skipped.map((s) => [s.request.id, s.reason])).toEqual([['report/r1#update', 'edited outside wsc']]);
   });

@@ -8,7 +8,9 @@ describe('a slug held by two live workbooks', () => {
   test('is refused naming both ids', () => {
     const desired = { workbooks: [dWorkbook('sales', { name: 'Sales' })], reports: [], userAttributes: [] };
     const l = live({ workbooks: [lWorkbook(9, 'Sales'), lWorkbook(4, 'sales ')] });
-    expect(() => plan(desired, l, ctx())).toThrow(/workbooks\/sales\.yaml:1:1: workbook\/sales: 2 workbooks in deployment 1 hold the slug "sales" \(ids 4, 9\)/);
+    expect(() => plan(desired, l, ctx())).toThrow(
+      /workbooks\/sales\.yaml:1:1: workbook\/sales: 2 workbooks in deployment 1 hold the slug "sales" \(ids 4, 9\)/,
+    );
   });
 
   test('a slug held once is matched as before', () => {

@@ -17,7 +17,9 @@ describe('plan: create-only fields', () => {
     const e = createOnlyError(p)!;
     expect(e.code).toBe('create_only_change');
     expect(e.exitCode).toBe(3);
-    expect(e.details).toEqual(['report/revqZ1x8Kp0a (reports/revqZ1x8Kp0a.yaml:1:1): source: PLAYGROUND → D3 cannot be changed by update']);
+    expect(e.details).toEqual([
+      'report/revqZ1x8Kp0a (reports/revqZ1x8Kp0a.yaml:1:1): source: PLAYGROUND → D3 cannot be changed by update',
+    ]);
   });
 
   it('a user attribute whose type differs beside a field that updates: the update is planned without the type', () => {
@@ -35,11 +37,20 @@ describe('plan: create-only fields', () => {
 
   it('equal values, a field the file leaves out, a live object without the field, a create: no difference', () => {
     const d = desired({
-      reports: [dReport('revqZ1x8Kp0a', {}, { source: 'D3' }), dReport('revqZ1x8Kp0b', {}), dReport('revqZ1x8Kp0c', {}, { source: 'D3' }), dReport('newRep000001', {}, { source: 'EXCEL' })],
+      reports: [
+        dReport('revqZ1x8Kp0a', {}, { source: 'D3' }),
+        dReport('revqZ1x8Kp0b', {}),
+        dReport('revqZ1x8Kp0c', {}, { source: 'D3' }),
+        dReport('newRep000001', {}, { source: 'EXCEL' }),
+      ],
       userAttributes: [dAttr('a', {}, { type: 'string' }), dAttr('b', {})],
     });
     const l = live({
-      reports: [lReport(1, 'revqZ1x8Kp0a', { source: 'D3' }), lReport(2, 'revqZ1x8Kp0b', { source: 'EXCEL' }), lReport(3, 'revqZ1x8Kp0c')],
+      reports: [
+        lReport(1, 'revqZ1x8Kp0a', { source: 'D3' }),
+        lReport(2, 'revqZ1x8Kp0b', { source: 'EXCEL' }),
+        lReport(3, 'revqZ1x8Kp0c'),
+      ],
       userAttributes: [lAttr(1, 'a'), lAttr(2, 'b', { type: 'number' })],
     });
     const p = plan(d, l, ctx());

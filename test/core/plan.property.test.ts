@@ -36,14 +36,22 @@ const bundleArb = fc
     deploymentId: fc.integer({ min: 1, max: 50 }),
   })
   .chain(({ slugs, pids, attrs, perDeployment, deploymentId }) => {
-    const idOrRef = <T>(refs: T[]) => (refs.length > 0 ? fc.oneof(fc.integer({ min: 1, max: 999 }), fc.constantFrom(...refs)) : fc.integer({ min: 1, max: 999 }));
+    const idOrRef = <T>(refs: T[]) =>
+      refs.length > 0
+        ? fc.oneof(fc.integer({ min: 1, max: 999 }), fc.constantFrom(...refs))
+        : fc.integer({ min: 1, max: 999 });
     const reportRef = idOrRef(pids.map((p) => ({ $report: p })));
     const workbookRef = idOrRef(slugs.map((s) => ({ $workbook: s })));
     const widget = fc.record(
       {
         id: fc.stringMatching(/^w[0-9]{1,3}$/),
         type: fc.constantFrom('CHART', 'TEXT'),
-        position: fc.record({ x: fc.nat(12), y: fc.nat(12), w: fc.integer({ min: 1, max: 12 }), h: fc.integer({ min: 1, max: 8 }) }),
+        position: fc.record({
+          x: fc.nat(12),
+          y: fc.nat(12),
+          w: fc.integer({ min: 1, max: 12 }),
+          h: fc.integer({ min: 1, max: 8 }),
+        }),
         config: fc.record({ reportId: reportRef, title: fc.string() }, { requiredKeys: ['reportId'] }),
       },
       { requiredKeys: ['type', 'position'] },
@@ -56,7 +64,9 @@ const bundleArb = fc
           fields: optionalFields({
             name: fc.string({ maxLength: 20 }),
             folderId: fc.option(fc.integer({ min: 1, max: 99 })),
-            meta: fc.tuple(meta, fc.option(draft, { nil: undefined })).map(([m, d]) => (d === undefined ? m : { ...m, dashboardDraft: d })),
+            meta: fc
+              .tuple(meta, fc.option(draft, { nil: undefined }))
+              .map(([m, d]) => (d === undefined ? m : { ...m, dashboardDraft: d })),
           }),
           publish: fc.boolean(),
         })
@@ -69,19 +79,31 @@ const bundleArb = fc
         folderId: fc.integer({ min: 1, max: 99 }),
         sqlQuery: fc.string(),
         jsonQuery: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
-        pivotItems: fc.record({ columns: fc.array(fc.string()), filters: fc.array(fc.string()), measures: fc.array(fc.string()), rows: fc.array(fc.string()) }),
+        pivotItems: fc.record({
+          columns: fc.array(fc.string()),
+          filters: fc.array(fc.string()),
+          measures: fc.array(fc.string()),
+          rows: fc.array(fc.string()),
+        }),
         meta,
         endResultCell: fc.string(),
       }).map((fields) => dReport(pid, fields as never, { source: 'PLAYGROUND' }));
     const attr = (name: string) =>
-      optionalFields({ displayName: fc.string(), description: fc.string(), defaultValue: fc.string() }).map((f) => dAttr(name, f));
+      optionalFields({ displayName: fc.string(), description: fc.string(), defaultValue: fc.string() }).map((f) =>
+        dAttr(name, f),
+      );
     return fc.record({
       desired: fc.record({
         workbooks: fc.tuple(...slugs.map(workbook)),
         reports: fc.tuple(...pids.map(report)),
         userAttributes: fc.tuple(...attrs.map(attr)),
       }),
-      ctx: fc.constant<PlanContext>({ environment: 'prop', deploymentId, publicIds: perDeployment ? 'per-deployment' : 'as-is', targets: [] }),
+      ctx: fc.constant<PlanContext>({
+        environment: 'prop',
+        deploymentId,
+        publicIds: perDeployment ? 'per-deployment' : 'as-is',
+        targets: [],
+      }),
       extraMeta: fc.dictionary(metaKey, plainJson, { maxKeys: 2 }),
       seed: fc.integer(),
     });
@@ -103,7 +125,13 @@ function shuffleKeys<T>(v: T, rand: () => number): T {
   if (v === null || typeof v !== 'object') return v;
   const entries = Object.entries(v).sort(() => rand() - 0.5);
   const out: Record<string, unknown> = {};
-  for (const [k, x] of entries) Object.defineProperty(out, k, { value: shuffleKeys(x, rand), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of entries)
+    Object.defineProperty(out, k, {
+      value: shuffleKeys(x, rand),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out as T;
 }
 
@@ -117,7 +145,13 @@ function resolve(v: JsonValue, reports: Map<string, number>, workbooks: Map<stri
   if (Array.isArray(v)) return v.map((x) => resolve(x, reports, workbooks));
   if (v !== null && typeof v === 'object') {
     const out: Obj = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: resolve(x, reports, workbooks), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, {
+        value: resolve(x, reports, workbooks),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return v;
@@ -130,10 +164,12 @@ function simulateApplied(d: DesiredState, ctx: PlanContext, extraMeta: Obj, seed
   const reportIds = new Map(d.reports.map((r, i) => [r.publicId, 500 + i]));
   let widgetSeq = 0;
   const workbooks: Workbook[] = d.workbooks.map((w) => {
-    const meta = resolve((w.fields.meta ?? {}), reportIds, workbookIds) as Obj;
+    const meta = resolve(w.fields.meta ?? {}, reportIds, workbookIds) as Obj;
     const draft = meta['dashboardDraft'] as Obj | undefined;
     if (draft && Array.isArray(draft['widgets'])) {
-      draft['widgets'] = draft['widgets'].map((x) => ((x as Obj)['id'] === undefined ? { ...(x as Obj), id: `srv-${++widgetSeq}` } : x));
+      draft['widgets'] = draft['widgets'].map((x) =>
+        (x as Obj)['id'] === undefined ? { ...(x as Obj), id: `srv-${++widgetSeq}` } : x,
+      );
     }
     return lWorkbook(workbookIds.get(w.slug)!, rand() < 0.5 ? w.slug.toUpperCase() : w.slug, {
       deploymentId: ctx.deploymentId,
@@ -206,21 +242,37 @@ describe('planner properties', () => {
 
   it('is deterministic: same inputs, and inputs in another order, give deep-equal plans', () => {
     fc.assert(
-      fc.property(bundleArb, fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }), ({ desired, ctx, extraMeta, seed }, drop) => {
-        // A live state that differs: some resources missing, some renamed.
-        const applied = simulateApplied(desired, ctx, extraMeta, seed);
-        const l: LiveState = {
-          workbooks: applied.workbooks.filter((_, i) => !drop[i % 20]),
-          reports: applied.reports.filter((_, i) => !drop[(i + 7) % 20]).map((r, i) => (drop[(i + 3) % 20] ? { ...r, name: `${r.name}!` } : r)),
-          userAttributes: applied.userAttributes,
-        };
-        const a = plan(desired, l, ctx);
-        expect(plan(desired, l, ctx)).toEqual(a);
-        const reversed: LiveState = { workbooks: [...l.workbooks].reverse(), reports: [...l.reports].reverse(), userAttributes: [...l.userAttributes].reverse() };
-        expect(JSON.stringify(plan(shuffleDesired(desired, seed), reversed, ctx).changes.map((c) => [c.address, c.actions, c.requests.map((r) => r.id)]))).toBe(
-          JSON.stringify(a.changes.map((c) => [c.address, c.actions, c.requests.map((r) => r.id)])),
-        );
-      }),
+      fc.property(
+        bundleArb,
+        fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }),
+        ({ desired, ctx, extraMeta, seed }, drop) => {
+          // A live state that differs: some resources missing, some renamed.
+          const applied = simulateApplied(desired, ctx, extraMeta, seed);
+          const l: LiveState = {
+            workbooks: applied.workbooks.filter((_, i) => !drop[i % 20]),
+            reports: applied.reports
+              .filter((_, i) => !drop[(i + 7) % 20])
+              .map((r, i) => (drop[(i + 3) % 20] ? { ...r, name: `${r.name}!` } : r)),
+            userAttributes: applied.userAttributes,
+          };
+          const a = plan(desired, l, ctx);
+          expect(plan(desired, l, ctx)).toEqual(a);
+          const reversed: LiveState = {
+            workbooks: [...l.workbooks].reverse(),
+            reports: [...l.reports].reverse(),
+            userAttributes: [...l.userAttributes].reverse(),
+          };
+          expect(
+            JSON.stringify(
+              plan(shuffleDesired(desired, seed), reversed, ctx).changes.map((c) => [
+                c.address,
+                c.actions,
+                c.requests.map((r) => r.id),
+              ]),
+            ),
+          ).toBe(JSON.stringify(a.changes.map((c) => [c.address, c.actions, c.requests.map((r) => r.id)])));
+        },
+      ),
       { numRuns: runs(150) },
     );
   });

@@ -11,8 +11,16 @@ const draftWith = (reportRef: JsonValue): { [k: string]: JsonValue; widgets: { [
 
 describe('plan: an empty deployment', () => {
   const d = desired({
-    workbooks: [dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: draftWith({ $report: 'revqZ1x8Kp0a' }) } }, true)],
-    reports: [dReport('revqZ1x8Kp0a', { name: 'Revenue', workbookId: { $workbook: 'sales' }, sqlQuery: 'select 1' }, { source: 'PLAYGROUND' })],
+    workbooks: [
+      dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: draftWith({ $report: 'revqZ1x8Kp0a' }) } }, true),
+    ],
+    reports: [
+      dReport(
+        'revqZ1x8Kp0a',
+        { name: 'Revenue', workbookId: { $workbook: 'sales' }, sqlQuery: 'select 1' },
+        { source: 'PLAYGROUND' },
+      ),
+    ],
     userAttributes: [dAttr('region', { displayName: 'Region' })],
   });
   const p = plan(d, live({}), ctx());
@@ -46,7 +54,13 @@ describe('plan: an empty deployment', () => {
   it('creates the report with its publicId, source and every field', () => {
     expect(p.changes[1]!.requests[0]!.operation).toEqual({
       op: 'createReport',
-      body: { publicId: 'revqZ1x8Kp0a', source: 'PLAYGROUND', name: 'Revenue', workbookId: { $workbook: 'sales' }, sqlQuery: 'select 1' },
+      body: {
+        publicId: 'revqZ1x8Kp0a',
+        source: 'PLAYGROUND',
+        name: 'Revenue',
+        workbookId: { $workbook: 'sales' },
+        sqlQuery: 'select 1',
+      },
     });
     expect(p.changes[1]!.changes).toEqual([
       { path: 'source', after: 'PLAYGROUND' },
@@ -64,7 +78,14 @@ describe('plan: an empty deployment', () => {
   });
 
   it('counts and fingerprints "absent" for every create', () => {
-    expect(p.summary).toEqual({ create: 3, update: 0, adopt: 0, publish: 1, noop: 0, unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 } });
+    expect(p.summary).toEqual({
+      create: 3,
+      update: 0,
+      adopt: 0,
+      publish: 1,
+      noop: 0,
+      unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
+    });
     expect(p.fingerprints).toEqual([
       { address: 'workbook/sales', absent: true },
       { address: 'report/revqZ1x8Kp0a', absent: true },
@@ -77,18 +98,29 @@ describe('plan: an existing deployment', () => {
   const draftLive = draftWith(41);
   const liveState = live({
     workbooks: [
-      lWorkbook(7, 'Sales', { name: 'Sales', meta: { dashboardDraft: draftLive, owner: 'ops' }, dashboardPublished: draftLive }),
+      lWorkbook(7, 'Sales', {
+        name: 'Sales',
+        meta: { dashboardDraft: draftLive, owner: 'ops' },
+        dashboardPublished: draftLive,
+      }),
       lWorkbook(8, 'other'),
     ],
     reports: [
-      lReport(41, 'revqZ1x8Kp0a', { name: 'Revenue', workbookId: 7, jsonQuery: '{"measures":["a"],"limit":10}', meta: { color: 'red', extra: 1 } }),
+      lReport(41, 'revqZ1x8Kp0a', {
+        name: 'Revenue',
+        workbookId: 7,
+        jsonQuery: '{"measures":["a"],"limit":10}',
+        meta: { color: 'red', extra: 1 },
+      }),
       lReport(42, 'unmanaged001'),
     ],
     userAttributes: [lAttr(5, 'region', { displayName: 'Region' }), lAttr(6, 'team')],
   });
   const base = () =>
     desired({
-      workbooks: [dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: draftWith({ $report: 'revqZ1x8Kp0a' }) } }, true)],
+      workbooks: [
+        dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: draftWith({ $report: 'revqZ1x8Kp0a' }) } }, true),
+      ],
       reports: [
         dReport('revqZ1x8Kp0a', {
           name: 'Revenue',
@@ -104,7 +136,14 @@ describe('plan: an existing deployment', () => {
     const p = plan(base(), liveState, ctx());
     expect(p.changes.map((c) => c.actions)).toEqual([['noop'], ['noop'], ['noop']]);
     expect(p.changes.flatMap((c) => c.requests)).toEqual([]);
-    expect(p.summary).toEqual({ create: 0, update: 0, adopt: 0, publish: 0, noop: 3, unmanaged: { workbooks: 1, reports: 1, userAttributes: 1 } });
+    expect(p.summary).toEqual({
+      create: 0,
+      update: 0,
+      adopt: 0,
+      publish: 0,
+      noop: 3,
+      unmanaged: { workbooks: 1, reports: 1, userAttributes: 1 },
+    });
   });
 
   it('one changed field → exactly that field, and only it is sent', () => {
@@ -115,7 +154,13 @@ describe('plan: an existing deployment', () => {
     expect(r.actions).toEqual(['update']);
     expect(r.changes).toEqual([{ path: 'name', before: 'Revenue', after: 'Revenue (net)' }]);
     expect(r.requests).toEqual([
-      { id: 'report/revqZ1x8Kp0a#update', address: 'report/revqZ1x8Kp0a', phase: 2, operation: { op: 'updateReport', reportId: 41, body: { name: 'Revenue (net)' } }, dependsOn: [] },
+      {
+        id: 'report/revqZ1x8Kp0a#update',
+        address: 'report/revqZ1x8Kp0a',
+        phase: 2,
+        operation: { op: 'updateReport', reportId: 41, body: { name: 'Revenue (net)' } },
+        dependsOn: [],
+      },
     ]);
     expect(p.changes.filter((c) => c.requests.length > 0)).toHaveLength(1);
   });
@@ -131,7 +176,11 @@ describe('plan: an existing deployment', () => {
       { path: 'meta.owner', before: 'ops', after: 'finance' },
     ]);
     expect(w.requests.map((r) => [r.id, r.phase, r.operation])).toEqual([
-      ['workbook/sales#upsert', 1, { op: 'upsertWorkbook', slug: 'sales', body: { meta: { added: true, owner: 'finance' } } }],
+      [
+        'workbook/sales#upsert',
+        1,
+        { op: 'upsertWorkbook', slug: 'sales', body: { meta: { added: true, owner: 'finance' } } },
+      ],
     ]);
   });
 
@@ -144,7 +193,11 @@ describe('plan: an existing deployment', () => {
       { path: 'meta.size', after: 2 },
     ]);
     // `extra`, which the file does not name, is sent as it is live: a PUT that replaces meta keeps it
-    expect(r.requests[0]!.operation).toEqual({ op: 'updateReport', reportId: 41, body: { meta: { color: 'blue', extra: 1, size: 2 } } });
+    expect(r.requests[0]!.operation).toEqual({
+      op: 'updateReport',
+      reportId: 41,
+      body: { meta: { color: 'blue', extra: 1, size: 2 } },
+    });
   });
 
   it('a changed draft is upserted and published; an unchanged draft that was never published is published', () => {
@@ -158,10 +211,15 @@ describe('plan: an existing deployment', () => {
     ]);
     expect(p1.changes[0]!.requests[1]!.operation).toEqual({ op: 'publishWorkbook', workbook: 7, body: {} });
 
-    const unpublished = live({ ...liveState, workbooks: [lWorkbook(7, 'sales', { name: 'Sales', meta: { dashboardDraft: draftLive } })] });
+    const unpublished = live({
+      ...liveState,
+      workbooks: [lWorkbook(7, 'sales', { name: 'Sales', meta: { dashboardDraft: draftLive } })],
+    });
     const p2 = plan(base(), unpublished, ctx());
     expect(p2.changes[0]!.actions).toEqual(['publish']);
-    expect(p2.changes[0]!.changes.map(({ dashboard: _, ...c }) => c)).toEqual([{ path: 'dashboardPublished', before: null, after: draftLive }]);
+    expect(p2.changes[0]!.changes.map(({ dashboard: _, ...c }) => c)).toEqual([
+      { path: 'dashboardPublished', before: null, after: draftLive },
+    ]);
     // Never published: every widget of the draft is new to the published dashboard.
     expect(p2.changes[0]!.changes[0]!.dashboard?.widgets.map((w) => [w.widget, w.change])).toEqual([['w1', 'added']]);
     expect(p2.changes[0]!.requests.map((r) => [r.id, r.dependsOn])).toEqual([['workbook/sales#publish', []]]);
@@ -170,7 +228,10 @@ describe('plan: an existing deployment', () => {
   it('publish: false never publishes', () => {
     const d = base();
     d.workbooks[0]!.publish = false;
-    const unpublished = live({ ...liveState, workbooks: [lWorkbook(7, 'sales', { name: 'Sales', meta: { dashboardDraft: draftLive } })] });
+    const unpublished = live({
+      ...liveState,
+      workbooks: [lWorkbook(7, 'sales', { name: 'Sales', meta: { dashboardDraft: draftLive } })],
+    });
     expect(plan(d, unpublished, ctx()).changes[0]!.actions).toEqual(['noop']);
   });
 
@@ -186,7 +247,18 @@ describe('plan: an existing deployment', () => {
     const d = base();
     d.reports.push(dReport('newRep000001', { name: 'New' }));
     d.workbooks[0]!.fields.meta = {
-      dashboardDraft: { ...draftWith({ $report: 'revqZ1x8Kp0a' }), widgets: [...draftWith({ $report: 'revqZ1x8Kp0a' }).widgets, { id: 'w2', type: 'CHART', position: { x: 6, y: 0, w: 6, h: 4 }, config: { reportId: { $report: 'newRep000001' } } }] },
+      dashboardDraft: {
+        ...draftWith({ $report: 'revqZ1x8Kp0a' }),
+        widgets: [
+          ...draftWith({ $report: 'revqZ1x8Kp0a' }).widgets,
+          {
+            id: 'w2',
+            type: 'CHART',
+            position: { x: 6, y: 0, w: 6, h: 4 },
+            config: { reportId: { $report: 'newRep000001' } },
+          },
+        ],
+      },
     };
     const w = plan(d, liveState, ctx()).changes[0]!;
     expect(w.requests.map((r) => [r.id, r.phase, r.dependsOn])).toEqual([
@@ -199,10 +271,17 @@ describe('plan: an existing deployment', () => {
 
   it('user attributes: update only the changed field; by id when the file gives one', () => {
     const d = base();
-    d.userAttributes = [dAttr('region', { displayName: 'Sales region' }), dAttr('squad', { description: 'x' }, { id: 6 })];
+    d.userAttributes = [
+      dAttr('region', { displayName: 'Sales region' }),
+      dAttr('squad', { description: 'x' }, { id: 6 }),
+    ];
     const p = plan(d, liveState, ctx());
     expect(p.changes.slice(2).map((c) => [c.address, c.actions, c.requests.map((r) => r.operation)])).toEqual([
-      ['user-attribute/region', ['update'], [{ op: 'updateUserAttribute', id: 5, body: { displayName: 'Sales region' } }]],
+      [
+        'user-attribute/region',
+        ['update'],
+        [{ op: 'updateUserAttribute', id: 5, body: { displayName: 'Sales region' } }],
+      ],
       ['user-attribute/squad', ['update'], [{ op: 'updateUserAttribute', id: 6, body: { description: 'x' } }]],
     ]);
     expect(p.summary.unmanaged.userAttributes).toBe(0);
@@ -231,7 +310,9 @@ describe('plan: adoption and publicIds', () => {
   const twin = lReport(91, '000000abcdef', { name: 'Twin' });
 
   it('adopt in this deployment: one PUT giving the publicId and the changed fields', () => {
-    const d = desired({ reports: [dReport('revqZ1x8Kp0a', { name: 'Revenue' }, { adopt: { deploymentId: 1, id: 90 } })] });
+    const d = desired({
+      reports: [dReport('revqZ1x8Kp0a', { name: 'Revenue' }, { adopt: { deploymentId: 1, id: 90 } })],
+    });
     const p = plan(d, live({ reports: [ui, twin] }), ctx());
     const r = p.changes[0]!;
     expect(r.actions).toEqual(['adopt', 'update']);
@@ -241,7 +322,10 @@ describe('plan: adoption and publicIds', () => {
       { path: 'name', before: 'Made in the UI', after: 'Revenue' },
     ]);
     expect(r.requests.map((q) => [q.id, q.operation])).toEqual([
-      ['report/revqZ1x8Kp0a#adopt', { op: 'updateReport', reportId: 90, body: { publicId: 'revqZ1x8Kp0a', name: 'Revenue' } }],
+      [
+        'report/revqZ1x8Kp0a#adopt',
+        { op: 'updateReport', reportId: 90, body: { publicId: 'revqZ1x8Kp0a', name: 'Revenue' } },
+      ],
     ]);
     expect(p.summary).toMatchObject({ adopt: 1, update: 1, unmanaged: { reports: 1 } });
     expect(p.fingerprints).toEqual([
@@ -251,21 +335,48 @@ describe('plan: adoption and publicIds', () => {
   });
 
   it('adopt with nothing else to change is adopt only; adopt for another deployment creates', () => {
-    const d = desired({ reports: [dReport('revqZ1x8Kp0a', { name: 'Made in the UI' }, { adopt: { deploymentId: 1, id: 90 } })] });
+    const d = desired({
+      reports: [dReport('revqZ1x8Kp0a', { name: 'Made in the UI' }, { adopt: { deploymentId: 1, id: 90 } })],
+    });
     expect(plan(d, live({ reports: [ui] }), ctx()).changes[0]!.actions).toEqual(['adopt']);
     expect(plan(d, live({ reports: [ui] }), ctx({ deploymentId: 2 })).changes[0]!.actions).toEqual(['create']);
   });
 
   it('a report already carrying the publicId ignores adopt', () => {
-    const d = desired({ reports: [dReport('revqZ1x8Kp0a', { name: 'Revenue' }, { adopt: { deploymentId: 1, id: 90 } })] });
-    expect(plan(d, live({ reports: [ui, lReport(3, 'revqZ1x8Kp0a', { name: 'Revenue' })] }), ctx()).changes[0]!.actions).toEqual(['noop']);
+    const d = desired({
+      reports: [dReport('revqZ1x8Kp0a', { name: 'Revenue' }, { adopt: { deploymentId: 1, id: 90 } })],
+    });
+    expect(
+      plan(d, live({ reports: [ui, lReport(3, 'revqZ1x8Kp0a', { name: 'Revenue' })] }), ctx()).changes[0]!.actions,
+    ).toEqual(['noop']);
   });
 
   it.each([
-    ['adopt target missing', desired({ reports: [dReport('revqZ1x8Kp0a', {}, { adopt: { deploymentId: 1, id: 404 } })] }), 'adopt_target_missing', /reports\/revqZ1x8Kp0a\.yaml:1:1: .*report id 404/],
-    ['placeholder shared by several reports', desired({ reports: [dReport('000000abcdef', {})] }), 'ambiguous_public_id', /2 reports .* share the publicId "000000abcdef" \(ids 90, 91\)/],
-    ['user attribute id missing', desired({ userAttributes: [dAttr('x', {}, { id: 77 })] }), 'user_attribute_missing', /user attribute id 77/],
-    ['unknown reference', desired({ reports: [dReport('revqZ1x8Kp0a', { workbookId: { $workbook: 'nope' } })] }), 'unknown_reference', /workbook "nope"/, 3],
+    [
+      'adopt target missing',
+      desired({ reports: [dReport('revqZ1x8Kp0a', {}, { adopt: { deploymentId: 1, id: 404 } })] }),
+      'adopt_target_missing',
+      /reports\/revqZ1x8Kp0a\.yaml:1:1: .*report id 404/,
+    ],
+    [
+      'placeholder shared by several reports',
+      desired({ reports: [dReport('000000abcdef', {})] }),
+      'ambiguous_public_id',
+      /2 reports .* share the publicId "000000abcdef" \(ids 90, 91\)/,
+    ],
+    [
+      'user attribute id missing',
+      desired({ userAttributes: [dAttr('x', {}, { id: 77 })] }),
+      'user_attribute_missing',
+      /user attribute id 77/,
+    ],
+    [
+      'unknown reference',
+      desired({ reports: [dReport('revqZ1x8Kp0a', { workbookId: { $workbook: 'nope' } })] }),
+      'unknown_reference',
+      /workbook "nope"/,
+      3,
+    ],
   ])('%s → an error naming the file (exit 1; 3 for an invalid bundle)', (_n, d, code, msg, exit = 1) => {
     const e = errorOf(() => plan(d, live({ reports: [ui, twin] }), ctx()));
     expect(e.code).toBe(code);
@@ -280,20 +391,32 @@ describe('plan: adoption and publicIds', () => {
       reports: [dReport('revqZ1x8Kp0a', { name: 'Revenue' }), dReport('newRep000001', { name: 'B' })],
       workbooks: [dWorkbook('sales', { meta: { dashboardDraft: draftWith({ $report: 'revqZ1x8Kp0a' }) } })],
     });
-    const p = plan(d, live({ reports: [lReport(5, derived, { name: 'Revenue', deploymentId: 2 })] }), ctx({ deploymentId: 2, publicIds: 'per-deployment' }));
+    const p = plan(
+      d,
+      live({ reports: [lReport(5, derived, { name: 'Revenue', deploymentId: 2 })] }),
+      ctx({ deploymentId: 2, publicIds: 'per-deployment' }),
+    );
     expect(p.changes.map((c) => [c.address, c.actions, c.livePublicId])).toEqual([
       ['workbook/sales', ['create'], undefined],
       ['report/newRep000001', ['create'], derivePublicId('newRep000001', 2)],
       ['report/revqZ1x8Kp0a', ['noop'], derived],
     ]);
-    expect(p.changes[1]!.requests[0]!.operation).toMatchObject({ body: { publicId: derivePublicId('newRep000001', 2) } });
-    expect((p.changes[0]!.requests[0]!.operation as unknown as { body: { meta: { dashboardDraft: unknown } } }).body.meta.dashboardDraft).toEqual(draftWith(5));
+    expect(p.changes[1]!.requests[0]!.operation).toMatchObject({
+      body: { publicId: derivePublicId('newRep000001', 2) },
+    });
+    expect(
+      (p.changes[0]!.requests[0]!.operation as unknown as { body: { meta: { dashboardDraft: unknown } } }).body.meta
+        .dashboardDraft,
+    ).toEqual(draftWith(5));
   });
 
   it('references to live resources outside the bundle resolve to their ids', () => {
     const d = desired({ reports: [dReport('newRep000001', { workbookId: { $workbook: 'Other' } })] });
     const p = plan(d, live({ workbooks: [lWorkbook(8, 'other')] }), ctx());
-    expect(p.changes[0]!.requests[0]!.operation).toEqual({ op: 'createReport', body: { publicId: 'newRep000001', workbookId: 8 } });
+    expect(p.changes[0]!.requests[0]!.operation).toEqual({
+      op: 'createReport',
+      body: { publicId: 'newRep000001', workbookId: 8 },
+    });
     expect(p.changes[0]!.requests[0]!.dependsOn).toEqual([]);
   });
 });
@@ -313,6 +436,11 @@ describe('plan: --target', () => {
 
   it('an unknown address is a usage error (exit 3) with a suggestion', () => {
     const e = errorOf(() => plan(d, live({}), ctx({ targets: ['workbook/sale'] })));
-    expect([e.code, e.exitCode, e.message, e.hint]).toEqual(['unknown_target', 3, '--target workbook/sale: no such resource in the bundle.', 'Did you mean `workbook/sales`?']);
+    expect([e.code, e.exitCode, e.message, e.hint]).toEqual([
+      'unknown_target',
+      3,
+      '--target workbook/sale: no such resource in the bundle.',
+      'Did you mean `workbook/sales`?',
+    ]);
   });
 });

@@ -24,10 +24,15 @@ describe('derivePublicId', () => {
 
   it('differs per deployment', () => {
     fc.assert(
-      fc.property(bundleId, fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), (id, a, b) => {
-        fc.pre(a !== b);
-        expect(derivePublicId(id, a)).not.toBe(derivePublicId(id, b));
-      }),
+      fc.property(
+        bundleId,
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        (id, a, b) => {
+          fc.pre(a !== b);
+          expect(derivePublicId(id, a)).not.toBe(derivePublicId(id, b));
+        },
+      ),
     );
   });
 

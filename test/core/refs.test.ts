@@ -7,7 +7,11 @@ const targets: RefTargets = {
   report: (id) => ({ known0000001: 101, newReport001: 'pending' as const })[id],
   workbook: (slug) => ({ sales: 7, fresh: 'pending' as const })[slug],
 };
-const where = { address: 'workbook/sales', path: 'meta.dashboardDraft', pos: { file: 'workbooks/sales.yaml', line: 4, col: 9 } };
+const where = {
+  address: 'workbook/sales',
+  path: 'meta.dashboardDraft',
+  pos: { file: 'workbooks/sales.yaml', line: 4, col: 9 },
+};
 
 describe('references', () => {
   it('collects refs in document order, not lookalikes', () => {
@@ -30,7 +34,14 @@ describe('references', () => {
 
   it('resolves known targets to ids, keeps pending ones, normalises slugs', () => {
     const r = resolveRefs(
-      { widgets: [{ config: { reportId: { $report: 'known0000001' } } }, { config: { reportId: { $report: 'newReport001' } } }], wb: { $workbook: ' Sales ' }, nw: { $workbook: ' Fresh' } },
+      {
+        widgets: [
+          { config: { reportId: { $report: 'known0000001' } } },
+          { config: { reportId: { $report: 'newReport001' } } },
+        ],
+        wb: { $workbook: ' Sales ' },
+        nw: { $workbook: ' Fresh' },
+      },
       targets,
       where,
     );

@@ -19,7 +19,25 @@ import { runs } from '../helpers/property.js';
 const p = plan(
   desired({
     workbooks: [
-      dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: { widgets: [{ id: 'a', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: { $report: 'revqZ1x8Kp0a' } } }] } } }, true),
+      dWorkbook(
+        'sales',
+        {
+          name: 'Sales',
+          meta: {
+            dashboardDraft: {
+              widgets: [
+                {
+                  id: 'a',
+                  type: 'CHART',
+                  position: { x: 0, y: 0, w: 6, h: 4 },
+                  config: { reportId: { $report: 'revqZ1x8Kp0a' } },
+                },
+              ],
+            },
+          },
+        },
+        true,
+      ),
       dWorkbook('ops', { name: 'Ops v2' }),
     ],
     reports: [
@@ -28,13 +46,23 @@ const p = plan(
     ],
     userAttributes: [dAttr('region', { displayName: 'Region' })],
   }),
-  live({ workbooks: [lWorkbook(3, 'ops')], reports: [lReport(9, 'opsRpt000001', { workbookId: 3, sqlQuery: 'select 1' })], userAttributes: [lAttr(4, 'team')] }),
+  live({
+    workbooks: [lWorkbook(3, 'ops')],
+    reports: [lReport(9, 'opsRpt000001', { workbookId: 3, sqlQuery: 'select 1' })],
+    userAttributes: [lAttr(4, 'team')],
+  }),
   ctx({ environment: 'staging', deploymentId: 12 }),
 );
 const TEXT = serializeSavedPlan({
   wscVersion: '0.1.0',
   createdAt: '2026-11-23T08:00:00.000Z',
-  environment: { name: 'staging', baseUrl: 'https://acme.example.com', deploymentId: 12, embedded: false, publicIds: 'as-is' },
+  environment: {
+    name: 'staging',
+    baseUrl: 'https://acme.example.com',
+    deploymentId: 12,
+    embedded: false,
+    publicIds: 'as-is',
+  },
   plan: p,
 });
 

@@ -6,7 +6,26 @@ import { ctx, desired, dReport, dWorkbook, live, lWorkbook } from './builders.js
 
 const p = plan(
   desired({
-    workbooks: [dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: { widgets: [{ type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 }, config: { reportId: { $report: 'revqZ1x8Kp0a' } } }] } } }, true)],
+    workbooks: [
+      dWorkbook(
+        'sales',
+        {
+          name: 'Sales',
+          meta: {
+            dashboardDraft: {
+              widgets: [
+                {
+                  type: 'CHART',
+                  position: { x: 0, y: 0, w: 1, h: 1 },
+                  config: { reportId: { $report: 'revqZ1x8Kp0a' } },
+                },
+              ],
+            },
+          },
+        },
+        true,
+      ),
+    ],
     reports: [dReport('revqZ1x8Kp0a', { name: 'R', workbookId: { $workbook: 'sales' } })],
   }),
   live({ workbooks: [lWorkbook(3, 'other')] }),
@@ -24,12 +43,23 @@ const env = {
 };
 
 describe('saved plans', () => {
-  const text = serializeSavedPlan({ wscVersion: '0.1.0', createdAt: '2026-11-22T08:00:00.000Z', environment: env, plan: p });
+  const text = serializeSavedPlan({
+    wscVersion: '0.1.0',
+    createdAt: '2026-11-22T08:00:00.000Z',
+    environment: env,
+    plan: p,
+  });
 
   it('round-trips', () => {
     const saved = parseSavedPlan(text, 'plan.json');
     expect(saved.plan).toEqual(p);
-    expect(saved.environment).toEqual({ name: 'staging', baseUrl: 'https://acme.example.com', deploymentId: 12, embedded: false, publicIds: 'as-is' });
+    expect(saved.environment).toEqual({
+      name: 'staging',
+      baseUrl: 'https://acme.example.com',
+      deploymentId: 12,
+      embedded: false,
+      publicIds: 'as-is',
+    });
     expect(saved.savedPlanFormat).toBe(1);
     expect(text.endsWith('}\n')).toBe(true);
   });
@@ -38,12 +68,28 @@ describe('saved plans', () => {
     const widget = { id: 'w1', type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 } };
     const withIds = plan(
       desired({ workbooks: [dWorkbook('sales', { meta: { dashboardDraft: { widgets: [widget] } } })] }),
-      live({ workbooks: [lWorkbook(3, 'sales', { meta: { dashboardDraft: { widgets: [{ ...widget, position: { x: 2, y: 0, w: 1, h: 1 } }] } } })] }),
+      live({
+        workbooks: [
+          lWorkbook(3, 'sales', {
+            meta: { dashboardDraft: { widgets: [{ ...widget, position: { x: 2, y: 0, w: 1, h: 1 } }] } },
+          }),
+        ],
+      }),
       ctx({ environment: 'staging', deploymentId: 12 }),
     );
     const dashboard = withIds.changes[0]!.changes[0]!.dashboard;
-    expect(dashboard?.widgets).toEqual([{ widget: 'w1', change: 'moved', before: { x: 2, y: 0 }, after: { x: 0, y: 0 } }]);
-    const saved = parseSavedPlan(serializeSavedPlan({ wscVersion: '0.1.0', createdAt: '2026-11-22T08:00:00.000Z', environment: env, plan: withIds }), 'plan.json');
+    expect(dashboard?.widgets).toEqual([
+      { widget: 'w1', change: 'moved', before: { x: 2, y: 0 }, after: { x: 0, y: 0 } },
+    ]);
+    const saved = parseSavedPlan(
+      serializeSavedPlan({
+        wscVersion: '0.1.0',
+        createdAt: '2026-11-22T08:00:00.000Z',
+        environment: env,
+        plan: withIds,
+      }),
+      'plan.json',
+    );
     expect(saved.plan.changes[0]!.changes[0]!.dashboard).toEqual(dashboard);
   });
 
@@ -55,8 +101,16 @@ describe('saved plans', () => {
 
   it.each([
     ['not JSON', '{nope', 'plan.json is not a saved plan of wsc: it is not JSON.'],
-    ['another format', JSON.stringify({ savedPlanFormat: 2 }), 'plan.json is not a saved plan of wsc: it has savedPlanFormat 2, and this wsc reads format 1.'],
-    ['wrong shape', JSON.stringify({ ...JSON.parse(text), plan: { ...p, changes: 'x' } }), /plan\.json is not a saved plan of wsc: .* at plan\.changes\./],
+    [
+      'another format',
+      JSON.stringify({ savedPlanFormat: 2 }),
+      'plan.json is not a saved plan of wsc: it has savedPlanFormat 2, and this wsc reads format 1.',
+    ],
+    [
+      'wrong shape',
+      JSON.stringify({ ...JSON.parse(text), plan: { ...p, changes: 'x' } }),
+      /plan\.json is not a saved plan of wsc: .* at plan\.changes\./,
+    ],
     ['a plan output, not a saved plan', JSON.stringify({ formatVersion: 1, changes: [] }), /not a saved plan of wsc/],
     [
       'a dependency edited away (the executor could not run it)',

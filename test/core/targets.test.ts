@@ -7,12 +7,19 @@ import { ctx, dAttr, desired, dReport, dWorkbook, errorOf, lAttr, live, lReport,
 
 const draft = (...reports: string[]): { [k: string]: JsonValue } => ({
   title: 'Sales',
-  widgets: reports.map((r, i) => ({ id: `w${i}`, type: 'CHART', position: { x: 0, y: i * 4, w: 6, h: 4 }, config: { reportId: { $report: r } } })),
+  widgets: reports.map((r, i) => ({
+    id: `w${i}`,
+    type: 'CHART',
+    position: { x: 0, y: i * 4, w: 6, h: 4 },
+    config: { reportId: { $report: r } },
+  })),
 });
 
 // A workbook whose dashboard charts two reports of its own, and a user attribute.
 const bundle = desired({
-  workbooks: [dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: draft('repAAAAAAAA1', 'repBBBBBBBB1') } }, true)],
+  workbooks: [
+    dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: draft('repAAAAAAAA1', 'repBBBBBBBB1') } }, true),
+  ],
   reports: [
     dReport('repAAAAAAAA1', { name: 'A', workbookId: { $workbook: 'sales' } }),
     dReport('repBBBBBBBB1', { name: 'B', workbookId: { $workbook: 'sales' } }),
@@ -37,13 +44,19 @@ describe('--target', () => {
     const l = live({ workbooks: [lWorkbook(7, 'sales', { name: 'Old' })] });
     const p = plan(bundle, l, ctx({ targets: ['report/repAAAAAAAA1'] }));
     expect(p.changes.map((c) => c.address)).toEqual(['report/repAAAAAAAA1']);
-    expect(p.changes[0]!.requests[0]!.operation).toEqual({ op: 'createReport', body: { publicId: 'repAAAAAAAA1', name: 'A', workbookId: 7 } });
+    expect(p.changes[0]!.requests[0]!.operation).toEqual({
+      op: 'createReport',
+      body: { publicId: 'repAAAAAAAA1', name: 'A', workbookId: 7 },
+    });
   });
 
   it('a workbook whose reports exist: the workbook alone, though its reports change too', () => {
     const l = live({
       workbooks: [lWorkbook(7, 'sales', { name: 'Old' })],
-      reports: [lReport(20, 'repAAAAAAAA1', { name: 'old A', workbookId: 7 }), lReport(21, 'repBBBBBBBB1', { name: 'old B', workbookId: 7 })],
+      reports: [
+        lReport(20, 'repAAAAAAAA1', { name: 'old A', workbookId: 7 }),
+        lReport(21, 'repBBBBBBBB1', { name: 'old B', workbookId: 7 }),
+      ],
     });
     const p = plan(bundle, l, ctx({ targets: ['workbook/sales'] }));
     expect(p.changes.map((c) => [c.address, c.actions])).toEqual([['workbook/sales', ['update', 'publish']]]);
@@ -90,7 +103,9 @@ describe('--target', () => {
       'Did you mean `report/repAAAAAAAA1`?',
     ]);
     const far = errorOf(() => checkTargets(['dashboard/x'], targetableAddresses(bundle)));
-    expect(far.hint).toBe('Addresses look like `workbook/<slug>`, `report/<publicId>`, `user-attribute/<name>`, `folder/<path>`.');
+    expect(far.hint).toBe(
+      'Addresses look like `workbook/<slug>`, `report/<publicId>`, `user-attribute/<name>`, `folder/<path>`.',
+    );
   });
 
   it('the addresses a target may name come from the bundle alone, folders with their parents', () => {

@@ -36,9 +36,16 @@ describe('folder paths', () => {
   });
 
   it('reads back every path it writes (names of any characters, 1..255 long)', () => {
-    const name = fc.string({ minLength: 1, maxLength: 20, unit: fc.constantFrom('a', '/', '\\', ' ', 'é', '☃', '$', '{') });
-    fc.assert(fc.property(fc.array(name, { maxLength: 6 }), (names) => {
-      expect(parseFolderPath(formatFolderPath(names))).toEqual(names);
-    }), { numRuns: runs(2000) });
+    const name = fc.string({
+      minLength: 1,
+      maxLength: 20,
+      unit: fc.constantFrom('a', '/', '\\', ' ', 'é', '☃', '$', '{'),
+    });
+    fc.assert(
+      fc.property(fc.array(name, { maxLength: 6 }), (names) => {
+        expect(parseFolderPath(formatFolderPath(names))).toEqual(names);
+      }),
+      { numRuns: runs(2000) },
+    );
   });
 });

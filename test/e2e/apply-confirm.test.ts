@@ -70,7 +70,9 @@ describe('apply on a terminal', () => {
       expect(code).toBe(0);
       expect(seen.out).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
       expect(seen.out.split('\n\n').at(-1)).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
-      expect(seen.err).toMatch(/^ {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\n {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\nReports: 2 of 2 applied\n/m);
+      expect(seen.err).toMatch(
+        /^ {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\n {2}done {4}report\/rep00000100[01] \(create report, id \d+\)\nReports: 2 of 2 applied\n/m,
+      );
       expect(reportsIn(emu)).toHaveLength(2);
     });
   });

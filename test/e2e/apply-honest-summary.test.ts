@@ -12,7 +12,10 @@ describe('the apply summary is honest about re-running', () => {
   test('three reports whose publicIds another deployment uses: one message with three names, no false "converges"', async () => {
     await withEmulator({}, async (emu) => {
       for (let i = 0; i < 3; i++) {
-        expect((await api(emu, 'POST', '/api/v1/deployments/2/reports', { publicId: pid(1000 + i), name: `Other ${i}` })).status).toBe(200);
+        expect(
+          (await api(emu, 'POST', '/api/v1/deployments/2/reports', { publicId: pid(1000 + i), name: `Other ${i}` }))
+            .status,
+        ).toBe(200);
       }
       const dir = writeBundle({ looseReports: 3 });
       const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
@@ -21,7 +24,9 @@ describe('the apply summary is honest about re-running', () => {
       for (let i = 0; i < 3; i++) expect(r.stdout).toContain(`report/${pid(1000 + i)}  reports/loose-${i}.yaml:2`);
       expect(r.stdout.match(/Hint:/g)).toHaveLength(1);
       expect(r.stdout).not.toMatch(/Re-running apply converges/);
-      expect(r.stdout).toMatch(/Re-running apply alone will fail the same way for 3 requests: change what the messages above say first/);
+      expect(r.stdout).toMatch(
+        /Re-running apply alone will fail the same way for 3 requests: change what the messages above say first/,
+      );
       expect(reportsIn(emu, 1)).toHaveLength(0);
     });
   });
@@ -30,9 +35,13 @@ describe('the apply summary is honest about re-running', () => {
     await withEmulator({}, async (emu) => {
       const dir = writeBundle({ looseReports: 2 });
       emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0, times: 100 }] });
-      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stdout).toContain('Re-running apply converges (every failure was transient): what was applied is not repeated.');
+      expect(r.stdout).toContain(
+        'Re-running apply converges (every failure was transient): what was applied is not repeated.',
+      );
       emu.setFaults(undefined);
       const again = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(again.code, again.stderr).toBe(0);

@@ -18,56 +18,65 @@ async function firstWrite(emu: Emulator): Promise<void> {
 }
 
 describe('apply interrupted', () => {
-  test.each(['SIGINT', 'SIGTERM'] as const)('%s: the writes in flight end, nothing new starts, exit 4 with what was not started; the re-run converges', async (signal) => {
-    const dir = writeBundle({ looseReports: 12 });
-    await withEmulator({ latencyMs: 150 }, async (emu) => {
-      const target = ['--dir', dir, '--base-url', emu.url, '--deployment', '1'];
-      const r = await runCli(['apply', ...target, '--auto-approve', '--concurrency', '2'], {
-        env,
-        onSpawn: (child) => void firstWrite(emu).then(() => child.kill(signal)),
-      });
-      expect(r.code, r.stderr).toBe(4);
-      expect(r.stderr).toContain(`Interrupted (${signal}): no new request will start; waiting for those in flight to end`);
-      const head = /^Apply interrupted: (\d+) requests? applied, 0 failed, (\d+) skipped/m.exec(r.stdout);
-      expect(head, r.stdout).not.toBeNull();
-      const [applied, skipped] = [Number(head![1]), Number(head![2])];
-      expect(applied).toBeGreaterThanOrEqual(1);
-      expect(applied + skipped).toBe(12);
-      expect(r.stdout.match(/: not started: apply was interrupted$/gm)).toHaveLength(skipped);
-      expect(r.stdout).not.toContain('Failed:');
-      // Every write that reached the server was answered and counted: none cut off, none unreported.
-      const sent = writes(emu.log);
-      expect(sent).toHaveLength(applied);
-      expect(sent.every((e) => e.status === 200)).toBe(true);
-      expect(reportsIn(emu)).toHaveLength(applied);
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s: the writes in flight end, nothing new starts, exit 4 with what was not started; the re-run converges',
+    async (signal) => {
+      const dir = writeBundle({ looseReports: 12 });
+      await withEmulator({ latencyMs: 150 }, async (emu) => {
+        const target = ['--dir', dir, '--base-url', emu.url, '--deployment', '1'];
+        const r = await runCli(['apply', ...target, '--auto-approve', '--concurrency', '2'], {
+          env,
+          onSpawn: (child) => void firstWrite(emu).then(() => child.kill(signal)),
+        });
+        expect(r.code, r.stderr).toBe(4);
+        expect(r.stderr).toContain(
+          `Interrupted (${signal}): no new request will start; waiting for those in flight to end`,
+        );
+        const head = /^Apply interrupted: (\d+) requests? applied, 0 failed, (\d+) skipped/m.exec(r.stdout);
+        expect(head, r.stdout).not.toBeNull();
+        const [applied, skipped] = [Number(head![1]), Number(head![2])];
+        expect(applied).toBeGreaterThanOrEqual(1);
+        expect(applied + skipped).toBe(12);
+        expect(r.stdout.match(/: not started: apply was interrupted$/gm)).toHaveLength(skipped);
+        expect(r.stdout).not.toContain('Failed:');
+        // Every write that reached the server was answered and counted: none cut off, none unreported.
+        const sent = writes(emu.log);
+        expect(sent).toHaveLength(applied);
+        expect(sent.every((e) => e.status === 200)).toBe(true);
+        expect(reportsIn(emu)).toHaveLength(applied);
 
-      const again = await runCli(['apply', ...target, '--auto-approve'], { env });
-      expect(again.code, again.stderr).toBe(0);
-      expect(reportsIn(emu)).toHaveLength(12);
-      expect(new Set(reportsIn(emu).map((x) => x.publicId)).size).toBe(12);
-      const plan = await runCli(['plan', ...target, '--detailed-exitcode'], { env });
-      expect(plan.code, plan.stdout).toBe(0);
-    });
-  }, 60_000);
+        const again = await runCli(['apply', ...target, '--auto-approve'], { env });
+        expect(again.code, again.stderr).toBe(0);
+        expect(reportsIn(emu)).toHaveLength(12);
+        expect(new Set(reportsIn(emu).map((x) => x.publicId)).size).toBe(12);
+        const plan = await runCli(['plan', ...target, '--detailed-exitcode'], { env });
+        expect(plan.code, plan.stdout).toBe(0);
+      });
+    },
+    60_000,
+  );
 
   test('a second SIGINT ends the process at once, without waiting for the write in flight', async () => {
     const dir = writeBundle({ looseReports: 3 });
     await withEmulator({ latencyMs: 2_500 }, async (emu) => {
       let interruptedAt = 0;
-      const run = runCli(['apply', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--auto-approve', '--concurrency', '1'], {
-        env,
-        onSpawn: (child) => {
-          let stderr = '';
-          child.stderr!.on('data', (d: string) => {
-            stderr += d;
-            if (stderr.includes('Interrupted (SIGINT)') && interruptedAt === 0) {
-              interruptedAt = Date.now();
-              child.kill('SIGINT');
-            }
-          });
-          void firstWrite(emu).then(() => child.kill('SIGINT'));
+      const run = runCli(
+        ['apply', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--auto-approve', '--concurrency', '1'],
+        {
+          env,
+          onSpawn: (child) => {
+            let stderr = '';
+            child.stderr!.on('data', (d: string) => {
+              stderr += d;
+              if (stderr.includes('Interrupted (SIGINT)') && interruptedAt === 0) {
+                interruptedAt = Date.now();
+                child.kill('SIGINT');
+              }
+            });
+            void firstWrite(emu).then(() => child.kill('SIGINT'));
+          },
         },
-      });
+      );
       await expect(run).rejects.toThrow(/was killed \(SIGINT\)/);
       expect(interruptedAt).toBeGreaterThan(0);
       // Well before the 2.5 s the write in flight takes.

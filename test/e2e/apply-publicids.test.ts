@@ -20,21 +20,32 @@ const wscYaml = (url: string, mode: string) =>
 describe('publicIds across deployments of one account', () => {
   test('per-deployment: one bundle applies to deployments 1 and 2 with distinct, derived ids', async () => {
     await withEmulator({}, async (emu) => {
-      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, wscYaml: wscYaml(emu.url, 'per-deployment') });
+      const dir = writeBundle({
+        workbook: true,
+        dashboard: true,
+        reports: 2,
+        wscYaml: wscYaml(emu.url, 'per-deployment'),
+      });
       for (const env of ['one', 'two']) {
         const r = await runCli(['apply', '--auto-approve', '--env', env, '--dir', dir], { env: emulatorEnv });
         expect(r.stderr).not.toMatch(/internal error/i);
         expect(r.code, r.stdout + r.stderr).toBe(0);
       }
-      const one = reportsIn(emu, 1).map((r) => r.publicId).sort();
-      const two = reportsIn(emu, 2).map((r) => r.publicId).sort();
+      const one = reportsIn(emu, 1)
+        .map((r) => r.publicId)
+        .sort();
+      const two = reportsIn(emu, 2)
+        .map((r) => r.publicId)
+        .sort();
       expect(one).toEqual([pid(0), pid(1)].map((p) => livePublicId(p, 'per-deployment', 1)).sort());
       expect(two).toEqual([pid(0), pid(1)].map((p) => livePublicId(p, 'per-deployment', 2)).sort());
       for (const id of [...one, ...two]) expect(id).toMatch(/^[0-9A-Za-z]{12}$/);
       expect(new Set([...one, ...two, pid(0), pid(1)]).size).toBe(6);
       // and again: nothing to do in either
       for (const env of ['one', 'two']) {
-        expect((await runCli(['plan', '--detailed-exitcode', '--env', env, '--dir', dir], { env: emulatorEnv })).code).toBe(0);
+        expect(
+          (await runCli(['plan', '--detailed-exitcode', '--env', env, '--dir', dir], { env: emulatorEnv })).code,
+        ).toBe(0);
       }
     });
   });
@@ -42,7 +53,9 @@ describe('publicIds across deployments of one account', () => {
   test('as-is: the second deployment gets 409, explained (account-wide rule, the fix, the file); the rest still applies (exit 4)', async () => {
     await withEmulator({}, async (emu) => {
       const dir = writeBundle({ workbook: true, reports: 1, wscYaml: wscYaml(emu.url, '') });
-      expect((await runCli(['apply', '--auto-approve', '--env', 'one', '--dir', dir], { env: emulatorEnv })).code).toBe(0);
+      expect((await runCli(['apply', '--auto-approve', '--env', 'one', '--dir', dir], { env: emulatorEnv })).code).toBe(
+        0,
+      );
       emu.clearLog();
       const r = await runCli(['apply', '--auto-approve', '--env', 'two', '--dir', dir], { env: emulatorEnv });
       expect(r.code).toBe(4);
@@ -50,7 +63,9 @@ describe('publicIds across deployments of one account', () => {
       expect(r.stdout).toContain('reports/report-0.yaml');
       expect(r.stdout).toMatch(/POST \/api\/v1\/deployments\/2\/reports -> 409/);
       expect(r.stdout).toMatch(/publicIds are unique across the whole account/);
-      expect(r.stdout).toMatch(/Hint: Set `publicIds: per-deployment` for the environment "two" in wsc\.yaml.*or choose another publicId in reports\/report-0\.yaml/);
+      expect(r.stdout).toMatch(
+        /Hint: Set `publicIds: per-deployment` for the environment "two" in wsc\.yaml.*or choose another publicId in reports\/report-0\.yaml/,
+      );
       expect(reportsIn(emu, 2)).toEqual([]);
     });
   });

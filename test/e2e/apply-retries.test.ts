@@ -32,16 +32,29 @@ describe('apply retries', () => {
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.code).toBe(0);
       expect(r.stdout.split('\n\n').at(-1)).toBe('Apply complete: 3 created, 0 updated, 0 adopted, 1 published.\n');
-      expect(emu.log.filter((e) => e.fault).map((e) => e.fault).sort()).toEqual(['409', '429', '502', '503', '504']);
+      expect(
+        emu.log
+          .filter((e) => e.fault)
+          .map((e) => e.fault)
+          .sort(),
+      ).toEqual(['409', '429', '502', '503', '504']);
 
       // every faulted write was sent again, and the 429's Retry-After (1 s) was waited for
       for (const f of emu.log.filter((e) => e.fault)) {
-        const retry = emu.log.find((e) => e.seq > f.seq && e.method === f.method && e.path === f.path && publicIdOf(e) === publicIdOf(f) && !e.fault);
+        const retry = emu.log.find(
+          (e) =>
+            e.seq > f.seq && e.method === f.method && e.path === f.path && publicIdOf(e) === publicIdOf(f) && !e.fault,
+        );
         expect(retry, `retry of ${f.method} ${f.path}`).toBeDefined();
-        if (f.fault === '429') expect(Date.parse(retry!.startedAt) - Date.parse(f.startedAt)).toBeGreaterThanOrEqual(950);
+        if (f.fault === '429')
+          expect(Date.parse(retry!.startedAt) - Date.parse(f.startedAt)).toBeGreaterThanOrEqual(950);
       }
       expect(workbooksIn(emu).filter((w) => w.slug === 'sales')).toHaveLength(1);
-      expect(reportsIn(emu).map((x) => x.publicId).sort()).toEqual([pid(0), pid(1)]);
+      expect(
+        reportsIn(emu)
+          .map((x) => x.publicId)
+          .sort(),
+      ).toEqual([pid(0), pid(1)]);
 
       emu.setFaults(undefined);
       expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
@@ -57,13 +70,17 @@ describe('apply retries', () => {
           { method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 },
         ],
       });
-      const r = await runCli(['apply', '--auto-approve', '--verbose', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['apply', '--auto-approve', '--verbose', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code).toBe(0);
       const lines = r.stderr.split('\n');
       const retries = lines.filter((l) => l.startsWith('↻ '));
       expect(retries).toHaveLength(2);
       expect(retries).toContainEqual(
-        expect.stringMatching(/^↻ PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales: 503: .* for workbook\/sales$/),
+        expect.stringMatching(
+          /^↻ PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales: 503: .* for workbook\/sales$/,
+        ),
       );
       const report = `report/${pid(0)}`;
       expect(retries).toContainEqual(expect.stringMatching(/^↻ POST \/api\/v1\/deployments\/1\/reports: 503: /));
@@ -74,7 +91,9 @@ describe('apply retries', () => {
         `→ POST /api/v1/deployments/1/reports for ${report} (Authorization: Bearer ***)`,
       ]);
       expect(lines.filter((l) => l.startsWith('← 503 PUT'))).toEqual([
-        expect.stringMatching(/^← 503 PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales \d+ms for workbook\/sales/),
+        expect.stringMatching(
+          /^← 503 PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales \d+ms for workbook\/sales/,
+        ),
       ]);
       expect(lines.filter((l) => l.startsWith('→ GET')).every((l) => !l.includes(' for '))).toBe(true);
     });
@@ -85,12 +104,17 @@ describe('apply retries', () => {
     seed.reports = [{ id: 500, deploymentId: 1, publicId: 'stableAAAAA1', name: 'Already managed' }];
     const dir = writeBundle({
       looseReports: 1,
-      files: { 'reports/bad.yaml': 'kind: Report\npublicId: adoptMeAAAA1\nname: Already managed\nadopt: { deploymentId: 1, id: 500 }\n' },
+      files: {
+        'reports/bad.yaml':
+          'kind: Report\npublicId: adoptMeAAAA1\nname: Already managed\nadopt: { deploymentId: 1, id: 500 }\n',
+      },
     });
     await withEmulator({ seed }, async (emu) => {
       const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code).toBe(3);
-      expect(r.stderr).toMatch(/reports\/bad\.yaml:2:1: .*report 500 .* already has the publicId stableAAAAA1; .* cannot be given adoptMeAAAA1/);
+      expect(r.stderr).toMatch(
+        /reports\/bad\.yaml:2:1: .*report 500 .* already has the publicId stableAAAAA1; .* cannot be given adoptMeAAAA1/,
+      );
       expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
     });
   });
@@ -99,7 +123,9 @@ describe('apply retries', () => {
     const dir = writeBundle({ looseReports: 1 });
     await withEmulator({}, async (emu) => {
       emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 }] });
-      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code).toBe(1);
       expect(requests(emu.log, 'POST', /\/reports$/)).toHaveLength(1);
       expect(r.stdout).toMatch(/POST \/api\/v1\/deployments\/1\/reports -> 503/);
@@ -115,13 +141,19 @@ describe('apply creates each report exactly once', () => {
     await withEmulator({ faults: 'reset-after=0.3,methods=POST', randomSeed: 20261122 }, async (emu) => {
       const args = ['--dir', dir, ...target(emu)];
       // a generous retry budget: 0.3^11 per report makes running out negligible
-      const r = await runCli(['apply', '--auto-approve', '--max-retries', '10', ...args], { env: emulatorEnv, timeoutMs: 120_000 });
+      const r = await runCli(['apply', '--auto-approve', '--max-retries', '10', ...args], {
+        env: emulatorEnv,
+        timeoutMs: 120_000,
+      });
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.code).toBe(0);
       const resets = requests(emu.log, 'POST', /\/reports$/).filter((e) => e.fault === 'reset-after');
       expect(resets.length).toBeGreaterThanOrEqual(3); // ~15 expected; the test must have exercised the lost answers
       // Each report counted once: created, or found already there (read back after a lost answer).
-      const counted = /\nApply complete: (\d+) created, 0 updated, 0 adopted, 0 published, ([1-9]\d*) found already there\. \2 reports? (was|were) found already there with the same content \(an earlier attempt whose answer was lost, or another run\): read back, not duplicated\.\n$/.exec(r.stdout);
+      const counted =
+        /\nApply complete: (\d+) created, 0 updated, 0 adopted, 0 published, ([1-9]\d*) found already there\. \2 reports? (was|were) found already there with the same content \(an earlier attempt whose answer was lost, or another run\): read back, not duplicated\.\n$/.exec(
+          r.stdout,
+        );
       expect(counted, r.stdout).not.toBeNull();
       expect(Number(counted![1]) + Number(counted![2])).toBe(50);
 
@@ -137,4 +169,3 @@ describe('apply creates each report exactly once', () => {
     });
   });
 });
-

@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes, type RequestLogEntry } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, copyFixture, ensureBuilt, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import {
+  cleanupTemp,
+  copyFixture,
+  ensureBuilt,
+  emulatorEnv,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+} from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
 vi.setConfig({ testTimeout: 120_000 });
@@ -40,7 +49,8 @@ function loggedWrites(log: RequestLogEntry[]): string[] {
   return writes(log)
     .map((e) => {
       const path = e.path.replace(/\/workbooks\/\d+\/publish$/, '/workbooks/N/publish');
-      const pidPart = e.method === 'POST' && path.endsWith('/reports') ? ` ${(e.requestBody as { publicId: string }).publicId}` : '';
+      const pidPart =
+        e.method === 'POST' && path.endsWith('/reports') ? ` ${(e.requestBody as { publicId: string }).publicId}` : '';
       return `${e.method} ${path}${pidPart}`;
     })
     .sort();
@@ -77,11 +87,21 @@ describe('saved plans', () => {
     await withEmulator({}, async (emu) => {
       const args = ['--dir', dir, ...target(emu)];
       expect((await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv })).code).toBe(0);
-      writeBundle({ looseReports: 2, files: { 'reports/loose-0.yaml': `kind: Report\npublicId: ${pid(1000)}\nname: Renamed\nsqlQuery: select 0\n` } }, dir);
+      writeBundle(
+        {
+          looseReports: 2,
+          files: {
+            'reports/loose-0.yaml': `kind: Report\npublicId: ${pid(1000)}\nname: Renamed\nsqlQuery: select 0\n`,
+          },
+        },
+        dir,
+      );
       expect((await runCli(['plan', '--out', planFile, ...args], { env: emulatorEnv })).code).toBe(0);
 
       const other = reportsIn(emu).find((r) => r.publicId === pid(1001))!;
-      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${other.id}`, { name: 'Edited in the UI' })).status).toBe(200);
+      expect(
+        (await api(emu, 'PUT', `/api/v1/deployments/1/reports/${other.id}`, { name: 'Edited in the UI' })).status,
+      ).toBe(200);
       emu.clearLog();
       const r = await runCli(['apply', planFile, ...args], { env: emulatorEnv });
       expect(r.code).toBe(1);
@@ -99,7 +119,10 @@ describe('saved plans', () => {
     await withEmulator({}, async (emu) => {
       const args = ['--dir', dir, ...target(emu)];
       expect((await runCli(['plan', '--out', planFile, ...args], { env: emulatorEnv })).code).toBe(0);
-      expect((await api(emu, 'POST', '/api/v1/deployments/1/reports', { publicId: pid(1000), name: 'Made by someone else' })).status).toBe(200);
+      expect(
+        (await api(emu, 'POST', '/api/v1/deployments/1/reports', { publicId: pid(1000), name: 'Made by someone else' }))
+          .status,
+      ).toBe(200);
       emu.clearLog();
       const r = await runCli(['apply', planFile, ...args], { env: emulatorEnv });
       expect(r.code).toBe(1);
@@ -113,7 +136,9 @@ describe('saved plans', () => {
     const dir = writeBundle({ looseReports: 1 });
     const planFile = join(tempDir(), 'plan.json');
     await withEmulator({}, async (emu) => {
-      expect((await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(0);
+      expect((await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(
+        0,
+      );
       emu.clearLog();
       const r = await runCli(['apply', planFile, '--dir', dir, ...target(emu, 2)], { env: emulatorEnv });
       expect(r.code).toBe(3);

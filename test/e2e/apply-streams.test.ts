@@ -16,12 +16,17 @@ describe('apply streams', () => {
     await withEmulator({}, async (emu) => {
       // One retried answer, so that stderr has a wait to report.
       emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 }] });
-      const r = await runCli(['apply', '--auto-approve', '--verbose', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['apply', '--auto-approve', '--verbose', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code, r.stderr).toBe(0);
       const plan = r.stdout.indexOf('wsc will make these changes to deployment 1');
       const summary = r.stdout.indexOf('Plan: 3 to create, 0 to update, 0 to adopt, 1 to publish.');
       const result = r.stdout.indexOf('Apply complete: 3 created, 0 updated, 0 adopted, 1 published.');
-      expect([plan, summary, result].every((i) => i >= 0), r.stdout).toBe(true);
+      expect(
+        [plan, summary, result].every((i) => i >= 0),
+        r.stdout,
+      ).toBe(true);
       expect(plan < summary && summary < result).toBe(true);
       expect(r.stdout).toMatch(/left alone\.\n\nApply complete: [^\n]*\n$/);
       // Progress is not on stdout...
@@ -37,7 +42,9 @@ describe('apply streams', () => {
   test('--output json: stdout is the result as JSON alone; the plan goes to stderr', async () => {
     const dir = writeBundle({ looseReports: 1 });
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['apply', '--auto-approve', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['apply', '--auto-approve', '--output', 'json', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'applied', counts: { created: 1 } });
       expect(r.stderr).toContain('Plan: 1 to create');
@@ -50,9 +57,12 @@ describe('apply partly failed', () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
     await withEmulator({}, async (emu) => {
       emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '500' }] });
-      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--concurrency', '1', '--dir', dir, ...target(emu)], {
-        env: emulatorEnv,
-      });
+      const r = await runCli(
+        ['apply', '--auto-approve', '--max-retries', '0', '--concurrency', '1', '--dir', dir, ...target(emu)],
+        {
+          env: emulatorEnv,
+        },
+      );
       expect(r.code, r.stderr).toBe(4);
       expect(reportsIn(emu)).toHaveLength(1);
       const ok = reportsIn(emu)[0]!.publicId;
@@ -64,7 +74,9 @@ describe('apply partly failed', () => {
       expect(r.stdout).not.toContain('Apply failed');
       const applied = result.slice(result.indexOf('Applied:\n'), result.indexOf('\nFailed:'));
       expect(applied).toMatch(
-        new RegExp(`^Applied:\\n {2}workbook/sales \\(create, id \\d+\\) — partly, see below\\n {2}report/${ok} \\(create, id \\d+\\)\\n$`),
+        new RegExp(
+          `^Applied:\\n {2}workbook/sales \\(create, id \\d+\\) — partly, see below\\n {2}report/${ok} \\(create, id \\d+\\)\\n$`,
+        ),
       );
       expect(result).toContain(`report/${failed}  reports/report-`);
       expect(result).toContain(`workbook/sales (publish dashboard): depends on report/${failed}#create which failed`);
@@ -84,7 +96,9 @@ describe('apply partly failed', () => {
     const dir = writeBundle({ looseReports: 1 });
     await withEmulator({}, async (emu) => {
       emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '500' }] });
-      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['apply', '--auto-approve', '--max-retries', '0', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toContain('\nApply failed: 0 requests applied, 1 failed, 0 skipped');
       expect(r.stdout).not.toContain('Applied:');

@@ -18,11 +18,17 @@ describe('apply --target', () => {
   test("a report of a new workbook: the workbook's create and the report, not the sibling, dashboard or publish", async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['apply', '--auto-approve', '--target', `report/${pid(0)}`, '--dir', dir, ...target(emu)], {
-        env: emulatorEnv,
-      });
+      const r = await runCli(
+        ['apply', '--auto-approve', '--target', `report/${pid(0)}`, '--dir', dir, ...target(emu)],
+        {
+          env: emulatorEnv,
+        },
+      );
       expect(r.code, r.stderr).toBe(0);
-      expect(sent(emu.log)).toEqual(['PUT /api/v1/deployments/1/workbooks/by-slug/sales', 'POST /api/v1/deployments/1/reports']);
+      expect(sent(emu.log)).toEqual([
+        'PUT /api/v1/deployments/1/workbooks/by-slug/sales',
+        'POST /api/v1/deployments/1/reports',
+      ]);
       expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(0)]);
       expect(workbooksIn(emu).find((w) => w.slug === 'sales')?.meta?.['dashboardDraft']).toBeUndefined();
       // The plan shown says the same: two creates, no publish, no sibling.
@@ -36,10 +42,19 @@ describe('apply --target', () => {
   test('a workbook whose reports exist: the workbook alone, though its reports changed too', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
     await withEmulator({}, async (emu) => {
-      expect((await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(0);
+      expect((await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(
+        0,
+      );
       // A new dashboard title and a renamed report.
       writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, title: 'Sales 2' }, dir);
-      writeBundle({ files: { 'reports/report-1.yaml': `kind: Report\npublicId: ${pid(1)}\nname: Renamed\nworkbookId: { $workbook: sales }\n` } }, dir);
+      writeBundle(
+        {
+          files: {
+            'reports/report-1.yaml': `kind: Report\npublicId: ${pid(1)}\nname: Renamed\nworkbookId: { $workbook: sales }\n`,
+          },
+        },
+        dir,
+      );
       emu.clearLog();
       const r = await runCli(['apply', '--auto-approve', '--target', 'workbook/sales', '--dir', dir, ...target(emu)], {
         env: emulatorEnv,
@@ -58,7 +73,9 @@ describe('apply --target', () => {
     const planFile = join(dir, 'plan.json');
     await withEmulator({}, async (emu) => {
       const args = ['--dir', dir, ...target(emu)];
-      const made = await runCli(['plan', '--target', `report/${pid(1000)}`, '--out', planFile, ...args], { env: emulatorEnv });
+      const made = await runCli(['plan', '--target', `report/${pid(1000)}`, '--out', planFile, ...args], {
+        env: emulatorEnv,
+      });
       expect(made.code, made.stderr).toBe(0);
       const r = await runCli(['apply', planFile, ...args], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(0);
@@ -71,7 +88,9 @@ describe('apply --target', () => {
     const dir = writeBundle({ workbook: true, reports: 1 });
     await withEmulator({}, async (emu) => {
       for (const cmd of [['plan'], ['apply', '--auto-approve']]) {
-        const r = await runCli([...cmd, '--target', 'workbook/sale', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+        const r = await runCli([...cmd, '--target', 'workbook/sale', '--dir', dir, ...target(emu)], {
+          env: emulatorEnv,
+        });
         expect(r.code, r.stderr).toBe(3);
         expect(r.stderr).toContain('--target workbook/sale: no such resource in the bundle. [unknown_target]');
         expect(r.stderr).toContain('Did you mean `workbook/sales`?');
@@ -86,7 +105,10 @@ describe('apply --target', () => {
     const planFile = join(dir, 'plan.json');
     await withEmulator({}, async (emu) => {
       const args = ['--dir', dir, ...target(emu)];
-      expect((await runCli(['plan', '--target', `report/${pid(1001)}`, '--out', planFile, ...args], { env: emulatorEnv })).code).toBe(0);
+      expect(
+        (await runCli(['plan', '--target', `report/${pid(1001)}`, '--out', planFile, ...args], { env: emulatorEnv }))
+          .code,
+      ).toBe(0);
       rmSync(join(dir, 'reports/loose-1.yaml'));
       emu.clearLog();
       const r = await runCli(['apply', planFile, ...args], { env: emulatorEnv });

@@ -11,7 +11,9 @@ vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
-const hasScript = process.platform === 'linux' && spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
+const hasScript =
+  process.platform === 'linux' &&
+  spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
 
 /** Runs `wsc apply` in a pseudo-terminal of 100 columns and answers the question. */
 function applyOnTerminal(emu: Emulator, dir: string, answer: string): Promise<{ code: number | null; screen: string }> {

@@ -61,12 +61,15 @@ describe('wsc apply', () => {
       expect(kinds.indexOf('workbook')).toBeLessThan(kinds.indexOf('report'));
       // every report that the draft charts was created before the draft was written
       expect(w.findIndex((e) => kind(e) === 'draft')).toBeGreaterThan(
-        Math.max(...[0, 1, 2].map((i) => w.findIndex((e) => (e.requestBody as { publicId?: string })?.publicId === pid(i)))),
+        Math.max(
+          ...[0, 1, 2].map((i) => w.findIndex((e) => (e.requestBody as { publicId?: string })?.publicId === pid(i))),
+        ),
       );
       expect(lastIndex('publish')).toBe(w.length - 1);
       expect(w).toHaveLength(1 + 5 + 1 + 1);
       // report creates carry their publicId
-      for (const e of requests(emu.log, 'POST', /\/reports$/)) expect((e.requestBody as { publicId?: string }).publicId).toMatch(/^rep\d{9}$/);
+      for (const e of requests(emu.log, 'POST', /\/reports$/))
+        expect((e.requestBody as { publicId?: string }).publicId).toMatch(/^rep\d{9}$/);
 
       emu.clearLog();
       const second = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
@@ -95,18 +98,31 @@ describe('wsc apply', () => {
   test('--output json prints the result as JSON on stdout', async () => {
     const dir = writeBundle({ looseReports: 2 });
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['apply', '--auto-approve', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['apply', '--auto-approve', '--output', 'json', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code).toBe(0);
       const json = JSON.parse(r.stdout);
-      expect(json).toMatchObject({ formatVersion: 1, deploymentId: 1, status: 'applied', counts: { created: 2, updated: 0, adopted: 0, published: 0 } });
-      expect(json.applied.map((a: { address: string }) => a.address).sort()).toEqual([`report/${pid(1000)}`, `report/${pid(1001)}`]);
+      expect(json).toMatchObject({
+        formatVersion: 1,
+        deploymentId: 1,
+        status: 'applied',
+        counts: { created: 2, updated: 0, adopted: 0, published: 0 },
+      });
+      expect(json.applied.map((a: { address: string }) => a.address).sort()).toEqual([
+        `report/${pid(1000)}`,
+        `report/${pid(1001)}`,
+      ]);
     });
   });
 
   test('--target applies only the named resource (and what it needs)', async () => {
     const dir = writeBundle({ workbook: true, reports: 2, looseReports: 1 });
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['apply', '--auto-approve', '--target', `report/${pid(1)}`, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(
+        ['apply', '--auto-approve', '--target', `report/${pid(1)}`, '--dir', dir, ...target(emu)],
+        { env: emulatorEnv },
+      );
       expect(r.code).toBe(0);
       expect(r.stdout.split('\n\n').at(-1)).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');
       expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(1)]);
@@ -122,7 +138,9 @@ describe('wsc apply', () => {
       expect((await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv })).code).toBe(0);
       const w = writes(emu.log);
       const publish = w.findIndex((e) => e.method === 'POST' && /\/workbooks\/\d+\/publish$/.test(e.path));
-      const draft = w.findIndex((e) => e.method === 'PUT' && (e.requestBody as { meta?: { dashboardDraft?: unknown } })?.meta?.dashboardDraft);
+      const draft = w.findIndex(
+        (e) => e.method === 'PUT' && (e.requestBody as { meta?: { dashboardDraft?: unknown } })?.meta?.dashboardDraft,
+      );
       expect(publish).toBeGreaterThan(draft);
       expect(draft).toBeGreaterThanOrEqual(0);
 
@@ -137,7 +155,9 @@ describe('wsc apply', () => {
       emu.clearLog();
       const applied = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
       expect(applied.code).toBe(0);
-      expect(applied.stdout.split('\n\n').at(-1)).toBe('Apply complete: 0 created, 1 updated, 0 adopted, 1 published.\n');
+      expect(applied.stdout.split('\n\n').at(-1)).toBe(
+        'Apply complete: 0 created, 1 updated, 0 adopted, 1 published.\n',
+      );
       expect(writes(emu.log).map((e) => `${e.method} ${e.path.replace(/\/\d+/g, '/N')}`)).toEqual([
         'PUT /api/v1/deployments/N/workbooks/by-slug/sales',
         'POST /api/v1/deployments/N/workbooks/N/publish',
@@ -156,7 +176,9 @@ describe('wsc apply', () => {
     const apply = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
     expect(apply.stderr).not.toMatch(/internal error/i);
     expect(apply.code).toBe(0);
-    expect(apply.stdout.split('\n\n').at(-1)).toMatch(/^Apply complete: [1-9]\d* created, 0 updated, 0 adopted, \d+ published\.\n$/);
+    expect(apply.stdout.split('\n\n').at(-1)).toMatch(
+      /^Apply complete: [1-9]\d* created, 0 updated, 0 adopted, \d+ published\.\n$/,
+    );
     const state = join(dir, '.wsc/state/local.json');
     expect(existsSync(state)).toBe(true);
     expect(readFileSync(state, 'utf8')).not.toContain('"reports":[]');

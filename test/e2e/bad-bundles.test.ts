@@ -25,9 +25,9 @@ const rep = (rest: string) => `kind: Report\npublicId: abcdefABCDEF\n${rest}`;
 /** A workbook whose line 3 onwards is `rest`. */
 const wb = (rest: string) => `kind: Workbook\nslug: sales\n${rest}`;
 /** A workbook with one widget; `widget` lines start at line 6 (indented for the list item). */
-const dash = (widget: string, draftExtra = '') =>
-  wb(`meta:\n  dashboardDraft:\n    widgets:\n${widget}${draftExtra}`);
-const CHART = '      - id: w1\n        type: CHART\n        position: { x: 0, y: 0, w: 6, h: 4 }\n        config: { reportId: { $report: abcdefABCDEF } }\n';
+const dash = (widget: string, draftExtra = '') => wb(`meta:\n  dashboardDraft:\n    widgets:\n${widget}${draftExtra}`);
+const CHART =
+  '      - id: w1\n        type: CHART\n        position: { x: 0, y: 0, w: 6, h: 4 }\n        config: { reportId: { $report: abcdefABCDEF } }\n';
 const wscYaml = (text: string) => ({ 'wsc.yaml': text });
 const ENV_OK = 'defaultEnvironment: dev\nenvironments:\n  dev:\n    baseUrl: http://127.0.0.1:1\n    deploymentId: 1\n';
 
@@ -42,94 +42,397 @@ interface Case {
 
 const cases: Case[] = [
   // --- broken YAML --------------------------------------------------------
-  { name: 'unclosed flow sequence', files: { 'workbooks/sales.yaml': wb('meta:\n  tags: [finance, weekly\nname: x\n') }, at: 'workbooks/sales.yaml:5' },
-  { name: 'unclosed flow mapping', files: { 'reports/revenue.yaml': rep('meta: { a: 1, b: 2\nname: x\n') }, at: 'reports/revenue.yaml:4' },
-  { name: 'mapping value where none is allowed', files: { 'workbooks/sales.yaml': wb('name: a: b\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'tab indentation', files: { 'workbooks/sales.yaml': wb('meta:\n\towner: me\n') }, at: 'workbooks/sales.yaml:4' },
+  {
+    name: 'unclosed flow sequence',
+    files: { 'workbooks/sales.yaml': wb('meta:\n  tags: [finance, weekly\nname: x\n') },
+    at: 'workbooks/sales.yaml:5',
+  },
+  {
+    name: 'unclosed flow mapping',
+    files: { 'reports/revenue.yaml': rep('meta: { a: 1, b: 2\nname: x\n') },
+    at: 'reports/revenue.yaml:4',
+  },
+  {
+    name: 'mapping value where none is allowed',
+    files: { 'workbooks/sales.yaml': wb('name: a: b\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'tab indentation',
+    files: { 'workbooks/sales.yaml': wb('meta:\n\towner: me\n') },
+    at: 'workbooks/sales.yaml:4',
+  },
   // An unterminated quote is found where the file ends.
-  { name: 'unterminated double-quoted string', files: { 'reports/revenue.yaml': rep('name: "Revenue\ntitle: x\n') }, at: 'reports/revenue.yaml:5' },
-  { name: 'unterminated single-quoted string', files: { 'reports/revenue.yaml': rep("name: 'Revenue\n") }, at: 'reports/revenue.yaml:4' },
+  {
+    name: 'unterminated double-quoted string',
+    files: { 'reports/revenue.yaml': rep('name: "Revenue\ntitle: x\n') },
+    at: 'reports/revenue.yaml:5',
+  },
+  {
+    name: 'unterminated single-quoted string',
+    files: { 'reports/revenue.yaml': rep("name: 'Revenue\n") },
+    at: 'reports/revenue.yaml:4',
+  },
   { name: 'duplicate key', files: { 'workbooks/sales.yaml': wb('name: A\nname: B\n') }, at: 'workbooks/sales.yaml:4' },
   { name: 'undefined alias', files: { 'workbooks/sales.yaml': wb('name: *nope\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'bad indentation of a mapping', files: { 'reports/revenue.yaml': rep('pivotItems:\n  columns: [a]\n rows: [b]\n') }, at: 'reports/revenue.yaml:5' },
-  { name: 'a mapping nested in a plain scalar', files: { 'workbooks/sales.yaml': wb('meta:\n  a: 1\n   b: 2\n') }, at: 'workbooks/sales.yaml:4' },
-  { name: 'document is a plain string', files: { 'workbooks/extra.yaml': 'just some text\n' }, at: 'workbooks/extra.yaml:1' },
-  { name: 'document is a list', files: { 'workbooks/extra.yaml': '- kind: Workbook\n- slug: x\n' }, at: 'workbooks/extra.yaml:1' },
-  { name: 'missing kind', files: { 'workbooks/extra.yaml': 'slug: other\nname: Other\n' }, at: 'workbooks/extra.yaml:1' },
-  { name: 'unknown kind', files: { 'workbooks/extra.yaml': 'kind: Dashboard\nslug: other\n' }, at: 'workbooks/extra.yaml:1' },
-  { name: 'kind in the wrong case', files: { 'workbooks/extra.yaml': 'kind: workbook\nslug: other\n' }, at: 'workbooks/extra.yaml:1' },
-  { name: 'kind is a number', files: { 'workbooks/extra.yaml': 'kind: 3\nslug: other\n' }, at: 'workbooks/extra.yaml:1' },
-  { name: 'second document of a file is bad', files: { 'reports/two.yaml': 'kind: Report\npublicId: twoTWOtwo222\n---\nkind: Report\npublicId: bad\n' }, at: 'reports/two.yaml:5' },
-  { name: 'invalid UTF-8', files: { 'workbooks/sales.yaml': Buffer.concat([Buffer.from('kind: Workbook\nslug: sales\nname: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]) }, at: 'workbooks/sales.yaml:3' },
-  { name: 'a NUL control character in a scalar', files: { 'workbooks/sales.yaml': wb('name: a\u0000b\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'bad block scalar indentation indicator', files: { 'reports/revenue.yaml': rep('sqlQuery: |0\n  select 1\n') }, at: 'reports/revenue.yaml:3' },
+  {
+    name: 'bad indentation of a mapping',
+    files: { 'reports/revenue.yaml': rep('pivotItems:\n  columns: [a]\n rows: [b]\n') },
+    at: 'reports/revenue.yaml:5',
+  },
+  {
+    name: 'a mapping nested in a plain scalar',
+    files: { 'workbooks/sales.yaml': wb('meta:\n  a: 1\n   b: 2\n') },
+    at: 'workbooks/sales.yaml:4',
+  },
+  {
+    name: 'document is a plain string',
+    files: { 'workbooks/extra.yaml': 'just some text\n' },
+    at: 'workbooks/extra.yaml:1',
+  },
+  {
+    name: 'document is a list',
+    files: { 'workbooks/extra.yaml': '- kind: Workbook\n- slug: x\n' },
+    at: 'workbooks/extra.yaml:1',
+  },
+  {
+    name: 'missing kind',
+    files: { 'workbooks/extra.yaml': 'slug: other\nname: Other\n' },
+    at: 'workbooks/extra.yaml:1',
+  },
+  {
+    name: 'unknown kind',
+    files: { 'workbooks/extra.yaml': 'kind: Dashboard\nslug: other\n' },
+    at: 'workbooks/extra.yaml:1',
+  },
+  {
+    name: 'kind in the wrong case',
+    files: { 'workbooks/extra.yaml': 'kind: workbook\nslug: other\n' },
+    at: 'workbooks/extra.yaml:1',
+  },
+  {
+    name: 'kind is a number',
+    files: { 'workbooks/extra.yaml': 'kind: 3\nslug: other\n' },
+    at: 'workbooks/extra.yaml:1',
+  },
+  {
+    name: 'second document of a file is bad',
+    files: { 'reports/two.yaml': 'kind: Report\npublicId: twoTWOtwo222\n---\nkind: Report\npublicId: bad\n' },
+    at: 'reports/two.yaml:5',
+  },
+  {
+    name: 'invalid UTF-8',
+    files: {
+      'workbooks/sales.yaml': Buffer.concat([
+        Buffer.from('kind: Workbook\nslug: sales\nname: caf'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('\n'),
+      ]),
+    },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'a NUL control character in a scalar',
+    files: { 'workbooks/sales.yaml': wb('name: a\u0000b\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'bad block scalar indentation indicator',
+    files: { 'reports/revenue.yaml': rep('sqlQuery: |0\n  select 1\n') },
+    at: 'reports/revenue.yaml:3',
+  },
 
   // --- wrong types, workbook ------------------------------------------------
-  { name: 'slug is a number', files: { 'workbooks/sales.yaml': 'kind: Workbook\nslug: 123\n' }, at: 'workbooks/sales.yaml:2' },
-  { name: 'slug is empty', files: { 'workbooks/sales.yaml': 'kind: Workbook\nslug: "  "\n' }, at: 'workbooks/sales.yaml:2' },
-  { name: 'slug is a list', files: { 'workbooks/sales.yaml': 'kind: Workbook\nslug: [sales]\n' }, at: 'workbooks/sales.yaml:2' },
-  { name: 'workbook name is a mapping', files: { 'workbooks/sales.yaml': wb('name: { a: 1 }\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'workbook folderId is a string', files: { 'workbooks/sales.yaml': wb('folderId: finance\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'workbook folderId is a fraction', files: { 'workbooks/sales.yaml': wb('folderId: 1.5\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'workbook meta is a string', files: { 'workbooks/sales.yaml': wb('meta: hello\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'publish is a string', files: { 'workbooks/sales.yaml': wb('publish: "yes"\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'dashboardDraft is a string', files: { 'workbooks/sales.yaml': wb('meta:\n  dashboardDraft: draft\n') }, at: 'workbooks/sales.yaml:4' },
-  { name: 'widgets is a mapping', files: { 'workbooks/sales.yaml': wb('meta:\n  dashboardDraft:\n    widgets: { a: 1 }\n') }, at: 'workbooks/sales.yaml:5' },
-  { name: 'unknown widget type', files: { 'workbooks/sales.yaml': dash(CHART.replace('type: CHART', 'type: PIE')) }, at: 'workbooks/sales.yaml:7' },
-  { name: 'widget position without h', files: { 'workbooks/sales.yaml': dash(CHART.replace(', h: 4', '')) }, at: 'workbooks/sales.yaml:8' },
-  { name: 'widget position x is a string', files: { 'workbooks/sales.yaml': dash(CHART.replace('x: 0', 'x: "0"')) }, at: 'workbooks/sales.yaml:8' },
-  { name: 'widget id over 128 characters', files: { 'workbooks/sales.yaml': dash(CHART.replace('id: w1', `id: ${'w'.repeat(129)}`)) }, at: 'workbooks/sales.yaml:6' },
-  { name: 'duplicate widget id', files: { 'workbooks/sales.yaml': dash(CHART + CHART.replace('y: 0', 'y: 4')) }, at: 'workbooks/sales.yaml:10' },
-  { name: 'dashboard kind not CLASSIC/APP', files: { 'workbooks/sales.yaml': dash(CHART, '    kind: BOARD\n') }, at: 'workbooks/sales.yaml:10' },
-  { name: 'layout rowHeight is a string', files: { 'workbooks/sales.yaml': dash(CHART, '    layout: { rowHeight: tall }\n') }, at: 'workbooks/sales.yaml:10' },
-  { name: 'app entry over 255 characters', files: { 'workbooks/sales.yaml': wb(`meta:\n  dashboardDraft:\n    kind: APP\n    app: { entry: ${'e'.repeat(256)} }\n`) }, at: 'workbooks/sales.yaml:6' },
-  { name: 'unknown workbook key', files: { 'workbooks/sales.yaml': wb('nmae: Sales\n') }, at: 'workbooks/sales.yaml:3' },
+  {
+    name: 'slug is a number',
+    files: { 'workbooks/sales.yaml': 'kind: Workbook\nslug: 123\n' },
+    at: 'workbooks/sales.yaml:2',
+  },
+  {
+    name: 'slug is empty',
+    files: { 'workbooks/sales.yaml': 'kind: Workbook\nslug: "  "\n' },
+    at: 'workbooks/sales.yaml:2',
+  },
+  {
+    name: 'slug is a list',
+    files: { 'workbooks/sales.yaml': 'kind: Workbook\nslug: [sales]\n' },
+    at: 'workbooks/sales.yaml:2',
+  },
+  {
+    name: 'workbook name is a mapping',
+    files: { 'workbooks/sales.yaml': wb('name: { a: 1 }\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'workbook folderId is a string',
+    files: { 'workbooks/sales.yaml': wb('folderId: finance\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'workbook folderId is a fraction',
+    files: { 'workbooks/sales.yaml': wb('folderId: 1.5\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'workbook meta is a string',
+    files: { 'workbooks/sales.yaml': wb('meta: hello\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'publish is a string',
+    files: { 'workbooks/sales.yaml': wb('publish: "yes"\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'dashboardDraft is a string',
+    files: { 'workbooks/sales.yaml': wb('meta:\n  dashboardDraft: draft\n') },
+    at: 'workbooks/sales.yaml:4',
+  },
+  {
+    name: 'widgets is a mapping',
+    files: { 'workbooks/sales.yaml': wb('meta:\n  dashboardDraft:\n    widgets: { a: 1 }\n') },
+    at: 'workbooks/sales.yaml:5',
+  },
+  {
+    name: 'unknown widget type',
+    files: { 'workbooks/sales.yaml': dash(CHART.replace('type: CHART', 'type: PIE')) },
+    at: 'workbooks/sales.yaml:7',
+  },
+  {
+    name: 'widget position without h',
+    files: { 'workbooks/sales.yaml': dash(CHART.replace(', h: 4', '')) },
+    at: 'workbooks/sales.yaml:8',
+  },
+  {
+    name: 'widget position x is a string',
+    files: { 'workbooks/sales.yaml': dash(CHART.replace('x: 0', 'x: "0"')) },
+    at: 'workbooks/sales.yaml:8',
+  },
+  {
+    name: 'widget id over 128 characters',
+    files: { 'workbooks/sales.yaml': dash(CHART.replace('id: w1', `id: ${'w'.repeat(129)}`)) },
+    at: 'workbooks/sales.yaml:6',
+  },
+  {
+    name: 'duplicate widget id',
+    files: { 'workbooks/sales.yaml': dash(CHART + CHART.replace('y: 0', 'y: 4')) },
+    at: 'workbooks/sales.yaml:10',
+  },
+  {
+    name: 'dashboard kind not CLASSIC/APP',
+    files: { 'workbooks/sales.yaml': dash(CHART, '    kind: BOARD\n') },
+    at: 'workbooks/sales.yaml:10',
+  },
+  {
+    name: 'layout rowHeight is a string',
+    files: { 'workbooks/sales.yaml': dash(CHART, '    layout: { rowHeight: tall }\n') },
+    at: 'workbooks/sales.yaml:10',
+  },
+  {
+    name: 'app entry over 255 characters',
+    files: {
+      'workbooks/sales.yaml': wb(`meta:\n  dashboardDraft:\n    kind: APP\n    app: { entry: ${'e'.repeat(256)} }\n`),
+    },
+    at: 'workbooks/sales.yaml:6',
+  },
+  {
+    name: 'unknown workbook key',
+    files: { 'workbooks/sales.yaml': wb('nmae: Sales\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
 
   // --- wrong types, report ------------------------------------------------
-  { name: 'publicId too short', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: short\n' }, at: 'reports/revenue.yaml:2' },
-  { name: 'publicId with a dash', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: abcdef-ABCDE\n' }, at: 'reports/revenue.yaml:2' },
-  { name: 'publicId is a number', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: 123456789012\n' }, at: 'reports/revenue.yaml:2' },
-  { name: 'publicId of the placeholder shape', files: { 'reports/revenue.yaml': 'kind: Report\npublicId: 000000abcdef\n' }, at: 'reports/revenue.yaml:2' },
-  { name: 'report without publicId', files: { 'reports/revenue.yaml': 'kind: Report\nname: Revenue\n' }, at: 'reports/revenue.yaml:1' },
-  { name: 'report name over 255 characters', files: { 'reports/revenue.yaml': rep(`name: ${'n'.repeat(256)}\n`) }, at: 'reports/revenue.yaml:3' },
-  { name: 'report title is a list', files: { 'reports/revenue.yaml': rep('title: [a, b]\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'source GOOGLE_SHEETS (the specification says HOSTED_SHEETS)', files: { 'reports/revenue.yaml': rep('source: GOOGLE_SHEETS\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'source in lower case', files: { 'reports/revenue.yaml': rep('source: playground\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'workbookId is a slug string', files: { 'reports/revenue.yaml': rep('workbookId: sales\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'report folderId is a boolean', files: { 'reports/revenue.yaml': rep('folderId: true\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'sqlQuery is a mapping', files: { 'reports/revenue.yaml': rep('sqlQuery: { select: 1 }\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'jsonQuery is not JSON', files: { 'reports/revenue.yaml': rep('jsonQuery: "{measures: [x"\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'jsonQuery is a number', files: { 'reports/revenue.yaml': rep('jsonQuery: 5\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'pivotItems without rows', files: { 'reports/revenue.yaml': rep('pivotItems: { columns: [], filters: [], measures: [] }\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'pivotItems columns is a string', files: { 'reports/revenue.yaml': rep('pivotItems: { columns: a, filters: [], measures: [], rows: [] }\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'report meta is a list', files: { 'reports/revenue.yaml': rep('meta: [1, 2]\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'adopt without deploymentId', files: { 'reports/revenue.yaml': rep('adopt: { id: 5 }\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'adopt deploymentId is a string', files: { 'reports/revenue.yaml': rep('adopt: { deploymentId: one, id: 5 }\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'report description (not a report input field)', files: { 'reports/revenue.yaml': rep('description: Monthly\n') }, at: 'reports/revenue.yaml:3' },
+  {
+    name: 'publicId too short',
+    files: { 'reports/revenue.yaml': 'kind: Report\npublicId: short\n' },
+    at: 'reports/revenue.yaml:2',
+  },
+  {
+    name: 'publicId with a dash',
+    files: { 'reports/revenue.yaml': 'kind: Report\npublicId: abcdef-ABCDE\n' },
+    at: 'reports/revenue.yaml:2',
+  },
+  {
+    name: 'publicId is a number',
+    files: { 'reports/revenue.yaml': 'kind: Report\npublicId: 123456789012\n' },
+    at: 'reports/revenue.yaml:2',
+  },
+  {
+    name: 'publicId of the placeholder shape',
+    files: { 'reports/revenue.yaml': 'kind: Report\npublicId: 000000abcdef\n' },
+    at: 'reports/revenue.yaml:2',
+  },
+  {
+    name: 'report without publicId',
+    files: { 'reports/revenue.yaml': 'kind: Report\nname: Revenue\n' },
+    at: 'reports/revenue.yaml:1',
+  },
+  {
+    name: 'report name over 255 characters',
+    files: { 'reports/revenue.yaml': rep(`name: ${'n'.repeat(256)}\n`) },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'report title is a list',
+    files: { 'reports/revenue.yaml': rep('title: [a, b]\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'source GOOGLE_SHEETS (the specification says HOSTED_SHEETS)',
+    files: { 'reports/revenue.yaml': rep('source: GOOGLE_SHEETS\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'source in lower case',
+    files: { 'reports/revenue.yaml': rep('source: playground\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'workbookId is a slug string',
+    files: { 'reports/revenue.yaml': rep('workbookId: sales\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'report folderId is a boolean',
+    files: { 'reports/revenue.yaml': rep('folderId: true\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'sqlQuery is a mapping',
+    files: { 'reports/revenue.yaml': rep('sqlQuery: { select: 1 }\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'jsonQuery is not JSON',
+    files: { 'reports/revenue.yaml': rep('jsonQuery: "{measures: [x"\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'jsonQuery is a number',
+    files: { 'reports/revenue.yaml': rep('jsonQuery: 5\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'pivotItems without rows',
+    files: { 'reports/revenue.yaml': rep('pivotItems: { columns: [], filters: [], measures: [] }\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'pivotItems columns is a string',
+    files: { 'reports/revenue.yaml': rep('pivotItems: { columns: a, filters: [], measures: [], rows: [] }\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'report meta is a list',
+    files: { 'reports/revenue.yaml': rep('meta: [1, 2]\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'adopt without deploymentId',
+    files: { 'reports/revenue.yaml': rep('adopt: { id: 5 }\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'adopt deploymentId is a string',
+    files: { 'reports/revenue.yaml': rep('adopt: { deploymentId: one, id: 5 }\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'report description (not a report input field)',
+    files: { 'reports/revenue.yaml': rep('description: Monthly\n') },
+    at: 'reports/revenue.yaml:3',
+  },
 
   // --- wrong types, user attribute -----------------------------------------
-  { name: 'user attribute without name', files: { 'user-attributes/region.yaml': 'kind: UserAttribute\ntype: string\n' }, at: 'user-attributes/region.yaml:1' },
-  { name: 'user attribute type unknown', files: { 'user-attributes/region.yaml': 'kind: UserAttribute\nname: region\ntype: text\n' }, at: 'user-attributes/region.yaml:3' },
-  { name: 'user attribute defaultValue is a list', files: { 'user-attributes/region.yaml': `${UA}defaultValue: [EMEA]\n` }, at: 'user-attributes/region.yaml:4' },
+  {
+    name: 'user attribute without name',
+    files: { 'user-attributes/region.yaml': 'kind: UserAttribute\ntype: string\n' },
+    at: 'user-attributes/region.yaml:1',
+  },
+  {
+    name: 'user attribute type unknown',
+    files: { 'user-attributes/region.yaml': 'kind: UserAttribute\nname: region\ntype: text\n' },
+    at: 'user-attributes/region.yaml:3',
+  },
+  {
+    name: 'user attribute defaultValue is a list',
+    files: { 'user-attributes/region.yaml': `${UA}defaultValue: [EMEA]\n` },
+    at: 'user-attributes/region.yaml:4',
+  },
 
   // --- references ------------------------------------------------------------
-  { name: '$report is a number', files: { 'reports/revenue.yaml': rep('meta:\n  drillTo: { $report: 5 }\n') }, at: 'reports/revenue.yaml:4' },
-  { name: 'reference with two keys', files: { 'workbooks/sales.yaml': dash(CHART.replace('{ $report: abcdefABCDEF }', '{ $report: abcdefABCDEF, $workbook: sales }')) }, at: 'workbooks/sales.yaml:9' },
-  { name: 'misspelt reference key', files: { 'workbooks/sales.yaml': dash(CHART.replace('$report:', '$reprot:')) }, at: 'workbooks/sales.yaml:9' },
-  { name: 'workbookId given a $report reference', files: { 'reports/revenue.yaml': rep('workbookId: { $report: abcdefABCDEF }\n') }, at: 'reports/revenue.yaml:3' },
-  { name: 'duplicate publicId across files', files: { 'reports/copy.yaml': 'kind: Report\npublicId: abcdefABCDEF\n' }, at: 'reports/revenue.yaml:2' },
-  { name: 'duplicate slug after normalisation', files: { 'workbooks/copy.yaml': 'kind: Workbook\nslug: " Sales "\n' }, at: 'workbooks/sales.yaml:2' },
-  { name: 'duplicate user attribute name', files: { 'user-attributes/copy.yaml': UA }, at: 'user-attributes/region.yaml:2' },
+  {
+    name: '$report is a number',
+    files: { 'reports/revenue.yaml': rep('meta:\n  drillTo: { $report: 5 }\n') },
+    at: 'reports/revenue.yaml:4',
+  },
+  {
+    name: 'reference with two keys',
+    files: {
+      'workbooks/sales.yaml': dash(
+        CHART.replace('{ $report: abcdefABCDEF }', '{ $report: abcdefABCDEF, $workbook: sales }'),
+      ),
+    },
+    at: 'workbooks/sales.yaml:9',
+  },
+  {
+    name: 'misspelt reference key',
+    files: { 'workbooks/sales.yaml': dash(CHART.replace('$report:', '$reprot:')) },
+    at: 'workbooks/sales.yaml:9',
+  },
+  {
+    name: 'workbookId given a $report reference',
+    files: { 'reports/revenue.yaml': rep('workbookId: { $report: abcdefABCDEF }\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: 'duplicate publicId across files',
+    files: { 'reports/copy.yaml': 'kind: Report\npublicId: abcdefABCDEF\n' },
+    at: 'reports/revenue.yaml:2',
+  },
+  {
+    name: 'duplicate slug after normalisation',
+    files: { 'workbooks/copy.yaml': 'kind: Workbook\nslug: " Sales "\n' },
+    at: 'workbooks/sales.yaml:2',
+  },
+  {
+    name: 'duplicate user attribute name',
+    files: { 'user-attributes/copy.yaml': UA },
+    at: 'user-attributes/region.yaml:2',
+  },
 
   // --- variables -----------------------------------------------------------
-  { name: 'undefined ${vars.NAME}', files: { 'workbooks/sales.yaml': wb('name: ${vars.title}\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'unset ${env.NAME}', files: { 'workbooks/sales.yaml': wb('name: ${env.WSC_BAD_BUNDLE_UNSET}\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'unterminated ${', files: { 'workbooks/sales.yaml': wb('name: ${vars.title\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'unknown variable namespace', files: { 'workbooks/sales.yaml': wb('name: ${secrets.title}\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'a secret-looking env var in a bundle', files: { 'workbooks/sales.yaml': wb('name: ${env.WSC_TOKEN}\n') }, at: 'workbooks/sales.yaml:3' },
+  {
+    name: 'undefined ${vars.NAME}',
+    files: { 'workbooks/sales.yaml': wb('name: ${vars.title}\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'unset ${env.NAME}',
+    files: { 'workbooks/sales.yaml': wb('name: ${env.WSC_BAD_BUNDLE_UNSET}\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'unterminated ${',
+    files: { 'workbooks/sales.yaml': wb('name: ${vars.title\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'unknown variable namespace',
+    files: { 'workbooks/sales.yaml': wb('name: ${secrets.title}\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'a secret-looking env var in a bundle',
+    files: { 'workbooks/sales.yaml': wb('name: ${env.WSC_TOKEN}\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
   {
     name: 'a variable of the wrong type for the field',
-    files: { ...wscYaml(`${ENV_OK}    vars: { folder: finance }\n`), 'workbooks/sales.yaml': wb('folderId: ${vars.folder}\n') },
+    files: {
+      ...wscYaml(`${ENV_OK}    vars: { folder: finance }\n`),
+      'workbooks/sales.yaml': wb('folderId: ${vars.folder}\n'),
+    },
     at: 'workbooks/sales.yaml:3',
   },
 
@@ -137,11 +440,27 @@ const cases: Case[] = [
   { name: 'wsc.yaml syntax error', files: wscYaml('environments:\n  dev: { deploymentId: 1\n'), at: 'wsc.yaml:3' },
   { name: 'wsc.yaml unknown key', files: wscYaml(`${ENV_OK}    baseURL: http://127.0.0.1:2\n`), at: 'wsc.yaml:6' },
   { name: 'wsc.yaml environments is a list', files: wscYaml('environments:\n  - dev\n'), at: 'wsc.yaml:2' },
-  { name: 'wsc.yaml deploymentId is a string', files: wscYaml('environments:\n  dev:\n    baseUrl: http://127.0.0.1:1\n    deploymentId: one\n'), at: 'wsc.yaml:4' },
+  {
+    name: 'wsc.yaml deploymentId is a string',
+    files: wscYaml('environments:\n  dev:\n    baseUrl: http://127.0.0.1:1\n    deploymentId: one\n'),
+    at: 'wsc.yaml:4',
+  },
   { name: 'wsc.yaml literal token', files: wscYaml(`${ENV_OK}    token: s3cr3t-literal\n`), at: 'wsc.yaml:6' },
-  { name: 'wsc.yaml publicIds unknown mode', files: wscYaml(`${ENV_OK}    publicIds: per-account\n`), at: 'wsc.yaml:6' },
-  { name: 'wsc.yaml embedded is a string', files: wscYaml('environments:\n  dev:\n    embedded: "yes"\n'), at: 'wsc.yaml:3' },
-  { name: 'wsc.yaml defaultEnvironment names no environment', files: wscYaml(ENV_OK.replace('defaultEnvironment: dev', 'defaultEnvironment: prod')), at: 'wsc.yaml:1' },
+  {
+    name: 'wsc.yaml publicIds unknown mode',
+    files: wscYaml(`${ENV_OK}    publicIds: per-account\n`),
+    at: 'wsc.yaml:6',
+  },
+  {
+    name: 'wsc.yaml embedded is a string',
+    files: wscYaml('environments:\n  dev:\n    embedded: "yes"\n'),
+    at: 'wsc.yaml:3',
+  },
+  {
+    name: 'wsc.yaml defaultEnvironment names no environment',
+    files: wscYaml(ENV_OK.replace('defaultEnvironment: dev', 'defaultEnvironment: prod')),
+    at: 'wsc.yaml:1',
+  },
 
   // --- hostile content -------------------------------------------------------
   {
@@ -153,12 +472,38 @@ const cases: Case[] = [
     },
     at: 'workbooks/sales.yaml:',
   },
-  { name: '!!js/function tag', files: { 'workbooks/sales.yaml': wb('name: !!js/function "function () { globalThis.pwned = 1 }"\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: '!!python/object tag', files: { 'reports/revenue.yaml': rep('meta: !!python/object:os.system { cmd: "touch /tmp/pwned" }\n') }, at: 'reports/revenue.yaml:3' },
-  { name: '__proto__ key', files: { 'workbooks/sales.yaml': wb('meta:\n  __proto__: { polluted: yes }\n') }, at: 'workbooks/sales.yaml:4' },
-  { name: 'merge key into the top level', files: { 'workbooks/sales.yaml': wb('x: &base { name: Sales }\n<<: *base\n') }, at: 'workbooks/sales.yaml:3' },
-  { name: 'nesting 10000 deep', files: { 'workbooks/sales.yaml': wb(`meta:\n  deep: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`) }, at: 'workbooks/sales.yaml:4' },
-  { name: 'a file over the size limit', files: { 'reports/huge.yaml': `kind: Report\npublicId: hugeHUGEhuge\nsqlQuery: "${'x'.repeat(6 * 1024 * 1024)}"\n` }, at: 'reports/huge.yaml:1' },
+  {
+    name: '!!js/function tag',
+    files: { 'workbooks/sales.yaml': wb('name: !!js/function "function () { globalThis.pwned = 1 }"\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: '!!python/object tag',
+    files: { 'reports/revenue.yaml': rep('meta: !!python/object:os.system { cmd: "touch /tmp/pwned" }\n') },
+    at: 'reports/revenue.yaml:3',
+  },
+  {
+    name: '__proto__ key',
+    files: { 'workbooks/sales.yaml': wb('meta:\n  __proto__: { polluted: yes }\n') },
+    at: 'workbooks/sales.yaml:4',
+  },
+  {
+    name: 'merge key into the top level',
+    files: { 'workbooks/sales.yaml': wb('x: &base { name: Sales }\n<<: *base\n') },
+    at: 'workbooks/sales.yaml:3',
+  },
+  {
+    name: 'nesting 10000 deep',
+    files: { 'workbooks/sales.yaml': wb(`meta:\n  deep: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`) },
+    at: 'workbooks/sales.yaml:4',
+  },
+  {
+    name: 'a file over the size limit',
+    files: {
+      'reports/huge.yaml': `kind: Report\npublicId: hugeHUGEhuge\nsqlQuery: "${'x'.repeat(6 * 1024 * 1024)}"\n`,
+    },
+    at: 'reports/huge.yaml:1',
+  },
 ];
 
 /**
@@ -169,8 +514,16 @@ const cases: Case[] = [
  * Exit 3, as for any invalid bundle (WscError `unknown_reference`).
  */
 const liveRefs: Case[] = [
-  { name: 'unknown $report', files: { 'workbooks/sales.yaml': dash(CHART.replace('$report: abcdefABCDEF', '$report: zzzzzzzzzzzz')) }, at: 'workbooks/sales.yaml:9:40' },
-  { name: 'unknown $workbook', files: { 'reports/revenue.yaml': rep('workbookId: { $workbook: nowhere }\n') }, at: 'reports/revenue.yaml:3:26' },
+  {
+    name: 'unknown $report',
+    files: { 'workbooks/sales.yaml': dash(CHART.replace('$report: abcdefABCDEF', '$report: zzzzzzzzzzzz')) },
+    at: 'workbooks/sales.yaml:9:40',
+  },
+  {
+    name: 'unknown $workbook',
+    files: { 'reports/revenue.yaml': rep('workbookId: { $workbook: nowhere }\n') },
+    at: 'reports/revenue.yaml:3:26',
+  },
 ];
 
 let emu: Emulator;
@@ -245,7 +598,9 @@ describe('references found in neither the bundle nor the deployment: refused aft
     const r = results.get(c.name)!;
     expect(r.code, show(r)).toBe(3);
     expect(r.stderr, show(r)).toMatch(new RegExp(`^${escape(c.at)} warning .* \\[unknown-reference\\]$`, 'm'));
-    expect(r.stderr, show(r)).toMatch(new RegExp(`^Error: ${escape(c.at)}: .*neither in the bundle nor in the deployment`, 'm'));
+    expect(r.stderr, show(r)).toMatch(
+      new RegExp(`^Error: ${escape(c.at)}: .*neither in the bundle nor in the deployment`, 'm'),
+    );
     expect(r.stdout).toBe('');
   });
 

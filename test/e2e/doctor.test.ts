@@ -13,7 +13,9 @@ function bundle(withUserAttributes = true): string {
     'workbooks/sales.yaml': 'kind: Workbook\nslug: workbook-1\nname: Workbook 1\n',
     'workbooks/new.yaml': 'kind: Workbook\nslug: brand-new\nname: Brand new\n',
     'reports/a.yaml': 'kind: Report\npublicId: doctorRepA01\nname: A\nsqlQuery: select 1\n',
-    ...(withUserAttributes ? { 'user-attributes/region.yaml': 'kind: UserAttribute\nname: region\ndisplayName: Region\n' } : {}),
+    ...(withUserAttributes
+      ? { 'user-attributes/region.yaml': 'kind: UserAttribute\nname: region\ndisplayName: Region\n' }
+      : {}),
   });
 }
 
@@ -24,11 +26,25 @@ describe('wsc doctor', () => {
       const r = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       const lines = r.stdout.split('\n');
-      for (const name of ['host', 'token', 'deployment', 'page size', 'user attributes', 'workbook listing', 'API version', 'bundle']) {
-        expect(lines.some((l) => l.startsWith(`✓ ${name}: `)), `${name} in\n${r.stdout}`).toBe(true);
+      for (const name of [
+        'host',
+        'token',
+        'deployment',
+        'page size',
+        'user attributes',
+        'workbook listing',
+        'API version',
+        'bundle',
+      ]) {
+        expect(
+          lines.some((l) => l.startsWith(`✓ ${name}: `)),
+          `${name} in\n${r.stdout}`,
+        ).toBe(true);
       }
       expect(r.stdout).toContain('✓ API version: the server reports version 0.19.1');
-      expect(r.stdout).toContain('✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes');
+      expect(r.stdout).toContain(
+        '✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes',
+      );
       expect(r.stdout).toContain('All 8 checks passed.');
       expect(emu.log.every((e) => e.method === 'GET')).toBe(true);
 
@@ -36,13 +52,24 @@ describe('wsc doctor', () => {
       expect(j.code).toBe(0);
       const json = JSON.parse(j.stdout) as { ok: boolean; checks: { name: string; ok: boolean }[] };
       expect(json.ok).toBe(true);
-      expect(json.checks.map((c) => c.name)).toEqual(['host', 'token', 'deployment', 'page size', 'user attributes', 'workbook listing', 'API version', 'bundle']);
+      expect(json.checks.map((c) => c.name)).toEqual([
+        'host',
+        'token',
+        'deployment',
+        'page size',
+        'user attributes',
+        'workbook listing',
+        'API version',
+        'bundle',
+      ]);
     });
   }, 60_000);
 
   test('a rejected token: ✗ with a hint, exit 1', async () => {
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['doctor', '--dir', bundle(), ...target(emu), '--max-retries', '0'], { env: { WSC_TOKEN: 'wrong-token' } });
+      const r = await runCli(['doctor', '--dir', bundle(), ...target(emu), '--max-retries', '0'], {
+        env: { WSC_TOKEN: 'wrong-token' },
+      });
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('✓ host: ');
       expect(r.stdout).toMatch(/✗ token: the token is rejected: .*401/);
@@ -59,9 +86,14 @@ describe('wsc doctor', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const port = (server.address() as { port: number }).port;
-      const r = await runCli(['doctor', '--dir', bundle(), '--base-url', `http://127.0.0.1:${port}`, '--deployment', '1'], { env: emulatorEnv });
+      const r = await runCli(
+        ['doctor', '--dir', bundle(), '--base-url', `http://127.0.0.1:${port}`, '--deployment', '1'],
+        { env: emulatorEnv },
+      );
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/✗ host: http:\/\/127\.0\.0\.1:\d+ does not answer as the Workspace Content API: .*web page/);
+      expect(r.stdout).toMatch(
+        /✗ host: http:\/\/127\.0\.0\.1:\d+ does not answer as the Workspace Content API: .*web page/,
+      );
       expect(r.stdout).toContain('✓ API version: not reported');
     } finally {
       await new Promise((r) => server.close(r));
@@ -69,18 +101,23 @@ describe('wsc doctor', () => {
   }, 60_000);
 
   test('the page size the server takes, detected', async () => {
-    await withEmulator({ seed: generateSeed({ reports: 120, workbooks: 2 }), maxPageSize: 50, overMaxPageSize: 'refuse' }, async (emu) => {
-      const r = await runCli(['doctor', '--dir', bundle(), ...target(emu)], { env: emulatorEnv });
-      expect(r.code, r.stdout).toBe(0);
-      expect(r.stdout).toContain('✓ page size: the server takes first=50 (first=500 was refused or cut short)');
-    });
+    await withEmulator(
+      { seed: generateSeed({ reports: 120, workbooks: 2 }), maxPageSize: 50, overMaxPageSize: 'refuse' },
+      async (emu) => {
+        const r = await runCli(['doctor', '--dir', bundle(), ...target(emu)], { env: emulatorEnv });
+        expect(r.code, r.stdout).toBe(0);
+        expect(r.stdout).toContain('✓ page size: the server takes first=50 (first=500 was refused or cut short)');
+      },
+    );
   }, 60_000);
 
   test('user attributes unreadable (403): fine when the bundle manages none, ✗ when it manages one', async () => {
     await withEmulator({ userAttributeReads: 'admin' }, async (emu) => {
       const creator = { WSC_TOKEN: 'creator-token' };
       const none = await runCli(['doctor', '--dir', bundle(false), ...target(emu)], { env: creator });
-      expect(none.stdout).toContain('✓ user attributes: not readable with this token (403); fine: the bundle manages none');
+      expect(none.stdout).toContain(
+        '✓ user attributes: not readable with this token (403); fine: the bundle manages none',
+      );
       expect(none.code, none.stdout).toBe(0);
       const some = await runCli(['doctor', '--dir', bundle(true), ...target(emu)], { env: creator });
       expect(some.code).toBe(1);
@@ -90,7 +127,9 @@ describe('wsc doctor', () => {
   }, 60_000);
 
   test('a config problem is exit 3 with nothing sent', async () => {
-    const r = await runCli(['doctor', '--dir', tempDir(), '--base-url', 'http://127.0.0.1:9', '--deployment', '1'], { env: {} });
+    const r = await runCli(['doctor', '--dir', tempDir(), '--base-url', 'http://127.0.0.1:9', '--deployment', '1'], {
+      env: {},
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('[token_missing]');
   });

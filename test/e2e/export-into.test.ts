@@ -16,11 +16,13 @@ beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
 function filesUnder(dir: string, base = dir): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    if (n.startsWith('.')) return [];
-    return statSync(p).isDirectory() ? filesUnder(p, base) : [relative(base, p)];
-  }).sort();
+  return readdirSync(dir)
+    .flatMap((n) => {
+      const p = join(dir, n);
+      if (n.startsWith('.')) return [];
+      return statSync(p).isDirectory() ? filesUnder(p, base) : [relative(base, p)];
+    })
+    .sort();
 }
 
 async function uiEdits(emu: Emulator, livePid: string): Promise<void> {
@@ -42,57 +44,60 @@ describe('wsc export --into', () => {
   test.each([
     ['local', {}],
     ['staging', { WSC_STAGING_TOKEN: 'dev-token' }],
-  ] as const)('environment %s: UI edits come back into the same files; wsc.yaml untouched; plan empty', async (envName, more) => {
-    const dir = copyFixture('example');
-    const env = { ...more, WSC_TOKEN: 'dev-token' };
-    const cli = (args: string[], emu: Emulator) => runCli([...args, '--env', envName, ...target(emu)], { env });
-    await withEmulator({}, async (emu) => {
-      expect((await cli(['apply', '--auto-approve', '--dir', dir], emu)).code).toBe(0);
-      const before = filesUnder(dir);
-      const wscYaml = readFileSync(join(dir, 'wsc.yaml'));
-      const churn = readFileSync(join(dir, 'reports/churn.yaml'), 'utf8');
-      const mrrFile = readFileSync(join(dir, 'reports/mrr-trend.yaml'), 'utf8');
-      // Holds ${vars.…}: a file whose resource did not change keeps its variables.
-      const workbookFile = readFileSync(join(dir, 'workbooks/revenue-overview.yaml'), 'utf8');
-      const mrr = reportsIn(emu).find((r) => r.name === 'mrr_trend')!;
-      if (envName === 'staging') expect(mrr.publicId).not.toBe('revMrrTrnd01'); // derived for this deployment
-      await uiEdits(emu, mrr.publicId);
+  ] as const)(
+    'environment %s: UI edits come back into the same files; wsc.yaml untouched; plan empty',
+    async (envName, more) => {
+      const dir = copyFixture('example');
+      const env = { ...more, WSC_TOKEN: 'dev-token' };
+      const cli = (args: string[], emu: Emulator) => runCli([...args, '--env', envName, ...target(emu)], { env });
+      await withEmulator({}, async (emu) => {
+        expect((await cli(['apply', '--auto-approve', '--dir', dir], emu)).code).toBe(0);
+        const before = filesUnder(dir);
+        const wscYaml = readFileSync(join(dir, 'wsc.yaml'));
+        const churn = readFileSync(join(dir, 'reports/churn.yaml'), 'utf8');
+        const mrrFile = readFileSync(join(dir, 'reports/mrr-trend.yaml'), 'utf8');
+        // Holds ${vars.…}: a file whose resource did not change keeps its variables.
+        const workbookFile = readFileSync(join(dir, 'workbooks/revenue-overview.yaml'), 'utf8');
+        const mrr = reportsIn(emu).find((r) => r.name === 'mrr_trend')!;
+        if (envName === 'staging') expect(mrr.publicId).not.toBe('revMrrTrnd01'); // derived for this deployment
+        await uiEdits(emu, mrr.publicId);
 
-      emu.clearLog();
-      const r = await cli(['export', '--into', dir], emu);
-      expect(r.code, r.stderr).toBe(0);
-      expect(writes(emu.log)).toEqual([]);
-      expect(r.stdout).toContain('~ report/revMrrTrnd01: took title into reports/mrr-trend.yaml');
-      expect(r.stdout).toContain('+ report/uiNewRep0001: new file reports/made_in_ui.yaml');
-      expect(r.stdout).toMatch(/1 updated, 1 new, \d+ unchanged\. wsc\.yaml is left as it is\./);
+        emu.clearLog();
+        const r = await cli(['export', '--into', dir], emu);
+        expect(r.code, r.stderr).toBe(0);
+        expect(writes(emu.log)).toEqual([]);
+        expect(r.stdout).toContain('~ report/revMrrTrnd01: took title into reports/mrr-trend.yaml');
+        expect(r.stdout).toContain('+ report/uiNewRep0001: new file reports/made_in_ui.yaml');
+        expect(r.stdout).toMatch(/1 updated, 1 new, \d+ unchanged\. wsc\.yaml is left as it is\./);
 
-      expect(filesUnder(dir)).toEqual([...before, 'reports/made_in_ui.yaml'].sort());
-      expect(readFileSync(join(dir, 'wsc.yaml')).equals(wscYaml)).toBe(true);
-      expect(readFileSync(join(dir, 'reports/churn.yaml'), 'utf8')).toBe(churn);
-      const edited = readFileSync(join(dir, 'reports/mrr-trend.yaml'), 'utf8');
-      // The bundle's own publicId stays; only the title changed, the rest of the file is as written.
-      // (The yaml library writes the document back: flow sequences may gain inner spaces, comments stay.)
-      expect(parse(edited)).toEqual({ ...parse(mrrFile), title: 'MRR (edited in the UI)' });
-      expect(edited.split('\n')[0]).toBe(mrrFile.split('\n')[0]);
-      expect(readFileSync(join(dir, 'workbooks/revenue-overview.yaml'), 'utf8')).toBe(workbookFile);
-      const added = readFileSync(join(dir, 'reports/made_in_ui.yaml'), 'utf8');
-      expect(added).toContain('workbookId: { $workbook: revenue-overview }');
-      if (envName === 'staging') expect(added).toContain('adopt: { deploymentId: 1, id: ');
+        expect(filesUnder(dir)).toEqual([...before, 'reports/made_in_ui.yaml'].sort());
+        expect(readFileSync(join(dir, 'wsc.yaml')).equals(wscYaml)).toBe(true);
+        expect(readFileSync(join(dir, 'reports/churn.yaml'), 'utf8')).toBe(churn);
+        const edited = readFileSync(join(dir, 'reports/mrr-trend.yaml'), 'utf8');
+        // The bundle's own publicId stays; only the title changed, the rest of the file is as written.
+        // (The yaml library writes the document back: flow sequences may gain inner spaces, comments stay.)
+        expect(parse(edited)).toEqual({ ...parse(mrrFile), title: 'MRR (edited in the UI)' });
+        expect(edited.split('\n')[0]).toBe(mrrFile.split('\n')[0]);
+        expect(readFileSync(join(dir, 'workbooks/revenue-overview.yaml'), 'utf8')).toBe(workbookFile);
+        const added = readFileSync(join(dir, 'reports/made_in_ui.yaml'), 'utf8');
+        expect(added).toContain('workbookId: { $workbook: revenue-overview }');
+        if (envName === 'staging') expect(added).toContain('adopt: { deploymentId: 1, id: ');
 
-      const p = await cli(['plan', '--detailed-exitcode', '--dir', dir], emu);
-      expect(p.code, p.stdout).toBe(0);
-      expect(p.stdout).toContain('No changes');
+        const p = await cli(['plan', '--detailed-exitcode', '--dir', dir], emu);
+        expect(p.code, p.stdout).toBe(0);
+        expect(p.stdout).toContain('No changes');
 
-      // Again: nothing left to take, no file touched.
-      const snapshot = filesUnder(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
-      const again = await cli(['export', '--into', dir, '--output', 'json'], emu);
-      expect(again.code, again.stderr).toBe(0);
-      const json = JSON.parse(again.stdout) as { unchanged: number };
-      expect(json).toMatchObject({ formatVersion: 1, into: dir, updated: [], created: [], notLive: [] });
-      expect(json.unchanged).toBeGreaterThan(0);
-      expect(filesUnder(dir).map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(snapshot);
-    });
-  });
+        // Again: nothing left to take, no file touched.
+        const snapshot = filesUnder(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
+        const again = await cli(['export', '--into', dir, '--output', 'json'], emu);
+        expect(again.code, again.stderr).toBe(0);
+        const json = JSON.parse(again.stdout) as { unchanged: number };
+        expect(json).toMatchObject({ formatVersion: 1, into: dir, updated: [], created: [], notLive: [] });
+        expect(json.unchanged).toBeGreaterThan(0);
+        expect(filesUnder(dir).map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(snapshot);
+      });
+    },
+  );
 
   test('--into a directory that does not exist names it (exit 3); --out with --into is refused', async () => {
     const r = await runCli(['export', '--into', '/nonexistent/bundle']);

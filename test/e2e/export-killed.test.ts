@@ -21,7 +21,9 @@ const env = { WSC_TOKEN: 'dev-token' };
 function files(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) for (const f of readdirSync(join(dir, e.name))) out.set(`${e.name}/${f}`, readFileSync(join(dir, e.name, f), 'utf8'));
+    if (e.isDirectory())
+      for (const f of readdirSync(join(dir, e.name)))
+        out.set(`${e.name}/${f}`, readFileSync(join(dir, e.name, f), 'utf8'));
   }
   return out;
 }
@@ -38,7 +40,12 @@ for (const r of NEW.reports ?? []) r.title = `${String(r.title)} (revised)`;
  */
 async function exportFrom(seed: typeof OLD, out: string, slow?: { onSpawn: RunOptions['onSpawn'] }) {
   const emulator = slow ? { seed, latencyMs: 150 } : { seed };
-  return withEmulator(emulator, (emu) => runCli(['export', '--out', out, '--base-url', emu.url, '--deployment', '1'], { env, ...(slow ? { onSpawn: slow.onSpawn } : {}) }));
+  return withEmulator(emulator, (emu) =>
+    runCli(['export', '--out', out, '--base-url', emu.url, '--deployment', '1'], {
+      env,
+      ...(slow ? { onSpawn: slow.onSpawn } : {}),
+    }),
+  );
 }
 
 describe('export killed while writing', () => {
@@ -62,48 +69,57 @@ describe('export killed while writing', () => {
     expect(changed.length).toBeGreaterThanOrEqual(1500);
   });
 
-  test.each([1, 30, 120])('SIGKILL after %i file events: every file old or new, whole; the next export completes it', async (events) => {
-    const oldDir = tempDir();
-    cpSync(oldBundle, oldDir, { recursive: true, preserveTimestamps: true });
-    expect(files(oldDir)).toEqual(before);
+  test.each([1, 30, 120])(
+    'SIGKILL after %i file events: every file old or new, whole; the next export completes it',
+    async (events) => {
+      const oldDir = tempDir();
+      cpSync(oldBundle, oldDir, { recursive: true, preserveTimestamps: true });
+      expect(files(oldDir)).toEqual(before);
 
-    let killed = false;
-    await exportFrom(NEW, oldDir, {
-      onSpawn: (child) => {
-        let seen = 0;
-        const w = watch(join(oldDir, 'reports'), () => {
-          if (++seen < events) return;
-          w.close();
-          killed = child.kill('SIGKILL');
-        });
-      },
-    }).then(
-      (r) => expect.fail(`the export was not killed: exit ${r.code}`),
-      (e: Error) => expect(e.message).toMatch(/killed \(SIGKILL\)/),
-    );
-    expect(killed).toBe(true);
-    const now = files(oldDir);
-    const leftovers = [...now.keys()].filter((k) => k.endsWith('.wsc-tmp'));
-    expect(leftovers.length).toBeLessThanOrEqual(1);
-    expect([...now.keys()].filter((k) => !k.endsWith('.wsc-tmp')).sort()).toEqual([...before.keys()].sort());
-    let rewritten = 0;
-    for (const [rel, text] of now) {
-      if (rel.endsWith('.wsc-tmp')) continue;
-      expect([before.get(rel), after.get(rel)], rel).toContain(text);
-      if (text !== before.get(rel)) rewritten++;
-    }
-    // Killed in the middle: not all files new yet (and, past the first events, some already).
-    if (events >= 30) expect(rewritten).toBeGreaterThan(0);
-    expect(rewritten).toBeLessThan(changed.length);
+      let killed = false;
+      await exportFrom(NEW, oldDir, {
+        onSpawn: (child) => {
+          let seen = 0;
+          const w = watch(join(oldDir, 'reports'), () => {
+            if (++seen < events) return;
+            w.close();
+            killed = child.kill('SIGKILL');
+          });
+        },
+      }).then(
+        (r) => expect.fail(`the export was not killed: exit ${r.code}`),
+        (e: Error) => expect(e.message).toMatch(/killed \(SIGKILL\)/),
+      );
+      expect(killed).toBe(true);
+      const now = files(oldDir);
+      const leftovers = [...now.keys()].filter((k) => k.endsWith('.wsc-tmp'));
+      expect(leftovers.length).toBeLessThanOrEqual(1);
+      expect([...now.keys()].filter((k) => !k.endsWith('.wsc-tmp')).sort()).toEqual([...before.keys()].sort());
+      let rewritten = 0;
+      for (const [rel, text] of now) {
+        if (rel.endsWith('.wsc-tmp')) continue;
+        expect([before.get(rel), after.get(rel)], rel).toContain(text);
+        if (text !== before.get(rel)) rewritten++;
+      }
+      // Killed in the middle: not all files new yet (and, past the first events, some already).
+      if (events >= 30) expect(rewritten).toBeGreaterThan(0);
+      expect(rewritten).toBeLessThan(changed.length);
 
-    const unchangedFile = join(oldDir, [...after.keys()].find((k) => k.startsWith('schemas/'))!);
-    const mtime = statSync(unchangedFile).mtimeMs;
-    const docs = [...after.keys()].filter((k) => !k.startsWith('schemas/'));
-    const stillOld = docs.filter((k) => now.get(k) !== after.get(k)).length;
-    const last = await exportFrom(NEW, oldDir);
-    expect(last.code).toBe(0);
-    expect(last.stdout).toContain(`(${docs.length} files; ${stillOld} new or changed, ${docs.length - stillOld} already up to date).`);
-    expect(files(oldDir)).toEqual(after);
-    expect(statSync(unchangedFile).mtimeMs).toBe(mtime);
-  }, 90_000);
+      const unchangedFile = join(
+        oldDir,
+        [...after.keys()].find((k) => k.startsWith('schemas/'))!,
+      );
+      const mtime = statSync(unchangedFile).mtimeMs;
+      const docs = [...after.keys()].filter((k) => !k.startsWith('schemas/'));
+      const stillOld = docs.filter((k) => now.get(k) !== after.get(k)).length;
+      const last = await exportFrom(NEW, oldDir);
+      expect(last.code).toBe(0);
+      expect(last.stdout).toContain(
+        `(${docs.length} files; ${stillOld} new or changed, ${docs.length - stillOld} already up to date).`,
+      );
+      expect(files(oldDir)).toEqual(after);
+      expect(statSync(unchangedFile).mtimeMs).toBe(mtime);
+    },
+    90_000,
+  );
 });

@@ -22,7 +22,17 @@ import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from 
 afterAll(cleanupTemp);
 
 const LEGACY = 12;
-const HOSTILE = ['../../etc/x', 'a/b', 'a\\b', 'CON', 'Crème brûlée ☕', 'Report', 'report', '.hidden', 'x'.repeat(200)];
+const HOSTILE = [
+  '../../etc/x',
+  'a/b',
+  'a\\b',
+  'CON',
+  'Crème brûlée ☕',
+  'Report',
+  'report',
+  '.hidden',
+  'x'.repeat(200),
+];
 /** Folder ids of deployment 2 are these of deployment 1 plus this. */
 const FOLDER_SHIFT = 100;
 
@@ -30,10 +40,22 @@ function seed(): SeedState {
   const s = generateSeed({ reports: 200, workbooks: 20, legacyReports: LEGACY, folders: 7, withDashboards: true });
   // Deployment 2 gets the same folder tree (other ids): folders are not managed by wsc.
   for (const f of [...(s.folders ?? [])]) {
-    s.folders!.push({ ...f, id: f.id + FOLDER_SHIFT, deploymentId: 2, parentId: f.parentId == null ? null : f.parentId + FOLDER_SHIFT });
+    s.folders!.push({
+      ...f,
+      id: f.id + FOLDER_SHIFT,
+      deploymentId: 2,
+      parentId: f.parentId == null ? null : f.parentId + FOLDER_SHIFT,
+    });
   }
   HOSTILE.forEach((name, i) => {
-    s.reports!.push({ id: 5000 + i, deploymentId: 1, publicId: `hostile${String(i).padStart(5, '0')}`, name, workbookId: 100, sqlQuery: `select '${'$'}{x}' -- ${i}` });
+    s.reports!.push({
+      id: 5000 + i,
+      deploymentId: 1,
+      publicId: `hostile${String(i).padStart(5, '0')}`,
+      name,
+      workbookId: 100,
+      sqlQuery: `select '${'$'}{x}' -- ${i}`,
+    });
   });
   s.userAttributes = [
     { id: 1, name: 'region', type: 'string', displayName: 'Region', defaultValue: 'EU' },
@@ -61,7 +83,10 @@ function bundleOnly(t: Record<string, string>): Record<string, string> {
 }
 
 async function exportTo(emu: Emulator, dir: string, deployment = 1, extra: string[] = []) {
-  const r = await runCli(['export', '--out', dir, ...target(emu, deployment), ...extra], { env: emulatorEnv, cwd: tempDir() });
+  const r = await runCli(['export', '--out', dir, ...target(emu, deployment), ...extra], {
+    env: emulatorEnv,
+    cwd: tempDir(),
+  });
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(r.code, r.stderr).toBe(0);
   return r;
@@ -89,7 +114,9 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       });
       // Widget report ids became references; legacy reports carry adopt blocks.
       const wb1 = parse(files['workbooks/workbook-1.yaml']!);
-      expect(wb1.meta.dashboardDraft.widgets[0].config.reportId).toEqual({ $report: expect.stringMatching(/^[0-9A-Za-z]{12}$/) });
+      expect(wb1.meta.dashboardDraft.widgets[0].config.reportId).toEqual({
+        $report: expect.stringMatching(/^[0-9A-Za-z]{12}$/),
+      });
       expect(Object.values(files).filter((t) => /^adopt:/m.test(t))).toHaveLength(LEGACY);
 
       // (e) every file starts with its schema line and validates against that schema (ajv, as an editor would).
@@ -100,7 +127,9 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
         expect(m, rel).not.toBeNull();
         const schemaFile = resolve(dirname(join(dir, rel)), m![1]!);
         expect(schemaFile.startsWith(join(dir, 'schemas/'))).toBe(true);
-        const validate = ajv.getSchema(schemaFile) ?? (ajv.addSchema(JSON.parse(readFileSync(schemaFile, 'utf8')), schemaFile), ajv.getSchema(schemaFile)!);
+        const validate =
+          ajv.getSchema(schemaFile) ??
+          (ajv.addSchema(JSON.parse(readFileSync(schemaFile, 'utf8')), schemaFile), ajv.getSchema(schemaFile)!);
         expect(validate(parse(text)), `${rel}: ${JSON.stringify(validate.errors)}`).toBe(true);
       }
 
@@ -110,7 +139,9 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       expect(tree(again)).toEqual(files);
 
       // (a) plan on the same deployment: every legacy report to adopt, nothing else.
-      const plan = await runCli(['plan', '--dir', dir, '--output', 'json', '--detailed-exitcode'], { env: emulatorEnv });
+      const plan = await runCli(['plan', '--dir', dir, '--output', 'json', '--detailed-exitcode'], {
+        env: emulatorEnv,
+      });
       expect(plan.code, plan.stderr).toBe(2);
       const p = JSON.parse(plan.stdout);
       expect(p.summary).toMatchObject({ create: 0, update: 0, adopt: LEGACY, publish: 0 });
@@ -133,7 +164,9 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       // Exported again: the same files, but the adopted reports need no adopt block any more.
       const third = tempDir();
       await exportTo(emu, third);
-      const withoutAdopt = Object.fromEntries(Object.entries(bundleOnly(files)).map(([k, t]) => [k, t.replace(/^adopt:.*\n( {2}.*\n)*/m, '')]));
+      const withoutAdopt = Object.fromEntries(
+        Object.entries(bundleOnly(files)).map(([k, t]) => [k, t.replace(/^adopt:.*\n( {2}.*\n)*/m, '')]),
+      );
       expect(bundleOnly(tree(third))).toEqual(withoutAdopt);
     });
   });
@@ -145,7 +178,9 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       const files1 = tree(one);
 
       // Folders are named by path: deployment 2 has the same tree under other ids, and the files need no change.
-      const foldered = Object.entries(files1).filter(([rel, text]) => /^(workbooks|reports)\//.test(rel) && /^folder: /m.test(text));
+      const foldered = Object.entries(files1).filter(
+        ([rel, text]) => /^(workbooks|reports)\//.test(rel) && /^folder: /m.test(text),
+      );
       expect(foldered.length).toBeGreaterThan(1);
       expect(Object.values(files1).join('\n')).not.toMatch(/^folderId:/m);
       writeFileSync(
@@ -153,13 +188,18 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
         `${files1['wsc.yaml']}  two:\n    baseUrl: ${emu.url}\n    deploymentId: 2\n    token: \${env.WSC_TOKEN}\n    publicIds: per-deployment\n`,
       );
 
-      const apply = await runCli(['apply', '--dir', one, '--env', 'two', '--auto-approve', '--output', 'json'], { env: emulatorEnv });
+      const apply = await runCli(['apply', '--dir', one, '--env', 'two', '--auto-approve', '--output', 'json'], {
+        env: emulatorEnv,
+      });
       expect(apply.code, apply.stderr).toBe(0);
       const plan2 = await runCli(['plan', '--dir', one, '--env', 'two', '--detailed-exitcode'], { env: emulatorEnv });
       expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
 
       const two = tempDir();
-      const r = await runCli(['export', '--out', two, '--dir', one, '--env', 'two', '--output', 'json'], { env: emulatorEnv, cwd: tempDir() });
+      const r = await runCli(['export', '--out', two, '--dir', one, '--env', 'two', '--output', 'json'], {
+        env: emulatorEnv,
+        cwd: tempDir(),
+      });
       expect(r.code, r.stderr).toBe(0);
       const s2 = JSON.parse(r.stdout);
       expect(s2.adoptions).toEqual([]);
@@ -188,8 +228,21 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       expect(normalize(files2, 2)).toEqual(normalize(files1, 1));
       // Names that do not collide keep their file names across deployments.
       expect(Object.keys(files2)).toContain('reports/report-00001.yaml');
-      expect(Object.keys(files2).filter((k) => k.startsWith('workbooks/')).sort()).toEqual(Object.keys(files1).filter((k) => k.startsWith('workbooks/')).sort());
-      expect(parse(files2['wsc.yaml']!).environments.two).toEqual({ baseUrl: emu.url, deploymentId: 2, token: '${env.WSC_TOKEN}', publicIds: 'as-is' });
+      expect(
+        Object.keys(files2)
+          .filter((k) => k.startsWith('workbooks/'))
+          .sort(),
+      ).toEqual(
+        Object.keys(files1)
+          .filter((k) => k.startsWith('workbooks/'))
+          .sort(),
+      );
+      expect(parse(files2['wsc.yaml']!).environments.two).toEqual({
+        baseUrl: emu.url,
+        deploymentId: 2,
+        token: '${env.WSC_TOKEN}',
+        publicIds: 'as-is',
+      });
     });
   });
 
@@ -198,7 +251,9 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
     await withEmulator({ seed: s }, async (emu) => {
       const dir = tempDir();
       const r = await exportTo(emu, dir);
-      expect(r.stdout).toMatch(/^Exported deployment 1 to .*: 4 workbooks, 40 reports, 0 user attributes \(44 files\)\.$/m);
+      expect(r.stdout).toMatch(
+        /^Exported deployment 1 to .*: 4 workbooks, 40 reports, 0 user attributes \(44 files\)\.$/m,
+      );
       expect(r.stdout).not.toMatch(/adopt/);
       const plan = await runCli(['plan', '--dir', dir, '--detailed-exitcode'], { env: emulatorEnv });
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
@@ -216,9 +271,13 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       const files = Object.keys(tree(dir));
       const lower = new Set(files.map((f) => f.toLowerCase()));
       expect(lower.size).toBe(files.length);
-      for (const f of files) expect(f).toMatch(/^(wsc\.yaml|\.gitignore|schemas\/[a-z-]+\.schema\.json|(workbooks|reports|user-attributes)\/[a-z0-9_][a-z0-9_.-]*\.yaml)$/);
+      for (const f of files)
+        expect(f).toMatch(
+          /^(wsc\.yaml|\.gitignore|schemas\/[a-z-]+\.schema\.json|(workbooks|reports|user-attributes)\/[a-z0-9_][a-z0-9_.-]*\.yaml)$/,
+        );
       const names = new Map<string, string>();
-      for (const f of files.filter((x) => x.startsWith('reports/'))) names.set(parse(readFileSync(join(dir, f), 'utf8')).name, f);
+      for (const f of files.filter((x) => x.startsWith('reports/')))
+        names.set(parse(readFileSync(join(dir, f), 'utf8')).name, f);
       expect(names.get('../../etc/x')).toBe('reports/etc-x.yaml');
       expect(names.get('CON')).toBe('reports/_con.yaml');
       expect(names.get('.hidden')).toBe('reports/hidden.yaml');
@@ -248,7 +307,10 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       }
 
       const bad = tempDir();
-      const u = await runCli(['export', '--out', bad, ...target(emu), '--workbook', 'nope'], { env: emulatorEnv, cwd: tempDir() });
+      const u = await runCli(['export', '--out', bad, ...target(emu), '--workbook', 'nope'], {
+        env: emulatorEnv,
+        cwd: tempDir(),
+      });
       expect(u.code).toBe(1);
       expect(u.stderr).toContain('deployment 1 has no workbook with slug "nope"');
       expect(Object.keys(tree(bad)).filter((f) => !f.startsWith('schemas/'))).toEqual([]);
@@ -256,9 +318,16 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
       const all = tempDir();
       const a = await exportTo(emu, all);
       expect(a.stdout).toContain('1 workbook had no slug; export derived one from the name, with an adopt block.');
-      expect(a.stdout).toContain('workbooks/ops-board.yaml: "Ops Board" (workbook 900) → slug ops-board (1 report in it)');
-      expect(parse(readFileSync(join(all, 'workbooks/ops-board.yaml'), 'utf8')).adopt).toEqual({ deploymentId: 1, id: 900 });
-      expect(parse(readFileSync(join(all, 'reports/ops-report.yaml'), 'utf8')).workbookId).toEqual({ $workbook: 'ops-board' });
+      expect(a.stdout).toContain(
+        'workbooks/ops-board.yaml: "Ops Board" (workbook 900) → slug ops-board (1 report in it)',
+      );
+      expect(parse(readFileSync(join(all, 'workbooks/ops-board.yaml'), 'utf8')).adopt).toEqual({
+        deploymentId: 1,
+        id: 900,
+      });
+      expect(parse(readFileSync(join(all, 'reports/ops-report.yaml'), 'utf8')).workbookId).toEqual({
+        $workbook: 'ops-board',
+      });
     });
   });
 

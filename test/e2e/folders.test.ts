@@ -10,7 +10,17 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { requests, type SeedFolder, type SeedState } from '../../src/emulator/index.js';
 import { defaultSeed } from '../../src/emulator/seed.js';
 import { reportsIn, workbooksIn } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, tempDir, withEmulator, writeFiles, type Emulator } from './helpers/index.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  ensureBuilt,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+  writeFiles,
+  type Emulator,
+} from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -36,7 +46,8 @@ function tree(emu: Emulator, dep: number): Map<string, number[]> {
   const byId = new Map(folders.map((f) => [f.id, f]));
   const pathOf = (f: SeedFolder): string => {
     const names: string[] = [];
-    for (let c: SeedFolder | undefined = f; c; c = c.parentId == null ? undefined : byId.get(c.parentId)) names.unshift(c.name);
+    for (let c: SeedFolder | undefined = f; c; c = c.parentId == null ? undefined : byId.get(c.parentId))
+      names.unshift(c.name);
     return names.join(' > ');
   };
   const out = new Map<string, number[]>();
@@ -44,7 +55,14 @@ function tree(emu: Emulator, dep: number): Map<string, number[]> {
   return out;
 }
 
-const EXPECTED_TREE = ['Finance', 'Finance > Revenue', 'Finance > Revenue > Deep', 'Finance > Revenue > Deep > Deeper', 'Équipe ☃', 'Équipe ☃ > Q1 / Q2 '];
+const EXPECTED_TREE = [
+  'Finance',
+  'Finance > Revenue',
+  'Finance > Revenue > Deep',
+  'Finance > Revenue > Deep > Deeper',
+  'Équipe ☃',
+  'Équipe ☃ > Q1 / Q2 ',
+];
 
 function folderOf(emu: Emulator, dep: number, id: number | null | undefined): string {
   if (id == null) return '/';
@@ -57,50 +75,62 @@ describe('folders by path', () => {
     const dir = writeFiles(folderBundle());
     // Two emulators (publicIds are unique per account); the second issues other folder ids.
     const second: SeedState = { ...defaultSeed(), counters: { folder: 500 } };
-    await withEmulator({}, (emu) => withEmulator({ seed: second }, async (emu2) => {
-      const trees: Map<string, number[]>[] = [];
-      const emus = [emu, emu2];
-      for (const e of [0, 1]) {
-        const emu = emus[e]!;
-        const dep = 1;
-        const plan = await runCli(['plan', '--dir', dir, ...target(emu, dep)], { env: emulatorEnv });
-        expect(plan.code, plan.stderr).toBe(0);
-        expect(plan.stdout).toContain('+ folder/Finance/Revenue will be created');
-        expect(plan.stdout).toContain('+ folder/Équipe ☃/Q1 \\/ Q2  will be created');
-        const apply = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu, dep)], { env: emulatorEnv });
-        expect(apply.code, apply.stderr).toBe(0);
-        const again = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu, dep)], { env: emulatorEnv });
-        expect(again.code, again.stdout).toBe(0);
-        trees.push(tree(emu, dep));
-        const wbs = workbooksIn(emu, dep);
-        expect(folderOf(emu, dep, wbs.find((w) => w.slug === 'sales')!.folderId)).toBe('Finance > Revenue');
-        expect(folderOf(emu, dep, wbs.find((w) => w.slug === 'ops')!.folderId)).toBe('Équipe ☃ > Q1 / Q2 ');
-        expect(wbs.find((w) => w.slug === 'root-wb')!.folderId).toBeNull();
-        const reps = reportsIn(emu, dep);
-        expect(folderOf(emu, dep, reps.find((r) => r.publicId === PID(0))!.folderId)).toBe('Finance > Revenue > Deep > Deeper');
-        expect(folderOf(emu, dep, reps.find((r) => r.publicId === PID(1))!.folderId)).toBe('Finance');
-      }
-      expect([...trees[0]!.keys()].sort()).toEqual(EXPECTED_TREE);
-      expect([...trees[1]!.keys()].sort()).toEqual(EXPECTED_TREE);
-      for (const path of EXPECTED_TREE) {
-        expect(trees[0]!.get(path)).toHaveLength(1);
-        expect(trees[1]!.get(path)).toHaveLength(1);
-        expect(trees[0]!.get(path)![0]).not.toBe(trees[1]!.get(path)![0]);
-      }
-      // One create per folder.
-      expect(requests(emu2.log, 'POST', '/api/v1/deployments/1/folders')).toHaveLength(EXPECTED_TREE.length);
+    await withEmulator({}, (emu) =>
+      withEmulator({ seed: second }, async (emu2) => {
+        const trees: Map<string, number[]>[] = [];
+        const emus = [emu, emu2];
+        for (const e of [0, 1]) {
+          const emu = emus[e]!;
+          const dep = 1;
+          const plan = await runCli(['plan', '--dir', dir, ...target(emu, dep)], { env: emulatorEnv });
+          expect(plan.code, plan.stderr).toBe(0);
+          expect(plan.stdout).toContain('+ folder/Finance/Revenue will be created');
+          expect(plan.stdout).toContain('+ folder/Équipe ☃/Q1 \\/ Q2  will be created');
+          const apply = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu, dep)], {
+            env: emulatorEnv,
+          });
+          expect(apply.code, apply.stderr).toBe(0);
+          const again = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu, dep)], {
+            env: emulatorEnv,
+          });
+          expect(again.code, again.stdout).toBe(0);
+          trees.push(tree(emu, dep));
+          const wbs = workbooksIn(emu, dep);
+          expect(folderOf(emu, dep, wbs.find((w) => w.slug === 'sales')!.folderId)).toBe('Finance > Revenue');
+          expect(folderOf(emu, dep, wbs.find((w) => w.slug === 'ops')!.folderId)).toBe('Équipe ☃ > Q1 / Q2 ');
+          expect(wbs.find((w) => w.slug === 'root-wb')!.folderId).toBeNull();
+          const reps = reportsIn(emu, dep);
+          expect(folderOf(emu, dep, reps.find((r) => r.publicId === PID(0))!.folderId)).toBe(
+            'Finance > Revenue > Deep > Deeper',
+          );
+          expect(folderOf(emu, dep, reps.find((r) => r.publicId === PID(1))!.folderId)).toBe('Finance');
+        }
+        expect([...trees[0]!.keys()].sort()).toEqual(EXPECTED_TREE);
+        expect([...trees[1]!.keys()].sort()).toEqual(EXPECTED_TREE);
+        for (const path of EXPECTED_TREE) {
+          expect(trees[0]!.get(path)).toHaveLength(1);
+          expect(trees[1]!.get(path)).toHaveLength(1);
+          expect(trees[0]!.get(path)![0]).not.toBe(trees[1]!.get(path)![0]);
+        }
+        // One create per folder.
+        expect(requests(emu2.log, 'POST', '/api/v1/deployments/1/folders')).toHaveLength(EXPECTED_TREE.length);
 
-      // Export: paths, never ids; export -> plan is empty.
-      const out = tempDir();
-      const exp = await runCli(['export', '--out', out, ...target(emu, 1)], { env: emulatorEnv });
-      expect(exp.code, exp.stderr).toBe(0);
-      const texts = ['workbooks', 'reports'].flatMap((d) => readdirSync(join(out, d)).map((f) => readFileSync(join(out, d, f), 'utf8')));
-      expect(texts.join('\n')).not.toMatch(/folderId/);
-      expect(texts.join('\n')).toContain('folder: Finance/Revenue/Deep/Deeper');
-      expect(texts.join('\n')).toContain('folder: "Équipe ☃/Q1 \\\\/ Q2 "');
-      const planExport = await runCli(['plan', '--detailed-exitcode', '--dir', out, ...target(emu, 1)], { env: emulatorEnv });
-      expect(planExport.code, planExport.stdout + planExport.stderr).toBe(0);
-    }));
+        // Export: paths, never ids; export -> plan is empty.
+        const out = tempDir();
+        const exp = await runCli(['export', '--out', out, ...target(emu, 1)], { env: emulatorEnv });
+        expect(exp.code, exp.stderr).toBe(0);
+        const texts = ['workbooks', 'reports'].flatMap((d) =>
+          readdirSync(join(out, d)).map((f) => readFileSync(join(out, d, f), 'utf8')),
+        );
+        expect(texts.join('\n')).not.toMatch(/folderId/);
+        expect(texts.join('\n')).toContain('folder: Finance/Revenue/Deep/Deeper');
+        expect(texts.join('\n')).toContain('folder: "Équipe ☃/Q1 \\\\/ Q2 "');
+        const planExport = await runCli(['plan', '--detailed-exitcode', '--dir', out, ...target(emu, 1)], {
+          env: emulatorEnv,
+        });
+        expect(planExport.code, planExport.stdout + planExport.stderr).toBe(0);
+      }),
+    );
   });
 
   test('two concurrent applies to one deployment converge on one tree: the loser of each race deletes its own empty copy', async () => {
@@ -109,8 +139,11 @@ describe('folders by path', () => {
     await withEmulator({ latencyMs: 1_500, randomSeed: 7 }, async (emu) => {
       const args = ['apply', '--auto-approve', '--dir', dir, ...target(emu)];
       let settled = false;
-      const pending = Promise.all([0, 1].map(() => runCli(args, { env: emulatorEnv, timeoutMs: 120_000 }))).finally(() => (settled = true));
-      while (!settled && requests(emu.log, 'GET', '/api/v1/deployments/1/folders').length < 2) await new Promise((r) => setTimeout(r, 20));
+      const pending = Promise.all([0, 1].map(() => runCli(args, { env: emulatorEnv, timeoutMs: 120_000 }))).finally(
+        () => (settled = true),
+      );
+      while (!settled && requests(emu.log, 'GET', '/api/v1/deployments/1/folders').length < 2)
+        await new Promise((r) => setTimeout(r, 20));
       emu.setLatency({ min: 1, max: 10 });
       const runs = await pending;
       for (const r of runs) expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -176,45 +209,58 @@ describe('folders by path', () => {
       const apply = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env });
       expect(apply.code).toBe(1);
       const text = apply.stdout + apply.stderr;
-      expect(text).toMatch(/Moving workbook\/w from folder A to folder B was refused \(403\): it needs manage access to the workbook and edit access to the destination folder B/);
+      expect(text).toMatch(
+        /Moving workbook\/w from folder A to folder B was refused \(403\): it needs manage access to the workbook and edit access to the destination folder B/,
+      );
       expect(workbooksIn(emu).find((w) => w.slug === 'w')!.folderId).toBe(30);
     });
   });
 });
 
-describe.each(['all', 'root-only'] as const)('workbook listing %s: workbooks in folders are found', (workbookListing) => {
-  test('apply, plan empty, export finds the foldered workbooks, export -> plan empty', async () => {
-    const dir = writeFiles(folderBundle());
-    await withEmulator({ workbookListing }, async (emu) => {
-      const apply = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(apply.code, apply.stderr).toBe(0);
-      // Under root-only, the list without folderId shows only the root workbook.
-      const rootList = (await (await fetch(`${emu.url}/api/v1/deployments/1/workbooks`, { headers: { authorization: 'Bearer dev-token' } })).json()) as { items: { slug: string }[] };
-      expect(rootList.items.map((w) => w.slug).sort()).toEqual(workbookListing === 'all' ? ['ops', 'root-wb', 'sales'] : ['root-wb']);
-      emu.clearLog();
-      const plan = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(plan.code, plan.stdout).toBe(0);
-      expect(workbooksIn(emu)).toHaveLength(3);
-      // Per-folder listings only when the root listing leaves foldered workbooks out.
-      const perFolder = requests(emu.log, 'GET', '/api/v1/deployments/1/workbooks').filter((e) => e.query['folderId'] !== undefined);
-      if (workbookListing === 'all') expect(perFolder).toHaveLength(0);
-      else expect(perFolder.length).toBe(EXPECTED_TREE.length);
+describe.each(['all', 'root-only'] as const)(
+  'workbook listing %s: workbooks in folders are found',
+  (workbookListing) => {
+    test('apply, plan empty, export finds the foldered workbooks, export -> plan empty', async () => {
+      const dir = writeFiles(folderBundle());
+      await withEmulator({ workbookListing }, async (emu) => {
+        const apply = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+        expect(apply.code, apply.stderr).toBe(0);
+        // Under root-only, the list without folderId shows only the root workbook.
+        const rootList = (await (
+          await fetch(`${emu.url}/api/v1/deployments/1/workbooks`, { headers: { authorization: 'Bearer dev-token' } })
+        ).json()) as { items: { slug: string }[] };
+        expect(rootList.items.map((w) => w.slug).sort()).toEqual(
+          workbookListing === 'all' ? ['ops', 'root-wb', 'sales'] : ['root-wb'],
+        );
+        emu.clearLog();
+        const plan = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+        expect(plan.code, plan.stdout).toBe(0);
+        expect(workbooksIn(emu)).toHaveLength(3);
+        // Per-folder listings only when the root listing leaves foldered workbooks out.
+        const perFolder = requests(emu.log, 'GET', '/api/v1/deployments/1/workbooks').filter(
+          (e) => e.query['folderId'] !== undefined,
+        );
+        if (workbookListing === 'all') expect(perFolder).toHaveLength(0);
+        else expect(perFolder.length).toBe(EXPECTED_TREE.length);
 
-      const out = tempDir();
-      const exp = await runCli(['export', '--out', out, ...target(emu)], { env: emulatorEnv });
-      expect(exp.code, exp.stderr).toBe(0);
-      expect(readdirSync(join(out, 'workbooks')).sort()).toEqual(['ops.yaml', 'root-wb.yaml', 'sales.yaml']);
-      const planExport = await runCli(['plan', '--detailed-exitcode', '--dir', out, ...target(emu)], { env: emulatorEnv });
-      expect(planExport.code, planExport.stdout + planExport.stderr).toBe(0);
+        const out = tempDir();
+        const exp = await runCli(['export', '--out', out, ...target(emu)], { env: emulatorEnv });
+        expect(exp.code, exp.stderr).toBe(0);
+        expect(readdirSync(join(out, 'workbooks')).sort()).toEqual(['ops.yaml', 'root-wb.yaml', 'sales.yaml']);
+        const planExport = await runCli(['plan', '--detailed-exitcode', '--dir', out, ...target(emu)], {
+          env: emulatorEnv,
+        });
+        expect(planExport.code, planExport.stdout + planExport.stderr).toBe(0);
 
-      // wsc doctor tells which listing the server has.
-      const doctor = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(doctor.code, doctor.stdout).toBe(0);
-      expect(doctor.stdout).toContain(
-        workbookListing === 'all'
-          ? '✓ workbook listing: GET /workbooks lists the workbooks in folders too'
-          : '✓ workbook listing: GET /workbooks lists the root level only',
-      );
+        // wsc doctor tells which listing the server has.
+        const doctor = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+        expect(doctor.code, doctor.stdout).toBe(0);
+        expect(doctor.stdout).toContain(
+          workbookListing === 'all'
+            ? '✓ workbook listing: GET /workbooks lists the workbooks in folders too'
+            : '✓ workbook listing: GET /workbooks lists the root level only',
+        );
+      });
     });
-  });
-});
+  },
+);

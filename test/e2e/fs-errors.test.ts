@@ -11,13 +11,18 @@ beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
 describe('file-system errors are user errors', () => {
-  test.skipIf(!existsSync('/sys/kernel'))('export into an existing directory that refuses writes: exit 1, the path and the cause', async () => {
-    await withEmulator({}, async (emu) => {
-      const r = await runCli(['export', '--out', '/sys/kernel', ...target(emu)], { env: emulatorEnv });
-      expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/cannot write \/sys\/kernel\/workbooks: (operation not permitted \(EPERM\)|permission denied \(EACCES\)|read-only file system \(EROFS\))/);
-      expect(r.stderr).toContain('[export_write_failed]');
-      expect(r.stderr).not.toMatch(/internal error|bug in wsc|\n\s+at /);
-    });
-  });
+  test.skipIf(!existsSync('/sys/kernel'))(
+    'export into an existing directory that refuses writes: exit 1, the path and the cause',
+    async () => {
+      await withEmulator({}, async (emu) => {
+        const r = await runCli(['export', '--out', '/sys/kernel', ...target(emu)], { env: emulatorEnv });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          /cannot write \/sys\/kernel\/workbooks: (operation not permitted \(EPERM\)|permission denied \(EACCES\)|read-only file system \(EROFS\))/,
+        );
+        expect(r.stderr).toContain('[export_write_failed]');
+        expect(r.stderr).not.toMatch(/internal error|bug in wsc|\n\s+at /);
+      });
+    },
+  );
 });

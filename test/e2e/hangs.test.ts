@@ -37,7 +37,11 @@ function forever(count: number | undefined): Reply {
     const first = Number(req.query.get('first') ?? 100);
     const items = Array.from({ length: first }, () => report(next++));
     const cursor = `c${next}`;
-    json(res, 200, { items, pageInfo: { hasNextPage: true, hasPreviousPage: true, endCursor: cursor }, ...(count !== undefined ? { count } : {}) });
+    json(res, 200, {
+      items,
+      pageInfo: { hasNextPage: true, hasPreviousPage: true, endCursor: cursor },
+      ...(count !== undefined ? { count } : {}),
+    });
   };
 }
 
@@ -68,9 +72,14 @@ describe('every list is bounded', () => {
   test('apply: the same list stops the same way, before any write', async () => {
     const s = await hostile(forever(3));
     try {
-      const r = await runCli(['apply', '--auto-approve', ...connection(s.url), '--dir', writeBundle({ looseReports: 2 })], { env, timeoutMs: 90_000 });
+      const r = await runCli(
+        ['apply', '--auto-approve', ...connection(s.url), '--dir', writeBundle({ looseReports: 2 })],
+        { env, timeoutMs: 90_000 },
+      );
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/reports: the list went past 1003 items \(\d+ in \d+ pages read; its first page said it had 3\)[^\n]*\[list_too_long\]/);
+      expect(r.stderr).toMatch(
+        /reports: the list went past 1003 items \(\d+ in \d+ pages read; its first page said it had 3\)[^\n]*\[list_too_long\]/,
+      );
       expect(s.seen.filter((q) => q.method !== 'GET')).toEqual([]);
     } finally {
       await s.close();
@@ -89,7 +98,9 @@ describe('every list is bounded', () => {
       });
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/reports: the list went past 2000 items \(\d+ in \d+ pages read; its first page gave no count\)/);
+      expect(r.stderr).toMatch(
+        /reports: the list went past 2000 items \(\d+ in \d+ pages read; its first page gave no count\)/,
+      );
       expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 2000\)/);
       const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
       expect(files.map((e) => e.name)).toEqual([]);
@@ -101,7 +112,9 @@ describe('every list is bounded', () => {
   test('a bad WSC_MAX_LIST_ITEMS is a usage error, nothing sent', async () => {
     const s = await hostile(forever(3));
     try {
-      const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], { env: { ...env, WSC_MAX_LIST_ITEMS: 'lots' } });
+      const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], {
+        env: { ...env, WSC_MAX_LIST_ITEMS: 'lots' },
+      });
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/WSC_MAX_LIST_ITEMS must be a whole number above 0, got "lots"/);
       expect(s.seen).toEqual([]);
@@ -134,7 +147,9 @@ describe('every wait is bounded and shown', () => {
 
   test('a Retry-After of 10^9 s: the capped wait is shown on stderr at once, with the attempt', async () => {
     const s = await hostile((req, res) =>
-      req.path === R ? json(res, 503, { message: 'come back later' }, { 'retry-after': '1000000000' }) : json(res, 200, empty),
+      req.path === R
+        ? json(res, 503, { message: 'come back later' }, { 'retry-after': '1000000000' })
+        : json(res, 200, empty),
     );
     let shownAfter: number | undefined;
     try {
@@ -175,11 +190,16 @@ describe('a server that dies mid-apply', () => {
     const dir = writeBundle({ looseReports: 300 });
     try {
       const started = Date.now();
-      const r = await runCli(['apply', '--auto-approve', ...connection(s.url), '--dir', dir], { env, timeoutMs: 120_000 });
+      const r = await runCli(['apply', '--auto-approve', ...connection(s.url), '--dir', dir], {
+        env,
+        timeoutMs: 120_000,
+      });
       const took = Date.now() - started;
       expect(r.code, r.stdout + r.stderr).toBe(1);
       expect(took).toBeLessThan(60_000);
-      expect(r.stdout + r.stderr).toMatch(/not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/);
+      expect(r.stdout + r.stderr).toMatch(
+        /not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/,
+      );
       expect(r.stdout + r.stderr).not.toMatch(/internal error|\n {4}at /i);
       expect(writes.length).toBeLessThanOrEqual(8);
     } finally {
@@ -201,11 +221,16 @@ describe('a server that dies mid-apply', () => {
     const dir = writeBundle({ looseReports: 300 });
     try {
       const started = Date.now();
-      const r = await runCli(['apply', '--auto-approve', '--concurrency', '1', ...connection(s.url), '--dir', dir], { env, timeoutMs: 120_000 });
+      const r = await runCli(['apply', '--auto-approve', '--concurrency', '1', ...connection(s.url), '--dir', dir], {
+        env,
+        timeoutMs: 120_000,
+      });
       expect(r.code, r.stdout + r.stderr).toBe(4);
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(created).toBe(20);
-      expect(r.stdout + r.stderr).toMatch(/not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/);
+      expect(r.stdout + r.stderr).toMatch(
+        /not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down/,
+      );
     } finally {
       await s.close();
     }

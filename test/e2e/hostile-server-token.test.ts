@@ -39,7 +39,9 @@ describe('the token stays secret', () => {
         return r;
       };
 
-      const plan = await run(['plan', '--out', planFile, '--output', 'markdown', '--dir', dir, ...target(emu)], { GITHUB_STEP_SUMMARY: summary });
+      const plan = await run(['plan', '--out', planFile, '--output', 'markdown', '--dir', dir, ...target(emu)], {
+        GITHUB_STEP_SUMMARY: summary,
+      });
       expect(plan.code).toBe(0);
       // Reports, workbooks and the root folder list: the bundle manages no user attribute.
       expect(emu.log.length).toBe(3);
@@ -58,7 +60,9 @@ describe('the token stays secret', () => {
       const exported = await run(['export', '--out', outDir, ...target(emu)]);
       expect(exported.code).toBe(0);
 
-      const bad = await runCli(['plan', '--verbose', '--dir', dir, ...target(emu)], { env: { WSC_TOKEN: 'wrong-token-4711' } });
+      const bad = await runCli(['plan', '--verbose', '--dir', dir, ...target(emu)], {
+        env: { WSC_TOKEN: 'wrong-token-4711' },
+      });
       expect(bad.code).toBe(1);
       expect(bad.stderr + bad.stdout).not.toContain('wrong-token-4711');
 

@@ -16,7 +16,11 @@ const file = `kind: Report\npublicId: ${pid(1)}\nname: R\nmeta:\n  chart: line\n
 describe('partial ownership of report meta holds on the wire', () => {
   test('apply and apply PLANFILE keep the members the file does not name', async () => {
     await withEmulator({}, async (emu) => {
-      const made = await api(emu, 'POST', '/api/v1/deployments/1/reports', { publicId: pid(1), name: 'R', meta: { chart: 'bar', format: { decimals: 2 } } });
+      const made = await api(emu, 'POST', '/api/v1/deployments/1/reports', {
+        publicId: pid(1),
+        name: 'R',
+        meta: { chart: 'bar', format: { decimals: 2 } },
+      });
       expect(made.status).toBe(200);
       const dir = writeBundle({ files: { 'reports/r.yaml': file } });
       const args = ['--dir', dir, ...target(emu)];
@@ -31,7 +35,13 @@ describe('partial ownership of report meta holds on the wire', () => {
       writeBundle({ files: { 'reports/r.yaml': file.replace('line', 'pie') } }, dir);
       const planFile = join(tempDir(), 'plan.json');
       expect((await runCli(['plan', '--out', planFile, ...args], { env: emulatorEnv })).code).toBe(0);
-      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${made.body.id}`, { meta: { chart: 'line', format: { decimals: 3 } } })).status).toBe(200);
+      expect(
+        (
+          await api(emu, 'PUT', `/api/v1/deployments/1/reports/${made.body.id}`, {
+            meta: { chart: 'line', format: { decimals: 3 } },
+          })
+        ).status,
+      ).toBe(200);
       const stale = await runCli(['apply', planFile, ...args], { env: emulatorEnv });
       expect(stale.code).toBe(1);
       expect(stale.stderr).toMatch(/changed since it was planned/);

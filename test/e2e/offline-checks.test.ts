@@ -6,7 +6,16 @@ import { chmodSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { pid } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  ensureBuilt,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+  writeFiles,
+} from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -32,7 +41,10 @@ async function refused(files: Record<string, string> | string, message: RegExp) 
 
 describe('caught offline', () => {
   test('a report that refers to itself', () =>
-    refused({ 'reports/a.yaml': report(1, refTo(1)) }, /reports\/a\.yaml:5:21 error reports refer to each other in a cycle: report\/rep000000001 → report\/rep000000001 \[reference-cycle\]/));
+    refused(
+      { 'reports/a.yaml': report(1, refTo(1)) },
+      /reports\/a\.yaml:5:21 error reports refer to each other in a cycle: report\/rep000000001 → report\/rep000000001 \[reference-cycle\]/,
+    ));
 
   test('two reports that refer to each other', () =>
     refused(
@@ -52,10 +64,17 @@ describe('caught offline', () => {
     const outside = writeFiles({ 'secret.yaml': report(1) });
     const dir = writeFiles({ 'reports/ok.yaml': report(2) });
     symlinkSync(join(outside, 'secret.yaml'), join(dir, 'reports', 'link.yaml'));
-    return refused(dir, /reports\/link\.yaml:1:1 error symbolic link to a file outside the bundle: not read \[symlink-outside\]/);
+    return refused(
+      dir,
+      /reports\/link\.yaml:1:1 error symbolic link to a file outside the bundle: not read \[symlink-outside\]/,
+    );
   });
 
-  test('CR-only line endings', () => refused({ 'reports/a.yaml': report(1).replace(/\n/g, '\r') }, /reports\/a\.yaml:1:1 error the file has line breaks that are a carriage return alone/));
+  test('CR-only line endings', () =>
+    refused(
+      { 'reports/a.yaml': report(1).replace(/\n/g, '\r') },
+      /reports\/a\.yaml:1:1 error the file has line breaks that are a carriage return alone/,
+    ));
 
   test.skipIf(process.getuid?.() === 0)('an unreadable subdirectory: the path and "permission denied"', async () => {
     const dir = writeFiles({ 'reports/a.yaml': report(1), 'more/b.yaml': report(2) });
@@ -70,11 +89,16 @@ describe('caught offline', () => {
 
 describe('confusable slugs warn, shown visibly', () => {
   test('a zero-width space and a Cyrillic letter', async () => {
-    const dir = writeFiles({ 'workbooks/a.yaml': workbook('"sa\\u200Bles"'), 'workbooks/b.yaml': workbook('"s\\u0430les"') });
+    const dir = writeFiles({
+      'workbooks/a.yaml': workbook('"sa\\u200Bles"'),
+      'workbooks/b.yaml': workbook('"s\\u0430les"'),
+    });
     const v = await runCli(['validate', '--dir', dir]);
     expect(v.code, v.stdout).toBe(0);
     expect(v.stdout).toContain('workbooks/a.yaml:2:7 warning the slug "sa\\u200bles" holds an invisible character');
-    expect(v.stdout).toContain('workbooks/b.yaml:2:7 warning the slug "sаles" mixes Latin letters with look-alike letters of another script');
+    expect(v.stdout).toContain(
+      'workbooks/b.yaml:2:7 warning the slug "sаles" mixes Latin letters with look-alike letters of another script',
+    );
     expect(tempDir()).toBeTruthy();
   });
 });

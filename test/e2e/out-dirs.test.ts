@@ -16,12 +16,28 @@ describe('--out that cannot be a directory', () => {
   const file = join(tempDir(), 'a-file');
   writeFileSync(file, 'x');
   const cases: Array<[string, string[], RegExp]> = [
-    ['schema, under a file', ['schema', '--out', `${file}/schemas`], /cannot write the schemas into .*a-file\/schemas: ENOTDIR\. \[schema_out_dir\]/],
-    ['export, under a file', ['export', '--out', `${file}/bundle`], /cannot use .*a-file\/bundle as the output directory: ENOTDIR\. \[export_out_dir\]/],
+    [
+      'schema, under a file',
+      ['schema', '--out', `${file}/schemas`],
+      /cannot write the schemas into .*a-file\/schemas: ENOTDIR\. \[schema_out_dir\]/,
+    ],
+    [
+      'export, under a file',
+      ['export', '--out', `${file}/bundle`],
+      /cannot use .*a-file\/bundle as the output directory: ENOTDIR\. \[export_out_dir\]/,
+    ],
   ];
   if (existsSync('/proc/self')) {
-    cases.push(['schema, under /proc', ['schema', '--out', '/proc/wsc-nope'], /cannot write the schemas into \/proc\/wsc-nope: ENOENT\. \[schema_out_dir\]/]);
-    cases.push(['export, under /proc', ['export', '--out', '/proc/wsc-nope'], /cannot use \/proc\/wsc-nope as the output directory: ENOENT\. \[export_out_dir\]/]);
+    cases.push([
+      'schema, under /proc',
+      ['schema', '--out', '/proc/wsc-nope'],
+      /cannot write the schemas into \/proc\/wsc-nope: ENOENT\. \[schema_out_dir\]/,
+    ]);
+    cases.push([
+      'export, under /proc',
+      ['export', '--out', '/proc/wsc-nope'],
+      /cannot use \/proc\/wsc-nope as the output directory: ENOENT\. \[export_out_dir\]/,
+    ]);
   }
   test.each(cases)('%s: exit 3, named, at once', async (_name, args, message) => {
     const started = Date.now();
@@ -46,7 +62,9 @@ describe('plan --out and GITHUB_STEP_SUMMARY that cannot be written', () => {
   ])('--out %s: exit 3 naming it, before any request', async (_name, out, code) => {
     await withEmulator({}, async (emu) => {
       emu.clearLog();
-      const r = await runCli(['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--out', out], { env: { WSC_TOKEN: 'dev-token' } });
+      const r = await runCli(['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--out', out], {
+        env: { WSC_TOKEN: 'dev-token' },
+      });
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toContain(`cannot save the plan to ${out}: ${code}. [plan_out_unwritable]`);
       expect(r.stderr).not.toMatch(/internal error/i);
@@ -56,7 +74,10 @@ describe('plan --out and GITHUB_STEP_SUMMARY that cannot be written', () => {
 
   test('GITHUB_STEP_SUMMARY naming a directory: the plan still prints and exits as it would, with a warning', async () => {
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'], { env: { WSC_TOKEN: 'dev-token', GITHUB_STEP_SUMMARY: aDir } });
+      const r = await runCli(
+        ['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'],
+        { env: { WSC_TOKEN: 'dev-token', GITHUB_STEP_SUMMARY: aDir } },
+      );
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toContain('Plan: 2 to create');
       expect(r.stderr).toContain(`warning could not add the plan to GITHUB_STEP_SUMMARY (${aDir}): EISDIR.`);

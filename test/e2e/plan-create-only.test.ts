@@ -11,26 +11,38 @@ import { cleanupTemp, emulatorEnv, runCli, target, withEmulator, writeFiles } fr
 
 afterAll(cleanupTemp);
 
-const report = (source: string, title = 'Churn') => `kind: Report\npublicId: revChurn0001\nname: churn\ntitle: ${title}\nsource: ${source}\nsqlQuery: select 1\n`;
+const report = (source: string, title = 'Churn') =>
+  `kind: Report\npublicId: revChurn0001\nname: churn\ntitle: ${title}\nsource: ${source}\nsqlQuery: select 1\n`;
 const attr = (type: string) => `kind: UserAttribute\nname: region\ntype: ${type}\ndisplayName: Region\n`;
 
 describe('create-only fields', () => {
   test('source and type changed in the files: plan shows both, exits 3 (also with --detailed-exitcode), saves nothing; apply writes nothing', async () => {
-    const dir = writeBundle({ files: { 'reports/churn.yaml': report('PLAYGROUND'), 'user-attributes/region.yaml': attr('string') } });
+    const dir = writeBundle({
+      files: { 'reports/churn.yaml': report('PLAYGROUND'), 'user-attributes/region.yaml': attr('string') },
+    });
     await withEmulator({}, async (emu) => {
       const first = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(first.code, first.stderr).toBe(0);
       writeFiles({ 'reports/churn.yaml': report('D3'), 'user-attributes/region.yaml': attr('number') }, dir);
       emu.clearLog();
 
-      const plan = await runCli(['plan', '--detailed-exitcode', '--out', 'plan.json', '--dir', dir, ...target(emu)], { env: emulatorEnv, cwd: dir });
+      const plan = await runCli(['plan', '--detailed-exitcode', '--out', 'plan.json', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+        cwd: dir,
+      });
       expect(plan.code, plan.stdout + plan.stderr).toBe(3);
-      expect(plan.stdout).toMatch(/report\/revChurn0001 will be left as it is\n.*\n\s+source: "PLAYGROUND" → "D3" cannot be changed by update/);
-      expect(plan.stdout).toMatch(/user-attribute\/region will be left as it is\n.*\n\s+type: "string" → "number" cannot be changed by update/);
+      expect(plan.stdout).toMatch(
+        /report\/revChurn0001 will be left as it is\n.*\n\s+source: "PLAYGROUND" → "D3" cannot be changed by update/,
+      );
+      expect(plan.stdout).toMatch(
+        /user-attribute\/region will be left as it is\n.*\n\s+type: "string" → "number" cannot be changed by update/,
+      );
       expect(plan.stdout).not.toMatch(/No changes/);
       expect(plan.stdout).toMatch(/2 differences only a create can make: this plan cannot be applied\./);
       expect(plan.stderr).toMatch(/\[create_only_change\]/);
-      expect(plan.stderr).toMatch(/report\/revChurn0001 \(reports\/churn\.yaml:2:1\): source: PLAYGROUND → D3 cannot be changed by update/);
+      expect(plan.stderr).toMatch(
+        /report\/revChurn0001 \(reports\/churn\.yaml:2:1\): source: PLAYGROUND → D3 cannot be changed by update/,
+      );
       expect(plan.stderr).toMatch(/Hint: Change the file back to the live value; or give the resource a new identity/);
       expect(existsSync(join(dir, 'plan.json'))).toBe(false);
 
@@ -54,7 +66,9 @@ describe('create-only fields', () => {
   test('a create-only difference beside an update: the update is shown, nothing is applied', async () => {
     const dir = writeBundle({ files: { 'reports/churn.yaml': report('PLAYGROUND') } });
     await withEmulator({}, async (emu) => {
-      expect((await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(0);
+      expect((await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(
+        0,
+      );
       writeFiles({ 'reports/churn.yaml': report('EXCEL', 'Churn by month') }, dir);
       emu.clearLog();
       const plan = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });

@@ -23,7 +23,9 @@ describe('wsc plan --show-unmanaged', () => {
       const human = await runCli(args, { env: emulatorEnv });
       expect(human.code, human.stderr).toBe(0);
       // The address list first, then (after the summary) the unmanaged report.
-      expect(human.stdout).toContain(`+ workbook/sales       workbooks/sales.yaml\n+ report/${pid(0)}  reports/report-0.yaml\n`);
+      expect(human.stdout).toContain(
+        `+ workbook/sales       workbooks/sales.yaml\n+ report/${pid(0)}  reports/report-0.yaml\n`,
+      );
       expect(human.stdout).toContain(
         `1 unmanaged resource left alone.\nUnmanaged resources (left alone):\n  report ${id}  "Made in the UI"  (publicId uiMade00001x)\n`,
       );
@@ -45,7 +47,9 @@ describe('wsc plan --show-unmanaged', () => {
       const plain = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(plain.stdout).toContain('1 unmanaged resource left alone.\n');
       expect(plain.stdout).not.toContain('Unmanaged resources');
-      const plainJson = JSON.parse((await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv })).stdout);
+      const plainJson = JSON.parse(
+        (await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv })).stdout,
+      );
       expect('unmanaged' in plainJson).toBe(false);
       expect(writes(emu.log).length).toBe(before);
     });
@@ -71,7 +75,9 @@ describe('wsc plan --show-unmanaged', () => {
     await withEmulator({}, async (emu) => {
       const auto = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(auto.code, auto.stderr).toBe(0);
-      expect(auto.stdout).toContain('Compact plan (23 resources change): values left out; `--no-compact` shows them.\n');
+      expect(auto.stdout).toContain(
+        'Compact plan (23 resources change): values left out; `--no-compact` shows them.\n',
+      );
       expect(auto.stdout).not.toContain('will be created');
       const full = await runCli(['plan', '--no-compact', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(full.stdout).toContain(`+ report/${pid(21)} will be created`);

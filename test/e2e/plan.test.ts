@@ -23,16 +23,30 @@ async function seedSameContent(emu: Emulator, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     // Same query, other key order and formatting than the bundle's YAML mapping.
     const jsonQuery = JSON.stringify({ dimensions: [`orders.status_${i}`], measures: ['orders.count'] }, null, 4);
-    const r = await api(emu, 'POST', `${base}/reports`, { publicId: pid(i), name: `Report ${i}`, workbookId: wb.body.id, jsonQuery });
+    const r = await api(emu, 'POST', `${base}/reports`, {
+      publicId: pid(i),
+      name: `Report ${i}`,
+      workbookId: wb.body.id,
+      jsonQuery,
+    });
     expect(r.status).toBeLessThan(300);
     ids.push(r.body.id);
   }
   const draft = {
-    widgets: ids.map((id, i) => ({ config: { reportId: id }, position: { h: 4, w: 6, x: 0, y: i * 4 }, type: 'CHART', id: `w${i}` })),
+    widgets: ids.map((id, i) => ({
+      config: { reportId: id },
+      position: { h: 4, w: 6, x: 0, y: i * 4 },
+      type: 'CHART',
+      id: `w${i}`,
+    })),
     title: 'Sales',
   };
-  expect((await api(emu, 'PUT', `${base}/workbooks/by-slug/sales`, { meta: { dashboardDraft: draft } })).status).toBeLessThan(300);
-  expect((await api(emu, 'POST', `${base}/workbooks/${wb.body.id}/publish`, { workbookId: wb.body.id })).status).toBeLessThan(300);
+  expect(
+    (await api(emu, 'PUT', `${base}/workbooks/by-slug/sales`, { meta: { dashboardDraft: draft } })).status,
+  ).toBeLessThan(300);
+  expect(
+    (await api(emu, 'POST', `${base}/workbooks/${wb.body.id}/publish`, { workbookId: wb.body.id })).status,
+  ).toBeLessThan(300);
 }
 
 describe('wsc plan', () => {
@@ -51,7 +65,12 @@ describe('wsc plan', () => {
       const j = await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(j.code).toBe(0);
       const out = JSON.parse(j.stdout);
-      expect(out).toMatchObject({ formatVersion: 1, deploymentId: 1, hasChanges: true, summary: { create: 4, publish: 1, noop: 0 } });
+      expect(out).toMatchObject({
+        formatVersion: 1,
+        deploymentId: 1,
+        hasChanges: true,
+        summary: { create: 4, publish: 1, noop: 0 },
+      });
       expect(out.changes.map((c: { address: string; actions: string[] }) => [c.address, c.actions])).toEqual([
         ['workbook/sales', ['create', 'publish']],
         [`report/${pid(0)}`, ['create']],
@@ -68,7 +87,9 @@ describe('wsc plan', () => {
       emu.clearLog();
       const r = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.stderr).not.toMatch(/internal error/i);
-      expect(r.stdout).toBe('No changes. The deployment matches the bundle.\n4 unchanged, 0 unmanaged resources left alone.\n');
+      expect(r.stdout).toBe(
+        'No changes. The deployment matches the bundle.\n4 unchanged, 0 unmanaged resources left alone.\n',
+      );
       expect(r.code).toBe(0);
       expect(writes(emu.log)).toEqual([]);
     });
@@ -82,7 +103,9 @@ describe('wsc plan', () => {
       const plain = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       const plainRequests = emu.log.map((e) => `${e.method} ${e.path}`);
       emu.clearLog();
-      const timed = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: { ...emulatorEnv, WSC_TIMINGS: '1' } });
+      const timed = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], {
+        env: { ...emulatorEnv, WSC_TIMINGS: '1' },
+      });
       expect(timed.code).toBe(0);
       expect(timed.stdout).toBe(plain.stdout);
       expect(emu.log.map((e) => `${e.method} ${e.path}`)).toEqual(plainRequests);
@@ -94,7 +117,9 @@ describe('wsc plan', () => {
       expect(t![0]!.wallMs).toBeGreaterThan(0);
 
       // A failing run still prints where its time went, after its error.
-      const bad = await runCli(['plan', '--dir', dir, ...target(emu, 99)], { env: { ...emulatorEnv, WSC_TIMINGS: '1' } });
+      const bad = await runCli(['plan', '--dir', dir, ...target(emu, 99)], {
+        env: { ...emulatorEnv, WSC_TIMINGS: '1' },
+      });
       expect(bad.code).not.toBe(0);
       expect(parseTimings(bad.stderr)?.map((p) => p.phase)).toEqual(['start-up', 'bundle', 'output']);
     });
@@ -106,7 +131,9 @@ describe('wsc plan', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('name: Report 1', 'name: Report one'));
     await withEmulator({}, async (emu) => {
       await seedSameContent(emu, 2);
-      const r = await runCli(['plan', '--output', 'json', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(['plan', '--output', 'json', '--detailed-exitcode', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(r.code).toBe(2);
       const out = JSON.parse(r.stdout);
       expect(out.changes).toHaveLength(1);
@@ -145,7 +172,9 @@ describe('wsc plan', () => {
     const summary = join(tempDir(), 'summary.md');
     writeFileSync(summary, 'previous step\n');
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['plan', '--out', out, '--dir', dir, ...target(emu)], { env: { ...emulatorEnv, GITHUB_STEP_SUMMARY: summary } });
+      const r = await runCli(['plan', '--out', out, '--dir', dir, ...target(emu)], {
+        env: { ...emulatorEnv, GITHUB_STEP_SUMMARY: summary },
+      });
       expect(r.code).toBe(0);
       expect(r.stderr).toContain(`Saved the plan to ${out}.`);
       const text = readFileSync(out, 'utf8');
@@ -165,10 +194,18 @@ describe('wsc plan', () => {
   test('--target keeps the resource and what it depends on; an unknown address is exit 3', async () => {
     const dir = writeBundle({ workbook: true, reports: 2, looseReports: 1 });
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['plan', '--output', 'json', '--target', `report/${pid(0)}`, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const r = await runCli(
+        ['plan', '--output', 'json', '--target', `report/${pid(0)}`, '--dir', dir, ...target(emu)],
+        { env: emulatorEnv },
+      );
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout).changes.map((c: { address: string }) => c.address)).toEqual(['workbook/sales', `report/${pid(0)}`]);
-      const bad = await runCli(['plan', '--target', 'workbook/sale', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(JSON.parse(r.stdout).changes.map((c: { address: string }) => c.address)).toEqual([
+        'workbook/sales',
+        `report/${pid(0)}`,
+      ]);
+      const bad = await runCli(['plan', '--target', 'workbook/sale', '--dir', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
       expect(bad.code).toBe(3);
       expect(bad.stderr).toContain('--target workbook/sale: no such resource in the bundle.');
       expect(bad.stderr).toContain('workbook/sales');
@@ -177,7 +214,9 @@ describe('wsc plan', () => {
 
   test('adopt: a UI-made report (placeholder publicId) is adopted by one PUT, not created', async () => {
     const dir = writeBundle({
-      files: { 'reports/adopted.yaml': `kind: Report\npublicId: ${pid(7)}\nname: Adopted\nadopt: { deploymentId: 1, id: 1001 }\n` },
+      files: {
+        'reports/adopted.yaml': `kind: Report\npublicId: ${pid(7)}\nname: Adopted\nadopt: { deploymentId: 1, id: 1001 }\n`,
+      },
     });
     await withEmulator({ seed: generateSeed({ reports: 0, workbooks: 0, legacyReports: 2 }) }, async (emu) => {
       const r = await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
@@ -230,10 +269,16 @@ describe('wsc plan', () => {
     await withEmulator({}, async (emu) => {
       const md = await runCli(['plan', '--output', 'markdown', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(md.code).toBe(0);
-      expect(md.stdout).toMatch(/^### wsc plan: <code>default<\/code> \(deployment 1\)\n\n\*\*Plan: 1 to create, 0 to update, 0 to adopt, 0 to publish\.\*\*\n/);
-      expect(md.stdout).toContain(`<details><summary>+ <code>report/${pid(0)}</code> will be created in <code>reports/report-0.yaml</code></summary>`);
+      expect(md.stdout).toMatch(
+        /^### wsc plan: <code>default<\/code> \(deployment 1\)\n\n\*\*Plan: 1 to create, 0 to update, 0 to adopt, 0 to publish\.\*\*\n/,
+      );
+      expect(md.stdout).toContain(
+        `<details><summary>+ <code>report/${pid(0)}</code> will be created in <code>reports/report-0.yaml</code></summary>`,
+      );
       emu.clearLog();
-      const bad = await runCli(['plan', '--dir', dir, ...target(emu)], { env: { ...emulatorEnv, WSC_REQUEST_TIMEOUT: 'soon' } });
+      const bad = await runCli(['plan', '--dir', dir, ...target(emu)], {
+        env: { ...emulatorEnv, WSC_REQUEST_TIMEOUT: 'soon' },
+      });
       expect(bad.code).toBe(3);
       expect(bad.stderr).toContain('WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "soon".');
       expect(emu.log).toEqual([]);
@@ -264,7 +309,10 @@ describe('wsc plan', () => {
   });
 
   test('invalid bundle: exit 3 and not one request', async () => {
-    const dir = writeBundle({ reports: 1, files: { 'reports/bad.yaml': 'kind: Report\npublicId: badbadbadbad\nnmae: typo\n' } });
+    const dir = writeBundle({
+      reports: 1,
+      files: { 'reports/bad.yaml': 'kind: Report\npublicId: badbadbadbad\nnmae: typo\n' },
+    });
     await withEmulator({}, async (emu) => {
       const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code).toBe(3);

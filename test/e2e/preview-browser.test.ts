@@ -19,10 +19,7 @@ const artifacts = join(root, 'test-artifacts');
 
 type Box = { x: number; y: number; w: number; h: number };
 type Widget = { id: string; type: string; position: Box; responsiveLayouts?: Record<string, Box> };
-function widgetsOf(
-  dir: string,
-  slug: string,
-): { widgets: Widget[]; cols: Record<string, number>; rowHeight: number } {
+function widgetsOf(dir: string, slug: string): { widgets: Widget[]; cols: Record<string, number>; rowHeight: number } {
   const doc = parse(readFileSync(join(dir, `workbooks/${slug}.yaml`), 'utf8'));
   const d = doc.meta.dashboardDraft;
   return {
@@ -115,9 +112,7 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
     }
     await page.click('nav a[data-slug="revenue-overview"]');
     await page.click('.card[data-id="mrr-trend"] > div');
-    await expect
-      .poll(() => page.locator('#details pre').first().textContent())
-      .toContain('MEASURE(subscriptions.mrr)');
+    await expect.poll(() => page.locator('#details pre').first().textContent()).toContain('MEASURE(subscriptions.mrr)');
     expect(await page.locator('#details').textContent()).toContain('Pivot');
     await page.screenshot({ path: join(artifacts, 'preview-revenue-overview.png') });
     await page.close();

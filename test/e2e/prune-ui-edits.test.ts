@@ -6,27 +6,46 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, tempDir, withEmulator, type Emulator } from './helpers/index.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  ensureBuilt,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+  type Emulator,
+} from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
-const named = (bundle: string, extra = '') => `bundle: ${bundle}\nenvironments:\n  test:\n    deploymentId: 1\n${extra}`;
-const deletes = (emu: Emulator) => writes(emu.log).filter((e) => e.method === 'DELETE').map((e) => e.path);
+const named = (bundle: string, extra = '') =>
+  `bundle: ${bundle}\nenvironments:\n  test:\n    deploymentId: 1\n${extra}`;
+const deletes = (emu: Emulator) =>
+  writes(emu.log)
+    .filter((e) => e.method === 'DELETE')
+    .map((e) => e.path);
 
 async function cli(args: string[], dir: string, emu: Emulator) {
   return runCli([...args, '--dir', dir, ...target(emu)], { env: emulatorEnv });
 }
 
 describe('prune', () => {
-  test('a deleted file plans one delete; nothing is deleted without --prune; with it exactly that one; another bundle\'s and an unrecorded report survive', async () => {
+  test("a deleted file plans one delete; nothing is deleted without --prune; with it exactly that one; another bundle's and an unrecorded report survive", async () => {
     const dir = writeBundle({ looseReports: 3, wscYaml: named('team-a') });
-    const other = writeBundle({ wscYaml: named('team-b'), files: { 'reports/b.yaml': `kind: Report\npublicId: ${pid(2000)}\nname: B\nsqlQuery: select 'b'\n` } });
+    const other = writeBundle({
+      wscYaml: named('team-b'),
+      files: { 'reports/b.yaml': `kind: Report\npublicId: ${pid(2000)}\nname: B\nsqlQuery: select 'b'\n` },
+    });
     await withEmulator({}, async (emu) => {
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
       expect((await cli(['apply', '--auto-approve'], other, emu)).code).toBe(0);
-      const unrecorded = await api(emu, 'POST', '/api/v1/deployments/1/reports', { name: 'made in the UI', publicId: pid(3000) });
+      const unrecorded = await api(emu, 'POST', '/api/v1/deployments/1/reports', {
+        name: 'made in the UI',
+        publicId: pid(3000),
+      });
       expect(unrecorded.status).toBe(200);
       const doomed = reportsIn(emu).find((r) => r.publicId === pid(1001))!;
       expect(doomed.meta).toMatchObject({ wsc: { bundle: 'team-a' } });
@@ -40,7 +59,9 @@ describe('prune', () => {
       rmSync(join(dir, 'reports/loose-1.yaml'));
       const quiet = await cli(['plan', '--detailed-exitcode'], dir, emu);
       expect(quiet.code).toBe(0);
-      expect(quiet.stdout).toContain('1 resource recorded for bundle "team-a" is no longer in it; nothing is deleted without --prune');
+      expect(quiet.stdout).toContain(
+        '1 resource recorded for bundle "team-a" is no longer in it; nothing is deleted without --prune',
+      );
 
       const shown = await cli(['plan', '--prune', '--detailed-exitcode'], dir, emu);
       expect(shown.code).toBe(2);
@@ -58,7 +79,9 @@ describe('prune', () => {
       expect(withPrune.code).toBe(0);
       expect(withPrune.stdout).toContain('1 deleted');
       expect(deletes(emu)).toEqual([`/api/v1/deployments/1/reports/${doomed.id}`]);
-      const left = reportsIn(emu).map((r) => r.publicId).sort();
+      const left = reportsIn(emu)
+        .map((r) => r.publicId)
+        .sort();
       expect(left).toEqual([pid(1000), pid(1002), pid(2000), pid(3000)]);
 
       // and converged: nothing more to prune
@@ -76,7 +99,9 @@ describe('prune', () => {
       emu.clearLog();
       const refused = await cli(['apply', '--auto-approve', '--max-deletes', '1'], dir, emu);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('would delete 2 resources recorded for bundle "team-a", more than --max-deletes 1');
+      expect(refused.stderr).toContain(
+        'would delete 2 resources recorded for bundle "team-a", more than --max-deletes 1',
+      );
       expect(refused.stderr).toContain('[too_many_deletes]');
       expect(writes(emu.log)).toEqual([]);
       const ok = await cli(['apply', '--auto-approve', '--max-deletes', '2'], dir, emu);
@@ -93,10 +118,16 @@ describe('prune', () => {
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
       rmSync(join(dir, 'reports/loose-1.yaml'));
       expect((await cli(['plan', '--prune', '--out', planFile], dir, emu)).code).toBe(0);
-      const saved = JSON.parse(readFileSync(planFile, 'utf8')) as { plan: { fingerprints: { address: string; by?: string }[] } };
-      expect(saved.plan.fingerprints).toContainEqual(expect.objectContaining({ address: `report/${pid(1001)}`, by: 'id' }));
+      const saved = JSON.parse(readFileSync(planFile, 'utf8')) as {
+        plan: { fingerprints: { address: string; by?: string }[] };
+      };
+      expect(saved.plan.fingerprints).toContainEqual(
+        expect.objectContaining({ address: `report/${pid(1001)}`, by: 'id' }),
+      );
       const doomed = reportsIn(emu).find((r) => r.publicId === pid(1001))!;
-      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${doomed.id}`, { title: 'edited meanwhile' })).status).toBe(200);
+      expect(
+        (await api(emu, 'PUT', `/api/v1/deployments/1/reports/${doomed.id}`, { title: 'edited meanwhile' })).status,
+      ).toBe(200);
       emu.clearLog();
       const r = await runCli(['apply', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code).toBe(1);
@@ -135,10 +166,15 @@ describe('prune', () => {
   });
 
   test('prune: true without a bundle name: validate refuses wsc.yaml and says how to add it', async () => {
-    const dir = writeBundle({ looseReports: 1, wscYaml: 'environments:\n  local:\n    embedded: true\n    prune: true\n' });
+    const dir = writeBundle({
+      looseReports: 1,
+      wscYaml: 'environments:\n  local:\n    embedded: true\n    prune: true\n',
+    });
     const r = await runCli(['validate', '--dir', dir]);
     expect(r.code).toBe(3);
-    expect(r.stdout + r.stderr).toContain("wsc.yaml:4:5 error environment `local` has `prune: true`, which needs the bundle's name");
+    expect(r.stdout + r.stderr).toContain(
+      "wsc.yaml:4:5 error environment `local` has `prune: true`, which needs the bundle's name",
+    );
     expect(r.stdout + r.stderr).toContain('Add `bundle: <name>` at the top of wsc.yaml');
   });
 
@@ -160,14 +196,21 @@ describe('UI edits', () => {
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
       const edited = reportsIn(emu).find((r) => r.publicId === pid(1000))!;
       // as the UI would: the fields it changes, meta (and its record) untouched
-      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, { name: 'Renamed in the UI' })).status).toBe(200);
-      writeFileSync(join(dir, 'reports/loose-1.yaml'), `kind: Report\npublicId: ${pid(1001)}\nname: Loose 1 v2\nsqlQuery: select 1\n`);
+      expect(
+        (await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, { name: 'Renamed in the UI' })).status,
+      ).toBe(200);
+      writeFileSync(
+        join(dir, 'reports/loose-1.yaml'),
+        `kind: Report\npublicId: ${pid(1001)}\nname: Loose 1 v2\nsqlQuery: select 1\n`,
+      );
 
       const shown = await cli(['plan'], dir, emu);
       expect(shown.stdout).toContain('! edited outside wsc since the last apply: name');
       expect(shown.stdout).toContain(`wsc export --only report/${pid(1000)} --out ${dir}`);
       expect(shown.stdout).toContain('name: "Renamed in the UI" → "Loose 0"');
-      const json = JSON.parse((await cli(['plan', '--output', 'json'], dir, emu)).stdout) as { changes: { address: string; uiEdits?: string[] }[] };
+      const json = JSON.parse((await cli(['plan', '--output', 'json'], dir, emu)).stdout) as {
+        changes: { address: string; uiEdits?: string[] }[];
+      };
       expect(json.changes.find((c) => c.address === `report/${pid(1000)}`)?.uiEdits).toEqual(['name']);
       expect(json.changes.find((c) => c.address === `report/${pid(1001)}`)?.uiEdits).toBeUndefined();
       const md = (await cli(['plan', '--output', 'markdown'], dir, emu)).stdout;
@@ -176,8 +219,12 @@ describe('UI edits', () => {
       emu.clearLog();
       const partial = await cli(['apply', '--auto-approve'], dir, emu);
       expect(partial.code).toBe(4);
-      expect(partial.stdout).toContain(`report/${pid(1000)} (update report ${edited.id}): edited outside wsc since the last apply (name); not overwritten`);
-      expect(writes(emu.log).map((e) => e.path)).toEqual([`/api/v1/deployments/1/reports/${reportsIn(emu).find((r) => r.publicId === pid(1001))!.id}`]);
+      expect(partial.stdout).toContain(
+        `report/${pid(1000)} (update report ${edited.id}): edited outside wsc since the last apply (name); not overwritten`,
+      );
+      expect(writes(emu.log).map((e) => e.path)).toEqual([
+        `/api/v1/deployments/1/reports/${reportsIn(emu).find((r) => r.publicId === pid(1001))!.id}`,
+      ]);
       expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Renamed in the UI');
 
       const forced = await cli(['apply', '--auto-approve', '--overwrite-ui-edits', `report/${pid(1000)}`], dir, emu);
@@ -190,17 +237,30 @@ describe('UI edits', () => {
   test('a UI edit and nothing else: apply exits 1; export --only takes it into the file, keeping the rest; the next plan is empty', async () => {
     const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
     const file = join(dir, 'reports/loose-0.yaml');
-    writeFileSync(file, `# kept comment\nkind: Report\npublicId: ${pid(1000)}\nname: Loose 0 # trailing\ntitle: T\nsqlQuery: select 0\nmeta: { chart: line }\n`);
+    writeFileSync(
+      file,
+      `# kept comment\nkind: Report\npublicId: ${pid(1000)}\nname: Loose 0 # trailing\ntitle: T\nsqlQuery: select 0\nmeta: { chart: line }\n`,
+    );
     await withEmulator({}, async (emu) => {
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
       const edited = reportsIn(emu).find((r) => r.publicId === pid(1000))!;
-      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, { title: 'From the UI', meta: { ...edited.meta, chart: 'bar' } })).status).toBe(200);
+      expect(
+        (
+          await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, {
+            title: 'From the UI',
+            meta: { ...edited.meta, chart: 'bar' },
+          })
+        ).status,
+      ).toBe(200);
       const refused = await cli(['apply', '--auto-approve'], dir, emu);
       expect(refused.code).toBe(1);
       const untouched = readFileSync(join(dir, 'reports/loose-1.yaml'), 'utf8');
 
       emu.clearLog();
-      const pulled = await runCli(['export', '--only', `report/${pid(1000)}`, '--out', dir, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      const pulled = await runCli(
+        ['export', '--only', `report/${pid(1000)}`, '--out', dir, '--dir', dir, ...target(emu)],
+        { env: emulatorEnv },
+      );
       expect(pulled.stderr).toBe('');
       expect(pulled.code).toBe(0);
       expect(pulled.stdout).toContain('took title, meta.chart from the deployment into reports/loose-0.yaml');
@@ -227,7 +287,8 @@ describe('UI edits', () => {
       const out = tempDir();
       const r = await runCli(['export', '--out', out, ...target(emu)], { env: emulatorEnv });
       expect(r.code).toBe(0);
-      for (const f of ['workbooks/sales.yaml', 'reports/report-0.yaml']) expect(readFileSync(join(out, f), 'utf8')).not.toMatch(/^\s*wsc:/m);
+      for (const f of ['workbooks/sales.yaml', 'reports/report-0.yaml'])
+        expect(readFileSync(join(out, f), 'utf8')).not.toMatch(/^\s*wsc:/m);
       writeFileSync(join(out, 'wsc.yaml'), named('team-a'));
       const p = await cli(['plan', '--detailed-exitcode'], out, emu);
       expect(p.code).toBe(0);
@@ -235,7 +296,10 @@ describe('UI edits', () => {
   });
 
   test('a bundle file cannot set meta.wsc (validate refuses it, exit 3)', async () => {
-    const dir = writeBundle({ wscYaml: 'bundle: team-a\nenvironments:\n  local:\n    embedded: true\n', files: { 'reports/x.yaml': `kind: Report\npublicId: ${pid(1)}\nname: X\nmeta:\n  wsc: { bundle: team-a }\n` } });
+    const dir = writeBundle({
+      wscYaml: 'bundle: team-a\nenvironments:\n  local:\n    embedded: true\n',
+      files: { 'reports/x.yaml': `kind: Report\npublicId: ${pid(1)}\nname: X\nmeta:\n  wsc: { bundle: team-a }\n` },
+    });
     const r = await runCli(['validate', '--dir', dir]);
     expect(r.code).toBe(3);
     expect(r.stdout + r.stderr).toContain('reports/x.yaml:5:3 error `meta.wsc` is reserved');

@@ -18,7 +18,18 @@ afterAll(cleanupTemp);
 type Saved = {
   environment: { name: string; baseUrl?: string; deploymentId: number };
   bundleDir?: string;
-  plan: { changes: { address: string; requests: { id: string; address: string; operation: Record<string, unknown>; dependsOn: string[]; phase: number }[] }[] };
+  plan: {
+    changes: {
+      address: string;
+      requests: {
+        id: string;
+        address: string;
+        operation: Record<string, unknown>;
+        dependsOn: string[];
+        phase: number;
+      }[];
+    }[];
+  };
 };
 const readPlan = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Saved;
 const writePlan = (f: string, p: Saved) => writeFileSync(f, JSON.stringify(p, null, 2));
@@ -34,7 +45,9 @@ describe('a saved plan never chooses the connection', () => {
     const planFile = join(tempDir(), 'plan.json');
     await withEmulator({}, async (emu) => {
       await withEmulator({}, async (foreign) => {
-        expect((await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(0);
+        expect(
+          (await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code,
+        ).toBe(0);
         const p = readPlan(planFile);
         p.environment = { ...p.environment, name: 'exfiltrate', baseUrl: foreign.url };
         writePlan(planFile, p);
@@ -74,7 +87,10 @@ describe('a saved plan never chooses the connection', () => {
     const dir = writeBundle({ looseReports: 1 });
     const work = tempDir();
     await withEmulator({}, async (emu) => {
-      expect((await runCli(['plan', '--out', 'plan.json', '--dir', dir, ...target(emu)], { env: emulatorEnv, cwd: work })).code).toBe(0);
+      expect(
+        (await runCli(['plan', '--out', 'plan.json', '--dir', dir, ...target(emu)], { env: emulatorEnv, cwd: work }))
+          .code,
+      ).toBe(0);
       emu.clearLog();
       const r = await runCli(['apply', 'plan.json', ...target(emu)], { env: emulatorEnv, cwd: work });
       expect(r.code, r.stderr).toBe(3);
@@ -89,7 +105,13 @@ describe("a saved plan's requests are derived again", () => {
     const planFile = join(tempDir(), 'plan.json');
     const args = ['--dir', dir, ...target(emu)];
     expect((await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv })).code).toBe(0);
-    writeBundle({ looseReports: 2, files: { 'reports/loose-0.yaml': `kind: Report\npublicId: ${pid(1000)}\nname: Renamed\nsqlQuery: select 0\n` } }, dir);
+    writeBundle(
+      {
+        looseReports: 2,
+        files: { 'reports/loose-0.yaml': `kind: Report\npublicId: ${pid(1000)}\nname: Renamed\nsqlQuery: select 0\n` },
+      },
+      dir,
+    );
     expect((await runCli(['plan', '--out', planFile, ...args], { env: emulatorEnv })).code).toBe(0);
     return planFile;
   }
@@ -113,7 +135,9 @@ describe("a saved plan's requests are derived again", () => {
       emu.clearLog();
       const r = await runCli(['apply', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(3);
-      expect(r.stderr).toContain(`report/${pid(1000)}#sneak: the file holds a update of report id ${other.id} that the bundle does not give`);
+      expect(r.stderr).toContain(
+        `report/${pid(1000)}#sneak: the file holds a update of report id ${other.id} that the bundle does not give`,
+      );
       expect(r.stderr).toContain('[saved_plan_differs]');
       expect(writes(emu.log)).toEqual([]);
       expect(reportsIn(emu).find((x) => x.id === other.id)!.name).toBe('Loose 1');
@@ -127,7 +151,10 @@ describe("a saved plan's requests are derived again", () => {
       const other = reportsIn(emu).find((r) => r.publicId === pid(1001))!;
       const original = readFileSync(planFile, 'utf8');
       for (const [edit, member] of [
-        [(o: Record<string, unknown>) => void ((o['body'] as Record<string, unknown>)['sqlQuery'] = 'drop table x'), 'operation.body.sqlQuery'],
+        [
+          (o: Record<string, unknown>) => void ((o['body'] as Record<string, unknown>)['sqlQuery'] = 'drop table x'),
+          'operation.body.sqlQuery',
+        ],
         [(o: Record<string, unknown>) => void (o['reportId'] = other.id), 'operation.reportId'],
       ] as const) {
         const p = JSON.parse(original) as Saved;
@@ -152,12 +179,22 @@ describe("a saved plan's requests are derived again", () => {
     const dir = writeBundle({ looseReports: 1 });
     const planFile = join(tempDir(), 'plan.json');
     await withEmulator({}, async (emu) => {
-      expect((await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(0);
-      writeBundle({ looseReports: 1, files: { 'reports/loose-0.yaml': `kind: Report\npublicId: ${pid(1000)}\nname: Other\nsqlQuery: select 0\n` } }, dir);
+      expect((await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(
+        0,
+      );
+      writeBundle(
+        {
+          looseReports: 1,
+          files: { 'reports/loose-0.yaml': `kind: Report\npublicId: ${pid(1000)}\nname: Other\nsqlQuery: select 0\n` },
+        },
+        dir,
+      );
       emu.clearLog();
       const r = await runCli(['apply', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(3);
-      expect(r.stderr).toContain(`report/${pid(1000)}#create: the file's report create differs from the bundle's (operation.body.name)`);
+      expect(r.stderr).toContain(
+        `report/${pid(1000)}#create: the file's report create differs from the bundle's (operation.body.name)`,
+      );
       expect(writes(emu.log)).toEqual([]);
       expect(await api(emu, 'GET', '/api/v1/deployments/1/reports')).toMatchObject({ status: 200 });
     });

@@ -2,7 +2,16 @@
 // writes; http:// to a host that is not loopback is refused before any
 // connection; export writes only inside --out; YAML tags, merge keys and
 // prototype keys neither run code nor pollute prototypes.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +89,9 @@ describe('the token never appears in output, saved plans, exported files or --ve
     record('apply --verbose --output json', applied2);
 
     const out = tempDir();
-    const exported = await runCli(['export', '--base-url', emu.url, '--deployment', '1', '--out', out, '--verbose'], { env });
+    const exported = await runCli(['export', '--base-url', emu.url, '--deployment', '1', '--out', out, '--verbose'], {
+      env,
+    });
     expect(exported.code, exported.stderr).toBe(0);
     record('export --verbose', exported);
     const files = filesUnder(out);
@@ -88,8 +99,13 @@ describe('the token never appears in output, saved plans, exported files or --ve
     for (const p of files) seen.push({ what: `exported ${relative(out, p)}`, text: readFileSync(p, 'utf8') });
 
     // The token from wsc.yaml (${env.NAME}) rather than WSC_TOKEN.
-    writeFileSync(join(dir, 'wsc.yaml'), `environments:\n  acme:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.ACME_API_TOKEN}\n    vars: { financeFolderId: null, currency: USD, fiscalYearStartMonth: 2 }\n`);
-    const fromYaml = await runCli(['plan', '--dir', dir, '--env', 'acme', '--verbose', '--output', 'json'], { env: { ACME_API_TOKEN: TOKEN } });
+    writeFileSync(
+      join(dir, 'wsc.yaml'),
+      `environments:\n  acme:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.ACME_API_TOKEN}\n    vars: { financeFolderId: null, currency: USD, fiscalYearStartMonth: 2 }\n`,
+    );
+    const fromYaml = await runCli(['plan', '--dir', dir, '--env', 'acme', '--verbose', '--output', 'json'], {
+      env: { ACME_API_TOKEN: TOKEN },
+    });
     expect(fromYaml.code, fromYaml.stderr).toBe(0);
     record('plan --env (token from wsc.yaml) --verbose', fromYaml);
     expect(fromYaml.stderr).toContain('Bearer ***');
@@ -170,7 +186,8 @@ describe('http:// to a host that is not loopback is refused, before any connecti
 
   it('a baseUrl in wsc.yaml is refused the same way', async () => {
     const dir = writeFiles({
-      'wsc.yaml': 'environments:\n  prod:\n    baseUrl: http://acme.cubecloud.dev\n    deploymentId: 3\n    token: ${env.WSC_PROD_TOKEN}\n',
+      'wsc.yaml':
+        'environments:\n  prod:\n    baseUrl: http://acme.cubecloud.dev\n    deploymentId: 3\n    token: ${env.WSC_PROD_TOKEN}\n',
       'reports/r.yaml': 'kind: Report\npublicId: abcdefABCDEF\nname: r\n',
     });
     const r = await run(['plan', '--env', 'prod'], { WSC_PROD_TOKEN: TOKEN }, dir);
@@ -184,9 +201,36 @@ describe('export never writes outside --out', () => {
   let emu: Emulator;
   beforeAll(async () => {
     const seed = defaultSeed();
-    const hostile = ['../../escape', '/etc/passwd', '..', '.', 'a/../../b', '..\\..\\win', '~root', '.hidden', 'con', 'nul.txt', 'x'.repeat(300), 'ümlaut ✓ ‮rtl', 'line\nbreak', 'tab\there'];
-    seed.workbooks = hostile.map((slug, i) => ({ id: 100 + i, deploymentId: 1, slug: slug.trim().toLowerCase(), name: slug, meta: {} }));
-    seed.reports = hostile.map((name, i) => ({ id: 1000 + i, deploymentId: 1, publicId: `hostile${String(i).padStart(5, '0')}`, name, workbookId: 100 + i }));
+    const hostile = [
+      '../../escape',
+      '/etc/passwd',
+      '..',
+      '.',
+      'a/../../b',
+      '..\\..\\win',
+      '~root',
+      '.hidden',
+      'con',
+      'nul.txt',
+      'x'.repeat(300),
+      'ümlaut ✓ ‮rtl',
+      'line\nbreak',
+      'tab\there',
+    ];
+    seed.workbooks = hostile.map((slug, i) => ({
+      id: 100 + i,
+      deploymentId: 1,
+      slug: slug.trim().toLowerCase(),
+      name: slug,
+      meta: {},
+    }));
+    seed.reports = hostile.map((name, i) => ({
+      id: 1000 + i,
+      deploymentId: 1,
+      publicId: `hostile${String(i).padStart(5, '0')}`,
+      name,
+      workbookId: 100 + i,
+    }));
     emu = await createEmulator({ port: 0, seed });
   });
   afterAll(async () => emu?.close());
@@ -206,7 +250,10 @@ describe('export never writes outside --out', () => {
       expect(f.split('/')).not.toContain('..');
     }
     // The export reads back, but a slug that cannot be one segment of a request path is refused offline.
-    const plan = await runCli(['plan', '--dir', out, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'], { env });
+    const plan = await runCli(
+      ['plan', '--dir', out, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'],
+      { env },
+    );
     expect(plan.code, plan.stdout + plan.stderr).toBe(3);
     const errors = plan.stderr.split('\n').filter((l) => / error /.test(l));
     expect(errors.length).toBeGreaterThan(0);
@@ -215,16 +262,32 @@ describe('export never writes outside --out', () => {
 
   // exit 3 = refused before writing (export_unsafe_path); 0 = the link was left alone.
   it.each([
-    ['a bundle directory that is a symlink to outside', 3, (out: string, outside: string) => symlinkSync(outside, join(out, 'workbooks'))],
-    ['a file that is a symlink to outside', 3, (out: string, outside: string) => {
-      mkdirSync(join(out, 'reports'), { recursive: true });
-      symlinkSync(join(outside, 'victim.yaml'), join(out, 'reports', 'hostile00000.yaml'));
-    }],
-    ['wsc.yaml that is a symlink to outside (an existing wsc.yaml is kept)', 0, (out: string, outside: string) => symlinkSync(join(outside, 'victim.yaml'), join(out, 'wsc.yaml'))],
-    ['a schema file that is a symlink to outside', 3, (out: string, outside: string) => {
-      mkdirSync(join(out, 'schemas'), { recursive: true });
-      symlinkSync(join(outside, 'victim.yaml'), join(out, 'schemas', 'report.schema.json'));
-    }],
+    [
+      'a bundle directory that is a symlink to outside',
+      3,
+      (out: string, outside: string) => symlinkSync(outside, join(out, 'workbooks')),
+    ],
+    [
+      'a file that is a symlink to outside',
+      3,
+      (out: string, outside: string) => {
+        mkdirSync(join(out, 'reports'), { recursive: true });
+        symlinkSync(join(outside, 'victim.yaml'), join(out, 'reports', 'hostile00000.yaml'));
+      },
+    ],
+    [
+      'wsc.yaml that is a symlink to outside (an existing wsc.yaml is kept)',
+      0,
+      (out: string, outside: string) => symlinkSync(join(outside, 'victim.yaml'), join(out, 'wsc.yaml')),
+    ],
+    [
+      'a schema file that is a symlink to outside',
+      3,
+      (out: string, outside: string) => {
+        mkdirSync(join(out, 'schemas'), { recursive: true });
+        symlinkSync(join(outside, 'victim.yaml'), join(out, 'schemas', 'report.schema.json'));
+      },
+    ],
   ] as const)('%s: exit %i; the outside is untouched', async (_name, expected, plant) => {
     const outside = tempDir('wsc-outside-');
     writeFileSync(join(outside, 'victim.yaml'), 'untouched\n');
@@ -245,13 +308,18 @@ describe('export never writes outside --out', () => {
 
 describe('YAML tags, merge keys and prototype keys run no code and pollute nothing', () => {
   const hostile: Record<string, string> = {
-    'workbooks/js.yaml': 'kind: Workbook\nslug: js\nname: !!js/function "function () { globalThis.__wscPwned = true; return 1 }"\n',
+    'workbooks/js.yaml':
+      'kind: Workbook\nslug: js\nname: !!js/function "function () { globalThis.__wscPwned = true; return 1 }"\n',
     'workbooks/js-undefined.yaml': 'kind: Workbook\nslug: jsu\nmeta: { x: !!js/undefined "" , y: !!js/regexp /a/g }\n',
-    'reports/py.yaml': 'kind: Report\npublicId: pyPYpyPYpy01\nmeta: !!python/object/apply:os.system ["touch /tmp/wsc-pwned"]\n',
+    'reports/py.yaml':
+      'kind: Report\npublicId: pyPYpyPYpy01\nmeta: !!python/object/apply:os.system ["touch /tmp/wsc-pwned"]\n',
     'reports/custom.yaml': 'kind: Report\npublicId: cuCUcuCUcu01\nname: !<tag:yaml.org,2002:js/function> "() => 1"\n',
-    'workbooks/merge.yaml': 'kind: Workbook\nslug: merge\nbase: &base { __proto__: { polluted: yes } }\nmeta:\n  <<: *base\n  other: 1\n',
-    'workbooks/merge2.yaml': 'kind: Workbook\nslug: merge2\nmeta:\n  <<: { constructor: { prototype: { polluted: yes } } }\n',
-    'workbooks/proto.yaml': 'kind: Workbook\nslug: proto\nmeta:\n  __proto__: { polluted: yes }\n  nested: { "__proto__": { polluted: yes } }\n',
+    'workbooks/merge.yaml':
+      'kind: Workbook\nslug: merge\nbase: &base { __proto__: { polluted: yes } }\nmeta:\n  <<: *base\n  other: 1\n',
+    'workbooks/merge2.yaml':
+      'kind: Workbook\nslug: merge2\nmeta:\n  <<: { constructor: { prototype: { polluted: yes } } }\n',
+    'workbooks/proto.yaml':
+      'kind: Workbook\nslug: proto\nmeta:\n  __proto__: { polluted: yes }\n  nested: { "__proto__": { polluted: yes } }\n',
     'reports/proto-top.yaml': 'kind: Report\npublicId: ppPPppPPpp01\n__proto__:\n  polluted: yes\n',
   };
 
@@ -259,8 +327,13 @@ describe('YAML tags, merge keys and prototype keys run no code and pollute nothi
     const dir = writeFiles(hostile);
     const { diagnostics, desired } = await loadBundle(dir, { vars: {}, env: {}, mayHoldUnknownRefs: false });
     const errorsByFile = new Map<string, number>();
-    for (const d of diagnostics) if (d.severity === 'error') errorsByFile.set(d.pos.file, (errorsByFile.get(d.pos.file) ?? 0) + 1);
-    for (const file of Object.keys(hostile)) expect(errorsByFile.get(file), `${file}: ${JSON.stringify(diagnostics.filter((d) => d.pos.file === file))}`).toBeGreaterThan(0);
+    for (const d of diagnostics)
+      if (d.severity === 'error') errorsByFile.set(d.pos.file, (errorsByFile.get(d.pos.file) ?? 0) + 1);
+    for (const file of Object.keys(hostile))
+      expect(
+        errorsByFile.get(file),
+        `${file}: ${JSON.stringify(diagnostics.filter((d) => d.pos.file === file))}`,
+      ).toBeGreaterThan(0);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect((Object.prototype as Record<string, unknown>)['polluted']).toBeUndefined();
     expect((globalThis as Record<string, unknown>)['__wscPwned']).toBeUndefined();
@@ -280,7 +353,9 @@ describe('YAML tags, merge keys and prototype keys run no code and pollute nothi
     const emu = await createEmulator({ port: 0 });
     try {
       const dir = writeFiles({ [file]: hostile[file]! });
-      const r = await runCli(['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1'], { env: { WSC_TOKEN: 'dev-token' } });
+      const r = await runCli(['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1'], {
+        env: { WSC_TOKEN: 'dev-token' },
+      });
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+ error `, 'm'));
       expect(emu.log).toEqual([]);

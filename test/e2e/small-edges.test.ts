@@ -49,7 +49,8 @@ describe('.wsc/', () => {
 });
 
 const hasScript =
-  process.platform === 'linux' && spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
+  process.platform === 'linux' &&
+  spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
 
 /** `wsc apply --no-color` in a pseudo-terminal, answering the question; everything the terminal showed. */
 function applyOnTerminal(emu: Emulator, dir: string): Promise<{ code: number | null; screen: string }> {

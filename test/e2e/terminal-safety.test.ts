@@ -26,7 +26,9 @@ const report = (sql: string) => `kind: Report\npublicId: escAAAAAAAA1\nname: Esc
 describe('terminal safety', () => {
   test('plan: a live SQL holding escape sequences shows them as \\uXXXX in the diff', async () => {
     await withEmulator({}, async (emu) => {
-      const dir = writeFiles({ 'reports/esc.yaml': report('"select 1\\n-- \\e[2J\\e]0;pwned\\a \\x9b31m \\u202Egnp.exe\\n"') });
+      const dir = writeFiles({
+        'reports/esc.yaml': report('"select 1\\n-- \\e[2J\\e]0;pwned\\a \\x9b31m \\u202Egnp.exe\\n"'),
+      });
       const target = ['--dir', dir, '--base-url', emu.url, '--deployment', '1'];
       expect((await runCli(['apply', ...target, '--auto-approve'], { env })).code).toBe(0);
       writeFiles({ 'reports/esc.yaml': report('"select 2\\n"') }, dir);

@@ -7,7 +7,16 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { api, pid, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  ensureBuilt,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+  writeFiles,
+} from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -23,26 +32,32 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('a bundle cannot read a token variable', () => {
-  test.each(['MY_PAT', 'DB_PASS'])('token: ${env.%s} and the same variable in a report name: exit 3 at the use, nothing sent', async (name) => {
-    await withEmulator({}, async (emu) => {
-      const dir = writeFiles({
-        'wsc.yaml': `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.${name}}\n`,
-        'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: \${env.${name}}\nsqlQuery: select 1\n`,
+  test.each(['MY_PAT', 'DB_PASS'])(
+    'token: ${env.%s} and the same variable in a report name: exit 3 at the use, nothing sent',
+    async (name) => {
+      await withEmulator({}, async (emu) => {
+        const dir = writeFiles({
+          'wsc.yaml': `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.${name}}\n`,
+          'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: \${env.${name}}\nsqlQuery: select 1\n`,
+        });
+        const env = { [name]: PAT };
+        for (const cmd of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
+          const r = await runCli([...cmd, '--dir', dir], { env });
+          expect(r.code, r.stderr + r.stdout).toBe(3);
+          expect(r.stdout + r.stderr).toMatch(
+            new RegExp(`reports/r\\.yaml:3:7 error .*\\$\\{env\\.${name}\\}.*wsc\\.yaml reads the API token from it`),
+          );
+          expect(r.stdout + r.stderr).not.toContain(PAT);
+        }
+        expect(emu.log).toEqual([]);
       });
-      const env = { [name]: PAT };
-      for (const cmd of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
-        const r = await runCli([...cmd, '--dir', dir], { env });
-        expect(r.code, r.stderr + r.stdout).toBe(3);
-        expect(r.stdout + r.stderr).toMatch(new RegExp(`reports/r\\.yaml:3:7 error .*\\$\\{env\\.${name}\\}.*wsc\\.yaml reads the API token from it`));
-        expect(r.stdout + r.stderr).not.toContain(PAT);
-      }
-      expect(emu.log).toEqual([]);
-    });
-  });
+    },
+  );
 
   test("a token variable read into wsc.yaml's vars is refused too", async () => {
     const dir = writeFiles({
-      'wsc.yaml': 'environments:\n  dev:\n    embedded: true\n    token: ${env.MY_PAT}\n    vars:\n      leak: ${env.MY_PAT}\n',
+      'wsc.yaml':
+        'environments:\n  dev:\n    embedded: true\n    token: ${env.MY_PAT}\n    vars:\n      leak: ${env.MY_PAT}\n',
       'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: \${vars.leak}\n`,
     });
     const r = await runCli(['plan', '--dir', dir], { env: { MY_PAT: PAT } });
@@ -52,7 +67,9 @@ describe('a bundle cannot read a token variable', () => {
   });
 
   test('a literal token in wsc.yaml is not echoed by the error that refuses it', async () => {
-    const dir = writeFiles({ 'wsc.yaml': `environments:\n  prod:\n    baseUrl: https://acme.cubecloud.dev\n    deploymentId: 3\n    token: ${PAT}\n` });
+    const dir = writeFiles({
+      'wsc.yaml': `environments:\n  prod:\n    baseUrl: https://acme.cubecloud.dev\n    deploymentId: 3\n    token: ${PAT}\n`,
+    });
     for (const cmd of ['validate', 'plan']) {
       const r = await runCli([cmd, '--dir', dir]);
       expect(r.code).toBe(3);
@@ -66,14 +83,33 @@ describe('a token the server echoes is redacted everywhere', () => {
   test('plan (human, json, markdown, --out, step summary, --verbose), apply and export', async () => {
     const token = emulatorEnv.WSC_TOKEN;
     await withEmulator({}, async (emu) => {
-      const made = await api(emu, 'POST', '/api/v1/deployments/1/reports', { publicId: pid(1), name: `Revenue ${token}`, sqlQuery: 'select 1' });
+      const made = await api(emu, 'POST', '/api/v1/deployments/1/reports', {
+        publicId: pid(1),
+        name: `Revenue ${token}`,
+        sqlQuery: 'select 1',
+      });
       expect(made.status).toBe(200);
-      const dir = writeBundle({ files: { 'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: Revenue\nsqlQuery: select 1\n` } });
+      const dir = writeBundle({
+        files: { 'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: Revenue\nsqlQuery: select 1\n` },
+      });
       const work = tempDir();
       const env = { WSC_TOKEN: token, GITHUB_STEP_SUMMARY: join(work, 'summary.md') };
       const texts: string[] = [];
       for (const output of ['human', 'json', 'markdown']) {
-        const r = await runCli(['plan', '--verbose', '--output', output, '--out', join(work, `plan-${output}.json`), '--dir', dir, ...target(emu)], { env });
+        const r = await runCli(
+          [
+            'plan',
+            '--verbose',
+            '--output',
+            output,
+            '--out',
+            join(work, `plan-${output}.json`),
+            '--dir',
+            dir,
+            ...target(emu),
+          ],
+          { env },
+        );
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toContain('Revenue ***');
         texts.push(r.stdout, r.stderr, readFileSync(join(work, `plan-${output}.json`), 'utf8'));
@@ -84,7 +120,14 @@ describe('a token the server echoes is redacted everywhere', () => {
       expect(files.join('\n')).toContain('Revenue ***');
       const applied = await runCli(['apply', join(work, 'plan-json.json'), '--dir', dir, ...target(emu)], { env });
       expect(applied.code, applied.stderr).toBe(0);
-      texts.push(exported.stdout, exported.stderr, applied.stdout, applied.stderr, readFileSync(join(work, 'summary.md'), 'utf8'), ...files);
+      texts.push(
+        exported.stdout,
+        exported.stderr,
+        applied.stdout,
+        applied.stderr,
+        readFileSync(join(work, 'summary.md'), 'utf8'),
+        ...files,
+      );
       for (const t of texts) expect(t).not.toContain(token);
     });
   });
@@ -96,20 +139,27 @@ describe('a token that cannot be sent is a usage error before any request', () =
     ['a trailing carriage return', 'dev-token\r', /ends with a line break/],
     ['a control character', 'dev\u0007token', /control character \(U\+0007\) at position 4/],
     ['a character outside Latin-1', 'dev-tøkenΩ', /outside Latin-1 \(U\+03A9\) at position 10/],
-  ])('%s: plan, apply and export exit 3 at once, the environment named, the token not shown', async (_name, token, why) => {
-    await withEmulator({}, async (emu) => {
-      const dir = writeBundle({ looseReports: 1 });
-      for (const cmd of [['plan', '--dir', dir], ['apply', '--auto-approve', '--dir', dir], ['export', '--out', join(tempDir(), 'x')]]) {
-        const started = Date.now();
-        const r = await runCli([...cmd, ...target(emu)], { env: { WSC_TOKEN: token } });
-        expect(r.code, r.stderr).toBe(3);
-        expect(r.stderr).toMatch(/the API token of environment `default` \(from WSC_TOKEN\)/);
-        expect(r.stderr).toMatch(why);
-        expect(r.stderr).toContain('[token_invalid]');
-        expect(r.stderr).not.toContain(token.trim());
-        expect(Date.now() - started).toBeLessThan(15_000);
-      }
-      expect(emu.log).toEqual([]);
-    });
-  });
+  ])(
+    '%s: plan, apply and export exit 3 at once, the environment named, the token not shown',
+    async (_name, token, why) => {
+      await withEmulator({}, async (emu) => {
+        const dir = writeBundle({ looseReports: 1 });
+        for (const cmd of [
+          ['plan', '--dir', dir],
+          ['apply', '--auto-approve', '--dir', dir],
+          ['export', '--out', join(tempDir(), 'x')],
+        ]) {
+          const started = Date.now();
+          const r = await runCli([...cmd, ...target(emu)], { env: { WSC_TOKEN: token } });
+          expect(r.code, r.stderr).toBe(3);
+          expect(r.stderr).toMatch(/the API token of environment `default` \(from WSC_TOKEN\)/);
+          expect(r.stderr).toMatch(why);
+          expect(r.stderr).toContain('[token_invalid]');
+          expect(r.stderr).not.toContain(token.trim());
+          expect(Date.now() - started).toBeLessThan(15_000);
+        }
+        expect(emu.log).toEqual([]);
+      });
+    },
+  );
 });

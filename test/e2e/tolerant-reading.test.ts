@@ -12,17 +12,27 @@ afterAll(cleanupTemp);
 
 function seed(): SeedState {
   const s = generateSeed({ reports: 30, workbooks: 2 });
-  s.reports!.push({ id: 9001, deploymentId: 1, publicId: 'oddReport001', name: 'From a newer server', source: 'NOTEBOOK' });
+  s.reports!.push({
+    id: 9001,
+    deploymentId: 1,
+    publicId: 'oddReport001',
+    name: 'From a newer server',
+    source: 'NOTEBOOK',
+  });
   return s;
 }
 
 describe('an item this version of wsc cannot read', () => {
   test('unmanaged: plan warns naming it and goes on; export leaves it out with a warning', async () => {
     await withEmulator({ seed: seed() }, async (emu) => {
-      const dir = writeFiles({ 'reports/a.yaml': 'kind: Report\npublicId: managedRep01\nname: A\nsqlQuery: select 1\n' });
+      const dir = writeFiles({
+        'reports/a.yaml': 'kind: Report\npublicId: managedRep01\nname: A\nsqlQuery: select 1\n',
+      });
       const r = await runCli(['plan', '--dir', dir, ...target(emu), '--detailed-exitcode'], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/warning report 9001 \(oddReport001\): not read: source: "NOTEBOOK" \(.*\); the bundle does not manage it, so it is left alone\./);
+      expect(r.stderr).toMatch(
+        /warning report 9001 \(oddReport001\): not read: source: "NOTEBOOK" \(.*\); the bundle does not manage it, so it is left alone\./,
+      );
       expect(r.stdout).toContain('Plan: 1 to create');
 
       const out = tempDir();
@@ -39,8 +49,12 @@ describe('an item this version of wsc cannot read', () => {
       emu.clearLog();
       const r = await runCli(['apply', '--dir', dir, ...target(emu), '--auto-approve'], { env: emulatorEnv });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/reports\/odd\.yaml:2:\d+: report\/oddReport001 \(live id 9001\): the server sent source: "NOTEBOOK"/);
-      expect(r.stderr).toMatch(/Hint: The server is likely newer than this wsc: compare the API version `wsc doctor` reports/);
+      expect(r.stderr).toMatch(
+        /reports\/odd\.yaml:2:\d+: report\/oddReport001 \(live id 9001\): the server sent source: "NOTEBOOK"/,
+      );
+      expect(r.stderr).toMatch(
+        /Hint: The server is likely newer than this wsc: compare the API version `wsc doctor` reports/,
+      );
       expect(r.stderr).not.toMatch(/base URL/);
       expect(emu.log.every((e) => e.method === 'GET')).toBe(true);
     });
@@ -61,7 +75,17 @@ describe('error bodies of any JSON shape', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const args = ['plan', '--dir', writeFiles({ 'reports/a.yaml': 'kind: Report\npublicId: managedRep01\nname: A\n' }), '--base-url', url, '--deployment', '1', '--concurrency', '1'];
+      const args = [
+        'plan',
+        '--dir',
+        writeFiles({ 'reports/a.yaml': 'kind: Report\npublicId: managedRep01\nname: A\n' }),
+        '--base-url',
+        url,
+        '--deployment',
+        '1',
+        '--concurrency',
+        '1',
+      ];
       const r = await runCli(args, { env: emulatorEnv });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/403 Forbidden.*: (Forbidden: deployment 1 is \\u001b\[31mlocked\\u001b\[0m|x{500}…)/);

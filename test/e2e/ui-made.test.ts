@@ -42,7 +42,11 @@ describe('UI-made content: export, then apply the export to the same deployment'
       expect(ex.stderr).toContain('widget "w-age": the report id is written as a string ("603")');
       const revenue = read(out, 'reports/revenue-by-region.yaml');
       expect(revenue.source).toBe('HOSTED_SHEETS');
-      expect(revenue.pivotItems).toMatchObject({ displayScale: 'thousands', measuresAxis: 'columns', showRowTotals: false });
+      expect(revenue.pivotItems).toMatchObject({
+        displayScale: 'thousands',
+        measuresAxis: 'columns',
+        showRowTotals: false,
+      });
       expect(revenue.adopt).toEqual({ deploymentId: 1, id: 600 });
 
       const plan = await runCli(['plan', '--dir', out, ...target(emu), '--detailed-exitcode'], { env: emulatorEnv });

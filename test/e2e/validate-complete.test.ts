@@ -13,13 +13,16 @@ afterAll(cleanupTemp);
 describe('validate reports everything in one run', () => {
   test('an error in wsc.yaml (an environment not in use) and errors of the bundle files are all reported', async () => {
     const dir = writeFiles({
-      'wsc.yaml': 'defaultEnvironment: local\nenvironments:\n  local: { embedded: true, vars: { folder: 7 } }\n  staging: { baseUrl: "https://x.example", deploymentID: 3 }\n',
+      'wsc.yaml':
+        'defaultEnvironment: local\nenvironments:\n  local: { embedded: true, vars: { folder: 7 } }\n  staging: { baseUrl: "https://x.example", deploymentID: 3 }\n',
       'reports/churn.yaml': 'kind: Report\npublicId: revChurn0001\ntitel: Churn\n',
       'workbooks/sales.yaml': 'kind: Workbook\nslug: sales\nfolderId: ${vars.folder}\n',
     });
     const r = await runCli(['validate', '--dir', dir]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/wsc\.yaml:4:\d+ error unknown key `deploymentID` in `environments.staging` \(did you mean `deploymentId`\?\)/);
+    expect(r.stdout).toMatch(
+      /wsc\.yaml:4:\d+ error unknown key `deploymentID` in `environments.staging` \(did you mean `deploymentId`\?\)/,
+    );
     expect(r.stdout).toMatch(/reports\/churn\.yaml:3:1 error unknown key `titel` \(did you mean `title`\?\)/);
     // The environment's vars are unknown while wsc.yaml is invalid: not an error of the bundle.
     expect(r.stdout).not.toMatch(/undefined variable/);
@@ -36,7 +39,9 @@ describe('validate reports everything in one run', () => {
     });
     const r = await runCli(['validate', '--dir', dir, '--output', 'json']);
     expect(r.code).toBe(3);
-    const found = (JSON.parse(r.stdout).diagnostics as { rule: string; pos: { file: string; line: number } }[]).map((d) => `${d.pos.file}:${d.pos.line} ${d.rule}`);
+    const found = (JSON.parse(r.stdout).diagnostics as { rule: string; pos: { file: string; line: number } }[]).map(
+      (d) => `${d.pos.file}:${d.pos.line} ${d.rule}`,
+    );
     expect(found.sort()).toEqual(
       [
         'workbooks/b.yaml:3 wrong-type',
@@ -58,15 +63,23 @@ describe('validate reports everything in one run', () => {
     await withEmulator({}, async (emu) => {
       const v = await runCli(['validate', '--dir', dir, ...target(emu)]);
       expect(v.code).toBe(0);
-      expect(v.stdout).toContain('workbooks/sales.yaml:10:40 warning report `missing0001x` is not in the bundle; plan will check the target');
-      expect(v.stdout).toContain('reports/churn.yaml:4:26 warning workbook `elsewhere` is not in the bundle; plan will check the target');
+      expect(v.stdout).toContain(
+        'workbooks/sales.yaml:10:40 warning report `missing0001x` is not in the bundle; plan will check the target',
+      );
+      expect(v.stdout).toContain(
+        'reports/churn.yaml:4:26 warning workbook `elsewhere` is not in the bundle; plan will check the target',
+      );
       const p = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(p.code).toBe(3);
-      expect(p.stderr).toMatch(/Error: (workbooks\/sales\.yaml:10:40: workbook\/sales meta\.dashboardDraft refers to report "missing0001x"|reports\/churn\.yaml:4:26: report\/revChurn0001 workbookId refers to workbook "elsewhere")/);
+      expect(p.stderr).toMatch(
+        /Error: (workbooks\/sales\.yaml:10:40: workbook\/sales meta\.dashboardDraft refers to report "missing0001x"|reports\/churn\.yaml:4:26: report\/revChurn0001 workbookId refers to workbook "elsewhere")/,
+      );
       writeFiles({ 'reports/churn.yaml': 'kind: Report\npublicId: revChurn0001\nname: churn\n' }, dir);
       const p2 = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(p2.code).toBe(3);
-      expect(p2.stderr).toContain('Error: workbooks/sales.yaml:10:40: workbook/sales meta.dashboardDraft refers to report "missing0001x", which is neither in the bundle nor in the deployment.');
+      expect(p2.stderr).toContain(
+        'Error: workbooks/sales.yaml:10:40: workbook/sales meta.dashboardDraft refers to report "missing0001x", which is neither in the bundle nor in the deployment.',
+      );
       expect(writes(emu.log)).toEqual([]);
     });
   });

@@ -24,15 +24,28 @@ describe('wsc validate (built CLI)', () => {
   it('--output json', async () => {
     const r = await runCli(['validate', '--dir', fixture('example'), '--output', 'json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ valid: true, diagnostics: [], resources: { workbooks: 3, reports: 10, userAttributes: 1 } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      valid: true,
+      diagnostics: [],
+      resources: { workbooks: 3, reports: 10, userAttributes: 1 },
+    });
   });
 
   it.each([
     ['unknown-key', 'workbooks/revenue.yaml:3:1 error unknown key `nmae` (did you mean `name`?) [unknown-key]'],
-    ['duplicate-slug', 'workbooks/b.yaml:2:1 error duplicate workbook slug `revenue`, also defined at workbooks/a.yaml:2:1'],
+    [
+      'duplicate-slug',
+      'workbooks/b.yaml:2:1 error duplicate workbook slug `revenue`, also defined at workbooks/a.yaml:2:1',
+    ],
     ['yaml-syntax', 'workbooks/revenue.yaml:5:1 error YAML syntax error:'],
-    ['unknown-reference', 'workbooks/revenue.yaml:10:32 error report `revMrrTrnd01` is not in the bundle [unknown-reference]'],
-    ['wsc-yaml-unknown-key', 'wsc.yaml:3:5 error unknown key `baseURL` in `environments.staging` (did you mean `baseUrl`?) [unknown-key]'],
+    [
+      'unknown-reference',
+      'workbooks/revenue.yaml:10:32 error report `revMrrTrnd01` is not in the bundle [unknown-reference]',
+    ],
+    [
+      'wsc-yaml-unknown-key',
+      'wsc.yaml:3:5 error unknown key `baseURL` in `environments.staging` (did you mean `baseUrl`?) [unknown-key]',
+    ],
   ])('fixtures/invalid/%s: exit 3 and the diagnostic on stdout', async (name, line) => {
     const r = await runCli(['validate', '--dir', fixture(`invalid/${name}`)]);
     expect(r.code).toBe(3);
@@ -43,7 +56,8 @@ describe('wsc validate (built CLI)', () => {
 
   it('reports every problem of a bundle in one run, errors before warnings per file', async () => {
     const dir = writeFiles({
-      'a.yaml': 'kind: Workbook\nslug: a\nmeta:\n  dashboardDraft:\n    widgets:\n      - { id: x, type: TEXT, position: { x: 10, y: 0, w: 4, h: 1 } }\n---\nkind: Workbook\nslug: c\nnmae: C\n',
+      'a.yaml':
+        'kind: Workbook\nslug: a\nmeta:\n  dashboardDraft:\n    widgets:\n      - { id: x, type: TEXT, position: { x: 10, y: 0, w: 4, h: 1 } }\n---\nkind: Workbook\nslug: c\nnmae: C\n',
       'b.yaml': 'kind: Report\npublicId: short\n',
     });
     const r = await runCli(['validate', '--dir', dir]);
@@ -69,7 +83,12 @@ describe('wsc validate (built CLI)', () => {
     const j = JSON.parse(r.stdout);
     expect(j.valid).toBe(false);
     expect(j.diagnostics).toEqual([
-      { severity: 'error', rule: 'bad-value', message: '`publicId`: "rev-mrr-01" must be exactly 12 characters of [0-9A-Za-z]', pos: { file: 'reports/mrr.yaml', line: 2, col: 11 } },
+      {
+        severity: 'error',
+        rule: 'bad-value',
+        message: '`publicId`: "rev-mrr-01" must be exactly 12 characters of [0-9A-Za-z]',
+        pos: { file: 'reports/mrr.yaml', line: 2, col: 11 },
+      },
     ]);
   });
 
@@ -89,20 +108,30 @@ describe('wsc validate (built CLI)', () => {
 
   it('an alias bomb: exit 3, a diagnostic, no stack trace', async () => {
     let text = 'kind: Workbook\nslug: bomb\nmeta:\n  a0: &a0 [x,x,x,x,x,x,x,x,x,x]\n';
-    for (let i = 1; i <= 9; i++) text += `  a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(',')}]\n`;
+    for (let i = 1; i <= 9; i++)
+      text += `  a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(',')}]\n`;
     const r = await runCli(['validate', '--dir', writeFiles({ 'bomb.yaml': text })]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain('error YAML aliases expand to more than 10000 values (an alias bomb?) [yaml-alias-limit]');
+    expect(r.stdout).toContain(
+      'error YAML aliases expand to more than 10000 values (an alias bomb?) [yaml-alias-limit]',
+    );
     expect(r.stderr).toBe('');
   });
 
   it('an http:// base URL to a non-loopback host is refused (exit 3), and the token is never printed', async () => {
-    const r = await runCli(['validate', '--dir', fixture('example'), '--base-url', 'http://acme.example.com', '--deployment', '3'], {
-      env: { WSC_TOKEN: 'tok_e2e_secret_value' },
-    });
+    const r = await runCli(
+      ['validate', '--dir', fixture('example'), '--base-url', 'http://acme.example.com', '--deployment', '3'],
+      {
+        env: { WSC_TOKEN: 'tok_e2e_secret_value' },
+      },
+    );
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('--base-url: refusing http:// for acme.example.com: the token would travel unencrypted [base_url_insecure]');
+    expect(r.stderr).toContain(
+      '--base-url: refusing http:// for acme.example.com: the token would travel unencrypted [base_url_insecure]',
+    );
     expect(r.stderr).toContain('Hint: Use https://');
     expect(r.stdout + r.stderr).not.toContain('tok_e2e_secret_value');
   });
@@ -125,8 +154,14 @@ describe('wsc schema (built CLI)', () => {
     const w = await runCli(['schema', '--out', out]);
     expect(w.code).toBe(0);
     const names = readdirSync(out).sort();
-    expect(names).toEqual(['report.schema.json', 'user-attribute.schema.json', 'workbook.schema.json', 'wsc.schema.json']);
-    for (const n of names) expect(readFileSync(join(out, n), 'utf8')).toBe(readFileSync(join(root, 'schemas', n), 'utf8'));
+    expect(names).toEqual([
+      'report.schema.json',
+      'user-attribute.schema.json',
+      'workbook.schema.json',
+      'wsc.schema.json',
+    ]);
+    for (const n of names)
+      expect(readFileSync(join(out, n), 'utf8')).toBe(readFileSync(join(root, 'schemas', n), 'utf8'));
     writeFileSync(join(out, 'report.schema.json'), '{}\n');
     const c = await runCli(['schema', '--out', out, '--check']);
     expect(c.code).toBe(1);

@@ -86,7 +86,9 @@ describe('roles and grants', () => {
     expect(ids(reps.body.items)).toEqual([1002, 1003]);
     const wbs = await call('GET', `${d1}/workbooks`, undefined, ed);
     expect(ids(wbs.body.items)).toEqual([101, 102, 103]);
-    const caps = Object.fromEntries(wbs.body.items.map((w: { id: number; canEdit: boolean; canManage: boolean }) => [w.id, [w.canEdit, w.canManage]]));
+    const caps = Object.fromEntries(
+      wbs.body.items.map((w: { id: number; canEdit: boolean; canManage: boolean }) => [w.id, [w.canEdit, w.canManage]]),
+    );
     expect(caps).toEqual({ 101: [true, false], 102: [true, true], 103: [false, false] });
     const admin = await call('GET', `${d1}/workbooks`);
     expect(admin.body.count).toBe(4);
@@ -130,7 +132,12 @@ describe('roles and grants', () => {
     const c = await call('POST', '/api/v1/user-attributes', { name: 'region', type: 'string', displayName: 'Region' });
     expect(c.status).toBe(200);
     expect((await call('GET', '/api/v1/user-attributes', undefined, { token: 'viewer-token' })).body.count).toBe(1);
-    expect((await call('POST', '/api/v1/user-attributes', { name: 'x', type: 'string' }, { token: 'creator-token' })).status).toBe(403);
-    expect((await call('PUT', `/api/v1/user-attributes/${c.body.id}`, { displayName: 'R' }, { token: 'creator-token' })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/v1/user-attributes', { name: 'x', type: 'string' }, { token: 'creator-token' })).status,
+    ).toBe(403);
+    expect(
+      (await call('PUT', `/api/v1/user-attributes/${c.body.id}`, { displayName: 'R' }, { token: 'creator-token' }))
+        .status,
+    ).toBe(403);
   });
 });

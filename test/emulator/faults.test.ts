@@ -9,7 +9,17 @@ describe('parseFaults', () => {
     [
       '409=0.1,429=0.05,500=0.02,502=0.02,503=0.02,504=0.02,reset-before=0.05,reset-after=0.05,garbled-after=0.01,methods=POST+PUT,retry-after=1',
       {
-        rates: { '409': 0.1, '429': 0.05, '500': 0.02, '502': 0.02, '503': 0.02, '504': 0.02, 'reset-before': 0.05, 'reset-after': 0.05, 'garbled-after': 0.01 },
+        rates: {
+          '409': 0.1,
+          '429': 0.05,
+          '500': 0.02,
+          '502': 0.02,
+          '503': 0.02,
+          '504': 0.02,
+          'reset-before': 0.05,
+          'reset-after': 0.05,
+          'garbled-after': 0.01,
+        },
         methods: ['POST', 'PUT'],
         retryAfter: 1,
       },
@@ -49,7 +59,12 @@ describe('scripted faults', () => {
     await expectReset(c.call('POST', `${d1}/reports`, { publicId: 'resetBefore1' }));
     expect(c.emu.snapshot().reports).toHaveLength(0);
     const entry = writes(c.emu.log)[0]!;
-    expect(entry).toMatchObject({ method: 'POST', status: 0, fault: 'reset-before', requestBody: { publicId: 'resetBefore1' } });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      status: 0,
+      fault: 'reset-before',
+      requestBody: { publicId: 'resetBefore1' },
+    });
     // The script is consumed: the retry goes through.
     expect((await c.call('POST', `${d1}/reports`, { publicId: 'resetBefore1' })).status).toBe(200);
   });
@@ -77,7 +92,11 @@ describe('scripted faults', () => {
     expect(() => JSON.parse(r.text)).toThrow();
     expect(c.emu.snapshot().reports!.map((x) => x.publicId)).toEqual(['garbled00001']);
     // The log keeps what the server meant to answer, whole.
-    expect(c.emu.log[0]).toMatchObject({ status: 200, fault: 'garbled-after', responseBody: { publicId: 'garbled00001' } });
+    expect(c.emu.log[0]).toMatchObject({
+      status: 200,
+      fault: 'garbled-after',
+      responseBody: { publicId: 'garbled00001' },
+    });
     const whole = JSON.stringify(c.emu.log[0]!.responseBody);
     expect(whole.startsWith(r.text)).toBe(true);
     expect(r.text.length).toBe(Math.floor(Buffer.byteLength(whole) / 2));

@@ -39,7 +39,18 @@ describe('GET /folders', () => {
     expect(next.body.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     const child = await c.call('GET', `${F}?parentId=10`);
     expect(child.body.items).toEqual([
-      expect.objectContaining({ id: 11, name: 'Team', parentId: 10, type: 'FOLDER', deploymentId: 1, position: 0, folderPath: [{ id: 10, name: 'Shared' }, { id: 11, name: 'Team' }] }),
+      expect.objectContaining({
+        id: 11,
+        name: 'Team',
+        parentId: 10,
+        type: 'FOLDER',
+        deploymentId: 1,
+        position: 0,
+        folderPath: [
+          { id: 10, name: 'Shared' },
+          { id: 11, name: 'Team' },
+        ],
+      }),
     ]);
     expect((await c.call('GET', `${F}?parentId=14`)).status).toBe(404);
     expect((await c.call('GET', `${F}?after=nope`)).status).toBe(400);
@@ -60,7 +71,12 @@ describe('POST /folders', () => {
     const a = await c.call('POST', F, { name: 'Finance' });
     expect(a.status).toBe(200);
     Folder.parse(a.body);
-    expect(a.body).toMatchObject({ name: 'Finance', parentId: null, type: 'FOLDER', folderPath: [{ id: a.body.id, name: 'Finance' }] });
+    expect(a.body).toMatchObject({
+      name: 'Finance',
+      parentId: null,
+      type: 'FOLDER',
+      folderPath: [{ id: a.body.id, name: 'Finance' }],
+    });
     const b = await c.call('POST', F, { name: 'Finance' });
     expect(b.body.id).toBeGreaterThan(a.body.id);
     const child = await c.call('POST', F, { name: 'Q1 / Q2 ', parentId: a.body.id });
@@ -99,7 +115,10 @@ describe('GET /folders/{id}/ancestors and DELETE /folders/{id}', () => {
     const c = await start({ seed: seed() });
     const r = await c.call('GET', `${F}/11/ancestors`);
     expect(r.status).toBe(200);
-    expect(r.body.map((f: Folder) => [f.id, f.name])).toEqual([[10, 'Shared'], [11, 'Team']]);
+    expect(r.body.map((f: Folder) => [f.id, f.name])).toEqual([
+      [10, 'Shared'],
+      [11, 'Team'],
+    ]);
     for (const f of r.body) Folder.parse(f);
     expect((await c.call('GET', `${F}/14/ancestors`)).status).toBe(404);
   });
@@ -120,19 +139,34 @@ describe('folderPath and the workbook listing', () => {
   it('workbooks and reports carry folderPath from the root down to their folder', async () => {
     const c = await start({ seed: seed() });
     const wb = await c.call('GET', '/api/v1/deployments/1/workbooks/100');
-    expect(wb.body.folderPath).toEqual([{ id: 10, name: 'Shared' }, { id: 11, name: 'Team' }]);
+    expect(wb.body.folderPath).toEqual([
+      { id: 10, name: 'Shared' },
+      { id: 11, name: 'Team' },
+    ]);
     const rep = await c.call('GET', '/api/v1/deployments/1/reports/1000');
-    expect(rep.body.folderPath).toEqual([{ id: 10, name: 'Shared' }, { id: 11, name: 'Team' }]);
+    expect(rep.body.folderPath).toEqual([
+      { id: 10, name: 'Shared' },
+      { id: 11, name: 'Team' },
+    ]);
   });
 
   it.each([
     ['all', [100, 101]],
     ['root-only', [101]],
-  ] as const)('workbookListing %s: GET /workbooks without folderId lists %j; with folderId, that folder', async (workbookListing, ids) => {
-    const s = seed();
-    s.workbooks!.push({ id: 101, deploymentId: 1, slug: 'at-root', name: 'Root' });
-    const c = await start({ seed: s, workbookListing });
-    expect((await c.call('GET', '/api/v1/deployments/1/workbooks')).body.items.map((w: { id: number }) => w.id)).toEqual(ids);
-    expect((await c.call('GET', '/api/v1/deployments/1/workbooks?folderId=11')).body.items.map((w: { id: number }) => w.id)).toEqual([100]);
-  });
+  ] as const)(
+    'workbookListing %s: GET /workbooks without folderId lists %j; with folderId, that folder',
+    async (workbookListing, ids) => {
+      const s = seed();
+      s.workbooks!.push({ id: 101, deploymentId: 1, slug: 'at-root', name: 'Root' });
+      const c = await start({ seed: s, workbookListing });
+      expect(
+        (await c.call('GET', '/api/v1/deployments/1/workbooks')).body.items.map((w: { id: number }) => w.id),
+      ).toEqual(ids);
+      expect(
+        (await c.call('GET', '/api/v1/deployments/1/workbooks?folderId=11')).body.items.map(
+          (w: { id: number }) => w.id,
+        ),
+      ).toEqual([100]);
+    },
+  );
 });

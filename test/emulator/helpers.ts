@@ -26,7 +26,12 @@ export interface Answer {
 
 export interface Client {
   emu: Emulator;
-  call(method: string, path: string, body?: unknown, opts?: { token?: string | null; auth?: string; raw?: string }): Promise<Answer>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts?: { token?: string | null; auth?: string; raw?: string },
+  ): Promise<Answer>;
 }
 
 const open: Emulator[] = [];
@@ -122,7 +127,8 @@ export function checkAnswer(method: string, path: string, status: number, body: 
     }
     if (schema === Report || schema === ReportsList) {
       if (it['type'] !== 'REPORT') throw new Error(`${where}: report type ${String(it['type'])}`);
-      for (const k of ['canEdit', 'canManage']) if (typeof it[k] !== 'boolean') throw new Error(`${where}: ${k} missing`);
+      for (const k of ['canEdit', 'canManage'])
+        if (typeof it[k] !== 'boolean') throw new Error(`${where}: ${k} missing`);
     }
   }
 }

@@ -62,7 +62,14 @@ describe('routes and bodies', () => {
     await call('PUT', `${d1}/workbooks/by-slug/log`, { name: 'L' });
     await call('GET', `${d1}/reports?first=5`);
     const [put, get] = emu.log;
-    expect(put).toMatchObject({ seq: 1, method: 'PUT', path: `${d1}/workbooks/by-slug/log`, status: 200, requestBody: { name: 'L' }, user: 'admin@example.com' });
+    expect(put).toMatchObject({
+      seq: 1,
+      method: 'PUT',
+      path: `${d1}/workbooks/by-slug/log`,
+      status: 200,
+      requestBody: { name: 'L' },
+      user: 'admin@example.com',
+    });
     expect(Workbook.parse(put!.responseBody).slug).toBe('log');
     expect(get).toMatchObject({ method: 'GET', query: { first: '5' } });
     expect(requests(emu.log, 'GET', /\/reports$/)).toHaveLength(1);
@@ -78,7 +85,10 @@ describe('routes and bodies', () => {
 describe('seeds', () => {
   it('defaultSeed: deployments 1 and 2 in account 1, admin with dev-token', async () => {
     const s = defaultSeed();
-    expect(s.deployments).toEqual([expect.objectContaining({ id: 1, accountId: 1 }), expect.objectContaining({ id: 2, accountId: 1 })]);
+    expect(s.deployments).toEqual([
+      expect.objectContaining({ id: 1, accountId: 1 }),
+      expect.objectContaining({ id: 2, accountId: 1 }),
+    ]);
     expect(s.users[0]).toMatchObject({ role: 'admin', tokens: ['dev-token'] });
     const { call, emu } = await start();
     expect(emu.adminToken).toBe('dev-token');
@@ -97,7 +107,11 @@ describe('seeds', () => {
     const { call } = await start({ seed: s });
     const wb = await call('GET', `${d1}/workbooks/100`);
     expect(wb.body.dashboardDraft.widgets.length).toBeGreaterThan(0);
-    expect(wb.body.publishedDashboard).toMatchObject({ workbookId: 100, versionNumber: 1, config: wb.body.dashboardDraft });
+    expect(wb.body.publishedDashboard).toMatchObject({
+      workbookId: 100,
+      versionNumber: 1,
+      config: wb.body.dashboardDraft,
+    });
     expect(wb.body.dashboardPublished).toEqual(wb.body.dashboardDraft);
     const p = await call('POST', `${d1}/workbooks/101/publish`, { workbookId: 101 });
     expect(p.body.reportSnapshots.length).toBe(wb.body.dashboardDraft.widgets.length);

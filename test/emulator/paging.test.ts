@@ -109,7 +109,10 @@ describe('GET /reports paging', () => {
       created.push((await c.call('POST', `${d1}/reports`, { name: `new ${page}` })).body.id);
     });
     const deletedUnseen = new Set([1039, 1038, 1037, 1036, 1035]);
-    const expected = [...Array.from({ length: 40 }, (_, i) => 1000 + i).filter((id) => !deletedUnseen.has(id)), ...created];
+    const expected = [
+      ...Array.from({ length: 40 }, (_, i) => 1000 + i).filter((id) => !deletedUnseen.has(id)),
+      ...created,
+    ];
     // Every surviving original appears exactly once, in order, then the new ones.
     expect(ids.filter((id) => id < 2000 && id < 1040)).toEqual(expected.filter((id) => id < 1040));
     expect(new Set(ids).size).toBe(ids.length);
@@ -139,7 +142,8 @@ describe('GET /reports paging', () => {
 describe('other lists', () => {
   it('user attributes: newest first, paged, with count', async () => {
     const c = await start();
-    for (const n of ['a', 'b', 'c', 'd', 'e']) expect((await c.call('POST', '/api/v1/user-attributes', { name: n, type: 'string' })).status).toBe(200);
+    for (const n of ['a', 'b', 'c', 'd', 'e'])
+      expect((await c.call('POST', '/api/v1/user-attributes', { name: n, type: 'string' })).status).toBe(200);
     const p1 = await c.call('GET', '/api/v1/user-attributes?first=2');
     expect(p1.body.items.map((x: { name: string }) => x.name)).toEqual(['e', 'd']);
     expect(p1.body.count).toBe(5);
@@ -150,7 +154,8 @@ describe('other lists', () => {
 
   it('list pages never serve a cached item text after a write (item texts are cached per store revision and caller)', async () => {
     const c = await start({ seed: generateSeed({ reports: 3, workbooks: 2 }) });
-    const names = async () => (await c.call('GET', `${d1}/reports?first=10`)).body.items.map((r: { name: string }) => r.name);
+    const names = async () =>
+      (await c.call('GET', `${d1}/reports?first=10`)).body.items.map((r: { name: string }) => r.name);
     const before = await names();
     const id = (await c.call('GET', `${d1}/reports?first=1`)).body.items[0].id;
     expect((await c.call('PUT', `${d1}/reports/${id}`, { name: 'renamed' })).status).toBe(200);

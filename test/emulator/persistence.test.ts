@@ -109,7 +109,9 @@ describe('wsc emulator (built CLI)', () => {
     const file = join(tempDir(), 'state.json');
     const run = await startCli(['--port', '0', '--state', file]);
     expect(run.stdout()).toMatch(/^wsc emulator listening on http:\/\/127\.0\.0\.1:\d+\ntoken: dev-token\n$/);
-    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => post(run.url, run.token, { name: `r${i}` })));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(run.url, run.token, { name: `r${i}` })),
+    );
     expect(statuses).toEqual(Array(20).fill(200));
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
@@ -127,7 +129,8 @@ describe('wsc emulator (built CLI)', () => {
     const workers = Array.from({ length: 8 }, async (_, w) => {
       for (let i = 0; !stop; i++) {
         try {
-          if ((await post(run.url, run.token, { name: `burst ${w}-${i}`, meta: { pad: 'x'.repeat(200) } })) === 200) acked++;
+          if ((await post(run.url, run.token, { name: `burst ${w}-${i}`, meta: { pad: 'x'.repeat(200) } })) === 200)
+            acked++;
         } catch {
           return; // the server is gone
         }
@@ -159,10 +162,23 @@ describe('wsc emulator (built CLI)', () => {
     const seed = defaultSeed();
     seed.users[0]!.tokens = ['seeded-token'];
     writeFileSync(join(dir, 'seed.json'), JSON.stringify(seed));
-    const run = await startCli(['--port', '0', '--seed', join(dir, 'seed.json'), '--latency', '5-10', '--faults', '503=1,methods=POST,retry-after=3']);
+    const run = await startCli([
+      '--port',
+      '0',
+      '--seed',
+      join(dir, 'seed.json'),
+      '--latency',
+      '5-10',
+      '--faults',
+      '503=1,methods=POST,retry-after=3',
+    ]);
     try {
       expect(run.token).toBe('seeded-token');
-      const r = await fetch(`${run.url}${d1}/reports`, { method: 'POST', headers: { authorization: 'seeded-token' }, body: '{}' });
+      const r = await fetch(`${run.url}${d1}/reports`, {
+        method: 'POST',
+        headers: { authorization: 'seeded-token' },
+        body: '{}',
+      });
       expect([r.status, r.headers.get('retry-after')]).toEqual([503, '3']);
       await r.text();
       await sleep(50);

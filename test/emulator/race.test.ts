@@ -67,18 +67,33 @@ describe('the upsert race (spec rule 8)', () => {
   it('concurrent updates of an existing workbook do not conflict (only create/delete change the branch)', async () => {
     const c = await start();
     await c.call('PUT', `${d1}/workbooks/by-slug/calm`, { name: 'x' });
-    const rs = await Promise.all(Array.from({ length: 8 }, (_, i) => c.call('PUT', `${d1}/workbooks/by-slug/calm`, { meta: { [`k${i}`]: i } })));
+    const rs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => c.call('PUT', `${d1}/workbooks/by-slug/calm`, { meta: { [`k${i}`]: i } })),
+    );
     expect(rs.map((r) => r.status)).toEqual(Array(8).fill(200));
-    expect(Object.keys(c.emu.snapshot().workbooks![0]!.meta!).sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7']);
+    expect(Object.keys(c.emu.snapshot().workbooks![0]!.meta!).sort()).toEqual([
+      'k0',
+      'k1',
+      'k2',
+      'k3',
+      'k4',
+      'k5',
+      'k6',
+      'k7',
+    ]);
   });
 
   it('report upserts by publicId race the same way: one report per publicId', async () => {
     const c = await start({ latencyMs: 150 });
-    const rs = await Promise.all(Array.from({ length: 5 }, (_, i) => c.call('PUT', `${d1}/reports/by-public-id/raceRep00001`, { name: `r${i}` })));
+    const rs = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => c.call('PUT', `${d1}/reports/by-public-id/raceRep00001`, { name: `r${i}` })),
+    );
     const statuses = rs.map((r) => r.status);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
     expect(statuses.filter((s) => s === 409).length).toBeGreaterThanOrEqual(1);
-    expect(rs.filter((r) => r.status !== 200).every((r) => r.status === 409 && r.body.code === 'upsert_branch_changed')).toBe(true);
+    expect(
+      rs.filter((r) => r.status !== 200).every((r) => r.status === 409 && r.body.code === 'upsert_branch_changed'),
+    ).toBe(true);
     expect(c.emu.snapshot().reports!.filter((r) => r.publicId === 'raceRep00001')).toHaveLength(1);
     // And a delete between decision and application of an update is a 409 too.
     const id = rs.find((r) => r.status === 200)!.body.id;

@@ -37,7 +37,9 @@ describe('reports: create and update', () => {
     const short = await call('POST', `${d1}/reports`, { publicId: 'abc' });
     expect(short.status).toBe(400);
     expect(short.body.message).toMatch(/^publicId: /);
-    const put = await call('PUT', `${d1}/reports/${(await call('POST', `${d1}/reports`, {})).body.id}`, { publicId: '000000zzzzzz' });
+    const put = await call('PUT', `${d1}/reports/${(await call('POST', `${d1}/reports`, {})).body.id}`, {
+      publicId: '000000zzzzzz',
+    });
     expect(put.status).toBe(400);
   });
 
@@ -102,7 +104,13 @@ describe('reports: create and update', () => {
       pivotItems: { columns: [], rows: ['r'], measures: ['a'], filters: [] },
     });
     const u = await call('PUT', `${d1}/reports/${c.body.id}`, { title: 't2', meta: { chart: 'line' } });
-    expect(u.body).toMatchObject({ name: 'n', title: 't2', jsonQuery: '{"measures":["a"]}', meta: { chart: 'line' }, version: 2 });
+    expect(u.body).toMatchObject({
+      name: 'n',
+      title: 't2',
+      jsonQuery: '{"measures":["a"]}',
+      meta: { chart: 'line' },
+      version: 2,
+    });
     expect(u.body.pivotItems).toEqual(c.body.pivotItems);
     expect(u.body.updatedAt > c.body.updatedAt).toBe(true);
     const again = await call('PUT', `${d1}/reports/${c.body.id}`, { title: 't2', meta: { chart: 'line' } });
@@ -156,13 +164,19 @@ describe('reports: create and update', () => {
 describe('PUT /reports/by-public-id/{publicId}', () => {
   it('creates with that publicId, then updates only the sent fields; source ignored on update', async () => {
     const { call } = await start();
-    const a = await call('PUT', `${d1}/reports/by-public-id/upsertId0001`, { name: 'A', source: 'D3', sqlQuery: 'select 1' });
+    const a = await call('PUT', `${d1}/reports/by-public-id/upsertId0001`, {
+      name: 'A',
+      source: 'D3',
+      sqlQuery: 'select 1',
+    });
     expect(a.body).toMatchObject({ publicId: 'upsertId0001', name: 'A', source: 'D3', sqlQuery: 'select 1' });
     const b = await call('PUT', `${d1}/reports/by-public-id/upsertId0001`, { title: 'T', source: 'EXCEL' });
     expect(b.body).toMatchObject({ id: a.body.id, name: 'A', title: 'T', source: 'D3', sqlQuery: 'select 1' });
     const c = await call('PUT', `${d1}/reports/by-public-id/upsertId0001`, { title: 'T' });
     expect(c.body.updatedAt).toBe(b.body.updatedAt);
-    expect((await call('PUT', `${d1}/reports/by-public-id/upsertId0001`, { publicId: 'otherId00001' })).status).toBe(400);
+    expect((await call('PUT', `${d1}/reports/by-public-id/upsertId0001`, { publicId: 'otherId00001' })).status).toBe(
+      400,
+    );
     expect((await call('PUT', `${d1}/reports/by-public-id/short`, {})).status).toBe(400);
   });
 });

@@ -13,22 +13,25 @@ const cmp = (a: Item, b: Item) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id
 describe('SortedIndex + keyset pages', () => {
   it('stays sorted under any inserts and removals', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 30 }), fc.constantFrom('a', 'b', 'c', 'd'))), (ops) => {
-        const idx = new SortedIndex<Item>(cmp);
-        const live = new Map<number, Item>();
-        for (const [add, id, key] of ops) {
-          const cur = live.get(id);
-          if (add && !cur) {
-            const it = { id, key };
-            live.set(id, it);
-            idx.insert(it);
-          } else if (!add && cur) {
-            expect(idx.remove(cur)).toBe(true);
-            live.delete(id);
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 30 }), fc.constantFrom('a', 'b', 'c', 'd'))),
+        (ops) => {
+          const idx = new SortedIndex<Item>(cmp);
+          const live = new Map<number, Item>();
+          for (const [add, id, key] of ops) {
+            const cur = live.get(id);
+            if (add && !cur) {
+              const it = { id, key };
+              live.set(id, it);
+              idx.insert(it);
+            } else if (!add && cur) {
+              expect(idx.remove(cur)).toBe(true);
+              live.delete(id);
+            }
           }
-        }
-        expect(idx.items).toEqual([...live.values()].sort(cmp));
-      }),
+          expect(idx.items).toEqual([...live.values()].sort(cmp));
+        },
+      ),
     );
   });
 
@@ -41,14 +44,22 @@ describe('SortedIndex + keyset pages', () => {
         fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 80 })), { maxLength: 60 }),
         (n, first, dir, changes) => {
           const keyOf = (id: number) => String.fromCharCode(97 + (id % 5));
-          const idx = SortedIndex.from<Item>(Array.from({ length: n }, (_, id) => ({ id, key: keyOf(id) })), cmp);
+          const idx = SortedIndex.from<Item>(
+            Array.from({ length: n }, (_, id) => ({ id, key: keyOf(id) })),
+            cmp,
+          );
           const touched = new Set<number>();
           const seen: Item[] = [];
           let after: Item | undefined;
           let c = 0;
           for (let guard = 0; guard < 200; guard++) {
             const probe = after;
-            const page = pageOf(idx, { dir, first, visible: () => true, ...(probe ? { after: (e: Item) => cmp(e, probe) } : {}) });
+            const page = pageOf(idx, {
+              dir,
+              first,
+              visible: () => true,
+              ...(probe ? { after: (e: Item) => cmp(e, probe) } : {}),
+            });
             expect(page.items.length).toBeLessThanOrEqual(first);
             seen.push(...page.items);
             if (!page.hasNextPage) break;

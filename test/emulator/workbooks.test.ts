@@ -6,14 +6,23 @@ describe('workbooks: create and upsert by slug', () => {
     const { call } = await start();
     const r = await call('POST', `${d1}/workbooks`, { name: 'Sales', meta: { owner: 'x' } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ deploymentId: 1, name: 'Sales', meta: { owner: 'x' }, calculatedFields: {}, type: 'WORKBOOK', slug: null });
+    expect(r.body).toMatchObject({
+      deploymentId: 1,
+      name: 'Sales',
+      meta: { owner: 'x' },
+      calculatedFields: {},
+      type: 'WORKBOOK',
+      slug: null,
+    });
     expect(typeof r.body.id).toBe('number');
     expect(r.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
   it('normalises the slug (trim + lowercase) before matching', async () => {
     const { call } = await start();
-    const a = await call('PUT', `${d1}/workbooks/by-slug/${encodeURIComponent('  Revenue-Overview ')}`, { name: 'Revenue' });
+    const a = await call('PUT', `${d1}/workbooks/by-slug/${encodeURIComponent('  Revenue-Overview ')}`, {
+      name: 'Revenue',
+    });
     expect(a.status).toBe(200);
     expect(a.body.slug).toBe('revenue-overview');
     const b = await call('PUT', `${d1}/workbooks/by-slug/REVENUE-overview`, { name: 'Revenue 2' });
@@ -36,7 +45,10 @@ describe('workbooks: create and upsert by slug', () => {
 
   it('re-applying the same body is a no-op: updatedAt unchanged; a real change moves it forward', async () => {
     const { call } = await start();
-    const body = { name: 'Same', meta: { dashboardDraft: draft([{ type: 'TEXT', position: { x: 0, y: 0, w: 2, h: 2 } }]) } };
+    const body = {
+      name: 'Same',
+      meta: { dashboardDraft: draft([{ type: 'TEXT', position: { x: 0, y: 0, w: 2, h: 2 } }]) },
+    };
     const a = await call('PUT', `${d1}/workbooks/by-slug/same`, body);
     const b = await call('PUT', `${d1}/workbooks/by-slug/same`, body);
     expect(b.body.updatedAt).toBe(a.body.updatedAt);
@@ -45,7 +57,8 @@ describe('workbooks: create and upsert by slug', () => {
     expect(c.body.updatedAt > b.body.updatedAt).toBe(true);
     // updatedAt strictly increases even for changes within one millisecond.
     const stamps: string[] = [];
-    for (let i = 0; i < 5; i++) stamps.push((await call('PUT', `${d1}/workbooks/by-slug/same`, { name: `n${i}` })).body.updatedAt);
+    for (let i = 0; i < 5; i++)
+      stamps.push((await call('PUT', `${d1}/workbooks/by-slug/same`, { name: `n${i}` })).body.updatedAt);
     expect(new Set(stamps).size).toBe(5);
     expect([...stamps].sort()).toEqual(stamps);
   });
@@ -72,7 +85,14 @@ describe('workbooks: create and upsert by slug', () => {
 
   it('assigns ids to draft widgets sent without one, the same ids on re-apply', async () => {
     const { call } = await start();
-    const body = { meta: { dashboardDraft: draft([{ type: 'TEXT', position: { x: 0, y: 0, w: 2, h: 2 } }, { id: 'mine', type: 'DIVIDER', position: { x: 0, y: 2, w: 2, h: 1 } }]) } };
+    const body = {
+      meta: {
+        dashboardDraft: draft([
+          { type: 'TEXT', position: { x: 0, y: 0, w: 2, h: 2 } },
+          { id: 'mine', type: 'DIVIDER', position: { x: 0, y: 2, w: 2, h: 1 } },
+        ]),
+      },
+    };
     const a = await call('PUT', `${d1}/workbooks/by-slug/ids`, body);
     const ids = a.body.dashboardDraft.widgets.map((w: { id: string }) => w.id);
     expect(ids[0]).toMatch(/^w-[0-9a-f]{10}$/);
@@ -137,11 +157,19 @@ describe('publish', () => {
   it('publishes the saved draft: Dashboard record, snapshots of chart reports, versionNumber increments', async () => {
     const { call } = await start();
     const rep = await call('POST', `${d1}/reports`, { name: 'R', publicId: 'pubA00000001' });
-    const wb = await call('PUT', `${d1}/workbooks/by-slug/dash`, { meta: { dashboardDraft: draft([chart('c1', rep.body.id)]) } });
+    const wb = await call('PUT', `${d1}/workbooks/by-slug/dash`, {
+      meta: { dashboardDraft: draft([chart('c1', rep.body.id)]) },
+    });
     const id = wb.body.id;
     const p1 = await call('POST', `${d1}/workbooks/${id}/publish`, { workbookId: id });
     expect(p1.status).toBe(200);
-    expect(p1.body).toMatchObject({ deploymentId: 1, workbookId: id, status: 'published', allowEmbed: false, versionNumber: 1 });
+    expect(p1.body).toMatchObject({
+      deploymentId: 1,
+      workbookId: id,
+      status: 'published',
+      allowEmbed: false,
+      versionNumber: 1,
+    });
     expect(p1.body.reportSnapshots).toEqual([expect.objectContaining({ reportId: rep.body.id, versionNumber: 1 })]);
     const after1 = await call('GET', `${d1}/workbooks/${id}`);
     expect(after1.body.dashboardPublished).toEqual(wb.body.dashboardDraft);
@@ -151,7 +179,9 @@ describe('publish', () => {
     expect(again.body.versionNumber).toBe(1);
     expect((await call('GET', `${d1}/workbooks/${id}`)).body.updatedAt).toBe(after1.body.updatedAt);
     // A new draft: a new version of the same dashboard.
-    await call('PUT', `${d1}/workbooks/by-slug/dash`, { meta: { dashboardDraft: draft([chart('c1', rep.body.id), chart('c2', rep.body.id, 4)]) } });
+    await call('PUT', `${d1}/workbooks/by-slug/dash`, {
+      meta: { dashboardDraft: draft([chart('c1', rep.body.id), chart('c2', rep.body.id, 4)]) },
+    });
     const p2 = await call('POST', `${d1}/workbooks/${id}/publish`, { workbookId: id });
     expect(p2.body).toMatchObject({ id: p1.body.id, publicId: p1.body.publicId, versionNumber: 2 });
     expect(p2.body.versionId).toBeGreaterThan(p1.body.versionId);

@@ -4,7 +4,11 @@
 import fc from 'fast-check';
 
 /** Any JSON value built from `leaves`, arrays and objects (at most `max` elements or members each). */
-export function jsonOf<T>(leaves: fc.Arbitrary<T>[], key: fc.Arbitrary<string>, max = 4): fc.Arbitrary<T | T[] | Record<string, T>> {
+export function jsonOf<T>(
+  leaves: fc.Arbitrary<T>[],
+  key: fc.Arbitrary<string>,
+  max = 4,
+): fc.Arbitrary<T | T[] | Record<string, T>> {
   type V = T | T[] | Record<string, T>;
   return fc.letrec<{ v: V }>((tie) => ({
     v: fc.oneof(

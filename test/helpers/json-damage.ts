@@ -7,12 +7,19 @@ import fc from 'fast-check';
 export type JsonDamage = { kind: 'set'; at: number; value: unknown } | { kind: 'delete'; at: number };
 
 export const jsonDamage: fc.Arbitrary<JsonDamage> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.jsonValue({ maxDepth: 2 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.jsonValue({ maxDepth: 2 }) }),
+  },
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
 );
 
 /** Every member path of a JSON value (objects' members and arrays' elements), parents before children. */
-export function memberPaths(v: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+export function memberPaths(
+  v: unknown,
+  path: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([...path, i]), memberPaths(x, [...path, i], out)));
   else if (v !== null && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {

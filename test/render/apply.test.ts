@@ -2,32 +2,81 @@
 import { describe, expect, test } from 'vitest';
 import { INTERRUPTED, type ApplyResult } from '../../src/core/execute.js';
 import type { Plan, PlannedRequest } from '../../src/core/model.js';
-import { applyStatus, renderApplyEvent, renderApplyJson, renderApplySummary, renderInterrupted } from '../../src/render/apply.js';
+import {
+  applyStatus,
+  renderApplyEvent,
+  renderApplyJson,
+  renderApplySummary,
+  renderInterrupted,
+} from '../../src/render/apply.js';
 import { plainStyle } from '../../src/render/style.js';
 import { ApiError } from '../../src/errors.js';
 
-const wb1: PlannedRequest = { id: 'workbook/sales#upsert', address: 'workbook/sales', phase: 1, operation: { op: 'upsertWorkbook', slug: 'sales', body: {} }, dependsOn: [] };
+const wb1: PlannedRequest = {
+  id: 'workbook/sales#upsert',
+  address: 'workbook/sales',
+  phase: 1,
+  operation: { op: 'upsertWorkbook', slug: 'sales', body: {} },
+  dependsOn: [],
+};
 const wb3: PlannedRequest = { ...wb1, id: 'workbook/sales#draft', phase: 3, dependsOn: ['report/revAAAAAAAA1#create'] };
-const rep: PlannedRequest = { id: 'report/revAAAAAAAA1#create', address: 'report/revAAAAAAAA1', phase: 2, operation: { op: 'createReport', body: { publicId: 'revAAAAAAAA1' } }, dependsOn: [] };
-const adopt: PlannedRequest = { id: 'report/adoAAAAAAAA1#adopt', address: 'report/adoAAAAAAAA1', phase: 2, operation: { op: 'updateReport', reportId: 9, body: { publicId: 'adoAAAAAAAA1' } }, dependsOn: [] };
+const rep: PlannedRequest = {
+  id: 'report/revAAAAAAAA1#create',
+  address: 'report/revAAAAAAAA1',
+  phase: 2,
+  operation: { op: 'createReport', body: { publicId: 'revAAAAAAAA1' } },
+  dependsOn: [],
+};
+const adopt: PlannedRequest = {
+  id: 'report/adoAAAAAAAA1#adopt',
+  address: 'report/adoAAAAAAAA1',
+  phase: 2,
+  operation: { op: 'updateReport', reportId: 9, body: { publicId: 'adoAAAAAAAA1' } },
+  dependsOn: [],
+};
 
 const plan = { formatVersion: 1, environment: 'staging', deploymentId: 12 } as Plan;
 const pos = { file: 'reports/revenue.yaml', line: 2, col: 1 };
 const conflict = new ApiError(
-  { method: 'POST', path: '/api/v1/deployments/12/reports', status: 409, serverMessage: 'publicId already used', code: 'public_id_taken' },
+  {
+    method: 'POST',
+    path: '/api/v1/deployments/12/reports',
+    status: 409,
+    serverMessage: 'publicId already used',
+    code: 'public_id_taken',
+  },
   'publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revenue.yaml) is already used by a report in deployment 11.',
   { hint: 'Set `publicIds: per-deployment` for the environment "staging" in wsc.yaml.' },
 );
 
-const pub: PlannedRequest = { id: 'workbook/sales#publish', address: 'workbook/sales', phase: 4, operation: { op: 'publishWorkbook', workbook: 3, body: {} }, dependsOn: ['workbook/sales#draft'] };
+const pub: PlannedRequest = {
+  id: 'workbook/sales#publish',
+  address: 'workbook/sales',
+  phase: 4,
+  operation: { op: 'publishWorkbook', workbook: 3, body: {} },
+  dependsOn: ['workbook/sales#draft'],
+};
 
 const ok: ApplyResult = {
-  applied: [{ request: wb1, id: 3 }, { request: rep, id: 40, recovered: true }, { request: adopt, id: 9 }, { request: wb3, id: 3 }],
+  applied: [
+    { request: wb1, id: 3 },
+    { request: rep, id: 40, recovered: true },
+    { request: adopt, id: 9 },
+    { request: wb3, id: 3 },
+  ],
   failed: [],
   skipped: [],
   resources: [
     { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'applied', done: ['create'], id: 3 },
-    { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 40 },
+    {
+      address: 'report/revAAAAAAAA1',
+      kind: 'report',
+      actions: ['create'],
+      status: 'applied',
+      done: ['create'],
+      recovered: true,
+      id: 40,
+    },
     { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', done: ['adopt'], id: 9 },
   ],
   counts: { created: 1, updated: 0, adopted: 1, published: 0, recovered: 1 },
@@ -35,14 +84,24 @@ const ok: ApplyResult = {
 
 // The workbook was created, its dashboard and publish were not: it is listed as created only.
 const partial: ApplyResult = {
-  applied: [{ request: wb1, id: 3 }, { request: adopt, id: 9 }],
+  applied: [
+    { request: wb1, id: 3 },
+    { request: adopt, id: 9 },
+  ],
   failed: [{ request: rep, error: conflict, pos }],
   skipped: [
     { request: wb3, reason: 'depends on report/revAAAAAAAA1#create which failed' },
     { request: pub, reason: 'depends on report/revAAAAAAAA1#create which failed' },
   ],
   resources: [
-    { address: 'workbook/sales', kind: 'workbook', actions: ['create', 'publish'], status: 'partial', done: ['create'], id: 3 },
+    {
+      address: 'workbook/sales',
+      kind: 'workbook',
+      actions: ['create', 'publish'],
+      status: 'partial',
+      done: ['create'],
+      id: 3,
+    },
     { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'failed', done: [], pos },
     { address: 'report/adoAAAAAAAA1', kind: 'report', actions: ['adopt'], status: 'applied', done: ['adopt'], id: 9 },
   ],
@@ -58,7 +117,10 @@ describe('apply output', () => {
       renderApplyEvent({ type: 'request-done', request: rep, id: 40, recovered: true }, plainStyle),
       renderApplyEvent({ type: 'request-done', request: adopt, id: 9, recovered: false }, plainStyle),
       renderApplyEvent({ type: 'request-fail', request: rep, error: conflict, pos }, plainStyle),
-      renderApplyEvent({ type: 'request-skip', request: wb3, reason: 'depends on report/revAAAAAAAA1#create which failed' }, plainStyle),
+      renderApplyEvent(
+        { type: 'request-skip', request: wb3, reason: 'depends on report/revAAAAAAAA1#create which failed' },
+        plainStyle,
+      ),
       renderApplyEvent({ type: 'phase-end', phase: 2, applied: 1, failed: 1, skipped: 0 }, plainStyle),
     ];
     expect(lines.filter(Boolean).join('')).toMatchInlineSnapshot(`
@@ -80,15 +142,48 @@ describe('apply output', () => {
   });
 
   test('creates found already there are counted once, as that, with one note per kind', () => {
-    const ua: PlannedRequest = { id: 'user-attribute/region#create', address: 'user-attribute/region', phase: 0, operation: { op: 'createUserAttribute', body: { name: 'region', type: 'string' } }, dependsOn: [] };
+    const ua: PlannedRequest = {
+      id: 'user-attribute/region#create',
+      address: 'user-attribute/region',
+      phase: 0,
+      operation: { op: 'createUserAttribute', body: { name: 'region', type: 'string' } },
+      dependsOn: [],
+    };
     const found: ApplyResult = {
-      applied: [{ request: rep, id: 40, recovered: true }, { request: ua, id: 5, recovered: true }, { request: wb1, id: 3 }],
+      applied: [
+        { request: rep, id: 40, recovered: true },
+        { request: ua, id: 5, recovered: true },
+        { request: wb1, id: 3 },
+      ],
       failed: [],
       skipped: [],
       resources: [
-        { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'applied', done: ['create'], id: 3 },
-        { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 40 },
-        { address: 'user-attribute/region', kind: 'user-attribute', actions: ['create'], status: 'applied', done: ['create'], recovered: true, id: 5 },
+        {
+          address: 'workbook/sales',
+          kind: 'workbook',
+          actions: ['create'],
+          status: 'applied',
+          done: ['create'],
+          id: 3,
+        },
+        {
+          address: 'report/revAAAAAAAA1',
+          kind: 'report',
+          actions: ['create'],
+          status: 'applied',
+          done: ['create'],
+          recovered: true,
+          id: 40,
+        },
+        {
+          address: 'user-attribute/region',
+          kind: 'user-attribute',
+          actions: ['create'],
+          status: 'applied',
+          done: ['create'],
+          recovered: true,
+          id: 5,
+        },
       ],
       counts: { created: 1, updated: 0, adopted: 0, published: 0, recovered: 2 },
     };
@@ -179,9 +274,22 @@ describe('apply output', () => {
       { request: 'workbook/sales#publish', address: 'workbook/sales', reason: why },
     ]);
     // What each resource carried out, and the counts as the summary says them.
-    expect(json.resources[0]).toEqual({ address: 'workbook/sales', kind: 'workbook', actions: ['create', 'publish'], status: 'partial', done: ['create'], id: 3 });
+    expect(json.resources[0]).toEqual({
+      address: 'workbook/sales',
+      kind: 'workbook',
+      actions: ['create', 'publish'],
+      status: 'partial',
+      done: ['create'],
+      id: 3,
+    });
     expect(json.counts).toEqual({ created: 1, updated: 0, adopted: 1, published: 0 });
-    expect(JSON.parse(renderApplyJson(plan, ok)).counts).toEqual({ created: 1, updated: 0, adopted: 1, published: 0, recovered: 1 });
+    expect(JSON.parse(renderApplyJson(plan, ok)).counts).toEqual({
+      created: 1,
+      updated: 0,
+      adopted: 1,
+      published: 0,
+      recovered: 1,
+    });
   });
 
   test('nothing applied and something failed: "Apply failed", and no Applied list', () => {
@@ -189,12 +297,18 @@ describe('apply output', () => {
       ...partial,
       applied: [],
       skipped: [...partial.skipped, { request: wb1, reason: 'not run' }, { request: adopt, reason: 'not run' }],
-      resources: partial.resources.map((r) => ({ ...r, status: r.status === 'failed' ? 'failed' : 'skipped', done: [] })),
+      resources: partial.resources.map((r) => ({
+        ...r,
+        status: r.status === 'failed' ? 'failed' : 'skipped',
+        done: [],
+      })),
       counts: { created: 0, updated: 0, adopted: 0, published: 0 },
     };
     expect(applyStatus(none)).toBe('failed');
     const out = renderApplySummary(none, plainStyle);
-    expect(out.split('\n')[0]).toBe('Apply failed: 0 requests applied, 1 failed, 4 skipped (0 created, 0 updated, 0 adopted, 0 published).');
+    expect(out.split('\n')[0]).toBe(
+      'Apply failed: 0 requests applied, 1 failed, 4 skipped (0 created, 0 updated, 0 adopted, 0 published).',
+    );
     expect(out).not.toContain('Applied:');
   });
 });

@@ -4,7 +4,15 @@ import type { Diagnostic } from '../../src/errors.js';
 import { renderDiagnostics, renderValidateSummary, sortDiagnostics } from '../../src/render/diagnostics.js';
 import { plainStyle, type Style } from '../../src/render/style.js';
 
-const d = (file: string, line: number, col: number, severity: Diagnostic['severity'], rule: string, message: string, hint?: string): Diagnostic => ({
+const d = (
+  file: string,
+  line: number,
+  col: number,
+  severity: Diagnostic['severity'],
+  rule: string,
+  message: string,
+  hint?: string,
+): Diagnostic => ({
   severity,
   rule,
   message,
@@ -15,7 +23,15 @@ const d = (file: string, line: number, col: number, severity: Diagnostic['severi
 const diags = [
   d('workbooks/b.yaml', 3, 1, 'warning', 'widget-overlap', 'widget `b` overlaps widget `a`'),
   d('reports/r.yaml', 9, 2, 'error', 'bad-value', '`publicId`: "x" must be exactly 12 characters of [0-9A-Za-z]'),
-  d('workbooks/b.yaml', 12, 5, 'error', 'unknown-key', 'unknown key `nmae` (did you mean `name`?)', 'Allowed keys: kind, slug.'),
+  d(
+    'workbooks/b.yaml',
+    12,
+    5,
+    'error',
+    'unknown-key',
+    'unknown key `nmae` (did you mean `name`?)',
+    'Allowed keys: kind, slug.',
+  ),
   d('reports/r.yaml', 2, 11, 'error', 'duplicate-public-id', 'duplicate report publicId `abcdefabcdef`'),
 ];
 

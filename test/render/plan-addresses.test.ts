@@ -12,7 +12,16 @@ import { plainStyle } from '../../src/render/style.js';
 import { ctx, desired, dReport, dWorkbook, live, lReport, lWorkbook, pos } from '../core/builders.js';
 import { samplePlan } from './plan-fixture.js';
 
-const summary = { create: 1, update: 2, adopt: 0, publish: 0, noop: 0, record: 1, delete: 1, unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 } };
+const summary = {
+  create: 1,
+  update: 2,
+  adopt: 0,
+  publish: 0,
+  noop: 0,
+  record: 1,
+  delete: 1,
+  unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
+};
 
 /** A plan with a folder, a delete, a UI-edited update, a record and a create-only difference. */
 function everyKind(): Plan {
@@ -28,7 +37,12 @@ function everyKind(): Plan {
     publicIds: 'as-is',
     bundle: 'sales',
     changes: [
-      rc({ address: 'folder/Sales/EMEA', kind: 'folder', actions: ['create'], changes: [{ path: 'name', after: 'EMEA' }] }),
+      rc({
+        address: 'folder/Sales/EMEA',
+        kind: 'folder',
+        actions: ['create'],
+        changes: [{ path: 'name', after: 'EMEA' }],
+      }),
       rc({ address: 'report/oldReport001', kind: 'report', actions: ['delete'], liveId: 5 }),
       rc({
         address: 'report/revMrrTrnd01',
@@ -39,16 +53,31 @@ function everyKind(): Plan {
         uiEdits: ['name'],
         changes: [{ path: 'name', before: 'MRR (UI)', after: 'MRR' }],
       }),
-      rc({ address: 'report/recorded0001', kind: 'report', actions: ['record'], liveId: 8, pos: pos('reports/recorded.yaml') }),
+      rc({
+        address: 'report/recorded0001',
+        kind: 'report',
+        actions: ['record'],
+        liveId: 8,
+        pos: pos('reports/recorded.yaml'),
+      }),
       rc({
         address: 'report/source000001',
         kind: 'report',
         actions: ['update'],
         liveId: 9,
         pos: pos('reports/source.yaml'),
-        changes: [{ path: 'source', before: 'SQL', after: 'PLAYGROUND', createOnly: true }, { path: 'name', before: 'a', after: 'b' }],
+        changes: [
+          { path: 'source', before: 'SQL', after: 'PLAYGROUND', createOnly: true },
+          { path: 'name', before: 'a', after: 'b' },
+        ],
       }),
-      rc({ address: 'report/same00000001', kind: 'report', actions: ['noop'], liveId: 10, pos: pos('reports/same.yaml') }),
+      rc({
+        address: 'report/same00000001',
+        kind: 'report',
+        actions: ['noop'],
+        liveId: 10,
+        pos: pos('reports/same.yaml'),
+      }),
     ],
     summary,
     fingerprints: [],
@@ -118,7 +147,10 @@ _0 unchanged, 0 unmanaged resources left alone._
 /** `n` reports to create, each with a name and SQL. */
 function manyCreates(n: number): Plan {
   const reports = Array.from({ length: n }, (_, i) =>
-    dReport(`rep${String(i).padStart(9, '0')}`, { name: `Report ${i}`, sqlQuery: `select ${i}\nfrom t${i}\nwhere x = ${'y'.repeat(150)}` }),
+    dReport(`rep${String(i).padStart(9, '0')}`, {
+      name: `Report ${i}`,
+      sqlQuery: `select ${i}\nfrom t${i}\nwhere x = ${'y'.repeat(150)}`,
+    }),
   );
   return plan(desired({ reports }), live({}), ctx({ environment: 'prod' }));
 }
@@ -158,7 +190,9 @@ Compact plan (2 resources change): values left out; \`--no-compact\` shows them.
       expect(md.length).toBeLessThanOrEqual(64 * 1024);
     }
     const full = renderPlanMarkdown(p, { compact: false });
-    expect(full).toMatch(/_The details of \d+ of 300 resources are left out to fit a comment \(all are named above\): see them with/);
+    expect(full).toMatch(
+      /_The details of \d+ of 300 resources are left out to fit a comment \(all are named above\): see them with/,
+    );
   });
 });
 
@@ -168,7 +202,10 @@ function moved(): Plan {
   return plan(
     desired({ reports: [dReport('revMrrTrnd01', { workbookId: { $workbook: 'sales-pipeline' } })] }),
     live({
-      workbooks: [lWorkbook(101, 'revenue-overview', { meta: { dashboardDraft: draft } }), lWorkbook(102, 'sales-pipeline')],
+      workbooks: [
+        lWorkbook(101, 'revenue-overview', { meta: { dashboardDraft: draft } }),
+        lWorkbook(102, 'sales-pipeline'),
+      ],
       reports: [lReport(41, 'revMrrTrnd01', { workbookId: 101 })],
     }),
     ctx({ environment: 'prod' }),
@@ -228,7 +265,9 @@ Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish.
       }),
       live({
         workbooks: [
-          lWorkbook(101, 'revenue-overview', { meta: { dashboardDraft: { widgets: [{ id: 'mrr', config: { reportId: 41 } }] } } }),
+          lWorkbook(101, 'revenue-overview', {
+            meta: { dashboardDraft: { widgets: [{ id: 'mrr', config: { reportId: 41 } }] } },
+          }),
           lWorkbook(102, 'sales-pipeline'),
         ],
         reports: [lReport(41, 'revMrrTrnd01', { workbookId: 101 })],
@@ -238,7 +277,7 @@ Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish.
     expect(p.warnings).toBeUndefined();
   });
 
-  it('warns from the file\'s draft when the bundle manages the old workbook and still charts the report there', () => {
+  it("warns from the file's draft when the bundle manages the old workbook and still charts the report there", () => {
     const p = plan(
       desired({
         workbooks: [
@@ -283,7 +322,9 @@ describe('markdown diffs GitHub colours', () => {
 
   it('a new long value is its name then the value, YAML as the file writes it', () => {
     const p = plan(
-      desired({ reports: [dReport('newRep000001', { sqlQuery: 'select 1\nfrom t', jsonQuery: '{"measures":["a"],"limit":5}' })] }),
+      desired({
+        reports: [dReport('newRep000001', { sqlQuery: 'select 1\nfrom t', jsonQuery: '{"measures":["a"],"limit":5}' })],
+      }),
       live({}),
       ctx(),
     );
@@ -299,7 +340,10 @@ describe('unmanaged resources (--show-unmanaged)', () => {
       desired({ reports: [dReport('revMrrTrnd01', { name: 'MRR' })] }),
       live({
         workbooks: [lWorkbook(3, 'other', { name: 'Other' }), lWorkbook(4, null, { name: 'Scratch' })],
-        reports: [lReport(41, 'revMrrTrnd01', { name: 'MRR' }), lReport(90, 'uiMade00001x', { name: 'UI <b>report</b>' })],
+        reports: [
+          lReport(41, 'revMrrTrnd01', { name: 'MRR' }),
+          lReport(90, 'uiMade00001x', { name: 'UI <b>report</b>' }),
+        ],
       }),
       ctx({ environment: 'prod', listUnmanaged: true }),
     );

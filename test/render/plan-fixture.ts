@@ -7,19 +7,38 @@ export function samplePlan(): Plan {
   return plan(
     desired({
       workbooks: [
-        dWorkbook('sales', {
-          name: 'Sales',
-          meta: {
-            dashboardDraft: {
-              title: 'Sales',
-              widgets: [{ id: 'w1', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: { $report: 'newRep000001' } } }],
+        dWorkbook(
+          'sales',
+          {
+            name: 'Sales',
+            meta: {
+              dashboardDraft: {
+                title: 'Sales',
+                widgets: [
+                  {
+                    id: 'w1',
+                    type: 'CHART',
+                    position: { x: 0, y: 0, w: 6, h: 4 },
+                    config: { reportId: { $report: 'newRep000001' } },
+                  },
+                ],
+              },
             },
           },
-        }, true),
+          true,
+        ),
       ],
       reports: [
-        dReport('newRep000001', { name: 'New `tick` | pipe', workbookId: { $workbook: 'sales' } }, { source: 'PLAYGROUND' }),
-        dReport('revqZ1x8Kp0a', { name: 'Revenue (net)', sqlQuery: 'select\n  sum(amount)\nfrom orders\nwhere paid\n```\n', jsonQuery: '{"measures":["a","b"]}' }),
+        dReport(
+          'newRep000001',
+          { name: 'New `tick` | pipe', workbookId: { $workbook: 'sales' } },
+          { source: 'PLAYGROUND' },
+        ),
+        dReport('revqZ1x8Kp0a', {
+          name: 'Revenue (net)',
+          sqlQuery: 'select\n  sum(amount)\nfrom orders\nwhere paid\n```\n',
+          jsonQuery: '{"measures":["a","b"]}',
+        }),
         dReport('uiMade000001', { name: 'UI report' }, { adopt: { deploymentId: 1, id: 90 } }),
       ],
       userAttributes: [dAttr('region', { displayName: '<b>Region</b>' })],
@@ -27,7 +46,11 @@ export function samplePlan(): Plan {
     live({
       workbooks: [lWorkbook(3, 'other')],
       reports: [
-        lReport(41, 'revqZ1x8Kp0a', { name: 'Revenue', sqlQuery: 'select\n  sum(amount)\nfrom orders\n```\n', jsonQuery: '{"measures":["a"]}' }),
+        lReport(41, 'revqZ1x8Kp0a', {
+          name: 'Revenue',
+          sqlQuery: 'select\n  sum(amount)\nfrom orders\n```\n',
+          jsonQuery: '{"measures":["a"]}',
+        }),
         lReport(90, '000000abcdef', { name: 'UI report' }),
       ],
     }),

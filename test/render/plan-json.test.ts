@@ -286,7 +286,14 @@ describe('renderPlanJson', () => {
       hasChanges: false,
       addresses: [],
       changes: [],
-      summary: { create: 0, update: 0, adopt: 0, publish: 0, noop: 1, unmanaged: { workbooks: 1, reports: 0, userAttributes: 0 } },
+      summary: {
+        create: 0,
+        update: 0,
+        adopt: 0,
+        publish: 0,
+        noop: 1,
+        unmanaged: { workbooks: 1, reports: 0, userAttributes: 0 },
+      },
     });
   });
 });

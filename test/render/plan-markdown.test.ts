@@ -107,7 +107,9 @@ describe('renderPlanMarkdown', () => {
     expect(md).toContain('````diff');
     // Outside fences, text is escaped.
     const p = { ...samplePlan(), environment: '<img src=x>|`x`' };
-    expect(renderPlanMarkdown(p)).toContain('### wsc plan: <code>&lt;img src=x&gt;&#124;&#96;x&#96;</code> (deployment 1)');
+    expect(renderPlanMarkdown(p)).toContain(
+      '### wsc plan: <code>&lt;img src=x&gt;&#124;&#96;x&#96;</code> (deployment 1)',
+    );
   });
 
   it('stays within a comment budget by cutting details, never the list of addresses', () => {

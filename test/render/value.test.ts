@@ -15,7 +15,12 @@ describe('plan values', () => {
   });
 
   it('short values are inline; multi-line, long and jsonQuery values are line diffs', () => {
-    expect(fieldView({ path: 'name', before: 'a', after: 'b' })).toEqual({ kind: 'inline', path: 'name', before: '"a"', after: '"b"' });
+    expect(fieldView({ path: 'name', before: 'a', after: 'b' })).toEqual({
+      kind: 'inline',
+      path: 'name',
+      before: '"a"',
+      after: '"b"',
+    });
     expect(fieldView({ path: 'name', after: 'b' })).toEqual({ kind: 'inline', path: 'name', after: '"b"' });
     expect(fieldView({ path: 'sqlQuery', before: 'select 1\nfrom t', after: 'select 2\nfrom t' })).toEqual({
       kind: 'block',
@@ -49,7 +54,7 @@ describe('plan values', () => {
     });
   });
 
-  it('jsonQuery is shown as YAML, as a file writes it, the live side in the file\'s key order (not JSON: as text)', () => {
+  it("jsonQuery is shown as YAML, as a file writes it, the live side in the file's key order (not JSON: as text)", () => {
     expect(valueLines('{"b":1,"a":[1]}', 'jsonQuery')).toEqual(['b: 1', 'a:', '  - 1']);
     expect(valueLines('{"a":[1],"b":1}', 'jsonQuery', '{"b":2,"a":[1]}')).toEqual(['b: 1', 'a:', '  - 1']);
     expect(valueLines('{nope', 'jsonQuery')).toEqual(['{nope']);
@@ -59,8 +64,14 @@ describe('plan values', () => {
   });
 
   it('a jsonQuery diff is headed by the YAML keys above its change, not JSON line numbers', () => {
-    const before = JSON.stringify({ measures: ['orders.count'], filters: [{ member: 'orders.status', values: ['paid'] }] });
-    const after = JSON.stringify({ measures: ['orders.count'], filters: [{ member: 'orders.status', values: ['paid', 'open'] }] });
+    const before = JSON.stringify({
+      measures: ['orders.count'],
+      filters: [{ member: 'orders.status', values: ['paid'] }],
+    });
+    const after = JSON.stringify({
+      measures: ['orders.count'],
+      filters: [{ member: 'orders.status', values: ['paid', 'open'] }],
+    });
     const v = fieldView({ path: 'jsonQuery', before, after });
     expect(v.kind === 'block' && v.lines.map((l) => (l.sign === '@' ? l.text : `${l.sign}${l.text}`))).toEqual([
       '@@ jsonQuery: filters > values @@',

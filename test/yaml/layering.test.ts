@@ -29,7 +29,9 @@ describe('the YAML layer between config/ and bundle/', () => {
   });
 
   test('bundle/ imports only the wsc.yaml schema of config/ (for its JSON Schema)', () => {
-    expect(imports('bundle').filter((i) => / -> config\//.test(i))).toEqual(['bundle/json-schema.ts -> config/schema.js']);
+    expect(imports('bundle').filter((i) => / -> config\//.test(i))).toEqual([
+      'bundle/json-schema.ts -> config/schema.js',
+    ]);
   });
 
   test('yaml/ imports neither', () => {

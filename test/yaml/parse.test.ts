@@ -53,18 +53,150 @@ function same(text: string): boolean {
 // Generators.
 
 const scalarPool = [
-  'x', 'hello world', 'Report 0001', 'orders.m2', '$report', 'a-b', 'a_b', 'é', 'ключ', '😀', 'a b  c',
-  '1', '-1', '+1', '007', '-0', '0o17', '0o8', '0x1F', '0xG', '1e3', '1E-3', '.5', '1.', '1.50', '-.5e+2', '12345678901234567890',
-  '.inf', '-.Inf', '.nan', 'null', 'Null', 'NULL', 'nULL', '~', 'true', 'True', 'TRUE', 'tRUE', 'false', 'yes', 'no', 'on', 'off',
-  'a: b', 'a:b', 'a:', ':a', 'a #c', 'a#c', '#c', 'a # c', '${vars.n}', '${vars.s}', 'x ${vars.s} y', '${env.X}', '${vars.nope}',
-  '${env.MY_TOKEN}', '${', 'a ${vars.n', '$${vars.n}', "it's", 'say "hi"', '[x]', '{y}', 'x]', 'x}', 'x,y', '- z', '-z', '--z', '-',
-  '? q', '?q', '&a', '*a', '!t', '|', '>', '@x', '`x', '%x', ',x', '<<', '__proto__', 'constructor', ' lead', 'trail ', ' ',
-  '', 'a\nb', 'a\n\nb\n', 'line one\nline two\n', '\n', 'a\n  b', '  a\nb', 'a\\b', 'a"b', "a'b", '\u00a0', 'x\ty',
+  'x',
+  'hello world',
+  'Report 0001',
+  'orders.m2',
+  '$report',
+  'a-b',
+  'a_b',
+  'é',
+  'ключ',
+  '😀',
+  'a b  c',
+  '1',
+  '-1',
+  '+1',
+  '007',
+  '-0',
+  '0o17',
+  '0o8',
+  '0x1F',
+  '0xG',
+  '1e3',
+  '1E-3',
+  '.5',
+  '1.',
+  '1.50',
+  '-.5e+2',
+  '12345678901234567890',
+  '.inf',
+  '-.Inf',
+  '.nan',
+  'null',
+  'Null',
+  'NULL',
+  'nULL',
+  '~',
+  'true',
+  'True',
+  'TRUE',
+  'tRUE',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'a: b',
+  'a:b',
+  'a:',
+  ':a',
+  'a #c',
+  'a#c',
+  '#c',
+  'a # c',
+  '${vars.n}',
+  '${vars.s}',
+  'x ${vars.s} y',
+  '${env.X}',
+  '${vars.nope}',
+  '${env.MY_TOKEN}',
+  '${',
+  'a ${vars.n',
+  '$${vars.n}',
+  "it's",
+  'say "hi"',
+  '[x]',
+  '{y}',
+  'x]',
+  'x}',
+  'x,y',
+  '- z',
+  '-z',
+  '--z',
+  '-',
+  '? q',
+  '?q',
+  '&a',
+  '*a',
+  '!t',
+  '|',
+  '>',
+  '@x',
+  '`x',
+  '%x',
+  ',x',
+  '<<',
+  '__proto__',
+  'constructor',
+  ' lead',
+  'trail ',
+  ' ',
+  '',
+  'a\nb',
+  'a\n\nb\n',
+  'line one\nline two\n',
+  '\n',
+  'a\n  b',
+  '  a\nb',
+  'a\\b',
+  'a"b',
+  "a'b",
+  '\u00a0',
+  'x\ty',
 ];
 const keyPool = [
-  'kind', 'slug', 'name', 'meta', 'a', 'b', 'c', 'widgets', 'x', 'y', 'w', 'h', 'b c', '$report', '$workbook', 'x-y', 'a:b', '1', '01',
-  'true', 'null', '~', 'it\'s', 'q"q', '#x', 'a #b', 'a#b', '-a', '__proto__', 'prototype', '<<', 'ключ', '', ' k', 'k ', 'a[0]', 'a,b',
-  '?', 'k:', '${vars.n}', '.inf',
+  'kind',
+  'slug',
+  'name',
+  'meta',
+  'a',
+  'b',
+  'c',
+  'widgets',
+  'x',
+  'y',
+  'w',
+  'h',
+  'b c',
+  '$report',
+  '$workbook',
+  'x-y',
+  'a:b',
+  '1',
+  '01',
+  'true',
+  'null',
+  '~',
+  "it's",
+  'q"q',
+  '#x',
+  'a #b',
+  'a#b',
+  '-a',
+  '__proto__',
+  'prototype',
+  '<<',
+  'ключ',
+  '',
+  ' k',
+  'k ',
+  'a[0]',
+  'a,b',
+  '?',
+  'k:',
+  '${vars.n}',
+  '.inf',
 ];
 
 type Tree = string | number | boolean | null | Tree[] | { [k: string]: Tree };
@@ -91,7 +223,11 @@ function rng(seed: number) {
     s >>>= 0;
     return s / 0x100000000;
   };
-  return { chance: (p: number) => next() < p, pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!, int: (a: number, b: number) => a + Math.floor(next() * (b - a + 1)) };
+  return {
+    chance: (p: number) => next() < p,
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+    int: (a: number, b: number) => a + Math.floor(next() * (b - a + 1)),
+  };
 }
 type R = ReturnType<typeof rng>;
 
@@ -111,16 +247,22 @@ function scalarText(v: string | number | boolean | null, r: R, inFlow: boolean):
 
 function flowText(v: Tree, r: R): string {
   const sp = () => (r.chance(0.3) ? ' ' : '');
-  if (Array.isArray(v)) return `[${sp()}${v.map((x) => flowText(x, r)).join(`${sp()},${r.chance(0.8) ? ' ' : ''}`)}${sp()}]`;
+  if (Array.isArray(v))
+    return `[${sp()}${v.map((x) => flowText(x, r)).join(`${sp()},${r.chance(0.8) ? ' ' : ''}`)}${sp()}]`;
   if (v !== null && typeof v === 'object') {
-    return `{${sp()}${Object.entries(v).map(([k, x]) => `${scalarText(k, r, true)}:${r.chance(0.9) ? ' ' : ''}${flowText(x, r)}`).join(`,${r.chance(0.8) ? ' ' : ''}`)}${sp()}}`;
+    return `{${sp()}${Object.entries(v)
+      .map(([k, x]) => `${scalarText(k, r, true)}:${r.chance(0.9) ? ' ' : ''}${flowText(x, r)}`)
+      .join(`,${r.chance(0.8) ? ' ' : ''}`)}${sp()}}`;
   }
   return scalarText(v, r, true);
 }
 
 const comment = (r: R) => (r.chance(0.1) ? r.pick([' # c', '  #c', ' #', '#x']) : '');
 const trailing = (r: R) => (r.chance(0.05) ? r.pick([' ', '  ']) : '');
-const blankOrComment = (r: R, indent: number) => (r.chance(0.07) ? r.pick(['\n', `${' '.repeat(r.int(0, indent + 2))}\n`, `${' '.repeat(r.int(0, indent + 2))}# note\n`]) : '');
+const blankOrComment = (r: R, indent: number) =>
+  r.chance(0.07)
+    ? r.pick(['\n', `${' '.repeat(r.int(0, indent + 2))}\n`, `${' '.repeat(r.int(0, indent + 2))}# note\n`])
+    : '';
 
 /** The text of `v` as the value of a key or item at indentation `indent`, starting right after `key:` / `-`. */
 function valueText(v: Tree, indent: number, r: R, inSeq: boolean): string {
@@ -141,7 +283,10 @@ function valueText(v: Tree, indent: number, r: R, inSeq: boolean): string {
   if (typeof v === 'string' && (v.includes('\n') || r.chance(0.1)) && r.chance(0.8)) {
     const header = r.pick(['|', '|-', '|+', '>', '|2']);
     const pad = ' '.repeat(indent + step);
-    return ` ${header}${comment(r)}\n${v.split('\n').map((l) => (l === '' ? (r.chance(0.3) ? pad : '') : pad + l)).join('\n')}\n`;
+    return ` ${header}${comment(r)}\n${v
+      .split('\n')
+      .map((l) => (l === '' ? (r.chance(0.3) ? pad : '') : pad + l))
+      .join('\n')}\n`;
   }
   if (v === null && r.chance(0.5)) return `${trailing(r)}${comment(r)}\n`;
   return ` ${scalarText(v, r, false)}${trailing(r)}${comment(r)}\n`;
@@ -161,27 +306,70 @@ function seqText(a: Tree[], indent: number, r: R): string {
   return s;
 }
 
-const handWritten = fc.tuple(fc.array(rootTree, { minLength: 1, maxLength: 3 }), fc.integer(), fc.boolean()).map(([docs, seed, finalNewline]) => {
-  const r = rng(seed);
-  let text = (r.chance(0.3) ? '# yaml-language-server: $schema=../schemas/report.schema.json\n' : '') + (r.chance(0.2) ? '---\n' : '');
-  text += docs.map((t) => mapText(t, 0, r)).join(r.pick(['---\n', '---\n', '---\n\n', '---\n# next\n', '--- \n', '...\n---\n']));
-  if (!finalNewline) text = text.replace(/\n$/, '');
-  return r.chance(0.15) ? text.replace(/\n/g, '\r\n') : text;
-});
-
-const tricky = ['', ' ', '  ', '\n', ':', ': ', '-', '- ', '#', ' #', '"', "'", '[', ']', '{', '}', ',', '|', '>', '&a ', '*a', '!t ', '?', '\t', '\r', '---\n', '...\n', 'x', '\\', '${'];
-const mutated = (base: fc.Arbitrary<string>) =>
-  fc.tuple(base, fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(...tricky)), { minLength: 1, maxLength: 3 })).map(([text, edits]) => {
-    let t = text;
-    for (const [at, del, ins] of edits) {
-      const i = t.length === 0 ? 0 : at % (t.length + 1);
-      t = t.slice(0, i) + ins + t.slice(i + del);
-    }
-    return t;
+const handWritten = fc
+  .tuple(fc.array(rootTree, { minLength: 1, maxLength: 3 }), fc.integer(), fc.boolean())
+  .map(([docs, seed, finalNewline]) => {
+    const r = rng(seed);
+    let text =
+      (r.chance(0.3) ? '# yaml-language-server: $schema=../schemas/report.schema.json\n' : '') +
+      (r.chance(0.2) ? '---\n' : '');
+    text += docs
+      .map((t) => mapText(t, 0, r))
+      .join(r.pick(['---\n', '---\n', '---\n\n', '---\n# next\n', '--- \n', '...\n---\n']));
+    if (!finalNewline) text = text.replace(/\n$/, '');
+    return r.chance(0.15) ? text.replace(/\n/g, '\r\n') : text;
   });
 
+const tricky = [
+  '',
+  ' ',
+  '  ',
+  '\n',
+  ':',
+  ': ',
+  '-',
+  '- ',
+  '#',
+  ' #',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '|',
+  '>',
+  '&a ',
+  '*a',
+  '!t ',
+  '?',
+  '\t',
+  '\r',
+  '---\n',
+  '...\n',
+  'x',
+  '\\',
+  '${',
+];
+const mutated = (base: fc.Arbitrary<string>) =>
+  fc
+    .tuple(base, fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(...tricky)), { minLength: 1, maxLength: 3 }))
+    .map(([text, edits]) => {
+      let t = text;
+      for (const [at, del, ins] of edits) {
+        const i = t.length === 0 ? 0 : at % (t.length + 1);
+        t = t.slice(0, i) + ins + t.slice(i + del);
+      }
+      return t;
+    });
+
 // export's writer: the values it writes are JSON.
-const nastyString = fc.oneof(fc.constantFrom(...scalarPool), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 }));
+const nastyString = fc.oneof(
+  fc.constantFrom(...scalarPool),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'grapheme', maxLength: 8 }),
+);
 const json: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
   v: fc.oneof(
     { depthSize: 'small' },
@@ -191,17 +379,28 @@ const json: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('v'), { maxLength: 5 }),
-    fc.dictionary(nastyString.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)), tie('v'), { maxKeys: 5 }),
+    fc.dictionary(
+      nastyString.filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)),
+      tie('v'),
+      { maxKeys: 5 },
+    ),
   ),
 })).v;
 const exported = fc
-  .tuple(fc.dictionary(fc.constantFrom(...keyPool).filter((k) => !['__proto__', 'prototype'].includes(k)), json, { minKeys: 1, maxKeys: 6 }), fc.boolean())
+  .tuple(
+    fc.dictionary(
+      fc.constantFrom(...keyPool).filter((k) => !['__proto__', 'prototype'].includes(k)),
+      json,
+      { minKeys: 1, maxKeys: 6 },
+    ),
+    fc.boolean(),
+  )
   .map(([doc, flow]) => `# yaml-language-server: $schema=../schemas/workbook.schema.json\n${toYaml(doc, { flow })}`)
   .chain((text) => fc.constantFrom(text, text.replace(/\n/g, '\r\n')));
 
 // ---------------------------------------------------------------------------
 
-describe('the fast path gives the library path\'s result or defers', () => {
+describe("the fast path gives the library path's result or defers", () => {
   test('examples', () => {
     const taken = [
       'kind: Report\npublicId: abcdefabcdef\n',
@@ -237,12 +436,35 @@ describe('the fast path gives the library path\'s result or defers', () => {
       expect(same(t), JSON.stringify(t)).toBe(true);
     }
     const deferred = [
-      '', '# only a comment\n', '---\n---\na: 1\n', '--- a: 1\n', 'a: 1\n--- # c\nb: 2\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n---\n', 'a: 1\n---', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: "x\n  y"\n',
-      'a: |+\n  keep\n\n', 'a: |2\n   x\n', 'a: 1\na: 2\n', '__proto__: 1\n', 'a: .inf\n', '? a\n: b\n',
-      'a:\tb\n', 'a: b\rc: d\n', 'a: b: c\n', 'a:\n  b: 1\n c: 2\n',
-      'a: |\n   x\n  y\n', 'a: "\\q"\n', 'a: [\n  1 ]\n',
+      '',
+      '# only a comment\n',
+      '---\n---\na: 1\n',
+      '--- a: 1\n',
+      'a: 1\n--- # c\nb: 2\n',
+      '%YAML 1.2\n---\na: 1\n',
+      'a: 1\n---\n',
+      'a: 1\n---',
+      'a: &x 1\nb: *x\n',
+      'a: !!str 1\n',
+      'a: "x\n  y"\n',
+      'a: |+\n  keep\n\n',
+      'a: |2\n   x\n',
+      'a: 1\na: 2\n',
+      '__proto__: 1\n',
+      'a: .inf\n',
+      '? a\n: b\n',
+      'a:\tb\n',
+      'a: b\rc: d\n',
+      'a: b: c\n',
+      'a:\n  b: 1\n c: 2\n',
+      'a: |\n   x\n  y\n',
+      'a: "\\q"\n',
+      'a: [\n  1 ]\n',
       // Numbers beyond a double are ±Infinity: the library path reports them (found by the mutation property).
-      'a: -1.797693348603233e+308\n', 'a: 1e999\n', `a: ${'9'.repeat(400)}\n`, `a: 0x${'f'.repeat(300)}\n`,
+      'a: -1.797693348603233e+308\n',
+      'a: 1e999\n',
+      `a: ${'9'.repeat(400)}\n`,
+      `a: 0x${'f'.repeat(300)}\n`,
       '# c\n\nkind: Report\nmeta:\n  # hi\n  a: 1\nx:\n\n  - a\n  -\n  - [ 1, { b: c } ]\ny: |-\n  foo\n  bar\nz: "q" # c\nw:\n',
       'a:\n-   \n- # c\n-',
       'a: 1\r\nb:\r\n  - x   \r\n  -\r\n  - "q" # c\r\nc: |\r\n  l1\r\n\r\n  l2\r\nd:   \r\ne: { x: 1 }\r\n',

@@ -7,11 +7,14 @@ import { runs } from '../helpers/property.js';
 describe('PositionIndex', () => {
   test('childKey builds the JSON of the path, for any keys', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.nat(100)), { maxLength: 5 }), (path) => {
-        let key = ROOT_KEY;
-        for (const seg of path) key = childKey(key, seg);
-        expect(`[${key}]`).toBe(JSON.stringify(path));
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.nat(100)), { maxLength: 5 }),
+        (path) => {
+          let key = ROOT_KEY;
+          for (const seg of path) key = childKey(key, seg);
+          expect(`[${key}]`).toBe(JSON.stringify(path));
+        },
+      ),
       { numRuns: runs(2000) },
     );
   });

@@ -3,7 +3,10 @@ import { interpolate, type VarLookup } from '../../src/yaml/variables.js';
 import { closest, levenshtein } from '../../src/domain/suggest.js';
 
 const lookup: VarLookup = (ns, name) => {
-  const table: Record<string, Record<string, unknown>> = { vars: { n: 7, s: 'x', t: true, nil: null, obj: { a: 1 } }, env: { HOME: '/h' } };
+  const table: Record<string, Record<string, unknown>> = {
+    vars: { n: 7, s: 'x', t: true, nil: null, obj: { a: 1 } },
+    env: { HOME: '/h' },
+  };
   return Object.hasOwn(table[ns]!, name) ? { found: true, value: table[ns]![name] } : { found: false };
 };
 

@@ -62,6 +62,7 @@ export function resolveFolderId<T>(body: T, lookup: (address: string) => number 
 export function folderIdOf(ref: FolderRef, lookup: (address: string) => number | undefined): number {
   const address = `folder/${ref.$folder}`;
   const id = lookup(address);
-  if (id === undefined) throw new Error(`the reference to ${address} has no id: the folder was not created by this apply`);
+  if (id === undefined)
+    throw new Error(`the reference to ${address} has no id: the folder was not created by this apply`);
   return id;
 }

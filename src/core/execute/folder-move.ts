@@ -11,15 +11,33 @@ export function explainMove(e: unknown, req: PlannedRequest, body: Record<string
   const change = plan.changes.find((c) => c.address === req.address);
   const move = change?.changes.find((c) => c.path === 'folder' || c.path === 'folderId');
   const exists = change?.liveId !== undefined;
-  const dest = move?.path === 'folder' ? `folder ${String(move.after)}` : `folder ${String(body['folderId'] ?? 'root')}`;
-  const from = move?.before !== undefined ? ` from ${move.path === 'folder' ? 'folder ' : 'folder id '}${String(move.before)}` : '';
+  const dest =
+    move?.path === 'folder' ? `folder ${String(move.after)}` : `folder ${String(body['folderId'] ?? 'root')}`;
+  const from =
+    move?.before !== undefined
+      ? ` from ${move.path === 'folder' ? 'folder ' : 'folder id '}${String(move.before)}`
+      : '';
   const isWorkbook = req.operation.op === 'upsertWorkbook';
-  const own = isWorkbook ? (exists ? 'manage access to the workbook' : 'the AI BI User role') : 'edit access to the report';
+  const own = isWorkbook
+    ? exists
+      ? 'manage access to the workbook'
+      : 'the AI BI User role'
+    : 'edit access to the report';
   const what = exists ? `Moving ${req.address}${from} to ${dest}` : `Creating ${req.address} in ${dest}`;
   const server = e.serverMessage ? ` (the server said: ${e.serverMessage})` : '';
   return new ApiError(
-    { method: e.method, path: e.path, status: e.status, ...(e.apiCode !== undefined ? { apiCode: e.apiCode } : {}), ...(e.serverMessage !== undefined ? { serverMessage: e.serverMessage } : {}), code: e.code },
+    {
+      method: e.method,
+      path: e.path,
+      status: e.status,
+      ...(e.apiCode !== undefined ? { apiCode: e.apiCode } : {}),
+      ...(e.serverMessage !== undefined ? { serverMessage: e.serverMessage } : {}),
+      code: e.code,
+    },
     `${what} was refused (403): it needs ${own} and edit access to the destination ${dest}${server}.`,
-    { hint: `Ask for ${own} and for edit access to ${dest}, or leave \`folder\` out of the file to keep it where it is.`, cause: e },
+    {
+      hint: `Ask for ${own} and for edit access to ${dest}, or leave \`folder\` out of the file to keep it where it is.`,
+      cause: e,
+    },
   );
 }

@@ -65,7 +65,12 @@ function rewrap(e: ApiError, code: ApiCode, message: string, hint: string): ApiE
 }
 
 /** The 409 after reading back: the publicId belongs to someone else. */
-export function publicIdTaken(e: ApiError, ctx: PublicIdContext, holders: Report[], adopting?: { reportId: number }): ApiError {
+export function publicIdTaken(
+  e: ApiError,
+  ctx: PublicIdContext,
+  holders: Report[],
+  adopting?: { reportId: number },
+): ApiError {
   const here = holders.find((r) => r.deploymentId === ctx.deploymentId && r.id !== adopting?.reportId);
   const file = where(ctx.pos);
   if (here && adopting) {
@@ -86,7 +91,9 @@ export function publicIdTaken(e: ApiError, ctx: PublicIdContext, holders: Report
     );
   }
   const other = holders[0];
-  const holder = other ? `a report in deployment ${other.deploymentId}` : `another report in the account (not in deployment ${ctx.deploymentId})`;
+  const holder = other
+    ? `a report in deployment ${other.deploymentId}`
+    : `another report in the account (not in deployment ${ctx.deploymentId})`;
   return rewrap(
     e,
     'public_id_taken',
@@ -96,7 +103,11 @@ export function publicIdTaken(e: ApiError, ctx: PublicIdContext, holders: Report
 }
 
 /** A 400 on a write carrying a publicId: placeholder shape, or a change of a write-once id. */
-export function publicIdRejected(e: ApiError, ctx: PublicIdContext, adopting: { reportId: number } | undefined): ApiError | undefined {
+export function publicIdRejected(
+  e: ApiError,
+  ctx: PublicIdContext,
+  adopting: { reportId: number } | undefined,
+): ApiError | undefined {
   const file = where(ctx.pos);
   const msg = e.serverMessage ?? '';
   if (isPlaceholderPublicId(ctx.publicId) || /placeholder|reserved/i.test(msg)) {

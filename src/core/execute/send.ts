@@ -39,7 +39,7 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
       case 'upsertWorkbook': {
         const body = owned(resolve(op.body), op.record);
         try {
-          const wb = await port.upsertWorkbookBySlug(op.slug, body as never);
+          const wb = await port.upsertWorkbookBySlug(op.slug, body);
           return { id: wb.id, recovered: false };
         } catch (e) {
           throw explainMove(e, req, body, plan);
@@ -74,7 +74,7 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
       case 'publishWorkbook': {
         const workbookId = typeof op.workbook === 'number' ? op.workbook : idOf(refAddress(op.workbook));
         if (workbookId === undefined) throw new UnresolvedRefError(refAddress(op.workbook as never));
-        await port.publishWorkbook(workbookId, { ...resolve(op.body), workbookId } as never);
+        await port.publishWorkbook(workbookId, { ...resolve(op.body), workbookId });
         return { id: workbookId, recovered: false };
       }
       case 'createUserAttribute':

@@ -11,7 +11,10 @@ type CreateBody = Parameters<ApiPort['createUserAttribute']>[0];
 const UPDATABLE = ['displayName', 'description', 'defaultValue'] as const;
 
 /** The updatable fields of `sent` that `live` holds differently (absent and null are the same). */
-export function userAttributeDiff(sent: CreateBody, live: UserAttribute): Partial<Record<(typeof UPDATABLE)[number], string | null>> {
+export function userAttributeDiff(
+  sent: CreateBody,
+  live: UserAttribute,
+): Partial<Record<(typeof UPDATABLE)[number], string | null>> {
   const diff: Partial<Record<(typeof UPDATABLE)[number], string | null>> = {};
   for (const f of UPDATABLE) {
     if (!Object.hasOwn(sent, f)) continue;
@@ -40,10 +43,20 @@ export async function createUserAttributeConverging(
     if (existing.type !== body.type) {
       const file = ctx.pos ? ctx.pos.file : 'the bundle';
       throw new ApiError(
-        { method: e.method, path: e.path, status: e.status, apiCode: e.apiCode, serverMessage: e.serverMessage, code: 'user_attribute_type_differs' },
+        {
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          apiCode: e.apiCode,
+          serverMessage: e.serverMessage,
+          code: 'user_attribute_type_differs',
+        },
         `${ctx.address}: another run created user attribute "${body.name}" (id ${existing.id}) with type ${existing.type}, ` +
           `not ${body.type}; a type cannot be changed by update.`,
-        { hint: `Run \`wsc plan\` again to see the difference, then change \`type\` in ${file} to ${existing.type}, or give the attribute another name.`, cause: e },
+        {
+          hint: `Run \`wsc plan\` again to see the difference, then change \`type\` in ${file} to ${existing.type}, or give the attribute another name.`,
+          cause: e,
+        },
       );
     }
     const diff = userAttributeDiff(body, existing);

@@ -211,7 +211,8 @@ function rewriteWidget(w: JsonValue, path: string, refs: RefLookup, dangling: Da
   const before = dangling.length;
   const out: { [k: string]: JsonValue } = {};
   for (const [k, x] of Object.entries(w)) {
-    if (k === 'config' && x !== null && typeof x === 'object') out[k] = rewriteConfig(x, `${path}.config`, refs, dangling);
+    if (k === 'config' && x !== null && typeof x === 'object')
+      out[k] = rewriteConfig(x, `${path}.config`, refs, dangling);
     else if (!LAYOUT_KEYS.has(k) && !OWN_KEYS.has(k)) out[k] = rewriteConfig(x, `${path}.${k}`, refs, dangling, k);
     else out[k] = x;
   }

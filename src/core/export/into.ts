@@ -77,7 +77,7 @@ export function renameRefs(
   if (v === null || typeof v !== 'object') return v;
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
-  const ref = (key: string) => (keys.length === 1 && typeof o[key] === 'string' ? (o[key] as string) : undefined);
+  const ref = (key: string) => (keys.length === 1 && typeof o[key] === 'string' ? o[key] : undefined);
   const report = ref('$report');
   if (report !== undefined) return { $report: reports.get(report) ?? report };
   const workbook = ref('$workbook');
@@ -141,7 +141,7 @@ export function placeExport(
       }
       const aliased = live.perDeployment !== undefined && id !== undefined && renamed['adopt'] === undefined;
       const withAdopt = aliased
-        ? { ...renamed, adopt: { deploymentId: live.perDeployment!, id: id!, publicId: String(doc['publicId']) } }
+        ? { ...renamed, adopt: { deploymentId: live.perDeployment!, id: id, publicId: String(doc['publicId']) } }
         : renamed;
       const address = `report/${String(doc['publicId'])}`;
       placed.created.push({ address, kind, rel: freePath(rel, taken), doc: withAdopt });

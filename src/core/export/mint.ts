@@ -22,7 +22,11 @@ function base62Of(bytes: Uint8Array, length: number): string {
  * The publicId export gives to live report `reportId` of `deploymentId`:
  * base62 of sha256, 12 chars, never placeholder-shaped, never in `taken`.
  */
-export function mintPublicId(deploymentId: number, reportId: number, taken: (id: string) => boolean = () => false): string {
+export function mintPublicId(
+  deploymentId: number,
+  reportId: number,
+  taken: (id: string) => boolean = () => false,
+): string {
   for (let attempt = 0; ; attempt++) {
     const digest = createHash('sha256').update(`wsc-export\0${deploymentId}\0${reportId}\0${attempt}`).digest();
     const id = base62Of(digest, 12);
@@ -47,7 +51,10 @@ export function slugify(name: string): string {
  * Slugs for workbooks that have none, unique among `taken` (the live slugs)
  * and each other: `name`, then `name-2`, `name-3`... in order of workbook id.
  */
-export function deriveSlugs(slugless: readonly { id: number; name: string }[], taken: Iterable<string>): Map<number, string> {
+export function deriveSlugs(
+  slugless: readonly { id: number; name: string }[],
+  taken: Iterable<string>,
+): Map<number, string> {
   const used = new Set<string>();
   for (const t of taken) used.add(normalizeSlug(t));
   const out = new Map<number, string>();

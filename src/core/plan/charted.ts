@@ -36,7 +36,7 @@ export function stillChartedWarnings(reports: readonly ResourceChange[], m: Matc
     if (rm === undefined) continue;
     // The dashboard after this apply: the file's draft when the bundle manages that workbook, else the live one.
     const managed = [...m.workbooks].find(([, lw]) => lw?.id === from.id)?.[0];
-    const draft = managed?.fields.meta?.['dashboardDraft'] ?? (liveDraft(from) as JsonValue | undefined);
+    const draft = managed?.fields.meta?.['dashboardDraft'] ?? liveDraft(from);
     const widgets = chartingWidgets(draft, rm.desired.publicId, rm.live?.id);
     if (widgets.length === 0) continue;
     const name = typeof from.slug === 'string' && from.slug !== '' ? `workbook/${from.slug}` : `workbook ${from.id}`;

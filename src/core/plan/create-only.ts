@@ -7,7 +7,11 @@ import { EXIT, WscError } from '../../errors.js';
 import type { FieldChange, JsonValue, Plan, ResourceChange } from '../model.js';
 
 /** The difference of a create-only field of an existing resource; undefined when there is none to show. */
-export function createOnlyDifference(path: string, live: JsonValue | undefined, wanted: JsonValue | undefined): FieldChange | undefined {
+export function createOnlyDifference(
+  path: string,
+  live: JsonValue | undefined,
+  wanted: JsonValue | undefined,
+): FieldChange | undefined {
   // A live object that does not carry the field says nothing about it.
   if (wanted === undefined || live === undefined || live === wanted) return undefined;
   return { path, before: live, after: wanted, createOnly: true };
@@ -24,7 +28,8 @@ export function isShown(rc: ResourceChange): boolean {
 
 export function createOnlyChanges(plan: Plan): { resource: ResourceChange; field: FieldChange }[] {
   const out: { resource: ResourceChange; field: FieldChange }[] = [];
-  for (const resource of plan.changes) for (const field of resource.changes) if (field.createOnly === true) out.push({ resource, field });
+  for (const resource of plan.changes)
+    for (const field of resource.changes) if (field.createOnly === true) out.push({ resource, field });
   return out;
 }
 

@@ -76,7 +76,11 @@ function livePathText(id: number | null | undefined, tree: Tree, folderPath: unk
     cur = f.parentId;
   }
   if (cur === null || cur === undefined) return formatFolderPath(names);
-  if (Array.isArray(folderPath) && folderPath.length > 0 && (folderPath[folderPath.length - 1] as { id?: unknown }).id === id) {
+  if (
+    Array.isArray(folderPath) &&
+    folderPath.length > 0 &&
+    (folderPath[folderPath.length - 1] as { id?: unknown }).id === id
+  ) {
     return formatFolderPath(folderPath.map((e) => String((e as { name?: unknown }).name)));
   }
   return `(folder id ${id})`;
@@ -107,7 +111,9 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
             address: folderAddress(path),
             message: `${found.length} folders named ${JSON.stringify(name)} under ${formatFolderPath(parentPath)} (ids ${found
               .map((f) => f.id)
-              .join(', ')}): wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
+              .join(
+                ', ',
+              )}): wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
           });
         }
       } else {
@@ -128,7 +134,11 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
   };
   noteEmptied(desired, live, tree, resolve, warnings);
 
-  const finish = (p: Planned, resource: DesiredWorkbook | DesiredReport, lr: Workbook | Report | undefined): Planned => {
+  const finish = (
+    p: Planned,
+    resource: DesiredWorkbook | DesiredReport,
+    lr: Workbook | Report | undefined,
+  ): Planned => {
     if (resource.folder === undefined) return p;
     const rc = p.change;
     const after = formatFolderPath(resource.folder);

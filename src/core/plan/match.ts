@@ -2,7 +2,15 @@
 // their live publicId or an adopt block, user attributes by id or name), and
 // what references point at.
 import { normalizeSlug, type Report, type UserAttribute, type Workbook } from '../../domain/wire.js';
-import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, LiveState, PlanContext, Ref } from '../model.js';
+import type {
+  DesiredReport,
+  DesiredState,
+  DesiredUserAttribute,
+  DesiredWorkbook,
+  LiveState,
+  PlanContext,
+  Ref,
+} from '../model.js';
 import { livePublicId } from '../publicid.js';
 import type { RefTargets } from '../refs.js';
 import { adoptAliasElsewhere, adoptPublicIdSet, canTakePublicId } from './adopt.js';
@@ -91,8 +99,15 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
         'Such a publicId is a legacy placeholder. Give the report a publicId of its own with an `adopt: { deploymentId, id }` block naming the one to manage (`wsc export` writes one).',
       );
     }
-    let m: ReportMatch = { desired: d, livePid, live: found[0], adopting: false, ...(adopt?.publicId ? { aliased: true } : {}) };
-    if (m.live !== undefined && adopt?.publicId !== undefined && m.live.id !== adopt.id) throw adoptAliasElsewhere(d, m.live, ctx);
+    let m: ReportMatch = {
+      desired: d,
+      livePid,
+      live: found[0],
+      adopting: false,
+      ...(adopt?.publicId ? { aliased: true } : {}),
+    };
+    if (m.live !== undefined && adopt?.publicId !== undefined && m.live.id !== adopt.id)
+      throw adoptAliasElsewhere(d, m.live, ctx);
     if (m.live === undefined && adopt !== undefined) {
       const target = liveReportById.get(adopt.id);
       if (target === undefined) {

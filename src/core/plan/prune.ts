@@ -105,7 +105,11 @@ export function planPrune(
       return to === undefined || to === w.id;
     });
     if (staying.length > 0) {
-      const ids = staying.map((r) => r.id).slice(0, 5).join(', ') + (staying.length > 5 ? ', …' : '');
+      const ids =
+        staying
+          .map((r) => r.id)
+          .slice(0, 5)
+          .join(', ') + (staying.length > 5 ? ', …' : '');
       (prune.held ??= []).push({
         address,
         reason:
@@ -114,7 +118,14 @@ export function planPrune(
       });
       continue;
     }
-    const rc: ResourceChange = { address, kind: 'workbook', actions: ['delete'], liveId: w.id, changes: [], requests: [] };
+    const rc: ResourceChange = {
+      address,
+      kind: 'workbook',
+      actions: ['delete'],
+      liveId: w.id,
+      changes: [],
+      requests: [],
+    };
     // A workbook goes after the reports this plan deletes from it or moves out of it.
     const dependsOn = new Set<string>();
     for (const r of inside) {

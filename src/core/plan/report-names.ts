@@ -8,10 +8,7 @@ import type { Matches } from './match.js';
 
 const cache = new WeakMap<Matches, ReportNames>();
 
-function titleOf(
-  fields: Partial<Record<string, JsonValue>> | undefined,
-  live: Report | undefined,
-): string | undefined {
+function titleOf(fields: Partial<Record<string, JsonValue>> | undefined, live: Report | undefined): string | undefined {
   for (const v of [fields?.['title'], fields?.['name'], live?.title, live?.name])
     if (typeof v === 'string' && v !== '') return v;
   return undefined;

@@ -95,7 +95,13 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
     const createBody: Obj = { publicId: livePid };
     if (d.source !== undefined) createBody['source'] = d.source;
     Object.assign(createBody, body);
-    requests.push({ id: `${d.address}#create`, address: d.address, phase: 2, operation: { op: 'createReport', body: createBody }, dependsOn });
+    requests.push({
+      id: `${d.address}#create`,
+      address: d.address,
+      phase: 2,
+      operation: { op: 'createReport', body: createBody },
+      dependsOn,
+    });
   } else if (adopting) {
     actions.push('adopt');
     if (changes.length > 1) actions.push('update');
@@ -108,14 +114,30 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
     });
   } else if (changes.length > 0) {
     actions.push('update');
-    requests.push({ id: `${d.address}#update`, address: d.address, phase: 2, operation: { op: 'updateReport', reportId: lr.id, body }, dependsOn });
+    requests.push({
+      id: `${d.address}#update`,
+      address: d.address,
+      phase: 2,
+      operation: { op: 'updateReport', reportId: lr.id, body },
+      dependsOn,
+    });
   } else {
     actions.push('noop');
   }
-  const sourceDiff = exists ? createOnlyDifference('source', sourceAsCreated(liveField(lr, 'source')), d.source) : undefined;
+  const sourceDiff = exists
+    ? createOnlyDifference('source', sourceAsCreated(liveField(lr, 'source')), d.source)
+    : undefined;
   if (sourceDiff) changes.unshift(sourceDiff);
 
-  const rc: ResourceChange = { address: d.address, kind: 'report', actions, livePublicId: livePid, changes, requests, pos: d.pos };
+  const rc: ResourceChange = {
+    address: d.address,
+    kind: 'report',
+    actions,
+    livePublicId: livePid,
+    changes,
+    requests,
+    pos: d.pos,
+  };
   if (lr) rc.liveId = lr.id;
   const fingerprints = (): Fingerprint[] =>
     adopting

@@ -2,7 +2,14 @@
 import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute } from '../../domain/wire.js';
 import { sameContent } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { ActionKind, DesiredUserAttribute, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
+import type {
+  ActionKind,
+  DesiredUserAttribute,
+  FieldChange,
+  JsonValue,
+  PlannedRequest,
+  ResourceChange,
+} from '../model.js';
 import { change, liveField, type Obj, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
 
@@ -28,7 +35,10 @@ export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | u
       id: `${a.address}#create`,
       address: a.address,
       phase: 0,
-      operation: { op: 'createUserAttribute', body: { name: a.name, type: a.type ?? 'string', ...(body as Record<string, string | null>) } },
+      operation: {
+        op: 'createUserAttribute',
+        body: { name: a.name, type: a.type ?? 'string', ...(body as Record<string, string | null>) },
+      },
       dependsOn: [],
     });
   } else if (changes.length > 0) {

@@ -126,6 +126,8 @@ export function planWorkbook(
   const rc: ResourceChange = { address: w.address, kind: 'workbook', actions, changes, requests, pos: w.pos };
   if (lw) rc.liveId = lw.id;
   const fingerprints = () =>
-    adopting ? [fingerprintOf(w.address, undefined), fingerprintOf(w.address, lw, 'id')] : [fingerprintOf(w.address, lw)];
+    adopting
+      ? [fingerprintOf(w.address, undefined), fingerprintOf(w.address, lw, 'id')]
+      : [fingerprintOf(w.address, lw)];
   return { change: rc, fingerprints };
 }

@@ -52,20 +52,24 @@ const AppSourceSchema = z.strictObject({
 
 export const WidgetSchema = z
   .strictObject({
-  id: z
-    .string()
-    .regex(/\S/, 'must not be empty')
-    .max(128)
-    .describe('Widget id, unique within the dashboard. Required in a bundle: a server-assigned id would show as a change on every plan.'),
-  type: WidgetType,
-  position: PositionSchema,
-  responsiveLayouts: ResponsiveLayoutsSchema.nullish(),
-  config: FreeForm.nullish().describe('Free-form widget configuration; ids may be references, e.g. `reportId: { $report: <publicId> }`.'),
-  reportId: z
-    .union([int(), ReportRefSchema], { error: 'expected a report id (integer) or `{ $report: <publicId> }`' })
-    .nullish()
-    .describe('The report of a chart, where a server keeps it on the widget itself rather than in `config`.'),
-  style: FreeForm.nullish(),
+    id: z
+      .string()
+      .regex(/\S/, 'must not be empty')
+      .max(128)
+      .describe(
+        'Widget id, unique within the dashboard. Required in a bundle: a server-assigned id would show as a change on every plan.',
+      ),
+    type: WidgetType,
+    position: PositionSchema,
+    responsiveLayouts: ResponsiveLayoutsSchema.nullish(),
+    config: FreeForm.nullish().describe(
+      'Free-form widget configuration; ids may be references, e.g. `reportId: { $report: <publicId> }`.',
+    ),
+    reportId: z
+      .union([int(), ReportRefSchema], { error: 'expected a report id (integer) or `{ $report: <publicId> }`' })
+      .nullish()
+      .describe('The report of a chart, where a server keeps it on the widget itself rather than in `config`.'),
+    style: FreeForm.nullish(),
   })
   .meta({ id: 'widget', description: 'A dashboard widget.' });
 

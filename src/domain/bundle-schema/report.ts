@@ -26,7 +26,9 @@ export const AdoptSchema = z
       'The publicId the report has (or gets) in that deployment instead of the one derived from the file: for a report that already has a publicId of its own.',
     ),
   })
-  .describe('Give the existing report `id` of deployment `deploymentId` this publicId instead of creating a report there.');
+  .describe(
+    'Give the existing report `id` of deployment `deploymentId` this publicId instead of creating a report there.',
+  );
 
 export const ReportSchema = z
   .strictObject({

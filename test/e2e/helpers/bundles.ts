@@ -69,7 +69,12 @@ export function workbooksIn(emu: Emulator, deploymentId = 1): WorkbookRec[] {
 }
 
 /** Calls the emulator's API directly (as another user of the deployment would). */
-export async function api(emu: Emulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function api(
+  emu: Emulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${emu.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${emu.adminToken}`, 'content-type': 'application/json' },

@@ -138,7 +138,11 @@ export function spawnCli(args: string[], opts: RunOptions = {}): Promise<CliResu
   ensureBuilt();
   const env = cleanEnv(opts.env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], { cwd: opts.cwd ?? root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [launcher, ...args], {
+      cwd: opts.cwd ?? root,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -147,7 +151,8 @@ export function spawnCli(args: string[], opts: RunOptions = {}): Promise<CliResu
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code === null) reject(new Error(`wsc ${args.join(' ')} was killed (${signal}).\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+      if (code === null)
+        reject(new Error(`wsc ${args.join(' ')} was killed (${signal}).\nstdout:\n${stdout}\nstderr:\n${stderr}`));
       else resolve({ code, stdout, stderr });
     });
     child.stdin.end(opts.input ?? '');
