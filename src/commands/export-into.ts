@@ -7,7 +7,6 @@
 // document and its comments stay as they are. Never writes to the API.
 import { resolve } from 'node:path';
 import type { ExportOptions } from './options.js';
-import type { ResourceChange } from '../core/model.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
@@ -44,8 +43,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
   const { normalizeSlug } = await import('../domain/wire.js');
   const { plan } = await import('../core/plan.js');
   const { exportDeployment } = await import('../core/export.js');
-  const { MemorySink, placeExport } = await import('../core/export/into.js');
-  const { editsFor } = await import('../core/export/only.js');
+  const { MemorySink, placeExport, bundleMatches, intoDecisions } = await import('../core/export/into.js');
   const { DirSink } = await import('../bundle/write-files.js');
   const render = await import('../render/export.js');
 
@@ -99,23 +97,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
       { deploymentId: conn.deploymentId, workbooks: [], publicIds: env.publicIds },
     );
 
-    const byAddress = new Map<string, ResourceChange>(p.changes.map((c) => [c.address, c]));
-    const matches = {
-      reports: new Map<number, string>(),
-      workbooks: new Map<number, string>(),
-      userAttributes: new Set<string>(),
-    };
-    for (const r of desired.reports) {
-      const id = byAddress.get(r.address)?.liveId;
-      if (id !== undefined) matches.reports.set(id, r.publicId);
-    }
-    for (const w of desired.workbooks) {
-      const id = byAddress.get(w.address)?.liveId;
-      if (id !== undefined) matches.workbooks.set(id, w.slug);
-    }
-    for (const u of desired.userAttributes) {
-      if (byAddress.get(u.address)?.liveId !== undefined) matches.userAttributes.add(u.name);
-    }
+    const matches = bundleMatches(desired, p.changes);
     const liveIndex = {
       ...(env.publicIds === 'per-deployment' ? { perDeployment: conn.deploymentId } : {}),
       reportIdOfPublicId: new Map(live.reports.map((r) => [r.publicId, r.id])),
@@ -126,23 +108,11 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const taken = new Set((await discoverFiles(root)).files.map((f) => f.rel.toLowerCase()));
     const placed = placeExport(sink.docs, matches, liveIndex, taken);
 
-    const result: IntoResult = { updated: [], created: [], unchanged: 0, notLive: [] };
-    const resources = [...desired.workbooks, ...desired.reports, ...desired.userAttributes];
-    for (const d of resources) {
-      const change = byAddress.get(d.address);
-      const doc = placed.managed.get(d.address);
-      if (change?.liveId === undefined || doc === undefined) {
-        result.notLive.push(d.address);
-        continue;
-      }
-      const edits = editsFor(change, doc);
-      if (edits.length === 0) {
-        result.unchanged++;
-        continue;
-      }
-      const match = 'publicId' in d ? { publicId: d.publicId } : 'slug' in d ? { slug: d.slug } : { name: d.name };
-      editDocument(root, d.pos.file, d.address, match, edits);
-      result.updated.push({ address: d.address, file: d.pos.file, fields: edits.map((e) => e.path.join('.')) });
+    const decided = intoDecisions(desired, p.changes, placed.managed);
+    const result: IntoResult = { updated: [], created: [], unchanged: decided.unchanged, notLive: decided.notLive };
+    for (const e of decided.edits) {
+      editDocument(root, e.file, e.address, e.match, e.edits);
+      result.updated.push({ address: e.address, file: e.file, fields: e.edits.map((x) => x.path.join('.')) });
     }
     if (placed.created.length > 0) {
       const files = await DirSink.open(root, { createDirs: false });

@@ -7,6 +7,8 @@
 // arrives as documents, the bundle as the plan's matches.
 import type { DocKind, ExportSink } from '../export.js';
 import type { Doc } from './docs.js';
+import type { DesiredState, ResourceChange } from '../model.js';
+import { editsFor, type FileEdit } from './only.js';
 
 /** An export held in memory (a bundle's worth of documents, read before anything is written). */
 export class MemorySink implements ExportSink {
@@ -163,4 +165,69 @@ export function placeExport(
     }
   }
   return placed;
+}
+
+/** The bundle's resources by the live ids the plan matched them to. */
+export function bundleMatches(desired: DesiredState, changes: readonly ResourceChange[]): BundleMatches {
+  const liveIdOf = new Map(changes.map((c) => [c.address, c.liveId]));
+  const matches = {
+    reports: new Map<number, string>(),
+    workbooks: new Map<number, string>(),
+    userAttributes: new Set<string>(),
+  };
+  for (const r of desired.reports) {
+    const id = liveIdOf.get(r.address);
+    if (id !== undefined) matches.reports.set(id, r.publicId);
+  }
+  for (const w of desired.workbooks) {
+    const id = liveIdOf.get(w.address);
+    if (id !== undefined) matches.workbooks.set(id, w.slug);
+  }
+  for (const u of desired.userAttributes) {
+    if (liveIdOf.get(u.address) !== undefined) matches.userAttributes.add(u.name);
+  }
+  return matches;
+}
+
+/** One existing file to edit: the resource, how its document is found in the file, and the keys to set. */
+export interface IntoEdit {
+  address: string;
+  file: string;
+  match: { publicId: string } | { slug: string } | { name: string };
+  edits: FileEdit[];
+}
+
+/** What `export --into` does to the files of the resources the bundle already holds. */
+export interface IntoDecisions {
+  edits: IntoEdit[];
+  /** Managed resources that already match the deployment. */
+  unchanged: number;
+  /** Resources of the bundle the deployment does not hold: their files are left as they are. */
+  notLive: string[];
+}
+
+/** For each resource of the bundle: the keys its file takes from the deployment, or why it takes none. */
+export function intoDecisions(
+  desired: DesiredState,
+  changes: readonly ResourceChange[],
+  managed: ReadonlyMap<string, Doc>,
+): IntoDecisions {
+  const byAddress = new Map(changes.map((c) => [c.address, c]));
+  const out: IntoDecisions = { edits: [], unchanged: 0, notLive: [] };
+  for (const d of [...desired.workbooks, ...desired.reports, ...desired.userAttributes]) {
+    const change = byAddress.get(d.address);
+    const doc = managed.get(d.address);
+    if (change?.liveId === undefined || doc === undefined) {
+      out.notLive.push(d.address);
+      continue;
+    }
+    const edits = editsFor(change, doc);
+    if (edits.length === 0) {
+      out.unchanged++;
+      continue;
+    }
+    const match = 'publicId' in d ? { publicId: d.publicId } : 'slug' in d ? { slug: d.slug } : { name: d.name };
+    out.edits.push({ address: d.address, file: d.pos.file, match, edits });
+  }
+  return out;
 }
