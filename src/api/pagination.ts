@@ -4,7 +4,7 @@
 // refuses it or shows a smaller cap); the list's length is bounded
 // (list-bound.ts); a server that pages wrongly (repeated cursors, an item in
 // two pages, empty pages without end) is refused rather than followed.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, type ApiCode } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { invalidBody, issuesText, valuedIssues } from './error-wording.js';

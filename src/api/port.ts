@@ -2,7 +2,7 @@
 // harmless, which the retry loop needs for POSTs (PUTs are by definition).
 // `labelled` gives the same port with every request named by the resource
 // address it is for, in --verbose lines and wait notices.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiPort } from '../core/model.js';
 import { ApiError } from '../errors.js';
 import type { ApiClient } from './client.js';

@@ -6,7 +6,7 @@
 // validates, so a number field may hold `folderId: ${vars.financeFolderId}`.
 // The generated bundle schemas therefore also accept such a string wherever a
 // number, integer or boolean goes, so an editor does not flag valid files.
-import { z } from 'zod';
+import * as z from 'zod';
 import { WscConfigSchema } from '../config/schema.js';
 import { ReportSchema, UserAttributeSchema, WorkbookSchema } from '../domain/bundle-schema/index.js';
 

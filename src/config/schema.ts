@@ -1,6 +1,6 @@
 // wsc.yaml: environments and the default one. Strict, like the bundle: a
 // typo is an error, not a silently ignored key.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const VAR_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;

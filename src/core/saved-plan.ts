@@ -1,7 +1,7 @@
 // The saved-plan file (`wsc plan --out FILE`, `wsc apply FILE`): the plan
 // with its requests and fingerprints, and where it was made for. It never
 // holds a token: the environment is copied field by field, never spread.
-import { z } from 'zod';
+import * as z from 'zod';
 import { InternalError, UsageError } from '../errors.js';
 import { buildGraph } from './execute/graph.js';
 import type { Plan, PublicIdMode } from './model.js';

@@ -2,7 +2,7 @@
 // in order. Each gets the same context (the connection, the bundle as loaded)
 // and returns one line: passed or not, what it found, and a hint when it did
 // not pass. Read-only: only GETs. A check is added with one entry in CHECKS.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { detectWorkbookListing, type WorkbookListing } from '../api/folders.js';
 import { paths, Report, UserAttribute } from '../domain/wire.js';

@@ -9,7 +9,7 @@
 // schemas are what a server validates; the emulator uses them as its
 // validation rules, so they are ordinary (non-strict) objects as a lenient
 // server would be, except where the specification states a constraint.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------
 // Shared pieces

@@ -4,8 +4,8 @@
 // hunk headers name the field and where in it (`@@ jsonQuery: filters @@`),
 // references by identity (`{ $workbook: sales }`), never a bare id.
 // Shared by the human and markdown renderers.
+import { createRequire } from 'node:module';
 import { structuredPatch } from 'diff';
-import { stringify as yamlStringify } from 'yaml';
 import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
 import { visible } from '../visible.js';
 
@@ -35,8 +35,14 @@ export function orderLike(before: JsonValue, like: JsonValue | undefined): JsonV
   return out;
 }
 
+/** The `yaml` library, loaded at first use: a plan without changes shows no value, and loading it costs ~30 ms. */
+let yamlLib: typeof import('yaml') | undefined;
+
 function yaml(v: JsonValue, flow: boolean): string {
-  return yamlStringify(v, { lineWidth: 0, ...(flow ? { collectionStyle: 'flow' as const } : {}) }).replace(/\n$/, '');
+  yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlLib
+    .stringify(v, { lineWidth: 0, ...(flow ? { collectionStyle: 'flow' as const } : {}) })
+    .replace(/\n$/, '');
 }
 
 /** A value on one line: strings and numbers as JSON, structured values and references as YAML flow. */

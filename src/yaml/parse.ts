@@ -218,17 +218,10 @@ export function parseFast(file: string, text: string, opts: ParseOptions): Parse
     if (e === NOT_PLAIN) return undefined;
     throw e;
   }
-  let full: ParseResult | undefined;
   const keys = rootKeys(text);
+  const reread: Reread = { file, text, full: undefined };
   const docs = values.map((value, index): ParsedDoc => {
-    const fill = (positions: PositionIndex) => {
-      full ??= parseWithLibrary(file, text, {});
-      const doc = full.docs.find((d) => d.index === index);
-      if (!doc) return;
-      positions.start = doc.positions.start;
-      for (const [key, pos] of doc.positions.entries()) positions.setByKey(key, pos);
-    };
-    const positions = new PositionIndex(undefined, fill);
+    const positions = new PositionIndex(undefined, fillFrom(reread, index));
     const found = keys?.length === values.length ? keys[index]! : undefined;
     const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : undefined;
     if (found && own && found.length > 0 && found.length === own.length && found.every((k, i) => k.key === own[i])) {
@@ -238,6 +231,28 @@ export function parseFast(file: string, text: string, opts: ParseOptions): Parse
     return { index, value, positions };
   });
   return { docs, diagnostics: [], varProblems: [], incomplete: false };
+}
+
+/** A file the fast path read, to be read again by the library (once) when a position is looked up. */
+interface Reread {
+  file: string;
+  text: string;
+  full: ParseResult | undefined;
+}
+
+/**
+ * The `fill` of a document's PositionIndex. A function of its own so that
+ * the closure, kept with the document, holds only the file's text and not
+ * what parseFast found on the way (the root keys, every document's value).
+ */
+function fillFrom(reread: Reread, index: number): (positions: PositionIndex) => void {
+  return (positions) => {
+    reread.full ??= parseWithLibrary(reread.file, reread.text, {});
+    const doc = reread.full.docs.find((d) => d.index === index);
+    if (!doc) return;
+    positions.start = doc.positions.start;
+    for (const [key, pos] of doc.positions.entries()) positions.setByKey(key, pos);
+  };
 }
 
 /** Thrown by `plain` when the library must read the document. */
@@ -275,8 +290,11 @@ function plain(v: unknown, walk: { nodes: number; lookup: VarLookup | undefined 
   return obj;
 }
 
-/** A root key as written at the start of a line: `key:`, unquoted. */
-const ROOT_KEY_LINE = /^([^\s#'"?:,[\]{}&*!|>%@`-][^\n]*?)[ \t]*:(?:[ \t\r]|$)/;
+/**
+ * A root key as written at the start of a line (lastIndex): `key:`, unquoted.
+ * Sticky, on the whole text, so that no line is copied out of it to be matched.
+ */
+const ROOT_KEY_LINE = /([^\s#'"?:,[\]{}&*!|>%@`-][^\n]*?)[ \t]*:(?:[ \t\r]|(?=\n)|$)/y;
 
 /**
  * The keys of each document's block mapping at the root, each where it
@@ -294,12 +312,12 @@ function rootKeys(text: string): { key: string; pos: LineCol }[][] | undefined {
     const c = text.charCodeAt(at);
     // Blank, indented, or a comment.
     if (c !== 0x0a && c !== 0x0d && c !== 0x20 && c !== 0x23) {
-      const lineText = text.slice(at, end === -1 ? text.length : end);
-      if (/^---\r?$/.test(lineText)) {
+      if (text.startsWith('---', at) && /^\r?$/.test(text.slice(at + 3, end === -1 ? text.length : end))) {
         // A document's start marker: it ends the document before it, if any.
         if (docs[docs.length - 1]!.length > 0) docs.push([]);
       } else {
-        const m = ROOT_KEY_LINE.exec(lineText);
+        ROOT_KEY_LINE.lastIndex = at;
+        const m = ROOT_KEY_LINE.exec(text);
         if (!m) return undefined;
         docs[docs.length - 1]!.push({ key: m[1]!, pos: { line, col: 1 } });
       }

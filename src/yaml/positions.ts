@@ -14,7 +14,11 @@ export interface NodePos {
 }
 
 export class PositionIndex {
-  private readonly map = new Map<string, NodePos>();
+  /**
+   * Made at the first position set: a document the fast reader read, and whose positions are never
+   * looked up past its root keys, has none (thousands of documents are kept until the run ends).
+   */
+  private map: Map<string, NodePos> | undefined;
   /** Positions of the root's keys alone (the key, not the value): what a valid bundle needs of every document. */
   private readonly topKeys = new Map<string, LineCol>();
   private startPos: LineCol | undefined;
@@ -43,12 +47,12 @@ export class PositionIndex {
   }
 
   set(path: Path, pos: NodePos): void {
-    this.map.set(keyOf(path), pos);
+    (this.map ??= new Map()).set(keyOf(path), pos);
   }
 
   /** `set` with the key of the path already built (see childKey). */
   setByKey(key: string, pos: NodePos): void {
-    this.map.set(key, pos);
+    (this.map ??= new Map()).set(key, pos);
   }
 
   /** The position of the root's key `key` (its value's position is left to `fill`). */
@@ -63,16 +67,16 @@ export class PositionIndex {
 
   get(path: Path): NodePos | undefined {
     const key = keyOf(path);
-    const p = this.map.get(key);
+    const p = this.map?.get(key);
     if (p !== undefined || this.fill === undefined) return p;
     this.complete();
-    return this.map.get(key);
+    return this.map?.get(key);
   }
 
   /** Every recorded position, by key (tests, debugging). */
   entries(): [string, NodePos][] {
     this.complete();
-    return [...this.map.entries()];
+    return [...(this.map?.entries() ?? [])];
   }
 
   private complete(): void {

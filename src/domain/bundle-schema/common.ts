@@ -1,5 +1,5 @@
 // Pieces shared by the bundle's file schemas: references and free-form data.
-import { z } from 'zod';
+import * as z from 'zod';
 import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../wire.js';
 import { FolderPathError, parseFolderPath } from '../folder-path.js';
 

@@ -3,7 +3,7 @@
 // error here instead of a field the server silently drops. One difference
 // from the API: every widget needs an `id`, because an id the server assigns
 // would show as a change on the next plan.
-import { z } from 'zod';
+import * as z from 'zod';
 import { WidgetType } from '../wire.js';
 import { FreeForm, ReportRefSchema } from './common.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PIVOT_DISPLAY, ReportSource } from '../wire.js';
 import { FolderPathSchema, FreeForm, PublicIdSchema, WorkbookRefSchema } from './common.js';
 

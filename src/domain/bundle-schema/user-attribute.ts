@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserAttributeType } from '../wire.js';
 
 export const UserAttributeSchema = z

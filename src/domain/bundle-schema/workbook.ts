@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FolderPathSchema } from './common.js';
 import { DashboardDraftSchema } from './dashboard.js';
 import { AdoptSchema } from './report.js';
