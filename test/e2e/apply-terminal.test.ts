@@ -1,46 +1,15 @@
 // The built CLI on a real pseudo-terminal (util-linux `script`): apply shows
 // the plan, asks, reads the answer from the terminal, and shows a spinner per
 // phase. Skipped where `script` is not the util-linux one.
-import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, root, withEmulator, type Emulator } from './helpers/index.js';
+import { cleanupTemp, ensureBuilt, withEmulator } from './helpers/index.js';
+import { applyOnTerminal, hasScript } from './helpers/terminal.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
-
-const hasScript =
-  process.platform === 'linux' &&
-  spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
-
-/** Runs `wsc apply` in a pseudo-terminal of 100 columns and answers the question. */
-function applyOnTerminal(emu: Emulator, dir: string, answer: string): Promise<{ code: number | null; screen: string }> {
-  const cmd = `stty cols 100; exec node ${root}/bin/wsc.js apply --dir ${dir} --base-url ${emu.url} --deployment 1`;
-  const child = spawn('script', ['-qec', cmd, '/dev/null'], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WSC_TOKEN: 'dev-token', TERM: 'xterm' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let answered = false;
-  const onData = (d: Buffer) => {
-    screen += d.toString('utf8');
-    if (!answered && screen.includes('Apply these changes? (yes/no)')) {
-      answered = true;
-      child.stdin.write(`${answer}\r`);
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, screen });
-    }),
-  );
-}
 
 describe.skipIf(!hasScript)('apply on a terminal', () => {
   test('answering yes applies, with a spinner and a line per kind of request once its last one ended', async () => {

@@ -2,13 +2,12 @@
 // and never created; plan against a server creates no .wsc/; an exported
 // bundle keeps .wsc/ out of Git; --no-color on a real terminal (util-linux
 // `script`) writes no escape sequence, the confirmation prompt included.
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, root, runCli, target, tempDir, withEmulator } from './helpers/index.js';
-import type { Emulator } from './helpers/index.js';
+import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { applyOnTerminal, hasScript } from './helpers/terminal.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -48,43 +47,11 @@ describe('.wsc/', () => {
   });
 });
 
-const hasScript =
-  process.platform === 'linux' &&
-  spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
-
-/** `wsc apply --no-color` in a pseudo-terminal, answering the question; everything the terminal showed. */
-function applyOnTerminal(emu: Emulator, dir: string): Promise<{ code: number | null; screen: string }> {
-  const wsc = `node ${root}/bin/wsc.js`;
-  const cmd = `stty cols 100; exec ${wsc} apply --no-color --dir ${dir} --base-url ${emu.url} --deployment 1`;
-  const child = spawn('script', ['-qec', cmd, '/dev/null'], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WSC_TOKEN: 'dev-token', TERM: 'xterm' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let answered = false;
-  const onData = (d: Buffer) => {
-    screen += d.toString('utf8');
-    if (!answered && screen.includes('Apply these changes? (yes/no)')) {
-      answered = true;
-      child.stdin.write('yes\r');
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, screen });
-    }),
-  );
-}
-
 describe.skipIf(!hasScript)('--no-color on a terminal', () => {
   test('apply asks, applies, and writes no escape sequence at all', async () => {
     const dir = writeBundle({ looseReports: 2 });
     await withEmulator({}, async (emu) => {
-      const { code, screen } = await applyOnTerminal(emu, dir);
+      const { code, screen } = await applyOnTerminal(emu, dir, 'yes', ['--no-color']);
       expect(code).toBe(0);
       expect(screen).toContain('Apply these changes? (yes/no)');
       expect(screen).toContain('2 created');
