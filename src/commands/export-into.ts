@@ -10,7 +10,7 @@ import type { ExportOptions } from './options.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
-import { editDocument, exportEnvDir } from './export-only.js';
+import { editDocument, environmentAndBundle } from './export-only.js';
 import { exportSourceOf } from './export-source.js';
 import { visible } from '../visible.js';
 import { endPhase } from '../timings.js';
@@ -35,8 +35,6 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
       hint: 'Give the directory of the bundle to update, or write a new one with --out.',
     });
   }
-  const { resolveEnvironment } = await import('../config/environment.js');
-  const { loadValidBundle } = await import('../bundle/load.js');
   const { connect } = await import('../api/connect.js');
   const { hintsFor, readLiveState } = await import('../api/live.js');
   const { readFolderTree } = await import('../api/folders.js');
@@ -48,18 +46,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
   const render = await import('../render/export.js');
 
   const connOpts = connectOptions(opts, ctx);
-  const env = await resolveEnvironment({
-    dir: exportEnvDir(opts, ctx.cwd),
-    flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
-    env: ctx.env,
-  });
-  // A bundle that does not load is not updated (exit 3, nothing read).
-  const { desired } = await loadValidBundle(root, {
-    vars: env.vars,
-    env: ctx.env,
-    mayHoldUnknownRefs: true,
-    tokenVariables: env.tokenVariables,
-  });
+  const { env, desired } = await environmentAndBundle(opts, ctx, root);
   const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;

@@ -21,28 +21,18 @@ const ADDRESS_RE = /^(report|workbook)\/.+$/;
  * Whose wsc.yaml names the environment: --dir when given; else, into an
  * existing bundle (--into), that bundle's own; else the working directory.
  */
-export function exportEnvDir(opts: ExportOptions, cwd: string): string {
+function exportEnvDir(opts: ExportOptions, cwd: string): string {
   if (opts.dirGiven !== true && opts.into !== undefined) return resolve(cwd, opts.into);
   return resolve(cwd, opts.dir);
 }
 
-export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): Promise<number> {
-  const only = [...new Set(opts.only ?? [])];
-  for (const a of only) {
-    if (!ADDRESS_RE.test(a)) {
-      throw new UsageError(`--only ${a}: expected report/<publicId> or workbook/<slug>.`, { code: 'bad_only_address' });
-    }
-  }
+/**
+ * The environment (exportEnvDir) and the bundle at `root` an export updates in
+ * place. A bundle that does not load is not updated (exit 3, nothing read).
+ */
+export async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, root: string) {
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
-  const { connect } = await import('../api/connect.js');
-  const { hintsFor, readLiveState } = await import('../api/live.js');
-  const { plan } = await import('../core/plan.js');
-  const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
-  const { editsFor } = await import('../core/export/only.js');
-  const { livePublicId } = await import('../core/publicid.js');
-
-  const root = resolve(ctx.cwd, (opts.into ?? opts.out)!);
   const env = await resolveEnvironment({
     dir: exportEnvDir(opts, ctx.cwd),
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
@@ -54,6 +44,25 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
     mayHoldUnknownRefs: true,
     tokenVariables: env.tokenVariables,
   });
+  return { env, desired };
+}
+
+export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): Promise<number> {
+  const only = [...new Set(opts.only ?? [])];
+  for (const a of only) {
+    if (!ADDRESS_RE.test(a)) {
+      throw new UsageError(`--only ${a}: expected report/<publicId> or workbook/<slug>.`, { code: 'bad_only_address' });
+    }
+  }
+  const { connect } = await import('../api/connect.js');
+  const { hintsFor, readLiveState } = await import('../api/live.js');
+  const { plan } = await import('../core/plan.js');
+  const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
+  const { editsFor } = await import('../core/export/only.js');
+  const { livePublicId } = await import('../core/publicid.js');
+
+  const root = resolve(ctx.cwd, (opts.into ?? opts.out)!);
+  const { env, desired } = await environmentAndBundle(opts, ctx, root);
   const conn = await connect(env, connectOptions(opts, ctx));
   try {
     const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
