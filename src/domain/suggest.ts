@@ -38,8 +38,3 @@ export function closest(word: string, known: readonly string[]): string | undefi
   const limit = Math.min(2, Math.max(1, Math.floor(word.length / 2)));
   return bestDist <= limit ? best : undefined;
 }
-
-export function didYouMean(word: string, known: readonly string[]): string | undefined {
-  const c = closest(word, known);
-  return c === undefined ? undefined : `did you mean \`${c}\`?`;
-}

@@ -317,8 +317,6 @@ export const REPORT_INPUT_FIELDS = [
 ] as const;
 export type ReportInputField = (typeof REPORT_INPUT_FIELDS)[number];
 
-export const WORKBOOK_INPUT_FIELDS = ['name', 'folderId', 'meta'] as const;
-
 /** Body of PUT /workbooks/{workbookId}: `meta` here replaces, and `slug` gives a workbook its slug. */
 export const UpdateWorkbookInput = z.object({
   name: z.string().nullish(),
