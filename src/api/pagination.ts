@@ -1,5 +1,6 @@
 // Cursor pagination: one chain per list, each page asked for once the one
-// before it has been read and checked, so a list read is complete or fails.
+// before it has arrived and its cursor is checked; a list read is complete or
+// fails.
 // `first` is the client's page size (page-size.ts: smaller once a server
 // refuses it or shows a smaller cap); the list's length is bounded
 // (list-bound.ts); a server that pages wrongly (repeated cursors, an item in
@@ -63,11 +64,11 @@ export async function* readPages<T>(
   const bound = new ListBound(client.maxListItems);
   let total = 0;
   let emptyInARow = 0;
-  let after: string | undefined;
   const fail = (message: string, hint: string, code: ApiCode = 'bad_pagination') =>
     new ApiError({ method: 'GET', path, status: 200, code }, client.redact(`GET ${path}: ${message}`), { hint });
+  let next = readPage(client, path, query, undefined, opts.label);
   for (let n = 1; ; n++) {
-    const { raw, asked } = await readPage(client, path, query, after, opts.label);
+    const { raw, asked } = await next;
     const info = raw.pageInfo ?? undefined;
     if (info?.hasNextPage) client.pageSizes.short(asked, raw.items.length);
     opts.onPage?.({ count: raw.count, items: raw.items.length, pageInfo: info });
@@ -103,6 +104,11 @@ export async function* readPages<T>(
       }
       if (n + 1 > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, serverBug);
       seen.add(cursor);
+      // The chain's round trips are the read's critical path: the next page is
+      // asked for now, while this one's items are checked and used. If they
+      // fail, the read fails and closing the client aborts that request.
+      next = readPage(client, path, query, cursor, opts.label);
+      next.catch(() => undefined);
     }
     const items = validateItems(client, path, raw.items, itemSchema, opts);
     // An item twice in one chain means the list moved under the cursor (or
@@ -124,7 +130,6 @@ export async function* readPages<T>(
     }
     yield items;
     if (!info?.hasNextPage) return;
-    after = info.endCursor!;
   }
 }
 
