@@ -32,8 +32,16 @@ export function listFolders(client: ApiClient, deploymentId: number, parentId: n
   return client.listAll(paths.folders(deploymentId), Folder, query, label === undefined ? {} : { label });
 }
 
-/** The folder tree (or the branches `descend` keeps): every folder read, parents before children. */
-export async function readFolderTree(client: ApiClient, deploymentId: number, descend?: Descend): Promise<Folder[]> {
+/**
+ * The folder tree (or the branches `descend` keeps): every folder read, parents before children.
+ * `root`: the root level's list, when the caller asked for it already.
+ */
+export async function readFolderTree(
+  client: ApiClient,
+  deploymentId: number,
+  descend?: Descend,
+  root?: Promise<Folder[]>,
+): Promise<Folder[]> {
   const all: Folder[] = [];
   const seen = new Set<number>();
   // Each level is a list of its own: a server inventing ever deeper folders is stopped by the tree's total.
@@ -41,7 +49,9 @@ export async function readFolderTree(client: ApiClient, deploymentId: number, de
   const count = sharedBound(path, `GET ${path} (the folder tree)`, client.maxListItems);
   let level: { id: number | null; path: string[] }[] = [{ id: null, path: [] }];
   while (level.length > 0) {
-    const lists = await mapBounded(level, PARALLEL_LISTS, (p) => listFolders(client, deploymentId, p.id));
+    const lists = await mapBounded(level, PARALLEL_LISTS, (p) =>
+      p.id === null && root !== undefined ? root : listFolders(client, deploymentId, p.id),
+    );
     const next: { id: number | null; path: string[] }[] = [];
     lists.forEach((folders, i) => {
       count(folders.length);

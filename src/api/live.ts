@@ -5,7 +5,7 @@
 // report in it, so the chain cannot skip one that was there all along.
 import type { DesiredState, LiveState, OddItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
-import { readAllWorkbooks, readFolderTree } from './folders.js';
+import { listFolders, readAllWorkbooks, readFolderTree } from './folders.js';
 import { normalizeSlug, paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
 
 /** The order reports are read in: no update moves a report in it, so one chain misses none. */
@@ -75,8 +75,13 @@ export async function readLiveState(
   const workbookCount = new CountWatch();
   // Read once: at the start when the bundle names folders, else only if the
   // workbook list may leave out the workbooks in folders (api/folders.ts).
+  // The root level is asked for at once either way: a deployment without a
+  // foldered workbook needs it, and waiting for the workbook list first would
+  // put a round trip after that list's.
+  const root = listFolders(client, deploymentId, null);
+  root.catch(() => undefined);
   let tree: Promise<Folder[]> | undefined;
-  const folders = () => (tree ??= readFolderTree(client, deploymentId));
+  const folders = () => (tree ??= readFolderTree(client, deploymentId, undefined, root));
   if (hints.folders) folders().catch(() => undefined);
   const [reports, workbookRead, userAttributes] = await Promise.all([
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
