@@ -67,18 +67,17 @@ export function leftAloneLine(plan: Plan): string {
   return `${plan.summary.noop} unchanged, ${unmanaged} unmanaged resource${unmanaged === 1 ? '' : 's'} left alone.`;
 }
 
+const SYMBOL_COLOR: Record<string, 'red' | 'green' | 'yellow' | 'cyan' | 'magenta'> = {
+  '-': 'red',
+  '+': 'green',
+  '~': 'yellow',
+  '→': 'cyan',
+  '↑': 'magenta',
+};
+
 function colorSymbol(sym: string, style: Style): string {
-  const { c } = style;
-  if (sym === '-') return c.red(sym);
-  return sym === '+'
-    ? c.green(sym)
-    : sym === '~'
-      ? c.yellow(sym)
-      : sym === '→'
-        ? c.cyan(sym)
-        : sym === '↑'
-          ? c.magenta(sym)
-          : sym;
+  const color = SYMBOL_COLOR[sym];
+  return color === undefined ? sym : style.c[color](sym);
 }
 
 function diffLine(l: DiffLine, style: Style): string {

@@ -23,16 +23,8 @@ export function orderLike(before: JsonValue, like: JsonValue | undefined): JsonV
   if (!isObj(before)) return before;
   const keys = isObj(like) ? [...Object.keys(like).filter((k) => Object.hasOwn(before, k))] : [];
   for (const k of Object.keys(before)) if (!keys.includes(k)) keys.push(k);
-  const out: Obj = {};
-  for (const k of keys) {
-    Object.defineProperty(out, k, {
-      value: orderLike(before[k]!, isObj(like) ? like[k] : undefined),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
+  // fromEntries defines own members, `__proto__` included, as JSON.parse does.
+  return Object.fromEntries(keys.map((k) => [k, orderLike(before[k]!, isObj(like) ? like[k] : undefined)]));
 }
 
 /** The `yaml` library, loaded at first use: a plan without changes shows no value, and loading it costs ~30 ms. */
