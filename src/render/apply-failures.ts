@@ -6,6 +6,7 @@ import { INTERRUPTED, type ApplyResult, type FailedRequest } from '../core/execu
 import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 import { ApiError, NetworkError, type SourcePos, type WscError } from '../errors.js';
 import type { Style } from './style.js';
+import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
 /** A failure that the same request may not meet again: no answer, throttling, a server error, a transient conflict. */
@@ -75,6 +76,6 @@ export function convergenceNote(result: ApplyResult, style: Style): string {
   const rest =
     transient > 0 ? ` The other ${transient} failed for a transient reason and may succeed on a re-run.` : '';
   return style.c.yellow(
-    `Re-running apply alone will fail the same way for ${permanent} request${permanent === 1 ? '' : 's'}: change what the messages above say first (what was applied is not repeated).${rest}`,
+    `Re-running apply alone will fail the same way for ${plural(permanent, 'request')}: change what the messages above say first (what was applied is not repeated).${rest}`,
   );
 }
