@@ -39,8 +39,8 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
       const { plan } = await import('../core/plan.js');
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };
       const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
-      const planCtx = { environment: env.name, deploymentId: env.deploymentId, publicIds: env.publicIds, targets: [] };
-      return plan(desired, live, { ...planCtx, fingerprints: false });
+      const { name: environment, deploymentId, publicIds } = env;
+      return plan(desired, live, { environment, deploymentId, publicIds, targets: [], fingerprints: false });
     };
     const checks = await runChecks(
       {

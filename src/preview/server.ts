@@ -2,10 +2,9 @@
 // package, the bundle's preview model as JSON, and an event stream that says
 // when a bundle file changed (Node's recursive fs.watch), so the page reloads
 // its data and keeps the dashboard and breakpoint it shows.
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { PreviewModel } from './model.js';

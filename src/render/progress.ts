@@ -36,12 +36,12 @@ export function createProgress(opts: {
       .sort(([a], [b]) => a - b)
       .map(([p, s]) => `${PHASE_TITLES[p]} ${s.settled}/${s.total}`)
       .join(' · ');
+  const stop = () => {
+    spinner?.stop();
+    spinner = undefined;
+  };
   const refresh = () => {
-    if (active.size === 0) {
-      spinner?.stop();
-      spinner = undefined;
-      return;
-    }
+    if (active.size === 0) return stop();
     if (!spinner) spinner = ora({ stream: opts.stream, discardStdin: false, text: text() }).start();
     else spinner.text = text();
   };
@@ -85,9 +85,6 @@ export function createProgress(opts: {
       }
       refresh();
     },
-    stop: () => {
-      spinner?.stop();
-      spinner = undefined;
-    },
+    stop,
   };
 }
