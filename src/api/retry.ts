@@ -1,9 +1,5 @@
-// The retry policy, as data plus one pure predicate (`retryDecision`).
-// The client's attempts are driven by p-retry with its own backoff turned
-// off: the wait after a failure is this policy's (full jitter, or the
-// server's Retry-After in its place), slept by the client with an injectable
-// sleep and clock, which is also where the total bound `maxTotalMs` and the
-// breaker end the retries (client.ts `beforeRetry`).
+// The retry policy, as data plus one pure predicate (`retryDecision`). The client runs the attempts
+// with p-retry and sleeps the waits decided here (client.ts `request`).
 import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 
 export interface RetryPolicy {

@@ -10,7 +10,7 @@ import type { CommandContext } from './context.js';
 export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<number> {
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
-  const { CHECKS, probeOf, runChecks } = await import('../doctor/checks.js');
+  const { probeOf, runChecks } = await import('../doctor/checks.js');
   const { doctorPassed, renderDoctorHuman, renderDoctorJson } = await import('../render/doctor.js');
   const dir = resolve(ctx.cwd, opts.dir);
   const connOpts = connectOptions(opts, ctx);
@@ -42,17 +42,14 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
       const { name: environment, deploymentId, publicIds } = env;
       return plan(desired, live, { environment, deploymentId, publicIds, targets: [], fingerprints: false });
     };
-    const checks = await runChecks(
-      {
-        env,
-        client: conn.client,
-        deploymentId: conn.deploymentId,
-        bundle,
-        probe: probeOf(conn.client, conn.deploymentId),
-        plan: () => (planned ??= planOnce()),
-      },
-      CHECKS,
-    );
+    const checks = await runChecks({
+      env,
+      client: conn.client,
+      deploymentId: conn.deploymentId,
+      bundle,
+      probe: probeOf(conn.client, conn.deploymentId),
+      plan: () => (planned ??= planOnce()),
+    });
     const baseUrl = env.embedded ? 'embedded emulator' : conn.baseUrl;
     const report = { environment: env.name, baseUrl, deploymentId: conn.deploymentId, checks };
     ctx.out(opts.output === 'json' ? renderDoctorJson(report) : renderDoctorHuman(report, ctx.style));
