@@ -39,9 +39,7 @@ function parseTwinned(t: string): { [k: string]: unknown } | undefined {
       // REST starts at a `"`, so `{REST` parses only as an object with members.
       const rest = JSON.parse(`{${t.slice(r + 1)}`) as { [k: string]: unknown };
       // Members defined in text order: a repeated `items` or `data` in REST wins, as in JSON.parse.
-      return Object.fromEntries([['items', items], ['data', items], ...Object.entries(rest)]) as {
-        [k: string]: unknown;
-      };
+      return Object.fromEntries<unknown>([['items', items], ['data', items], ...Object.entries(rest)]);
     } catch {
       return undefined;
     }
