@@ -77,14 +77,14 @@ function common(cmd: Command, opts: { output: readonly Format[] }): Command {
 }
 
 type Runner<O> = (opts: O, ctx: CommandContext) => Promise<number>;
-type Program = Command & { exitCode?: number; context?: ContextFactory };
+type Program = Command & { exitCode?: number; context: ContextFactory };
 
 function action<O extends { color: boolean }>(program: Program, load: () => Promise<{ run: Runner<O> }>) {
   return async function (this: Command) {
     const opts = this.opts<O>();
     const args = this.args;
     const { run } = await load();
-    const ctx = (program.context ?? processContext)({ noColor: !opts.color });
+    const ctx = program.context({ noColor: !opts.color });
     const dirGiven = this.getOptionValueSource('dir') === 'cli';
     program.exitCode = await run({ ...opts, args, dirGiven }, ctx);
   };

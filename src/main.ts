@@ -2,7 +2,7 @@
 // error into a message and an exit code (README, Exit codes). Known errors print no
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError, type Command } from 'commander';
-import { EXIT, InternalError, isWscError, UsageError, type WscError } from './errors.js';
+import { EXIT, InternalError, isWscError } from './errors.js';
 import { envValue } from './env.js';
 import type { Style } from './render/style.js';
 import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
@@ -97,7 +97,7 @@ export async function report(
   }
   // An InternalError is a bug found by wsc itself: printed as any unknown error, with its stack.
   if (isWscError(e) && !(e instanceof InternalError)) {
-    write(await formatError(e, style));
+    write((await import('./render/error.js')).renderError(e, style));
     return e.exitCode;
   }
   const err = e instanceof Error ? e : new Error(String(e));
@@ -107,10 +107,3 @@ export async function report(
   );
   return EXIT.failure;
 }
-
-async function formatError(e: WscError, style: Style): Promise<string> {
-  const { renderError } = await import('./render/error.js');
-  return renderError(e, style);
-}
-
-export { UsageError };

@@ -4,6 +4,7 @@
 // p-retry. How failures are worded is error-wording.ts; how lists are paged,
 // pagination.ts. It never reads process.env (commands pass options in) and
 // never builds a string that holds the token.
+import { setTimeout as delay } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
@@ -51,10 +52,8 @@ export interface ApiClientOptions {
   connections?: number;
   /** Time for one response, headers and body. Default 30 s. */
   requestTimeoutMs?: number;
-  connectTimeoutMs?: number;
-  /** `--max-retries`; overrides policy.maxRetries. */
+  /** `--max-retries`; else RETRY_POLICY's. */
   maxRetries?: number;
-  policy?: RetryPolicy;
   /** `first` of list requests. Default 500. */
   pageSize?: number;
   /** Largest response body accepted. Default 32 MiB. */
@@ -106,39 +105,16 @@ class FailedAttempt extends Error {
 
 class TooLarge extends Error {}
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
+/** The Authorization header; with `***` for the token, as --verbose shows it. */
 function authHeader(scheme: AuthScheme, token: string): string {
   if (scheme === 'api-key') return `Api-Key ${token}`;
   if (scheme === 'raw') return token;
   return `Bearer ${token}`;
 }
 
-function redactedAuth(scheme: AuthScheme): string {
-  if (scheme === 'api-key') return 'Api-Key ***';
-  if (scheme === 'raw') return '***';
-  return 'Bearer ***';
-}
-
-function queryString(q: Query | undefined): string {
-  if (!q) return '';
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
-  const s = params.toString();
-  return s ? `?${s}` : '';
+function queryString(q: Query = {}): string {
+  const s = new URLSearchParams(Object.entries(q).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+  return s.size > 0 ? `?${s}` : '';
 }
 
 function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -189,18 +165,17 @@ export class ApiClient {
     this.host = url.host;
     const scheme = opts.authScheme ?? 'bearer';
     this.auth = authHeader(scheme, opts.token);
-    this.authShown = redactedAuth(scheme);
+    this.authShown = authHeader(scheme, '***');
     this.token = opts.token;
     this.timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
+    const connectTimeoutMs = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxListItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
     this.pageSizes = new PageSize(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
-    const base = opts.policy ?? RETRY_POLICY;
-    this.policy = opts.maxRetries === undefined ? base : policyWithMaxRetries(opts.maxRetries, base);
+    this.policy = opts.maxRetries === undefined ? RETRY_POLICY : policyWithMaxRetries(opts.maxRetries);
     this.traceFn = opts.trace;
     this.noticeFn = opts.notice;
-    this.sleep = opts.sleep ?? defaultSleep;
+    this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
     this.wording = {
@@ -291,7 +266,7 @@ export class ApiClient {
     const delay = d.delayMs ?? 0;
     const spent = this.now() - since;
     const cap = this.policy.maxTotalMs;
-    if (cap !== undefined && spent + delay > cap) {
+    if (spent + delay > cap) {
       const times = `${attempt} time${attempt === 1 ? '' : 's'}`;
       const most = `one request is retried for at most ${seconds(cap)} in all`;
       r.error.details.push(`Tried ${times} over ${seconds(spent)}; ${most}.`);

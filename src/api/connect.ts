@@ -4,18 +4,14 @@
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { ApiPort } from '../core/model.js';
 import { ConfigError } from '../errors.js';
-import { ApiClient } from './client.js';
+import { ApiClient, type ApiClientOptions } from './client.js';
 import { httpPort } from './port.js';
 
-export interface ConnectOptions {
-  concurrency: number;
-  maxRetries: number;
-  requestTimeoutMs?: number;
-  pageSize?: number;
-  maxListItems?: number;
-  trace?: (line: string) => void;
-  notice?: (line: string) => void;
-}
+/** The command's settings: --concurrency, and what the client takes as it is. */
+export type ConnectOptions = { concurrency: number; maxRetries: number } & Pick<
+  ApiClientOptions,
+  'requestTimeoutMs' | 'pageSize' | 'maxListItems' | 'trace' | 'notice'
+>;
 
 export interface Connection {
   client: ApiClient;
@@ -57,18 +53,14 @@ export async function connect(env: ResolvedEnvironment, opts: ConnectOptions): P
     baseUrl = env.baseUrl;
     token = env.token;
   }
+  const { concurrency, ...clientOpts } = opts;
   const client = new ApiClient({
     baseUrl,
     token,
     authScheme: env.embedded ? 'bearer' : env.authScheme,
     // The three lists of a live read run at once, whatever --concurrency says.
-    connections: Math.max(opts.concurrency, 3),
-    maxRetries: opts.maxRetries,
-    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
-    ...(opts.pageSize !== undefined ? { pageSize: opts.pageSize } : {}),
-    ...(opts.maxListItems !== undefined ? { maxListItems: opts.maxListItems } : {}),
-    ...(opts.trace ? { trace: opts.trace } : {}),
-    ...(opts.notice ? { notice: opts.notice } : {}),
+    connections: Math.max(concurrency, 3),
+    ...clientOpts,
   });
   let closed = false;
   return {

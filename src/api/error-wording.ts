@@ -46,33 +46,32 @@ export function seconds(ms: number): string {
   return s >= 120 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
 }
 
-/** zod's issues in one line, at most `max` of them. */
-export function issuesText(error: z.ZodError, max = 3): string {
-  const parts = error.issues.slice(0, max).map((i) => {
-    const where = i.path.length ? i.path.map(String).join('.') : '(root)';
-    // zod words a missing member as a wrong type ("expected number, received undefined"); JSON has no undefined.
-    if (i.code === 'invalid_type' && i.message.endsWith('received undefined')) {
-      return `${where}: missing (expected ${i.expected})`;
-    }
-    return `${where}: ${i.message}`;
-  });
+/** At most `max` of zod's issues, each as `say` words it, in one line. */
+function joinIssues(error: z.ZodError, max: number, say: (i: z.core.$ZodIssue, where: string) => string): string {
+  const parts = error.issues.slice(0, max).map((i) => say(i, i.path.length ? i.path.map(String).join('.') : '(root)'));
   const more = error.issues.length - max;
   return parts.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
 }
 
+/** zod's issues in one line, at most `max` of them. */
+export function issuesText(error: z.ZodError, max = 3): string {
+  return joinIssues(error, max, (i, where) =>
+    // zod words a missing member as a wrong type ("expected number, received undefined"); JSON has no undefined.
+    i.code === 'invalid_type' && i.message.endsWith('received undefined')
+      ? `${where}: missing (expected ${i.expected})`
+      : `${where}: ${i.message}`,
+  );
+}
+
 /** What is wrong with an item, with the values it holds there: `source: "NEW" (Invalid option: ...)`. */
 export function valuedIssues(item: unknown, error: z.ZodError, max = 3): string {
-  const parts = error.issues.slice(0, max).map((i) => {
+  return joinIssues(error, max, (i, where) => {
     let v: unknown = item;
     for (const k of i.path) {
       v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
     }
-    const where = i.path.length ? i.path.map(String).join('.') : '(root)';
-    const shown = v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80);
-    return `${where}: ${shown} (${i.message})`;
+    return `${where}: ${v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80)} (${i.message})`;
   });
-  const more = error.issues.length - max;
-  return parts.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
 }
 
 export function looksLikeHtml(contentType: string | undefined, text: string): boolean {

@@ -38,11 +38,8 @@ function parseTwinned(t: string): { [k: string]: unknown } | undefined {
       const items: unknown = JSON.parse(x);
       // REST starts at a `"`, so `{REST` parses only as an object with members.
       const rest = JSON.parse(`{${t.slice(r + 1)}`) as { [k: string]: unknown };
-      // Members set in text order: a repeated `items` or `data` in REST wins, as in JSON.parse.
-      const out: { [k: string]: unknown } = { items, data: items };
-      for (const k of Object.keys(rest))
-        Object.defineProperty(out, k, { value: rest[k], enumerable: true, writable: true, configurable: true });
-      return out;
+      // Members defined in text order: a repeated `items` or `data` in REST wins, as in JSON.parse.
+      return Object.fromEntries<unknown>([['items', items], ['data', items], ...Object.entries(rest)]);
     } catch {
       return undefined;
     }

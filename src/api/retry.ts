@@ -1,9 +1,5 @@
-// The retry policy, as data plus one pure predicate (`retryDecision`).
-// The client's attempts are driven by p-retry with its own backoff turned
-// off: the wait after a failure is this policy's (full jitter, or the
-// server's Retry-After in its place), slept by the client with an injectable
-// sleep and clock, which is also where the total bound `maxTotalMs` and the
-// breaker end the retries (client.ts `beforeRetry`).
+// The retry policy, as data plus one pure predicate (`retryDecision`). The client runs the attempts
+// with p-retry and sleeps the waits decided here (client.ts `request`).
 import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 
 export interface RetryPolicy {
@@ -18,13 +14,7 @@ export interface RetryPolicy {
    * No retry starts when its wait would end more than this long after the
    * request's first attempt (the attempt under way keeps its own timeout).
    */
-  maxTotalMs?: number;
-  /** Statuses that mean "not now": retried for every method, honouring Retry-After. */
-  throttleStatuses: readonly number[];
-  /** Statuses whose outcome is unknown (the server may have acted): retried when the request is safe to repeat. */
-  unknownOutcomeStatuses: readonly number[];
-  /** 409 `code`s that are transient for every method. */
-  transientConflictCodes: readonly string[];
+  maxTotalMs: number;
 }
 
 export const RETRY_POLICY: RetryPolicy = Object.freeze({
@@ -33,9 +23,6 @@ export const RETRY_POLICY: RetryPolicy = Object.freeze({
   capDelayMs: 8_000,
   retryAfterCapMs: 60_000,
   maxTotalMs: 120_000,
-  throttleStatuses: THROTTLE_STATUSES,
-  unknownOutcomeStatuses: UNKNOWN_OUTCOME_STATUSES,
-  transientConflictCodes: TRANSIENT_CONFLICT_CODES,
 });
 
 /** The policy with `--max-retries N` applied. */
@@ -112,14 +99,14 @@ export function retryDecision(input: RetryInput, policy: RetryPolicy = RETRY_POL
   } else if (input.status === undefined) {
     return no('nothing to retry');
   } else if (input.status === 409) {
-    const transient = input.apiCode !== undefined && policy.transientConflictCodes.includes(input.apiCode);
+    const transient = input.apiCode !== undefined && TRANSIENT_CONFLICT_CODES.includes(input.apiCode);
     if (!transient) return no('a conflict that retrying cannot fix');
-  } else if (policy.throttleStatuses.includes(input.status)) {
+  } else if (THROTTLE_STATUSES.includes(input.status)) {
     // 502/504 say nothing about whether a gateway's upstream acted: for a POST
     // that is not safe to repeat they count as unknown outcome, like a 500.
     if (!canRepeat && input.status !== 429 && input.status !== 503) return no(unknown);
     honourRetryAfter = true;
-  } else if (policy.unknownOutcomeStatuses.includes(input.status)) {
+  } else if (UNKNOWN_OUTCOME_STATUSES.includes(input.status)) {
     if (!canRepeat) return no(unknown);
   } else {
     return no(input.status >= 200 && input.status < 300 ? 'success' : 'not a transient failure');

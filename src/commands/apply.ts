@@ -10,6 +10,7 @@ import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
+import { exportOnlyCommand } from '../render/plan-ownership.js';
 import { createProgress } from '../render/progress.js';
 import type { CommandContext } from './context.js';
 import { endPhase } from '../timings.js';
@@ -170,7 +171,7 @@ function refusedUiEdits(plan: Plan, overwrite: Options['overwriteUiEdits'], dir:
     refuse.set(
       c.address,
       `edited outside wsc since the last apply (${c.uiEdits.join(', ')}); not overwritten. ` +
-        `Take the edit into the file with \`wsc export --only ${c.address} --out ${dir}\`, ` +
+        `Take the edit into the file with \`${exportOnlyCommand(c.address, dir)}\`, ` +
         `or overwrite it with \`wsc apply --overwrite-ui-edits ${c.address}\``,
     );
   }
@@ -178,18 +179,9 @@ function refusedUiEdits(plan: Plan, overwrite: Options['overwriteUiEdits'], dir:
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
-  if (opts.output === 'json') {
-    const empty: ApplyResult = {
-      applied: [],
-      failed: [],
-      skipped: [],
-      resources: [],
-      counts: { created: 0, updated: 0, adopted: 0, published: 0 },
-    };
-    ctx.out(renderApplyJson(plan, empty));
-  } else {
-    ctx.out(NO_CHANGES);
-  }
+  const counts = { created: 0, updated: 0, adopted: 0, published: 0 };
+  const empty: ApplyResult = { applied: [], failed: [], skipped: [], resources: [], counts };
+  ctx.out(opts.output === 'json' ? renderApplyJson(plan, empty) : NO_CHANGES);
   return EXIT.ok;
 }
 

@@ -46,6 +46,16 @@ function onProcessInterrupt(first: (signal: NodeJS.Signals) => void): () => void
   return stop;
 }
 
+/** Resolves at the first SIGINT or SIGTERM, and stops listening: a second one ends the process. */
+export function interrupted(ctx: CommandContext): Promise<void> {
+  return new Promise((done) => {
+    const stop = ctx.onInterrupt(() => {
+      stop();
+      done();
+    });
+  });
+}
+
 export function processContext(opts: { noColor?: boolean }): CommandContext {
   const style = decideStyle({
     isTTY: Boolean(process.stderr.isTTY),

@@ -10,7 +10,7 @@ import type { CommandContext } from './context.js';
 export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<number> {
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
-  const { CHECKS, probeOf, runChecks } = await import('../doctor/checks.js');
+  const { probeOf, runChecks } = await import('../doctor/checks.js');
   const { doctorPassed, renderDoctorHuman, renderDoctorJson } = await import('../render/doctor.js');
   const dir = resolve(ctx.cwd, opts.dir);
   const connOpts = connectOptions(opts, ctx);
@@ -39,20 +39,17 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
       const { plan } = await import('../core/plan.js');
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };
       const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
-      const planCtx = { environment: env.name, deploymentId: env.deploymentId, publicIds: env.publicIds, targets: [] };
-      return plan(desired, live, { ...planCtx, fingerprints: false });
+      const { name: environment, deploymentId, publicIds } = env;
+      return plan(desired, live, { environment, deploymentId, publicIds, targets: [], fingerprints: false });
     };
-    const checks = await runChecks(
-      {
-        env,
-        client: conn.client,
-        deploymentId: conn.deploymentId,
-        bundle,
-        probe: probeOf(conn.client, conn.deploymentId),
-        plan: () => (planned ??= planOnce()),
-      },
-      CHECKS,
-    );
+    const checks = await runChecks({
+      env,
+      client: conn.client,
+      deploymentId: conn.deploymentId,
+      bundle,
+      probe: probeOf(conn.client, conn.deploymentId),
+      plan: () => (planned ??= planOnce()),
+    });
     const baseUrl = env.embedded ? 'embedded emulator' : conn.baseUrl;
     const report = { environment: env.name, baseUrl, deploymentId: conn.deploymentId, checks };
     ctx.out(opts.output === 'json' ? renderDoctorJson(report) : renderDoctorHuman(report, ctx.style));

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { EmulatorOptions as CliEmulatorOptions } from './options.js';
 import { UsageError } from '../errors.js';
-import type { CommandContext } from './context.js';
+import { interrupted, type CommandContext } from './context.js';
 
 export function parseLatency(value: string | undefined): number | { min: number; max: number } | undefined {
   if (value === undefined) return undefined;
@@ -76,15 +76,7 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
     `API base: ${emulator.url}/api/v1 (deployments under /api/v1/deployments/{id})` +
       `${opts.state ? `\nstate: ${opts.state}` : ''}\nstop with Ctrl-C\n`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await interrupted(ctx);
   await emulator.close();
   ctx.err('wsc emulator stopped\n');
   return 0;

@@ -13,7 +13,7 @@ import { renderDiagnostics } from '../render/diagnostics.js';
 import { previewModel, type PreviewModel } from '../preview/model.js';
 import { dashboardSvgs } from '../preview/svg.js';
 import type { PreviewOptions } from './options.js';
-import type { CommandContext } from './context.js';
+import { interrupted, type CommandContext } from './context.js';
 
 async function load(
   dir: string,
@@ -65,12 +65,7 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
     });
   }
   ctx.out(`Preview of ${opts.dir} at ${server.url} (loopback only; reloads when a file changes). Ctrl-C to stop.\n`);
-  await new Promise<void>((done) => {
-    const stop = ctx.onInterrupt(() => {
-      stop();
-      done();
-    });
-  });
+  await interrupted(ctx);
   await server.close();
   return EXIT.ok;
 }

@@ -96,14 +96,7 @@ export const pageSize: DoctorCheck = {
   name: 'page size',
   async run(ctx) {
     const asked = ctx.client.pageSize;
-    const e = await failure(
-      (async () => {
-        for await (const page of ctx.client.pages(paths.reports(ctx.deploymentId), Report, { sortBy: 'createdAt' })) {
-          void page;
-          break;
-        }
-      })(),
-    );
+    const e = await failure(ctx.client.pages(paths.reports(ctx.deploymentId), Report, { sortBy: 'createdAt' }).next());
     if (e !== undefined) return fail(`cannot tell: ${e.message}`, e.hint);
     const now = ctx.client.pageSize;
     if (now < asked) {

@@ -76,17 +76,16 @@ export interface PreviewModel {
 
 const WIDTH: Record<Breakpoint, number> = { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 320 };
 
-function widthAt(draft: JsonValue, bp: Breakpoint): number {
+/** The draft's `layout` (members read at will: `{}` when there is none). */
+function layoutOf(draft: JsonValue): { [k: string]: JsonValue | undefined } {
   const layout = isObj(draft) ? draft['layout'] : undefined;
-  const bps = isObj(layout) ? layout['breakpoints'] : undefined;
-  const n = isObj(bps) ? bps[bp] : undefined;
-  return typeof n === 'number' && n >= 320 ? n : WIDTH[bp];
+  return isObj(layout) ? layout : {};
 }
 
-function rowHeightOf(draft: JsonValue): number {
-  const layout = isObj(draft) ? draft['layout'] : undefined;
-  const n = isObj(layout) ? layout['rowHeight'] : undefined;
-  return typeof n === 'number' && n > 0 ? n : 30;
+function widthAt(draft: JsonValue, bp: Breakpoint): number {
+  const bps = layoutOf(draft)['breakpoints'];
+  const n = isObj(bps) ? bps[bp] : undefined;
+  return typeof n === 'number' && n >= 320 ? n : WIDTH[bp];
 }
 
 function str(v: JsonValue | undefined): string | undefined {
@@ -125,6 +124,7 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     .map((w): PreviewWorkbook => {
       const draft = w.fields.meta?.['dashboardDraft'] ?? null;
+      const rowHeight = layoutOf(draft)['rowHeight'];
       const grids = BREAKPOINTS.map((bp): PreviewGrid => {
         const g = gridAt(draft, bp);
         const cards = g.widgets.map((p): PreviewCard => {
@@ -158,7 +158,7 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
           cols: g.cols,
           rows: g.rows,
           width: widthAt(draft, bp),
-          rowHeight: rowHeightOf(draft),
+          rowHeight: typeof rowHeight === 'number' && rowHeight > 0 ? rowHeight : 30,
           cards,
         };
       });

@@ -2,10 +2,9 @@
 // package, the bundle's preview model as JSON, and an event stream that says
 // when a bundle file changed (Node's recursive fs.watch), so the page reloads
 // its data and keeps the dashboard and breakpoint it shows.
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { PreviewModel } from './model.js';
@@ -86,34 +85,23 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
     };
-    if (req.method !== 'GET') {
-      res.writeHead(405, headers).end();
-      return;
-    }
-    if (url.pathname === '/api/model') {
+    const file = FILES[url.pathname];
+    if (req.method !== 'GET') res.writeHead(405, headers).end();
+    else if (url.pathname === '/api/model') {
       res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify({ version, ...model }));
-      return;
-    }
-    if (url.pathname === '/api/events') {
+    } else if (url.pathname === '/api/events') {
       res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', connection: 'keep-alive' });
       res.write(`event: hello\ndata: ${version}\n\n`);
       clients.add(res);
       req.on('close', () => clients.delete(res));
-      return;
+    } else if (url.pathname === '/favicon.ico') res.writeHead(204, headers).end();
+    else if (!file) res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
+    else {
+      readFile(`${assets}${file}`).then(
+        (body) => res.writeHead(200, { ...headers, 'content-type': TYPES[file.split('.').pop()!]! }).end(body),
+        () => res.writeHead(500, headers).end(),
+      );
     }
-    if (url.pathname === '/favicon.ico') {
-      res.writeHead(204, headers).end();
-      return;
-    }
-    const file = FILES[url.pathname];
-    if (!file) {
-      res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    readFile(`${assets}${file}`).then(
-      (body) => res.writeHead(200, { ...headers, 'content-type': TYPES[file.split('.').pop()!]! }).end(body),
-      () => res.writeHead(500, headers).end(),
-    );
   });
   // Loopback only: the page shows the bundle's SQL and queries to whoever reaches it.
   await new Promise<void>((resolve, reject) => {

@@ -4,8 +4,9 @@
 // was transient (no answer, throttled, a server error, an interruption).
 import { INTERRUPTED, type ApplyResult, type FailedRequest } from '../core/execute.js';
 import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
-import { ApiError, NetworkError, type SourcePos, type WscError } from '../errors.js';
+import { ApiError, NetworkError, type WscError } from '../errors.js';
 import type { Style } from './style.js';
+import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
 /** A failure that the same request may not meet again: no answer, throttling, a server error, a transient conflict. */
@@ -28,10 +29,6 @@ function causeKey(f: FailedRequest): string {
   return JSON.stringify([e.code, api, net, general(e.hint), general(e.message)]);
 }
 
-function at(pos: SourcePos | undefined): string {
-  return pos ? `${visible(pos.file)}:${pos.line}` : '';
-}
-
 /** The Failed section's body: one block per cause, naming every resource that met it. */
 export function renderFailureGroups(failed: readonly FailedRequest[], style: Style): string {
   const { c } = style;
@@ -45,7 +42,8 @@ export function renderFailureGroups(failed: readonly FailedRequest[], style: Sty
   let out = '';
   for (const group of groups.values()) {
     if (group.length > 1) out += `  ${c.dim(`${group.length} requests failed for one reason:`)}\n`;
-    for (const f of group) out += `  ${c.red(visible(f.request.address))}${f.pos ? `  ${c.dim(at(f.pos))}` : ''}\n`;
+    for (const f of group)
+      out += `  ${c.red(visible(f.request.address))}${f.pos ? `  ${c.dim(`${visible(f.pos.file)}:${f.pos.line}`)}` : ''}\n`;
     const e = group[0]!.error;
     const first = group.length > 1 ? ` (${visible(group[0]!.request.address)}; the others alike)` : '';
     if (e instanceof ApiError) {
@@ -75,6 +73,6 @@ export function convergenceNote(result: ApplyResult, style: Style): string {
   const rest =
     transient > 0 ? ` The other ${transient} failed for a transient reason and may succeed on a re-run.` : '';
   return style.c.yellow(
-    `Re-running apply alone will fail the same way for ${permanent} request${permanent === 1 ? '' : 's'}: change what the messages above say first (what was applied is not repeated).${rest}`,
+    `Re-running apply alone will fail the same way for ${plural(permanent, 'request')}: change what the messages above say first (what was applied is not repeated).${rest}`,
   );
 }

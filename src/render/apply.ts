@@ -4,10 +4,15 @@ import { INTERRUPTED, type ApplyEvent, type ApplyResult } from '../core/execute.
 import type { Plan, PlannedRequest } from '../core/model.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { convergenceNote, renderFailureGroups } from './apply-failures.js';
+import { plural } from './diagnostics.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
 
-const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
+/**
+ * The title of each kind of request. The executor starts each request once those it depends
+ * on have succeeded, so kinds overlap in time: a title names a group, not a step in a sequence.
+ */
+export const PHASE_TITLES: Record<PlannedRequest['phase'], string> = {
   0: 'User attributes',
   1: 'Workbooks needed by reports',
   2: 'Reports',
@@ -15,17 +20,6 @@ const PHASE_LABELS: Record<PlannedRequest['phase'], string> = {
   4: 'Publish',
   5: 'Deletes',
 };
-
-/**
- * A kind of request. The executor starts each request once those it depends
- * on have succeeded, so kinds overlap in time: the title names a group, not a
- * step in a sequence.
- */
-export function phaseTitle(phase: PlannedRequest['phase']): string {
-  return PHASE_LABELS[phase];
-}
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What a request does, in words: `create report`, `update report 12`, ... */
 export function describeRequest(r: PlannedRequest): string {
@@ -63,7 +57,7 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
     case 'phase-end': {
       // Printed when the last request of the kind has ended, which is when it is true.
       const rest = `${e.failed ? `, ${e.failed} failed` : ''}${e.skipped ? `, ${e.skipped} skipped` : ''}`;
-      return `${c.bold(`${phaseTitle(e.phase)}:`)} ${e.applied} of ${e.applied + e.failed + e.skipped} applied${rest}\n`;
+      return `${c.bold(`${PHASE_TITLES[e.phase]}:`)} ${e.applied} of ${e.applied + e.failed + e.skipped} applied${rest}\n`;
     }
     case 'request-done': {
       const op = e.request.operation.op;
@@ -166,9 +160,7 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
   return out;
 }
 
-export type ApplyStatus = 'applied' | 'partial' | 'failed';
-
-export function applyStatus(result: ApplyResult): ApplyStatus {
+export function applyStatus(result: ApplyResult): 'applied' | 'partial' | 'failed' {
   if (result.failed.length === 0 && result.skipped.length === 0) return 'applied';
   return result.applied.length > 0 ? 'partial' : 'failed';
 }

@@ -69,13 +69,8 @@ function memberLine(
   }
   if (before === undefined) return { sign: '+', text: `${where}: ${dashValue(after, reports)}` };
   if (after === undefined) return { sign: '-', text: `${where}: ${dashValue(before, reports)}` };
-  const [b, a] = [`${where}: ${dashValue(before, reports)}`, `${where}: ${dashValue(after, reports)}`];
-  return {
-    sign: '~',
-    text: `${where}: ${dashValue(before, reports)} → ${dashValue(after, reports)}`,
-    before: b,
-    after: a,
-  };
+  const [b, a] = [dashValue(before, reports), dashValue(after, reports)];
+  return { sign: '~', text: `${where}: ${b} → ${a}`, before: `${where}: ${b}`, after: `${where}: ${a}` };
 }
 
 function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLine {
@@ -119,13 +114,12 @@ export function dashboardLines(d: DashboardDiff): DashLine[] {
   ];
 }
 
-/** Widgets the map marks: every widget with a change. */
-export function changedWidgets(d: DashboardDiff): Set<string> {
-  return new Set(d.widgets.map((w) => w.widget));
-}
-
-/** The layout map of a draft's change (no lines when no widget moved, came or went), a blank line first. */
+/**
+ * The layout map of a draft's change, every changed widget marked (no lines when no widget moved,
+ * came or went), a blank line first.
+ */
 export function dashboardMap(c: FieldChange, width: number): string[] {
   if (!c.dashboard?.layoutChanged) return [];
-  return ['', ...layoutMap(c.before ?? undefined, c.after, changedWidgets(c.dashboard), width)];
+  const marked = new Set(c.dashboard.widgets.map((w) => w.widget));
+  return ['', ...layoutMap(c.before ?? undefined, c.after, marked, width)];
 }

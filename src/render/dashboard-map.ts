@@ -50,10 +50,6 @@ function draw(grid: Grid, cw: number, marked: ReadonlySet<string>): string[] {
   return lines;
 }
 
-function pad(s: string, n: number): string {
-  return s.length >= n ? s : s + ' '.repeat(n - s.length);
-}
-
 /**
  * The map of a dashboard's layout at `lg`, before and after, as lines at most
  * `width` characters wide. `before` undefined: the dashboard is new (one map).
@@ -67,10 +63,10 @@ export function layoutMap(
   const grids = [before, after].filter((d) => d !== undefined).map((d) => gridAt(d, 'lg'));
   const titles = grids.length === 2 ? ['before', 'after'] : [before === undefined ? 'after' : 'before'];
   const cols = Math.max(1, ...grids.map((g) => Math.max(g.cols, ...g.widgets.map((w) => w.box.x + w.box.w))));
-  const sideBySide = grids.length === 2 && Math.floor((Math.floor((width - GAP) / 2) - 1) / cols) >= 2;
-  const cw = sideBySide
-    ? Math.floor((Math.floor((width - GAP) / 2) - 1) / cols)
-    : Math.max(1, Math.floor((width - 1) / cols));
+  // A column's width in characters when the two maps share the width; side by side needs 2 at least.
+  const half = Math.floor((Math.floor((width - GAP) / 2) - 1) / cols);
+  const sideBySide = grids.length === 2 && half >= 2;
+  const cw = sideBySide ? half : Math.max(1, Math.floor((width - 1) / cols));
   const maps = grids.map((g, i) => [`${titles[i]} (lg, ${g.cols} columns)`, ...draw(g, cw, marked)]);
   const legend = marked.size > 0 ? ['* changed'] : [];
   if (!sideBySide) return [...maps.flatMap((m, i) => (i === 0 ? m : ['', ...m])).map((l) => l.trimEnd()), ...legend];
@@ -79,6 +75,6 @@ export function layoutMap(
   const w = Math.max(...left.map((l) => l.length)) + GAP;
   const out: string[] = [];
   for (let i = 0; i < Math.max(left.length, right.length); i++)
-    out.push(`${pad(left[i] ?? '', w)}${right[i] ?? ''}`.trimEnd());
+    out.push(`${(left[i] ?? '').padEnd(w)}${right[i] ?? ''}`.trimEnd());
   return [...out, ...legend];
 }

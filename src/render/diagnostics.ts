@@ -32,13 +32,14 @@ export function renderDiagnostics(diags: readonly Diagnostic[], style: Style): s
   if (diags.length > 0) {
     const errors = diags.filter((d) => d.severity === 'error').length;
     const warnings = diags.length - errors;
-    out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`;
+    out += `\n${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`;
   }
   return out;
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** `1 report`, `2 reports`. */
+export function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
 /** The last line of `wsc validate`. */

@@ -6,6 +6,7 @@
 import type { Plan, ResourceChange, UnmanagedResource } from '../core/model.js';
 import { hasCreateOnly, isShown } from '../core/plan/create-only.js';
 import { actionSymbol } from './plan-human.js';
+import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
 /**
@@ -61,8 +62,7 @@ export function addressListLines(entries: readonly AddressEntry[], opts: { field
 
 /** How to see the values a compact plan leaves out. */
 export function compactNote(count: number): string {
-  const n = `${count} resource${count === 1 ? '' : 's'}`;
-  return `Compact plan (${n} change): values left out; \`--no-compact\` shows them.`;
+  return `Compact plan (${plural(count, 'resource')} change): values left out; \`--no-compact\` shows them.`;
 }
 
 /** `report 90  "UI report"  (publicId 000000abcdef)` */

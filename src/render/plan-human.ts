@@ -6,6 +6,7 @@
 import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../core/model.js';
 import { createOnlyChanges, isShown } from '../core/plan/create-only.js';
 import type { Style } from './style.js';
+import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
@@ -51,7 +52,7 @@ export const CREATE_ONLY_NOTE = 'cannot be changed by update';
 
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  const records = s.record ? ` ${s.record} ownership record${s.record === 1 ? '' : 's'} to write.` : '';
+  const records = s.record ? ` ${plural(s.record, 'ownership record')} to write.` : '';
   const blocked = createOnlyChanges(plan).length;
   if (!hasChanges(plan) && blocked === 0) return `No changes. The deployment matches the bundle.${records}`;
   const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
@@ -64,21 +65,20 @@ export function summaryLine(plan: Plan): string {
 export function leftAloneLine(plan: Plan): string {
   const u = plan.summary.unmanaged;
   const unmanaged = u.workbooks + u.reports + u.userAttributes;
-  return `${plan.summary.noop} unchanged, ${unmanaged} unmanaged resource${unmanaged === 1 ? '' : 's'} left alone.`;
+  return `${plan.summary.noop} unchanged, ${plural(unmanaged, 'unmanaged resource')} left alone.`;
 }
 
+const SYMBOL_COLOR: Record<string, 'red' | 'green' | 'yellow' | 'cyan' | 'magenta'> = {
+  '-': 'red',
+  '+': 'green',
+  '~': 'yellow',
+  '→': 'cyan',
+  '↑': 'magenta',
+};
+
 function colorSymbol(sym: string, style: Style): string {
-  const { c } = style;
-  if (sym === '-') return c.red(sym);
-  return sym === '+'
-    ? c.green(sym)
-    : sym === '~'
-      ? c.yellow(sym)
-      : sym === '→'
-        ? c.cyan(sym)
-        : sym === '↑'
-          ? c.magenta(sym)
-          : sym;
+  const color = SYMBOL_COLOR[sym];
+  return color === undefined ? sym : style.c[color](sym);
 }
 
 function diffLine(l: DiffLine, style: Style): string {

@@ -1,74 +1,14 @@
-// `--output json`: the plan for programs. formatVersion 1, additive-only
-// (README "Plan JSON format"). Never compact: a program wants the values. Only resources that change are listed; the
-// summary counts the rest. References not resolved yet stay as
+// `--output json`: the plan for programs, in the format README's "Plan JSON format" describes
+// (formatVersion 1, additive-only). Never compact: a program wants the values. Only resources that
+// change are listed; the summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
-import {
-  hasChanges,
-  type JsonValue,
-  type Plan,
-  type PlanSummary,
-  type PlanWarning,
-  type UnmanagedResource,
-} from '../core/model.js';
+import { hasChanges, type Plan } from '../core/model.js';
 import { isShown } from '../core/plan/create-only.js';
-import type { DashboardDiff } from '../core/plan/dashboard-diff.js';
 
-export interface PlanJsonField {
-  path: string;
-  before?: JsonValue;
-  after?: JsonValue;
-  /** Only a create can set this field: the difference cannot be applied (plan and apply exit 3). */
-  createOnly?: true;
-  /** A dashboard draft's change by widget and member (README "Plan JSON format"). */
-  dashboard?: DashboardDiff;
-  /** `before`/`after` as the bundle writes them where they hold ids (`{ "$workbook": "<slug>" }`). */
-  shown?: { before?: JsonValue; after?: JsonValue };
-}
-
-/** One line of the address list: every resource that changes, its first action and its file. */
-export interface PlanJsonAddress {
-  address: string;
-  action: string;
-  file?: string;
-}
-
-export interface PlanJsonChange {
-  address: string;
-  kind: 'workbook' | 'report' | 'user-attribute' | 'folder';
-  actions: string[];
-  liveId?: number;
-  livePublicId?: string;
-  file?: string;
-  line?: number;
-  fields: PlanJsonField[];
-  requests: { id: string; op: string; phase: number; dependsOn: string[] }[];
-  /** Managed fields edited outside wsc since the last apply: apply leaves the resource alone unless told. */
-  uiEdits?: string[];
-  note?: string;
-}
-
-export interface PlanJson {
-  formatVersion: 1;
-  environment: string;
-  deploymentId: number;
-  publicIds: string;
-  hasChanges: boolean;
-  /** Every address that changes, in the order of `changes`. */
-  addresses: PlanJsonAddress[];
-  changes: PlanJsonChange[];
-  summary: PlanSummary;
-  bundle?: string;
-  prune?: Plan['prune'];
-  /** Present only when there is one (duplicate folder names, a folder left empty). */
-  warnings?: PlanWarning[];
-  /** With `--show-unmanaged`: the live resources the bundle does not manage. */
-  unmanaged?: UnmanagedResource[];
-}
-
-export function planJson(plan: Plan): PlanJson {
+export function planJson(plan: Plan) {
   const shown = plan.changes.filter(isShown);
   return {
-    formatVersion: 1,
+    formatVersion: 1 as const,
     environment: plan.environment,
     deploymentId: plan.deploymentId,
     publicIds: plan.publicIds,
@@ -78,7 +18,7 @@ export function planJson(plan: Plan): PlanJson {
       action: c.actions[0]!,
       ...(c.pos ? { file: c.pos.file } : {}),
     })),
-    changes: shown.map((c): PlanJsonChange => ({
+    changes: shown.map((c) => ({
       address: c.address,
       kind: c.kind,
       actions: [...c.actions],

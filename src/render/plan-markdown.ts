@@ -11,6 +11,7 @@ import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLin
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { dashboardLines, dashboardMap } from './dashboard-diff.js';
+import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
 export function escapeHtml(s: string): string {
@@ -83,8 +84,7 @@ export interface MarkdownOptions {
 function unmanagedSection(plan: Plan): string {
   if (plan.unmanaged === undefined) return '';
   if (plan.unmanaged.length === 0) return '\nNo unmanaged resources.\n';
-  const n = plan.unmanaged.length;
-  let out = `\n<details><summary>${n} unmanaged resource${n === 1 ? '' : 's'} (left alone)</summary>\n\n`;
+  let out = `\n<details><summary>${plural(plan.unmanaged.length, 'unmanaged resource')} (left alone)</summary>\n\n`;
   out += '| kind | id | name | slug or publicId |\n|---|---:|---|---|\n';
   for (const u of plan.unmanaged) {
     out += `| ${u.kind} | ${u.id} | ${code(u.name)} | ${u.identity !== undefined ? code(u.identity) : ''} |\n`;
@@ -130,7 +130,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     block += '\n</details>\n\n';
     if (out.length + block.length + footer.length + 300 > budget) {
       const rest = changed.length - i;
-      const what = `${rest} of ${changed.length} resource${changed.length === 1 ? '' : 's'}`;
+      const what = `${rest} of ${plural(changed.length, 'resource')}`;
       out += `_The details of ${what} are left out to fit a comment (all are named above): ${SEE_ALL}._\n\n`;
       break;
     }

@@ -4,7 +4,7 @@
 // ended; anywhere else, plain lines in the order requests end.
 import ora, { type Ora } from 'ora';
 import type { ApplyEvent, Phase } from '../core/execute.js';
-import { phaseTitle, renderApplyEvent } from './apply.js';
+import { PHASE_TITLES, renderApplyEvent } from './apply.js';
 import type { Style } from './style.js';
 
 export interface Progress {
@@ -34,14 +34,14 @@ export function createProgress(opts: {
   const text = () =>
     [...active.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([p, s]) => `${phaseTitle(p)} ${s.settled}/${s.total}`)
+      .map(([p, s]) => `${PHASE_TITLES[p]} ${s.settled}/${s.total}`)
       .join(' · ');
+  const stop = () => {
+    spinner?.stop();
+    spinner = undefined;
+  };
   const refresh = () => {
-    if (active.size === 0) {
-      spinner?.stop();
-      spinner = undefined;
-      return;
-    }
+    if (active.size === 0) return stop();
     if (!spinner) spinner = ora({ stream: opts.stream, discardStdin: false, text: text() }).start();
     else spinner.text = text();
   };
@@ -85,9 +85,6 @@ export function createProgress(opts: {
       }
       refresh();
     },
-    stop: () => {
-      spinner?.stop();
-      spinner = undefined;
-    },
+    stop,
   };
 }

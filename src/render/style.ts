@@ -23,7 +23,7 @@ export function decideStyle(t: TerminalFacts): Style {
   const ci = t.env['CI'] !== undefined && t.env['CI'] !== '' && t.env['CI'] !== 'false';
   const color = t.isTTY && !noColorEnv && !t.noColorFlag && t.env['TERM'] !== 'dumb';
   // A spinner is escape sequences too (cursor and line control): none when colour is turned off.
-  const spinner = t.isTTY && (t.columns ?? 0) > 0 && !ci && !noColorEnv && !t.noColorFlag && t.env['TERM'] !== 'dumb';
+  const spinner = color && (t.columns ?? 0) > 0 && !ci;
   return { color, spinner, c: new Chalk({ level: color ? 1 : 0 }) };
 }
 

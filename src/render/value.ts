@@ -23,16 +23,8 @@ export function orderLike(before: JsonValue, like: JsonValue | undefined): JsonV
   if (!isObj(before)) return before;
   const keys = isObj(like) ? [...Object.keys(like).filter((k) => Object.hasOwn(before, k))] : [];
   for (const k of Object.keys(before)) if (!keys.includes(k)) keys.push(k);
-  const out: Obj = {};
-  for (const k of keys) {
-    Object.defineProperty(out, k, {
-      value: orderLike(before[k]!, isObj(like) ? like[k] : undefined),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
+  // fromEntries defines own members, `__proto__` included, as JSON.parse does.
+  return Object.fromEntries(keys.map((k) => [k, orderLike(before[k]!, isObj(like) ? like[k] : undefined)]));
 }
 
 /** The `yaml` library, loaded at first use: a plan without changes shows no value, and loading it costs ~30 ms. */
@@ -90,25 +82,16 @@ export type FieldView =
   /** `lines` is a whole value added or removed (no `@` line), or hunks each headed by an `@` line. */
   | { kind: 'block'; path: string; lines: DiffLine[] };
 
-/** The values shown: the plan's, or the bundle's form of them where they hold ids (`shown`). */
-function shownValues(c: FieldChange): { before?: JsonValue; after?: JsonValue; hasBefore: boolean } {
+/** How one field change is shown. `before` is absent for a field that is new (or a resource being created). */
+export function fieldView(c: FieldChange): FieldView {
+  // The values shown: the plan's, or the bundle's form of them where they hold ids (`shown`).
   const s = c.shown;
   const before = s !== undefined && 'before' in s ? s.before : c.before;
   const after = s !== undefined && 'after' in s ? s.after : c.after;
-  return {
-    ...(before !== undefined ? { before } : {}),
-    ...(after !== undefined ? { after } : {}),
-    hasBefore: 'before' in c,
-  };
-}
-
-/** How one field change is shown. `before` is absent for a field that is new (or a resource being created). */
-export function fieldView(c: FieldChange): FieldView {
-  const { before, after, hasBefore } = shownValues(c);
   const path = visible(c.path);
   if (!isLong(before, c.path) && !isLong(after, c.path)) {
     const view: FieldView = { kind: 'inline', path, after: inlineValue(after) };
-    if (hasBefore) view.before = inlineValue(before);
+    if ('before' in c) view.before = inlineValue(before);
     return view;
   }
   const afterLines = valueLines(after, c.path);
