@@ -28,13 +28,7 @@ export { parseFaults, FaultSpecError, FAULT_KINDS } from './faults.js';
 export type { RequestLogEntry } from './log.js';
 export { writes, requests } from './log.js';
 export { uiMadeSeed } from './seed-ui.js';
-export {
-  defaultSeed,
-  generateSeed,
-  DEV_TOKEN,
-  LEGACY_PLACEHOLDER,
-  type GenerateSeedOptions,
-} from './seed.js';
+export { defaultSeed, generateSeed, DEV_TOKEN, LEGACY_PLACEHOLDER, type GenerateSeedOptions } from './seed.js';
 
 export type Latency = number | { min: number; max: number };
 
@@ -206,7 +200,8 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   let answer: { status: number; body: unknown };
   try {
     const body = readJsonBody(await readBody(req), entry);
-    if (url.pathname.startsWith('/api/')) fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng, () => new Date());
+    if (url.pathname.startsWith('/api/'))
+      fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng, () => new Date());
     if (fault) entry.fault = fault.kind;
     if (fault?.kind === 'reset-before') {
       await sleep(drawLatency(rt));

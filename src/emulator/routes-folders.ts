@@ -15,8 +15,9 @@ import {
 } from './access.js';
 import { bodyObject, type Ctx } from './context.js';
 import { badRequest, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam } from './paging.js';
-import { listAnswer, owner } from './render.js';
+import { afterId, idCursor, intParam, pageOf, pageSize } from './paging.js';
+import { owner, pageAnswer } from './render.js';
+import { byId, SortedIndex } from './sorted-index.js';
 import { numericParam } from './routes-workbooks.js';
 import type { Folder } from './types.js';
 
@@ -71,29 +72,20 @@ function findFolder(ctx: Ctx, id: number, visible = visibleFolders(ctx)): Folder
 
 export function listFolders(ctx: Ctx): unknown {
   const { store, query } = ctx;
-  const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
+  const first = pageSize(ctx);
   const parentParam = intParam(query, 'parentId', 0);
   const parentId = parentParam === undefined || parentParam === 0 ? null : parentParam;
   const visible = visibleFolders(ctx);
   if (parentId !== null) findFolder(ctx, parentId, visible);
-  const after = query.get('after');
-  const cursor = after === null ? undefined : decodeCursor(after, 'id', 'ASC');
-  const level = [...store.folders.values()]
-    .filter((f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId && visible(f))
-    .sort((a, b) => a.id - b.id);
-  const rest = cursor === undefined ? level : level.filter((f) => f.id > cursor.i);
-  const page = rest.slice(0, first);
-  const cur = (f: Folder | undefined) => (f ? encodeCursor({ s: 'id', d: 'ASC', k: f.id, i: f.id }) : null);
-  return listAnswer(
-    page.map((f) => JSON.stringify(renderFolder(ctx, f))),
-    level.length,
-    {
-      hasNextPage: rest.length > page.length,
-      hasPreviousPage: rest.length < level.length,
-      startCursor: cur(page[0]),
-      endCursor: cur(page[page.length - 1]),
-    },
+  const after = afterId(query, 'ASC');
+  const level = SortedIndex.from(
+    [...store.folders.values()].filter(
+      (f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId && visible(f),
+    ),
+    byId,
   );
+  const page = pageOf(level, { dir: 'ASC', first, visible: () => true, after });
+  return pageAnswer(page, level.length, (f) => JSON.stringify(renderFolder(ctx, f)), idCursor('ASC'));
 }
 
 export function createFolder(ctx: Ctx): unknown {

@@ -13,8 +13,8 @@ import { hasLevel, require, requireCreator, requireFolderEdit, reportLevel, work
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { clone, deepEqual } from './equal.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam, pageOf, type Cursor } from './paging.js';
-import { itemJson, listAnswer, renderReport } from './render.js';
+import { countVisible, decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
+import { itemJson, pageAnswer, renderReport } from './render.js';
 import { reportCmp, type ReportSortKey } from './store.js';
 import type { ReportRec } from './types.js';
 import { numericParam } from './routes-workbooks.js';
@@ -278,11 +278,7 @@ export function listReports(ctx: Ctx): unknown {
     externalWorkbookId: query.get('externalWorkbookId'),
     search: query.get('search')?.toLowerCase() ?? null,
   };
-  const filtered =
-    filters.workbookId !== undefined ||
-    filters.folderId !== undefined ||
-    filters.externalWorkbookId !== null ||
-    filters.search !== null;
+  const filtered = Object.values(filters).some((v) => v !== undefined && v !== null);
   const visible = (r: ReportRec) =>
     (filters.workbookId === undefined || r.workbookId === filters.workbookId) &&
     (filters.folderId === undefined || (r.folderId ?? 0) === filters.folderId) &&
@@ -293,21 +289,10 @@ export function listReports(ctx: Ctx): unknown {
   const depId = ctx.deployment.id;
   const sortKey: ReportSortKey = sortBy.data === 'lastViewedAt' ? 'createdAt' : sortBy.data;
   const index = store.reportIndex(depId, sortKey);
-  let count = 0;
-  if (user.role === 'admin' && !filtered) count = index.length;
-  else for (const r of index.items) if (visible(r)) count++;
-
-  const cursorOf = (r: ReportRec | undefined) =>
-    r && sortBy.data !== 'lastViewedAt' ? encodeCursor({ s: sortBy.data, d: dir, k: r[sortKey], i: r.id }) : null;
-  const answer = (page: ReportRec[], hasNextPage: boolean, hasPreviousPage: boolean) => {
-    const items = page.map((r) => itemJson(store, r, user, () => renderReport(store, r, user)));
-    return listAnswer(items, count, {
-      hasNextPage,
-      hasPreviousPage,
-      startCursor: cursorOf(page[0]),
-      endCursor: cursorOf(page[page.length - 1]),
-    });
-  };
+  const count = user.role === 'admin' && !filtered ? index.length : countVisible(index.items, visible);
+  const text = (r: ReportRec) => itemJson(store, r, user, () => renderReport(store, r, user));
+  const cursorOf = (r: ReportRec) =>
+    sortBy.data === 'lastViewedAt' ? null : encodeCursor({ s: sortBy.data, d: dir, k: r[sortKey], i: r.id });
 
   if (sortBy.data === 'lastViewedAt' || legacy) {
     // No cursor column: order in memory (first page, or a legacy offset page).
@@ -319,14 +304,18 @@ export function listReports(ctx: Ctx): unknown {
     if (dir === 'DESC') all.reverse();
     const size = Math.min(limit ?? firstQ ?? ctx.defaultPageSize, ctx.maxPageSize);
     const offset = legacy ? ((pageNo ?? 1) - 1) * size : 0;
-    return answer(all.slice(offset, offset + size), offset + size < all.length, offset > 0);
+    const page = {
+      items: all.slice(offset, offset + size),
+      hasNextPage: offset + size < all.length,
+      hasPreviousPage: offset > 0,
+    };
+    return pageAnswer(page, count, text, cursorOf);
   }
 
   const first = Math.min(firstQ ?? ctx.defaultPageSize, ctx.maxPageSize);
-  let cursor: Cursor | undefined;
-  if (after !== null) cursor = decodeCursor(after, sortBy.data, dir);
+  const cursor = after === null ? undefined : decodeCursor(after, sortBy.data, dir);
   const cmp = reportCmp(sortKey);
-  const probe = cursor ? ({ [sortKey]: String(cursor.k), id: cursor.i } as unknown as ReportRec) : undefined;
-  const page = pageOf(index, { dir, first, visible, ...(probe ? { after: (e: ReportRec) => cmp(e, probe) } : {}) });
-  return answer(page.items, page.hasNextPage, page.hasPreviousPage);
+  const probe = cursor && ({ [sortKey]: String(cursor.k), id: cursor.i } as unknown as ReportRec);
+  const page = pageOf(index, { dir, first, visible, after: probe && ((e: ReportRec) => cmp(e, probe)) });
+  return pageAnswer(page, count, text, cursorOf);
 }

@@ -6,38 +6,24 @@ import { UserAttributeCreateInput, UserAttributeUpdateInput } from '../domain/wi
 import { requireAdmin } from './access.js';
 import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
-import { listAnswer, renderUserAttribute } from './render.js';
+import { afterId, countVisible, idCursor, pageOf, pageSize } from './paging.js';
+import { pageAnswer, renderUserAttribute } from './render.js';
 import type { UserAttributeRec } from './types.js';
 
 /** GET /api/v1/user-attributes: newest first (id DESC), cursor-paged; filters `name`, `type`. */
 export function listUserAttributes(ctx: Ctx): unknown {
   const { store, user, query } = ctx;
   if (ctx.userAttributeReads === 'admin') requireAdmin(user, 'list user attributes');
-  const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
-  const after = query.get('after');
-  const cursor = after === null ? undefined : decodeCursor(after, 'id', 'DESC');
+  const first = pageSize(ctx);
+  const after = afterId(query, 'DESC');
   const name = query.get('name');
   const type = query.get('type');
   const visible = (a: UserAttributeRec) =>
     a.accountId === user.accountId && (name === null || a.name === name) && (type === null || a.type === type);
   const index = store.userAttributesById;
-  const page = pageOf(index, {
-    dir: 'DESC',
-    first,
-    visible,
-    ...(cursor ? { after: (a: UserAttributeRec) => a.id - cursor.i } : {}),
-  });
-  let count = 0;
-  for (const a of index.items) if (visible(a)) count++;
-  const items = page.items.map((a) => JSON.stringify(renderUserAttribute(a)));
-  const cur = (a: UserAttributeRec | undefined) => (a ? encodeCursor({ s: 'id', d: 'DESC', k: a.id, i: a.id }) : null);
-  return listAnswer(items, count, {
-    hasNextPage: page.hasNextPage,
-    hasPreviousPage: page.hasPreviousPage,
-    startCursor: cur(page.items[0]),
-    endCursor: cur(page.items[page.items.length - 1]),
-  });
+  const page = pageOf(index, { dir: 'DESC', first, visible, after });
+  const text = (a: UserAttributeRec) => JSON.stringify(renderUserAttribute(a));
+  return pageAnswer(page, countVisible(index.items, visible), text, idCursor('DESC'));
 }
 
 export function createUserAttribute(ctx: Ctx): unknown {

@@ -14,8 +14,9 @@ import { bodyObject, hasOwn, type Ctx } from './context.js';
 import { prepareMeta } from './dashboard.js';
 import { clone, deepEqual } from './equal.js';
 import { badRequest, conflict, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
-import { itemJson, listAnswer, renderWorkbook } from './render.js';
+import { afterId, countVisible, idCursor, intParam, pageOf, pageSize } from './paging.js';
+import { itemJson, pageAnswer, renderWorkbook } from './render.js';
+import { byId, SortedIndex } from './sorted-index.js';
 import type { WorkbookRec } from './types.js';
 
 export function numericParam(ctx: Ctx, name: string): number {
@@ -127,31 +128,18 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
 
 export function listWorkbooks(ctx: Ctx): unknown {
   const { store, user, query } = ctx;
-  const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
+  const first = pageSize(ctx);
   const folderParam = intParam(query, 'folderId', 0);
-  const after = query.get('after');
-  const cursor = after === null ? undefined : decodeCursor(after, 'id', 'ASC');
+  const after = afterId(query, 'ASC');
   // A root-only server lists the root level when no folderId is given.
   const level = folderParam ?? (ctx.workbookListing === 'root-only' ? 0 : undefined);
   const visible = (w: WorkbookRec) =>
     (level === undefined || (w.folderId ?? 0) === level) && hasLevel(workbookLevel(store, user, w), 'view');
-  const index = store.workbooksByDep.get(ctx.deployment.id);
-  const page = index
-    ? pageOf(index, { dir: 'ASC', first, visible, ...(cursor ? { after: (w: WorkbookRec) => w.id - cursor.i } : {}) })
-    : { items: [], hasNextPage: false, hasPreviousPage: false };
-  let count = 0;
-  if (index) {
-    if (user.role === 'admin' && level === undefined) count = index.length;
-    else for (const w of index.items) if (visible(w)) count++;
-  }
-  const items = page.items.map((w) => itemJson(store, w, user, () => renderWorkbook(store, w, user)));
-  const cur = (w: WorkbookRec | undefined) => (w ? encodeCursor({ s: 'id', d: 'ASC', k: w.id, i: w.id }) : null);
-  return listAnswer(items, count, {
-    hasNextPage: page.hasNextPage,
-    hasPreviousPage: page.hasPreviousPage,
-    startCursor: cur(page.items[0]),
-    endCursor: cur(page.items[page.items.length - 1]),
-  });
+  const index = store.workbooksByDep.get(ctx.deployment.id) ?? new SortedIndex(byId);
+  const page = pageOf(index, { dir: 'ASC', first, visible, after });
+  const count = user.role === 'admin' && level === undefined ? index.length : countVisible(index.items, visible);
+  const text = (w: WorkbookRec) => itemJson(store, w, user, () => renderWorkbook(store, w, user));
+  return pageAnswer(page, count, text, idCursor('ASC'));
 }
 
 export function getWorkbook(ctx: Ctx): unknown {

@@ -3,6 +3,8 @@
 // O(page) to read, whatever the size. Inserts and removals cost a memmove.
 // An element's key must not change while it is in the index: remove it,
 // change it, insert it again.
+export const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
+
 export class SortedIndex<T> {
   readonly items: T[] = [];
   constructor(private readonly cmp: (a: T, b: T) => number) {}

@@ -14,7 +14,7 @@ import {
   workbookOf,
   type SeedDefaults,
 } from './seed-records.js';
-import { SortedIndex } from './sorted-index.js';
+import { byId, SortedIndex } from './sorted-index.js';
 import type {
   Deployment,
   Folder,
@@ -36,7 +36,6 @@ function cmpStr(a: string, b: string): number {
 export function reportCmp(key: ReportSortKey) {
   return (a: ReportRec, b: ReportRec): number => cmpStr(a[key], b[key]) || a.id - b.id;
 }
-const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 
 export class Store {
   /** Moved on around every request that may write (index.ts); cached list texts hold for one revision. */
