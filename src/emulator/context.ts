@@ -1,4 +1,6 @@
 // What a route handler gets for one request.
+import { API_CODES } from '../domain/wire.js';
+import { badRequest, conflict, notFound } from './http-error.js';
 import type { Rng } from './prng.js';
 import type { Store } from './store.js';
 import type { Deployment, User } from './types.js';
@@ -29,6 +31,37 @@ export interface Ctx {
   changed(): void;
   /** Per-viewer last view times (`${userId}:${reportId}`), for sortBy=lastViewedAt. */
   lastViewed: Map<string, string>;
+}
+
+/** A path parameter that must be a number, as the real server validates it. */
+export function numericParam(ctx: Ctx, name: string): number {
+  const v = ctx.params[name] ?? '';
+  if (!/^\d+$/.test(v)) throw badRequest(`Validation failed (numeric string is expected): ${name}`);
+  return Number(v);
+}
+
+/** The record of the request's deployment with this id (by default the path's), else a 404. */
+export function findInDeployment<T extends { deploymentId: number }>(
+  ctx: Ctx,
+  records: Map<number, T>,
+  what: string,
+  id = numericParam(ctx, 'id'),
+): T {
+  const rec = records.get(id);
+  if (!rec || rec.deploymentId !== ctx.deployment.id) throw notFound(`${what} ${id} not found`);
+  return rec;
+}
+
+/**
+ * The gap of a two-step upsert, after its decision: a 409 upsert_branch_changed
+ * when the record holding `key` was created or deleted meanwhile.
+ */
+export async function upsertGap(ctx: Ctx, key: string, holder: string): Promise<void> {
+  const generation = ctx.store.generation(key);
+  await ctx.gap();
+  if (ctx.store.generation(key) !== generation) {
+    throw conflict(`The ${holder} was created or deleted concurrently; retry`, API_CODES.upsertBranchChanged);
+  }
 }
 
 export function hasOwn(o: unknown, key: string): boolean {

@@ -369,7 +369,7 @@ function lazyResponseBody(entry: RequestLogEntry, bytes: Buffer): void {
   Object.defineProperty(entry, 'responseBody', {
     enumerable: true,
     configurable: true,
-    get: () => (parsed ??= JSON.parse(bytes.toString('utf8'))),
+    get: () => (parsed ??= JSON.parse(bytes.toString('utf8')) as unknown),
   });
 }
 

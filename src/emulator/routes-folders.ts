@@ -13,12 +13,11 @@ import {
   reportLevel,
   workbookLevel,
 } from './access.js';
-import { bodyObject, type Ctx } from './context.js';
+import { bodyObject, numericParam, type Ctx } from './context.js';
 import { badRequest, notFound, validate } from './http-error.js';
 import { afterId, idCursor, intParam, pageOf, pageSize } from './paging.js';
 import { owner, pageAnswer } from './render.js';
 import { byId, SortedIndex } from './sorted-index.js';
-import { numericParam } from './routes-workbooks.js';
 import type { Folder } from './types.js';
 
 /** Nesting past this depth is refused (the real service has a fixed maximum; its value is not stated). */

@@ -10,14 +10,14 @@ import {
   SortDirection,
 } from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, reportLevel, workbookLevel } from './access.js';
-import { bodyObject, hasOwn, type Ctx } from './context.js';
+import { bodyObject, findInDeployment, hasOwn, upsertGap, type Ctx } from './context.js';
 import { clone, deepEqual } from './equal.js';
-import { badRequest, conflict, notFound, validate } from './http-error.js';
+import { badRequest, conflict, validate } from './http-error.js';
 import { countVisible, decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
 import { itemJson, pageAnswer, renderReport } from './render.js';
 import { reportCmp, type ReportSortKey } from './store.js';
 import type { ReportRec } from './types.js';
-import { numericParam } from './routes-workbooks.js';
+import { findWorkbook } from './routes-workbooks.js';
 
 /** Fields of the report input a write may change (publicId and source are handled apart). */
 const FIELDS = [
@@ -35,11 +35,7 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number];
 
-function findReport(ctx: Ctx, id: number): ReportRec {
-  const r = ctx.store.reports.get(id);
-  if (!r || r.deploymentId !== ctx.deployment.id) throw notFound(`Report ${id} not found`);
-  return r;
-}
+const findReport = (ctx: Ctx) => findInDeployment(ctx, ctx.store.reports, 'Report');
 
 function checkPlaceholder(publicId: string): void {
   if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
@@ -70,8 +66,7 @@ function checkDestinations(
     requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
   }
   if (hasOwn(raw, 'workbookId') && input.workbookId != null && input.workbookId !== current?.workbookId) {
-    const wb = store.workbooks.get(input.workbookId);
-    if (!wb || wb.deploymentId !== ctx.deployment.id) throw notFound(`Workbook ${input.workbookId} not found`);
+    const wb = findWorkbook(ctx, input.workbookId);
     require(workbookLevel(store, user, wb), 'edit', `workbook ${wb.id}`);
   }
 }
@@ -154,7 +149,7 @@ export function createReport(ctx: Ctx): unknown {
 }
 
 export function updateReport(ctx: Ctx): unknown {
-  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'edit', `report ${rec.id}`);
   const raw = bodyObject(ctx.body);
   const input = validate(ReportInput, raw) as Record<string, unknown>;
@@ -204,8 +199,6 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
     throw badRequest('publicId: the body publicId must equal the one in the path');
   }
 
-  const key = store.publicIdKey(acct, publicId);
-  const generation = store.generation(key);
   const existing = store.reportByPublicId(acct, publicId);
   if (existing && existing.deploymentId !== ctx.deployment.id) {
     throw conflict(`publicId "${publicId}" is already used by a report in another deployment`);
@@ -214,14 +207,7 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
   else requireCreator(user);
   checkDestinations(ctx, input, raw, existing);
 
-  await ctx.gap();
-
-  if (store.generation(key) !== generation) {
-    throw conflict(
-      `The report holding publicId "${publicId}" was created or deleted concurrently; retry`,
-      API_CODES.upsertBranchChanged,
-    );
-  }
+  await upsertGap(ctx, store.publicIdKey(acct, publicId), `report holding publicId "${publicId}"`);
   if (existing) {
     applyUpdate(ctx, existing, input, raw);
     return renderReport(store, existing, user);
@@ -233,14 +219,14 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
 }
 
 export function getReport(ctx: Ctx): unknown {
-  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'view', `report ${rec.id}`);
   ctx.lastViewed.set(`${ctx.user.id}:${rec.id}`, ctx.store.now());
   return renderReport(ctx.store, rec, ctx.user);
 }
 
 export function deleteReport(ctx: Ctx): unknown {
-  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'manage', `report ${rec.id}`);
   ctx.store.deleteReport(rec);
   ctx.changed();

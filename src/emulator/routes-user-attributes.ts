@@ -4,8 +4,8 @@
 // duplicate name is a 409.
 import { UserAttributeCreateInput, UserAttributeUpdateInput } from '../domain/wire.js';
 import { requireAdmin } from './access.js';
-import { bodyObject, hasOwn, type Ctx } from './context.js';
-import { badRequest, conflict, notFound, validate } from './http-error.js';
+import { bodyObject, hasOwn, numericParam, type Ctx } from './context.js';
+import { conflict, notFound, validate } from './http-error.js';
 import { afterId, countVisible, idCursor, pageOf, pageSize } from './paging.js';
 import { pageAnswer, renderUserAttribute } from './render.js';
 import type { UserAttributeRec } from './types.js';
@@ -44,8 +44,7 @@ export function createUserAttribute(ctx: Ctx): unknown {
     description: input.description ?? null,
     defaultValue: input.defaultValue ?? null,
   };
-  store.userAttributes.set(rec.id, rec);
-  store.userAttributesById.insert(rec);
+  store.insertUserAttribute(rec);
   ctx.changed();
   return renderUserAttribute(rec);
 }
@@ -53,8 +52,7 @@ export function createUserAttribute(ctx: Ctx): unknown {
 export function updateUserAttribute(ctx: Ctx): unknown {
   const { store, user } = ctx;
   const idRaw = ctx.params['id'] ?? '';
-  if (!/^\d+$/.test(idRaw)) throw badRequest('Validation failed (numeric string is expected): id');
-  const rec = store.userAttributes.get(Number(idRaw));
+  const rec = store.userAttributes.get(numericParam(ctx, 'id'));
   if (!rec || rec.accountId !== user.accountId) throw notFound(`User attribute ${idRaw} not found`);
   requireAdmin(user, 'update user attributes');
   const raw = bodyObject(ctx.body);

@@ -2,7 +2,6 @@
 // get, delete, publish.
 import { randomBase62 } from './prng.js';
 import {
-  API_CODES,
   DashboardConfig,
   normalizeSlug,
   PublishDashboardInput,
@@ -10,26 +9,16 @@ import {
   WorkbookInput,
 } from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, workbookLevel } from './access.js';
-import { bodyObject, hasOwn, type Ctx } from './context.js';
+import { bodyObject, findInDeployment, hasOwn, numericParam, upsertGap, type Ctx } from './context.js';
 import { prepareMeta } from './dashboard.js';
 import { clone, deepEqual } from './equal.js';
-import { badRequest, conflict, notFound, validate } from './http-error.js';
+import { badRequest, conflict, validate } from './http-error.js';
 import { afterId, countVisible, idCursor, intParam, pageOf, pageSize } from './paging.js';
 import { itemJson, pageAnswer, renderWorkbook } from './render.js';
 import { byId, SortedIndex } from './sorted-index.js';
 import type { WorkbookRec } from './types.js';
 
-export function numericParam(ctx: Ctx, name: string): number {
-  const v = ctx.params[name] ?? '';
-  if (!/^\d+$/.test(v)) throw badRequest(`Validation failed (numeric string is expected): ${name}`);
-  return Number(v);
-}
-
-export function findWorkbook(ctx: Ctx, id: number): WorkbookRec {
-  const wb = ctx.store.workbooks.get(id);
-  if (!wb || wb.deploymentId !== ctx.deployment.id) throw notFound(`Workbook ${id} not found`);
-  return wb;
-}
+export const findWorkbook = (ctx: Ctx, id?: number) => findInDeployment(ctx, ctx.store.workbooks, 'Workbook', id);
 
 function newWorkbook(
   ctx: Ctx,
@@ -81,8 +70,6 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
   const folderId = input.folderId ?? null;
 
   // Step 1: decide create-or-update and check access.
-  const key = store.slugKey(depId, slug);
-  const generation = store.generation(key);
   const existing = store.workbookBySlug(depId, slug);
   if (existing) {
     const level = workbookLevel(store, user, existing);
@@ -96,15 +83,8 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
     if (sendsFolder) requireFolderEdit(store, user, depId, folderId);
   }
 
-  await ctx.gap();
-
   // Step 2: apply, unless another writer created or deleted the slug's workbook meanwhile.
-  if (store.generation(key) !== generation) {
-    throw conflict(
-      `The workbook holding slug "${slug}" was created or deleted concurrently; retry`,
-      API_CODES.upsertBranchChanged,
-    );
-  }
+  await upsertGap(ctx, store.slugKey(depId, slug), `workbook holding slug "${slug}"`);
   if (!existing) {
     const rec = newWorkbook(ctx, input, meta, slug);
     store.insertWorkbook(rec);
@@ -143,7 +123,7 @@ export function listWorkbooks(ctx: Ctx): unknown {
 }
 
 export function getWorkbook(ctx: Ctx): unknown {
-  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  const wb = findWorkbook(ctx);
   require(workbookLevel(ctx.store, ctx.user, wb), 'view', `workbook ${wb.id}`);
   return renderWorkbook(ctx.store, wb, ctx.user);
 }
@@ -157,7 +137,7 @@ export function getWorkbook(ctx: Ctx): unknown {
  */
 export function updateWorkbook(ctx: Ctx): unknown {
   const { store, user } = ctx;
-  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  const wb = findWorkbook(ctx);
   const raw = bodyObject(ctx.body);
   const input = validate(UpdateWorkbookInput, raw);
   const level = workbookLevel(store, user, wb);
@@ -202,7 +182,7 @@ export function updateWorkbook(ctx: Ctx): unknown {
 /** Deleting a workbook detaches its reports (workbookId becomes null). */
 export function deleteWorkbook(ctx: Ctx): unknown {
   const { store } = ctx;
-  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  const wb = findWorkbook(ctx);
   require(workbookLevel(store, ctx.user, wb), 'manage', `workbook ${wb.id}`);
   store.deleteWorkbook(wb);
   for (const r of [...store.reports.values()]) {

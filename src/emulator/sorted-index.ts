@@ -27,14 +27,7 @@ export class SortedIndex<T> {
 
   /** Position of the first element e with cmpTo(e) >= 0. */
   lowerBound(cmpTo: (e: T) => number): number {
-    let lo = 0;
-    let hi = this.items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cmpTo(this.items[mid] as T) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.upperBound((e) => (cmpTo(e) < 0 ? 0 : 1));
   }
 
   insert(item: T): void {

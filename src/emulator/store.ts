@@ -103,7 +103,7 @@ export class Store {
     return (users.find((u) => u.role === 'admin') ?? users[0])?.id ?? 1;
   }
 
-  private insertUserAttribute(rec: UserAttributeRec): void {
+  insertUserAttribute(rec: UserAttributeRec): void {
     this.userAttributes.set(rec.id, rec);
     this.userAttributesById.insert(rec);
   }
@@ -181,34 +181,34 @@ export class Store {
     let idx = this.workbooksByDep.get(rec.deploymentId);
     if (!idx) this.workbooksByDep.set(rec.deploymentId, (idx = new SortedIndex(byId)));
     idx.insert(rec);
-    if (rec.slug !== null) {
-      this.slugIndex.set(this.slugKey(rec.deploymentId, rec.slug), rec);
-      this.bump(this.slugKey(rec.deploymentId, rec.slug));
-    }
+    this.indexSlug(rec);
   }
 
   deleteWorkbook(rec: WorkbookRec): void {
     this.workbooks.delete(rec.id);
     this.workbooksByDep.get(rec.deploymentId)?.remove(rec);
-    if (rec.slug !== null) {
-      const key = this.slugKey(rec.deploymentId, rec.slug);
-      if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
-      this.bump(key);
-    }
+    this.unindexSlug(rec);
   }
 
   /** Gives a workbook another slug (or none): the slug index and both keys' generations follow. */
   setWorkbookSlug(rec: WorkbookRec, slug: string | null): void {
-    if (rec.slug !== null) {
-      const key = this.slugKey(rec.deploymentId, rec.slug);
-      if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
-      this.bump(key);
-    }
+    this.unindexSlug(rec);
     rec.slug = slug;
-    if (slug !== null) {
-      this.slugIndex.set(this.slugKey(rec.deploymentId, slug), rec);
-      this.bump(this.slugKey(rec.deploymentId, slug));
-    }
+    this.indexSlug(rec);
+  }
+
+  private indexSlug(rec: WorkbookRec): void {
+    if (rec.slug === null) return;
+    const key = this.slugKey(rec.deploymentId, rec.slug);
+    this.slugIndex.set(key, rec);
+    this.bump(key);
+  }
+
+  private unindexSlug(rec: WorkbookRec): void {
+    if (rec.slug === null) return;
+    const key = this.slugKey(rec.deploymentId, rec.slug);
+    if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
+    this.bump(key);
   }
 
   workbookBySlug(deploymentId: number, slug: string): WorkbookRec | undefined {
