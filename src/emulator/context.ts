@@ -1,7 +1,6 @@
 // What a route handler gets for one request.
 import { API_CODES } from '../domain/wire.js';
 import { badRequest, conflict, notFound } from './http-error.js';
-import type { Rng } from './prng.js';
 import type { Store } from './store.js';
 import type { Deployment, User } from './types.js';
 
@@ -20,7 +19,6 @@ export interface Ctx {
   userAttributeReads: 'anyone' | 'admin';
   /** What GET /workbooks without `folderId` lists. */
   workbookListing: 'all' | 'root-only';
-  rng: Rng;
   /**
    * The pause between an upsert's decision (and access check) and its
    * application: a macrotask plus the configured latency, during which other
@@ -29,8 +27,6 @@ export interface Ctx {
   gap(): Promise<void>;
   /** The state changed: schedule a write of the state file. */
   changed(): void;
-  /** Per-viewer last view times (`${userId}:${reportId}`), for sortBy=lastViewedAt. */
-  lastViewed: Map<string, string>;
 }
 
 /** A path parameter that must be a number, as the real server validates it. */

@@ -21,7 +21,6 @@ import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js'
 import { Store } from './store.js';
 import type { SeedState, User } from './types.js';
 
-export type { SeedState } from './types.js';
 export type * from './types.js';
 export type { FaultSpec, ScriptedFault, FaultKind } from './faults.js';
 export { parseFaults, FaultSpecError, FAULT_KINDS } from './faults.js';
@@ -113,14 +112,12 @@ interface Runtime {
   writer: StateWriter | undefined;
   faultRng: Rng;
   jitterRng: Rng;
-  idRng: Rng;
   maxPageSize: number;
   defaultPageSize: number;
   latency: Latency | undefined;
   faults: FaultSpec | undefined;
   log: RequestLogEntry[];
   seq: number;
-  lastViewed: Map<string, string>;
 }
 
 /** The open server, with what closing it waits for. */
@@ -142,11 +139,10 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
 /** Options checked, the state loaded (and its file written when new), the random streams seeded. */
 async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
   const seedNum = opts.randomSeed ?? randomSeedFromTime();
-  const idRng: Rng = createRng(seedNum ^ 0x27d4eb2d);
   const maxPageSize = opts.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   const latency = checkLatency(opts.latencyMs);
   const faults = normalizeFaults(opts.faults);
-  const store = new Store(initialState(opts), () => new Date(), idRng);
+  const store = new Store(initialState(opts), () => new Date(), createRng(seedNum ^ 0x27d4eb2d));
   const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => store.serialize()) : undefined;
   if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, store.serialize());
   return {
@@ -155,14 +151,12 @@ async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
     writer,
     faultRng: createRng(seedNum),
     jitterRng: createRng(seedNum ^ 0x5bd1e995),
-    idRng,
     maxPageSize,
     defaultPageSize: Math.min(DEFAULT_PAGE_SIZE, maxPageSize),
     latency,
     faults,
     log: [],
     seq: 0,
-    lastViewed: new Map(),
   };
 }
 
@@ -298,8 +292,6 @@ async function dispatch(
     defaultPageSize: rt.defaultPageSize,
     userAttributeReads: opts.userAttributeReads ?? 'anyone',
     workbookListing: opts.workbookListing ?? 'all',
-    rng: rt.idRng,
-    lastViewed: rt.lastViewed,
     changed: () => rt.writer?.schedule(),
     gap: async () => {
       await macrotask();

@@ -78,15 +78,12 @@ export function renderWorkbook(store: Store, w: WorkbookRec, caller: User): Reco
   };
 }
 
-export function renderUserAttribute(a: UserAttributeRec): Record<string, unknown> {
-  return {
-    id: a.id,
-    name: a.name,
-    type: a.type,
-    displayName: a.displayName,
-    description: a.description,
-    defaultValue: a.defaultValue,
-  };
+/** The record but its account, in the record's member order (seed-records.ts). */
+export function renderUserAttribute({
+  accountId: _accountId,
+  ...attribute
+}: UserAttributeRec): Record<string, unknown> {
+  return attribute;
 }
 
 /** A body already serialized: index.ts sends its bytes as they are. */

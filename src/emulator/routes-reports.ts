@@ -221,7 +221,7 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
 export function getReport(ctx: Ctx): unknown {
   const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'view', `report ${rec.id}`);
-  ctx.lastViewed.set(`${ctx.user.id}:${rec.id}`, ctx.store.now());
+  ctx.store.lastViewed.set(`${ctx.user.id}:${rec.id}`, ctx.store.now());
   return renderReport(ctx.store, rec, ctx.user);
 }
 
@@ -284,7 +284,7 @@ export function listReports(ctx: Ctx): unknown {
     // No cursor column: order in memory (first page, or a legacy offset page).
     let all = index.items.filter(visible);
     if (sortBy.data === 'lastViewedAt') {
-      const seen = (r: ReportRec) => ctx.lastViewed.get(`${user.id}:${r.id}`) ?? '';
+      const seen = (r: ReportRec) => ctx.store.lastViewed.get(`${user.id}:${r.id}`) ?? '';
       all = all.sort((a, b) => (seen(a) < seen(b) ? -1 : seen(a) > seen(b) ? 1 : a.id - b.id));
     }
     if (dir === 'DESC') all.reverse();

@@ -147,7 +147,7 @@ export function updateWorkbook(ctx: Ctx): unknown {
     require(level, 'manage', `workbook ${wb.id} to move it`);
     requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
   }
-  const meta = input.meta === undefined || input.meta === null ? undefined : prepareMeta(input.meta);
+  const meta = prepareMeta(input.meta);
   let slug: string | null | undefined;
   if (hasOwn(raw, 'slug')) {
     slug = input.slug == null ? null : normalizeSlug(input.slug);
@@ -255,7 +255,7 @@ export function publishWorkbook(ctx: Ctx): unknown {
   }
   const record = {
     id: prev?.id ?? store.nextId('dashboard'),
-    publicId: prev?.publicId ?? randomBase62(ctx.rng, 12),
+    publicId: prev?.publicId ?? randomBase62(store.rng, 12),
     deploymentId: ctx.deployment.id,
     workbookId: wb.id,
     status: 'published',

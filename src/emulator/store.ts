@@ -28,7 +28,7 @@ import type {
 } from './types.js';
 
 export type ReportSortKey = 'name' | 'createdAt' | 'updatedAt';
-export const REPORT_SORT_KEYS: ReportSortKey[] = ['name', 'createdAt', 'updatedAt'];
+const REPORT_SORT_KEYS: ReportSortKey[] = ['name', 'createdAt', 'updatedAt'];
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -65,11 +65,14 @@ export class Store {
   userAttributesById = new SortedIndex<UserAttributeRec>(byId);
   /** Bumped whenever the record holding a key is created or deleted. */
   generations = new Map<string, number>();
+  /** Per-viewer last view times (`${userId}:${reportId}`), for sortBy=lastViewedAt; not persisted. */
+  lastViewed = new Map<string, string>();
 
   constructor(
     seed: SeedState,
     private readonly clock: () => Date,
-    private readonly rng: Rng,
+    /** Generated ids: publicIds, published dashboards. */
+    readonly rng: Rng,
   ) {
     this.counters = countersOf(seed);
     for (const d of seed.deployments) {
@@ -115,11 +118,7 @@ export class Store {
       const ms = Date.parse(iso);
       if (Number.isFinite(ms) && ms > last) last = ms;
     };
-    for (const w of this.workbooks.values()) {
-      see(w.createdAt);
-      see(w.updatedAt);
-    }
-    for (const r of this.reports.values()) {
+    for (const r of [...this.workbooks.values(), ...this.reports.values()]) {
       see(r.createdAt);
       see(r.updatedAt);
     }
@@ -229,11 +228,10 @@ export class Store {
   private reportIndexes(deploymentId: number): Record<ReportSortKey, SortedIndex<ReportRec>> {
     let idx = this.reportsByDep.get(deploymentId);
     if (!idx) {
-      idx = {
-        name: new SortedIndex(reportCmp('name')),
-        createdAt: new SortedIndex(reportCmp('createdAt')),
-        updatedAt: new SortedIndex(reportCmp('updatedAt')),
-      };
+      idx = Object.fromEntries(REPORT_SORT_KEYS.map((k) => [k, new SortedIndex(reportCmp(k))])) as Record<
+        ReportSortKey,
+        SortedIndex<ReportRec>
+      >;
       this.reportsByDep.set(deploymentId, idx);
     }
     return idx;
