@@ -18,6 +18,7 @@ import { badRequest, notFound, validate } from './http-error.js';
 import { afterId, idCursor, intParam, pageOf, pageSize } from './paging.js';
 import { owner, pageAnswer } from './render.js';
 import { byId, SortedIndex } from './sorted-index.js';
+import { folderOf } from './seed-records.js';
 import type { Folder } from './types.js';
 
 /** Nesting past this depth is refused (the real service has a fixed maximum; its value is not stated). */
@@ -99,17 +100,11 @@ export function createFolder(ctx: Ctx): unknown {
   const siblings = [...store.folders.values()].filter(
     (f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId,
   );
-  const now = store.now();
-  const f: Folder = {
-    id: store.nextId('folder'),
-    deploymentId: ctx.deployment.id,
-    name: input.name,
-    parentId,
-    userId: user.id,
-    position: input.position ?? siblings.length,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const position = input.position ?? siblings.length;
+  const f = folderOf(
+    { id: store.nextId('folder'), deploymentId: ctx.deployment.id, name: input.name, parentId, position },
+    store.madeBy(user),
+  );
   store.folders.set(f.id, f);
   ctx.changed();
   return renderFolder(ctx, f);

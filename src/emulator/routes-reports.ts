@@ -16,7 +16,8 @@ import { badRequest, conflict, validate } from './http-error.js';
 import { countVisible, decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
 import { itemJson, pageAnswer, renderReport } from './render.js';
 import { reportCmp, type ReportSortKey } from './store.js';
-import type { ReportRec } from './types.js';
+import { reportOf } from './seed-records.js';
+import type { ReportRec, SeedReport } from './types.js';
 import { findWorkbook } from './routes-workbooks.js';
 
 /** Fields of the report input a write may change (publicId and source are handled apart). */
@@ -73,35 +74,17 @@ function checkDestinations(
 
 function newReport(ctx: Ctx, input: Record<string, unknown>, raw: unknown, publicId: string): ReportRec {
   const { store, user } = ctx;
-  const now = store.now();
-  const rec: ReportRec = {
+  const made = store.madeBy(user);
+  const sent = FIELDS.filter((f) => f !== 'name' && hasOwn(raw, f)).map((f) => [f, clone(input[f] ?? null)]);
+  const seed: SeedReport = {
+    ...(Object.fromEntries(sent) as Partial<SeedReport>),
     id: store.nextId('report'),
     deploymentId: ctx.deployment.id,
     publicId,
     name: (input['name'] as string | null | undefined) ?? 'Untitled report',
-    title: null,
-    description: null,
-    source: (input['source'] as string | null | undefined) ?? null,
-    folderId: null,
-    workbookId: null,
-    sqlQuery: null,
-    jsonQuery: null,
-    meta: null,
-    pivotItems: null,
-    endResultCell: null,
-    resultLocation: null,
-    externalWorkbookId: null,
-    userId: user.id,
-    createdBy: user.id,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
+    source: input['source'] as string | null | undefined,
   };
-  for (const f of FIELDS) {
-    if (f === 'name' || !hasOwn(raw, f)) continue;
-    (rec as unknown as Record<string, unknown>)[f] = clone(input[f] ?? null);
-  }
-  return rec;
+  return reportOf(seed, made, () => publicId);
 }
 
 /** Applies the sent fields; bumps version and updatedAt only on a real change. */

@@ -8,6 +8,7 @@ import { bodyObject, hasOwn, numericParam, type Ctx } from './context.js';
 import { conflict, notFound, validate } from './http-error.js';
 import { afterId, countVisible, idCursor, pageOf, pageSize } from './paging.js';
 import { pageAnswer, renderUserAttribute } from './render.js';
+import { userAttributeOf } from './seed-records.js';
 import type { UserAttributeRec } from './types.js';
 
 /** GET /api/v1/user-attributes: newest first (id DESC), cursor-paged; filters `name`, `type`. */
@@ -35,15 +36,7 @@ export function createUserAttribute(ctx: Ctx): unknown {
       throw conflict(`A user attribute named "${input.name}" already exists (id ${a.id})`);
     }
   }
-  const rec: UserAttributeRec = {
-    id: store.nextId('userAttribute'),
-    accountId: user.accountId,
-    name: input.name,
-    type: input.type,
-    displayName: input.displayName ?? null,
-    description: input.description ?? null,
-    defaultValue: input.defaultValue ?? null,
-  };
+  const rec = userAttributeOf({ ...input, id: store.nextId('userAttribute'), accountId: user.accountId });
   store.insertUserAttribute(rec);
   ctx.changed();
   return renderUserAttribute(rec);

@@ -16,6 +16,7 @@ import { badRequest, conflict, validate } from './http-error.js';
 import { afterId, countVisible, idCursor, intParam, pageOf, pageSize } from './paging.js';
 import { itemJson, pageAnswer, renderWorkbook } from './render.js';
 import { byId, SortedIndex } from './sorted-index.js';
+import { workbookOf } from './seed-records.js';
 import type { WorkbookRec } from './types.js';
 
 export const findWorkbook = (ctx: Ctx, id?: number) => findInDeployment(ctx, ctx.store.workbooks, 'Workbook', id);
@@ -27,23 +28,17 @@ function newWorkbook(
   slug: string | null,
 ): WorkbookRec {
   const { store, user } = ctx;
-  const now = store.now();
-  return {
+  const name = input.name ?? slug ?? 'Untitled workbook';
+  const made = store.madeBy(user);
+  const seed = {
     id: store.nextId('workbook'),
     deploymentId: ctx.deployment.id,
-    name: input.name ?? slug ?? 'Untitled workbook',
+    name,
     slug,
-    folderId: input.folderId ?? null,
-    meta: meta ?? {},
-    calculatedFields: {},
-    userId: user.id,
-    createdBy: user.id,
-    createdAt: now,
-    updatedAt: now,
-    isFavorite: false,
-    dashboardPublished: null,
-    publishedDashboard: null,
+    folderId: input.folderId,
+    meta,
   };
+  return workbookOf(seed, made);
 }
 
 export function createWorkbook(ctx: Ctx): unknown {

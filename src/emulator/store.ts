@@ -135,6 +135,12 @@ export class Store {
     return new Date(ms).toISOString();
   }
 
+  /** How a record made now by `user` is completed (seed-records.ts): owned by the user, made now. */
+  madeBy(user: User): SeedDefaults {
+    const now = this.now();
+    return { owner: user.id, time: () => now };
+  }
+
   nextId(kind: keyof Omit<SeedCounters, 'lastTimestampMs'>): number {
     return this.counters[kind]++;
   }
