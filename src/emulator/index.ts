@@ -142,7 +142,7 @@ async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
   const maxPageSize = opts.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   const latency = checkLatency(opts.latencyMs);
   const faults = normalizeFaults(opts.faults);
-  const store = new Store(initialState(opts), () => new Date(), createRng(seedNum ^ 0x27d4eb2d));
+  const store = new Store(initialState(opts), createRng(seedNum ^ 0x27d4eb2d));
   const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => store.serialize()) : undefined;
   if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, store.serialize());
   return {
@@ -194,8 +194,7 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   let answer: { status: number; body: unknown };
   try {
     const body = readJsonBody(await readBody(req), entry);
-    if (url.pathname.startsWith('/api/'))
-      fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng, () => new Date());
+    if (url.pathname.startsWith('/api/')) fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng);
     if (fault) entry.fault = fault.kind;
     if (fault?.kind === 'reset-before') {
       await sleep(drawLatency(rt));

@@ -70,7 +70,6 @@ export class Store {
 
   constructor(
     seed: SeedState,
-    private readonly clock: () => Date,
     /** Generated ids: publicIds, published dashboards. */
     readonly rng: Rng,
   ) {
@@ -130,7 +129,7 @@ export class Store {
 
   /** An ISO timestamp strictly later than every one issued before. */
   now(): string {
-    const ms = Math.max(this.clock().getTime(), this.counters.lastTimestampMs + 1);
+    const ms = Math.max(Date.now(), this.counters.lastTimestampMs + 1);
     this.counters.lastTimestampMs = ms;
     return new Date(ms).toISOString();
   }
