@@ -11,8 +11,8 @@ export interface Ctx {
   deployment: Deployment;
   params: Record<string, string>;
   query: URLSearchParams;
-  /** Parsed JSON body; undefined when the request had none. */
-  body: unknown;
+  /** The JSON body, an object: `{}` when the request had none (or sent null). */
+  body: Record<string, unknown>;
   maxPageSize: number;
   defaultPageSize: number;
   /** Who may list the user attributes (EmulatorOptions.userAttributeReads). */
@@ -58,13 +58,4 @@ export async function upsertGap(ctx: Ctx, key: string, holder: string): Promise<
   if (ctx.store.generation(key) !== generation) {
     throw conflict(`The ${holder} was created or deleted concurrently; retry`, API_CODES.upsertBranchChanged);
   }
-}
-
-export function hasOwn(o: unknown, key: string): boolean {
-  return typeof o === 'object' && o !== null && Object.prototype.hasOwnProperty.call(o, key);
-}
-
-/** The body as an object: none -> {}, anything but a JSON object -> 400 by the caller's schema. */
-export function bodyObject(body: unknown): unknown {
-  return body === undefined || body === null ? {} : body;
 }

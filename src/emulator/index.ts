@@ -286,7 +286,7 @@ async function dispatch(
     deployment: deploymentOf(store, user, match.params['deploymentId']),
     params: match.params,
     query: url.searchParams,
-    body: body.parsed,
+    body: (body.parsed ?? {}) as Record<string, unknown>,
     maxPageSize: rt.maxPageSize,
     defaultPageSize: rt.defaultPageSize,
     userAttributeReads: opts.userAttributeReads ?? 'anyone',

@@ -13,7 +13,7 @@ import {
   reportLevel,
   workbookLevel,
 } from './access.js';
-import { bodyObject, numericParam, type Ctx } from './context.js';
+import { numericParam, type Ctx } from './context.js';
 import { badRequest, notFound, validate } from './http-error.js';
 import { afterId, idCursor, intParam, pageOf, pageSize } from './paging.js';
 import { owner, pageAnswer } from './render.js';
@@ -91,7 +91,7 @@ export function listFolders(ctx: Ctx): unknown {
 export function createFolder(ctx: Ctx): unknown {
   const { store, user } = ctx;
   requireCreator(user);
-  const input = validate(CreateFolderInput, bodyObject(ctx.body));
+  const input = validate(CreateFolderInput, ctx.body);
   const parentId = input.parentId ?? null;
   requireFolderEdit(store, user, ctx.deployment.id, parentId);
   if (store.folderPath(parentId).length + 1 > MAX_FOLDER_DEPTH) {

@@ -10,7 +10,7 @@ import {
   SortDirection,
 } from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, reportLevel, workbookLevel } from './access.js';
-import { bodyObject, findInDeployment, hasOwn, upsertGap, type Ctx } from './context.js';
+import { findInDeployment, upsertGap, type Ctx } from './context.js';
 import { clone, deepEqual } from './equal.js';
 import { badRequest, conflict, validate } from './http-error.js';
 import { countVisible, decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
@@ -59,23 +59,25 @@ function checkPublicIdFree(ctx: Ctx, publicId: string, self?: ReportRec): void {
 function checkDestinations(
   ctx: Ctx,
   input: { folderId?: number | null; workbookId?: number | null },
-  raw: unknown,
   current?: ReportRec,
 ): void {
   const { store, user } = ctx;
-  if (hasOwn(raw, 'folderId') && (input.folderId ?? null) !== (current?.folderId ?? null)) {
+  if (Object.hasOwn(ctx.body, 'folderId') && (input.folderId ?? null) !== (current?.folderId ?? null)) {
     requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
   }
-  if (hasOwn(raw, 'workbookId') && input.workbookId != null && input.workbookId !== current?.workbookId) {
+  if (Object.hasOwn(ctx.body, 'workbookId') && input.workbookId != null && input.workbookId !== current?.workbookId) {
     const wb = findWorkbook(ctx, input.workbookId);
     require(workbookLevel(store, user, wb), 'edit', `workbook ${wb.id}`);
   }
 }
 
-function newReport(ctx: Ctx, input: Record<string, unknown>, raw: unknown, publicId: string): ReportRec {
+function newReport(ctx: Ctx, input: Record<string, unknown>, publicId: string): ReportRec {
   const { store, user } = ctx;
   const made = store.madeBy(user);
-  const sent = FIELDS.filter((f) => f !== 'name' && hasOwn(raw, f)).map((f) => [f, clone(input[f] ?? null)]);
+  const sent = FIELDS.filter((f) => f !== 'name' && Object.hasOwn(ctx.body, f)).map((f) => [
+    f,
+    clone(input[f] ?? null),
+  ]);
   const seed: SeedReport = {
     ...(Object.fromEntries(sent) as Partial<SeedReport>),
     id: store.nextId('report'),
@@ -88,16 +90,10 @@ function newReport(ctx: Ctx, input: Record<string, unknown>, raw: unknown, publi
 }
 
 /** Applies the sent fields; bumps version and updatedAt only on a real change. */
-function applyUpdate(
-  ctx: Ctx,
-  rec: ReportRec,
-  input: Record<string, unknown>,
-  raw: unknown,
-  adoptPublicId?: string,
-): void {
+function applyUpdate(ctx: Ctx, rec: ReportRec, input: Record<string, unknown>, adoptPublicId?: string): void {
   const changes: Partial<Record<Field, unknown>> = {};
   for (const f of FIELDS) {
-    if (!hasOwn(raw, f)) continue;
+    if (!Object.hasOwn(ctx.body, f)) continue;
     const v = input[f] ?? null;
     if (f === 'name' && v === null) continue;
     if (!deepEqual(v, rec[f])) changes[f] = clone(v);
@@ -115,8 +111,7 @@ function applyUpdate(
 
 export function createReport(ctx: Ctx): unknown {
   requireCreator(ctx.user);
-  const raw = bodyObject(ctx.body);
-  const input = validate(CreateReportInput, raw) as Record<string, unknown>;
+  const input = validate(CreateReportInput, ctx.body) as Record<string, unknown>;
   let publicId = input['publicId'] as string | null | undefined;
   if (publicId != null) {
     checkPlaceholder(publicId);
@@ -124,8 +119,8 @@ export function createReport(ctx: Ctx): unknown {
   } else {
     publicId = ctx.store.newPublicId(ctx.deployment.accountId);
   }
-  checkDestinations(ctx, input, raw);
-  const rec = newReport(ctx, input, raw, publicId);
+  checkDestinations(ctx, input);
+  const rec = newReport(ctx, input, publicId);
   ctx.store.insertReport(rec);
   ctx.changed();
   return renderReport(ctx.store, rec, ctx.user);
@@ -134,9 +129,8 @@ export function createReport(ctx: Ctx): unknown {
 export function updateReport(ctx: Ctx): unknown {
   const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'edit', `report ${rec.id}`);
-  const raw = bodyObject(ctx.body);
-  const input = validate(ReportInput, raw) as Record<string, unknown>;
-  const expected = (raw as Record<string, unknown>)['expectedVersion'];
+  const input = validate(ReportInput, ctx.body) as Record<string, unknown>;
+  const expected = ctx.body['expectedVersion'];
   if (expected !== undefined && expected !== null) {
     if (typeof expected !== 'number' || !Number.isInteger(expected))
       throw badRequest('expectedVersion: must be an integer');
@@ -157,8 +151,8 @@ export function updateReport(ctx: Ctx): unknown {
       adopt = publicId;
     }
   }
-  checkDestinations(ctx, input, raw, rec);
-  applyUpdate(ctx, rec, input, raw, adopt);
+  checkDestinations(ctx, input, rec);
+  applyUpdate(ctx, rec, input, adopt);
   return renderReport(ctx.store, rec, ctx.user);
 }
 
@@ -167,17 +161,15 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
   const publicId = ctx.params['publicId'] ?? '';
   if (!PUBLIC_ID_RE.test(publicId)) throw badRequest('publicId: must be exactly 12 characters of [0-9A-Za-z]');
   const acct = ctx.deployment.accountId;
-  if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
-    if (store.legacyCount(acct, publicId) > 0) {
-      throw conflict(
-        `publicId "${publicId}" is a synthesized legacy id shared by reports without a stable publicId; give the report a real publicId with PUT /reports/{id}`,
-        API_CODES.ambiguousLegacyId,
-      );
-    }
-    checkPlaceholder(publicId);
+  // Only placeholder-shaped ids have legacy holders.
+  if (store.legacyCount(acct, publicId) > 0) {
+    throw conflict(
+      `publicId "${publicId}" is a synthesized legacy id shared by reports without a stable publicId; give the report a real publicId with PUT /reports/{id}`,
+      API_CODES.ambiguousLegacyId,
+    );
   }
-  const raw = bodyObject(ctx.body);
-  const input = validate(CreateReportInput, raw) as Record<string, unknown>;
+  checkPlaceholder(publicId);
+  const input = validate(CreateReportInput, ctx.body) as Record<string, unknown>;
   if (input['publicId'] != null && input['publicId'] !== publicId) {
     throw badRequest('publicId: the body publicId must equal the one in the path');
   }
@@ -188,14 +180,14 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
   }
   if (existing) require(reportLevel(store, user, existing), 'edit', `report ${existing.id}`);
   else requireCreator(user);
-  checkDestinations(ctx, input, raw, existing);
+  checkDestinations(ctx, input, existing);
 
   await upsertGap(ctx, store.publicIdKey(acct, publicId), `report holding publicId "${publicId}"`);
   if (existing) {
-    applyUpdate(ctx, existing, input, raw);
+    applyUpdate(ctx, existing, input);
     return renderReport(store, existing, user);
   }
-  const rec = newReport(ctx, input, raw, publicId);
+  const rec = newReport(ctx, input, publicId);
   store.insertReport(rec);
   ctx.changed();
   return renderReport(store, rec, user);

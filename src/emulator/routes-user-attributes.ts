@@ -4,7 +4,7 @@
 // duplicate name is a 409.
 import { UserAttributeCreateInput, UserAttributeUpdateInput } from '../domain/wire.js';
 import { requireAdmin } from './access.js';
-import { bodyObject, hasOwn, numericParam, type Ctx } from './context.js';
+import { numericParam, type Ctx } from './context.js';
 import { conflict, notFound, validate } from './http-error.js';
 import { afterId, countVisible, idCursor, pageOf, pageSize } from './paging.js';
 import { pageAnswer, renderUserAttribute } from './render.js';
@@ -30,7 +30,7 @@ export function listUserAttributes(ctx: Ctx): unknown {
 export function createUserAttribute(ctx: Ctx): unknown {
   const { store, user } = ctx;
   requireAdmin(user, 'create user attributes');
-  const input = validate(UserAttributeCreateInput, bodyObject(ctx.body));
+  const input = validate(UserAttributeCreateInput, ctx.body);
   for (const a of store.userAttributes.values()) {
     if (a.accountId === user.accountId && a.name === input.name) {
       throw conflict(`A user attribute named "${input.name}" already exists (id ${a.id})`);
@@ -48,11 +48,10 @@ export function updateUserAttribute(ctx: Ctx): unknown {
   const rec = store.userAttributes.get(numericParam(ctx, 'id'));
   if (!rec || rec.accountId !== user.accountId) throw notFound(`User attribute ${idRaw} not found`);
   requireAdmin(user, 'update user attributes');
-  const raw = bodyObject(ctx.body);
-  const input = validate(UserAttributeUpdateInput, raw);
+  const input = validate(UserAttributeUpdateInput, ctx.body);
   let changed = false;
   for (const f of ['displayName', 'description', 'defaultValue'] as const) {
-    if (!hasOwn(raw, f)) continue;
+    if (!Object.hasOwn(ctx.body, f)) continue;
     const v = input[f] ?? null;
     if (rec[f] !== v) {
       rec[f] = v;

@@ -9,7 +9,7 @@ import {
   WorkbookInput,
 } from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, workbookLevel } from './access.js';
-import { bodyObject, findInDeployment, hasOwn, numericParam, upsertGap, type Ctx } from './context.js';
+import { findInDeployment, numericParam, upsertGap, type Ctx } from './context.js';
 import { prepareMeta } from './dashboard.js';
 import { clone, deepEqual } from './equal.js';
 import { badRequest, conflict, validate } from './http-error.js';
@@ -43,8 +43,7 @@ function newWorkbook(
 
 export function createWorkbook(ctx: Ctx): unknown {
   requireCreator(ctx.user);
-  const raw = bodyObject(ctx.body);
-  const input = validate(WorkbookInput, raw);
+  const input = validate(WorkbookInput, ctx.body);
   const meta = prepareMeta(input.meta);
   requireFolderEdit(ctx.store, ctx.user, ctx.deployment.id, input.folderId ?? null);
   const rec = newWorkbook(ctx, input, meta, null);
@@ -58,10 +57,9 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
   const depId = ctx.deployment.id;
   const slug = normalizeSlug(ctx.params['slug'] ?? '');
   if (slug === '') throw badRequest('slug: must not be empty');
-  const raw = bodyObject(ctx.body);
-  const input = validate(WorkbookInput, raw);
+  const input = validate(WorkbookInput, ctx.body);
   const meta = prepareMeta(input.meta);
-  const sendsFolder = hasOwn(raw, 'folderId');
+  const sendsFolder = Object.hasOwn(ctx.body, 'folderId');
   const folderId = input.folderId ?? null;
 
   // Step 1: decide create-or-update and check access.
@@ -133,18 +131,17 @@ export function getWorkbook(ctx: Ctx): unknown {
 export function updateWorkbook(ctx: Ctx): unknown {
   const { store, user } = ctx;
   const wb = findWorkbook(ctx);
-  const raw = bodyObject(ctx.body);
-  const input = validate(UpdateWorkbookInput, raw);
+  const input = validate(UpdateWorkbookInput, ctx.body);
   const level = workbookLevel(store, user, wb);
   require(level, 'edit', `workbook ${wb.id}`);
-  const sendsFolder = hasOwn(raw, 'folderId');
+  const sendsFolder = Object.hasOwn(ctx.body, 'folderId');
   if (sendsFolder) {
     require(level, 'manage', `workbook ${wb.id} to move it`);
     requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
   }
   const meta = prepareMeta(input.meta);
   let slug: string | null | undefined;
-  if (hasOwn(raw, 'slug')) {
+  if (Object.hasOwn(ctx.body, 'slug')) {
     slug = input.slug == null ? null : normalizeSlug(input.slug);
     if (slug === '') throw badRequest('slug: must not be empty');
     const holder = slug === null ? undefined : store.workbookBySlug(ctx.deployment.id, slug);
@@ -195,15 +192,14 @@ export function deleteWorkbook(ctx: Ctx): unknown {
 export function publishWorkbook(ctx: Ctx): unknown {
   const { store, user } = ctx;
   const id = numericParam(ctx, 'id');
-  const raw = bodyObject(ctx.body);
-  const input = validate(PublishDashboardInput, raw);
+  const input = validate(PublishDashboardInput, ctx.body);
   if (input.workbookId !== id) throw badRequest(`workbookId: must equal the workbook id in the path (${id})`);
   const wb = findWorkbook(ctx, id);
   require(workbookLevel(store, user, wb), 'edit', `workbook ${wb.id}`);
 
   let config: Record<string, unknown>;
   if (input.config != null) {
-    config = clone((raw as { config: Record<string, unknown> }).config);
+    config = clone(ctx.body['config'] as Record<string, unknown>);
   } else {
     const draft = wb.meta['dashboardDraft'] ?? wb.dashboardDraft;
     if (!draft || typeof draft !== 'object') throw badRequest(`Workbook ${id} has no dashboard draft to publish`);
