@@ -71,7 +71,8 @@ function checkDestinations(
   }
 }
 
-function newReport(ctx: Ctx, input: Record<string, unknown>, publicId: string): ReportRec {
+/** A new report, stored. */
+function addReport(ctx: Ctx, input: Record<string, unknown>, publicId: string): ReportRec {
   const { store, user } = ctx;
   const made = store.madeBy(user);
   const sent = FIELDS.filter((f) => f !== 'name' && Object.hasOwn(ctx.body, f)).map((f) => [
@@ -86,7 +87,10 @@ function newReport(ctx: Ctx, input: Record<string, unknown>, publicId: string): 
     name: (input['name'] as string | null | undefined) ?? 'Untitled report',
     source: input['source'] as string | null | undefined,
   };
-  return reportOf(seed, made, () => publicId);
+  const rec = reportOf(seed, made, () => publicId);
+  store.insertReport(rec);
+  ctx.changed();
+  return rec;
 }
 
 /** Applies the sent fields; bumps version and updatedAt only on a real change. */
@@ -120,10 +124,7 @@ export function createReport(ctx: Ctx): unknown {
     publicId = ctx.store.newPublicId(ctx.deployment.accountId);
   }
   checkDestinations(ctx, input);
-  const rec = newReport(ctx, input, publicId);
-  ctx.store.insertReport(rec);
-  ctx.changed();
-  return renderReport(ctx.store, rec, ctx.user);
+  return renderReport(ctx.store, addReport(ctx, input, publicId), ctx.user);
 }
 
 export function updateReport(ctx: Ctx): unknown {
@@ -187,10 +188,7 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
     applyUpdate(ctx, existing, input);
     return renderReport(store, existing, user);
   }
-  const rec = newReport(ctx, input, publicId);
-  store.insertReport(rec);
-  ctx.changed();
-  return renderReport(store, rec, user);
+  return renderReport(store, addReport(ctx, input, publicId), user);
 }
 
 export function getReport(ctx: Ctx): unknown {

@@ -21,7 +21,8 @@ import type { WorkbookRec } from './types.js';
 
 export const findWorkbook = (ctx: Ctx, id?: number) => findInDeployment(ctx, ctx.store.workbooks, 'Workbook', id);
 
-function newWorkbook(
+/** A new workbook, stored. */
+function addWorkbook(
   ctx: Ctx,
   input: { name?: string | null; folderId?: number | null },
   meta: Record<string, unknown> | undefined,
@@ -38,7 +39,10 @@ function newWorkbook(
     folderId: input.folderId,
     meta,
   };
-  return workbookOf(seed, made);
+  const rec = workbookOf(seed, made);
+  store.insertWorkbook(rec);
+  ctx.changed();
+  return rec;
 }
 
 export function createWorkbook(ctx: Ctx): unknown {
@@ -46,10 +50,7 @@ export function createWorkbook(ctx: Ctx): unknown {
   const input = validate(WorkbookInput, ctx.body);
   const meta = prepareMeta(input.meta);
   requireFolderEdit(ctx.store, ctx.user, ctx.deployment.id, input.folderId ?? null);
-  const rec = newWorkbook(ctx, input, meta, null);
-  ctx.store.insertWorkbook(rec);
-  ctx.changed();
-  return renderWorkbook(ctx.store, rec, ctx.user);
+  return renderWorkbook(ctx.store, addWorkbook(ctx, input, meta, null), ctx.user);
 }
 
 export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
@@ -78,25 +79,22 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
 
   // Step 2: apply, unless another writer created or deleted the slug's workbook meanwhile.
   await upsertGap(ctx, store.slugKey(depId, slug), `workbook holding slug "${slug}"`);
-  if (!existing) {
-    const rec = newWorkbook(ctx, input, meta, slug);
-    store.insertWorkbook(rec);
-    ctx.changed();
-    return renderWorkbook(store, rec, user);
-  }
-  const next = {
+  if (!existing) return renderWorkbook(store, addWorkbook(ctx, input, meta, slug), user);
+  setWorkbook(ctx, existing, {
     name: input.name ?? existing.name,
     folderId: sendsFolder ? folderId : existing.folderId,
     meta: meta ? { ...existing.meta, ...meta } : existing.meta,
-  };
-  if (!deepEqual(next, { name: existing.name, folderId: existing.folderId, meta: existing.meta })) {
-    existing.name = next.name;
-    existing.folderId = next.folderId;
-    existing.meta = next.meta;
-    existing.updatedAt = store.now();
-    ctx.changed();
-  }
+  });
   return renderWorkbook(store, existing, user);
+}
+
+/** Sets a workbook's name, folder, meta and slug; updatedAt moves only on a real change. */
+function setWorkbook(ctx: Ctx, wb: WorkbookRec, next: Pick<WorkbookRec, 'name' | 'folderId' | 'meta'>, slug = wb.slug) {
+  if (slug === wb.slug && deepEqual(next, { name: wb.name, folderId: wb.folderId, meta: wb.meta })) return;
+  Object.assign(wb, next);
+  if (slug !== wb.slug) ctx.store.setWorkbookSlug(wb, slug);
+  wb.updatedAt = ctx.store.now();
+  ctx.changed();
 }
 
 export function listWorkbooks(ctx: Ctx): unknown {
@@ -147,27 +145,13 @@ export function updateWorkbook(ctx: Ctx): unknown {
     const holder = slug === null ? undefined : store.workbookBySlug(ctx.deployment.id, slug);
     if (holder && holder !== wb) throw conflict(`The slug "${slug}" is already used by workbook ${holder.id}`);
   }
-  let changed = false;
-  if (input.name != null && input.name !== wb.name) {
-    wb.name = input.name;
-    changed = true;
-  }
-  if (sendsFolder && (input.folderId ?? null) !== wb.folderId) {
-    wb.folderId = input.folderId ?? null;
-    changed = true;
-  }
-  if (meta !== undefined && !deepEqual(meta, wb.meta)) {
-    wb.meta = meta;
-    changed = true;
-  }
-  if (slug !== undefined && slug !== wb.slug) {
-    store.setWorkbookSlug(wb, slug);
-    changed = true;
-  }
-  if (changed) {
-    wb.updatedAt = store.now();
-    ctx.changed();
-  }
+  const next = {
+    name: input.name ?? wb.name,
+    folderId: sendsFolder ? (input.folderId ?? null) : wb.folderId,
+    // An equal meta is kept as it is: its member order does not change.
+    meta: meta === undefined || deepEqual(meta, wb.meta) ? wb.meta : meta,
+  };
+  setWorkbook(ctx, wb, next, slug);
   return {};
 }
 
