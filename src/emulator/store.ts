@@ -87,8 +87,7 @@ export class Store {
     for (const f of seed.folders ?? []) this.folders.set(f.id, folderOf(f, defaults));
     for (const w of seed.workbooks ?? []) this.insertWorkbook(workbookOf(w, defaults));
     for (const r of seed.reports ?? []) {
-      const account = this.deployments.get(r.deploymentId)?.accountId ?? 1;
-      this.insertReport(reportOf(r, defaults, () => this.newPublicId(account)));
+      this.insertReport(reportOf(r, defaults, () => this.newPublicId(this.accountOf(r.deploymentId))));
     }
     for (const a of seed.userAttributes ?? []) this.insertUserAttribute(userAttributeOf(a));
     this.catchUpClock();
