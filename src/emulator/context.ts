@@ -1,5 +1,6 @@
 // What a route handler gets for one request.
-import type { Rng } from './prng.js';
+import { API_CODES } from '../domain/wire.js';
+import { badRequest, conflict, notFound } from './http-error.js';
 import type { Store } from './store.js';
 import type { Deployment, User } from './types.js';
 
@@ -10,15 +11,14 @@ export interface Ctx {
   deployment: Deployment;
   params: Record<string, string>;
   query: URLSearchParams;
-  /** Parsed JSON body; undefined when the request had none. */
-  body: unknown;
+  /** The JSON body, an object: `{}` when the request had none (or sent null). */
+  body: Record<string, unknown>;
   maxPageSize: number;
   defaultPageSize: number;
   /** Who may list the user attributes (EmulatorOptions.userAttributeReads). */
   userAttributeReads: 'anyone' | 'admin';
   /** What GET /workbooks without `folderId` lists. */
   workbookListing: 'all' | 'root-only';
-  rng: Rng;
   /**
    * The pause between an upsert's decision (and access check) and its
    * application: a macrotask plus the configured latency, during which other
@@ -27,15 +27,35 @@ export interface Ctx {
   gap(): Promise<void>;
   /** The state changed: schedule a write of the state file. */
   changed(): void;
-  /** Per-viewer last view times (`${userId}:${reportId}`), for sortBy=lastViewedAt. */
-  lastViewed: Map<string, string>;
 }
 
-export function hasOwn(o: unknown, key: string): boolean {
-  return typeof o === 'object' && o !== null && Object.prototype.hasOwnProperty.call(o, key);
+/** A path parameter that must be a number, as the real server validates it. */
+export function numericParam(ctx: Ctx, name: string): number {
+  const v = ctx.params[name] ?? '';
+  if (!/^\d+$/.test(v)) throw badRequest(`Validation failed (numeric string is expected): ${name}`);
+  return Number(v);
 }
 
-/** The body as an object: none -> {}, anything but a JSON object -> 400 by the caller's schema. */
-export function bodyObject(body: unknown): unknown {
-  return body === undefined || body === null ? {} : body;
+/** The record of the request's deployment with this id (by default the path's), else a 404. */
+export function findInDeployment<T extends { deploymentId: number }>(
+  ctx: Ctx,
+  records: Map<number, T>,
+  what: string,
+  id = numericParam(ctx, 'id'),
+): T {
+  const rec = records.get(id);
+  if (!rec || rec.deploymentId !== ctx.deployment.id) throw notFound(`${what} ${id} not found`);
+  return rec;
+}
+
+/**
+ * The gap of a two-step upsert, after its decision: a 409 upsert_branch_changed
+ * when the record holding `key` was created or deleted meanwhile.
+ */
+export async function upsertGap(ctx: Ctx, key: string, holder: string): Promise<void> {
+  const generation = ctx.store.generation(key);
+  await ctx.gap();
+  if (ctx.store.generation(key) !== generation) {
+    throw conflict(`The ${holder} was created or deleted concurrently; retry`, API_CODES.upsertBranchChanged);
+  }
 }

@@ -6,31 +6,26 @@
 import { createHash } from 'node:crypto';
 import { DashboardConfigDraftInput } from '../domain/wire.js';
 import { clone } from './equal.js';
-import { badRequest, validate } from './http-error.js';
+import { validate } from './http-error.js';
 
-export function prepareMeta(meta: unknown): Record<string, unknown> | undefined {
+/** `meta` of a validated workbook input. */
+export function prepareMeta(meta: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
   if (meta === undefined || meta === null) return undefined;
-  if (typeof meta !== 'object' || Array.isArray(meta)) throw badRequest('meta: must be an object');
-  const out = clone(meta as Record<string, unknown>);
+  const out = clone(meta);
   const draft = out['dashboardDraft'];
   if (draft === undefined || draft === null) return out;
   validate(DashboardConfigDraftInput, draft, 'meta.dashboardDraft');
-  const widgets = (draft as { widgets?: unknown }).widgets;
-  if (Array.isArray(widgets)) {
-    const used = new Set<string>();
-    for (const w of widgets as Record<string, unknown>[]) {
-      if (typeof w['id'] === 'string') used.add(w['id']);
-    }
-    widgets.forEach((w: Record<string, unknown>, i: number) => {
-      if (typeof w['id'] === 'string') return;
-      const h = createHash('sha1')
-        .update(`${i}:${JSON.stringify(w)}`)
-        .digest('hex');
-      let id = `w-${h.slice(0, 10)}`;
-      for (let n = 2; used.has(id); n++) id = `w-${h.slice(0, 10)}-${n}`;
-      used.add(id);
-      w['id'] = id;
-    });
-  }
+  const widgets = (draft as { widgets?: Record<string, unknown>[] | null }).widgets ?? [];
+  const used = new Set(widgets.map((w) => w['id']).filter((id) => typeof id === 'string'));
+  widgets.forEach((w, i) => {
+    if (typeof w['id'] === 'string') return;
+    const h = createHash('sha1')
+      .update(`${i}:${JSON.stringify(w)}`)
+      .digest('hex');
+    let id = `w-${h.slice(0, 10)}`;
+    for (let n = 2; used.has(id); n++) id = `w-${h.slice(0, 10)}-${n}`;
+    used.add(id);
+    w['id'] = id;
+  });
   return out;
 }

@@ -119,13 +119,12 @@ export function chooseFault(
   method: string,
   path: string,
   rng: () => number,
-  now: () => Date,
 ): ChosenFault | undefined {
   if (!spec) return undefined;
   const retryAfterOf = (v: number | string | undefined): string => {
     if (typeof v === 'string') {
       const m = /^date:(\d+)$/.exec(v);
-      if (m) return new Date(now().getTime() + Number(m[1]) * 1000).toUTCString();
+      if (m) return new Date(Date.now() + Number(m[1]) * 1000).toUTCString();
       return v;
     }
     return String(v ?? 1);

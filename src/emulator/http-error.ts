@@ -1,24 +1,6 @@
 // Errors answered as NestJS-style bodies `{ statusCode, message, error, code? }`.
+import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
-
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-export function reason(status: number): string {
-  return REASONS[status] ?? 'Error';
-}
 
 export class HttpError extends Error {
   constructor(
@@ -32,7 +14,7 @@ export class HttpError extends Error {
     return {
       statusCode: this.status,
       message: this.message,
-      error: reason(this.status),
+      error: STATUS_CODES[this.status] ?? 'Error',
       ...(this.code ? { code: this.code } : {}),
     };
   }
@@ -44,7 +26,7 @@ export const notFound = (m: string) => new HttpError(404, m);
 export const conflict = (m: string, code?: string) => new HttpError(409, m, code);
 
 /** `widgets[0].position.h` from a zod issue path, prefixed with `prefix`. */
-export function issuePath(prefix: string, path: readonly PropertyKey[]): string {
+function issuePath(prefix: string, path: readonly PropertyKey[]): string {
   let s = prefix;
   for (const p of path) {
     if (typeof p === 'number') s += `[${p}]`;

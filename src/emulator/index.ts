@@ -2,7 +2,8 @@
 // in-memory store, with fault injection, latency, a request log and an
 // atomically written state file. Used by `wsc emulator`, by `embedded: true`
 // environments, by the tests and by the benchmark.
-import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { API_CODES } from '../domain/wire.js';
@@ -20,21 +21,13 @@ import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js'
 import { Store } from './store.js';
 import type { SeedState, User } from './types.js';
 
-export type { SeedState } from './types.js';
 export type * from './types.js';
 export type { FaultSpec, ScriptedFault, FaultKind } from './faults.js';
-export { parseFaults, normalizeFaults, FaultSpecError, FAULT_KINDS } from './faults.js';
+export { parseFaults, FaultSpecError, FAULT_KINDS } from './faults.js';
 export type { RequestLogEntry } from './log.js';
 export { writes, requests } from './log.js';
 export { uiMadeSeed } from './seed-ui.js';
-export {
-  defaultSeed,
-  generateSeed,
-  loadSeedFile,
-  DEV_TOKEN,
-  LEGACY_PLACEHOLDER,
-  type GenerateSeedOptions,
-} from './seed.js';
+export { defaultSeed, generateSeed, DEV_TOKEN, LEGACY_PLACEHOLDER, type GenerateSeedOptions } from './seed.js';
 
 export type Latency = number | { min: number; max: number };
 
@@ -59,8 +52,6 @@ export interface EmulatorOptions {
   overMaxPageSize?: 'clamp' | 'refuse';
   /** Who may list the user attributes: `anyone` in the account (default) or `admin`s only (403 for others). */
   userAttributeReads?: 'anyone' | 'admin';
-  /** Page size when `first` is omitted. Default 100. */
-  defaultPageSize?: number;
   /**
    * What GET /workbooks without `folderId` lists (the specification does not
    * say): `all` workbooks (default) or only the `root-only` level.
@@ -68,7 +59,6 @@ export interface EmulatorOptions {
   workbookListing?: 'all' | 'root-only';
   /** Seed of the PRNG behind faults, jitter and generated ids. */
   randomSeed?: number;
-  clock?: () => Date;
   /** Keep at most this many log entries (oldest dropped). Default: unlimited. */
   logLimit?: number;
   /** Record response bodies in the log (default true). */
@@ -120,17 +110,14 @@ interface Runtime {
   store: Store;
   /** Writes the state file after changes; none without one. */
   writer: StateWriter | undefined;
-  clock: () => Date;
   faultRng: Rng;
   jitterRng: Rng;
-  idRng: Rng;
   maxPageSize: number;
   defaultPageSize: number;
   latency: Latency | undefined;
   faults: FaultSpec | undefined;
   log: RequestLogEntry[];
   seq: number;
-  lastViewed: Map<string, string>;
 }
 
 /** The open server, with what closing it waits for. */
@@ -151,46 +138,31 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
 
 /** Options checked, the state loaded (and its file written when new), the random streams seeded. */
 async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
-  const clock = opts.clock ?? (() => new Date());
   const seedNum = opts.randomSeed ?? randomSeedFromTime();
-  const idRng: Rng = createRng(seedNum ^ 0x27d4eb2d);
   const maxPageSize = opts.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   const latency = checkLatency(opts.latencyMs);
   const faults = normalizeFaults(opts.faults);
-  const store = new Store(initialState(opts), clock, idRng);
+  const store = new Store(initialState(opts), createRng(seedNum ^ 0x27d4eb2d));
   const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => store.serialize()) : undefined;
   if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, store.serialize());
   return {
     opts,
     store,
     writer,
-    clock,
     faultRng: createRng(seedNum),
     jitterRng: createRng(seedNum ^ 0x5bd1e995),
-    idRng,
     maxPageSize,
-    defaultPageSize: Math.min(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE, maxPageSize),
+    defaultPageSize: Math.min(DEFAULT_PAGE_SIZE, maxPageSize),
     latency,
     faults,
     log: [],
     seq: 0,
-    lastViewed: new Map(),
   };
 }
 
 /** The state file when there is one, else the seed (a path or an object), else the default seed. */
 function initialState(opts: EmulatorOptions): SeedState {
-  if (opts.stateFile && existsSync(opts.stateFile)) {
-    const text = readFileSync(opts.stateFile, 'utf8');
-    let state: SeedState;
-    try {
-      state = JSON.parse(text) as SeedState;
-    } catch (e) {
-      throw new Error(`${opts.stateFile}: the state file is not valid JSON (${(e as Error).message})`, { cause: e });
-    }
-    checkSeedShape(state, opts.stateFile);
-    return state;
-  }
+  if (opts.stateFile && existsSync(opts.stateFile)) return loadSeedFile(opts.stateFile, 'the state file is ');
   if (typeof opts.seed === 'string') return loadSeedFile(opts.seed);
   const state = opts.seed ? clone(opts.seed) : defaultSeed();
   checkSeedShape(state, 'seed');
@@ -222,7 +194,7 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   let answer: { status: number; body: unknown };
   try {
     const body = readJsonBody(await readBody(req), entry);
-    if (url.pathname.startsWith('/api/')) fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng, rt.clock);
+    if (url.pathname.startsWith('/api/')) fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng);
     if (fault) entry.fault = fault.kind;
     if (fault?.kind === 'reset-before') {
       await sleep(drawLatency(rt));
@@ -301,7 +273,7 @@ async function dispatch(
   const { store, opts } = rt;
   const match = route(method, url.pathname);
   if (!match) throw notFound(`Cannot ${method} ${url.pathname}`);
-  const user = authenticate(store, headerValue(req.headers.authorization));
+  const user = authenticate(store, req.headers.authorization);
   entry.user = user.email;
   const first = Number(url.searchParams.get('first'));
   if (opts.overMaxPageSize === 'refuse' && method === 'GET' && first > rt.maxPageSize) {
@@ -314,13 +286,11 @@ async function dispatch(
     deployment: deploymentOf(store, user, match.params['deploymentId']),
     params: match.params,
     query: url.searchParams,
-    body: body.parsed,
+    body: (body.parsed ?? {}) as Record<string, unknown>,
     maxPageSize: rt.maxPageSize,
     defaultPageSize: rt.defaultPageSize,
     userAttributeReads: opts.userAttributeReads ?? 'anyone',
     workbookListing: opts.workbookListing ?? 'all',
-    rng: rt.idRng,
-    lastViewed: rt.lastViewed,
     changed: () => rt.writer?.schedule(),
     gap: async () => {
       await macrotask();
@@ -351,9 +321,8 @@ function deploymentOf(store: Store, user: User, depRaw: string | undefined): Ctx
 }
 
 function errorAnswer(e: unknown): { status: number; body: unknown } {
-  if (e instanceof HttpError) return { status: e.status, body: e.body() };
-  const message = `Internal emulator error: ${(e as Error).message}`;
-  return { status: 500, body: { statusCode: 500, message, error: 'Internal Server Error' } };
+  const err = e instanceof HttpError ? e : new HttpError(500, `Internal emulator error: ${(e as Error).message}`);
+  return { status: err.status, body: err.body() };
 }
 
 /** The answer written, logged (its body parsed only when read) and reported to `onRequest`. */
@@ -385,19 +354,13 @@ function send(
   rt.opts.onRequest?.(entry);
 }
 
+/** Every answer is a JSON object or array, never null: `??=` parses once. */
 function lazyResponseBody(entry: RequestLogEntry, bytes: Buffer): void {
   let parsed: unknown;
-  let done = false;
   Object.defineProperty(entry, 'responseBody', {
     enumerable: true,
     configurable: true,
-    get: () => {
-      if (!done) {
-        parsed = JSON.parse(bytes.toString('utf8'));
-        done = true;
-      }
-      return parsed;
-    },
+    get: () => (parsed ??= JSON.parse(bytes.toString('utf8')) as unknown),
   });
 }
 
@@ -405,9 +368,7 @@ function reset(rt: Runtime, req: IncomingMessage, entry: RequestLogEntry, starte
   entry.status = 0;
   entry.durationMs = Date.now() - started;
   rt.opts.onRequest?.(entry);
-  const s = req.socket as Socket & { resetAndDestroy?: () => void };
-  if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
-  else s.destroy();
+  req.socket.resetAndDestroy();
 }
 
 /** The server listening on loopback, tracking its requests in progress and its connections. */
@@ -429,13 +390,8 @@ async function listen(rt: Runtime, port: number, host: string): Promise<Listenin
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(port, host);
+  await once(server, 'listening');
   const addr = server.address();
   return { server, port: typeof addr === 'object' && addr ? addr.port : 0, inflight, sockets };
 }
@@ -480,24 +436,14 @@ function emulatorOf(rt: Runtime, listening: Listening, host: string): Emulator {
   };
 }
 
-function headerValue(h: string | string[] | undefined): string | undefined {
-  return Array.isArray(h) ? h[0] : h;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, 'The body is too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** Leaving the loop early (413) destroys the request. */
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'The body is too large');
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks);
 }

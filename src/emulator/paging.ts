@@ -3,43 +3,46 @@
 // The next page starts strictly after (k, i) in the sort order, found by
 // binary search, so inserts and deletes between pages never shift it (no
 // offsets), and a deleted cursor item is no problem.
+import { z } from 'zod';
+import type { Ctx } from './context.js';
 import { badRequest } from './http-error.js';
 import type { SortedIndex } from './sorted-index.js';
 
-export interface Cursor {
-  s: string;
-  d: 'ASC' | 'DESC';
-  k: string | number;
-  i: number;
-}
+const CursorSchema = z.object({
+  s: z.string(),
+  d: z.enum(['ASC', 'DESC']),
+  k: z.union([z.string(), z.number()]),
+  i: z.number(),
+});
+export type Cursor = z.infer<typeof CursorSchema>;
 
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString('base64url');
 }
 
 export function decodeCursor(raw: string, sortBy: string, dir: 'ASC' | 'DESC'): Cursor {
-  let c: unknown;
+  let o: Cursor;
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new Error('charset');
-    c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    o = CursorSchema.parse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
   } catch {
-    throw badRequest('after: invalid cursor');
-  }
-  const o = c as Partial<Cursor> | null;
-  if (
-    !o ||
-    typeof o !== 'object' ||
-    typeof o.s !== 'string' ||
-    (o.d !== 'ASC' && o.d !== 'DESC') ||
-    (typeof o.k !== 'string' && typeof o.k !== 'number') ||
-    typeof o.i !== 'number'
-  ) {
     throw badRequest('after: invalid cursor');
   }
   if (o.s !== sortBy || o.d !== dir) {
     throw badRequest(`after: the cursor was made for sortBy=${o.s} sortDirection=${o.d}, not ${sortBy} ${dir}`);
   }
-  return o as Cursor;
+  return o;
+}
+
+/** The cursor of an item in a list by id. */
+export const idCursor = (d: 'ASC' | 'DESC') => (e: { id: number }) => encodeCursor({ s: 'id', d, k: e.id, i: e.id });
+
+/** Where a list by id continues (`after`), as pageOf's comparator; undefined without one. */
+export function afterId(query: URLSearchParams, dir: 'ASC' | 'DESC'): ((e: { id: number }) => number) | undefined {
+  const after = query.get('after');
+  if (after === null) return undefined;
+  const { i } = decodeCursor(after, 'id', dir);
+  return (e) => e.id - i;
 }
 
 /** A positive integer query parameter, or undefined when absent. */
@@ -50,6 +53,17 @@ export function intParam(query: URLSearchParams, name: string, min: number): num
     throw badRequest(`${name} must be an integer >= ${min}`);
   }
   return Number(v);
+}
+
+/** `first`, by default ctx.defaultPageSize, clamped to ctx.maxPageSize. */
+export function pageSize(ctx: Ctx): number {
+  return Math.min(intParam(ctx.query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
+}
+
+export function countVisible<T>(items: readonly T[], visible: (e: T) => boolean): number {
+  let count = 0;
+  for (const e of items) if (visible(e)) count++;
+  return count;
 }
 
 export interface PageResult<T> {
@@ -68,7 +82,7 @@ export function pageOf<T>(
   opts: {
     dir: 'ASC' | 'DESC';
     first: number;
-    after?: (e: T) => number;
+    after?: ((e: T) => number) | undefined;
     visible: (e: T) => boolean;
   },
 ): PageResult<T> {

@@ -6,6 +6,8 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { makeDirectory } from '../make-dir.js';
 
+const DEBOUNCE_MS = 25;
+
 export class StateWriter {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -16,7 +18,6 @@ export class StateWriter {
   constructor(
     private readonly file: string,
     private readonly serialize: () => string,
-    private readonly debounceMs = 25,
   ) {}
 
   /** Something changed: write soon. */
@@ -24,7 +25,7 @@ export class StateWriter {
     this.dirty = true;
     if (this.timer || this.running) return;
     // Large states take longer to serialise: wait longer between writes.
-    const delay = Math.max(this.debounceMs, this.lastDurationMs * 2);
+    const delay = Math.max(DEBOUNCE_MS, this.lastDurationMs * 2);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.writeNow();
@@ -75,14 +76,7 @@ export async function writeAtomic(file: string, text: string, seq = 0): Promise<
     throw e;
   }
   // Make the rename itself durable; not every platform allows fsync on a directory.
-  try {
-    const d = await open(dir, 'r');
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
-  } catch {
-    /* best effort */
-  }
+  const d = await open(dir, 'r').catch(() => undefined);
+  await d?.sync().catch(() => undefined);
+  await d?.close().catch(() => undefined);
 }

@@ -3,6 +3,7 @@
 // copies: every body is serialized to JSON text at once (index.ts), and the
 // request log snapshots that text, so nothing can alias the store afterwards.
 import { hasLevel, reportLevel, workbookLevel } from './access.js';
+import type { PageResult } from './paging.js';
 import type { Store } from './store.js';
 import type { ReportRec, User, UserAttributeRec, WorkbookRec } from './types.js';
 
@@ -77,15 +78,12 @@ export function renderWorkbook(store: Store, w: WorkbookRec, caller: User): Reco
   };
 }
 
-export function renderUserAttribute(a: UserAttributeRec): Record<string, unknown> {
-  return {
-    id: a.id,
-    name: a.name,
-    type: a.type,
-    displayName: a.displayName,
-    description: a.description,
-    defaultValue: a.defaultValue,
-  };
+/** The record but its account, in the record's member order (seed-records.ts). */
+export function renderUserAttribute({
+  accountId: _accountId,
+  ...attribute
+}: UserAttributeRec): Record<string, unknown> {
+  return attribute;
 }
 
 /** A body already serialized: index.ts sends its bytes as they are. */
@@ -122,4 +120,19 @@ export function listAnswer(items: readonly string[], count: number, pageInfo: Re
   return new JsonText(
     Buffer.concat([Buffer.from('{"items":'), itemBytes, Buffer.from(',"data":'), itemBytes, Buffer.from(tail, 'utf8')]),
   );
+}
+
+/** The list answer of one page: its items' texts, and the cursors of its first and last item. */
+export function pageAnswer<T>(
+  { items, hasNextPage, hasPreviousPage }: PageResult<T>,
+  count: number,
+  text: (e: T) => string,
+  cursor: (e: T) => string | null,
+): JsonText {
+  return listAnswer(items.map(text), count, {
+    hasNextPage,
+    hasPreviousPage,
+    startCursor: items.length > 0 ? cursor(items[0]!) : null,
+    endCursor: items.length > 0 ? cursor(items[items.length - 1]!) : null,
+  });
 }

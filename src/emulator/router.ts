@@ -1,13 +1,19 @@
 // The route table. An unknown path or method answers 404 (`Cannot PUT /x`),
 // as a NestJS server does.
 import type { Ctx } from './context.js';
+import { KNOWN_API_VERSION } from '../domain/wire.js';
 import * as f from './routes-folders.js';
 import * as r from './routes-reports.js';
-import { getSpec } from './routes-spec.js';
 import * as u from './routes-user-attributes.js';
 import * as w from './routes-workbooks.js';
 
 type Handler = (ctx: Ctx) => unknown;
+// A live tenant serves its API description at /spec; this stub names the API version emulated, for `wsc doctor`.
+const getSpec = () => ({
+  openapi: '3.1.0',
+  info: { title: 'Workspace Content API (wsc emulator)', version: KNOWN_API_VERSION },
+  paths: {},
+});
 const DEP = '/api/v1/deployments/(?<deploymentId>[^/]+)';
 const table: [string, RegExp, Handler][] = [
   ['GET', new RegExp(`^${DEP}/workbooks$`), w.listWorkbooks],

@@ -13,11 +13,12 @@ import {
   reportLevel,
   workbookLevel,
 } from './access.js';
-import { bodyObject, type Ctx } from './context.js';
+import { numericParam, type Ctx } from './context.js';
 import { badRequest, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam } from './paging.js';
-import { listAnswer, owner } from './render.js';
-import { numericParam } from './routes-workbooks.js';
+import { afterId, idCursor, intParam, pageOf, pageSize } from './paging.js';
+import { owner, pageAnswer } from './render.js';
+import { byId, SortedIndex } from './sorted-index.js';
+import { folderOf } from './seed-records.js';
 import type { Folder } from './types.js';
 
 /** Nesting past this depth is refused (the real service has a fixed maximum; its value is not stated). */
@@ -71,35 +72,26 @@ function findFolder(ctx: Ctx, id: number, visible = visibleFolders(ctx)): Folder
 
 export function listFolders(ctx: Ctx): unknown {
   const { store, query } = ctx;
-  const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
+  const first = pageSize(ctx);
   const parentParam = intParam(query, 'parentId', 0);
   const parentId = parentParam === undefined || parentParam === 0 ? null : parentParam;
   const visible = visibleFolders(ctx);
   if (parentId !== null) findFolder(ctx, parentId, visible);
-  const after = query.get('after');
-  const cursor = after === null ? undefined : decodeCursor(after, 'id', 'ASC');
-  const level = [...store.folders.values()]
-    .filter((f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId && visible(f))
-    .sort((a, b) => a.id - b.id);
-  const rest = cursor === undefined ? level : level.filter((f) => f.id > cursor.i);
-  const page = rest.slice(0, first);
-  const cur = (f: Folder | undefined) => (f ? encodeCursor({ s: 'id', d: 'ASC', k: f.id, i: f.id }) : null);
-  return listAnswer(
-    page.map((f) => JSON.stringify(renderFolder(ctx, f))),
-    level.length,
-    {
-      hasNextPage: rest.length > page.length,
-      hasPreviousPage: rest.length < level.length,
-      startCursor: cur(page[0]),
-      endCursor: cur(page[page.length - 1]),
-    },
+  const after = afterId(query, 'ASC');
+  const level = SortedIndex.from(
+    [...store.folders.values()].filter(
+      (f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId && visible(f),
+    ),
+    byId,
   );
+  const page = pageOf(level, { dir: 'ASC', first, visible: () => true, after });
+  return pageAnswer(page, level.length, (f) => JSON.stringify(renderFolder(ctx, f)), idCursor('ASC'));
 }
 
 export function createFolder(ctx: Ctx): unknown {
   const { store, user } = ctx;
   requireCreator(user);
-  const input = validate(CreateFolderInput, bodyObject(ctx.body));
+  const input = validate(CreateFolderInput, ctx.body);
   const parentId = input.parentId ?? null;
   requireFolderEdit(store, user, ctx.deployment.id, parentId);
   if (store.folderPath(parentId).length + 1 > MAX_FOLDER_DEPTH) {
@@ -108,17 +100,11 @@ export function createFolder(ctx: Ctx): unknown {
   const siblings = [...store.folders.values()].filter(
     (f) => f.deploymentId === ctx.deployment.id && f.parentId === parentId,
   );
-  const now = store.now();
-  const f: Folder = {
-    id: store.nextId('folder'),
-    deploymentId: ctx.deployment.id,
-    name: input.name,
-    parentId,
-    userId: user.id,
-    position: input.position ?? siblings.length,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const position = input.position ?? siblings.length;
+  const f = folderOf(
+    { id: store.nextId('folder'), deploymentId: ctx.deployment.id, name: input.name, parentId, position },
+    store.madeBy(user),
+  );
   store.folders.set(f.id, f);
   ctx.changed();
   return renderFolder(ctx, f);

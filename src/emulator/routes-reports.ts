@@ -10,14 +10,15 @@ import {
   SortDirection,
 } from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, reportLevel, workbookLevel } from './access.js';
-import { bodyObject, hasOwn, type Ctx } from './context.js';
+import { findInDeployment, upsertGap, type Ctx } from './context.js';
 import { clone, deepEqual } from './equal.js';
-import { badRequest, conflict, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam, pageOf, type Cursor } from './paging.js';
-import { itemJson, listAnswer, renderReport } from './render.js';
+import { badRequest, conflict, validate } from './http-error.js';
+import { countVisible, decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
+import { itemJson, pageAnswer, renderReport } from './render.js';
 import { reportCmp, type ReportSortKey } from './store.js';
-import type { ReportRec } from './types.js';
-import { numericParam } from './routes-workbooks.js';
+import { reportOf } from './seed-records.js';
+import type { ReportRec, SeedReport } from './types.js';
+import { findWorkbook } from './routes-workbooks.js';
 
 /** Fields of the report input a write may change (publicId and source are handled apart). */
 const FIELDS = [
@@ -35,11 +36,7 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number];
 
-function findReport(ctx: Ctx, id: number): ReportRec {
-  const r = ctx.store.reports.get(id);
-  if (!r || r.deploymentId !== ctx.deployment.id) throw notFound(`Report ${id} not found`);
-  return r;
-}
+const findReport = (ctx: Ctx) => findInDeployment(ctx, ctx.store.reports, 'Report');
 
 function checkPlaceholder(publicId: string): void {
   if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
@@ -62,64 +59,45 @@ function checkPublicIdFree(ctx: Ctx, publicId: string, self?: ReportRec): void {
 function checkDestinations(
   ctx: Ctx,
   input: { folderId?: number | null; workbookId?: number | null },
-  raw: unknown,
   current?: ReportRec,
 ): void {
   const { store, user } = ctx;
-  if (hasOwn(raw, 'folderId') && (input.folderId ?? null) !== (current?.folderId ?? null)) {
+  if (Object.hasOwn(ctx.body, 'folderId') && (input.folderId ?? null) !== (current?.folderId ?? null)) {
     requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
   }
-  if (hasOwn(raw, 'workbookId') && input.workbookId != null && input.workbookId !== current?.workbookId) {
-    const wb = store.workbooks.get(input.workbookId);
-    if (!wb || wb.deploymentId !== ctx.deployment.id) throw notFound(`Workbook ${input.workbookId} not found`);
+  if (Object.hasOwn(ctx.body, 'workbookId') && input.workbookId != null && input.workbookId !== current?.workbookId) {
+    const wb = findWorkbook(ctx, input.workbookId);
     require(workbookLevel(store, user, wb), 'edit', `workbook ${wb.id}`);
   }
 }
 
-function newReport(ctx: Ctx, input: Record<string, unknown>, raw: unknown, publicId: string): ReportRec {
+/** A new report, stored. */
+function addReport(ctx: Ctx, input: Record<string, unknown>, publicId: string): ReportRec {
   const { store, user } = ctx;
-  const now = store.now();
-  const rec: ReportRec = {
+  const made = store.madeBy(user);
+  const sent = FIELDS.filter((f) => f !== 'name' && Object.hasOwn(ctx.body, f)).map((f) => [
+    f,
+    clone(input[f] ?? null),
+  ]);
+  const seed: SeedReport = {
+    ...(Object.fromEntries(sent) as Partial<SeedReport>),
     id: store.nextId('report'),
     deploymentId: ctx.deployment.id,
     publicId,
     name: (input['name'] as string | null | undefined) ?? 'Untitled report',
-    title: null,
-    description: null,
-    source: (input['source'] as string | null | undefined) ?? null,
-    folderId: null,
-    workbookId: null,
-    sqlQuery: null,
-    jsonQuery: null,
-    meta: null,
-    pivotItems: null,
-    endResultCell: null,
-    resultLocation: null,
-    externalWorkbookId: null,
-    userId: user.id,
-    createdBy: user.id,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
+    source: input['source'] as string | null | undefined,
   };
-  for (const f of FIELDS) {
-    if (f === 'name' || !hasOwn(raw, f)) continue;
-    (rec as unknown as Record<string, unknown>)[f] = clone(input[f] ?? null);
-  }
+  const rec = reportOf(seed, made, () => publicId);
+  store.insertReport(rec);
+  ctx.changed();
   return rec;
 }
 
 /** Applies the sent fields; bumps version and updatedAt only on a real change. */
-function applyUpdate(
-  ctx: Ctx,
-  rec: ReportRec,
-  input: Record<string, unknown>,
-  raw: unknown,
-  adoptPublicId?: string,
-): void {
+function applyUpdate(ctx: Ctx, rec: ReportRec, input: Record<string, unknown>, adoptPublicId?: string): void {
   const changes: Partial<Record<Field, unknown>> = {};
   for (const f of FIELDS) {
-    if (!hasOwn(raw, f)) continue;
+    if (!Object.hasOwn(ctx.body, f)) continue;
     const v = input[f] ?? null;
     if (f === 'name' && v === null) continue;
     if (!deepEqual(v, rec[f])) changes[f] = clone(v);
@@ -137,8 +115,7 @@ function applyUpdate(
 
 export function createReport(ctx: Ctx): unknown {
   requireCreator(ctx.user);
-  const raw = bodyObject(ctx.body);
-  const input = validate(CreateReportInput, raw) as Record<string, unknown>;
+  const input = validate(CreateReportInput, ctx.body) as Record<string, unknown>;
   let publicId = input['publicId'] as string | null | undefined;
   if (publicId != null) {
     checkPlaceholder(publicId);
@@ -146,19 +123,15 @@ export function createReport(ctx: Ctx): unknown {
   } else {
     publicId = ctx.store.newPublicId(ctx.deployment.accountId);
   }
-  checkDestinations(ctx, input, raw);
-  const rec = newReport(ctx, input, raw, publicId);
-  ctx.store.insertReport(rec);
-  ctx.changed();
-  return renderReport(ctx.store, rec, ctx.user);
+  checkDestinations(ctx, input);
+  return renderReport(ctx.store, addReport(ctx, input, publicId), ctx.user);
 }
 
 export function updateReport(ctx: Ctx): unknown {
-  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'edit', `report ${rec.id}`);
-  const raw = bodyObject(ctx.body);
-  const input = validate(ReportInput, raw) as Record<string, unknown>;
-  const expected = (raw as Record<string, unknown>)['expectedVersion'];
+  const input = validate(ReportInput, ctx.body) as Record<string, unknown>;
+  const expected = ctx.body['expectedVersion'];
   if (expected !== undefined && expected !== null) {
     if (typeof expected !== 'number' || !Number.isInteger(expected))
       throw badRequest('expectedVersion: must be an integer');
@@ -179,8 +152,8 @@ export function updateReport(ctx: Ctx): unknown {
       adopt = publicId;
     }
   }
-  checkDestinations(ctx, input, raw, rec);
-  applyUpdate(ctx, rec, input, raw, adopt);
+  checkDestinations(ctx, input, rec);
+  applyUpdate(ctx, rec, input, adopt);
   return renderReport(ctx.store, rec, ctx.user);
 }
 
@@ -189,58 +162,44 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
   const publicId = ctx.params['publicId'] ?? '';
   if (!PUBLIC_ID_RE.test(publicId)) throw badRequest('publicId: must be exactly 12 characters of [0-9A-Za-z]');
   const acct = ctx.deployment.accountId;
-  if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
-    if (store.legacyCount(acct, publicId) > 0) {
-      throw conflict(
-        `publicId "${publicId}" is a synthesized legacy id shared by reports without a stable publicId; give the report a real publicId with PUT /reports/{id}`,
-        API_CODES.ambiguousLegacyId,
-      );
-    }
-    checkPlaceholder(publicId);
+  // Only placeholder-shaped ids have legacy holders.
+  if (store.legacyCount(acct, publicId) > 0) {
+    throw conflict(
+      `publicId "${publicId}" is a synthesized legacy id shared by reports without a stable publicId; give the report a real publicId with PUT /reports/{id}`,
+      API_CODES.ambiguousLegacyId,
+    );
   }
-  const raw = bodyObject(ctx.body);
-  const input = validate(CreateReportInput, raw) as Record<string, unknown>;
+  checkPlaceholder(publicId);
+  const input = validate(CreateReportInput, ctx.body) as Record<string, unknown>;
   if (input['publicId'] != null && input['publicId'] !== publicId) {
     throw badRequest('publicId: the body publicId must equal the one in the path');
   }
 
-  const key = store.publicIdKey(acct, publicId);
-  const generation = store.generation(key);
   const existing = store.reportByPublicId(acct, publicId);
   if (existing && existing.deploymentId !== ctx.deployment.id) {
     throw conflict(`publicId "${publicId}" is already used by a report in another deployment`);
   }
   if (existing) require(reportLevel(store, user, existing), 'edit', `report ${existing.id}`);
   else requireCreator(user);
-  checkDestinations(ctx, input, raw, existing);
+  checkDestinations(ctx, input, existing);
 
-  await ctx.gap();
-
-  if (store.generation(key) !== generation) {
-    throw conflict(
-      `The report holding publicId "${publicId}" was created or deleted concurrently; retry`,
-      API_CODES.upsertBranchChanged,
-    );
-  }
+  await upsertGap(ctx, store.publicIdKey(acct, publicId), `report holding publicId "${publicId}"`);
   if (existing) {
-    applyUpdate(ctx, existing, input, raw);
+    applyUpdate(ctx, existing, input);
     return renderReport(store, existing, user);
   }
-  const rec = newReport(ctx, input, raw, publicId);
-  store.insertReport(rec);
-  ctx.changed();
-  return renderReport(store, rec, user);
+  return renderReport(store, addReport(ctx, input, publicId), user);
 }
 
 export function getReport(ctx: Ctx): unknown {
-  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'view', `report ${rec.id}`);
-  ctx.lastViewed.set(`${ctx.user.id}:${rec.id}`, ctx.store.now());
+  ctx.store.lastViewed.set(`${ctx.user.id}:${rec.id}`, ctx.store.now());
   return renderReport(ctx.store, rec, ctx.user);
 }
 
 export function deleteReport(ctx: Ctx): unknown {
-  const rec = findReport(ctx, numericParam(ctx, 'id'));
+  const rec = findReport(ctx);
   require(reportLevel(ctx.store, ctx.user, rec), 'manage', `report ${rec.id}`);
   ctx.store.deleteReport(rec);
   ctx.changed();
@@ -278,11 +237,7 @@ export function listReports(ctx: Ctx): unknown {
     externalWorkbookId: query.get('externalWorkbookId'),
     search: query.get('search')?.toLowerCase() ?? null,
   };
-  const filtered =
-    filters.workbookId !== undefined ||
-    filters.folderId !== undefined ||
-    filters.externalWorkbookId !== null ||
-    filters.search !== null;
+  const filtered = Object.values(filters).some((v) => v !== undefined && v !== null);
   const visible = (r: ReportRec) =>
     (filters.workbookId === undefined || r.workbookId === filters.workbookId) &&
     (filters.folderId === undefined || (r.folderId ?? 0) === filters.folderId) &&
@@ -293,40 +248,33 @@ export function listReports(ctx: Ctx): unknown {
   const depId = ctx.deployment.id;
   const sortKey: ReportSortKey = sortBy.data === 'lastViewedAt' ? 'createdAt' : sortBy.data;
   const index = store.reportIndex(depId, sortKey);
-  let count = 0;
-  if (user.role === 'admin' && !filtered) count = index.length;
-  else for (const r of index.items) if (visible(r)) count++;
-
-  const cursorOf = (r: ReportRec | undefined) =>
-    r && sortBy.data !== 'lastViewedAt' ? encodeCursor({ s: sortBy.data, d: dir, k: r[sortKey], i: r.id }) : null;
-  const answer = (page: ReportRec[], hasNextPage: boolean, hasPreviousPage: boolean) => {
-    const items = page.map((r) => itemJson(store, r, user, () => renderReport(store, r, user)));
-    return listAnswer(items, count, {
-      hasNextPage,
-      hasPreviousPage,
-      startCursor: cursorOf(page[0]),
-      endCursor: cursorOf(page[page.length - 1]),
-    });
-  };
+  const count = user.role === 'admin' && !filtered ? index.length : countVisible(index.items, visible);
+  const text = (r: ReportRec) => itemJson(store, r, user, () => renderReport(store, r, user));
+  const cursorOf = (r: ReportRec) =>
+    sortBy.data === 'lastViewedAt' ? null : encodeCursor({ s: sortBy.data, d: dir, k: r[sortKey], i: r.id });
 
   if (sortBy.data === 'lastViewedAt' || legacy) {
     // No cursor column: order in memory (first page, or a legacy offset page).
     let all = index.items.filter(visible);
     if (sortBy.data === 'lastViewedAt') {
-      const seen = (r: ReportRec) => ctx.lastViewed.get(`${user.id}:${r.id}`) ?? '';
+      const seen = (r: ReportRec) => ctx.store.lastViewed.get(`${user.id}:${r.id}`) ?? '';
       all = all.sort((a, b) => (seen(a) < seen(b) ? -1 : seen(a) > seen(b) ? 1 : a.id - b.id));
     }
     if (dir === 'DESC') all.reverse();
     const size = Math.min(limit ?? firstQ ?? ctx.defaultPageSize, ctx.maxPageSize);
     const offset = legacy ? ((pageNo ?? 1) - 1) * size : 0;
-    return answer(all.slice(offset, offset + size), offset + size < all.length, offset > 0);
+    const page = {
+      items: all.slice(offset, offset + size),
+      hasNextPage: offset + size < all.length,
+      hasPreviousPage: offset > 0,
+    };
+    return pageAnswer(page, count, text, cursorOf);
   }
 
   const first = Math.min(firstQ ?? ctx.defaultPageSize, ctx.maxPageSize);
-  let cursor: Cursor | undefined;
-  if (after !== null) cursor = decodeCursor(after, sortBy.data, dir);
+  const cursor = after === null ? undefined : decodeCursor(after, sortBy.data, dir);
   const cmp = reportCmp(sortKey);
-  const probe = cursor ? ({ [sortKey]: String(cursor.k), id: cursor.i } as unknown as ReportRec) : undefined;
-  const page = pageOf(index, { dir, first, visible, ...(probe ? { after: (e: ReportRec) => cmp(e, probe) } : {}) });
-  return answer(page.items, page.hasNextPage, page.hasPreviousPage);
+  const probe = cursor && ({ [sortKey]: String(cursor.k), id: cursor.i } as unknown as ReportRec);
+  const page = pageOf(index, { dir, first, visible, after: probe && ((e: ReportRec) => cmp(e, probe)) });
+  return pageAnswer(page, count, text, cursorOf);
 }

@@ -4,62 +4,40 @@
 // duplicate name is a 409.
 import { UserAttributeCreateInput, UserAttributeUpdateInput } from '../domain/wire.js';
 import { requireAdmin } from './access.js';
-import { bodyObject, hasOwn, type Ctx } from './context.js';
-import { badRequest, conflict, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
-import { listAnswer, renderUserAttribute } from './render.js';
+import { numericParam, type Ctx } from './context.js';
+import { conflict, notFound, validate } from './http-error.js';
+import { afterId, countVisible, idCursor, pageOf, pageSize } from './paging.js';
+import { pageAnswer, renderUserAttribute } from './render.js';
+import { userAttributeOf } from './seed-records.js';
 import type { UserAttributeRec } from './types.js';
 
 /** GET /api/v1/user-attributes: newest first (id DESC), cursor-paged; filters `name`, `type`. */
 export function listUserAttributes(ctx: Ctx): unknown {
   const { store, user, query } = ctx;
   if (ctx.userAttributeReads === 'admin') requireAdmin(user, 'list user attributes');
-  const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
-  const after = query.get('after');
-  const cursor = after === null ? undefined : decodeCursor(after, 'id', 'DESC');
+  const first = pageSize(ctx);
+  const after = afterId(query, 'DESC');
   const name = query.get('name');
   const type = query.get('type');
   const visible = (a: UserAttributeRec) =>
     a.accountId === user.accountId && (name === null || a.name === name) && (type === null || a.type === type);
   const index = store.userAttributesById;
-  const page = pageOf(index, {
-    dir: 'DESC',
-    first,
-    visible,
-    ...(cursor ? { after: (a: UserAttributeRec) => a.id - cursor.i } : {}),
-  });
-  let count = 0;
-  for (const a of index.items) if (visible(a)) count++;
-  const items = page.items.map((a) => JSON.stringify(renderUserAttribute(a)));
-  const cur = (a: UserAttributeRec | undefined) => (a ? encodeCursor({ s: 'id', d: 'DESC', k: a.id, i: a.id }) : null);
-  return listAnswer(items, count, {
-    hasNextPage: page.hasNextPage,
-    hasPreviousPage: page.hasPreviousPage,
-    startCursor: cur(page.items[0]),
-    endCursor: cur(page.items[page.items.length - 1]),
-  });
+  const page = pageOf(index, { dir: 'DESC', first, visible, after });
+  const text = (a: UserAttributeRec) => JSON.stringify(renderUserAttribute(a));
+  return pageAnswer(page, countVisible(index.items, visible), text, idCursor('DESC'));
 }
 
 export function createUserAttribute(ctx: Ctx): unknown {
   const { store, user } = ctx;
   requireAdmin(user, 'create user attributes');
-  const input = validate(UserAttributeCreateInput, bodyObject(ctx.body));
+  const input = validate(UserAttributeCreateInput, ctx.body);
   for (const a of store.userAttributes.values()) {
     if (a.accountId === user.accountId && a.name === input.name) {
       throw conflict(`A user attribute named "${input.name}" already exists (id ${a.id})`);
     }
   }
-  const rec: UserAttributeRec = {
-    id: store.nextId('userAttribute'),
-    accountId: user.accountId,
-    name: input.name,
-    type: input.type,
-    displayName: input.displayName ?? null,
-    description: input.description ?? null,
-    defaultValue: input.defaultValue ?? null,
-  };
-  store.userAttributes.set(rec.id, rec);
-  store.userAttributesById.insert(rec);
+  const rec = userAttributeOf({ ...input, id: store.nextId('userAttribute'), accountId: user.accountId });
+  store.insertUserAttribute(rec);
   ctx.changed();
   return renderUserAttribute(rec);
 }
@@ -67,15 +45,13 @@ export function createUserAttribute(ctx: Ctx): unknown {
 export function updateUserAttribute(ctx: Ctx): unknown {
   const { store, user } = ctx;
   const idRaw = ctx.params['id'] ?? '';
-  if (!/^\d+$/.test(idRaw)) throw badRequest('Validation failed (numeric string is expected): id');
-  const rec = store.userAttributes.get(Number(idRaw));
+  const rec = store.userAttributes.get(numericParam(ctx, 'id'));
   if (!rec || rec.accountId !== user.accountId) throw notFound(`User attribute ${idRaw} not found`);
   requireAdmin(user, 'update user attributes');
-  const raw = bodyObject(ctx.body);
-  const input = validate(UserAttributeUpdateInput, raw);
+  const input = validate(UserAttributeUpdateInput, ctx.body);
   let changed = false;
   for (const f of ['displayName', 'description', 'defaultValue'] as const) {
-    if (!hasOwn(raw, f)) continue;
+    if (!Object.hasOwn(ctx.body, f)) continue;
     const v = input[f] ?? null;
     if (rec[f] !== v) {
       rec[f] = v;

@@ -2,7 +2,6 @@
 // get, delete, publish.
 import { randomBase62 } from './prng.js';
 import {
-  API_CODES,
   DashboardConfig,
   normalizeSlug,
   PublishDashboardInput,
@@ -10,62 +9,48 @@ import {
   WorkbookInput,
 } from '../domain/wire.js';
 import { hasLevel, require, requireCreator, requireFolderEdit, workbookLevel } from './access.js';
-import { bodyObject, hasOwn, type Ctx } from './context.js';
+import { findInDeployment, numericParam, upsertGap, type Ctx } from './context.js';
 import { prepareMeta } from './dashboard.js';
 import { clone, deepEqual } from './equal.js';
-import { badRequest, conflict, notFound, validate } from './http-error.js';
-import { decodeCursor, encodeCursor, intParam, pageOf } from './paging.js';
-import { itemJson, listAnswer, renderWorkbook } from './render.js';
+import { badRequest, conflict, validate } from './http-error.js';
+import { afterId, countVisible, idCursor, intParam, pageOf, pageSize } from './paging.js';
+import { itemJson, pageAnswer, renderWorkbook } from './render.js';
+import { byId, SortedIndex } from './sorted-index.js';
+import { workbookOf } from './seed-records.js';
 import type { WorkbookRec } from './types.js';
 
-export function numericParam(ctx: Ctx, name: string): number {
-  const v = ctx.params[name] ?? '';
-  if (!/^\d+$/.test(v)) throw badRequest(`Validation failed (numeric string is expected): ${name}`);
-  return Number(v);
-}
+export const findWorkbook = (ctx: Ctx, id?: number) => findInDeployment(ctx, ctx.store.workbooks, 'Workbook', id);
 
-export function findWorkbook(ctx: Ctx, id: number): WorkbookRec {
-  const wb = ctx.store.workbooks.get(id);
-  if (!wb || wb.deploymentId !== ctx.deployment.id) throw notFound(`Workbook ${id} not found`);
-  return wb;
-}
-
-function newWorkbook(
+/** A new workbook, stored. */
+function addWorkbook(
   ctx: Ctx,
   input: { name?: string | null; folderId?: number | null },
   meta: Record<string, unknown> | undefined,
   slug: string | null,
 ): WorkbookRec {
   const { store, user } = ctx;
-  const now = store.now();
-  return {
+  const name = input.name ?? slug ?? 'Untitled workbook';
+  const made = store.madeBy(user);
+  const seed = {
     id: store.nextId('workbook'),
     deploymentId: ctx.deployment.id,
-    name: input.name ?? slug ?? 'Untitled workbook',
+    name,
     slug,
-    folderId: input.folderId ?? null,
-    meta: meta ?? {},
-    calculatedFields: {},
-    userId: user.id,
-    createdBy: user.id,
-    createdAt: now,
-    updatedAt: now,
-    isFavorite: false,
-    dashboardPublished: null,
-    publishedDashboard: null,
+    folderId: input.folderId,
+    meta,
   };
+  const rec = workbookOf(seed, made);
+  store.insertWorkbook(rec);
+  ctx.changed();
+  return rec;
 }
 
 export function createWorkbook(ctx: Ctx): unknown {
   requireCreator(ctx.user);
-  const raw = bodyObject(ctx.body);
-  const input = validate(WorkbookInput, raw);
+  const input = validate(WorkbookInput, ctx.body);
   const meta = prepareMeta(input.meta);
   requireFolderEdit(ctx.store, ctx.user, ctx.deployment.id, input.folderId ?? null);
-  const rec = newWorkbook(ctx, input, meta, null);
-  ctx.store.insertWorkbook(rec);
-  ctx.changed();
-  return renderWorkbook(ctx.store, rec, ctx.user);
+  return renderWorkbook(ctx.store, addWorkbook(ctx, input, meta, null), ctx.user);
 }
 
 export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
@@ -73,15 +58,12 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
   const depId = ctx.deployment.id;
   const slug = normalizeSlug(ctx.params['slug'] ?? '');
   if (slug === '') throw badRequest('slug: must not be empty');
-  const raw = bodyObject(ctx.body);
-  const input = validate(WorkbookInput, raw);
+  const input = validate(WorkbookInput, ctx.body);
   const meta = prepareMeta(input.meta);
-  const sendsFolder = hasOwn(raw, 'folderId');
+  const sendsFolder = Object.hasOwn(ctx.body, 'folderId');
   const folderId = input.folderId ?? null;
 
   // Step 1: decide create-or-update and check access.
-  const key = store.slugKey(depId, slug);
-  const generation = store.generation(key);
   const existing = store.workbookBySlug(depId, slug);
   if (existing) {
     const level = workbookLevel(store, user, existing);
@@ -95,67 +77,44 @@ export async function upsertWorkbookBySlug(ctx: Ctx): Promise<unknown> {
     if (sendsFolder) requireFolderEdit(store, user, depId, folderId);
   }
 
-  await ctx.gap();
-
   // Step 2: apply, unless another writer created or deleted the slug's workbook meanwhile.
-  if (store.generation(key) !== generation) {
-    throw conflict(
-      `The workbook holding slug "${slug}" was created or deleted concurrently; retry`,
-      API_CODES.upsertBranchChanged,
-    );
-  }
-  if (!existing) {
-    const rec = newWorkbook(ctx, input, meta, slug);
-    store.insertWorkbook(rec);
-    ctx.changed();
-    return renderWorkbook(store, rec, user);
-  }
-  const next = {
+  await upsertGap(ctx, store.slugKey(depId, slug), `workbook holding slug "${slug}"`);
+  if (!existing) return renderWorkbook(store, addWorkbook(ctx, input, meta, slug), user);
+  setWorkbook(ctx, existing, {
     name: input.name ?? existing.name,
     folderId: sendsFolder ? folderId : existing.folderId,
     meta: meta ? { ...existing.meta, ...meta } : existing.meta,
-  };
-  if (!deepEqual(next, { name: existing.name, folderId: existing.folderId, meta: existing.meta })) {
-    existing.name = next.name;
-    existing.folderId = next.folderId;
-    existing.meta = next.meta;
-    existing.updatedAt = store.now();
-    ctx.changed();
-  }
+  });
   return renderWorkbook(store, existing, user);
+}
+
+/** Sets a workbook's name, folder, meta and slug; updatedAt moves only on a real change. */
+function setWorkbook(ctx: Ctx, wb: WorkbookRec, next: Pick<WorkbookRec, 'name' | 'folderId' | 'meta'>, slug = wb.slug) {
+  if (slug === wb.slug && deepEqual(next, { name: wb.name, folderId: wb.folderId, meta: wb.meta })) return;
+  Object.assign(wb, next);
+  if (slug !== wb.slug) ctx.store.setWorkbookSlug(wb, slug);
+  wb.updatedAt = ctx.store.now();
+  ctx.changed();
 }
 
 export function listWorkbooks(ctx: Ctx): unknown {
   const { store, user, query } = ctx;
-  const first = Math.min(intParam(query, 'first', 1) ?? ctx.defaultPageSize, ctx.maxPageSize);
+  const first = pageSize(ctx);
   const folderParam = intParam(query, 'folderId', 0);
-  const after = query.get('after');
-  const cursor = after === null ? undefined : decodeCursor(after, 'id', 'ASC');
+  const after = afterId(query, 'ASC');
   // A root-only server lists the root level when no folderId is given.
   const level = folderParam ?? (ctx.workbookListing === 'root-only' ? 0 : undefined);
   const visible = (w: WorkbookRec) =>
     (level === undefined || (w.folderId ?? 0) === level) && hasLevel(workbookLevel(store, user, w), 'view');
-  const index = store.workbooksByDep.get(ctx.deployment.id);
-  const page = index
-    ? pageOf(index, { dir: 'ASC', first, visible, ...(cursor ? { after: (w: WorkbookRec) => w.id - cursor.i } : {}) })
-    : { items: [], hasNextPage: false, hasPreviousPage: false };
-  let count = 0;
-  if (index) {
-    if (user.role === 'admin' && level === undefined) count = index.length;
-    else for (const w of index.items) if (visible(w)) count++;
-  }
-  const items = page.items.map((w) => itemJson(store, w, user, () => renderWorkbook(store, w, user)));
-  const cur = (w: WorkbookRec | undefined) => (w ? encodeCursor({ s: 'id', d: 'ASC', k: w.id, i: w.id }) : null);
-  return listAnswer(items, count, {
-    hasNextPage: page.hasNextPage,
-    hasPreviousPage: page.hasPreviousPage,
-    startCursor: cur(page.items[0]),
-    endCursor: cur(page.items[page.items.length - 1]),
-  });
+  const index = store.workbooksByDep.get(ctx.deployment.id) ?? new SortedIndex(byId);
+  const page = pageOf(index, { dir: 'ASC', first, visible, after });
+  const count = user.role === 'admin' && level === undefined ? index.length : countVisible(index.items, visible);
+  const text = (w: WorkbookRec) => itemJson(store, w, user, () => renderWorkbook(store, w, user));
+  return pageAnswer(page, count, text, idCursor('ASC'));
 }
 
 export function getWorkbook(ctx: Ctx): unknown {
-  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  const wb = findWorkbook(ctx);
   require(workbookLevel(ctx.store, ctx.user, wb), 'view', `workbook ${wb.id}`);
   return renderWorkbook(ctx.store, wb, ctx.user);
 }
@@ -169,52 +128,37 @@ export function getWorkbook(ctx: Ctx): unknown {
  */
 export function updateWorkbook(ctx: Ctx): unknown {
   const { store, user } = ctx;
-  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
-  const raw = bodyObject(ctx.body);
-  const input = validate(UpdateWorkbookInput, raw);
+  const wb = findWorkbook(ctx);
+  const input = validate(UpdateWorkbookInput, ctx.body);
   const level = workbookLevel(store, user, wb);
   require(level, 'edit', `workbook ${wb.id}`);
-  const sendsFolder = hasOwn(raw, 'folderId');
+  const sendsFolder = Object.hasOwn(ctx.body, 'folderId');
   if (sendsFolder) {
     require(level, 'manage', `workbook ${wb.id} to move it`);
     requireFolderEdit(store, user, ctx.deployment.id, input.folderId ?? null);
   }
-  const meta = input.meta === undefined || input.meta === null ? undefined : prepareMeta(input.meta);
+  const meta = prepareMeta(input.meta);
   let slug: string | null | undefined;
-  if (hasOwn(raw, 'slug')) {
+  if (Object.hasOwn(ctx.body, 'slug')) {
     slug = input.slug == null ? null : normalizeSlug(input.slug);
     if (slug === '') throw badRequest('slug: must not be empty');
     const holder = slug === null ? undefined : store.workbookBySlug(ctx.deployment.id, slug);
     if (holder && holder !== wb) throw conflict(`The slug "${slug}" is already used by workbook ${holder.id}`);
   }
-  let changed = false;
-  if (input.name != null && input.name !== wb.name) {
-    wb.name = input.name;
-    changed = true;
-  }
-  if (sendsFolder && (input.folderId ?? null) !== wb.folderId) {
-    wb.folderId = input.folderId ?? null;
-    changed = true;
-  }
-  if (meta !== undefined && !deepEqual(meta, wb.meta)) {
-    wb.meta = meta;
-    changed = true;
-  }
-  if (slug !== undefined && slug !== wb.slug) {
-    store.setWorkbookSlug(wb, slug);
-    changed = true;
-  }
-  if (changed) {
-    wb.updatedAt = store.now();
-    ctx.changed();
-  }
+  const next = {
+    name: input.name ?? wb.name,
+    folderId: sendsFolder ? (input.folderId ?? null) : wb.folderId,
+    // An equal meta is kept as it is: its member order does not change.
+    meta: meta === undefined || deepEqual(meta, wb.meta) ? wb.meta : meta,
+  };
+  setWorkbook(ctx, wb, next, slug);
   return {};
 }
 
 /** Deleting a workbook detaches its reports (workbookId becomes null). */
 export function deleteWorkbook(ctx: Ctx): unknown {
   const { store } = ctx;
-  const wb = findWorkbook(ctx, numericParam(ctx, 'id'));
+  const wb = findWorkbook(ctx);
   require(workbookLevel(store, ctx.user, wb), 'manage', `workbook ${wb.id}`);
   store.deleteWorkbook(wb);
   for (const r of [...store.reports.values()]) {
@@ -232,15 +176,14 @@ export function deleteWorkbook(ctx: Ctx): unknown {
 export function publishWorkbook(ctx: Ctx): unknown {
   const { store, user } = ctx;
   const id = numericParam(ctx, 'id');
-  const raw = bodyObject(ctx.body);
-  const input = validate(PublishDashboardInput, raw);
+  const input = validate(PublishDashboardInput, ctx.body);
   if (input.workbookId !== id) throw badRequest(`workbookId: must equal the workbook id in the path (${id})`);
   const wb = findWorkbook(ctx, id);
   require(workbookLevel(store, user, wb), 'edit', `workbook ${wb.id}`);
 
   let config: Record<string, unknown>;
   if (input.config != null) {
-    config = clone((raw as { config: Record<string, unknown> }).config);
+    config = clone(ctx.body['config'] as Record<string, unknown>);
   } else {
     const draft = wb.meta['dashboardDraft'] ?? wb.dashboardDraft;
     if (!draft || typeof draft !== 'object') throw badRequest(`Workbook ${id} has no dashboard draft to publish`);
@@ -287,7 +230,7 @@ export function publishWorkbook(ctx: Ctx): unknown {
   }
   const record = {
     id: prev?.id ?? store.nextId('dashboard'),
-    publicId: prev?.publicId ?? randomBase62(ctx.rng, 12),
+    publicId: prev?.publicId ?? randomBase62(store.rng, 12),
     deploymentId: ctx.deployment.id,
     workbookId: wb.id,
     status: 'published',

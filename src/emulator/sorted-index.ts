@@ -3,6 +3,8 @@
 // O(page) to read, whatever the size. Inserts and removals cost a memmove.
 // An element's key must not change while it is in the index: remove it,
 // change it, insert it again.
+export const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
+
 export class SortedIndex<T> {
   readonly items: T[] = [];
   constructor(private readonly cmp: (a: T, b: T) => number) {}
@@ -25,14 +27,7 @@ export class SortedIndex<T> {
 
   /** Position of the first element e with cmpTo(e) >= 0. */
   lowerBound(cmpTo: (e: T) => number): number {
-    let lo = 0;
-    let hi = this.items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cmpTo(this.items[mid] as T) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.upperBound((e) => (cmpTo(e) < 0 ? 0 : 1));
   }
 
   insert(item: T): void {

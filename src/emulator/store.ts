@@ -14,7 +14,7 @@ import {
   workbookOf,
   type SeedDefaults,
 } from './seed-records.js';
-import { SortedIndex } from './sorted-index.js';
+import { byId, SortedIndex } from './sorted-index.js';
 import type {
   Deployment,
   Folder,
@@ -28,7 +28,7 @@ import type {
 } from './types.js';
 
 export type ReportSortKey = 'name' | 'createdAt' | 'updatedAt';
-export const REPORT_SORT_KEYS: ReportSortKey[] = ['name', 'createdAt', 'updatedAt'];
+const REPORT_SORT_KEYS: ReportSortKey[] = ['name', 'createdAt', 'updatedAt'];
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -36,7 +36,6 @@ function cmpStr(a: string, b: string): number {
 export function reportCmp(key: ReportSortKey) {
   return (a: ReportRec, b: ReportRec): number => cmpStr(a[key], b[key]) || a.id - b.id;
 }
-const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 
 export class Store {
   /** Moved on around every request that may write (index.ts); cached list texts hold for one revision. */
@@ -66,11 +65,13 @@ export class Store {
   userAttributesById = new SortedIndex<UserAttributeRec>(byId);
   /** Bumped whenever the record holding a key is created or deleted. */
   generations = new Map<string, number>();
+  /** Per-viewer last view times (`${userId}:${reportId}`), for sortBy=lastViewedAt; not persisted. */
+  lastViewed = new Map<string, string>();
 
   constructor(
     seed: SeedState,
-    private readonly clock: () => Date,
-    private readonly rng: Rng,
+    /** Generated ids: publicIds, published dashboards. */
+    readonly rng: Rng,
   ) {
     this.counters = countersOf(seed);
     for (const d of seed.deployments) {
@@ -86,8 +87,7 @@ export class Store {
     for (const f of seed.folders ?? []) this.folders.set(f.id, folderOf(f, defaults));
     for (const w of seed.workbooks ?? []) this.insertWorkbook(workbookOf(w, defaults));
     for (const r of seed.reports ?? []) {
-      const account = this.deployments.get(r.deploymentId)?.accountId ?? 1;
-      this.insertReport(reportOf(r, defaults, () => this.newPublicId(account)));
+      this.insertReport(reportOf(r, defaults, () => this.newPublicId(this.accountOf(r.deploymentId))));
     }
     for (const a of seed.userAttributes ?? []) this.insertUserAttribute(userAttributeOf(a));
     this.catchUpClock();
@@ -104,7 +104,7 @@ export class Store {
     return (users.find((u) => u.role === 'admin') ?? users[0])?.id ?? 1;
   }
 
-  private insertUserAttribute(rec: UserAttributeRec): void {
+  insertUserAttribute(rec: UserAttributeRec): void {
     this.userAttributes.set(rec.id, rec);
     this.userAttributesById.insert(rec);
   }
@@ -116,11 +116,7 @@ export class Store {
       const ms = Date.parse(iso);
       if (Number.isFinite(ms) && ms > last) last = ms;
     };
-    for (const w of this.workbooks.values()) {
-      see(w.createdAt);
-      see(w.updatedAt);
-    }
-    for (const r of this.reports.values()) {
+    for (const r of [...this.workbooks.values(), ...this.reports.values()]) {
       see(r.createdAt);
       see(r.updatedAt);
     }
@@ -132,9 +128,15 @@ export class Store {
 
   /** An ISO timestamp strictly later than every one issued before. */
   now(): string {
-    const ms = Math.max(this.clock().getTime(), this.counters.lastTimestampMs + 1);
+    const ms = Math.max(Date.now(), this.counters.lastTimestampMs + 1);
     this.counters.lastTimestampMs = ms;
     return new Date(ms).toISOString();
+  }
+
+  /** How a record made now by `user` is completed (seed-records.ts): owned by the user, made now. */
+  madeBy(user: User): SeedDefaults {
+    const now = this.now();
+    return { owner: user.id, time: () => now };
   }
 
   nextId(kind: keyof Omit<SeedCounters, 'lastTimestampMs'>): number {
@@ -182,34 +184,34 @@ export class Store {
     let idx = this.workbooksByDep.get(rec.deploymentId);
     if (!idx) this.workbooksByDep.set(rec.deploymentId, (idx = new SortedIndex(byId)));
     idx.insert(rec);
-    if (rec.slug !== null) {
-      this.slugIndex.set(this.slugKey(rec.deploymentId, rec.slug), rec);
-      this.bump(this.slugKey(rec.deploymentId, rec.slug));
-    }
+    this.indexSlug(rec);
   }
 
   deleteWorkbook(rec: WorkbookRec): void {
     this.workbooks.delete(rec.id);
     this.workbooksByDep.get(rec.deploymentId)?.remove(rec);
-    if (rec.slug !== null) {
-      const key = this.slugKey(rec.deploymentId, rec.slug);
-      if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
-      this.bump(key);
-    }
+    this.unindexSlug(rec);
   }
 
   /** Gives a workbook another slug (or none): the slug index and both keys' generations follow. */
   setWorkbookSlug(rec: WorkbookRec, slug: string | null): void {
-    if (rec.slug !== null) {
-      const key = this.slugKey(rec.deploymentId, rec.slug);
-      if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
-      this.bump(key);
-    }
+    this.unindexSlug(rec);
     rec.slug = slug;
-    if (slug !== null) {
-      this.slugIndex.set(this.slugKey(rec.deploymentId, slug), rec);
-      this.bump(this.slugKey(rec.deploymentId, slug));
-    }
+    this.indexSlug(rec);
+  }
+
+  private indexSlug(rec: WorkbookRec): void {
+    if (rec.slug === null) return;
+    const key = this.slugKey(rec.deploymentId, rec.slug);
+    this.slugIndex.set(key, rec);
+    this.bump(key);
+  }
+
+  private unindexSlug(rec: WorkbookRec): void {
+    if (rec.slug === null) return;
+    const key = this.slugKey(rec.deploymentId, rec.slug);
+    if (this.slugIndex.get(key) === rec) this.slugIndex.delete(key);
+    this.bump(key);
   }
 
   workbookBySlug(deploymentId: number, slug: string): WorkbookRec | undefined {
@@ -230,11 +232,10 @@ export class Store {
   private reportIndexes(deploymentId: number): Record<ReportSortKey, SortedIndex<ReportRec>> {
     let idx = this.reportsByDep.get(deploymentId);
     if (!idx) {
-      idx = {
-        name: new SortedIndex(reportCmp('name')),
-        createdAt: new SortedIndex(reportCmp('createdAt')),
-        updatedAt: new SortedIndex(reportCmp('updatedAt')),
-      };
+      idx = Object.fromEntries(REPORT_SORT_KEYS.map((k) => [k, new SortedIndex(reportCmp(k))])) as Record<
+        ReportSortKey,
+        SortedIndex<ReportRec>
+      >;
       this.reportsByDep.set(deploymentId, idx);
     }
     return idx;

@@ -126,79 +126,10 @@ export interface SeedState {
   counters?: Partial<SeedCounters>;
 }
 
-// ---------------------------------------------------------------------------
-// Internal, normalised records (every field present).
-
-export interface Deployment {
-  id: number;
-  accountId: number;
-  name: string;
-}
-export interface User {
-  id: number;
-  email: string;
-  firstName: string | null;
-  role: Role;
-  tokens: string[];
-  accountId: number;
-  deploymentIds?: number[];
-}
-export interface Folder {
-  id: number;
-  deploymentId: number;
-  name: string;
-  parentId: number | null;
-  userId: number;
-  position: number;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface WorkbookRec {
-  id: number;
-  deploymentId: number;
-  name: string;
-  slug: string | null;
-  folderId: number | null;
-  meta: Record<string, unknown>;
-  calculatedFields: Record<string, unknown>;
-  userId: number;
-  createdBy: number;
-  createdAt: string;
-  updatedAt: string;
-  isFavorite: boolean;
-  dashboardDraft?: Record<string, unknown> | null;
-  dashboardPublished: Record<string, unknown> | null;
-  publishedDashboard: Record<string, unknown> | null;
-}
-export interface ReportRec {
-  id: number;
-  deploymentId: number;
-  publicId: string;
-  name: string;
-  title: string | null;
-  description: string | null;
-  source: string | null;
-  folderId: number | null;
-  workbookId: number | null;
-  sqlQuery: string | null;
-  jsonQuery: string | null;
-  meta: Record<string, unknown> | null;
-  pivotItems: Record<string, unknown> | null;
-  endResultCell: string | null;
-  resultLocation: string | null;
-  externalWorkbookId: string | null;
-  userId: number;
-  createdBy: number;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
-export interface UserAttributeRec {
-  id: number;
-  accountId: number;
-  name: string;
-  type: string;
-  displayName: string | null;
-  description: string | null;
-  defaultValue: string | null;
-}
+// Internal, normalised records: a seed entry with every field present.
+export type Deployment = Required<SeedDeployment>;
+export type User = Required<Omit<SeedUser, 'deploymentIds'>> & Pick<SeedUser, 'deploymentIds'>;
+export type Folder = Required<SeedFolder>;
+export type WorkbookRec = Required<Omit<SeedWorkbook, 'dashboardDraft'>> & Pick<SeedWorkbook, 'dashboardDraft'>;
+export type ReportRec = Required<SeedReport>;
+export type UserAttributeRec = Required<SeedUserAttribute>;
