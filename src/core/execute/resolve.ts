@@ -3,34 +3,20 @@
 // a request is sent. Bodies are walked deeply: a widget's config may hold a
 // reference at any depth.
 import { isFolderRef, isRef, type PlannedRequest } from '../model.js';
+import { collectRefs as refsIn } from '../refs.js';
 
 export function refAddress(ref: { $report: string } | { $workbook: string }): string {
   return '$report' in ref ? `report/${ref.$report}` : `workbook/${ref.$workbook}`;
 }
 
-function walk(value: unknown, onRef: (address: string) => void): void {
-  if (isRef(value)) {
-    onRef(refAddress(value));
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const v of value) walk(v, onRef);
-  } else if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) walk(v, onRef);
-  }
-}
-
 /** Addresses of every reference a request still holds. */
 export function collectRefs(request: PlannedRequest): string[] {
-  const found = new Set<string>();
   const op = request.operation;
-  if (op.op === 'createFolder') {
-    if (isFolderRef(op.parentId)) found.add(`folder/${op.parentId.$folder}`);
-    return [...found];
-  }
-  if (!('body' in op)) return [...found];
-  walk(op.body, (a) => found.add(a));
-  if (op.op === 'publishWorkbook') walk(op.workbook, (a) => found.add(a));
+  if (op.op === 'createFolder') return isFolderRef(op.parentId) ? [`folder/${op.parentId.$folder}`] : [];
+  if (!('body' in op)) return [];
+  const refs = refsIn(op.body);
+  if (op.op === 'publishWorkbook') refsIn(op.workbook, refs);
+  const found = new Set(refs.map(refAddress));
   // A folder created by this apply: only ever in a body's `folderId`.
   const folderId = (op.body as Record<string, unknown>)['folderId'];
   if (isFolderRef(folderId)) found.add(`folder/${folderId.$folder}`);
