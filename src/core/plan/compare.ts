@@ -2,7 +2,15 @@
 // FieldChange constructor, and the one normalisation of dashboard drafts.
 import { EXIT, WscError, type SourcePos, type TargetCode } from '../../errors.js';
 import { sameContent } from '../canonical.js';
-import type { FieldChange, Fingerprint, JsonValue, ResourceChange } from '../model.js';
+import type {
+  ActionKind,
+  FieldChange,
+  Fingerprint,
+  JsonValue,
+  Operation,
+  PlannedRequest,
+  ResourceChange,
+} from '../model.js';
 
 export type Obj = { [k: string]: JsonValue };
 
@@ -61,4 +69,22 @@ export function change(path: string, before: JsonValue | undefined, after: JsonV
   if (exists && before !== undefined) c.before = before;
   c.after = after;
   return c;
+}
+
+/** The request `<address>#<step>`. */
+export function request(
+  address: string,
+  step: string,
+  phase: PlannedRequest['phase'],
+  operation: Operation,
+  dependsOn: string[] = [],
+): PlannedRequest {
+  return { id: `${address}#${step}`, address, phase, operation, dependsOn };
+}
+
+/** A resource's write actions: `changes` counts its field changes, an adoption's own one included. */
+export function writeActions(exists: boolean, adopting: boolean, changes: number): ActionKind[] {
+  if (!exists) return ['create'];
+  if (adopting) return changes > 1 ? ['adopt', 'update'] : ['adopt'];
+  return changes > 0 ? ['update'] : [];
 }

@@ -21,7 +21,7 @@ import type {
   ResourceChange,
 } from '../model.js';
 import { isFolderRef } from '../model.js';
-import type { Planned } from './compare.js';
+import { request, type Planned } from './compare.js';
 
 export function folderAddress(path: readonly string[]): string {
   return `folder/${formatFolderPath(path)}`;
@@ -168,20 +168,13 @@ function createFolder(path: readonly string[], parent: Resolved): Planned {
   const name = path[path.length - 1]!;
   const changes: FieldChange[] = [{ path: 'name', after: name }];
   if (path.length > 1) changes.push({ path: 'parent', after: formatFolderPath(path.slice(0, -1)) });
+  const dependsOn = isFolderRef(parent) ? [`folder/${parent.$folder}#create`] : [];
   const rc: ResourceChange = {
     address,
     kind: 'folder',
     actions: ['create'],
     changes,
-    requests: [
-      {
-        id: `${address}#create`,
-        address,
-        phase: 1,
-        operation: { op: 'createFolder', name, parentId: parent },
-        dependsOn: isFolderRef(parent) ? [`folder/${parent.$folder}#create`] : [],
-      },
-    ],
+    requests: [request(address, 'create', 1, { op: 'createFolder', name, parentId: parent }, dependsOn)],
   };
   // Nothing live to fingerprint: a folder that appears meanwhile is found by the re-list after the create.
   return { change: rc, fingerprints: () => [] };

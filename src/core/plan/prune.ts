@@ -7,9 +7,9 @@
 import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js';
 import { WscError, EXIT } from '../../errors.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { LiveState, OwnershipContext, PlanPrune, PlannedRequest, ResourceChange } from '../model.js';
+import type { LiveState, OwnershipContext, PlanPrune, ResourceChange } from '../model.js';
 import { editedFields, liveRecord } from '../ownership.js';
-import type { Planned } from './compare.js';
+import { request, type Planned } from './compare.js';
 
 /** The default cap: a fifth of the resources recorded for the bundle, at least 25. */
 export function defaultMaxDeletes(recorded: number): number {
@@ -79,8 +79,6 @@ export function planPrune(
   for (const r of goneReports) {
     deleted.add(r.id);
     const address = reportAddress(r);
-    const operation = { op: 'deleteReport' as const, reportId: r.id };
-    const req: PlannedRequest = { id: `${address}#delete`, address, phase: 5, operation, dependsOn: [] };
     const rc: ResourceChange = {
       address,
       kind: 'report',
@@ -88,7 +86,7 @@ export function planPrune(
       liveId: r.id,
       livePublicId: r.publicId,
       changes: [],
-      requests: [req],
+      requests: [request(address, 'delete', 5, { op: 'deleteReport', reportId: r.id })],
     };
     const edits = uiEditsOf(r, own.bundle);
     if (edits) rc.uiEdits = edits;
@@ -132,8 +130,7 @@ export function planPrune(
       const id = deleted.has(r.id) ? `${reportAddress(r)}#delete` : reportChanges.get(r.id)?.requests[0]?.id;
       if (id !== undefined) dependsOn.add(id);
     }
-    const operation = { op: 'deleteWorkbook' as const, workbookId: w.id };
-    rc.requests.push({ id: `${address}#delete`, address, phase: 5, operation, dependsOn: [...dependsOn].sort() });
+    rc.requests.push(request(address, 'delete', 5, { op: 'deleteWorkbook', workbookId: w.id }, [...dependsOn].sort()));
     if (creatingWorkbook || inside.length > 0) {
       rc.note =
         'a slug cannot be changed: when this is a rename, the workbook of the new slug is created ' +
