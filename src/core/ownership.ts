@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, parseJsonString, withoutNullMembers } from './canonical.js';
 import type { JsonValue, RecordSpec } from './model.js';
+import { isObj, type Obj } from './plan/compare.js';
 
 export const RECORD_KEY = 'wsc';
 
@@ -22,17 +23,9 @@ function sha(text: string): string {
 
 /** The widgets of a draft without their ids: the server assigns ids to widgets sent without one. */
 function draftForHash(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-  const widgets = (v as Record<string, unknown>)['widgets'];
+  const widgets = isObj(v) ? v['widgets'] : undefined;
   if (!Array.isArray(widgets)) return v;
-  return {
-    ...(v as Record<string, unknown>),
-    widgets: widgets.map((w: unknown) => {
-      if (w === null || typeof w !== 'object' || Array.isArray(w)) return w;
-      const { id: _id, ...rest } = w as Record<string, unknown>;
-      return rest;
-    }),
-  };
+  return { ...(v as Obj), widgets: widgets.map((w) => (isObj(w) ? { ...w, id: undefined } : w)) };
 }
 
 /**
@@ -73,20 +66,17 @@ export function recordFor(spec: RecordSpec, body: unknown): OwnershipRecord {
 export function withRecord(body: Record<string, unknown>, spec: RecordSpec): Record<string, unknown> {
   const record = recordFor(spec, body);
   const meta = body['meta'];
-  const isObj = meta !== null && typeof meta === 'object' && !Array.isArray(meta);
-  const base = isObj ? (meta as Record<string, unknown>) : {};
-  return { ...body, meta: { ...base, [RECORD_KEY]: record as unknown as JsonValue } };
+  return { ...body, meta: { ...(isObj(meta) ? meta : {}), [RECORD_KEY]: record as unknown as JsonValue } };
 }
 
 /** The record a live resource carries, when it is well-formed. */
 export function liveRecord(obj: unknown): OwnershipRecord | undefined {
   const r = valueAtPath(obj, `meta.${RECORD_KEY}`);
-  if (r === null || typeof r !== 'object' || Array.isArray(r)) return undefined;
-  const { bundle, hash, fields } = r as Record<string, unknown>;
-  if (typeof bundle !== 'string' || typeof hash !== 'string') return undefined;
-  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return undefined;
+  if (!isObj(r)) return undefined;
+  const { bundle, hash, fields } = r;
+  if (typeof bundle !== 'string' || typeof hash !== 'string' || !isObj(fields)) return undefined;
   const out: { [path: string]: string } = {};
-  for (const [k, v] of Object.entries(fields as Record<string, unknown>)) if (typeof v === 'string') out[k] = v;
+  for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') out[k] = v;
   return { bundle, hash, fields: out };
 }
 
