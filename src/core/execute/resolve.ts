@@ -23,19 +23,20 @@ export function collectRefs(request: PlannedRequest): string[] {
   return [...found];
 }
 
-export class UnresolvedRefError extends Error {
-  constructor(readonly address: string) {
-    super(`the reference to ${address} has no id: it was neither read from the deployment nor written by this apply`);
-  }
+/** A bug: apply reports it as an internal error of the request. */
+export function unresolvedRef(address: string): Error {
+  return new Error(
+    `the reference to ${address} has no id: it was neither read from the deployment nor written by this apply.`,
+  );
 }
 
-/** A copy of `value` with every reference replaced by `lookup(address)`; throws UnresolvedRefError. */
+/** A copy of `value` with every reference replaced by `lookup(address)`; throws unresolvedRef(). */
 export function resolveRefs<T>(value: T, lookup: (address: string) => number | undefined): T {
   const go = (v: unknown): unknown => {
     if (isRef(v)) {
       const address = refAddress(v);
       const id = lookup(address);
-      if (id === undefined) throw new UnresolvedRefError(address);
+      if (id === undefined) throw unresolvedRef(address);
       return id;
     }
     if (Array.isArray(v)) return v.map(go);

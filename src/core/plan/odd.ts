@@ -41,10 +41,8 @@ export function splitOdd(
     own(`user-attribute:slug:${a.name}`, a.address, a.pos);
     if (a.id !== undefined) own(`user-attribute:id:${a.id}`, a.address, a.pos);
   }
-  const kinds = new Set<string>();
-  if (desired.workbooks.length > 0) kinds.add('workbook');
-  if (desired.reports.length > 0) kinds.add('report');
-  if (desired.userAttributes.length > 0) kinds.add('user-attribute');
+  // The kinds the bundle holds any of.
+  const kinds = new Set([...owners.keys()].map((k) => k.slice(0, k.indexOf(':'))));
   for (const item of live.odd) {
     // Without a readable identity it could be one the bundle manages: that cannot be ruled out.
     if (item.identity === undefined && kinds.has(item.kind)) {

@@ -29,13 +29,6 @@ function movesTo(change: ResourceChange | undefined): unknown {
   return change?.changes.find((c) => c.path === 'workbookId')?.after;
 }
 
-function uiEditsOf(obj: Report | Workbook, bundle: string): string[] | undefined {
-  const rec = liveRecord(obj);
-  if (rec === undefined || rec.bundle !== bundle) return undefined;
-  const edited = editedFields(rec, obj, Object.keys(rec.fields).sort());
-  return edited.length > 0 ? edited : undefined;
-}
-
 export interface PruneResult {
   planned: Planned[];
   prune: PlanPrune;
@@ -88,9 +81,7 @@ export function planPrune(
       changes: [],
       requests: [request(address, 'delete', 5, { op: 'deleteReport', reportId: r.id })],
     };
-    const edits = uiEditsOf(r, own.bundle);
-    if (edits) rc.uiEdits = edits;
-    planned.push({ change: rc, fingerprints: () => [fingerprintOf(address, r, 'id')] });
+    planned.push(deletion(rc, r, own.bundle));
   }
   // A report moving to a workbook known only after apply: one is being created (a renamed slug, perhaps).
   const creatingWorkbook = [...reportChanges.values()].some((c) => typeof movesTo(c) === 'object');
@@ -116,29 +107,37 @@ export function planPrune(
       });
       continue;
     }
-    const rc: ResourceChange = {
-      address,
-      kind: 'workbook',
-      actions: ['delete'],
-      liveId: w.id,
-      changes: [],
-      requests: [],
-    };
     // A workbook goes after the reports this plan deletes from it or moves out of it.
     const dependsOn = new Set<string>();
     for (const r of inside) {
       const id = deleted.has(r.id) ? `${reportAddress(r)}#delete` : reportChanges.get(r.id)?.requests[0]?.id;
       if (id !== undefined) dependsOn.add(id);
     }
-    rc.requests.push(request(address, 'delete', 5, { op: 'deleteWorkbook', workbookId: w.id }, [...dependsOn].sort()));
+    const operation = { op: 'deleteWorkbook' as const, workbookId: w.id };
+    const rc: ResourceChange = {
+      address,
+      kind: 'workbook',
+      actions: ['delete'],
+      liveId: w.id,
+      changes: [],
+      requests: [request(address, 'delete', 5, operation, [...dependsOn].sort())],
+    };
     if (creatingWorkbook || inside.length > 0) {
       rc.note =
         'a slug cannot be changed: when this is a rename, the workbook of the new slug is created ' +
         'and the reports move to it first';
     }
-    const edits = uiEditsOf(w, own.bundle);
-    if (edits) rc.uiEdits = edits;
-    planned.push({ change: rc, fingerprints: () => [fingerprintOf(address, w, 'id')] });
+    planned.push(deletion(rc, w, own.bundle));
   }
   return { planned, prune };
+}
+
+/** A planned delete: its live object found again by id, managed fields edited outside wsc marked. */
+function deletion(rc: ResourceChange, live: Report | Workbook, bundle: string): Planned {
+  const rec = liveRecord(live);
+  if (rec !== undefined && rec.bundle === bundle) {
+    const edited = editedFields(rec, live, Object.keys(rec.fields).sort());
+    if (edited.length > 0) rc.uiEdits = edited;
+  }
+  return { change: rc, fingerprints: () => [fingerprintOf(rc.address, live, 'id')] };
 }
