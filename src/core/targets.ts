@@ -19,11 +19,7 @@ export function targetableAddresses(desired: DesiredState): string[] {
     if (path === undefined) return;
     for (let i = 1; i <= path.length; i++) out.add(folderAddress(path.slice(0, i)));
   };
-  for (const w of desired.workbooks) {
-    out.add(w.address);
-    folders(w.folder);
-  }
-  for (const r of desired.reports) {
+  for (const r of [...desired.workbooks, ...desired.reports]) {
     out.add(r.address);
     folders(r.folder);
   }

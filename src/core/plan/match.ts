@@ -32,7 +32,6 @@ export interface Matches {
   adoptedWorkbooks: Set<DesiredWorkbook>;
   reports: ReportMatch[];
   reportsByBundleId: Map<string, ReportMatch>;
-  workbookSlugs: Set<string>;
   liveWorkbookBySlug: Map<string, Workbook>;
   /** Every live workbook by id: plans name a live workbook id by the workbook's slug. */
   liveWorkbookById: Map<number, Workbook>;
@@ -150,7 +149,6 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     adoptedWorkbooks,
     reports,
     reportsByBundleId,
-    workbookSlugs: new Set(desired.workbooks.map((w) => w.slug)),
     liveWorkbookBySlug,
     liveReportsByPid,
     userAttributes,
