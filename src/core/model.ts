@@ -194,10 +194,6 @@ export interface FieldChange {
 }
 
 /**
- * What one request does, independent of ids not known yet. The executor turns
- * it into method + path + body once the references it holds are resolved.
- */
-/**
  * The ownership record a write carries in `meta.wsc`: per managed field, the
  * hash of its value after this request, or null where the value is the one
  * this request sends and holds references resolved only at apply time.
@@ -207,6 +203,10 @@ export interface RecordSpec {
   fields: { [path: string]: string | null };
 }
 
+/**
+ * What one request does, independent of ids not known yet. The executor turns
+ * it into method + path + body once the references it holds are resolved.
+ */
 export type Operation =
   | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue }; record?: RecordSpec }
   | { op: 'adoptWorkbook'; workbookId: number; slug: string }

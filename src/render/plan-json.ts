@@ -4,26 +4,13 @@
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
 import {
   hasChanges,
-  type JsonValue,
+  type FieldChange,
   type Plan,
   type PlanSummary,
   type PlanWarning,
   type UnmanagedResource,
 } from '../core/model.js';
 import { isShown } from '../core/plan/create-only.js';
-import type { DashboardDiff } from '../core/plan/dashboard-diff.js';
-
-export interface PlanJsonField {
-  path: string;
-  before?: JsonValue;
-  after?: JsonValue;
-  /** Only a create can set this field: the difference cannot be applied (plan and apply exit 3). */
-  createOnly?: true;
-  /** A dashboard draft's change by widget and member (README "Plan JSON format"). */
-  dashboard?: DashboardDiff;
-  /** `before`/`after` as the bundle writes them where they hold ids (`{ "$workbook": "<slug>" }`). */
-  shown?: { before?: JsonValue; after?: JsonValue };
-}
 
 /** One line of the address list: every resource that changes, its first action and its file. */
 export interface PlanJsonAddress {
@@ -40,7 +27,7 @@ export interface PlanJsonChange {
   livePublicId?: string;
   file?: string;
   line?: number;
-  fields: PlanJsonField[];
+  fields: FieldChange[];
   requests: { id: string; op: string; phase: number; dependsOn: string[] }[];
   /** Managed fields edited outside wsc since the last apply: apply leaves the resource alone unless told. */
   uiEdits?: string[];
