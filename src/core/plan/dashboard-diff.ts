@@ -5,6 +5,7 @@
 // with the titles of the reports they name, whichever side they come from.
 import { sameContent, setMember } from '../canonical.js';
 import { isRef, type JsonValue } from '../model.js';
+import { collectRefs } from '../refs.js';
 import { alignWidgetIds, isObj, type Obj } from './compare.js';
 
 export interface GridBox {
@@ -138,12 +139,9 @@ function memberChanges(before: JsonValue | undefined, after: JsonValue | undefin
   return out;
 }
 
-function refsIn(v: JsonValue | undefined, out: Set<string>): Set<string> {
-  if (isRef(v)) {
-    if ('$report' in v) out.add(v.$report);
-  } else if (Array.isArray(v)) for (const x of v) refsIn(x, out);
-  else if (isObj(v)) for (const k of Object.keys(v)) refsIn(v[k], out);
-  return out;
+/** The bundle publicIds of the reports a value names by `{ $report }`, once each, in document order. */
+function reportsIn(v: unknown): string[] {
+  return [...new Set(collectRefs(v).flatMap((r) => ('$report' in r ? [r.$report] : [])))];
 }
 
 function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
@@ -211,16 +209,15 @@ export function diffDashboard(
   for (const [id, a] of wa) {
     const b = wb.get(id);
     if (b) widgets.push(...widgetChanges(id, b, a));
-    else widgets.push({ widget: id, change: 'added', reports: [...refsIn(a, new Set())], ...typeAndBox(a) });
+    else widgets.push({ widget: id, change: 'added', reports: reportsIn(a), ...typeAndBox(a) });
   }
   for (const [id, b] of wb) if (!wa.has(id)) widgets.push({ widget: id, change: 'removed', ...typeAndBox(b) });
 
-  const named = new Set<string>();
-  for (const m of members) refsIn(m.before, refsIn(m.after, named));
-  for (const w of widgets) {
-    if (w.change === 'member') refsIn(w.before, refsIn(w.after, named));
-    if (w.change === 'added') for (const r of w.reports) named.add(r);
-  }
+  // References stand only in member values; an added widget lists its own.
+  const named = new Set([
+    ...reportsIn([members, widgets]),
+    ...widgets.flatMap((w) => (w.change === 'added' ? w.reports : [])),
+  ]);
   const reports: Record<string, string> = {};
   for (const pid of [...named].sort()) {
     const t = names.title(pid);

@@ -6,7 +6,7 @@
 // apply (the executor fills it from the create's answer). Two folders with one
 // name under one parent: the lower id is used, and the plan warns.
 // wsc never deletes, renames or moves a folder here.
-import type { Folder, Report, Workbook } from '../../domain/wire.js';
+import { normalizeSlug, type Folder, type Report, type Workbook } from '../../domain/wire.js';
 import { formatFolderPath } from '../../domain/folder-path.js';
 import type {
   DesiredReport,
@@ -197,11 +197,11 @@ function noteEmptied(
     if (resolve(wanted) === liveFolder) return;
     movedOut.set(liveFolder, (movedOut.get(liveFolder) ?? 0) + 1);
   };
-  const wbBySlug = new Map<string, Workbook>();
-  for (const w of live.workbooks) if (typeof w.slug === 'string') wbBySlug.set(w.slug.trim().toLowerCase(), w);
+  const wbBySlug = new Map(
+    live.workbooks.flatMap((w) => (typeof w.slug === 'string' ? [[normalizeSlug(w.slug), w]] : [])),
+  );
   for (const w of desired.workbooks) note(wbBySlug.get(w.slug)?.folderId, w.folder);
-  const reportsByPid = new Map<string, Report>();
-  for (const r of live.reports) reportsByPid.set(r.publicId, r);
+  const reportsByPid = new Map(live.reports.map((r) => [r.publicId, r]));
   for (const r of desired.reports) note(reportsByPid.get(r.publicId)?.folderId, r.folder);
   if (movedOut.size === 0) return;
   const held = new Map<number, number>();
