@@ -22,7 +22,6 @@ import { planUserAttribute } from './plan/user-attribute.js';
 import { planWorkbook } from './plan/workbook.js';
 import { checkTargetsIn, selectTargets } from './targets.js';
 
-export { alignWidgetIds } from './plan/compare.js';
 export { splitOdd } from './plan/odd.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {

@@ -76,11 +76,7 @@ function livePathText(id: number | null | undefined, tree: Tree, folderPath: unk
     cur = f.parentId;
   }
   if (cur === null || cur === undefined) return formatFolderPath(names);
-  if (
-    Array.isArray(folderPath) &&
-    folderPath.length > 0 &&
-    (folderPath[folderPath.length - 1] as { id?: unknown }).id === id
-  ) {
+  if (Array.isArray(folderPath) && (folderPath.at(-1) as { id?: unknown } | undefined)?.id === id) {
     return formatFolderPath(folderPath.map((e) => String((e as { name?: unknown }).name)));
   }
   return `(folder id ${id})`;
@@ -106,14 +102,13 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
       if (found && found.length > 0) {
         out = found[0]!.id;
         if (found.length > 1) {
+          const ids = found.map((f) => f.id).join(', ');
           warnings.push({
             code: 'duplicate-folder',
             address: folderAddress(path),
-            message: `${found.length} folders named ${JSON.stringify(name)} under ${formatFolderPath(parentPath)} (ids ${found
-              .map((f) => f.id)
-              .join(
-                ', ',
-              )}): wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
+            message:
+              `${found.length} folders named ${JSON.stringify(name)} under ${formatFolderPath(parentPath)} (ids ${ids}): ` +
+              `wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
           });
         }
       } else {
