@@ -2,7 +2,7 @@
 // refuse a plan the deployment has moved away from (README, `wsc apply PLANFILE`).
 import { normalizeSlug } from '../domain/wire.js';
 import { contentHash } from './canonical.js';
-import type { Fingerprint, LiveState, PublicIdMode } from './model.js';
+import type { Fingerprint, LiveState, PlanContext } from './model.js';
 import { livePublicId } from './publicid.js';
 
 export interface LiveObject {
@@ -27,10 +27,7 @@ export interface Drift {
   message: string;
 }
 
-export interface FingerprintContext {
-  deploymentId: number;
-  publicIds: PublicIdMode;
-}
+type FingerprintContext = Pick<PlanContext, 'deploymentId' | 'publicIds'>;
 
 function candidates(fp: Fingerprint, live: LiveState, ctx: FingerprintContext): LiveObject[] {
   const slash = fp.address.indexOf('/');

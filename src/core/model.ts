@@ -14,6 +14,7 @@ import type {
   Workbook,
   WorkbookInput,
 } from '../domain/wire.js';
+import { isObj } from './plan/compare.js';
 import type { DashboardDiff } from './plan/dashboard-diff.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
@@ -222,13 +223,7 @@ export type Operation =
 /** `{ $folder: <path> }`: the id of a folder this apply creates, in a body's `folderId` or a create's `parentId`. */
 export type FolderRef = { $folder: string };
 export function isFolderRef(v: unknown): v is FolderRef {
-  return (
-    v !== null &&
-    typeof v === 'object' &&
-    !Array.isArray(v) &&
-    Object.keys(v).length === 1 &&
-    typeof (v as FolderRef).$folder === 'string'
-  );
+  return isObj(v) && Object.keys(v).length === 1 && typeof v['$folder'] === 'string';
 }
 
 export interface PlannedRequest {
