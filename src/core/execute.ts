@@ -126,12 +126,8 @@ function schedule(graph: RequestGraph, s: Scheduling): (req: PlannedRequest) => 
   };
 
   const outcomeOf = (req: PlannedRequest): Promise<Outcome> => {
-    let p = outcomes.get(req.id);
-    if (!p) {
-      p = decide(req);
-      outcomes.set(req.id, p);
-    }
-    return p;
+    if (!outcomes.has(req.id)) outcomes.set(req.id, decide(req));
+    return outcomes.get(req.id)!;
   };
   return outcomeOf;
 }

@@ -42,14 +42,9 @@ export function fieldHash(path: string, value: unknown): string {
 
 /** The value at a managed field path of a resource or request body (`meta.<key>` is one level down). */
 export function valueAtPath(obj: unknown, path: string): unknown {
-  if (obj === null || typeof obj !== 'object') return undefined;
-  const o = obj as Record<string, unknown>;
-  if (path.startsWith('meta.')) {
-    const meta = o['meta'];
-    if (meta === null || typeof meta !== 'object') return undefined;
-    return (meta as Record<string, unknown>)[path.slice(5)];
-  }
-  return o[path];
+  if (!path.startsWith('meta.')) return isObj(obj) ? obj[path] : undefined;
+  const meta = isObj(obj) ? obj['meta'] : undefined;
+  return isObj(meta) ? meta[path.slice(5)] : undefined;
 }
 
 /** The record a request writes: its pending fields hashed from the body it sends, references resolved. */

@@ -39,12 +39,12 @@ export function planError(code: TargetCode, message: string, hint: string): WscE
 export function alignWidgetIds(desired: JsonValue, live: unknown): JsonValue {
   if (!isObj(desired) || !isObj(live)) return desired;
   const dw = desired['widgets'];
-  const lw = (live as Record<string, unknown>)['widgets'];
+  const lw = live['widgets'];
   if (!Array.isArray(dw) || !Array.isArray(lw)) return desired;
   const widgets = dw.map((w, i) => {
-    const l = lw[i] as unknown;
+    const l = lw[i];
     if (!isObj(w) || (w['id'] !== undefined && w['id'] !== null) || !isObj(l)) return w;
-    const id = (l as Record<string, unknown>)['id'];
+    const id = l['id'];
     return typeof id === 'string' ? { ...w, id } : w;
   });
   return { ...desired, widgets };
@@ -59,9 +59,7 @@ export function sameDraft(desired: JsonValue, live: unknown): boolean {
 }
 
 export function liveField(obj: unknown, key: string): JsonValue | undefined {
-  if (!isObj(obj)) return undefined;
-  const v = (obj as Record<string, unknown>)[key];
-  return v === undefined ? undefined : (v as JsonValue);
+  return isObj(obj) ? obj[key] : undefined;
 }
 
 export function change(path: string, before: JsonValue | undefined, after: JsonValue, exists: boolean): FieldChange {
