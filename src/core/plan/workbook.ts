@@ -70,8 +70,9 @@ export function planWorkbook(
   const upsertId = `${w.address}#upsert`;
   const adoptId = `${w.address}#adopt`;
   // The slug first: every by-slug upsert after it then finds the adopted workbook.
-  if (adopting)
+  if (adopting) {
     requests.push(request(w.address, 'adopt', 1, { op: 'adoptWorkbook', workbookId: lw!.id, slug: w.slug }));
+  }
   if (!exists || Object.keys(body1).length > 0) {
     const operation = { op: 'upsertWorkbook' as const, slug: w.slug, body: body1 };
     requests.push(request(w.address, 'upsert', 1, operation, adopting ? [adoptId] : []));
