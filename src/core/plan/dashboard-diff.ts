@@ -154,13 +154,9 @@ function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
     if (pb.w !== pa.w || pb.h !== pa.h)
       out.push({ widget: id, change: 'resized', before: { w: pb.w, h: pb.h }, after: { w: pa.w, h: pa.h } });
   } else if (!sameContent(b['position'] ?? null, a['position'] ?? null)) {
-    out.push(
-      ...memberChanges(b['position'], a['position'], 'position').map((m) => ({
-        widget: id,
-        change: 'member' as const,
-        ...m,
-      })),
-    );
+    for (const m of memberChanges(b['position'], a['position'], 'position')) {
+      out.push({ widget: id, change: 'member', ...m });
+    }
   }
   if (!sameContent(b['type'] ?? null, a['type'] ?? null)) {
     const t: WidgetChange = { widget: id, change: 'type' };

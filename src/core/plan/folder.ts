@@ -137,13 +137,10 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
     if (resource.folder === undefined) return p;
     const rc = p.change;
     const after = formatFolderPath(resource.folder);
-    const changes: FieldChange[] = rc.changes.map((c) => {
-      if (c.path !== 'folderId') return c;
-      const relabelled: FieldChange = { path: 'folder' };
-      if (lr !== undefined) relabelled.before = livePathText(lr.folderId, tree, lr.folderPath);
-      relabelled.after = after;
-      return relabelled;
-    });
+    const before = lr === undefined ? {} : { before: livePathText(lr.folderId, tree, lr.folderPath) };
+    const changes = rc.changes.map((c): FieldChange =>
+      c.path === 'folderId' ? { path: 'folder', ...before, after } : c,
+    );
     const requests: PlannedRequest[] = rc.requests.map((r) => {
       const folderId = (r.operation as { body?: Record<string, unknown> }).body?.['folderId'];
       if (!isFolderRef(folderId)) return r;
