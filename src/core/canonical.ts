@@ -62,10 +62,6 @@ export function canonicalJson(v: unknown): string {
   }
 }
 
-export function canonicalEqual(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
-}
-
 /** sha256 (hex) of the canonical JSON: the content hash of saved-plan fingerprints. */
 export function contentHash(v: unknown): string {
   return createHash('sha256').update(canonicalJson(v)).digest('hex');

@@ -86,16 +86,8 @@ export function gridAt(draft: JsonValue | undefined, bp: Breakpoint): Grid {
   const widgets: PlacedWidget[] = [];
   for (const [i, w] of widgetsOf(draft).entries()) {
     const r = isObj(w['responsiveLayouts']) ? w['responsiveLayouts'] : {};
-    let box: GridBox | undefined;
-    let from: Breakpoint = 'lg';
-    for (const b of larger) {
-      box = boxOf(r[b]);
-      if (box) {
-        from = b;
-        break;
-      }
-    }
-    box ??= boxOf(w['position']);
+    const from = larger.find((b) => boxOf(r[b]) !== undefined) ?? 'lg';
+    let box = boxOf(r[from]) ?? boxOf(w['position']);
     if (!box) continue;
     if (from !== bp) {
       // Taken from a larger breakpoint: the grid fits it into this one's columns.

@@ -12,7 +12,6 @@ import { InternalError, isWscError, type SourcePos, type WscError } from '../err
 import type { ApiPort, Plan, PlannedRequest } from './model.js';
 import { buildGraph, type RequestGraph } from './execute/graph.js';
 import { trackPhases, type PhaseTracker } from './execute/phases.js';
-import { UnresolvedRefError } from './execute/resolve.js';
 import { makeSender, type Sent } from './execute/send.js';
 import { emptyFolders, summarise } from './execute/summary.js';
 import { INTERRUPTED, type ApplyEvent, type ApplyResult, type ExecuteOptions, type Outcome } from './execute/types.js';
@@ -127,19 +126,14 @@ function schedule(graph: RequestGraph, s: Scheduling): (req: PlannedRequest) => 
   };
 
   const outcomeOf = (req: PlannedRequest): Promise<Outcome> => {
-    let p = outcomes.get(req.id);
-    if (!p) {
-      p = decide(req);
-      outcomes.set(req.id, p);
-    }
-    return p;
+    if (!outcomes.has(req.id)) outcomes.set(req.id, decide(req));
+    return outcomes.get(req.id)!;
   };
   return outcomeOf;
 }
 
 function toWscError(e: unknown, req: PlannedRequest): WscError {
   if (isWscError(e)) return e;
-  if (e instanceof UnresolvedRefError) return new InternalError(`${req.id}: ${e.message}.`, { cause: e });
   const msg = e instanceof Error ? e.message : String(e);
   return new InternalError(`${req.id}: ${msg}`, { cause: e });
 }

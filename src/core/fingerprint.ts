@@ -2,7 +2,7 @@
 // refuse a plan the deployment has moved away from (README, `wsc apply PLANFILE`).
 import { normalizeSlug } from '../domain/wire.js';
 import { contentHash } from './canonical.js';
-import type { Fingerprint, LiveState, PublicIdMode } from './model.js';
+import type { Fingerprint, LiveState, PlanContext } from './model.js';
 import { livePublicId } from './publicid.js';
 
 export interface LiveObject {
@@ -27,34 +27,22 @@ export interface Drift {
   message: string;
 }
 
-export interface FingerprintContext {
-  deploymentId: number;
-  publicIds: PublicIdMode;
-}
-
-function kindOf(address: string): { kind: string; name: string } {
-  const slash = address.indexOf('/');
-  return { kind: address.slice(0, slash), name: address.slice(slash + 1) };
-}
+type FingerprintContext = Pick<PlanContext, 'deploymentId' | 'publicIds'>;
 
 function candidates(fp: Fingerprint, live: LiveState, ctx: FingerprintContext): LiveObject[] {
-  const { kind, name } = kindOf(fp.address);
-  const list: LiveObject[] =
-    kind === 'workbook'
-      ? live.workbooks
-      : kind === 'report'
-        ? live.reports
-        : kind === 'user-attribute'
-          ? live.userAttributes
-          : [];
-  if (fp.by === 'id') return list.filter((o) => o.id === fp.id);
+  const slash = fp.address.indexOf('/');
+  const kind = fp.address.slice(0, slash);
+  const name = fp.address.slice(slash + 1);
+  const byId = fp.by === 'id' ? (o: LiveObject) => o.id === fp.id : undefined;
   if (kind === 'workbook')
-    return live.workbooks.filter((w) => typeof w.slug === 'string' && normalizeSlug(w.slug) === name);
+    return live.workbooks.filter(byId ?? ((w) => typeof w.slug === 'string' && normalizeSlug(w.slug) === name));
   if (kind === 'report') {
+    if (byId) return live.reports.filter(byId);
     const pid = livePublicId(name, ctx.publicIds, ctx.deploymentId);
     return live.reports.filter((r) => r.publicId === pid);
   }
-  return live.userAttributes.filter((a) => a.name === name);
+  if (byId && kind !== 'user-attribute') return []; // no other kind is fingerprinted
+  return live.userAttributes.filter(byId ?? ((a) => a.name === name));
 }
 
 /** Every fingerprinted object that changed, appeared or disappeared since the plan was made. */

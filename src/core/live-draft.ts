@@ -4,13 +4,7 @@
 // a server may keep a draft made in the UI). The one rule, used by plan and
 // export alike: `meta.dashboardDraft` wins when it holds a dashboard; the top
 // level counts only when meta holds none.
-import type { JsonValue } from './model.js';
-
-type Obj = { [k: string]: JsonValue };
-
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+import { isObj, type Obj } from './plan/compare.js';
 
 /** The live draft of a workbook, wherever the server put it; undefined when it has none. */
 export function liveDraft(wb: { meta?: unknown; dashboardDraft?: unknown } | undefined): Obj | undefined {

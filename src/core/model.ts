@@ -14,6 +14,7 @@ import type {
   Workbook,
   WorkbookInput,
 } from '../domain/wire.js';
+import { isObj } from './plan/compare.js';
 import type { DashboardDiff } from './plan/dashboard-diff.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
@@ -194,10 +195,6 @@ export interface FieldChange {
 }
 
 /**
- * What one request does, independent of ids not known yet. The executor turns
- * it into method + path + body once the references it holds are resolved.
- */
-/**
  * The ownership record a write carries in `meta.wsc`: per managed field, the
  * hash of its value after this request, or null where the value is the one
  * this request sends and holds references resolved only at apply time.
@@ -207,6 +204,10 @@ export interface RecordSpec {
   fields: { [path: string]: string | null };
 }
 
+/**
+ * What one request does, independent of ids not known yet. The executor turns
+ * it into method + path + body once the references it holds are resolved.
+ */
 export type Operation =
   | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue }; record?: RecordSpec }
   | { op: 'adoptWorkbook'; workbookId: number; slug: string }
@@ -222,13 +223,7 @@ export type Operation =
 /** `{ $folder: <path> }`: the id of a folder this apply creates, in a body's `folderId` or a create's `parentId`. */
 export type FolderRef = { $folder: string };
 export function isFolderRef(v: unknown): v is FolderRef {
-  return (
-    v !== null &&
-    typeof v === 'object' &&
-    !Array.isArray(v) &&
-    Object.keys(v).length === 1 &&
-    typeof (v as FolderRef).$folder === 'string'
-  );
+  return isObj(v) && Object.keys(v).length === 1 && typeof v['$folder'] === 'string';
 }
 
 export interface PlannedRequest {

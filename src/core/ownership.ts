@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, parseJsonString, withoutNullMembers } from './canonical.js';
 import type { JsonValue, RecordSpec } from './model.js';
+import { isObj, type Obj } from './plan/compare.js';
 
 export const RECORD_KEY = 'wsc';
 
@@ -22,17 +23,9 @@ function sha(text: string): string {
 
 /** The widgets of a draft without their ids: the server assigns ids to widgets sent without one. */
 function draftForHash(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-  const widgets = (v as Record<string, unknown>)['widgets'];
+  const widgets = isObj(v) ? v['widgets'] : undefined;
   if (!Array.isArray(widgets)) return v;
-  return {
-    ...(v as Record<string, unknown>),
-    widgets: widgets.map((w: unknown) => {
-      if (w === null || typeof w !== 'object' || Array.isArray(w)) return w;
-      const { id: _id, ...rest } = w as Record<string, unknown>;
-      return rest;
-    }),
-  };
+  return { ...(v as Obj), widgets: widgets.map((w) => (isObj(w) ? { ...w, id: undefined } : w)) };
 }
 
 /**
@@ -49,14 +42,9 @@ export function fieldHash(path: string, value: unknown): string {
 
 /** The value at a managed field path of a resource or request body (`meta.<key>` is one level down). */
 export function valueAtPath(obj: unknown, path: string): unknown {
-  if (obj === null || typeof obj !== 'object') return undefined;
-  const o = obj as Record<string, unknown>;
-  if (path.startsWith('meta.')) {
-    const meta = o['meta'];
-    if (meta === null || typeof meta !== 'object') return undefined;
-    return (meta as Record<string, unknown>)[path.slice(5)];
-  }
-  return o[path];
+  if (!path.startsWith('meta.')) return isObj(obj) ? obj[path] : undefined;
+  const meta = isObj(obj) ? obj['meta'] : undefined;
+  return isObj(meta) ? meta[path.slice(5)] : undefined;
 }
 
 /** The record a request writes: its pending fields hashed from the body it sends, references resolved. */
@@ -73,20 +61,17 @@ export function recordFor(spec: RecordSpec, body: unknown): OwnershipRecord {
 export function withRecord(body: Record<string, unknown>, spec: RecordSpec): Record<string, unknown> {
   const record = recordFor(spec, body);
   const meta = body['meta'];
-  const isObj = meta !== null && typeof meta === 'object' && !Array.isArray(meta);
-  const base = isObj ? (meta as Record<string, unknown>) : {};
-  return { ...body, meta: { ...base, [RECORD_KEY]: record as unknown as JsonValue } };
+  return { ...body, meta: { ...(isObj(meta) ? meta : {}), [RECORD_KEY]: record as unknown as JsonValue } };
 }
 
 /** The record a live resource carries, when it is well-formed. */
 export function liveRecord(obj: unknown): OwnershipRecord | undefined {
   const r = valueAtPath(obj, `meta.${RECORD_KEY}`);
-  if (r === null || typeof r !== 'object' || Array.isArray(r)) return undefined;
-  const { bundle, hash, fields } = r as Record<string, unknown>;
-  if (typeof bundle !== 'string' || typeof hash !== 'string') return undefined;
-  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return undefined;
+  if (!isObj(r)) return undefined;
+  const { bundle, hash, fields } = r;
+  if (typeof bundle !== 'string' || typeof hash !== 'string' || !isObj(fields)) return undefined;
   const out: { [path: string]: string } = {};
-  for (const [k, v] of Object.entries(fields as Record<string, unknown>)) if (typeof v === 'string') out[k] = v;
+  for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') out[k] = v;
   return { bundle, hash, fields: out };
 }
 

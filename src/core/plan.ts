@@ -22,7 +22,6 @@ import { planUserAttribute } from './plan/user-attribute.js';
 import { planWorkbook } from './plan/workbook.js';
 import { checkTargetsIn, selectTargets } from './targets.js';
 
-export { alignWidgetIds } from './plan/compare.js';
 export { splitOdd } from './plan/odd.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
@@ -31,24 +30,17 @@ function byAddress(a: { address: string }, b: { address: string }): number {
 
 /** The live resources left alone, by kind then id. */
 function unmanagedList(left: Pick<LiveState, 'workbooks' | 'reports' | 'userAttributes'>): UnmanagedResource[] {
-  const id = (a: { id: number }, b: { id: number }) => a.id - b.id;
-  const named = (s: unknown, fallback: string) => (typeof s === 'string' && s !== '' ? s : fallback);
+  const byId = <T extends { id: number }>(list: T[]) => [...list].sort((a, b) => a.id - b.id);
+  const entry = (kind: UnmanagedResource['kind'], o: { id: number; name: string }, identity?: unknown) => ({
+    kind,
+    id: o.id,
+    name: o.name,
+    ...(typeof identity === 'string' && identity !== '' ? { identity } : {}),
+  });
   return [
-    ...[...left.workbooks].sort(id).map((w): UnmanagedResource => ({
-      kind: 'workbook',
-      id: w.id,
-      name: named(w.name, ''),
-      ...(typeof w.slug === 'string' && w.slug !== '' ? { identity: w.slug } : {}),
-    })),
-    ...[...left.reports].sort(id).map((r): UnmanagedResource => ({
-      kind: 'report',
-      id: r.id,
-      name: named(r.name, ''),
-      ...(typeof r.publicId === 'string' && r.publicId !== '' ? { identity: r.publicId } : {}),
-    })),
-    ...[...left.userAttributes]
-      .sort(id)
-      .map((a): UnmanagedResource => ({ kind: 'user-attribute', id: a.id, name: a.name })),
+    ...byId(left.workbooks).map((w) => entry('workbook', w, w.slug)),
+    ...byId(left.reports).map((r) => entry('report', r, r.publicId)),
+    ...byId(left.userAttributes).map((a) => entry('user-attribute', a)),
   ];
 }
 
@@ -84,14 +76,15 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   const workbooks = sortedWorkbooks.map((w) =>
     folders.finish(planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)), w, m.workbooks.get(w)),
   );
-  const reports = [...m.reports]
-    .sort((a, b) => byAddress(a.desired, b.desired))
-    .map((rm) => folders.finish(planReport(rm, m, targets), rm.desired, rm.live));
+  const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
+  const reports = sortedReports.map((rm) => folders.finish(planReport(rm, m, targets), rm.desired, rm.live));
   const attrs = [...desired.userAttributes].sort(byAddress).map((a) => planUserAttribute(a, m.userAttributes.get(a)));
 
-  const matchedWorkbooks = new Set([...m.workbooks.values()].filter((w) => w !== undefined).map((w) => w.id));
-  const matchedReports = new Set(m.reports.filter((r) => r.live !== undefined).map((r) => r.live!.id));
-  const matchedAttrs = new Set([...m.userAttributes.values()].filter((a) => a !== undefined).map((a) => a.id));
+  const ids = (matched: Iterable<{ id: number } | undefined>) =>
+    new Set([...matched].flatMap((o) => (o ? [o.id] : [])));
+  const matchedWorkbooks = ids(m.workbooks.values());
+  const matchedReports = ids(m.reports.map((r) => r.live));
+  const matchedAttrs = ids(m.userAttributes.values());
   const left = {
     workbooks: live.workbooks.filter((w) => !matchedWorkbooks.has(w.id)),
     reports: live.reports.filter((r) => !matchedReports.has(r.id)),
@@ -107,7 +100,6 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   let pruned: ReturnType<typeof planPrune> | undefined;
   if (own !== undefined) {
     sortedWorkbooks.forEach((w, i) => addOwnership(workbooks[i]!, managedPaths(w.fields), m.workbooks.get(w), own));
-    const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
     sortedReports.forEach((rm, i) => addOwnership(reports[i]!, managedPaths(rm.desired.fields), rm.live, own));
     const reportChanges = new Map(
       reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),

@@ -6,6 +6,7 @@ import { normalizeSlug } from '../domain/wire.js';
 import { EXIT, WscError, type SourcePos } from '../errors.js';
 import { setMember } from './canonical.js';
 import { isRef, type JsonValue, type Ref } from './model.js';
+import { at } from './plan/compare.js';
 
 /** What a reference points at: a live id, `pending` (created by this apply), or unknown. */
 export interface RefTargets {
@@ -90,12 +91,11 @@ export function resolveRefs(v: JsonValue, targets: RefTargets, where: RefSite): 
 function unknownReference(ref: Ref, where: RefSite): WscError {
   // The reference's own place (the one `wsc validate` names), else the resource's.
   const pos = where.refPos?.get(refKey(ref)) ?? where.pos;
-  const at = pos ? `${pos.file}:${pos.line}:${pos.col}: ` : '';
   const what = '$report' in ref ? `report "${ref.$report}"` : `workbook "${ref.$workbook}"`;
   const kind = '$report' in ref ? 'report with that publicId' : 'workbook with that slug';
   return new WscError(
     'unknown_reference',
-    `${at}${where.address} ${where.path} refers to ${what}, which is neither in the bundle nor in the deployment.`,
+    `${at(pos)}${where.address} ${where.path} refers to ${what}, which is neither in the bundle nor in the deployment.`,
     // A validation error, known only once the deployment is read:
     // exit 3 like any invalid bundle; nothing was written.
     EXIT.invalid,

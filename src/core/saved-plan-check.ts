@@ -3,16 +3,11 @@
 // apply sends are always re-derived, and a file whose requests are not
 // exactly those (one added, widened, redirected or dropped) is refused.
 import { canonicalJson } from './canonical.js';
+import { buildGraph } from './execute/graph.js';
 import type { Plan, PlannedRequest } from './model.js';
 
 /** At most this many differences are named; the count says the rest. */
 const SHOWN = 10;
-
-function requestsById(plan: Plan): Map<string, PlannedRequest> {
-  const out = new Map<string, PlannedRequest>();
-  for (const c of plan.changes) for (const r of c.requests) out.set(r.id, r);
-  return out;
-}
 
 function describe(r: PlannedRequest): string {
   const o = r.operation;
@@ -42,8 +37,8 @@ function describe(r: PlannedRequest): string {
 
 /** What differs between the two plans' requests, one line each (empty when they are the same). */
 export function requestDifferences(saved: Plan, derived: Plan): string[] {
-  const want = requestsById(derived);
-  const have = requestsById(saved);
+  const want = buildGraph(derived).byId;
+  const have = buildGraph(saved).byId;
   const lines: string[] = [];
   for (const [id, r] of have) {
     const d = want.get(id);

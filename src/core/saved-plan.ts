@@ -145,7 +145,8 @@ export const SavedPlanSchema = z.object({
   plan: PlanSchema,
 });
 
-export function makeSavedPlan(input: {
+/** The file's text: the saved plan as pretty JSON, ending in a newline. */
+export function serializeSavedPlan(input: {
   wscVersion: string;
   createdAt: string;
   /** A ResolvedEnvironment may be passed: only the fields above are copied. */
@@ -153,32 +154,24 @@ export function makeSavedPlan(input: {
   bundleDir?: string;
   targets?: readonly string[];
   plan: Plan;
-}): SavedPlan {
+}): string {
   const e = input.environment;
-  const environment: SavedPlanEnvironment = {
-    name: e.name,
-    deploymentId: e.deploymentId,
-    embedded: e.embedded,
-    publicIds: e.publicIds,
-  };
-  if (e.baseUrl !== undefined) environment.baseUrl = e.baseUrl;
   const saved: SavedPlan = {
     savedPlanFormat: SAVED_PLAN_FORMAT,
     wscVersion: input.wscVersion,
     createdAt: input.createdAt,
-    environment,
+    environment: {
+      name: e.name,
+      deploymentId: e.deploymentId,
+      embedded: e.embedded,
+      publicIds: e.publicIds,
+      ...(e.baseUrl !== undefined ? { baseUrl: e.baseUrl } : {}),
+    },
+    ...(input.bundleDir !== undefined ? { bundleDir: input.bundleDir } : {}),
+    ...(input.targets !== undefined && input.targets.length > 0 ? { targets: [...input.targets] } : {}),
     plan: input.plan,
   };
-  if (input.bundleDir !== undefined) saved.bundleDir = input.bundleDir;
-  if (input.targets !== undefined && input.targets.length > 0) saved.targets = [...input.targets];
-  // Key order of the file: the plan last, as before.
-  const { plan, ...head } = saved;
-  return { ...head, plan };
-}
-
-/** The file's text: the saved plan as pretty JSON, ending in a newline. */
-export function serializeSavedPlan(input: Parameters<typeof makeSavedPlan>[0]): string {
-  return `${JSON.stringify(makeSavedPlan(input), null, 2)}\n`;
+  return `${JSON.stringify(saved, null, 2)}\n`;
 }
 
 export function parseSavedPlan(text: string, file: string): SavedPlan {

@@ -318,10 +318,7 @@ export const REPORT_INPUT_FIELDS = [
 export type ReportInputField = (typeof REPORT_INPUT_FIELDS)[number];
 
 /** Body of PUT /workbooks/{workbookId}: `meta` here replaces, and `slug` gives a workbook its slug. */
-export const UpdateWorkbookInput = z.object({
-  name: z.string().nullish(),
-  folderId: z.number().nullish(),
-  meta: FreeForm.nullish(),
+export const UpdateWorkbookInput = WorkbookInput.extend({
   slug: z.string().nullish(),
   slugTakeover: z.boolean().nullish(),
 });
@@ -355,28 +352,24 @@ export const CreateFolderInput = z.object({
 // User attributes (account-level, no deploymentId)
 
 export const UserAttributeType = z.enum(['string', 'number', 'boolean', 'string_array', 'number_array']);
-export const UserAttribute = z.looseObject({
-  id: z.int(),
-  name: z.string(),
-  type: z.string(),
-  displayName: z.string().nullish(),
-  description: z.string().nullish(),
-  defaultValue: z.string().nullish(),
-});
-export type UserAttribute = z.infer<typeof UserAttribute>;
-export const UserAttributeCreateInput = z.object({
-  name: z.string().min(1),
-  type: UserAttributeType,
-  displayName: z.string().nullish(),
-  description: z.string().nullish(),
-  defaultValue: z.string().nullish(),
-});
 export const UserAttributeUpdateInput = z.object({
   displayName: z.string().nullish(),
   description: z.string().nullish(),
   defaultValue: z.string().nullish(),
 });
 export type UserAttributeUpdateInput = z.infer<typeof UserAttributeUpdateInput>;
+export const UserAttribute = z.looseObject({
+  id: z.int(),
+  name: z.string(),
+  type: z.string(),
+  ...UserAttributeUpdateInput.shape,
+});
+export type UserAttribute = z.infer<typeof UserAttribute>;
+export const UserAttributeCreateInput = z.object({
+  name: z.string().min(1),
+  type: UserAttributeType,
+  ...UserAttributeUpdateInput.shape,
+});
 export const USER_ATTRIBUTE_INPUT_FIELDS = ['displayName', 'description', 'defaultValue'] as const;
 
 // ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // names both, and the folders by path.
 import { ApiError } from '../../errors.js';
 import type { Plan, PlannedRequest } from '../model.js';
+import { rewrap } from './report-create.js';
 
 export function explainMove(e: unknown, req: PlannedRequest, body: Record<string, unknown>, plan: Plan): unknown {
   if (!(e instanceof ApiError) || e.status !== 403 || !('folderId' in body)) return e;
@@ -25,19 +26,10 @@ export function explainMove(e: unknown, req: PlannedRequest, body: Record<string
     : 'edit access to the report';
   const what = exists ? `Moving ${req.address}${from} to ${dest}` : `Creating ${req.address} in ${dest}`;
   const server = e.serverMessage ? ` (the server said: ${e.serverMessage})` : '';
-  return new ApiError(
-    {
-      method: e.method,
-      path: e.path,
-      status: e.status,
-      ...(e.apiCode !== undefined ? { apiCode: e.apiCode } : {}),
-      ...(e.serverMessage !== undefined ? { serverMessage: e.serverMessage } : {}),
-      code: e.code,
-    },
+  return rewrap(
+    e,
+    e.code,
     `${what} was refused (403): it needs ${own} and edit access to the destination ${dest}${server}.`,
-    {
-      hint: `Ask for ${own} and for edit access to ${dest}, or leave \`folder\` out of the file to keep it where it is.`,
-      cause: e,
-    },
+    `Ask for ${own} and for edit access to ${dest}, or leave \`folder\` out of the file to keep it where it is.`,
   );
 }

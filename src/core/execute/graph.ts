@@ -19,7 +19,7 @@ export interface RequestGraph {
   liveIds: Map<string, number>;
 }
 
-export function buildGraph(plan: Plan): RequestGraph {
+export function buildGraph(plan: Pick<Plan, 'changes'>): RequestGraph {
   const requests: PlannedRequest[] = [];
   const byId = new Map<string, PlannedRequest>();
   const pos = new Map<string, SourcePos>();

@@ -6,20 +6,9 @@
 // tells the two cases apart: in this deployment with the content we sent, it
 // is ours (exactly once); anywhere else, the id is taken, and publicIds are
 // unique across the account, not per deployment.
-import type { Report } from '../../domain/wire.js';
-import { isPlaceholderPublicId } from '../../domain/wire.js';
+import { isPlaceholderPublicId, type Report } from '../../domain/wire.js';
 import { ApiError, type ApiCode, type SourcePos } from '../../errors.js';
-
-export function canonicalJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => {
-    if (x !== null && typeof x === 'object' && !Array.isArray(x)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(x).sort()) sorted[k] = (x as Record<string, unknown>)[k];
-      return sorted;
-    }
-    return x;
-  });
-}
+import { canonicalJson } from '../canonical.js';
 
 function sameValue(field: string, sent: unknown, got: unknown): boolean {
   if ((sent === null || sent === undefined) && (got === null || got === undefined)) return true;
@@ -56,7 +45,8 @@ function where(pos: SourcePos | undefined): string {
   return pos ? pos.file : 'the bundle';
 }
 
-function rewrap(e: ApiError, code: ApiCode, message: string, hint: string): ApiError {
+/** The API's failure said again in the bundle's terms, the request and answer kept. */
+export function rewrap(e: ApiError, code: ApiCode, message: string, hint: string): ApiError {
   return new ApiError(
     { method: e.method, path: e.path, status: e.status, apiCode: e.apiCode, serverMessage: e.serverMessage, code },
     message,

@@ -3,53 +3,40 @@
 // a request is sent. Bodies are walked deeply: a widget's config may hold a
 // reference at any depth.
 import { isFolderRef, isRef, type PlannedRequest } from '../model.js';
+import { collectRefs as refsIn } from '../refs.js';
 
 export function refAddress(ref: { $report: string } | { $workbook: string }): string {
   return '$report' in ref ? `report/${ref.$report}` : `workbook/${ref.$workbook}`;
 }
 
-function walk(value: unknown, onRef: (address: string) => void): void {
-  if (isRef(value)) {
-    onRef(refAddress(value));
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const v of value) walk(v, onRef);
-  } else if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) walk(v, onRef);
-  }
-}
-
 /** Addresses of every reference a request still holds. */
 export function collectRefs(request: PlannedRequest): string[] {
-  const found = new Set<string>();
   const op = request.operation;
-  if (op.op === 'createFolder') {
-    if (isFolderRef(op.parentId)) found.add(`folder/${op.parentId.$folder}`);
-    return [...found];
-  }
-  if (!('body' in op)) return [...found];
-  walk(op.body, (a) => found.add(a));
-  if (op.op === 'publishWorkbook') walk(op.workbook, (a) => found.add(a));
+  if (op.op === 'createFolder') return isFolderRef(op.parentId) ? [`folder/${op.parentId.$folder}`] : [];
+  if (!('body' in op)) return [];
+  const refs = refsIn(op.body);
+  if (op.op === 'publishWorkbook') refsIn(op.workbook, refs);
+  const found = new Set(refs.map(refAddress));
   // A folder created by this apply: only ever in a body's `folderId`.
   const folderId = (op.body as Record<string, unknown>)['folderId'];
   if (isFolderRef(folderId)) found.add(`folder/${folderId.$folder}`);
   return [...found];
 }
 
-export class UnresolvedRefError extends Error {
-  constructor(readonly address: string) {
-    super(`the reference to ${address} has no id: it was neither read from the deployment nor written by this apply`);
-  }
+/** A bug: apply reports it as an internal error of the request. */
+export function unresolvedRef(address: string): Error {
+  return new Error(
+    `the reference to ${address} has no id: it was neither read from the deployment nor written by this apply.`,
+  );
 }
 
-/** A copy of `value` with every reference replaced by `lookup(address)`; throws UnresolvedRefError. */
+/** A copy of `value` with every reference replaced by `lookup(address)`; throws unresolvedRef(). */
 export function resolveRefs<T>(value: T, lookup: (address: string) => number | undefined): T {
   const go = (v: unknown): unknown => {
     if (isRef(v)) {
       const address = refAddress(v);
       const id = lookup(address);
-      if (id === undefined) throw new UnresolvedRefError(address);
+      if (id === undefined) throw unresolvedRef(address);
       return id;
     }
     if (Array.isArray(v)) return v.map(go);

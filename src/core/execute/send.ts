@@ -9,7 +9,7 @@ import { withRecord } from '../ownership.js';
 import { createFolderOnce, folderIdOf, resolveFolderId } from './folder-create.js';
 import { explainMove } from './folder-move.js';
 import { matchesSent, publicIdRejected, publicIdTaken, type PublicIdContext } from './report-create.js';
-import { refAddress, resolveRefs, UnresolvedRefError } from './resolve.js';
+import { refAddress, resolveRefs, unresolvedRef } from './resolve.js';
 import { createUserAttributeConverging } from './user-attribute-create.js';
 
 export interface Sent {
@@ -29,8 +29,6 @@ export interface SendContext {
 
 export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<Sent> {
   const { plan, idOf } = ctx;
-  const explain = publicIdExplainer(ctx);
-  const createReport = reportCreator(ctx, explain);
   return async (req) => {
     const port = ctx.port.labelled?.(req.address) ?? ctx.port; // --verbose names the resource
     const op = req.operation;
@@ -55,7 +53,7 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
         await port.adoptWorkbook(op.workbookId, op.slug);
         return { id: op.workbookId, recovered: false };
       case 'createReport':
-        return createReport(req, owned(resolve(op.body), op.record), port);
+        return createReport(ctx, req, owned(resolve(op.body), op.record), port);
       case 'updateReport': {
         const body = owned(resolve(op.body), op.record);
         try {
@@ -68,12 +66,12 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
           const taken =
             e instanceof ApiError && e.status === 409 && e.apiCode === undefined && typeof publicId === 'string';
           const holders = taken ? await port.findReportsByPublicId(publicId).catch(() => []) : [];
-          throw explain(e, req, body, { reportId: op.reportId }, holders);
+          throw explainPublicId(ctx, e, req, body, { reportId: op.reportId }, holders);
         }
       }
       case 'publishWorkbook': {
         const workbookId = typeof op.workbook === 'number' ? op.workbook : idOf(refAddress(op.workbook));
-        if (workbookId === undefined) throw new UnresolvedRefError(refAddress(op.workbook as never));
+        if (workbookId === undefined) throw unresolvedRef(refAddress(op.workbook as never));
         await port.publishWorkbook(workbookId, { ...resolve(op.body), workbookId });
         return { id: workbookId, recovered: false };
       }
@@ -107,55 +105,54 @@ async function gone(del: () => Promise<void>): Promise<void> {
   }
 }
 
-type Explain = (
+/** A refused or taken publicId, said in the bundle's terms; any other failure as it is. */
+function explainPublicId(
+  ctx: SendContext,
   e: unknown,
   req: PlannedRequest,
   body: Record<string, unknown>,
   adopting: { reportId: number } | undefined,
   holders: Report[],
-) => unknown;
-
-/** A refused or taken publicId, said in the bundle's terms; any other failure as it is. */
-function publicIdExplainer(ctx: SendContext): Explain {
-  const publicIdCtx = (req: PlannedRequest, publicId: string): PublicIdContext => ({
+): unknown {
+  const publicId = body['publicId'];
+  if (!(e instanceof ApiError) || typeof publicId !== 'string') return e;
+  const { environment, deploymentId } = ctx.plan;
+  const pctx: PublicIdContext = {
     address: req.address,
     publicId,
     pos: ctx.posOf(req.address),
-    environment: ctx.plan.environment,
-    deploymentId: ctx.plan.deploymentId,
-  });
-  return (e, req, body, adopting, holders) => {
-    const publicId = body['publicId'];
-    if (!(e instanceof ApiError) || typeof publicId !== 'string') return e;
-    const pctx = publicIdCtx(req, publicId);
-    if (e.status === 400) return publicIdRejected(e, pctx, adopting) ?? e;
-    if (e.status === 409 && e.apiCode === undefined) return publicIdTaken(e, pctx, holders, adopting);
-    return e;
+    environment,
+    deploymentId,
   };
+  if (e.status === 400) return publicIdRejected(e, pctx, adopting) ?? e;
+  if (e.status === 409 && e.apiCode === undefined) return publicIdTaken(e, pctx, holders, adopting);
+  return e;
 }
 
 /** Exactly once: see execute/report-create.ts. */
-function reportCreator(ctx: SendContext, explain: Explain) {
-  const { plan } = ctx;
-  return async (req: PlannedRequest, body: Record<string, unknown>, port: ApiPort): Promise<Sent> => {
+async function createReport(
+  ctx: SendContext,
+  req: PlannedRequest,
+  body: Record<string, unknown>,
+  port: ApiPort,
+): Promise<Sent> {
+  try {
+    const r = await port.createReport(body);
+    return { id: r.id, recovered: false };
+  } catch (e) {
+    const publicId = body['publicId'];
+    const ambiguous =
+      (e instanceof ApiError && e.status === 409 && e.apiCode === undefined) || e instanceof NetworkError;
+    if (!ambiguous || typeof publicId !== 'string') throw explainPublicId(ctx, e, req, body, undefined, []);
+    let holders: Report[];
     try {
-      const r = await port.createReport(body);
-      return { id: r.id, recovered: false };
-    } catch (e) {
-      const publicId = body['publicId'];
-      const ambiguous =
-        (e instanceof ApiError && e.status === 409 && e.apiCode === undefined) || e instanceof NetworkError;
-      if (!ambiguous || typeof publicId !== 'string') throw explain(e, req, body, undefined, []);
-      let holders: Report[];
-      try {
-        holders = await port.findReportsByPublicId(publicId);
-      } catch {
-        throw e; // the read-back failed too: the original failure says more
-      }
-      const ours = holders.find((r) => r.deploymentId === plan.deploymentId && matchesSent(body, r));
-      if (ours) return { id: ours.id, recovered: true };
-      if (e instanceof NetworkError) throw e;
-      throw explain(e, req, body, undefined, holders);
+      holders = await port.findReportsByPublicId(publicId);
+    } catch {
+      throw e; // the read-back failed too: the original failure says more
     }
-  };
+    const ours = holders.find((r) => r.deploymentId === ctx.plan.deploymentId && matchesSent(body, r));
+    if (ours) return { id: ours.id, recovered: true };
+    if (e instanceof NetworkError) throw e;
+    throw explainPublicId(ctx, e, req, body, undefined, holders);
+  }
 }

@@ -3,20 +3,17 @@
 // user attributes, so the existing one is the resource the file means: it is
 // read back and, where its updatable fields differ from what was sent,
 // updated. Only a different `type` (create-only) cannot be reconciled.
-import type { UserAttribute } from '../../domain/wire.js';
+import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute, type UserAttributeUpdateInput } from '../../domain/wire.js';
 import { ApiError, type SourcePos } from '../../errors.js';
 import type { ApiPort } from '../model.js';
+import { rewrap } from './report-create.js';
 
 type CreateBody = Parameters<ApiPort['createUserAttribute']>[0];
-const UPDATABLE = ['displayName', 'description', 'defaultValue'] as const;
 
 /** The updatable fields of `sent` that `live` holds differently (absent and null are the same). */
-export function userAttributeDiff(
-  sent: CreateBody,
-  live: UserAttribute,
-): Partial<Record<(typeof UPDATABLE)[number], string | null>> {
-  const diff: Partial<Record<(typeof UPDATABLE)[number], string | null>> = {};
-  for (const f of UPDATABLE) {
+function userAttributeDiff(sent: CreateBody, live: UserAttribute): UserAttributeUpdateInput {
+  const diff: UserAttributeUpdateInput = {};
+  for (const f of USER_ATTRIBUTE_INPUT_FIELDS) {
     if (!Object.hasOwn(sent, f)) continue;
     const want = sent[f] ?? null;
     if (want !== ((live as Record<string, unknown>)[f] ?? null)) diff[f] = want;
@@ -42,21 +39,12 @@ export async function createUserAttributeConverging(
     if (existing === undefined) throw e;
     if (existing.type !== body.type) {
       const file = ctx.pos ? ctx.pos.file : 'the bundle';
-      throw new ApiError(
-        {
-          method: e.method,
-          path: e.path,
-          status: e.status,
-          apiCode: e.apiCode,
-          serverMessage: e.serverMessage,
-          code: 'user_attribute_type_differs',
-        },
+      throw rewrap(
+        e,
+        'user_attribute_type_differs',
         `${ctx.address}: another run created user attribute "${body.name}" (id ${existing.id}) with type ${existing.type}, ` +
           `not ${body.type}; a type cannot be changed by update.`,
-        {
-          hint: `Run \`wsc plan\` again to see the difference, then change \`type\` in ${file} to ${existing.type}, or give the attribute another name.`,
-          cause: e,
-        },
+        `Run \`wsc plan\` again to see the difference, then change \`type\` in ${file} to ${existing.type}, or give the attribute another name.`,
       );
     }
     const diff = userAttributeDiff(body, existing);

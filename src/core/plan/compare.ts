@@ -2,7 +2,15 @@
 // FieldChange constructor, and the one normalisation of dashboard drafts.
 import { EXIT, WscError, type SourcePos, type TargetCode } from '../../errors.js';
 import { sameContent } from '../canonical.js';
-import type { FieldChange, Fingerprint, JsonValue, ResourceChange } from '../model.js';
+import type {
+  ActionKind,
+  FieldChange,
+  Fingerprint,
+  JsonValue,
+  Operation,
+  PlannedRequest,
+  ResourceChange,
+} from '../model.js';
 
 export type Obj = { [k: string]: JsonValue };
 
@@ -31,12 +39,12 @@ export function planError(code: TargetCode, message: string, hint: string): WscE
 export function alignWidgetIds(desired: JsonValue, live: unknown): JsonValue {
   if (!isObj(desired) || !isObj(live)) return desired;
   const dw = desired['widgets'];
-  const lw = (live as Record<string, unknown>)['widgets'];
+  const lw = live['widgets'];
   if (!Array.isArray(dw) || !Array.isArray(lw)) return desired;
   const widgets = dw.map((w, i) => {
-    const l = lw[i] as unknown;
+    const l = lw[i];
     if (!isObj(w) || (w['id'] !== undefined && w['id'] !== null) || !isObj(l)) return w;
-    const id = (l as Record<string, unknown>)['id'];
+    const id = l['id'];
     return typeof id === 'string' ? { ...w, id } : w;
   });
   return { ...desired, widgets };
@@ -51,9 +59,7 @@ export function sameDraft(desired: JsonValue, live: unknown): boolean {
 }
 
 export function liveField(obj: unknown, key: string): JsonValue | undefined {
-  if (!isObj(obj)) return undefined;
-  const v = (obj as Record<string, unknown>)[key];
-  return v === undefined ? undefined : (v as JsonValue);
+  return isObj(obj) ? obj[key] : undefined;
 }
 
 export function change(path: string, before: JsonValue | undefined, after: JsonValue, exists: boolean): FieldChange {
@@ -61,4 +67,22 @@ export function change(path: string, before: JsonValue | undefined, after: JsonV
   if (exists && before !== undefined) c.before = before;
   c.after = after;
   return c;
+}
+
+/** The request `<address>#<step>`. */
+export function request(
+  address: string,
+  step: string,
+  phase: PlannedRequest['phase'],
+  operation: Operation,
+  dependsOn: string[] = [],
+): PlannedRequest {
+  return { id: `${address}#${step}`, address, phase, operation, dependsOn };
+}
+
+/** A resource's write actions: `changes` counts its field changes, an adoption's own one included. */
+export function writeActions(exists: boolean, adopting: boolean, changes: number): ActionKind[] {
+  if (!exists) return ['create'];
+  if (adopting) return changes > 1 ? ['adopt', 'update'] : ['adopt'];
+  return changes > 0 ? ['update'] : [];
 }

@@ -5,6 +5,7 @@
 // with the titles of the reports they name, whichever side they come from.
 import { sameContent, setMember } from '../canonical.js';
 import { isRef, type JsonValue } from '../model.js';
+import { collectRefs } from '../refs.js';
 import { alignWidgetIds, isObj, type Obj } from './compare.js';
 
 export interface GridBox {
@@ -46,6 +47,7 @@ export interface ReportNames {
 }
 
 const WIDGET_KEYS = new Set(['id', 'type', 'position']);
+const WIDGETS = new Set(['widgets']);
 
 /** The draft as an object, or undefined for anything else (null, absent, not an object). */
 function draftOf(v: JsonValue | undefined): Obj | undefined {
@@ -137,12 +139,9 @@ function memberChanges(before: JsonValue | undefined, after: JsonValue | undefin
   return out;
 }
 
-function refsIn(v: JsonValue | undefined, out: Set<string>): Set<string> {
-  if (isRef(v)) {
-    if ('$report' in v) out.add(v.$report);
-  } else if (Array.isArray(v)) for (const x of v) refsIn(x, out);
-  else if (isObj(v)) for (const k of Object.keys(v)) refsIn(v[k], out);
-  return out;
+/** The bundle publicIds of the reports a value names by `{ $report }`, once each, in document order. */
+function reportsIn(v: unknown): string[] {
+  return [...new Set(collectRefs(v).flatMap((r) => ('$report' in r ? [r.$report] : [])))];
 }
 
 function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
@@ -155,13 +154,9 @@ function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
     if (pb.w !== pa.w || pb.h !== pa.h)
       out.push({ widget: id, change: 'resized', before: { w: pb.w, h: pb.h }, after: { w: pa.w, h: pa.h } });
   } else if (!sameContent(b['position'] ?? null, a['position'] ?? null)) {
-    out.push(
-      ...memberChanges(b['position'], a['position'], 'position').map((m) => ({
-        widget: id,
-        change: 'member' as const,
-        ...m,
-      })),
-    );
+    for (const m of memberChanges(b['position'], a['position'], 'position')) {
+      out.push({ widget: id, change: 'member', ...m });
+    }
   }
   if (!sameContent(b['type'] ?? null, a['type'] ?? null)) {
     const t: WidgetChange = { widget: id, change: 'type' };
@@ -169,13 +164,23 @@ function widgetChanges(id: string, b: Obj, a: Obj): WidgetChange[] {
     if (typeof a['type'] === 'string') t.after = a['type'];
     out.push(t);
   }
-  const rest = (w: Obj): Obj => {
-    const o: Obj = {};
-    for (const k of Object.keys(w)) if (!WIDGET_KEYS.has(k) && w[k] !== null) setMember(o, k, w[k]!);
-    return o;
-  };
-  for (const m of memberChanges(rest(b), rest(a), '')) out.push({ widget: id, change: 'member', ...m });
+  for (const m of memberChanges(membersExcept(b, WIDGET_KEYS), membersExcept(a, WIDGET_KEYS), '')) {
+    out.push({ widget: id, change: 'member', ...m });
+  }
   return out;
+}
+
+/** The non-null members of `d` other than those in `skip`. */
+function membersExcept(d: Obj | undefined, skip: ReadonlySet<string>): Obj {
+  const o: Obj = {};
+  if (d) for (const k of Object.keys(d)) if (!skip.has(k) && d[k] !== null) setMember(o, k, d[k]!);
+  return o;
+}
+
+/** A widget's type and box, where it has them. */
+function typeAndBox(w: Obj): { type?: string; position?: GridBox } {
+  const p = boxOf(w['position']);
+  return { ...(typeof w['type'] === 'string' ? { type: w['type'] } : {}), ...(p ? { position: p } : {}) };
 }
 
 /**
@@ -195,40 +200,20 @@ export function diffDashboard(
   const wa = widgetsById(after);
   if (!wb || !wa) return undefined;
 
-  const withoutWidgets = (d: Obj | undefined): Obj => {
-    const o: Obj = {};
-    if (d) for (const k of Object.keys(d)) if (k !== 'widgets' && d[k] !== null) setMember(o, k, d[k]!);
-    return o;
-  };
-  const members = memberChanges(withoutWidgets(before), withoutWidgets(after), '');
+  const members = memberChanges(membersExcept(before, WIDGETS), membersExcept(after, WIDGETS), '');
   const widgets: WidgetChange[] = [];
   for (const [id, a] of wa) {
     const b = wb.get(id);
-    if (b) {
-      widgets.push(...widgetChanges(id, b, a));
-      continue;
-    }
-    const added: WidgetChange = { widget: id, change: 'added', reports: [...refsIn(a, new Set())] };
-    if (typeof a['type'] === 'string') added.type = a['type'];
-    const p = boxOf(a['position']);
-    if (p) added.position = p;
-    widgets.push(added);
+    if (b) widgets.push(...widgetChanges(id, b, a));
+    else widgets.push({ widget: id, change: 'added', reports: reportsIn(a), ...typeAndBox(a) });
   }
-  for (const [id, b] of wb) {
-    if (wa.has(id)) continue;
-    const removed: WidgetChange = { widget: id, change: 'removed' };
-    if (typeof b['type'] === 'string') removed.type = b['type'];
-    const p = boxOf(b['position']);
-    if (p) removed.position = p;
-    widgets.push(removed);
-  }
+  for (const [id, b] of wb) if (!wa.has(id)) widgets.push({ widget: id, change: 'removed', ...typeAndBox(b) });
 
-  const named = new Set<string>();
-  for (const m of members) refsIn(m.before, refsIn(m.after, named));
-  for (const w of widgets) {
-    if (w.change === 'member') refsIn(w.before, refsIn(w.after, named));
-    if (w.change === 'added') for (const r of w.reports) named.add(r);
-  }
+  // References stand only in member values; an added widget lists its own.
+  const named = new Set([
+    ...reportsIn([members, widgets]),
+    ...widgets.flatMap((w) => (w.change === 'added' ? w.reports : [])),
+  ]);
   const reports: Record<string, string> = {};
   for (const pid of [...named].sort()) {
     const t = names.title(pid);

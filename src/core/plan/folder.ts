@@ -6,7 +6,7 @@
 // apply (the executor fills it from the create's answer). Two folders with one
 // name under one parent: the lower id is used, and the plan warns.
 // wsc never deletes, renames or moves a folder here.
-import type { Folder, Report, Workbook } from '../../domain/wire.js';
+import { normalizeSlug, type Folder, type Report, type Workbook } from '../../domain/wire.js';
 import { formatFolderPath } from '../../domain/folder-path.js';
 import type {
   DesiredReport,
@@ -21,7 +21,7 @@ import type {
   ResourceChange,
 } from '../model.js';
 import { isFolderRef } from '../model.js';
-import type { Planned } from './compare.js';
+import { request, type Planned } from './compare.js';
 
 export function folderAddress(path: readonly string[]): string {
   return `folder/${formatFolderPath(path)}`;
@@ -76,11 +76,7 @@ function livePathText(id: number | null | undefined, tree: Tree, folderPath: unk
     cur = f.parentId;
   }
   if (cur === null || cur === undefined) return formatFolderPath(names);
-  if (
-    Array.isArray(folderPath) &&
-    folderPath.length > 0 &&
-    (folderPath[folderPath.length - 1] as { id?: unknown }).id === id
-  ) {
+  if (Array.isArray(folderPath) && (folderPath.at(-1) as { id?: unknown } | undefined)?.id === id) {
     return formatFolderPath(folderPath.map((e) => String((e as { name?: unknown }).name)));
   }
   return `(folder id ${id})`;
@@ -106,14 +102,13 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
       if (found && found.length > 0) {
         out = found[0]!.id;
         if (found.length > 1) {
+          const ids = found.map((f) => f.id).join(', ');
           warnings.push({
             code: 'duplicate-folder',
             address: folderAddress(path),
-            message: `${found.length} folders named ${JSON.stringify(name)} under ${formatFolderPath(parentPath)} (ids ${found
-              .map((f) => f.id)
-              .join(
-                ', ',
-              )}): wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
+            message:
+              `${found.length} folders named ${JSON.stringify(name)} under ${formatFolderPath(parentPath)} (ids ${ids}): ` +
+              `wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
           });
         }
       } else {
@@ -142,13 +137,10 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
     if (resource.folder === undefined) return p;
     const rc = p.change;
     const after = formatFolderPath(resource.folder);
-    const changes: FieldChange[] = rc.changes.map((c) => {
-      if (c.path !== 'folderId') return c;
-      const relabelled: FieldChange = { path: 'folder' };
-      if (lr !== undefined) relabelled.before = livePathText(lr.folderId, tree, lr.folderPath);
-      relabelled.after = after;
-      return relabelled;
-    });
+    const before = lr === undefined ? {} : { before: livePathText(lr.folderId, tree, lr.folderPath) };
+    const changes = rc.changes.map((c): FieldChange =>
+      c.path === 'folderId' ? { path: 'folder', ...before, after } : c,
+    );
     const requests: PlannedRequest[] = rc.requests.map((r) => {
       const folderId = (r.operation as { body?: Record<string, unknown> }).body?.['folderId'];
       if (!isFolderRef(folderId)) return r;
@@ -168,20 +160,13 @@ function createFolder(path: readonly string[], parent: Resolved): Planned {
   const name = path[path.length - 1]!;
   const changes: FieldChange[] = [{ path: 'name', after: name }];
   if (path.length > 1) changes.push({ path: 'parent', after: formatFolderPath(path.slice(0, -1)) });
+  const dependsOn = isFolderRef(parent) ? [`folder/${parent.$folder}#create`] : [];
   const rc: ResourceChange = {
     address,
     kind: 'folder',
     actions: ['create'],
     changes,
-    requests: [
-      {
-        id: `${address}#create`,
-        address,
-        phase: 1,
-        operation: { op: 'createFolder', name, parentId: parent },
-        dependsOn: isFolderRef(parent) ? [`folder/${parent.$folder}#create`] : [],
-      },
-    ],
+    requests: [request(address, 'create', 1, { op: 'createFolder', name, parentId: parent }, dependsOn)],
   };
   // Nothing live to fingerprint: a folder that appears meanwhile is found by the re-list after the create.
   return { change: rc, fingerprints: () => [] };
@@ -204,11 +189,11 @@ function noteEmptied(
     if (resolve(wanted) === liveFolder) return;
     movedOut.set(liveFolder, (movedOut.get(liveFolder) ?? 0) + 1);
   };
-  const wbBySlug = new Map<string, Workbook>();
-  for (const w of live.workbooks) if (typeof w.slug === 'string') wbBySlug.set(w.slug.trim().toLowerCase(), w);
+  const wbBySlug = new Map(
+    live.workbooks.flatMap((w) => (typeof w.slug === 'string' ? [[normalizeSlug(w.slug), w]] : [])),
+  );
   for (const w of desired.workbooks) note(wbBySlug.get(w.slug)?.folderId, w.folder);
-  const reportsByPid = new Map<string, Report>();
-  for (const r of live.reports) reportsByPid.set(r.publicId, r);
+  const reportsByPid = new Map(live.reports.map((r) => [r.publicId, r]));
   for (const r of desired.reports) note(reportsByPid.get(r.publicId)?.folderId, r.folder);
   if (movedOut.size === 0) return;
   const held = new Map<number, number>();

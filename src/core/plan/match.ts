@@ -32,7 +32,6 @@ export interface Matches {
   adoptedWorkbooks: Set<DesiredWorkbook>;
   reports: ReportMatch[];
   reportsByBundleId: Map<string, ReportMatch>;
-  workbookSlugs: Set<string>;
   liveWorkbookBySlug: Map<string, Workbook>;
   /** Every live workbook by id: plans name a live workbook id by the workbook's slug. */
   liveWorkbookById: Map<number, Workbook>;
@@ -67,11 +66,11 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
   for (const w of desired.workbooks) {
     const several = sameSlug.get(w.slug);
     if (several !== undefined) {
+      const ids = several.map((x) => x.id).join(', ');
       throw planError(
         'ambiguous_slug',
-        `${at(w.pos)}${w.address}: ${several.length} workbooks in deployment ${ctx.deploymentId} hold the slug "${w.slug}" (ids ${several
-          .map((x) => x.id)
-          .join(', ')}), so wsc cannot tell which one the file means.`,
+        `${at(w.pos)}${w.address}: ${several.length} workbooks in deployment ${ctx.deploymentId} hold the slug ` +
+          `"${w.slug}" (ids ${ids}), so wsc cannot tell which one the file means.`,
         'Give all but one of them another slug in the deployment (or delete the extra ones), then plan again.',
       );
     }
@@ -90,12 +89,11 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     const livePid = adopt?.publicId ?? livePublicId(d.publicId, ctx.publicIds, ctx.deploymentId);
     const found = liveReportsByPid.get(livePid) ?? [];
     if (found.length > 1) {
+      const ids = found.map((r) => r.id).sort((a, b) => a - b);
       throw planError(
         'ambiguous_public_id',
-        `${at(d.pos)}${d.address}: ${found.length} reports in deployment ${ctx.deploymentId} share the publicId "${livePid}" (ids ${found
-          .map((r) => r.id)
-          .sort((a, b) => a - b)
-          .join(', ')}), so wsc cannot tell which one the file means.`,
+        `${at(d.pos)}${d.address}: ${found.length} reports in deployment ${ctx.deploymentId} share the publicId ` +
+          `"${livePid}" (ids ${ids.join(', ')}), so wsc cannot tell which one the file means.`,
         'Such a publicId is a legacy placeholder. Give the report a publicId of its own with an `adopt: { deploymentId, id }` block naming the one to manage (`wsc export` writes one).',
       );
     }
@@ -150,7 +148,6 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     adoptedWorkbooks,
     reports,
     reportsByBundleId,
-    workbookSlugs: new Set(desired.workbooks.map((w) => w.slug)),
     liveWorkbookBySlug,
     liveReportsByPid,
     userAttributes,

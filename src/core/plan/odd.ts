@@ -4,6 +4,7 @@
 // reading could do harm, so it is an error naming the field and the value;
 // otherwise it is left alone, with a warning naming it.
 import { KNOWN_API_VERSION } from '../../domain/wire.js';
+import type { SourcePos } from '../../errors.js';
 import type { DesiredState, LiveState, OddItem, PlanContext } from '../model.js';
 import { livePublicId } from '../publicid.js';
 import { at, planError } from './compare.js';
@@ -24,27 +25,18 @@ export function splitOdd(
   const here = (a: { deploymentId: number; id: number } | undefined) =>
     a !== undefined && a.deploymentId === ctx.deploymentId ? a.id : undefined;
   const owners = new Map<string, { address: string; where: string }>();
-  const own = (key: string, address: string, pos: Parameters<typeof at>[0]) => {
-    owners.set(key, { address, where: at(pos) });
+  const own = (kind: string, r: { address: string; pos: SourcePos }, identity: string, id: number | undefined) => {
+    const owner = { address: r.address, where: at(r.pos) };
+    owners.set(`${kind}:slug:${identity}`, owner);
+    if (id !== undefined) owners.set(`${kind}:id:${id}`, owner);
   };
-  for (const w of desired.workbooks) {
-    own(`workbook:slug:${w.slug}`, w.address, w.pos);
-    const id = here(w.adopt);
-    if (id !== undefined) own(`workbook:id:${id}`, w.address, w.pos);
-  }
+  for (const w of desired.workbooks) own('workbook', w, w.slug, here(w.adopt));
   for (const r of desired.reports) {
-    own(`report:slug:${livePublicId(r.publicId, ctx.publicIds, ctx.deploymentId)}`, r.address, r.pos);
-    const id = here(r.adopt);
-    if (id !== undefined) own(`report:id:${id}`, r.address, r.pos);
+    own('report', r, livePublicId(r.publicId, ctx.publicIds, ctx.deploymentId), here(r.adopt));
   }
-  for (const a of desired.userAttributes) {
-    own(`user-attribute:slug:${a.name}`, a.address, a.pos);
-    if (a.id !== undefined) own(`user-attribute:id:${a.id}`, a.address, a.pos);
-  }
-  const kinds = new Set<string>();
-  if (desired.workbooks.length > 0) kinds.add('workbook');
-  if (desired.reports.length > 0) kinds.add('report');
-  if (desired.userAttributes.length > 0) kinds.add('user-attribute');
+  for (const a of desired.userAttributes) own('user-attribute', a, a.name, a.id);
+  // The kinds the bundle holds any of.
+  const kinds = new Set([...owners.keys()].map((k) => k.slice(0, k.indexOf(':'))));
   for (const item of live.odd) {
     // Without a readable identity it could be one the bundle manages: that cannot be ruled out.
     if (item.identity === undefined && kinds.has(item.kind)) {

@@ -6,7 +6,7 @@ import type { Report, Workbook } from '../../domain/wire.js';
 import { isFolderRef, type JsonValue, type OwnershipContext, type PlannedRequest, type RecordSpec } from '../model.js';
 import { editedFields, fieldHash, liveRecord, recordIsCurrent, RECORD_KEY, valueAtPath } from '../ownership.js';
 import { collectRefs } from '../refs.js';
-import type { Obj, Planned } from './compare.js';
+import { request, type Obj, type Planned } from './compare.js';
 
 /** The managed field paths of a resource's file: its fields, `meta` per top-level key. */
 export function managedPaths(fields: { [k: string]: unknown }): string[] {
@@ -68,13 +68,12 @@ export function addOwnership(
     for (const path of paths) current[path] = fieldHash(path, valueAtPath(live, path));
     if (recordIsCurrent(record, own.bundle, current)) return;
     const spec: RecordSpec = { bundle: own.bundle, fields: current };
-    const id = `${rc.address}#record`;
     // A report's PUT replaces `meta`, so the live members go with the record.
     const operation: PlannedRequest['operation'] =
       rc.kind === 'report'
         ? { op: 'updateReport', reportId: live.id, body: { meta: liveMetaWithoutRecord(live) }, record: spec }
         : { op: 'upsertWorkbook', slug: (live as Workbook).slug ?? '', body: {}, record: spec };
-    rc.requests.push({ id, address: rc.address, phase: rc.kind === 'report' ? 2 : 1, operation, dependsOn: [] });
+    rc.requests.push(request(rc.address, 'record', rc.kind === 'report' ? 2 : 1, operation));
     if (rc.actions.length === 1 && rc.actions[0] === 'noop') rc.actions = ['record'];
     else rc.actions.push('record');
     return;

@@ -7,9 +7,9 @@
 import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js';
 import { WscError, EXIT } from '../../errors.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { LiveState, OwnershipContext, PlanPrune, PlannedRequest, ResourceChange } from '../model.js';
+import type { LiveState, OwnershipContext, PlanPrune, ResourceChange } from '../model.js';
 import { editedFields, liveRecord } from '../ownership.js';
-import type { Planned } from './compare.js';
+import { request, type Planned } from './compare.js';
 
 /** The default cap: a fifth of the resources recorded for the bundle, at least 25. */
 export function defaultMaxDeletes(recorded: number): number {
@@ -27,13 +27,6 @@ function workbookAddress(w: Workbook): string {
 /** Where a planned report change moves its report: a workbook id, a reference, or undefined (stays). */
 function movesTo(change: ResourceChange | undefined): unknown {
   return change?.changes.find((c) => c.path === 'workbookId')?.after;
-}
-
-function uiEditsOf(obj: Report | Workbook, bundle: string): string[] | undefined {
-  const rec = liveRecord(obj);
-  if (rec === undefined || rec.bundle !== bundle) return undefined;
-  const edited = editedFields(rec, obj, Object.keys(rec.fields).sort());
-  return edited.length > 0 ? edited : undefined;
 }
 
 export interface PruneResult {
@@ -79,8 +72,6 @@ export function planPrune(
   for (const r of goneReports) {
     deleted.add(r.id);
     const address = reportAddress(r);
-    const operation = { op: 'deleteReport' as const, reportId: r.id };
-    const req: PlannedRequest = { id: `${address}#delete`, address, phase: 5, operation, dependsOn: [] };
     const rc: ResourceChange = {
       address,
       kind: 'report',
@@ -88,11 +79,9 @@ export function planPrune(
       liveId: r.id,
       livePublicId: r.publicId,
       changes: [],
-      requests: [req],
+      requests: [request(address, 'delete', 5, { op: 'deleteReport', reportId: r.id })],
     };
-    const edits = uiEditsOf(r, own.bundle);
-    if (edits) rc.uiEdits = edits;
-    planned.push({ change: rc, fingerprints: () => [fingerprintOf(address, r, 'id')] });
+    planned.push(deletion(rc, r, own.bundle));
   }
   // A report moving to a workbook known only after apply: one is being created (a renamed slug, perhaps).
   const creatingWorkbook = [...reportChanges.values()].some((c) => typeof movesTo(c) === 'object');
@@ -118,14 +107,6 @@ export function planPrune(
       });
       continue;
     }
-    const rc: ResourceChange = {
-      address,
-      kind: 'workbook',
-      actions: ['delete'],
-      liveId: w.id,
-      changes: [],
-      requests: [],
-    };
     // A workbook goes after the reports this plan deletes from it or moves out of it.
     const dependsOn = new Set<string>();
     for (const r of inside) {
@@ -133,15 +114,30 @@ export function planPrune(
       if (id !== undefined) dependsOn.add(id);
     }
     const operation = { op: 'deleteWorkbook' as const, workbookId: w.id };
-    rc.requests.push({ id: `${address}#delete`, address, phase: 5, operation, dependsOn: [...dependsOn].sort() });
+    const rc: ResourceChange = {
+      address,
+      kind: 'workbook',
+      actions: ['delete'],
+      liveId: w.id,
+      changes: [],
+      requests: [request(address, 'delete', 5, operation, [...dependsOn].sort())],
+    };
     if (creatingWorkbook || inside.length > 0) {
       rc.note =
         'a slug cannot be changed: when this is a rename, the workbook of the new slug is created ' +
         'and the reports move to it first';
     }
-    const edits = uiEditsOf(w, own.bundle);
-    if (edits) rc.uiEdits = edits;
-    planned.push({ change: rc, fingerprints: () => [fingerprintOf(address, w, 'id')] });
+    planned.push(deletion(rc, w, own.bundle));
   }
   return { planned, prune };
+}
+
+/** A planned delete: its live object found again by id, managed fields edited outside wsc marked. */
+function deletion(rc: ResourceChange, live: Report | Workbook, bundle: string): Planned {
+  const rec = liveRecord(live);
+  if (rec !== undefined && rec.bundle === bundle) {
+    const edited = editedFields(rec, live, Object.keys(rec.fields).sort());
+    if (edited.length > 0) rc.uiEdits = edited;
+  }
+  return { change: rc, fingerprints: () => [fingerprintOf(rc.address, live, 'id')] };
 }

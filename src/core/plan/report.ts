@@ -5,7 +5,6 @@ import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import {
   isRef,
-  type ActionKind,
   type FieldChange,
   type Fingerprint,
   type JsonValue,
@@ -14,7 +13,7 @@ import {
   type ResourceChange,
 } from '../model.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
-import { change, isObj, liveField, type Obj, type Planned } from './compare.js';
+import { change, isObj, liveField, request, writeActions, type Obj, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
 import { dependencyOf, type Matches, type ReportMatch } from './match.js';
 
@@ -87,40 +86,17 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
     body[f] = r.value;
   }
 
-  const requests: PlannedRequest[] = [];
-  const actions: ActionKind[] = [];
   const dependsOn = [...deps].filter((x) => x !== `${d.address}#create`).sort();
+  const actions = writeActions(exists, adopting, changes.length);
+  const requests: PlannedRequest[] = [];
   if (!exists) {
-    actions.push('create');
-    const createBody: Obj = { publicId: livePid };
-    if (d.source !== undefined) createBody['source'] = d.source;
-    Object.assign(createBody, body);
-    requests.push({
-      id: `${d.address}#create`,
-      address: d.address,
-      phase: 2,
-      operation: { op: 'createReport', body: createBody },
-      dependsOn,
-    });
+    const createBody = { publicId: livePid, ...(d.source !== undefined ? { source: d.source } : {}), ...body };
+    requests.push(request(d.address, 'create', 2, { op: 'createReport', body: createBody }, dependsOn));
   } else if (adopting) {
-    actions.push('adopt');
-    if (changes.length > 1) actions.push('update');
-    requests.push({
-      id: `${d.address}#adopt`,
-      address: d.address,
-      phase: 2,
-      operation: { op: 'updateReport', reportId: lr.id, body: { publicId: livePid, ...body } },
-      dependsOn,
-    });
+    const operation = { op: 'updateReport' as const, reportId: lr.id, body: { publicId: livePid, ...body } };
+    requests.push(request(d.address, 'adopt', 2, operation, dependsOn));
   } else if (changes.length > 0) {
-    actions.push('update');
-    requests.push({
-      id: `${d.address}#update`,
-      address: d.address,
-      phase: 2,
-      operation: { op: 'updateReport', reportId: lr.id, body },
-      dependsOn,
-    });
+    requests.push(request(d.address, 'update', 2, { op: 'updateReport', reportId: lr.id, body }, dependsOn));
   } else {
     actions.push('noop');
   }

@@ -2,15 +2,8 @@
 import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute } from '../../domain/wire.js';
 import { sameContent } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type {
-  ActionKind,
-  DesiredUserAttribute,
-  FieldChange,
-  JsonValue,
-  PlannedRequest,
-  ResourceChange,
-} from '../model.js';
-import { change, liveField, type Obj, type Planned } from './compare.js';
+import type { DesiredUserAttribute, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
+import { change, liveField, request, writeActions, type Obj, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
 
 export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | undefined): Planned {
@@ -27,29 +20,13 @@ export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | u
     body[f] = v;
   }
   const requests: PlannedRequest[] = [];
-  const actions: ActionKind[] = [];
+  const actions = writeActions(exists, false, changes.length);
   const typeDiff = exists ? createOnlyDifference('type', liveField(la, 'type'), a.type) : undefined;
   if (!exists) {
-    actions.push('create');
-    requests.push({
-      id: `${a.address}#create`,
-      address: a.address,
-      phase: 0,
-      operation: {
-        op: 'createUserAttribute',
-        body: { name: a.name, type: a.type ?? 'string', ...(body as Record<string, string | null>) },
-      },
-      dependsOn: [],
-    });
+    const createBody = { name: a.name, type: a.type ?? 'string', ...(body as Record<string, string | null>) };
+    requests.push(request(a.address, 'create', 0, { op: 'createUserAttribute', body: createBody }));
   } else if (changes.length > 0) {
-    actions.push('update');
-    requests.push({
-      id: `${a.address}#update`,
-      address: a.address,
-      phase: 0,
-      operation: { op: 'updateUserAttribute', id: la.id, body },
-      dependsOn: [],
-    });
+    requests.push(request(a.address, 'update', 0, { op: 'updateUserAttribute', id: la.id, body }));
   } else {
     actions.push('noop');
   }

@@ -5,9 +5,9 @@ import type { Workbook } from '../../domain/wire.js';
 import { sameContent, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import { liveDraft } from '../live-draft.js';
-import type { ActionKind, DesiredWorkbook, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
+import type { DesiredWorkbook, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
 import { resolveRefs, type RefTargets } from '../refs.js';
-import { change, liveField, sameDraft, type Obj, type Planned } from './compare.js';
+import { change, liveField, request, sameDraft, writeActions, type Obj, type Planned } from './compare.js';
 import { diffDashboard } from './dashboard-diff.js';
 import { dependencyOf, type Matches } from './match.js';
 import { reportNames } from './report-names.js';
@@ -71,37 +71,20 @@ export function planWorkbook(
   const adoptId = `${w.address}#adopt`;
   // The slug first: every by-slug upsert after it then finds the adopted workbook.
   if (adopting) {
-    const operation = { op: 'adoptWorkbook' as const, workbookId: lw!.id, slug: w.slug };
-    requests.push({ id: adoptId, address: w.address, phase: 1, operation, dependsOn: [] });
+    requests.push(request(w.address, 'adopt', 1, { op: 'adoptWorkbook', workbookId: lw!.id, slug: w.slug }));
   }
   if (!exists || Object.keys(body1).length > 0) {
-    requests.push({
-      id: upsertId,
-      address: w.address,
-      phase: 1,
-      operation: { op: 'upsertWorkbook', slug: w.slug, body: body1 },
-      dependsOn: adopting ? [adoptId] : [],
-    });
+    const operation = { op: 'upsertWorkbook' as const, slug: w.slug, body: body1 };
+    requests.push(request(w.address, 'upsert', 1, operation, adopting ? [adoptId] : []));
   }
   if (Object.keys(meta3).length > 0) {
     const before3 = requests.length > 0 ? [requests[requests.length - 1]!.id] : [];
     const dependsOn = [...before3, ...[...deps3].filter((d) => d !== upsertId && d !== adoptId).sort()];
-    requests.push({
-      id: `${w.address}#draft`,
-      address: w.address,
-      phase: 3,
-      operation: { op: 'upsertWorkbook', slug: w.slug, body: { meta: meta3 } },
-      dependsOn,
-    });
+    const operation = { op: 'upsertWorkbook' as const, slug: w.slug, body: { meta: meta3 } };
+    requests.push(request(w.address, 'draft', 3, operation, dependsOn));
   }
 
-  const actions: ActionKind[] = [];
-  if (!exists) actions.push('create');
-  else if (adopting) {
-    actions.push('adopt');
-    if (changes.length > 1) actions.push('update');
-  } else if (changes.length > 0) actions.push('update');
-
+  const actions = writeActions(exists, adopting, changes.length);
   if (w.publish) {
     const wanted = draft ?? liveDraft(lw) ?? null;
     const published = liveField(lw, 'dashboardPublished') ?? null;
@@ -112,13 +95,9 @@ export function planWorkbook(
         withDashboardDiff(c, published, meta?.['dashboardDraft'] ?? wanted, m);
         changes.push(c);
       }
-      requests.push({
-        id: `${w.address}#publish`,
-        address: w.address,
-        phase: 4,
-        operation: { op: 'publishWorkbook', workbook: lw?.id ?? { $workbook: w.slug }, body: {} },
-        dependsOn: requests.map((r) => r.id),
-      });
+      const operation = { op: 'publishWorkbook' as const, workbook: lw?.id ?? { $workbook: w.slug }, body: {} };
+      const dependsOn = requests.map((r) => r.id);
+      requests.push(request(w.address, 'publish', 4, operation, dependsOn));
     }
   }
   if (actions.length === 0) actions.push('noop');

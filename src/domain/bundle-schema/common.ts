@@ -1,16 +1,12 @@
 // Pieces shared by the bundle's file schemas: references and free-form data.
 import * as z from 'zod';
-import { isPlaceholderPublicId, PUBLIC_ID_RE } from '../wire.js';
+import { isPlaceholderPublicId, PublicId } from '../wire.js';
 import { FolderPathError, parseFolderPath } from '../folder-path.js';
 
-export const PublicIdSchema = z
-  .string()
-  .regex(PUBLIC_ID_RE, 'must be exactly 12 characters of [0-9A-Za-z]')
-  .refine((id) => !isPlaceholderPublicId(id), {
-    message: 'has the reserved placeholder shape (six leading zeros) that the API refuses; choose another publicId',
-    abort: true,
-  })
-  .describe('Stable identity of the report: exactly 12 characters of [0-9A-Za-z].');
+export const PublicIdSchema = PublicId.refine((id) => !isPlaceholderPublicId(id), {
+  message: 'has the reserved placeholder shape (six leading zeros) that the API refuses; choose another publicId',
+  abort: true,
+}).describe('Stable identity of the report: exactly 12 characters of [0-9A-Za-z].');
 
 /** `{ $report: <publicId> }`: the numeric id of a report of the bundle, resolved per deployment. */
 export const ReportRefSchema = z

@@ -4,7 +4,7 @@
 // from the API: every widget needs an `id`, because an id the server assigns
 // would show as a change on the next plan.
 import * as z from 'zod';
-import { WidgetType } from '../wire.js';
+import { Breakpoints, DashboardAppSource, DashboardConfigDraftInput, DashboardLayout, WidgetType } from '../wire.js';
 import { FreeForm, ReportRefSchema } from './common.js';
 
 const int = () => z.int();
@@ -14,13 +14,7 @@ export const PositionSchema = z
   // An id makes the JSON Schema define it once (`definitions.position`) instead of inline six times.
   .meta({ id: 'position', description: 'Grid position: column x, row y, width w, height h (all required integers).' });
 
-const BreakpointsSchema = z.strictObject({
-  lg: int().nullish(),
-  md: int().nullish(),
-  sm: int().nullish(),
-  xs: int().nullish(),
-  xxs: int().nullish(),
-});
+const BreakpointsSchema = z.strictObject(Breakpoints.shape);
 
 const ResponsiveLayoutsSchema = z.strictObject({
   lg: PositionSchema.nullish(),
@@ -31,23 +25,14 @@ const ResponsiveLayoutsSchema = z.strictObject({
 });
 
 export const LayoutSchema = z.strictObject({
+  ...DashboardLayout.shape,
   breakpoints: BreakpointsSchema.nullish(),
   cols: BreakpointsSchema.nullish(),
-  containerPadding: z.array(int()).nullish(),
-  margin: z.array(int()).nullish(),
-  rowHeight: int().nullish(),
 });
 
 const AppSourceSchema = z.strictObject({
-  entry: z.string().max(255).nullish(),
-  files: z.record(z.string(), z.string()).nullish(),
-  html: z.string().nullish(),
-  manifest: z
-    .strictObject({
-      dependencies: z.record(z.string(), z.string()).nullish(),
-      version: int().nullish(),
-    })
-    .nullish(),
+  ...DashboardAppSource.shape,
+  manifest: z.strictObject(DashboardAppSource.shape.manifest.unwrap().unwrap().shape).nullish(),
 });
 
 export const WidgetSchema = z
@@ -75,13 +60,9 @@ export const WidgetSchema = z
 
 export const DashboardDraftSchema = z
   .strictObject({
-    kind: z.enum(['CLASSIC', 'APP']).nullish(),
-    title: z.string().nullish(),
-    description: z.string().nullish(),
+    ...DashboardConfigDraftInput.shape,
     app: AppSourceSchema.nullish(),
     layout: LayoutSchema.nullish(),
-    settings: FreeForm.nullish(),
-    theme: FreeForm.nullish(),
     widgets: z.array(WidgetSchema).nullish(),
   })
   .describe('The draft dashboard (DashboardConfig).');

@@ -55,5 +55,3 @@ export const ReportSchema = z
     adopt: AdoptSchema.optional(),
   })
   .describe('A report (wsc bundle document).');
-
-export type ReportDoc = z.input<typeof ReportSchema>;

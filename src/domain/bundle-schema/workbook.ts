@@ -29,5 +29,3 @@ export const WorkbookSchema = z
     ),
   })
   .describe('A workbook (wsc bundle document).');
-
-export type WorkbookDoc = z.input<typeof WorkbookSchema>;
