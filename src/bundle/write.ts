@@ -10,15 +10,11 @@ export type SchemaKind = 'workbook' | 'report' | 'user-attribute' | 'wsc';
 /** Where export puts the JSON Schemas, relative to the bundle root. */
 export const SCHEMA_DIR = 'schemas';
 
-export function schemaFileName(kind: SchemaKind): string {
-  return `${kind}.schema.json`;
-}
-
 /** The `# yaml-language-server: $schema=...` line for a file at `relFile` (posix, relative to the root). */
 export function schemaLine(kind: SchemaKind, relFile: string): string {
   const depth = relFile.split('/').length - 1;
   const up = depth === 0 ? './' : '../'.repeat(depth);
-  return `# yaml-language-server: $schema=${up}${SCHEMA_DIR}/${schemaFileName(kind)}`;
+  return `# yaml-language-server: $schema=${up}${SCHEMA_DIR}/${kind}.schema.json`;
 }
 
 /**

@@ -271,8 +271,8 @@ describe('DirSink', () => {
   test('wsc.yaml is written only when absent; schemas are copied next to the files', async () => {
     const dir = tmp();
     const sink = await DirSink.open(dir);
-    expect(await sink.writeConfigIfAbsent('a: 1\n')).toBe(true);
-    expect(await sink.writeConfigIfAbsent('a: 2\n')).toBe(false);
+    expect(await sink.writeIfAbsent('wsc.yaml', 'a: 1\n')).toBe(true);
+    expect(await sink.writeIfAbsent('wsc.yaml', 'a: 2\n')).toBe(false);
     expect(readFileSync(join(dir, 'wsc.yaml'), 'utf8')).toBe('a: 1\n');
     expect(await sink.writeSchemas()).toEqual([
       'schemas/workbook.schema.json',
