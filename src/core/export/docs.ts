@@ -83,14 +83,8 @@ function depthOf(v: unknown): number {
 export function unloadable(v: unknown): string | undefined {
   const walk = (x: unknown): string | undefined => {
     if (x === null || typeof x !== 'object') return undefined;
-    if (Array.isArray(x)) {
-      for (const y of x) {
-        const p = walk(y);
-        if (p) return p;
-      }
-      return undefined;
-    }
     if (isRef(x)) return `it holds ${JSON.stringify(x)}, which a bundle reads as a reference`;
+    // An array's keys are its indexes: never forbidden.
     for (const [k, y] of Object.entries(x)) {
       if (FORBIDDEN_KEYS.has(k)) return `it holds the key \`${k}\`, which bundle files may not use`;
       const p = walk(y);
@@ -106,7 +100,6 @@ function hasRefShapeOrProto(v: unknown): boolean {
   if (unloadable(v) !== undefined) return true;
   const dollar = (x: unknown): boolean => {
     if (x === null || typeof x !== 'object') return false;
-    if (Array.isArray(x)) return x.some(dollar);
     return Object.entries(x).some(([k, y]) => k.startsWith('$') || dollar(y));
   };
   return dollar(v);
