@@ -50,7 +50,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     const what = `deployment ${env.deploymentId} at ${where} into ${opts.into} (environment ${env.name})`;
     ctx.err(ctx.style.c.dim(`Exporting ${what}…\n`));
-    const { hints, live, changes } = await liveAndPlan(conn, env, desired, []);
+    const { hints, live, changes } = await liveAndPlan(conn, { env, desired }, []);
     // The same export as `--out`, from what was just read (user attributes read here when the plan did not).
     const once = <T>(items: T[]) =>
       async function* () {

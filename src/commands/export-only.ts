@@ -15,8 +15,6 @@ import { visible } from '../visible.js';
 import { replaceFile } from '../bundle/write-files.js';
 import type { IntoEdit } from '../core/export/into.js';
 import type { Connection } from '../api/connect.js';
-import type { ResolvedEnvironment } from '../config/types.js';
-import type { DesiredState } from '../core/model.js';
 
 const ADDRESS_RE = /^(report|workbook)\/.+$/;
 
@@ -41,14 +39,10 @@ export async function environmentAndBundle(opts: ExportOptions, ctx: CommandCont
   });
   return { env, desired };
 }
+type EnvAndBundle = Awaited<ReturnType<typeof environmentAndBundle>>;
 
 /** The deployment, read once, and the plan of the bundle against it. */
-export async function liveAndPlan(
-  conn: Connection,
-  env: ResolvedEnvironment,
-  desired: DesiredState,
-  targets: string[],
-) {
+export async function liveAndPlan(conn: Connection, { env, desired }: EnvAndBundle, targets: string[]) {
   const { hintsFor, readLiveState } = await import('../api/live.js');
   const { plan } = await import('../core/plan.js');
   const hints = hintsFor(desired);
@@ -79,7 +73,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   const { env, desired } = await environmentAndBundle(opts, ctx, root);
   const conn = await connect(env, connectOptions(opts, ctx));
   try {
-    const { live, changes } = await liveAndPlan(conn, env, desired, only);
+    const { live, changes } = await liveAndPlan(conn, { env, desired }, only);
     const bundleIdOf = new Map(
       desired.reports.map((r) => [livePublicId(r.publicId, env.publicIds, env.deploymentId), r.publicId]),
     );
