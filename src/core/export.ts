@@ -195,7 +195,6 @@ interface ReportEntry {
   publicId: string;
   /** Live publicId kept: may still need re-keying if another report shows it. */
   keptLive: boolean;
-  file: string;
 }
 
 export async function exportDeployment(
@@ -316,7 +315,6 @@ class ExportRun {
   private readonly reportsPerWorkbook = new Map<number, number>();
   private readonly derivedSlugs: DerivedSlug[] = [];
   private readonly registry = new NameRegistry();
-  private readonly reportOfFile = new Map<string, number>();
   private readonly reportIds = new Set<number>(); // every report id seen in the deployment
   private readonly folderPaths: FolderPaths;
   private readonly refs: RefLookup;
@@ -346,21 +344,13 @@ class ExportRun {
     return id;
   }
 
+  /** The file of a report as the registry names it now: a later report of the same name may rename it. */
+  private reportFile(publicId: string): string {
+    return `${DIRS.report}/${this.registry.nameOf(publicId)!}.yaml`;
+  }
+
   private async applyRenames(renames: { from: string; to: string }[]): Promise<void> {
-    for (const r of renames) {
-      const from = `${DIRS.report}/${r.from}.yaml`;
-      const to = `${DIRS.report}/${r.to}.yaml`;
-      await this.sink.rename(from, to);
-      this.written.delete(from);
-      this.written.add(to);
-      const id = this.reportOfFile.get(from);
-      if (id === undefined) continue;
-      this.reportOfFile.delete(from);
-      this.reportOfFile.set(to, id);
-      this.entries.get(id)!.file = to;
-      const a = this.adoptions.get(id);
-      if (a) a.file = to;
-    }
+    for (const r of renames) await this.sink.rename(`${DIRS.report}/${r.from}.yaml`, `${DIRS.report}/${r.to}.yaml`);
   }
 
   private noteDangling(file: string, dangling: Dangling[]): void {
@@ -393,14 +383,15 @@ class ExportRun {
     const pid = this.mint(reportId);
     const { renames } = this.registry.reidentify(e.publicId, pid);
     await this.applyRenames(renames);
-    const doc = await this.sink.readDoc(e.file);
+    const file = this.reportFile(pid);
+    const doc = await this.sink.readDoc(file);
     const { adopt: _old, ...rest } = doc;
     const patched: Doc = { ...rest, publicId: pid, adopt: { deploymentId: this.dep, id: reportId } };
-    await this.sink.writeDoc('report', e.file, patched);
+    await this.sink.writeDoc('report', file, patched);
     e.publicId = pid;
     e.keptLive = false;
     this.reportPid.set(reportId, pid);
-    this.adoptions.set(reportId, { file: e.file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
+    this.adoptions.set(reportId, { file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
   }
 
   /** One report of the stream: noted (its id and publicId), and written when the export takes it. */
@@ -431,9 +422,7 @@ class ExportRun {
     await this.applyRenames(renames);
     const file = `${DIRS.report}/${name}.yaml`;
     await this.sink.writeDoc('report', file, built.doc);
-    this.written.add(file);
-    this.reportOfFile.set(file, r.id);
-    this.entries.set(r.id, { publicId, keptLive: !unstable, file });
+    this.entries.set(r.id, { publicId, keptLive: !unstable });
     if (unstable) {
       this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
     }
@@ -493,6 +482,8 @@ class ExportRun {
           'this environment derives publicIds per deployment; a derived id cannot be turned back into the logical one, so the ids written are the ones this deployment shows. Plan this export with `publicIds: as-is` for this deployment.',
       });
     }
+    for (const e of this.entries.values()) this.written.add(this.reportFile(e.publicId));
+    for (const a of this.adoptions.values()) a.file = this.reportFile(a.publicId);
     const files = { workbooks: 0, reports: 0, userAttributes: 0 };
     for (const f of this.written) {
       if (f.startsWith(`${DIRS.workbook}/`)) files.workbooks++;
