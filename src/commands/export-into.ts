@@ -117,11 +117,9 @@ function intoHuman(into: string, r: IntoResult): string {
   }
   for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
   for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
-  const n = (k: number, what: string) => `${k} ${what}`;
   lines.push(
-    `Updated ${visible(into)}: ${n(r.updated.length, 'updated')}, ${n(r.created.length, 'new')}, ` +
-      `${n(r.unchanged, 'unchanged')}` +
-      `${r.notLive.length > 0 ? `, ${n(r.notLive.length, 'not in the deployment')}` : ''}. wsc.yaml is left as it is.`,
+    `Updated ${visible(into)}: ${r.updated.length} updated, ${r.created.length} new, ${r.unchanged} unchanged` +
+      `${r.notLive.length > 0 ? `, ${r.notLive.length} not in the deployment` : ''}. wsc.yaml is left as it is.`,
   );
   return `${lines.join('\n')}\n`;
 }
