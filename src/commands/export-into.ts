@@ -63,7 +63,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
         reports: once(live.reports),
         userAttributes:
           hints.userAttributes === false
-            ? exportSourceOf(conn.client, conn.deploymentId).userAttributes
+            ? () => exportSourceOf(conn.client, conn.deploymentId).userAttributes()
             : once(live.userAttributes),
         folders: () => (live.folders ? Promise.resolve(live.folders) : readFolderTree(conn.client, conn.deploymentId)),
       },

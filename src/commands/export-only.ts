@@ -26,7 +26,7 @@ export async function environmentAndBundle(opts: ExportOptions, ctx: CommandCont
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
   const env = await resolveEnvironment({
-    // Whose wsc.yaml names the environment: --dir when given; else, into an existing bundle (--into), that bundle's own.
+    // Whose wsc.yaml names the environment: --dir when given; else, into a bundle (--into), that bundle's own.
     dir: resolve(ctx.cwd, opts.dirGiven !== true && opts.into !== undefined ? opts.into : opts.dir),
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
     env: ctx.env,
