@@ -5,22 +5,22 @@
 // refused before anything is written, and files are opened with O_NOFOLLOW,
 // so a link planted inside the root cannot redirect a write outside it.
 import { closeSync, constants, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename as fsRename } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, realpath, rename as fsRename } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 import type { DocKind, ExportSink } from '../core/export.js';
 import { DIRS } from '../core/export.js';
 import type { Doc } from '../core/export/docs.js';
-import { EXIT, InternalError, UsageError, WscError } from '../errors.js';
+import { EXIT, UsageError, WscError } from '../errors.js';
 import { fsCause } from '../yaml/read.js';
 import { makeDirectory } from '../make-dir.js';
 import { redact } from '../redact.js';
-import { generateSchemas, schemaText, type SchemaFile } from './json-schema.js';
-import { SCHEMA_DIR, schemaFileName, serializeDoc, type SchemaKind } from './write.js';
+import { generateSchemas, schemaText } from './json-schema.js';
+import { SCHEMA_DIR, serializeDoc } from './write.js';
 
 const SAFE_REL = /^(workbooks|reports|user-attributes|schemas)\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json)$/;
-const SCHEMA_KINDS: SchemaKind[] = ['workbook', 'report', 'user-attribute', 'wsc'];
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+const NO_FOLLOW = constants.O_NOFOLLOW;
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 /** Ends the name of the file a write goes to before it is renamed over its target (never *.yaml: bundles ignore it). */
 export const TMP_SUFFIX = '.wsc-tmp';
 /** What an exported bundle keeps out of Git: the state of its embedded environments. */
@@ -45,6 +45,12 @@ function writeFailure(abs: string, e: unknown): unknown {
 
 function unsafe(message: string, hint?: string): UsageError {
   return new UsageError(message, { code: 'export_unsafe_path', ...(hint ? { hint } : {}) });
+}
+
+const LINK_HINT = 'Remove the link or export into another directory.';
+
+function linkRefused(abs: string, hint?: string): UsageError {
+  return unsafe(`${abs} is a symbolic link; export will not write through it.`, hint);
 }
 
 export class DirSink implements ExportSink {
@@ -85,17 +91,10 @@ export class DirSink implements ExportSink {
         continue;
       }
       if (st.isSymbolicLink())
-        throw unsafe(
-          `${p} is a symbolic link; export writes only into real directories under ${root}.`,
-          'Remove the link or export into another directory.',
-        );
+        throw unsafe(`${p} is a symbolic link; export writes only into real directories under ${root}.`, LINK_HINT);
       if (!st.isDirectory()) throw unsafe(`${p} exists and is not a directory.`);
       for (const e of await readdir(p, { withFileTypes: true })) {
-        if (e.isSymbolicLink())
-          throw unsafe(
-            `${join(p, e.name)} is a symbolic link; export will not write through it.`,
-            'Remove the link or export into another directory.',
-          );
+        if (e.isSymbolicLink()) throw linkRefused(join(p, e.name), LINK_HINT);
         // Left by an export that was killed between writing a file and renaming it.
         if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
       }
@@ -108,9 +107,8 @@ export class DirSink implements ExportSink {
 
   /** Absolute path of a relative bundle path, after checking its shape and that it stays inside the root. */
   pathOf(rel: string): string {
-    if (!SAFE_REL.test(rel) || rel.split('/').some((s) => s === '..' || s === '.')) {
-      throw unsafe(`refusing to write "${rel}": not a bundle file name.`);
-    }
+    // The shape leaves no `.` or `..` segment.
+    if (!SAFE_REL.test(rel)) throw unsafe(`refusing to write "${rel}": not a bundle file name.`);
     const abs = resolve(this.root, rel);
     if (!abs.startsWith(this.root + sep)) throw unsafe(`refusing to write "${rel}": outside ${this.root}.`);
     return abs;
@@ -136,12 +134,7 @@ export class DirSink implements ExportSink {
   }
 
   async readDoc(rel: string): Promise<Doc> {
-    const fh = await open(this.pathOf(rel), constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      return parse(await fh.readFile('utf8')) as Doc;
-    } finally {
-      await fh.close();
-    }
+    return parse(await readFile(this.pathOf(rel), { encoding: 'utf8', flag: constants.O_RDONLY | NO_FOLLOW })) as Doc;
   }
 
   async rename(fromRel: string, toRel: string): Promise<void> {
@@ -162,35 +155,24 @@ export class DirSink implements ExportSink {
    * Writes the JSON Schemas of this wsc into DIR/schemas (the files'
    * editor-schema lines point there), the same files `wsc schema` writes.
    */
-  async writeSchemas(files: readonly SchemaFile[] = generateSchemas()): Promise<string[]> {
+  async writeSchemas(): Promise<string[]> {
     const out: string[] = [];
-    for (const kind of SCHEMA_KINDS) {
-      const name = schemaFileName(kind);
-      const f = files.find((x) => x.name === name);
-      if (!f) throw new InternalError(`no JSON Schema named ${name}`);
-      const rel = `${SCHEMA_DIR}/${name}`;
+    for (const f of generateSchemas()) {
+      const rel = `${SCHEMA_DIR}/${f.name}`;
       await this.writeText(rel, schemaText(f));
       out.push(rel);
     }
     return out;
   }
 
-  /** Writes DIR/wsc.yaml unless something (even a link) is there already. Returns whether it wrote. */
-  async writeConfigIfAbsent(text: string): Promise<boolean> {
-    const p = join(this.root, 'wsc.yaml');
-    if (await lstat(p).catch(() => undefined)) return false;
-    writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
-    return true;
-  }
-
   /**
-   * Writes DIR/.gitignore with `.wsc/` (an embedded environment's state)
-   * unless a .gitignore is there already. Returns whether it wrote.
+   * Writes DIR/wsc.yaml, or DIR/.gitignore (GITIGNORE), unless something
+   * (even a link) is there already. Returns whether it wrote.
    */
-  async writeGitignoreIfAbsent(): Promise<boolean> {
-    const p = join(this.root, '.gitignore');
+  async writeIfAbsent(name: 'wsc.yaml' | '.gitignore', text: string): Promise<boolean> {
+    const p = join(this.root, name);
     if (await lstat(p).catch(() => undefined)) return false;
-    writeNoFollow(p, GITIGNORE, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
+    writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW);
     return true;
   }
 
@@ -216,7 +198,7 @@ export class DirSink implements ExportSink {
  */
 export function replaceFile(abs: string, text: string): boolean {
   const st = lstatSync(abs, { throwIfNoEntry: false });
-  if (st?.isSymbolicLink()) throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
+  if (st?.isSymbolicLink()) throw linkRefused(abs);
   // A file that already holds the text is left alone: exporting again into
   // the same repository rewrites only what changed (and reading is cheaper
   // than a write and a rename).
@@ -237,7 +219,7 @@ export function replaceFile(abs: string, text: string): boolean {
 function sameText(abs: string, text: string): boolean {
   let fd: number;
   try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(abs, constants.O_RDONLY | NO_FOLLOW);
   } catch {
     return false;
   }
@@ -259,8 +241,7 @@ function writeNoFollow(abs: string, text: string, flags: number): void {
   try {
     fd = openSync(abs, flags, 0o644);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
-      throw unsafe(`${abs} is a symbolic link; export will not write through it.`);
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefused(abs);
     throw e;
   }
   try {

@@ -2,24 +2,19 @@
 // document holds them (export builds them in the bundle schema's order), no
 // anchors or aliases, no line folding, one editor-schema line on top. What is
 // written here reads back (yaml parse) as exactly the same data.
-import { Document, isMap, isPair, isScalar, isSeq, parse, visit, type Node } from 'yaml';
+import { Document, isPair, isScalar, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { JsonValue } from '../core/model.js';
-import { InternalError } from '../errors.js';
 
 export type SchemaKind = 'workbook' | 'report' | 'user-attribute' | 'wsc';
 
 /** Where export puts the JSON Schemas, relative to the bundle root. */
 export const SCHEMA_DIR = 'schemas';
 
-export function schemaFileName(kind: SchemaKind): string {
-  return `${kind}.schema.json`;
-}
-
 /** The `# yaml-language-server: $schema=...` line for a file at `relFile` (posix, relative to the root). */
 export function schemaLine(kind: SchemaKind, relFile: string): string {
   const depth = relFile.split('/').length - 1;
   const up = depth === 0 ? './' : '../'.repeat(depth);
-  return `# yaml-language-server: $schema=${up}${SCHEMA_DIR}/${schemaFileName(kind)}`;
+  return `# yaml-language-server: $schema=${up}${SCHEMA_DIR}/${kind}.schema.json`;
 }
 
 /**
@@ -48,48 +43,25 @@ function flowSafe(node: unknown): number | undefined {
 }
 
 /** Small collections of plain scalars on one line: `{ x: 0, y: 4, w: 6, h: 4 }`, `{ $report: ... }`, `[a, b]`. */
-function flowIfSmall(node: Node): void {
-  const MAX_ITEMS = 6;
-  const MAX_CHARS = 60;
-  if (isMap(node)) {
-    if (node.items.length === 0 || node.items.length > MAX_ITEMS) return;
-    let chars = 0;
-    for (const pair of node.items) {
-      const k = isPair(pair) ? flowSafe(pair.key) : undefined;
-      const v = isPair(pair) ? flowSafe(pair.value) : undefined;
-      if (k === undefined || v === undefined) return;
-      chars += k + v + 4;
-    }
-    if (chars <= MAX_CHARS) node.flow = true;
-  } else if (isSeq(node)) {
-    if (node.items.length === 0 || node.items.length > MAX_ITEMS) return;
-    let chars = 0;
-    for (const item of node.items) {
-      const n = flowSafe(item);
+function flowIfSmall(node: YAMLMap | YAMLSeq): void {
+  if (node.items.length === 0 || node.items.length > 6) return;
+  let chars = 0;
+  for (const item of node.items) {
+    // `k: v, ` in a mapping, `v, ` in a sequence.
+    for (const part of isPair(item) ? [item.key, item.value] : [item]) {
+      const n = flowSafe(part);
       if (n === undefined) return;
       chars += n + 2;
     }
-    if (chars <= MAX_CHARS) node.flow = true;
   }
+  if (chars <= 60) node.flow = true;
 }
 
 /**
  * YAML of one value, exactly as export writes it (no schema line). It reads
- * back as the same data (test/bundle/write.test.ts checks this for any JSON
- * value); `verify` re-reads it to make sure, at about twice the cost.
+ * back as the same data (test/bundle/write.test.ts checks this for any JSON value).
  */
-export function toYaml(value: JsonValue, opts: { verify?: boolean; flow?: boolean } = {}): string {
-  const flow = opts.flow !== false;
-  const text = libraryYaml(value, flow);
-  // Compared as JSON text: same values and the same key order (null prototypes do not matter).
-  if (opts.verify && JSON.stringify(parse(text)) !== JSON.stringify(value === undefined ? null : value)) {
-    throw new InternalError('the YAML written for a document does not read back as the same data');
-  }
-  return text;
-}
-
-/** toYaml through the yaml library's Document model. */
-function libraryYaml(value: JsonValue, flow: boolean): string {
+export function toYaml(value: JsonValue, opts: { flow?: boolean } = {}): string {
   const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.2' });
   visit(doc, {
     Scalar(_key, node) {
@@ -97,11 +69,8 @@ function libraryYaml(value: JsonValue, flow: boolean): string {
         node.type = 'QUOTE_DOUBLE';
       }
     },
-    Map(_key, node) {
-      if (flow && node !== doc.contents) flowIfSmall(node);
-    },
-    Seq(_key, node) {
-      if (flow && node !== doc.contents) flowIfSmall(node);
+    Collection(_key, node) {
+      if (opts.flow !== false && node !== doc.contents) flowIfSmall(node);
     },
   });
   // The yaml library leaves DEL and C1 controls raw inside double quotes, and the

@@ -10,7 +10,7 @@ import type { ExportOptions } from './options.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
-import { editDocument, environmentAndBundle } from './export-only.js';
+import { editDocument, environmentAndBundle, liveAndPlan } from './export-only.js';
 import { exportSourceOf } from './export-source.js';
 import { visible } from '../visible.js';
 import { endPhase } from '../timings.js';
@@ -36,10 +36,8 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     });
   }
   const { connect } = await import('../api/connect.js');
-  const { hintsFor, readLiveState } = await import('../api/live.js');
   const { readFolderTree } = await import('../api/folders.js');
   const { normalizeSlug } = await import('../domain/wire.js');
-  const { plan } = await import('../core/plan.js');
   const { exportDeployment } = await import('../core/export.js');
   const { MemorySink, placeExport, bundleMatches, intoDecisions } = await import('../core/export/into.js');
   const { DirSink } = await import('../bundle/write-files.js');
@@ -52,39 +50,28 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     const what = `deployment ${env.deploymentId} at ${where} into ${opts.into} (environment ${env.name})`;
     ctx.err(ctx.style.c.dim(`Exporting ${what}…\n`));
-    const hints = hintsFor(desired);
-    const live = await readLiveState(conn.client, conn.deploymentId, hints);
-    const p = plan(desired, live, {
-      environment: env.name,
-      deploymentId: env.deploymentId,
-      publicIds: env.publicIds,
-      targets: [],
-      fingerprints: false,
-    });
+    const { hints, live, changes } = await liveAndPlan(conn, { env, desired }, []);
     // The same export as `--out`, from what was just read (user attributes read here when the plan did not).
-    const fromClient = exportSourceOf(conn.client, conn.deploymentId);
+    const once = <T>(items: T[]) =>
+      async function* () {
+        yield items;
+      };
     const sink = new MemorySink();
     const summary = await exportDeployment(
       {
-        workbooks: async function* () {
-          yield live.workbooks;
-        },
-        reports: async function* () {
-          yield live.reports;
-        },
+        workbooks: once(live.workbooks),
+        reports: once(live.reports),
         userAttributes:
           hints.userAttributes === false
-            ? () => fromClient.userAttributes()
-            : async function* () {
-                yield live.userAttributes;
-              },
+            ? () => exportSourceOf(conn.client, conn.deploymentId).userAttributes()
+            : once(live.userAttributes),
         folders: () => (live.folders ? Promise.resolve(live.folders) : readFolderTree(conn.client, conn.deploymentId)),
       },
       sink,
       { deploymentId: conn.deploymentId, workbooks: [], publicIds: env.publicIds },
     );
 
-    const matches = bundleMatches(desired, p.changes);
+    const matches = bundleMatches(desired, changes);
     const liveIndex = {
       ...(env.publicIds === 'per-deployment' ? { perDeployment: conn.deploymentId } : {}),
       reportIdOfPublicId: new Map(live.reports.map((r) => [r.publicId, r.id])),
@@ -95,10 +82,10 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const taken = new Set((await discoverFiles(root)).files.map((f) => f.rel.toLowerCase()));
     const placed = placeExport(sink.docs, matches, liveIndex, taken);
 
-    const decided = intoDecisions(desired, p.changes, placed.managed);
+    const decided = intoDecisions(desired, changes, placed.managed);
     const result: IntoResult = { updated: [], created: [], unchanged: decided.unchanged, notLive: decided.notLive };
     for (const e of decided.edits) {
-      editDocument(root, e.file, e.address, e.match, e.edits);
+      editDocument(root, e);
       result.updated.push({ address: e.address, file: e.file, fields: e.edits.map((x) => x.path.join('.')) });
     }
     if (placed.created.length > 0) {
@@ -130,11 +117,9 @@ function intoHuman(into: string, r: IntoResult): string {
   }
   for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
   for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
-  const n = (k: number, what: string) => `${k} ${what}`;
   lines.push(
-    `Updated ${visible(into)}: ${n(r.updated.length, 'updated')}, ${n(r.created.length, 'new')}, ` +
-      `${n(r.unchanged, 'unchanged')}` +
-      `${r.notLive.length > 0 ? `, ${n(r.notLive.length, 'not in the deployment')}` : ''}. wsc.yaml is left as it is.`,
+    `Updated ${visible(into)}: ${r.updated.length} updated, ${r.created.length} new, ${r.unchanged} unchanged` +
+      `${r.notLive.length > 0 ? `, ${r.notLive.length} not in the deployment` : ''}. wsc.yaml is left as it is.`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -13,28 +13,21 @@ import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
 import { visible } from '../visible.js';
 import { replaceFile } from '../bundle/write-files.js';
-import type { FileEdit } from '../core/export/only.js';
+import type { IntoEdit } from '../core/export/into.js';
+import type { Connection } from '../api/connect.js';
 
 const ADDRESS_RE = /^(report|workbook)\/.+$/;
 
 /**
- * Whose wsc.yaml names the environment: --dir when given; else, into an
- * existing bundle (--into), that bundle's own; else the working directory.
- */
-function exportEnvDir(opts: ExportOptions, cwd: string): string {
-  if (opts.dirGiven !== true && opts.into !== undefined) return resolve(cwd, opts.into);
-  return resolve(cwd, opts.dir);
-}
-
-/**
- * The environment (exportEnvDir) and the bundle at `root` an export updates in
- * place. A bundle that does not load is not updated (exit 3, nothing read).
+ * The environment and the bundle at `root` an export updates in place. A
+ * bundle that does not load is not updated (exit 3, nothing read).
  */
 export async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, root: string) {
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
   const env = await resolveEnvironment({
-    dir: exportEnvDir(opts, ctx.cwd),
+    // Whose wsc.yaml names the environment: --dir when given; else, into a bundle (--into), that bundle's own.
+    dir: resolve(ctx.cwd, opts.dirGiven !== true && opts.into !== undefined ? opts.into : opts.dir),
     flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
     env: ctx.env,
   });
@@ -46,6 +39,23 @@ export async function environmentAndBundle(opts: ExportOptions, ctx: CommandCont
   });
   return { env, desired };
 }
+type EnvAndBundle = Awaited<ReturnType<typeof environmentAndBundle>>;
+
+/** The deployment, read once, and the plan of the bundle against it. */
+export async function liveAndPlan(conn: Connection, { env, desired }: EnvAndBundle, targets: string[]) {
+  const { hintsFor, readLiveState } = await import('../api/live.js');
+  const { plan } = await import('../core/plan.js');
+  const hints = hintsFor(desired);
+  const live = await readLiveState(conn.client, conn.deploymentId, hints);
+  const p = plan(desired, live, {
+    environment: env.name,
+    deploymentId: env.deploymentId,
+    publicIds: env.publicIds,
+    targets,
+    fingerprints: false,
+  });
+  return { hints, live, changes: p.changes };
+}
 
 export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   const only = [...new Set(opts.only ?? [])];
@@ -55,8 +65,6 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
     }
   }
   const { connect } = await import('../api/connect.js');
-  const { hintsFor, readLiveState } = await import('../api/live.js');
-  const { plan } = await import('../core/plan.js');
   const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
   const { editsFor } = await import('../core/export/only.js');
   const { livePublicId } = await import('../core/publicid.js');
@@ -65,14 +73,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   const { env, desired } = await environmentAndBundle(opts, ctx, root);
   const conn = await connect(env, connectOptions(opts, ctx));
   try {
-    const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
-    const p = plan(desired, live, {
-      environment: env.name,
-      deploymentId: env.deploymentId,
-      publicIds: env.publicIds,
-      targets: only,
-      fingerprints: false,
-    });
+    const { live, changes } = await liveAndPlan(conn, { env, desired }, only);
     const bundleIdOf = new Map(
       desired.reports.map((r) => [livePublicId(r.publicId, env.publicIds, env.deploymentId), r.publicId]),
     );
@@ -87,7 +88,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
     };
     const lines: string[] = [];
     for (const address of only) {
-      const change = p.changes.find((c) => c.address === address)!;
+      const change = changes.find((c) => c.address === address)!;
       if (change.liveId === undefined) {
         const why = `--only ${address}: it is not in deployment ${env.deploymentId}, so there is nothing to take from it.`;
         throw new WscError('only_not_live', why, EXIT.failure, {
@@ -106,7 +107,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
         continue;
       }
       const match = dr ? { publicId: dr.publicId } : { slug: dw!.slug };
-      editDocument(root, d.pos.file, address, match, edits);
+      editDocument(root, { address, file: d.pos.file, match, edits });
       const fields = edits.map((e) => e.path.join('.')).join(', ');
       lines.push(`${visible(address)}: took ${fields} from the deployment into ${visible(d.pos.file)}.`);
     }
@@ -122,17 +123,10 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
  * is `match`, in place: comments, key order and the other documents of the
  * file stay as they are.
  */
-export function editDocument(
-  root: string,
-  file: string,
-  address: string,
-  match: { publicId: string } | { slug: string } | { name: string },
-  edits: readonly FileEdit[],
-): void {
+export function editDocument(root: string, { address, file, match, edits }: IntoEdit): void {
   const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const abs = join(root, file);
-  const parsed = yaml.parseAllDocuments(readFileSync(abs, 'utf8'));
-  const docs = Array.isArray(parsed) ? parsed : [parsed];
+  const docs = yaml.parseAllDocuments(readFileSync(abs, 'utf8'));
   const doc = docs.find((x) => {
     const v = x.toJS() as Record<string, unknown> | null;
     if (v === null || typeof v !== 'object') return false;

@@ -20,7 +20,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   }
   if (opts.into !== undefined) return (await import('./export-into.js')).runExportInto(opts, ctx);
   const { resolveEnvironment } = await import('../config/environment.js');
-  const { DirSink } = await import('../bundle/write-files.js');
+  const { DirSink, GITIGNORE } = await import('../bundle/write-files.js');
   const { generatedConfig } = await import('../bundle/write.js');
   const { exportDeployment } = await import('../core/export.js');
   const render = await import('../render/export.js');
@@ -56,8 +56,9 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       summary.warnings.push({ code: 'resource-skipped', message: `${name} not exported: the server sent ${o.why}.` });
     }
     await sink.writeSchemas();
-    await sink.writeGitignoreIfAbsent();
-    const configWritten = await sink.writeConfigIfAbsent(
+    await sink.writeIfAbsent('.gitignore', GITIGNORE);
+    const configWritten = await sink.writeIfAbsent(
+      'wsc.yaml',
       generatedConfig({
         environment: env.name,
         deploymentId: env.deploymentId,

@@ -155,85 +155,33 @@ function liveSlug(wb: Workbook): string | undefined {
   return s === '' ? undefined : s;
 }
 
-/** Files written at once: enough to hide file-system latency, few enough to bound memory. */
-export const WRITES_IN_FLIGHT = 16;
-
-/**
- * Writes handed to the sink concurrently, at most `limit` at a time: `add`
- * waits for a free slot (back-pressure), `flush` for every write, and throws
- * the first failure.
- */
-class WriteQueue {
-  private readonly inFlight = new Set<Promise<void>>();
-  private failure: unknown;
-  constructor(
-    private readonly sink: ExportSink,
-    private readonly limit: number,
-  ) {}
-
-  async add(kind: DocKind, rel: string, doc: Doc): Promise<void> {
-    while (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
-    this.check();
-    const p: Promise<void> = this.sink.writeDoc(kind, rel, doc).then(
-      () => void this.inFlight.delete(p),
-      (e: unknown) => {
-        this.inFlight.delete(p);
-        this.failure ??= e;
-      },
-    );
-    this.inFlight.add(p);
-  }
-
-  async flush(): Promise<void> {
-    await Promise.all(this.inFlight);
-    this.check();
-  }
-
-  private check(): void {
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the first write's error, as it was thrown
-    if (this.failure !== undefined) throw this.failure;
-  }
-}
-
 /**
  * Pages of `source`, one page fetched ahead: the next page travels while this
  * one is written. At most two pages are held at a time. `return()` stops it.
  */
-export function readAhead<T>(
-  source: AsyncIterable<T>,
-): AsyncGenerator<T, void, undefined> & { return(): Promise<IteratorResult<T, void>> } {
+function readAhead<T>(source: AsyncIterable<T>): AsyncIterableIterator<T> & { return(): Promise<IteratorResult<T>> } {
   const it = source[Symbol.asyncIterator]();
-  let pending: Promise<IteratorResult<T>> | undefined = it.next();
-  // A failure is reported when the page is consumed, not as an unhandled rejection.
-  pending.catch(() => undefined);
-  let done = false;
-  const gen = (async function* () {
-    try {
-      while (pending !== undefined) {
-        const r = await pending;
-        if (r.done) return;
-        pending = it.next();
-        pending.catch(() => undefined);
-        yield r.value;
-      }
-    } finally {
-      if (!done) {
-        done = true;
-        pending = undefined;
-        await it.return?.();
-      }
-    }
-  })();
-  const origReturn = gen.return.bind(gen);
-  gen.return = async (v?: unknown) => {
-    if (!done) {
-      done = true;
-      pending = undefined;
-      await Promise.resolve(it.return?.()).catch(() => undefined);
-    }
-    return origReturn(v as void);
+  const fetch = () => {
+    const p = it.next();
+    // A failure is reported when the page is consumed, not as an unhandled rejection.
+    p.catch(() => undefined);
+    return p;
   };
-  return gen;
+  let pending = fetch();
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      const r = await pending;
+      if (!r.done) pending = fetch();
+      return r;
+    },
+    async return() {
+      await Promise.resolve(it.return?.()).catch(() => undefined);
+      return { done: true, value: undefined };
+    },
+  };
 }
 
 async function collect<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
@@ -247,7 +195,6 @@ interface ReportEntry {
   publicId: string;
   /** Live publicId kept: may still need re-keying if another report shows it. */
   keptLive: boolean;
-  file: string;
 }
 
 export async function exportDeployment(
@@ -368,11 +315,9 @@ class ExportRun {
   private readonly reportsPerWorkbook = new Map<number, number>();
   private readonly derivedSlugs: DerivedSlug[] = [];
   private readonly registry = new NameRegistry();
-  private readonly reportOfFile = new Map<string, number>();
   private readonly reportIds = new Set<number>(); // every report id seen in the deployment
   private readonly folderPaths: FolderPaths;
   private readonly refs: RefLookup;
-  private readonly writes: WriteQueue;
 
   constructor(
     source: ExportSource,
@@ -391,7 +336,6 @@ class ExportRun {
       isReportId: (id) => this.reportIds.has(id),
       folderPath: (id, folderPath) => this.folderPaths.pathOf(id, folderPath),
     };
-    this.writes = new WriteQueue(sink, WRITES_IN_FLIGHT);
   }
 
   private mint(reportId: number): string {
@@ -400,22 +344,13 @@ class ExportRun {
     return id;
   }
 
+  /** The file of a report as the registry names it now: a later report of the same name may rename it. */
+  private reportFile(publicId: string): string {
+    return `${DIRS.report}/${this.registry.nameOf(publicId)!}.yaml`;
+  }
+
   private async applyRenames(renames: { from: string; to: string }[]): Promise<void> {
-    if (renames.length > 0) await this.writes.flush();
-    for (const r of renames) {
-      const from = `${DIRS.report}/${r.from}.yaml`;
-      const to = `${DIRS.report}/${r.to}.yaml`;
-      await this.sink.rename(from, to);
-      this.written.delete(from);
-      this.written.add(to);
-      const id = this.reportOfFile.get(from);
-      if (id === undefined) continue;
-      this.reportOfFile.delete(from);
-      this.reportOfFile.set(to, id);
-      this.entries.get(id)!.file = to;
-      const a = this.adoptions.get(id);
-      if (a) a.file = to;
-    }
+    for (const r of renames) await this.sink.rename(`${DIRS.report}/${r.from}.yaml`, `${DIRS.report}/${r.to}.yaml`);
   }
 
   private noteDangling(file: string, dangling: Dangling[]): void {
@@ -445,18 +380,18 @@ class ExportRun {
   /** Re-keys a report written earlier under a live publicId that turned out to be shared. */
   private async rekey(reportId: number, livePid: string): Promise<void> {
     const e = this.entries.get(reportId)!;
-    await this.writes.flush();
     const pid = this.mint(reportId);
     const { renames } = this.registry.reidentify(e.publicId, pid);
     await this.applyRenames(renames);
-    const doc = await this.sink.readDoc(e.file);
+    const file = this.reportFile(pid);
+    const doc = await this.sink.readDoc(file);
     const { adopt: _old, ...rest } = doc;
     const patched: Doc = { ...rest, publicId: pid, adopt: { deploymentId: this.dep, id: reportId } };
-    await this.sink.writeDoc('report', e.file, patched);
+    await this.sink.writeDoc('report', file, patched);
     e.publicId = pid;
     e.keptLive = false;
     this.reportPid.set(reportId, pid);
-    this.adoptions.set(reportId, { file: e.file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
+    this.adoptions.set(reportId, { file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
   }
 
   /** One report of the stream: noted (its id and publicId), and written when the export takes it. */
@@ -486,10 +421,8 @@ class ExportRun {
     const { name, renames } = this.registry.claim(reportFileRaw(r.name, publicId), publicId);
     await this.applyRenames(renames);
     const file = `${DIRS.report}/${name}.yaml`;
-    await this.writes.add('report', file, built.doc);
-    this.written.add(file);
-    this.reportOfFile.set(file, r.id);
-    this.entries.set(r.id, { publicId, keptLive: !unstable, file });
+    await this.sink.writeDoc('report', file, built.doc);
+    this.entries.set(r.id, { publicId, keptLive: !unstable });
     if (unstable) {
       this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
     }
@@ -519,7 +452,7 @@ class ExportRun {
       const adopt = derived.has(wb.id) ? { deploymentId: this.dep, id: wb.id } : undefined;
       await this.folderPaths.prepare(wb.folderId, wb.folderPath);
       const built = finalizeDoc('workbook', workbookDoc(wb, slug, this.refs, adopt));
-      await this.writes.add('workbook', file, built.doc);
+      await this.sink.writeDoc('workbook', file, built.doc);
       this.written.add(file);
       this.noteDangling(file, built.dangling);
       this.noteDropped(file, built);
@@ -535,15 +468,13 @@ class ExportRun {
     for (const ua of [...userAttributes].sort((a, b) => cmp(a.name, b.name))) {
       const file = `${DIRS['user-attribute']}/${uaNames.get(ua.name)!}.yaml`;
       const built = finalizeDoc('user-attribute', userAttributeDoc(ua));
-      await this.writes.add('user-attribute', file, built.doc);
+      await this.sink.writeDoc('user-attribute', file, built.doc);
       this.written.add(file);
       this.noteDropped(file, built);
     }
   }
 
-  /** Waits for every write; the summary. */
-  async finish(): Promise<ExportSummary> {
-    await this.writes.flush();
+  finish(): ExportSummary {
     if (this.opts.publicIds === 'per-deployment') {
       this.warnings.push({
         code: 'per-deployment-ids',
@@ -551,6 +482,8 @@ class ExportRun {
           'this environment derives publicIds per deployment; a derived id cannot be turned back into the logical one, so the ids written are the ones this deployment shows. Plan this export with `publicIds: as-is` for this deployment.',
       });
     }
+    for (const e of this.entries.values()) this.written.add(this.reportFile(e.publicId));
+    for (const a of this.adoptions.values()) a.file = this.reportFile(a.publicId);
     const files = { workbooks: 0, reports: 0, userAttributes: 0 };
     for (const f of this.written) {
       if (f.startsWith(`${DIRS.workbook}/`)) files.workbooks++;

@@ -64,11 +64,11 @@ describe('the .gitignore of an exported bundle', () => {
   test('holds .wsc/ when written; an existing one is left as it is', async () => {
     const dir = tmp();
     const sink = await DirSink.open(dir);
-    expect(await sink.writeGitignoreIfAbsent()).toBe(true);
+    expect(await sink.writeIfAbsent('.gitignore', GITIGNORE)).toBe(true);
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe(GITIGNORE);
     expect(GITIGNORE.split('\n')).toContain('.wsc/');
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
-    expect(await sink.writeGitignoreIfAbsent()).toBe(false);
+    expect(await sink.writeIfAbsent('.gitignore', GITIGNORE)).toBe(false);
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\n');
   });
 

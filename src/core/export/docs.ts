@@ -56,17 +56,13 @@ export function escapeVars(text: string): string {
   return text.includes('${') ? text.replaceAll('${', () => '$${') : text;
 }
 
-/** Deep copy of a JSON value with every string escaped (`escapeVars`); keys too when `keys` is set. */
-export function escapeDeep(v: unknown, keys = false): JsonValue {
+/** Deep copy of a JSON value with every string escaped (`escapeVars`). */
+function escapeDeep(v: unknown): JsonValue {
   if (typeof v === 'string') return escapeVars(v);
   if (v === null || typeof v !== 'object') return v as JsonValue;
-  if (Array.isArray(v)) return v.map((x) => escapeDeep(x, keys));
-  const out: { [k: string]: JsonValue } = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (x === undefined) continue;
-    out[keys ? escapeVars(k) : k] = escapeDeep(x, keys);
-  }
-  return out;
+  if (Array.isArray(v)) return v.map(escapeDeep);
+  const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+  return Object.fromEntries(entries.map(([k, x]) => [k, escapeDeep(x)]));
 }
 
 /** Deepest nesting of mappings and sequences the export writes under one field (the loader stops at 64). */
@@ -87,14 +83,8 @@ function depthOf(v: unknown): number {
 export function unloadable(v: unknown): string | undefined {
   const walk = (x: unknown): string | undefined => {
     if (x === null || typeof x !== 'object') return undefined;
-    if (Array.isArray(x)) {
-      for (const y of x) {
-        const p = walk(y);
-        if (p) return p;
-      }
-      return undefined;
-    }
     if (isRef(x)) return `it holds ${JSON.stringify(x)}, which a bundle reads as a reference`;
+    // An array's keys are its indexes: never forbidden.
     for (const [k, y] of Object.entries(x)) {
       if (FORBIDDEN_KEYS.has(k)) return `it holds the key \`${k}\`, which bundle files may not use`;
       const p = walk(y);
@@ -110,7 +100,6 @@ function hasRefShapeOrProto(v: unknown): boolean {
   if (unloadable(v) !== undefined) return true;
   const dollar = (x: unknown): boolean => {
     if (x === null || typeof x !== 'object') return false;
-    if (Array.isArray(x)) return x.some(dollar);
     return Object.entries(x).some(([k, y]) => k.startsWith('$') || dollar(y));
   };
   return dollar(v);
@@ -229,15 +218,11 @@ function rewriteWidget(w: JsonValue, path: string, refs: RefLookup, dangling: Da
 
 /** Report ids a workbook's dashboard draft points at (the same keys `rewriteWidget` rewrites). */
 export function referencedReportIds(meta: unknown): number[] {
-  const ids: number[] = [];
-  const sink: RefLookup = { workbookSlug: () => undefined, reportPublicId: () => undefined };
+  const none: RefLookup = { workbookSlug: () => undefined, reportPublicId: () => undefined };
   const dangling: Dangling[] = [];
-  const draft = (meta as { dashboardDraft?: { widgets?: unknown } } | null | undefined)?.dashboardDraft;
-  const widgets = draft?.widgets;
-  if (!Array.isArray(widgets)) return ids;
-  widgets.forEach((w, i) => rewriteWidget(w as JsonValue, `w${i}`, sink, dangling));
-  for (const d of dangling) ids.push(d.id);
-  return ids;
+  const widgets = (meta as { dashboardDraft?: { widgets?: unknown } } | null | undefined)?.dashboardDraft?.widgets;
+  if (Array.isArray(widgets)) widgets.forEach((w, i) => rewriteWidget(w as JsonValue, `w${i}`, none, dangling));
+  return dangling.map((d) => d.id);
 }
 
 /** A field (or a top-level key of `meta`) left out because it cannot be written faithfully. */
@@ -261,7 +246,7 @@ function loadableMeta(meta: Record<string, unknown>, dropped: Dropped[]): Record
 
 /** The `meta` of a workbook with every widget's report ids turned into references. */
 function workbookMeta(meta: Record<string, unknown>, refs: RefLookup, dangling: Dangling[]): Doc {
-  const out = escapeDeep(meta, false) as Doc;
+  const out = escapeDeep(meta) as Doc;
   const draft = out['dashboardDraft'];
   if (draft === null || typeof draft !== 'object' || Array.isArray(draft)) return out;
   const widgets = draft['widgets'];
@@ -316,15 +301,15 @@ export function reportDoc(
   }
   if (present(r.folderId)) putFolder(doc, r.folderId!, r.folderPath, refs, dangling);
   if (present(r.sqlQuery)) doc['sqlQuery'] = escapeVars(r.sqlQuery!);
-  if (present(r.jsonQuery)) doc['jsonQuery'] = escapeDeep(jsonQueryValue(r.jsonQuery!), false);
+  if (present(r.jsonQuery)) doc['jsonQuery'] = escapeDeep(jsonQueryValue(r.jsonQuery!));
   if (present(r.pivotItems)) {
     const why = unloadable(r.pivotItems);
     if (why) dropped.push({ path: 'pivotItems', reason: why });
-    else doc['pivotItems'] = escapeDeep(r.pivotItems, false);
+    else doc['pivotItems'] = escapeDeep(r.pivotItems);
   }
   if (present(r.meta)) {
     const meta = loadableMeta(r.meta!, dropped);
-    if (!isEmptyObject(meta)) doc['meta'] = escapeDeep(meta, false);
+    if (!isEmptyObject(meta)) doc['meta'] = escapeDeep(meta);
   }
   if (present(r.endResultCell)) doc['endResultCell'] = escapeVars(r.endResultCell!);
   if (present(r.resultLocation)) doc['resultLocation'] = escapeVars(r.resultLocation!);

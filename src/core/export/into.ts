@@ -62,6 +62,9 @@ export interface Placed {
   created: { address: string; kind: DocKind; rel: string; doc: Doc }[];
 }
 
+/** The key of a document that names its resource in the bundle. */
+const IDENTITY_KEY: Record<DocKind, string> = { report: 'publicId', workbook: 'slug', 'user-attribute': 'name' };
+
 function adoptedId(doc: Doc): number | undefined {
   const adopt = doc['adopt'];
   if (adopt === null || typeof adopt !== 'object' || Array.isArray(adopt)) return undefined;
@@ -114,55 +117,33 @@ export function placeExport(
 ): Placed {
   // First the identities the export gave each live resource, so that references can be renamed to the bundle's.
   const liveIdOf = new Map<string, number | undefined>();
-  const reportNames = new Map<string, string>();
-  const workbookNames = new Map<string, string>();
+  const names = { report: new Map<string, string>(), workbook: new Map<string, string>() };
+  const ownOf = (kind: DocKind, identity: string, id: number | undefined): string | undefined => {
+    if (kind === 'user-attribute') return matches.userAttributes.has(identity) ? identity : undefined;
+    return id === undefined ? undefined : (kind === 'report' ? matches.reports : matches.workbooks).get(id);
+  };
   for (const [rel, { kind, doc }] of exported) {
-    if (kind === 'report') {
-      const pid = String(doc['publicId']);
-      const id = adoptedId(doc) ?? live.reportIdOfPublicId.get(pid);
-      liveIdOf.set(rel, id);
-      const own = id === undefined ? undefined : matches.reports.get(id);
-      if (own !== undefined && own !== pid) reportNames.set(pid, own);
-    } else if (kind === 'workbook') {
-      const slug = String(doc['slug']);
-      const id = adoptedId(doc) ?? live.workbookIdOfSlug.get(slug);
-      liveIdOf.set(rel, id);
-      const own = id === undefined ? undefined : matches.workbooks.get(id);
-      if (own !== undefined && own !== slug) workbookNames.set(slug, own);
-    }
+    if (kind === 'user-attribute') continue;
+    const identity = String(doc[IDENTITY_KEY[kind]]);
+    const id = adoptedId(doc) ?? (kind === 'report' ? live.reportIdOfPublicId : live.workbookIdOfSlug).get(identity);
+    liveIdOf.set(rel, id);
+    const own = ownOf(kind, identity, id);
+    if (own !== undefined && own !== identity) names[kind].set(identity, own);
   }
   const placed: Placed = { managed: new Map(), created: [] };
   for (const [rel, { kind, doc }] of [...exported].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const renamed = renameRefs(doc, reportNames, workbookNames) as Doc;
+    let renamed = renameRefs(doc, names.report, names.workbook) as Doc;
     const id = liveIdOf.get(rel);
-    if (kind === 'report') {
-      const own = id === undefined ? undefined : matches.reports.get(id);
-      if (own !== undefined) {
-        placed.managed.set(`report/${own}`, renamed);
-        continue;
-      }
-      const aliased = live.perDeployment !== undefined && id !== undefined && renamed['adopt'] === undefined;
-      const withAdopt = aliased
-        ? { ...renamed, adopt: { deploymentId: live.perDeployment!, id: id, publicId: String(doc['publicId']) } }
-        : renamed;
-      const address = `report/${String(doc['publicId'])}`;
-      placed.created.push({ address, kind, rel: freePath(rel, taken), doc: withAdopt });
-    } else if (kind === 'workbook') {
-      const own = id === undefined ? undefined : matches.workbooks.get(id);
-      if (own !== undefined) {
-        placed.managed.set(`workbook/${own}`, renamed);
-        continue;
-      }
-      const address = `workbook/${String(doc['slug'])}`;
-      placed.created.push({ address, kind, rel: freePath(rel, taken), doc: renamed });
-    } else {
-      const name = String(doc['name']);
-      if (matches.userAttributes.has(name)) {
-        placed.managed.set(`user-attribute/${name}`, renamed);
-        continue;
-      }
-      placed.created.push({ address: `user-attribute/${name}`, kind, rel: freePath(rel, taken), doc: renamed });
+    const identity = String(doc[IDENTITY_KEY[kind]]);
+    const own = ownOf(kind, identity, id);
+    if (own !== undefined) {
+      placed.managed.set(`${kind}/${own}`, renamed);
+      continue;
     }
+    if (kind === 'report' && live.perDeployment !== undefined && id !== undefined && renamed['adopt'] === undefined) {
+      renamed = { ...renamed, adopt: { deploymentId: live.perDeployment, id, publicId: identity } };
+    }
+    placed.created.push({ address: `${kind}/${identity}`, kind, rel: freePath(rel, taken), doc: renamed });
   }
   return placed;
 }
@@ -170,23 +151,13 @@ export function placeExport(
 /** The bundle's resources by the live ids the plan matched them to. */
 export function bundleMatches(desired: DesiredState, changes: readonly ResourceChange[]): BundleMatches {
   const liveIdOf = new Map(changes.map((c) => [c.address, c.liveId]));
-  const matches = {
-    reports: new Map<number, string>(),
-    workbooks: new Map<number, string>(),
-    userAttributes: new Set<string>(),
+  const matched = <T extends { address: string }>(items: readonly T[]) =>
+    items.filter((t) => liveIdOf.get(t.address) !== undefined);
+  return {
+    reports: new Map(matched(desired.reports).map((r) => [liveIdOf.get(r.address)!, r.publicId])),
+    workbooks: new Map(matched(desired.workbooks).map((w) => [liveIdOf.get(w.address)!, w.slug])),
+    userAttributes: new Set(matched(desired.userAttributes).map((u) => u.name)),
   };
-  for (const r of desired.reports) {
-    const id = liveIdOf.get(r.address);
-    if (id !== undefined) matches.reports.set(id, r.publicId);
-  }
-  for (const w of desired.workbooks) {
-    const id = liveIdOf.get(w.address);
-    if (id !== undefined) matches.workbooks.set(id, w.slug);
-  }
-  for (const u of desired.userAttributes) {
-    if (liveIdOf.get(u.address) !== undefined) matches.userAttributes.add(u.name);
-  }
-  return matches;
 }
 
 /** One existing file to edit: the resource, how its document is found in the file, and the keys to set. */
