@@ -360,33 +360,6 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
 }
 
 /**
- * A string scalar with `${...}` interpolated; problems are recorded at the
- * variable's column when the scalar is on one line and its style lets the
- * column be known, else at the scalar.
- */
-function interpolateScalar(
-  v: string,
-  style: string | undefined,
-  path: Path,
-  pos: LineCol,
-  doc: number,
-  lookup: VarLookup,
-  varProblems: VarUse[],
-): unknown {
-  // Most scalars hold no variable: no result object for them.
-  if (!hasVariables(v)) return v;
-  const r = interpolate(v, lookup);
-  if (!r.changed) return v;
-  const singleLine = !v.includes('\n');
-  const shift = style === 'PLAIN' ? 0 : style === 'QUOTE_DOUBLE' || style === 'QUOTE_SINGLE' ? 1 : -1;
-  for (const problem of r.problems) {
-    const p = singleLine && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
-    varProblems.push({ doc, path: [...path], pos: p, problem });
-  }
-  return r.value;
-}
-
-/**
  * The `yaml` library, loaded at first use: most bundles never need it (the
  * fast path takes their files), and loading it costs about 40 ms.
  */
@@ -415,12 +388,12 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
   try {
     parsed = parseAllDocuments(text, {
       lineCounter: lc,
-      prettyErrors: false, // Duplicate keys are found by the converter with a Set: the parser's own
+      prettyErrors: false,
+      // Duplicate keys are found by the converter with a Set: the parser's own
       // check compares each key with all earlier ones (quadratic on big maps).
       uniqueKeys: false,
       strict: true,
-    }) as Document.Parsed[];
-    if (!Array.isArray(parsed)) parsed = [];
+    });
   } catch (e) {
     // The parser recurses per nesting level; absurd nesting ends here.
     diag(
@@ -433,24 +406,8 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
   }
 
   parsed.forEach((doc, index) => {
-    let fatal = false;
-    for (const e of doc.errors) {
-      const pos = at(e.pos[0]);
-      if (e.code === 'DUPLICATE_KEY') {
-        const m = /^("[^"\n]*"|'[^'\n]*'|[^:\n]+?)\s*:/.exec(text.slice(e.pos[0], e.pos[0] + 200));
-        const key = (m?.[1] ?? text.slice(e.pos[0], e.pos[1])).trim();
-        diag(
-          'error',
-          'duplicate-key',
-          `duplicate key \`${key}\``,
-          pos,
-          'A mapping may name each key once; the later value would silently win.',
-        );
-      } else {
-        fatal = true;
-        diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, pos);
-      }
-    }
+    let fatal = doc.errors.length > 0;
+    for (const e of doc.errors) diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, at(e.pos[0]));
     for (const w of doc.warnings) {
       const pos = at(w.pos[0]);
       if (w.code === 'TAG_RESOLVE_FAILED') {
@@ -575,8 +532,17 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       if (typeof v === 'bigint') return Number(v);
       if (v !== null && typeof v === 'object')
         throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
-      if (typeof v !== 'string' || !opts.lookup) return v;
-      return interpolateScalar(v, n.type, path, pos, index, opts.lookup, varProblems);
+      // Most scalars hold no variable: no result object for them.
+      if (typeof v !== 'string' || !opts.lookup || !hasVariables(v)) return v;
+      // A problem is recorded at the variable's column when the scalar is on
+      // one line and its style lets the column be known, else at the scalar.
+      const r = interpolate(v, opts.lookup);
+      const shift = n.type === 'PLAIN' ? 0 : n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE' ? 1 : -1;
+      for (const problem of r.problems) {
+        const p = !v.includes('\n') && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
+        varProblems.push({ doc: index, path: [...path], pos: p, problem });
+      }
+      return r.value;
     };
 
     try {
