@@ -98,28 +98,16 @@ const coreNumber = (s: string): number => {
   if (/\.(?:inf|Inf|INF)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
   return parseFloat(s);
 };
-const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+// js-yaml's null and bool types (not in its type definitions) read what the library's do.
+const { null: coreNull, bool: coreBool } = (jsyaml as unknown as { types: Record<string, jsyaml.Type> }).types;
 const SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [
-    new jsyaml.Type('tag:yaml.org,2002:null', {
-      kind: 'scalar',
-      resolve: (s: unknown) => s === null || (typeof s === 'string' && CORE_NULL.test(s)),
-      construct: () => null,
-    }),
-    new jsyaml.Type('tag:yaml.org,2002:bool', {
-      kind: 'scalar',
-      resolve: (s: unknown) => typeof s === 'string' && CORE_BOOL.test(s),
-      construct: (s: string) => s[0] === 't' || s[0] === 'T',
-    }),
-    new jsyaml.Type('tag:yaml.org,2002:int', {
-      kind: 'scalar',
-      resolve: (s: unknown) => typeof s === 'string' && CORE_INT.test(s),
-      construct: coreNumber,
-    }),
+    coreNull!,
+    coreBool!,
+    // Integers and floats are one type: only the value read matters here.
     new jsyaml.Type('tag:yaml.org,2002:float', {
       kind: 'scalar',
-      resolve: (s: unknown) => typeof s === 'string' && !CORE_INT.test(s) && CORE_FLOAT.test(s),
+      resolve: (s: unknown) => typeof s === 'string' && (CORE_INT.test(s) || CORE_FLOAT.test(s)),
       construct: coreNumber,
     }),
   ],
