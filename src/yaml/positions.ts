@@ -50,7 +50,7 @@ export class PositionIndex {
     (this.map ??= new Map()).set(keyOf(path), pos);
   }
 
-  /** `set` with the key of the path already built (see childKey). */
+  /** `set` with the key of the path already built (a key of `entries()`). */
   setByKey(key: string, pos: NodePos): void {
     (this.map ??= new Map()).set(key, pos);
   }
@@ -101,28 +101,7 @@ export class PositionIndex {
   }
 }
 
-/**
- * What JSON.stringify escapes in a string (quote, backslash, controls, lone
- * surrogates); other keys are quoted directly.
- */
-// eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /["\\\u0000-\u001F\uD800-\uDFFF]/;
-
-/** The key of the document root. */
-export const ROOT_KEY = '';
-
-/**
- * The key of `path` extended by `seg`: the path's JSON without its brackets
- * (`"meta","widgets",0`), so it can be built one segment at a time. JSON
- * quoting keeps it unambiguous (`"1"` is not `1`, a comma in a key is quoted).
- */
-export function childKey(parent: string, seg: string | number): string {
-  const s = typeof seg === 'number' ? String(seg) : NEEDS_ESCAPE.test(seg) ? JSON.stringify(seg) : `"${seg}"`;
-  return parent === ROOT_KEY ? s : `${parent},${s}`;
-}
-
+/** The map's key of a path: its JSON, unambiguous (`"1"` is not `1`, a comma in a key is quoted). */
 function keyOf(path: Path): string {
-  let key = ROOT_KEY;
-  for (const seg of path) key = childKey(key, seg);
-  return key;
+  return JSON.stringify(path);
 }
