@@ -7,7 +7,7 @@ import type { Diagnostic } from '../errors.js';
 import { issuesToDiagnostics, isObject } from '../yaml/issues.js';
 import type { PositionIndex } from '../yaml/positions.js';
 import { parseYaml } from '../yaml/parse.js';
-import { CONFIG_FILE, readBundleFile } from '../yaml/read.js';
+import { CONFIG_FILE, readBundleFileSync } from '../yaml/read.js';
 import { addSecret } from '../redact.js';
 import { WscConfigSchema, type WscConfig } from './schema.js';
 
@@ -42,7 +42,7 @@ function tokenSources(value: unknown): string[] {
 
 /** undefined when the directory has no wsc.yaml. */
 export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefined> {
-  const read = await readBundleFile({ rel: CONFIG_FILE, abs: join(dir, CONFIG_FILE) });
+  const read = readBundleFileSync({ rel: CONFIG_FILE, abs: join(dir, CONFIG_FILE) });
   if (!read.ok) {
     if (read.diagnostic.rule === 'file-unreadable' && /ENOENT/.test(read.diagnostic.message)) return undefined;
     return { diagnostics: [read.diagnostic], tokenVariables: [] };

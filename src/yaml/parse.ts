@@ -17,7 +17,7 @@ import type { Document, Node, Scalar } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { FORBIDDEN_KEYS } from '../domain/forbidden-keys.js';
 import { hasVariables, interpolate, type VarLookup, type VarProblem } from './variables.js';
-import { PositionIndex, type LineCol, type Path } from './positions.js';
+import { lineColAt, PositionIndex, type LineCol, type Path } from './positions.js';
 
 /** Nodes produced by alias expansion, per document (the "billion laughs" guard). */
 export const MAX_ALIAS_NODES = 10_000;
@@ -317,9 +317,9 @@ function rootKeys(text: string): { key: string; pos: LineCol }[][] | undefined {
 
 /** A refusal when the text is over the limits that bound parsing time, before any parsing. */
 function sizeLimits(file: string, text: string): ParseResult | undefined {
-  const refuse = (message: string, line: number, col: number): ParseResult => ({
+  const refuse = (message: string, at: LineCol): ParseResult => ({
     docs: [],
-    diagnostics: [{ severity: 'error', rule: 'yaml-limit', message, pos: { file, line, col } }],
+    diagnostics: [{ severity: 'error', rule: 'yaml-limit', message, pos: { file, ...at } }],
     varProblems: [],
     incomplete: true,
   });
@@ -332,17 +332,11 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
       size.documents > MAX_DOCUMENTS
         ? `more than ${MAX_DOCUMENTS} documents`
         : `more than ${MAX_ELEMENTS} lines and list items`;
-    return refuse(`file has ${what}; split it into several files`, 1, 1);
+    return refuse(`file has ${what}; split it into several files`, { line: 1, col: 1 });
   }
   const flowDepth = text.length <= MAX_FLOW_DEPTH ? { depth: 0, offset: 0 } : maxBracketDepth(text);
   if (flowDepth.depth > MAX_FLOW_DEPTH) {
-    const before = text.slice(0, flowDepth.offset);
-    const line = before.split('\n').length;
-    return refuse(
-      `values are nested more than ${MAX_FLOW_DEPTH} levels deep`,
-      line,
-      flowDepth.offset - before.lastIndexOf('\n'),
-    );
+    return refuse(`values are nested more than ${MAX_FLOW_DEPTH} levels deep`, lineColAt(text, flowDepth.offset));
   }
   return undefined;
 }
@@ -395,7 +389,8 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
 
   parsed.forEach((doc, index) => {
     let fatal = doc.errors.length > 0;
-    for (const e of doc.errors) diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, at(e.pos[0]));
+    for (const e of doc.errors)
+      diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, at(e.pos[0]));
     for (const w of doc.warnings) {
       const pos = at(w.pos[0]);
       if (w.code === 'TAG_RESOLVE_FAILED') {

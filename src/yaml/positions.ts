@@ -105,3 +105,9 @@ export class PositionIndex {
 function keyOf(path: Path): string {
   return JSON.stringify(path);
 }
+
+/** The line and column of `offset` in `text`. */
+export function lineColAt(text: string, offset: number): LineCol {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, col: offset - before.lastIndexOf('\n') };
+}
