@@ -48,7 +48,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   await requireBundleDir(dir);
   const penv = input.env;
   const requireToken = input.requireToken !== false;
-  const loaded = await loadWscConfig(dir);
+  const loaded = loadWscConfig(dir);
   // Every token any environment could use is a secret from here on, before anything can print it.
   const tokenVariables = loaded?.tokenVariables ?? [];
   registerSecrets(penv, tokenVariables);
