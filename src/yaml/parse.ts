@@ -323,10 +323,10 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
     varProblems: [],
     incomplete: true,
   });
-  // A text this short cannot pass either limit (an element takes a character,
-  // a document four): most bundle files skip the scan.
-  const size =
-    text.length <= Math.min(MAX_ELEMENTS, 4 * MAX_DOCUMENTS) ? { elements: 0, documents: 0 } : structureSize(text);
+  // A text this short cannot pass any limit (an element or a nesting level
+  // takes a character, a document four): most bundle files skip the scan.
+  if (text.length <= MAX_FLOW_DEPTH) return undefined;
+  const size = structureSize(text);
   if (size.elements > MAX_ELEMENTS || size.documents > MAX_DOCUMENTS) {
     const what =
       size.documents > MAX_DOCUMENTS
@@ -334,10 +334,8 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
         : `more than ${MAX_ELEMENTS} lines and list items`;
     return refuse(`file has ${what}; split it into several files`, { line: 1, col: 1 });
   }
-  const flowDepth = text.length <= MAX_FLOW_DEPTH ? { depth: 0, offset: 0 } : maxBracketDepth(text);
-  if (flowDepth.depth > MAX_FLOW_DEPTH) {
-    return refuse(`values are nested more than ${MAX_FLOW_DEPTH} levels deep`, lineColAt(text, flowDepth.offset));
-  }
+  if (size.depth > MAX_FLOW_DEPTH)
+    return refuse(`values are nested more than ${MAX_FLOW_DEPTH} levels deep`, lineColAt(text, size.offset));
   return undefined;
 }
 
@@ -542,47 +540,41 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
 
 /**
  * The YAML parser costs tens of microseconds per line or flow item, so a
- * file of a few MiB of tiny entries would take tens of seconds: files are
- * capped by lines + commas (a cheap upper bound of the entries) and by
- * documents, before parsing. Real bundle files are far below both.
+ * file of a few MiB of tiny entries would take tens of seconds, and it
+ * recurses per level of `[`/`{`, taking seconds on a few MiB of `[[[[`: files
+ * are capped by lines + commas (a cheap upper bound of the entries), by
+ * documents and by bracket depth, before parsing. Real bundle files are far
+ * below all three.
  */
 export const MAX_ELEMENTS = 50_000;
 export const MAX_DOCUMENTS = 1_000;
-function structureSize(text: string): { elements: number; documents: number } {
+export const MAX_FLOW_DEPTH = 1000;
+
+/**
+ * Elements, documents, and the deepest nesting of `[`/`{` with where it first
+ * passes MAX_FLOW_DEPTH, quotes ignored (brackets in a string only ever
+ * overcount, and balanced ones cancel out).
+ */
+function structureSize(text: string): { elements: number; documents: number; depth: number; offset: number } {
   let elements = 0;
   let documents = 0;
+  let depth = 0;
+  let max = 0;
+  let offset = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x0a) {
       elements++;
       if (text.startsWith('---', i + 1)) documents++;
     } else if (c === 0x2c) elements++;
-  }
-  return { elements, documents };
-}
-
-/**
- * Deepest nesting of `[`/`{` in the text, quotes ignored (brackets in a
- * string only ever overcount, and balanced ones cancel out). The YAML parser
- * recurses per level and takes seconds on a few MiB of `[[[[`, so such text
- * is refused before parsing.
- */
-export const MAX_FLOW_DEPTH = 1000;
-function maxBracketDepth(text: string): { depth: number; offset: number } {
-  let depth = 0;
-  let max = 0;
-  let offset = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) {
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max && max <= MAX_FLOW_DEPTH) {
         max = depth;
         offset = i;
-        if (max > MAX_FLOW_DEPTH) break;
       }
     } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
   }
-  return { depth: max, offset };
+  return { elements, documents, depth: max, offset };
 }
 
 function firstLine(s: string): string {
