@@ -208,13 +208,13 @@ function checkReferences(
   for (const p of problems) sink.err('bad-reference', p.message, posOf(item, p.path, p.at));
   if (!opts.checkRefs) return;
   for (const r of refs) {
-    const known = r.kind === 'report' ? seen.publicIds.has(r.target) : seen.slugs.has(normalizeSlug(r.target));
-    if (known) continue;
-    const what = r.kind === 'report' ? `report \`${r.target}\`` : `workbook \`${normalizeSlug(r.target)}\``;
+    const id = r.kind === 'report' ? r.target : normalizeSlug(r.target);
+    if (r.kind === 'report' ? seen.publicIds.has(id) : seen.slugs.has(id)) continue;
+    const what = `${r.kind} \`${id}\``;
     const pos = posOf(item, r.path, 'value');
     if (opts.mayHoldUnknownRefs) {
       sink.warn('unknown-reference', `${what} is not in the bundle; plan will check the target`, pos);
-      const key = r.kind === 'report' ? `report/${r.target}` : `workbook/${normalizeSlug(r.target)}`;
+      const key = `${r.kind}/${id}`;
       const seenAt = (item.unknownRefs ??= new Map());
       if (!seenAt.has(key)) seenAt.set(key, pos);
     } else {

@@ -94,7 +94,5 @@ function resolve(
 }
 
 function stringify(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
