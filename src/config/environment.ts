@@ -51,7 +51,8 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const loaded = loadWscConfig(dir);
   // Every token any environment could use is a secret from here on, before anything can print it.
   const tokenVariables = loaded?.tokenVariables ?? [];
-  registerSecrets(penv, tokenVariables);
+  addSecret(envValue(penv, 'WSC_TOKEN'));
+  for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
   if (loaded && !loaded.config) throw new BundleError(loaded.diagnostics);
   const over = overridesOf(input.flags, penv);
   if (!loaded?.config) return withoutConfig(dir, over, penv, requireToken);
@@ -119,11 +120,6 @@ async function requireBundleDir(dir: string): Promise<void> {
   throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${dir}`, {
     hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
   });
-}
-
-function registerSecrets(penv: Record<string, string | undefined>, tokenVariables: readonly string[]): void {
-  addSecret(envValue(penv, 'WSC_TOKEN'));
-  for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
 }
 
 function overridesOf(flags: EnvironmentFlags, penv: Record<string, string | undefined>): Overrides {

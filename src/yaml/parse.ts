@@ -410,9 +410,11 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       return;
     }
     const root = doc.contents;
-    if (root === null || (isScalar(root) && root.value === null && root.tag === undefined && isBlank(text, root.range)))
-      return;
-    const start = at(root.range[0]);
+    // An empty document (no node, or a null scalar with nothing written): skipped.
+    if (root === null) return;
+    const [from, to] = root.range;
+    if (isScalar(root) && root.value === null && root.tag === undefined && text.slice(from, to).trim() === '') return;
+    const start = at(from);
     const positions = new PositionIndex(start);
     const state = { nodes: 0, aliasNodes: 0, aliasDepth: 0, aliasOrigin: start, stack: new Set<Node>() };
 
@@ -579,9 +581,4 @@ function structureSize(text: string): { elements: number; documents: number; dep
 
 function firstLine(s: string): string {
   return s.split('\n')[0]!.trim();
-}
-
-function isBlank(text: string, range: readonly number[] | undefined): boolean {
-  if (!range) return true;
-  return text.slice(range[0], range[1]).trim() === '';
 }
