@@ -21,7 +21,6 @@ export class PositionIndex {
   private map: Map<string, NodePos> | undefined;
   /** Positions of the root's keys alone (the key, not the value): what a valid bundle needs of every document. */
   private readonly topKeys = new Map<string, LineCol>();
-  private startPos: LineCol | undefined;
 
   /**
    * `fill`, when given, records the positions not recorded yet; it runs at
@@ -30,11 +29,9 @@ export class PositionIndex {
    * again with positions when a problem is to be reported.
    */
   constructor(
-    start: LineCol | undefined,
+    private startPos: LineCol | undefined,
     private fill?: (index: PositionIndex) => void,
-  ) {
-    this.startPos = start;
-  }
+  ) {}
 
   /** Where the document's root node starts. */
   get start(): LineCol {
@@ -73,7 +70,7 @@ export class PositionIndex {
     return this.map?.get(key);
   }
 
-  /** Every recorded position, by key (tests, debugging). */
+  /** Every recorded position, by key. */
   entries(): [string, NodePos][] {
     this.complete();
     return [...(this.map?.entries() ?? [])];
