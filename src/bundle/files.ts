@@ -3,7 +3,7 @@
 // order. Symlinked directories are not followed (no loops). Reading one is
 // yaml/read.ts.
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { CONFIG_FILE, fsCause, type BundleFile } from '../yaml/read.js';
@@ -85,9 +85,7 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   return { files, diagnostics };
 }
 
+/** `p` is a directory, or a link to one. */
 export async function isDirectory(p: string): Promise<boolean> {
-  const s = await lstat(p).catch(() => undefined);
-  if (!s) return false;
-  if (s.isSymbolicLink()) return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
-  return s.isDirectory();
+  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
 }

@@ -106,9 +106,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
       case 'too_big':
       case 'too_small': {
         const big = issue.code === 'too_big';
-        const limit = big
-          ? (issue as { maximum: number | bigint }).maximum
-          : (issue as { minimum: number | bigint }).minimum;
+        const limit = 'maximum' in issue ? issue.maximum : issue.minimum;
         let msg: string;
         if (issue.origin === 'string') {
           const len = typeof value === 'string' ? value.length : 0;
