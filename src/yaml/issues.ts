@@ -48,10 +48,10 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
   }
   for (const issue of issues) {
     const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
-    if (ctx.skipPaths?.has(JSON.stringify(path))) continue;
-    if (issue.code === 'invalid_type' && suggested.has(JSON.stringify(path)) && valueAt(ctx.data, path) === undefined)
-      continue;
+    const key = JSON.stringify(path);
     const value = valueAt(ctx.data, path);
+    if (ctx.skipPaths?.has(key) || (issue.code === 'invalid_type' && value === undefined && suggested.has(key)))
+      continue;
     const where = path.length > 0 ? `\`${dotted(path)}\`: ` : '';
     switch (issue.code) {
       case 'unrecognized_keys': {

@@ -1,16 +1,14 @@
 // YAML text -> plain data with positions. Two readers, one result:
-// - js-yaml reads the common case (plain documents) about ten times
-//   faster than the `yaml` library. Positions are then only those of the
-//   root's keys, found in the text; the rest are read at the first lookup
-//   that needs them (a problem to report), by the path below.
+// - js-yaml reads the common case (plain documents) about ten times faster
+//   than the `yaml` library. Positions are then only the root keys', found in
+//   the text; the rest are read at the first lookup that needs them.
 // - Anything the fast path is not sure to read exactly as the library would
 //   (a parse error, an alias, a tag, a forbidden key, a variable problem...)
-//   is read by the `yaml` library's node tree, converted by wsc itself so
-//   that it can (1) remember where every value came from, (2) interpolate
-//   variables scalar by scalar with a position for each problem, (3) refuse
-//   keys that could reach an object's prototype, and (4) bound alias
-//   expansion, nesting and node counts, so a hostile file costs bounded time
-//   and memory. Its diagnostics are the only ones either path gives.
+//   is read by the `yaml` library's node tree, converted here so as to keep
+//   where every value came from, interpolate variables scalar by scalar (each
+//   problem at its position), refuse keys that could reach an object's
+//   prototype, and bound aliases, nesting and node counts (a hostile file costs
+//   bounded time and memory). Its diagnostics are the only ones either gives.
 import { createRequire } from 'node:module';
 import jsyaml from 'js-yaml';
 import type { Document, Node, Scalar } from 'yaml';
