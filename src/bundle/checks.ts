@@ -29,8 +29,7 @@ export const DEFAULT_COLS = 12;
 const MAX_OVERLAP_CHECK = 1000;
 
 export function posOf(item: DocItem, path: Path, at: 'key' | 'value'): SourcePos {
-  const p = item.positions.find(path, at);
-  return { file: item.file, line: p.line, col: p.col };
+  return { file: item.file, ...item.positions.find(path, at) };
 }
 
 const fmt = (p: SourcePos) => `${p.file}:${p.line}:${p.col}`;

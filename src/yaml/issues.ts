@@ -25,12 +25,11 @@ type Issue = z.core.$ZodIssue;
 export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const push = (path: Path, at: 'key' | 'value', rule: string, message: string, hint?: string) => {
-    const p = ctx.positions.find(path, at);
     out.push({
       severity: 'error',
       rule,
       message,
-      pos: { file: ctx.file, line: p.line, col: p.col },
+      pos: { file: ctx.file, ...ctx.positions.find(path, at) },
       ...(hint ? { hint } : {}),
     });
   };
