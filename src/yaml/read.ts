@@ -58,7 +58,7 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
     );
   }
   let text = shared.toString('utf8', 0, n);
-  // A byte-order mark is not part of the text (as TextDecoder, which this replaced, dropped it).
+  // A byte-order mark is not part of the text.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // YAML allows no control character but tab, LF, CR (and NEL): one would
   // otherwise travel, invisible, into the API.
