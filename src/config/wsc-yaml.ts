@@ -58,12 +58,12 @@ export function loadWscConfig(dir: string): LoadedConfig | undefined {
       ...(hint ? { hint } : {}),
     });
   if (parsed.incomplete) return { diagnostics, tokenVariables: [] };
-  if (parsed.docs.length > 1) {
-    error('document-shape', 'wsc.yaml holds one document', parsed.docs[1]!.positions.start);
-    return { diagnostics, tokenVariables: tokenSources(parsed.docs[0]?.value) };
-  }
   const doc = parsed.docs[0];
   const tokenVariables = tokenSources(doc?.value);
+  if (parsed.docs.length > 1) {
+    error('document-shape', 'wsc.yaml holds one document', parsed.docs[1]!.positions.start);
+    return { diagnostics, tokenVariables };
+  }
   if (!doc || !isObject(doc.value)) {
     const start = doc?.positions.start ?? { line: 1, col: 1 };
     error('document-shape', 'wsc.yaml must be a mapping with `environments:`', start);
