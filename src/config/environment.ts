@@ -11,7 +11,7 @@ import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
 import { interpolate, SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
-import type { PositionIndex } from '../yaml/positions.js';
+import type { Path, PositionIndex } from '../yaml/positions.js';
 import { addSecret } from '../redact.js';
 
 export interface EnvironmentFlags {
@@ -195,8 +195,6 @@ function chooseEnvironment(
   return name;
 }
 
-type Path = (string | number)[];
-
 /**
  * `${env.NAME}` in the values of environment `name`: `at` gives a value's
  * wsc.yaml position, `expand` its text with the variables read (only
@@ -346,9 +344,9 @@ function authSchemeFromEnv(env: Record<string, string | undefined>): AuthScheme 
 /** `${env.NAME}` in the string values of `vars`, recursively. */
 function expandVars(
   value: Record<string, unknown>,
-  expand: (text: string, path: (string | number)[]) => unknown,
+  expand: (text: string, path: Path) => unknown,
 ): Record<string, unknown> {
-  const walk = (v: unknown, path: (string | number)[]): unknown => {
+  const walk = (v: unknown, path: Path): unknown => {
     if (typeof v === 'string') return expand(v, path);
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
     // fromEntries defines each key as an own property: `__proto__` stays a key, not a prototype.
