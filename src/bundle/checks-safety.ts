@@ -5,7 +5,7 @@ import type { Diagnostic } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { posOf } from './checks.js';
 import { isObject } from '../yaml/issues.js';
-import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
+import { scanRefs, type FoundRef } from './refs.js';
 import { visible } from '../visible.js';
 
 /** The longest slug wsc sends (a request path segment; far longer ones meet a 431 from the server). */
@@ -58,42 +58,41 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
 
 /** Every cycle of `{ $report }` references among the bundle's reports, once each, at its first reference. */
 export function referenceCycles(items: readonly DocItem[]): Diagnostic[] {
-  const edges = new Map<string, { target: string; item: DocItem; ref: FoundRef }[]>();
+  type Edge = { item: DocItem; ref: FoundRef };
+  const edges = new Map<string, Edge[]>();
   for (const item of items) {
     if (item.kind !== 'Report' || typeof item.value['publicId'] !== 'string' || !isObject(item.value['meta'])) continue;
     const refs: FoundRef[] = [];
-    const problems: RefProblem[] = [];
-    scanRefs(item.value['meta'], ['meta'], refs, problems);
+    scanRefs(item.value['meta'], ['meta'], refs, []);
     const from = item.value['publicId'];
     const list = edges.get(from) ?? [];
-    for (const r of refs) if (r.kind === 'report') list.push({ target: r.target, item, ref: r });
+    for (const ref of refs) if (ref.kind === 'report') list.push({ item, ref });
     edges.set(from, list);
   }
   const out: Diagnostic[] = [];
   const done = new Set<string>();
   const onPath = new Map<string, number>();
-  const path: { id: string; via?: { item: DocItem; ref: FoundRef } }[] = [];
   // Iterative depth-first search: a long chain of references must not overflow the stack.
   for (const start of [...edges.keys()].sort()) {
     if (done.has(start)) continue;
-    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
+    // The path from `start`, each report with the edge that reached it and the next of its own to follow.
+    const path: { id: string; via?: Edge; next: number }[] = [{ id: start, next: 0 }];
     onPath.set(start, 0);
-    path.push({ id: start });
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
+    while (path.length > 0) {
+      const top = path[path.length - 1]!;
       const out1 = edges.get(top.id) ?? [];
       if (top.next >= out1.length) {
-        stack.pop();
-        onPath.delete(top.id);
         path.pop();
+        onPath.delete(top.id);
         done.add(top.id);
         continue;
       }
       const e = out1[top.next++]!;
-      const at = onPath.get(e.target);
+      const target = e.ref.target;
+      const at = onPath.get(target);
       if (at !== undefined) {
-        const cycle = [...path.slice(at).map((p) => p.id), e.target];
-        const first = path[at + 1]?.via ?? { item: e.item, ref: e.ref };
+        const cycle = [...path.slice(at).map((p) => p.id), target];
+        const first = path[at + 1]?.via ?? e;
         out.push({
           severity: 'error',
           rule: 'reference-cycle',
@@ -103,10 +102,9 @@ export function referenceCycles(items: readonly DocItem[]): Diagnostic[] {
         });
         continue;
       }
-      if (done.has(e.target) || !edges.has(e.target)) continue;
-      onPath.set(e.target, path.length);
-      path.push({ id: e.target, via: { item: e.item, ref: e.ref } });
-      stack.push({ id: e.target, next: 0 });
+      if (done.has(target) || !edges.has(target)) continue;
+      onPath.set(target, path.length);
+      path.push({ id: target, via: e, next: 0 });
     }
   }
   return out;

@@ -29,8 +29,7 @@ export const DEFAULT_COLS = 12;
 const MAX_OVERLAP_CHECK = 1000;
 
 export function posOf(item: DocItem, path: Path, at: 'key' | 'value'): SourcePos {
-  const p = item.positions.find(path, at);
-  return { file: item.file, line: p.line, col: p.col };
+  return { file: item.file, ...item.positions.find(path, at) };
 }
 
 const fmt = (p: SourcePos) => `${p.file}:${p.line}:${p.col}`;
@@ -43,7 +42,7 @@ interface Sink {
 
 /** Identities seen across the bundle, first occurrence kept. */
 interface Seen {
-  slugs: Map<string, { item: DocItem; raw: string }>;
+  slugs: Map<string, DocItem>;
   publicIds: Map<string, DocItem>;
   attrNames: Map<string, DocItem>;
   attrIds: Map<number, DocItem>;
@@ -98,53 +97,46 @@ function checkFolderKeys(item: DocItem, sink: Sink): void {
 
 function checkIdentity(item: DocItem, seen: Seen, sink: Sink): void {
   const v = item.value;
+  // An error at `key` when `first` (an earlier document) holds the same identity.
+  const dup = (
+    first: DocItem | undefined,
+    rule: string,
+    what: string,
+    key: string,
+    also = 'also defined',
+    more = '',
+  ) => {
+    if (first === undefined) return;
+    const message = `duplicate ${what}, ${also} at ${fmt(posOf(first, [key], 'key'))}${more}`;
+    sink.err(rule, message, posOf(item, [key], 'key'));
+  };
   if (item.kind === 'Workbook') {
     const raw = v['slug'] as string;
     const slug = normalizeSlug(raw);
-    const first = seen.slugs.get(slug);
-    if (first) {
-      const same =
-        first.raw === raw
-          ? ''
-          : ` (${JSON.stringify(raw)} and ${JSON.stringify(first.raw)} are the same slug once trimmed and lowercased)`;
-      sink.err(
-        'duplicate-slug',
-        `duplicate workbook slug \`${slug}\`, also defined at ${fmt(posOf(first.item, ['slug'], 'key'))}${same}`,
-        posOf(item, ['slug'], 'key'),
-      );
-    } else seen.slugs.set(slug, { item, raw });
+    const first = firstOf(seen.slugs, slug, item);
+    const firstRaw = first?.value['slug'];
+    const same =
+      first === undefined || firstRaw === raw
+        ? ''
+        : ` (${JSON.stringify(raw)} and ${JSON.stringify(firstRaw)} are the same slug once trimmed and lowercased)`;
+    dup(first, 'duplicate-slug', `workbook slug \`${slug}\``, 'slug', undefined, same);
   } else if (item.kind === 'Report') {
     const id = v['publicId'] as string;
-    const first = seen.publicIds.get(id);
-    if (first)
-      sink.err(
-        'duplicate-public-id',
-        `duplicate report publicId \`${id}\`, also defined at ${fmt(posOf(first, ['publicId'], 'key'))}`,
-        posOf(item, ['publicId'], 'key'),
-      );
-    else seen.publicIds.set(id, item);
+    dup(firstOf(seen.publicIds, id, item), 'duplicate-public-id', `report publicId \`${id}\``, 'publicId');
   } else {
     const name = v['name'] as string;
-    const first = seen.attrNames.get(name);
-    if (first)
-      sink.err(
-        'duplicate-user-attribute',
-        `duplicate user attribute \`${name}\`, also defined at ${fmt(posOf(first, ['name'], 'key'))}`,
-        posOf(item, ['name'], 'key'),
-      );
-    else seen.attrNames.set(name, item);
+    dup(firstOf(seen.attrNames, name, item), 'duplicate-user-attribute', `user attribute \`${name}\``, 'name');
     const id = v['id'];
-    if (typeof id === 'number') {
-      const firstId = seen.attrIds.get(id);
-      if (firstId)
-        sink.err(
-          'duplicate-user-attribute',
-          `duplicate user attribute id ${id}, also used at ${fmt(posOf(firstId, ['id'], 'key'))}`,
-          posOf(item, ['id'], 'key'),
-        );
-      else seen.attrIds.set(id, item);
-    }
+    if (typeof id === 'number')
+      dup(firstOf(seen.attrIds, id, item), 'duplicate-user-attribute', `user attribute id ${id}`, 'id', 'also used');
   }
+}
+
+/** The document first seen with `key`; else none, and `item` is recorded as it. */
+function firstOf<K>(map: Map<K, DocItem>, key: K, item: DocItem): DocItem | undefined {
+  const first = map.get(key);
+  if (first === undefined) map.set(key, item);
+  return first;
 }
 
 /** Widget ids, bounds and overlaps of a workbook's dashboard. */
@@ -215,13 +207,13 @@ function checkReferences(
   for (const p of problems) sink.err('bad-reference', p.message, posOf(item, p.path, p.at));
   if (!opts.checkRefs) return;
   for (const r of refs) {
-    const known = r.kind === 'report' ? seen.publicIds.has(r.target) : seen.slugs.has(normalizeSlug(r.target));
-    if (known) continue;
-    const what = r.kind === 'report' ? `report \`${r.target}\`` : `workbook \`${normalizeSlug(r.target)}\``;
+    const id = r.kind === 'report' ? r.target : normalizeSlug(r.target);
+    if (r.kind === 'report' ? seen.publicIds.has(id) : seen.slugs.has(id)) continue;
+    const what = `${r.kind} \`${id}\``;
     const pos = posOf(item, r.path, 'value');
     if (opts.mayHoldUnknownRefs) {
       sink.warn('unknown-reference', `${what} is not in the bundle; plan will check the target`, pos);
-      const key = r.kind === 'report' ? `report/${r.target}` : `workbook/${normalizeSlug(r.target)}`;
+      const key = `${r.kind}/${id}`;
       const seenAt = (item.unknownRefs ??= new Map());
       if (!seenAt.has(key)) seenAt.set(key, pos);
     } else {

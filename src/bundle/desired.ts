@@ -10,8 +10,7 @@ import { parseFolderPath } from '../domain/folder-path.js';
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
 export function identityPos(item: DocItem): SourcePos {
-  const lc = item.positions.topKey(IDENTITY_KEY[item.kind]);
-  return { file: item.file, line: lc.line, col: lc.col };
+  return { file: item.file, ...item.positions.topKey(IDENTITY_KEY[item.kind]) };
 }
 
 export function buildDesired(items: readonly DocItem[]): DesiredState {

@@ -3,7 +3,7 @@
 // order. Symlinked directories are not followed (no loops). Reading one is
 // yaml/read.ts.
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { CONFIG_FILE, fsCause, type BundleFile } from '../yaml/read.js';
@@ -16,20 +16,15 @@ export interface Discovery {
   diagnostics: Diagnostic[];
 }
 
-const at1 = (file: string) => ({ file, line: 1, col: 1 });
-
 export async function discoverFiles(root: string): Promise<Discovery> {
   const files: BundleFile[] = [];
   const diagnostics: Diagnostic[] = [];
   const realRoot = await realpath(root).catch(() => root);
+  const report = (severity: 'error' | 'warning', rule: string, message: string, file: string, hint?: string) =>
+    diagnostics.push({ severity, rule, message, pos: { file, line: 1, col: 1 }, ...(hint ? { hint } : {}) });
   const walk = async (absDir: string, relDir: string, depth: number): Promise<void> => {
     if (depth > MAX_DIR_DEPTH) {
-      diagnostics.push({
-        severity: 'warning',
-        rule: 'bundle-depth',
-        message: `directory nested more than ${MAX_DIR_DEPTH} levels deep; not read`,
-        pos: at1(relDir),
-      });
+      report('warning', 'bundle-depth', `directory nested more than ${MAX_DIR_DEPTH} levels deep; not read`, relDir);
       return;
     }
     let entries: Dirent[];
@@ -37,13 +32,9 @@ export async function discoverFiles(root: string): Promise<Discovery> {
       entries = await readdir(absDir, { withFileTypes: true });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      diagnostics.push({
-        severity: 'error',
-        rule: 'dir-unreadable',
-        message: `cannot read directory${code ? `: ${fsCause(code)}` : ''}`,
-        pos: at1(relDir === '' ? '.' : relDir),
-        hint: 'Give wsc permission to read it, or move it out of the bundle.',
-      });
+      const message = `cannot read directory${code ? `: ${fsCause(code)}` : ''}`;
+      const hint = 'Give wsc permission to read it, or move it out of the bundle.';
+      report('error', 'dir-unreadable', message, relDir === '' ? '.' : relDir, hint);
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -54,13 +45,9 @@ export async function discoverFiles(root: string): Promise<Discovery> {
       if (e.isSymbolicLink() && !/\.ya?ml$/i.test(e.name)) {
         const target = await stat(abs).catch(() => undefined);
         if (target?.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') {
-          diagnostics.push({
-            severity: 'warning',
-            rule: 'symlink-dir',
-            message: 'symbolic link to a directory: not followed',
-            pos: at1(rel),
-            hint: 'Bundle directories are read without following links, so a link loop cannot trap wsc; copy or move the files into the bundle.',
-          });
+          const hint =
+            'Bundle directories are read without following links, so a link loop cannot trap wsc; copy or move the files into the bundle.';
+          report('warning', 'symlink-dir', 'symbolic link to a directory: not followed', rel, hint);
         }
         continue;
       }
@@ -75,35 +62,20 @@ export async function discoverFiles(root: string): Promise<Discovery> {
         // A link to a file is read; a link to a directory is not followed.
         const target = await stat(abs).catch(() => undefined);
         if (!target) {
-          diagnostics.push({
-            severity: 'error',
-            rule: 'file-unreadable',
-            message: 'broken symbolic link',
-            pos: at1(rel),
-          });
+          report('error', 'file-unreadable', 'broken symbolic link', rel);
           continue;
         }
         if (!target.isFile()) continue;
         // Like a linked directory, a linked file must not bring in what lies outside the bundle.
         const real = await realpath(abs).catch(() => abs);
         if (!real.startsWith(realRoot + sep)) {
-          diagnostics.push({
-            severity: 'error',
-            rule: 'symlink-outside',
-            message: 'symbolic link to a file outside the bundle: not read',
-            pos: at1(rel),
-            hint: 'Bundle files are read only from inside the bundle directory; copy the file into it.',
-          });
+          const hint = 'Bundle files are read only from inside the bundle directory; copy the file into it.';
+          report('error', 'symlink-outside', 'symbolic link to a file outside the bundle: not read', rel, hint);
           continue;
         }
       } else if (!e.isFile()) continue;
       if (files.length >= MAX_FILES) {
-        diagnostics.push({
-          severity: 'error',
-          rule: 'bundle-size',
-          message: `more than ${MAX_FILES} bundle files; the rest were not read`,
-          pos: at1(rel),
-        });
+        report('error', 'bundle-size', `more than ${MAX_FILES} bundle files; the rest were not read`, rel);
         return;
       }
       files.push({ rel, abs });
@@ -113,9 +85,7 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   return { files, diagnostics };
 }
 
+/** `p` is a directory, or a link to one. */
 export async function isDirectory(p: string): Promise<boolean> {
-  const s = await lstat(p).catch(() => undefined);
-  if (!s) return false;
-  if (s.isSymbolicLink()) return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
-  return s.isDirectory();
+  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
 }

@@ -42,9 +42,7 @@ function allowVariables(node: unknown): unknown {
 function finish(name: string, title: string, schema: JsonSchema, variables: boolean): SchemaFile {
   const { $schema, definitions: defs, ...rest } = schema;
   const body = variables ? (allowVariables(rest) as JsonSchema) : rest;
-  const definitions: JsonSchema = {
-    ...(variables ? (allowVariables(defs ?? {}) as JsonSchema) : ((defs as JsonSchema | undefined) ?? {})),
-  };
+  const definitions = { ...((variables ? allowVariables(defs) : defs) as JsonSchema | undefined) };
   if (variables) definitions['variable'] = VARIABLE_DEF;
   const tail = Object.keys(definitions).length > 0 ? { definitions } : {};
   return {

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { DocItem } from './checks.js';
 import type { PositionIndex } from '../yaml/positions.js';
+import { isObject } from '../yaml/issues.js';
 import { ReportSchema, UserAttributeSchema, WorkbookSchema, type Kind } from '../domain/bundle-schema/index.js';
 
 /** Per kind: the keys that must pass for the document to take part (its identity), then those used when they pass. */
@@ -32,7 +33,6 @@ export function partialItem(
   const kept: Record<string, unknown> = { kind, [identity]: value[identity] };
   for (const key of more) if (passes(key)) kept[key] = value[key];
   const meta = value['meta'];
-  if (kind !== 'UserAttribute' && meta !== null && typeof meta === 'object' && !Array.isArray(meta))
-    kept['meta'] = meta;
+  if (kind !== 'UserAttribute' && isObject(meta)) kept['meta'] = meta;
   return { kind, file, positions, value: kept, partial: true };
 }

@@ -44,48 +44,38 @@ export function scanRefs(value: unknown, base: Path, refs: FoundRef[], problems:
       const kind = refKey === '$report' ? 'report' : 'workbook';
       if (keys.length !== 1) {
         const extra = keys.find((k) => k !== refKey)!;
-        problems.push({
-          path: at(depth, extra),
-          at: 'key',
-          message: `a reference holds only \`${refKey}\`; unexpected key \`${extra}\``,
-        });
-      } else if (typeof target !== 'string') {
-        problems.push({
-          path: at(depth, refKey),
-          at: 'value',
-          message: `\`${refKey}\` must name a ${kind === 'report' ? 'publicId' : 'slug'} (a string), got ${describe(target)}`,
-        });
-      } else if (kind === 'report' && !PUBLIC_ID_RE.test(target)) {
-        problems.push({
-          path: at(depth, refKey),
-          at: 'value',
-          message: `\`$report\` must be a publicId of exactly 12 characters of [0-9A-Za-z], got ${describe(target)}`,
-        });
-      } else if (kind === 'workbook' && target.trim() === '') {
-        problems.push({
-          path: at(depth, refKey),
-          at: 'value',
-          message: '`$workbook` must name a slug, got an empty string',
-        });
-      } else {
-        refs.push({ kind, target, path: at(depth, refKey) });
+        const message = `a reference holds only \`${refKey}\`; unexpected key \`${extra}\``;
+        problems.push({ path: at(depth, extra), at: 'key', message });
+        return;
       }
+      const message = targetProblem(refKey, target);
+      if (message !== undefined) problems.push({ path: at(depth, refKey), at: 'value', message });
+      else refs.push({ kind, target: target as string, path: at(depth, refKey) });
       return;
     }
     for (const k in o) {
       if (!Object.hasOwn(o, k)) continue;
       if (k.length > 2 && k.charCodeAt(0) === 36 /* $ */) {
         const near = closest(k, REF_KEYS);
-        if (near)
-          problems.push({
-            path: at(depth, k),
-            at: 'key',
-            message: `unknown reference key \`${k}\` (did you mean \`${near}\`?)`,
-          });
+        if (near) {
+          const message = `unknown reference key \`${k}\` (did you mean \`${near}\`?)`;
+          problems.push({ path: at(depth, k), at: 'key', message });
+        }
       }
       path[d] = k;
       walk(o[k], depth + 1);
     }
   };
   walk(value, 0);
+}
+
+/** What is wrong with the target of a `$report` or `$workbook` reference, or undefined. */
+function targetProblem(refKey: string, target: unknown): string | undefined {
+  if (typeof target !== 'string')
+    return `\`${refKey}\` must name a ${refKey === '$report' ? 'publicId' : 'slug'} (a string), got ${describe(target)}`;
+  if (refKey === '$report')
+    return PUBLIC_ID_RE.test(target)
+      ? undefined
+      : `\`$report\` must be a publicId of exactly 12 characters of [0-9A-Za-z], got ${describe(target)}`;
+  return target.trim() === '' ? '`$workbook` must name a slug, got an empty string' : undefined;
 }

@@ -15,22 +15,18 @@ function redact(raw: string): string {
 }
 
 export function normalizeBaseUrl(raw: string, source: string): string {
+  const invalid = (what: string) =>
+    new ConfigError('base_url_invalid', `${source}: ${what}`, {
+      hint: 'Give the host URL, e.g. https://acme.cubecloud.dev',
+    });
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new ConfigError('base_url_invalid', `${source}: ${JSON.stringify(redact(raw))} is not a valid URL`, {
-      hint: 'Give the host URL, e.g. https://acme.cubecloud.dev',
-    });
+    throw invalid(`${JSON.stringify(redact(raw))} is not a valid URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError(
-      'base_url_invalid',
-      `${source}: the base URL must start with https:// (got ${url.protocol}//)`,
-      {
-        hint: 'Give the host URL, e.g. https://acme.cubecloud.dev',
-      },
-    );
+    throw invalid(`the base URL must start with https:// (got ${url.protocol}//)`);
   }
   if (url.username || url.password) {
     throw new ConfigError('base_url_credentials', `${source}: the base URL must not contain credentials`, {
@@ -38,9 +34,7 @@ export function normalizeBaseUrl(raw: string, source: string): string {
     });
   }
   if (url.search || url.hash) {
-    throw new ConfigError('base_url_invalid', `${source}: the base URL must not have a query or fragment`, {
-      hint: 'Give the host URL, e.g. https://acme.cubecloud.dev',
-    });
+    throw invalid('the base URL must not have a query or fragment');
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new ConfigError(

@@ -11,7 +11,7 @@ import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
 import { interpolate, SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
-import type { PositionIndex } from '../yaml/positions.js';
+import type { Path, PositionIndex } from '../yaml/positions.js';
 import { addSecret } from '../redact.js';
 
 export interface EnvironmentFlags {
@@ -48,10 +48,11 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   await requireBundleDir(dir);
   const penv = input.env;
   const requireToken = input.requireToken !== false;
-  const loaded = await loadWscConfig(dir);
+  const loaded = loadWscConfig(dir);
   // Every token any environment could use is a secret from here on, before anything can print it.
   const tokenVariables = loaded?.tokenVariables ?? [];
-  registerSecrets(penv, tokenVariables);
+  addSecret(envValue(penv, 'WSC_TOKEN'));
+  for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
   if (loaded && !loaded.config) throw new BundleError(loaded.diagnostics);
   const over = overridesOf(input.flags, penv);
   if (!loaded?.config) return withoutConfig(dir, over, penv, requireToken);
@@ -60,8 +61,13 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const name = chooseEnvironment(config.environments, config.defaultEnvironment, over.envName);
   const cfg = config.environments[name]!;
   const { at, expand } = expanderFor(name, loaded.positions!, penv, tokenVariables);
-  const withTokenVariables = (e: ResolvedEnvironment): ResolvedEnvironment =>
-    tokenVariables.length > 0 ? { ...e, tokenVariables } : e;
+  // What else of wsc.yaml the environment carries: token variables, `bundle:`, the environment's `prune:`.
+  const owned = (env: ResolvedEnvironment): ResolvedEnvironment => {
+    if (tokenVariables.length > 0) env.tokenVariables = tokenVariables;
+    if (config.bundle !== undefined) env.bundle = config.bundle;
+    if (cfg.prune === true) env.prune = true;
+    return env;
+  };
   const vars = expandVars(cfg.vars ?? {}, (text, path) =>
     expand(text, ['vars', ...path], `\`vars.${path.join('.')}\``),
   );
@@ -71,7 +77,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   if (!over.baseUrl) {
     if (cfg.embedded === true) {
       const env = embedded(name, dir, over.deployment ?? cfg.deploymentId ?? 1, vars, publicIds, scheme);
-      return owned(withTokenVariables(env), config.bundle, cfg.prune);
+      return owned(env);
     }
     if (cfg.baseUrl === undefined) {
       throw new ConfigError(
@@ -104,7 +110,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     publicIds,
     vars,
   });
-  return owned(withTokenVariables(env), config.bundle, cfg.prune);
+  return owned(env);
 }
 
 /** --dir (or the bundle a command reads) must exist: else no embedded state directory is made in its place. */
@@ -114,11 +120,6 @@ async function requireBundleDir(dir: string): Promise<void> {
   throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${dir}`, {
     hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
   });
-}
-
-function registerSecrets(penv: Record<string, string | undefined>, tokenVariables: readonly string[]): void {
-  addSecret(envValue(penv, 'WSC_TOKEN'));
-  for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
 }
 
 function overridesOf(flags: EnvironmentFlags, penv: Record<string, string | undefined>): Overrides {
@@ -194,8 +195,6 @@ function chooseEnvironment(
   return name;
 }
 
-type Path = (string | number)[];
-
 /**
  * `${env.NAME}` in the values of environment `name`: `at` gives a value's
  * wsc.yaml position, `expand` its text with the variables read (only
@@ -248,13 +247,6 @@ function expanderFor(
     );
   };
   return { at, expand };
-}
-
-/** The bundle's name (wsc.yaml `bundle:`) and the environment's `prune:`. */
-function owned(env: ResolvedEnvironment, bundle: string | undefined, prune: boolean | undefined): ResolvedEnvironment {
-  if (bundle !== undefined) env.bundle = bundle;
-  if (prune === true) env.prune = true;
-  return env;
 }
 
 function embedded(
@@ -320,10 +312,9 @@ export function tokenProblem(token: string): string | undefined {
   }
   for (let i = 0; i < token.length; i++) {
     const c = token.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f)
-      return `holds a control character (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
-    if (c > 0xff)
-      return `holds a character outside Latin-1 (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
+    if (c >= 0x20 && c !== 0x7f && c <= 0xff) continue;
+    const what = c > 0xff ? 'a character outside Latin-1' : 'a control character';
+    return `holds ${what} (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
   }
   return undefined;
 }
@@ -353,25 +344,15 @@ function authSchemeFromEnv(env: Record<string, string | undefined>): AuthScheme 
 /** `${env.NAME}` in the string values of `vars`, recursively. */
 function expandVars(
   value: Record<string, unknown>,
-  expand: (text: string, path: (string | number)[]) => unknown,
+  expand: (text: string, path: Path) => unknown,
 ): Record<string, unknown> {
-  const walk = (v: unknown, path: (string | number)[]): unknown => {
+  const walk = (v: unknown, path: Path): unknown => {
     if (typeof v === 'string') return expand(v, path);
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
-    if (v !== null && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v))
-        Object.defineProperty(out, k, {
-          value: walk(x, [...path, k]),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      return out;
-    }
+    // fromEntries defines each key as an own property: `__proto__` stays a key, not a prototype.
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...path, k])]));
     return v;
   };
   return walk(value, []) as Record<string, unknown>;
 }
-
-export type { EnvironmentConfig };

@@ -2,7 +2,12 @@
 // typo is an error, not a silently ignored key.
 import * as z from 'zod';
 
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const NAME = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+    'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`',
+  );
 const VAR_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The only form a token may take in wsc.yaml: the file is committed, the token is not. */
 export const ENV_REF_RE = /^\$\{env\.[A-Za-z_][A-Za-z0-9_]*\}$/;
@@ -41,21 +46,13 @@ export const EnvironmentSchema = z
 
 export const WscConfigSchema = z
   .strictObject({
-    bundle: z
-      .string()
-      .regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`')
-      .max(100)
+    bundle: NAME.max(100)
       .optional()
       .describe(
         "The bundle's name, in the ownership record of everything apply writes (prune and UI-edit marks need it).",
       ),
     defaultEnvironment: z.string().optional().describe('Environment used without --env / WSC_ENV.'),
-    environments: z
-      .record(
-        z.string().regex(NAME_RE, 'must start with a letter or digit and hold only letters, digits, `-`, `_` and `.`'),
-        EnvironmentSchema,
-      )
-      .describe('Target environments by name.'),
+    environments: z.record(NAME, EnvironmentSchema).describe('Target environments by name.'),
   })
   .describe('wsc.yaml: environments of a wsc bundle.');
 

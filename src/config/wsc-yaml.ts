@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { issuesToDiagnostics, isObject } from '../yaml/issues.js';
-import type { PositionIndex } from '../yaml/positions.js';
+import type { LineCol, PositionIndex } from '../yaml/positions.js';
 import { parseYaml } from '../yaml/parse.js';
-import { CONFIG_FILE, readBundleFile } from '../yaml/read.js';
+import { CONFIG_FILE, readBundleFileSync } from '../yaml/read.js';
 import { addSecret } from '../redact.js';
 import { WscConfigSchema, type WscConfig } from './schema.js';
 
@@ -41,35 +41,32 @@ function tokenSources(value: unknown): string[] {
 }
 
 /** undefined when the directory has no wsc.yaml. */
-export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefined> {
-  const read = await readBundleFile({ rel: CONFIG_FILE, abs: join(dir, CONFIG_FILE) });
+export function loadWscConfig(dir: string): LoadedConfig | undefined {
+  const read = readBundleFileSync({ rel: CONFIG_FILE, abs: join(dir, CONFIG_FILE) });
   if (!read.ok) {
     if (read.diagnostic.rule === 'file-unreadable' && /ENOENT/.test(read.diagnostic.message)) return undefined;
     return { diagnostics: [read.diagnostic], tokenVariables: [] };
   }
   const parsed = parseYaml(CONFIG_FILE, read.text);
   const diagnostics = [...parsed.diagnostics];
-  if (parsed.incomplete) return { diagnostics, tokenVariables: [] };
-  if (parsed.docs.length > 1) {
-    const second = parsed.docs[1]!;
+  const error = (rule: string, message: string, at: LineCol, hint?: string) =>
     diagnostics.push({
       severity: 'error',
-      rule: 'document-shape',
-      message: 'wsc.yaml holds one document',
-      pos: { file: CONFIG_FILE, ...second.positions.start },
+      rule,
+      message,
+      pos: { file: CONFIG_FILE, ...at },
+      ...(hint ? { hint } : {}),
     });
-    return { diagnostics, tokenVariables: tokenSources(parsed.docs[0]?.value) };
-  }
+  if (parsed.incomplete) return { diagnostics, tokenVariables: [] };
   const doc = parsed.docs[0];
   const tokenVariables = tokenSources(doc?.value);
+  if (parsed.docs.length > 1) {
+    error('document-shape', 'wsc.yaml holds one document', parsed.docs[1]!.positions.start);
+    return { diagnostics, tokenVariables };
+  }
   if (!doc || !isObject(doc.value)) {
     const start = doc?.positions.start ?? { line: 1, col: 1 };
-    diagnostics.push({
-      severity: 'error',
-      rule: 'document-shape',
-      message: 'wsc.yaml must be a mapping with `environments:`',
-      pos: { file: CONFIG_FILE, ...start },
-    });
+    error('document-shape', 'wsc.yaml must be a mapping with `environments:`', start);
     return { diagnostics, tokenVariables };
   }
   const result = WscConfigSchema.safeParse(doc.value);
@@ -87,38 +84,28 @@ export async function loadWscConfig(dir: string): Promise<LoadedConfig | undefin
   const config = result.data;
   const def = config.defaultEnvironment;
   if (def !== undefined && !Object.hasOwn(config.environments, def)) {
-    const p = doc.positions.find(['defaultEnvironment'], 'value');
-    diagnostics.push({
-      severity: 'error',
-      rule: 'unknown-environment',
-      message: `defaultEnvironment \`${def}\` is not one of the environments (${Object.keys(config.environments).join(', ') || 'none'})`,
-      pos: { file: CONFIG_FILE, ...p },
-    });
+    const names = Object.keys(config.environments).join(', ') || 'none';
+    const at = doc.positions.find(['defaultEnvironment'], 'value');
+    error('unknown-environment', `defaultEnvironment \`${def}\` is not one of the environments (${names})`, at);
     return { diagnostics, tokenVariables };
   }
-  for (const [name, env] of Object.entries(config.environments)) {
+  const envs = Object.entries(config.environments);
+  const keyAt = (name: string, key: string) => doc.positions.find(['environments', name, key], 'key');
+  for (const [name, env] of envs) {
     if (env.embedded === true && env.baseUrl !== undefined) {
-      const p = doc.positions.find(['environments', name, 'baseUrl'], 'key');
-      diagnostics.push({
-        severity: 'error',
-        rule: 'environment-conflict',
-        message: `environment \`${name}\` is embedded and cannot have a baseUrl`,
-        pos: { file: CONFIG_FILE, ...p },
-      });
+      const message = `environment \`${name}\` is embedded and cannot have a baseUrl`;
+      error('environment-conflict', message, keyAt(name, 'baseUrl'));
     }
   }
-  for (const [name, env] of Object.entries(config.environments)) {
+  for (const [name, env] of envs) {
     if (env.prune === true && config.bundle === undefined) {
-      const p = doc.positions.find(['environments', name, 'prune'], 'key');
-      diagnostics.push({
-        severity: 'error',
-        rule: 'bundle-name-required',
-        message: `environment \`${name}\` has \`prune: true\`, which needs the bundle's name`,
-        pos: { file: CONFIG_FILE, ...p },
-        hint:
-          "Add `bundle: <name>` at the top of wsc.yaml (for example the repository's name); " +
+      error(
+        'bundle-name-required',
+        `environment \`${name}\` has \`prune: true\`, which needs the bundle's name`,
+        keyAt(name, 'prune'),
+        "Add `bundle: <name>` at the top of wsc.yaml (for example the repository's name); " +
           'wsc records it on everything it writes and prunes only what carries it.',
-      });
+      );
     }
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics, tokenVariables };

@@ -25,12 +25,11 @@ type Issue = z.core.$ZodIssue;
 export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const push = (path: Path, at: 'key' | 'value', rule: string, message: string, hint?: string) => {
-    const p = ctx.positions.find(path, at);
     out.push({
       severity: 'error',
       rule,
       message,
-      pos: { file: ctx.file, line: p.line, col: p.col },
+      pos: { file: ctx.file, ...ctx.positions.find(path, at) },
       ...(hint ? { hint } : {}),
     });
   };
@@ -48,10 +47,10 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
   }
   for (const issue of issues) {
     const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
-    if (ctx.skipPaths?.has(JSON.stringify(path))) continue;
-    if (issue.code === 'invalid_type' && suggested.has(JSON.stringify(path)) && valueAt(ctx.data, path) === undefined)
-      continue;
+    const key = JSON.stringify(path);
     const value = valueAt(ctx.data, path);
+    if (ctx.skipPaths?.has(key) || (issue.code === 'invalid_type' && value === undefined && suggested.has(key)))
+      continue;
     const where = path.length > 0 ? `\`${dotted(path)}\`: ` : '';
     switch (issue.code) {
       case 'unrecognized_keys': {
@@ -84,7 +83,12 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
           push(path, 'key', 'missing-key', `missing required key \`${last}\`${inWhere}`);
         } else {
           const expected = issue.expected === 'number' && isIntAt(ctx.schema, path) ? 'int' : issue.expected;
-          push(path, 'value', 'wrong-type', `${where}expected ${expectedName(expected)}, got ${describe(value)}`);
+          push(
+            path,
+            'value',
+            'wrong-type',
+            `${where}expected ${EXPECTED_NAMES[expected] ?? expected}, got ${describe(value)}`,
+          );
         }
         break;
       }
@@ -101,9 +105,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
       case 'too_big':
       case 'too_small': {
         const big = issue.code === 'too_big';
-        const limit = big
-          ? (issue as { maximum: number | bigint }).maximum
-          : (issue as { minimum: number | bigint }).minimum;
+        const limit = 'maximum' in issue ? issue.maximum : issue.minimum;
         let msg: string;
         if (issue.origin === 'string') {
           const len = typeof value === 'string' ? value.length : 0;
@@ -162,27 +164,15 @@ export function describe(v: unknown): string {
   return 'a mapping';
 }
 
-function expectedName(expected: string): string {
-  switch (expected) {
-    case 'int':
-      return 'an integer';
-    case 'number':
-      return 'a number';
-    case 'string':
-      return 'a string';
-    case 'boolean':
-      return 'true or false';
-    case 'object':
-    case 'record':
-      return 'a mapping';
-    case 'array':
-      return 'a list';
-    case 'null':
-      return 'null';
-    default:
-      return expected;
-  }
-}
+const EXPECTED_NAMES: Record<string, string> = {
+  int: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'a mapping',
+  record: 'a mapping',
+  array: 'a list',
+};
 
 // ---------------------------------------------------------------------------
 // The keys a strict object at `path` accepts, by walking the schema.
@@ -190,18 +180,12 @@ function expectedName(expected: string): string {
 type AnyDef = { type: string; [k: string]: unknown };
 const defOf = (s: unknown): AnyDef => (s as { _zod: { def: AnyDef } })._zod.def;
 
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly', 'prefault', 'nonoptional']);
+
 function unwrap(s: unknown): unknown {
   for (let i = 0; i < 16; i++) {
     const d = defOf(s);
-    if (
-      d.type === 'optional' ||
-      d.type === 'nullable' ||
-      d.type === 'default' ||
-      d.type === 'readonly' ||
-      d.type === 'prefault' ||
-      d.type === 'nonoptional'
-    )
-      s = d['innerType'];
+    if (WRAPPERS.has(d.type)) s = d['innerType'];
     else if (d.type === 'pipe') s = d['in'];
     else return s;
   }
@@ -226,27 +210,21 @@ function childOf(s: unknown, seg: string | number): unknown[] {
   }
 }
 
-function isIntAt(schema: z.ZodType, path: Path): boolean {
+/** The definitions of the schemas that can hold the value at `path`. */
+function defsAt(schema: z.ZodType, path: Path): AnyDef[] {
   let current: unknown[] = [schema];
   for (const seg of path) current = current.flatMap((s) => childOf(s, seg));
-  return current.some((s) => {
-    const d = defOf(unwrap(s));
-    return d['format'] === 'safeint' || d['format'] === 'int32';
-  });
+  return current.map((s) => defOf(unwrap(s)));
 }
 
-export function knownKeysAt(schema: z.ZodType, path: Path): string[] {
-  let current: unknown[] = [schema];
-  for (const seg of path) current = current.flatMap((s) => childOf(s, seg));
+function isIntAt(schema: z.ZodType, path: Path): boolean {
+  return defsAt(schema, path).some((d) => d['format'] === 'safeint' || d['format'] === 'int32');
+}
+
+function knownKeysAt(schema: z.ZodType, path: Path): string[] {
   const keys = new Set<string>();
-  for (const s of current) {
-    const d = defOf(unwrap(s));
+  const options = (d: AnyDef) => (d.type === 'union' ? (d['options'] as unknown[]).map((o) => defOf(unwrap(o))) : [d]);
+  for (const d of defsAt(schema, path).flatMap(options))
     if (d.type === 'object') for (const k of Object.keys(d['shape'] as object)) keys.add(k);
-    if (d.type === 'union')
-      for (const o of d['options'] as unknown[]) {
-        const od = defOf(unwrap(o));
-        if (od.type === 'object') for (const k of Object.keys(od['shape'] as object)) keys.add(k);
-      }
-  }
   return [...keys];
 }

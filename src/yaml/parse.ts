@@ -1,23 +1,21 @@
 // YAML text -> plain data with positions. Two readers, one result:
-// - js-yaml reads the common case (plain documents) about ten times
-//   faster than the `yaml` library. Positions are then only those of the
-//   root's keys, found in the text; the rest are read at the first lookup
-//   that needs them (a problem to report), by the path below.
+// - js-yaml reads the common case (plain documents) about ten times faster
+//   than the `yaml` library. Positions are then only the root keys', found in
+//   the text; the rest are read at the first lookup that needs them.
 // - Anything the fast path is not sure to read exactly as the library would
 //   (a parse error, an alias, a tag, a forbidden key, a variable problem...)
-//   is read by the `yaml` library's node tree, converted by wsc itself so
-//   that it can (1) remember where every value came from, (2) interpolate
-//   variables scalar by scalar with a position for each problem, (3) refuse
-//   keys that could reach an object's prototype, and (4) bound alias
-//   expansion, nesting and node counts, so a hostile file costs bounded time
-//   and memory. Its diagnostics are the only ones either path gives.
+//   is read by the `yaml` library's node tree, converted here so as to keep
+//   where every value came from, interpolate variables scalar by scalar (each
+//   problem at its position), refuse keys that could reach an object's
+//   prototype, and bound aliases, nesting and node counts (a hostile file costs
+//   bounded time and memory). Its diagnostics are the only ones either gives.
 import { createRequire } from 'node:module';
 import jsyaml from 'js-yaml';
 import type { Document, Node, Scalar } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { FORBIDDEN_KEYS } from '../domain/forbidden-keys.js';
 import { hasVariables, interpolate, type VarLookup, type VarProblem } from './variables.js';
-import { PositionIndex, type LineCol, type Path } from './positions.js';
+import { lineColAt, PositionIndex, type LineCol, type Path } from './positions.js';
 
 /** Nodes produced by alias expansion, per document (the "billion laughs" guard). */
 export const MAX_ALIAS_NODES = 10_000;
@@ -98,28 +96,16 @@ const coreNumber = (s: string): number => {
   if (/\.(?:inf|Inf|INF)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
   return parseFloat(s);
 };
-const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+// js-yaml's null and bool types (not in its type definitions) read what the library's do.
+const { null: coreNull, bool: coreBool } = (jsyaml as unknown as { types: Record<string, jsyaml.Type> }).types;
 const SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [
-    new jsyaml.Type('tag:yaml.org,2002:null', {
-      kind: 'scalar',
-      resolve: (s: unknown) => s === null || (typeof s === 'string' && CORE_NULL.test(s)),
-      construct: () => null,
-    }),
-    new jsyaml.Type('tag:yaml.org,2002:bool', {
-      kind: 'scalar',
-      resolve: (s: unknown) => typeof s === 'string' && CORE_BOOL.test(s),
-      construct: (s: string) => s[0] === 't' || s[0] === 'T',
-    }),
-    new jsyaml.Type('tag:yaml.org,2002:int', {
-      kind: 'scalar',
-      resolve: (s: unknown) => typeof s === 'string' && CORE_INT.test(s),
-      construct: coreNumber,
-    }),
+    coreNull!,
+    coreBool!,
+    // Integers and floats are one type: only the value read matters here.
     new jsyaml.Type('tag:yaml.org,2002:float', {
       kind: 'scalar',
-      resolve: (s: unknown) => typeof s === 'string' && !CORE_INT.test(s) && CORE_FLOAT.test(s),
+      resolve: (s: unknown) => typeof s === 'string' && (CORE_INT.test(s) || CORE_FLOAT.test(s)),
       construct: coreNumber,
     }),
   ],
@@ -329,61 +315,26 @@ function rootKeys(text: string): { key: string; pos: LineCol }[][] | undefined {
 
 /** A refusal when the text is over the limits that bound parsing time, before any parsing. */
 function sizeLimits(file: string, text: string): ParseResult | undefined {
-  const refuse = (message: string, line: number, col: number): ParseResult => ({
+  const refuse = (message: string, at: LineCol): ParseResult => ({
     docs: [],
-    diagnostics: [{ severity: 'error', rule: 'yaml-limit', message, pos: { file, line, col } }],
+    diagnostics: [{ severity: 'error', rule: 'yaml-limit', message, pos: { file, ...at } }],
     varProblems: [],
     incomplete: true,
   });
-  // A text this short cannot pass either limit (an element takes a character,
-  // a document four): most bundle files skip the scan.
-  const size =
-    text.length <= Math.min(MAX_ELEMENTS, 4 * MAX_DOCUMENTS) ? { elements: 0, documents: 0 } : structureSize(text);
+  // A text this short cannot pass any limit (an element or a nesting level
+  // takes a character, a document four): most bundle files skip the scan.
+  if (text.length <= MAX_FLOW_DEPTH) return undefined;
+  const size = structureSize(text);
   if (size.elements > MAX_ELEMENTS || size.documents > MAX_DOCUMENTS) {
     const what =
       size.documents > MAX_DOCUMENTS
         ? `more than ${MAX_DOCUMENTS} documents`
         : `more than ${MAX_ELEMENTS} lines and list items`;
-    return refuse(`file has ${what}; split it into several files`, 1, 1);
+    return refuse(`file has ${what}; split it into several files`, { line: 1, col: 1 });
   }
-  const flowDepth = text.length <= MAX_FLOW_DEPTH ? { depth: 0, offset: 0 } : maxBracketDepth(text);
-  if (flowDepth.depth > MAX_FLOW_DEPTH) {
-    const before = text.slice(0, flowDepth.offset);
-    const line = before.split('\n').length;
-    return refuse(
-      `values are nested more than ${MAX_FLOW_DEPTH} levels deep`,
-      line,
-      flowDepth.offset - before.lastIndexOf('\n'),
-    );
-  }
+  if (size.depth > MAX_FLOW_DEPTH)
+    return refuse(`values are nested more than ${MAX_FLOW_DEPTH} levels deep`, lineColAt(text, size.offset));
   return undefined;
-}
-
-/**
- * A string scalar with `${...}` interpolated; problems are recorded at the
- * variable's column when the scalar is on one line and its style lets the
- * column be known, else at the scalar.
- */
-function interpolateScalar(
-  v: string,
-  style: string | undefined,
-  path: Path,
-  pos: LineCol,
-  doc: number,
-  lookup: VarLookup,
-  varProblems: VarUse[],
-): unknown {
-  // Most scalars hold no variable: no result object for them.
-  if (!hasVariables(v)) return v;
-  const r = interpolate(v, lookup);
-  if (!r.changed) return v;
-  const singleLine = !v.includes('\n');
-  const shift = style === 'PLAIN' ? 0 : style === 'QUOTE_DOUBLE' || style === 'QUOTE_SINGLE' ? 1 : -1;
-  for (const problem of r.problems) {
-    const p = singleLine && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
-    varProblems.push({ doc, path: [...path], pos: p, problem });
-  }
-  return r.value;
 }
 
 /**
@@ -415,12 +366,12 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
   try {
     parsed = parseAllDocuments(text, {
       lineCounter: lc,
-      prettyErrors: false, // Duplicate keys are found by the converter with a Set: the parser's own
+      prettyErrors: false,
+      // Duplicate keys are found by the converter with a Set: the parser's own
       // check compares each key with all earlier ones (quadratic on big maps).
       uniqueKeys: false,
       strict: true,
-    }) as Document.Parsed[];
-    if (!Array.isArray(parsed)) parsed = [];
+    });
   } catch (e) {
     // The parser recurses per nesting level; absurd nesting ends here.
     diag(
@@ -433,24 +384,9 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
   }
 
   parsed.forEach((doc, index) => {
-    let fatal = false;
-    for (const e of doc.errors) {
-      const pos = at(e.pos[0]);
-      if (e.code === 'DUPLICATE_KEY') {
-        const m = /^("[^"\n]*"|'[^'\n]*'|[^:\n]+?)\s*:/.exec(text.slice(e.pos[0], e.pos[0] + 200));
-        const key = (m?.[1] ?? text.slice(e.pos[0], e.pos[1])).trim();
-        diag(
-          'error',
-          'duplicate-key',
-          `duplicate key \`${key}\``,
-          pos,
-          'A mapping may name each key once; the later value would silently win.',
-        );
-      } else {
-        fatal = true;
-        diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, pos);
-      }
-    }
+    let fatal = doc.errors.length > 0;
+    for (const e of doc.errors)
+      diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, at(e.pos[0]));
     for (const w of doc.warnings) {
       const pos = at(w.pos[0]);
       if (w.code === 'TAG_RESOLVE_FAILED') {
@@ -472,9 +408,11 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       return;
     }
     const root = doc.contents;
-    if (root === null || (isScalar(root) && root.value === null && root.tag === undefined && isBlank(text, root.range)))
-      return;
-    const start = at(root.range[0]);
+    // An empty document (no node, or a null scalar with nothing written): skipped.
+    if (root === null) return;
+    const [from, to] = root.range;
+    if (isScalar(root) && root.value === null && root.tag === undefined && text.slice(from, to).trim() === '') return;
+    const start = at(from);
     const positions = new PositionIndex(start);
     const state = { nodes: 0, aliasNodes: 0, aliasDepth: 0, aliasOrigin: start, stack: new Set<Node>() };
 
@@ -575,8 +513,17 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
       if (typeof v === 'bigint') return Number(v);
       if (v !== null && typeof v === 'object')
         throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
-      if (typeof v !== 'string' || !opts.lookup) return v;
-      return interpolateScalar(v, n.type, path, pos, index, opts.lookup, varProblems);
+      // Most scalars hold no variable: no result object for them.
+      if (typeof v !== 'string' || !opts.lookup || !hasVariables(v)) return v;
+      // A problem is recorded at the variable's column when the scalar is on
+      // one line and its style lets the column be known, else at the scalar.
+      const r = interpolate(v, opts.lookup);
+      const shift = n.type === 'PLAIN' ? 0 : n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE' ? 1 : -1;
+      for (const problem of r.problems) {
+        const p = !v.includes('\n') && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
+        varProblems.push({ doc: index, path: [...path], pos: p, problem });
+      }
+      return r.value;
     };
 
     try {
@@ -593,54 +540,43 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
 
 /**
  * The YAML parser costs tens of microseconds per line or flow item, so a
- * file of a few MiB of tiny entries would take tens of seconds: files are
- * capped by lines + commas (a cheap upper bound of the entries) and by
- * documents, before parsing. Real bundle files are far below both.
+ * file of a few MiB of tiny entries would take tens of seconds, and it
+ * recurses per level of `[`/`{`, taking seconds on a few MiB of `[[[[`: files
+ * are capped by lines + commas (a cheap upper bound of the entries), by
+ * documents and by bracket depth, before parsing. Real bundle files are far
+ * below all three.
  */
 export const MAX_ELEMENTS = 50_000;
 export const MAX_DOCUMENTS = 1_000;
-function structureSize(text: string): { elements: number; documents: number } {
+export const MAX_FLOW_DEPTH = 1000;
+
+/**
+ * Elements, documents, and the deepest nesting of `[`/`{` with where it first
+ * passes MAX_FLOW_DEPTH, quotes ignored (brackets in a string only ever
+ * overcount, and balanced ones cancel out).
+ */
+function structureSize(text: string): { elements: number; documents: number; depth: number; offset: number } {
   let elements = 0;
   let documents = 0;
+  let depth = 0;
+  let max = 0;
+  let offset = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x0a) {
       elements++;
       if (text.startsWith('---', i + 1)) documents++;
     } else if (c === 0x2c) elements++;
-  }
-  return { elements, documents };
-}
-
-/**
- * Deepest nesting of `[`/`{` in the text, quotes ignored (brackets in a
- * string only ever overcount, and balanced ones cancel out). The YAML parser
- * recurses per level and takes seconds on a few MiB of `[[[[`, so such text
- * is refused before parsing.
- */
-export const MAX_FLOW_DEPTH = 1000;
-function maxBracketDepth(text: string): { depth: number; offset: number } {
-  let depth = 0;
-  let max = 0;
-  let offset = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) {
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max && max <= MAX_FLOW_DEPTH) {
         max = depth;
         offset = i;
-        if (max > MAX_FLOW_DEPTH) break;
       }
     } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
   }
-  return { depth: max, offset };
+  return { elements, documents, depth: max, offset };
 }
 
 function firstLine(s: string): string {
   return s.split('\n')[0]!.trim();
-}
-
-function isBlank(text: string, range: readonly number[] | undefined): boolean {
-  if (!range) return true;
-  return text.slice(range[0], range[1]).trim() === '';
 }

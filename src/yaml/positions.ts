@@ -21,7 +21,6 @@ export class PositionIndex {
   private map: Map<string, NodePos> | undefined;
   /** Positions of the root's keys alone (the key, not the value): what a valid bundle needs of every document. */
   private readonly topKeys = new Map<string, LineCol>();
-  private startPos: LineCol | undefined;
 
   /**
    * `fill`, when given, records the positions not recorded yet; it runs at
@@ -30,11 +29,9 @@ export class PositionIndex {
    * again with positions when a problem is to be reported.
    */
   constructor(
-    start: LineCol | undefined,
+    private startPos: LineCol | undefined,
     private fill?: (index: PositionIndex) => void,
-  ) {
-    this.startPos = start;
-  }
+  ) {}
 
   /** Where the document's root node starts. */
   get start(): LineCol {
@@ -50,7 +47,7 @@ export class PositionIndex {
     (this.map ??= new Map()).set(keyOf(path), pos);
   }
 
-  /** `set` with the key of the path already built (see childKey). */
+  /** `set` with the key of the path already built (a key of `entries()`). */
   setByKey(key: string, pos: NodePos): void {
     (this.map ??= new Map()).set(key, pos);
   }
@@ -73,7 +70,7 @@ export class PositionIndex {
     return this.map?.get(key);
   }
 
-  /** Every recorded position, by key (tests, debugging). */
+  /** Every recorded position, by key. */
   entries(): [string, NodePos][] {
     this.complete();
     return [...(this.map?.entries() ?? [])];
@@ -101,28 +98,13 @@ export class PositionIndex {
   }
 }
 
-/**
- * What JSON.stringify escapes in a string (quote, backslash, controls, lone
- * surrogates); other keys are quoted directly.
- */
-// eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /["\\\u0000-\u001F\uD800-\uDFFF]/;
-
-/** The key of the document root. */
-export const ROOT_KEY = '';
-
-/**
- * The key of `path` extended by `seg`: the path's JSON without its brackets
- * (`"meta","widgets",0`), so it can be built one segment at a time. JSON
- * quoting keeps it unambiguous (`"1"` is not `1`, a comma in a key is quoted).
- */
-export function childKey(parent: string, seg: string | number): string {
-  const s = typeof seg === 'number' ? String(seg) : NEEDS_ESCAPE.test(seg) ? JSON.stringify(seg) : `"${seg}"`;
-  return parent === ROOT_KEY ? s : `${parent},${s}`;
+/** The map's key of a path: its JSON, unambiguous (`"1"` is not `1`, a comma in a key is quoted). */
+function keyOf(path: Path): string {
+  return JSON.stringify(path);
 }
 
-function keyOf(path: Path): string {
-  let key = ROOT_KEY;
-  for (const seg of path) key = childKey(key, seg);
-  return key;
+/** The line and column of `offset` in `text`. */
+export function lineColAt(text: string, offset: number): LineCol {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, col: offset - before.lastIndexOf('\n') };
 }

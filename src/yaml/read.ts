@@ -4,6 +4,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import type { Diagnostic } from '../errors.js';
+import { lineColAt, type LineCol } from './positions.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** The configuration file at a bundle's root: not a bundle file. */
@@ -21,27 +22,22 @@ const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u0080-\u0084\u
 
 export type ReadResult = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
 
-/** readBundleFileSync, for callers that read one file among other awaits (wsc.yaml). */
-export async function readBundleFile(f: BundleFile): Promise<ReadResult> {
-  return readBundleFileSync(f);
-}
-
 /**
  * One bundle file's text. Synchronous on purpose: a bundle is thousands of
  * small files, read one after another on the CPU that then parses them; a
  * promise chain per file (open, stat, read, close) cost more than the reads.
  */
 export function readBundleFileSync(f: BundleFile): ReadResult {
-  const fail = (rule: string, message: string, line = 1, col = 1, hint?: string): ReadResult => ({
+  const fail = (rule: string, message: string, at: LineCol = { line: 1, col: 1 }, hint?: string): ReadResult => ({
     ok: false,
-    diagnostic: { severity: 'error', rule, message, pos: { file: f.rel, line, col }, ...(hint ? { hint } : {}) },
+    diagnostic: { severity: 'error', rule, message, pos: { file: f.rel, ...at }, ...(hint ? { hint } : {}) },
   });
   let fd: number | undefined;
   let n: number;
   try {
     fd = openSync(f.abs, 'r');
     const got = readAtMost(fd, MAX_FILE_BYTES + 1);
-    if (typeof got === 'string') return fail('file-too-large', got, 1, 1, 'Split it into several files.');
+    if (typeof got === 'string') return fail('file-too-large', got, undefined, 'Split it into several files.');
     n = got;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -54,26 +50,25 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
   const bytes = shared.subarray(0, n);
   if (!isUtf8(bytes)) {
     const lossy = new TextDecoder('utf-8').decode(bytes);
-    const i = lossy.indexOf('\uFFFD');
-    const before = lossy.slice(0, Math.max(0, i));
-    const line = before.split('\n').length;
-    const col = i - before.lastIndexOf('\n');
-    return fail('encoding', 'file is not valid UTF-8', line, col, 'Save the file as UTF-8.');
+    return fail(
+      'encoding',
+      'file is not valid UTF-8',
+      lineColAt(lossy, lossy.indexOf('\uFFFD')),
+      'Save the file as UTF-8.',
+    );
   }
   let text = shared.toString('utf8', 0, n);
-  // A byte-order mark is not part of the text (as TextDecoder, which this replaced, dropped it).
+  // A byte-order mark is not part of the text.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // YAML allows no control character but tab, LF, CR (and NEL): one would
   // otherwise travel, invisible, into the API.
   const bad = CONTROL_RE.exec(text);
   if (bad) {
-    const before = text.slice(0, bad.index);
     const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     return fail(
       'encoding',
       `control character U+${code} is not allowed in YAML`,
-      before.split('\n').length,
-      bad.index - before.lastIndexOf('\n'),
+      lineColAt(text, bad.index),
       'Remove it, or write it as an escape in a double-quoted string.',
     );
   }
@@ -84,8 +79,7 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
     return fail(
       'line-endings',
       'the file has line breaks that are a carriage return alone (old Mac style)',
-      text.slice(0, lone.index).split('\n').length,
-      1,
+      { line: lineColAt(text, lone.index).line, col: 1 },
       'Save it with LF (or CRLF) line endings.',
     );
   }

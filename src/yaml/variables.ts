@@ -30,8 +30,6 @@ export interface VarProblem {
 
 export interface Interpolation {
   value: unknown;
-  /** false when the text held no `${` at all (the value is the text). */
-  changed: boolean;
   problems: VarProblem[];
 }
 
@@ -44,12 +42,12 @@ export function hasVariables(text: string): boolean {
 }
 
 export function interpolate(text: string, lookup: VarLookup): Interpolation {
-  if (!hasVariables(text)) return { value: text, changed: false, problems: [] };
+  if (!hasVariables(text)) return { value: text, problems: [] };
   const problems: VarProblem[] = [];
   const whole = /^\$\{([^}]*)\}$/.exec(text);
   if (whole) {
     const r = resolve(whole[1]!, text, 0, lookup, problems);
-    return { value: r.ok ? r.value : text, changed: true, problems };
+    return { value: r.ok ? r.value : text, problems };
   }
   let out = '';
   let last = 0;
@@ -69,7 +67,7 @@ export function interpolate(text: string, lookup: VarLookup): Interpolation {
     out += r.ok ? stringify(r.value) : m[0];
   }
   out += text.slice(last);
-  return { value: out, changed: true, problems };
+  return { value: out, problems };
 }
 
 function resolve(
@@ -96,7 +94,5 @@ function resolve(
 }
 
 function stringify(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }

@@ -1,20 +1,19 @@
-// Position keys: the JSON of the path without brackets, built one segment at a time.
+// Positions by path, and the rest filled at the first lookup that needs them.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { childKey, PositionIndex, ROOT_KEY } from '../../src/yaml/positions.js';
+import { PositionIndex, type Path } from '../../src/yaml/positions.js';
 import { runs } from '../helpers/property.js';
 
 describe('PositionIndex', () => {
-  test('childKey builds the JSON of the path, for any keys', () => {
+  test('keeps one position per path, for any keys', () => {
+    const path = fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.nat(100)), { maxLength: 5 });
+    const same = (a: Path, b: Path) => a.length === b.length && a.every((seg, i) => seg === b[i]);
     fc.assert(
-      fc.property(
-        fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.nat(100)), { maxLength: 5 }),
-        (path) => {
-          let key = ROOT_KEY;
-          for (const seg of path) key = childKey(key, seg);
-          expect(`[${key}]`).toBe(JSON.stringify(path));
-        },
-      ),
+      fc.property(fc.uniqueArray(path, { comparator: same, maxLength: 8 }), (paths) => {
+        const index = new PositionIndex({ line: 1, col: 1 });
+        paths.forEach((p, i) => index.set(p, { value: { line: i + 1, col: 1 } }));
+        paths.forEach((p, i) => expect(index.get(p)?.value.line).toBe(i + 1));
+      }),
       { numRuns: runs(2000) },
     );
   });
