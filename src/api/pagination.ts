@@ -5,6 +5,7 @@
 // refuses it or shows a smaller cap); the list's length is bounded
 // (list-bound.ts); a server that pages wrongly (repeated cursors, an item in
 // two pages, empty pages without end) is refused rather than followed.
+import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
 import { ApiError, type ApiCode } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
@@ -110,6 +111,9 @@ export async function* readPages<T>(
       next = readPage(client, path, query, cursor, opts.label);
       next.catch(() => undefined);
     }
+    // Checking the items is CPU work: the request above leaves first (undici
+    // writes it on a later turn), and other lists' answers are read meanwhile.
+    await setImmediate();
     const items = validateItems(client, path, raw.items, itemSchema, opts);
     // An item twice in one chain means the list moved under the cursor (or
     // the server pages wrongly): another item may have been skipped, and a
