@@ -412,7 +412,8 @@ for (const r of rows) {
   const reads = r.readBound > 0;
   const writes = r.writeBound > 0;
   lines.push(
-    `| ${r.label ?? r.size} | ${r.scenario} | ${x.code} | ${x.requests} (${x.writes}) | ${fmtMs(x.wallMs)} | ${fmtMs(x.cpuMs)} | ` +
+    `| ${r.label ?? r.size} | ${r.scenario} | ${x.code} | ${x.requests} ` +
+      `(${x.writes}) | ${fmtMs(x.wallMs)} | ${fmtMs(x.cpuMs)} | ` +
       `${x.maxRssMb.toFixed(0)} MB | ${show(x.readMs, reads)} | ${reads ? x.longestChain : '-'} | ` +
       `${show(r.readBound, reads)} | ${ratio(x.readMs, r.readBound)} | ${show(x.writeMs, writes)} | ` +
       `${show(r.writeBound, writes)} | ${ratio(x.writeMs, r.writeBound)} | ` +
@@ -425,7 +426,9 @@ lines.push(
     "*CPU* (user + system, waiting excluded) and *peak RSS*: the process's own getrusage, written at exit by " +
     'bench/probe.mjs (preloaded with --import). *reads* / *writes*: from the first such request reaching the ' +
     "emulator to the last answer (its request log). *pages in sequence*: the longest list's pages, each waiting " +
-    "for the previous page's cursor. *read bound*: those pages x (latency + the emulator's time to answer a page with no latency), the lists read side by side. " +
+    "for the previous page's cursor. *read bound*: those pages x (latency " +
+    "+ the emulator's time to answer a page with no latency), the lists " +
+    'read side by side. ' +
     '*write bound*: changed resources x latency / concurrency. *honest script*: bench/honest.mjs, the three ' +
     'lists paged with fetch and JSON.parse, nothing else. *naive client*: one GET per resource in sequence (plus ' +
     'one request per write for apply), measured on a sample against the same emulator and extrapolated linearly.',

@@ -35,7 +35,9 @@ await build({
   external: ['yaml'],
   // CommonJS dependencies (undici) call require() for Node's built-ins.
   banner: {
-    js: "import { createRequire as __wscCreateRequire } from 'node:module'; const require = __wscCreateRequire(import.meta.url);",
+    js:
+      "import { createRequire as __wscCreateRequire } from 'node:module'; " +
+      'const require = __wscCreateRequire(import.meta.url);',
   },
   // Chunks stay beside main.js: src/version.ts finds ../package.json from either.
   logLevel: 'warning',

@@ -34,8 +34,10 @@ writeFileSync(
 );
 const markdown = wsc(['plan', '--output', 'markdown'], dir);
 
-const css = `body{font:14px/1.5 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;margin:16px;max-width:860px}
-pre{background:#f6f8fa;padding:12px;border-radius:6px;font:12px/1.35 ui-monospace,"DejaVu Sans Mono",monospace;overflow:auto}
+const css = `body{font:14px/1.5 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;margin:16px;
+max-width:860px}
+pre{background:#f6f8fa;padding:12px;border-radius:6px;font:12px/1.35 ui-monospace,"DejaVu Sans Mono",monospace;
+overflow:auto}
 table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:3px 10px}code{font-size:12px}`;
 const html = new MarkdownIt({ html: true }).render(markdown).replaceAll('<details>', '<details open>');
 const executablePath = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => {

@@ -30,24 +30,31 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   {
     name: 'WSC_PAGE_SIZE',
     description:
-      'Items per list page wsc asks for (like `--page-size`; default 500). A server that refuses it or answers shorter pages gets smaller ones for the rest of the run (`--verbose` says so).',
+      'Items per list page wsc asks for (like `--page-size`; default 500). A ' +
+      'server that refuses it or answers shorter pages gets smaller ones for ' +
+      'the rest of the run (`--verbose` says so).',
   },
   {
     name: 'WSC_MAX_LIST_ITEMS',
     description:
-      'Items one list may have (like `--max-list-items`; default 200000). A list also stops at the count its first page gave plus a margin (10%, at least 1000): past either, the command stops with exit 1 and writes nothing, instead of reading a server that pages forever.',
+      'Items one list may have (like `--max-list-items`; default 200000). A ' +
+      'list also stops at the count its first page gave plus a margin (10%, ' +
+      'at least 1000): past either, the command stops with exit 1 and writes ' +
+      'nothing, instead of reading a server that pages forever.',
   },
   {
     name: 'WSC_TIMINGS',
     description:
-      'When set, wsc prints at exit, on stderr, the wall and CPU time of each phase (start-up, bundle, read deployment, plan, apply, export, output).',
+      'When set, wsc prints at exit, on stderr, the wall and CPU time of ' +
+      'each phase (start-up, bundle, read deployment, plan, apply, export, output).',
   },
   { name: 'NO_COLOR', description: 'Any non-empty value turns colour off (like `--no-color`).' },
   { name: 'CI', description: 'When set, no spinners and no interactive prompts.' },
   {
     name: 'GITHUB_STEP_SUMMARY',
     description:
-      'When set (GitHub Actions), `wsc plan` appends its markdown plan to that file (one it cannot add to gives a warning, not a failure).',
+      'When set (GitHub Actions), `wsc plan` appends its markdown plan to ' +
+      'that file (one it cannot add to gives a warning, not a failure).',
   },
 ] as const;
 

@@ -15,8 +15,10 @@ export function guardUnfinished(proc: NodeJS.Process, write: (text: string) => v
     if (finished) return;
     finished = true;
     write(
-      'internal error: wsc stopped before the command finished (it was left waiting for something that can no longer happen).\n' +
-        'This is a bug in wsc. Please report it with the command you ran; what was written before this line may be incomplete.\n',
+      'internal error: wsc stopped before the command finished (it was left ' +
+        'waiting for something that can no longer happen).\n' +
+        'This is a bug in wsc. Please report it with the command you ran; what ' +
+        'was written before this line may be incomplete.\n',
     );
     proc.exitCode = 1;
   };

@@ -34,7 +34,9 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
     rule: 'unsafe-slug',
     message,
     pos: pos(),
-    hint: `A slug is one segment of a request path: letters, digits, \`-\`, \`_\` and \`.\` are safe; at most ${MAX_SLUG_LENGTH} characters.`,
+    hint:
+      `A slug is one segment of a request path: letters, digits, \`-\`, ` +
+      `\`_\` and \`.\` are safe; at most ${MAX_SLUG_LENGTH} characters.`,
   });
   if (slug === '.' || slug === '..')
     return [err(`the slug \`${slug}\` would name another path of the API, not a workbook`)];

@@ -89,7 +89,8 @@ function checkFolderKeys(item: DocItem, sink: Sink): void {
     return;
   sink.err(
     'folder-and-folder-id',
-    `\`folder\` and \`folderId\` both name the folder; keep one (also \`folderId\` at ${fmt(posOf(item, ['folderId'], 'key'))})`,
+    `\`folder\` and \`folderId\` both name the folder; keep one (also ` +
+      `\`folderId\` at ${fmt(posOf(item, ['folderId'], 'key'))})`,
     posOf(item, ['folder'], 'key'),
     "`folder: A/B` names the folder by path in every deployment; `folderId` is one deployment's number.",
   );
@@ -152,7 +153,8 @@ function checkDashboard(item: DocItem, sink: Sink): void {
     if (first !== undefined) {
       sink.err(
         'duplicate-widget-id',
-        `duplicate widget id \`${id}\` in this dashboard, also used at ${fmt(posOf(item, [...base, first, 'id'], 'key'))}`,
+        `duplicate widget id \`${id}\` in this dashboard, also used at ` +
+          `${fmt(posOf(item, [...base, first, 'id'], 'key'))}`,
         posOf(item, [...base, i, 'id'], 'key'),
       );
     } else ids.set(id, i);
@@ -165,7 +167,8 @@ function checkDashboard(item: DocItem, sink: Sink): void {
     if (p.x + p.w > cols) {
       sink.warn(
         'widget-out-of-bounds',
-        `widget \`${String(w['id'])}\` ends at column ${p.x + p.w} (x ${p.x} + w ${p.w}), beyond the dashboard's ${cols} columns (${colsWhy})`,
+        `widget \`${String(w['id'])}\` ends at column ${p.x + p.w} (x ${p.x} + ` +
+          `w ${p.w}), beyond the dashboard's ${cols} columns (${colsWhy})`,
         posOf(item, [...base, i, 'position'], 'key'),
       );
     }
@@ -183,7 +186,8 @@ function checkDashboard(item: DocItem, sink: Sink): void {
       if (ra.x < rb.x + rb.w && rb.x < ra.x + ra.w && ra.y < rb.y + rb.h && rb.y < ra.y + ra.h) {
         sink.warn(
           'widget-overlap',
-          `widget \`${String(a['id'])}\` overlaps widget \`${String(b['id'])}\` (${fmt(posOf(item, [...base, j, 'position'], 'key'))})`,
+          `widget \`${String(a['id'])}\` overlaps widget \`${String(b['id'])}\` ` +
+            `(${fmt(posOf(item, [...base, j, 'position'], 'key'))})`,
           posOf(item, [...base, i, 'position'], 'key'),
         );
       }

@@ -46,7 +46,8 @@ export async function discoverFiles(root: string): Promise<Discovery> {
         const target = await stat(abs).catch(() => undefined);
         if (target?.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') {
           const hint =
-            'Bundle directories are read without following links, so a link loop cannot trap wsc; copy or move the files into the bundle.';
+            'Bundle directories are read without following links, so a link loop ' +
+            'cannot trap wsc; copy or move the files into the bundle.';
           report('warning', 'symlink-dir', 'symbolic link to a directory: not followed', rel, hint);
         }
         continue;

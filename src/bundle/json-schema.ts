@@ -22,7 +22,8 @@ const VARIABLE_DEF = {
   type: 'string',
   pattern: '^\\$\\{(vars|env)\\.[A-Za-z_][A-Za-z0-9_]*\\}$',
   description:
-    'A variable, `${vars.NAME}` (from the environment in wsc.yaml) or `${env.NAME}`, replaced by its value before validation.',
+    'A variable, `${vars.NAME}` (from the environment in wsc.yaml) or ' +
+    '`${env.NAME}`, replaced by its value before validation.',
 };
 
 const NON_STRING_SCALARS = new Set(['integer', 'number', 'boolean']);

@@ -147,7 +147,10 @@ function loadDocument(
     diagnostics.push({
       severity: 'error',
       rule: 'unknown-kind',
-      message: `unknown kind ${JSON.stringify(kindValue)}${near ? ` (did you mean \`${near}\`?)` : ''}; expected one of ${KINDS.join(', ')}`,
+      message:
+        `unknown kind ` +
+        `${JSON.stringify(kindValue)}${near ? ` (did you mean \`${near}\`?)` : ''}; ` +
+        `expected one of ${KINDS.join(', ')}`,
       pos: { file, ...p },
     });
     return false;

@@ -72,7 +72,11 @@ export function scanRefs(value: unknown, base: Path, refs: FoundRef[], problems:
 /** What is wrong with the target of a `$report` or `$workbook` reference, or undefined. */
 function targetProblem(refKey: string, target: unknown): string | undefined {
   if (typeof target !== 'string')
-    return `\`${refKey}\` must name a ${refKey === '$report' ? 'publicId' : 'slug'} (a string), got ${describe(target)}`;
+    return (
+      `\`${refKey}\` must name a ` +
+      `${refKey === '$report' ? 'publicId' : 'slug'} (a string), got ` +
+      `${describe(target)}`
+    );
   if (refKey === '$report')
     return PUBLIC_ID_RE.test(target)
       ? undefined

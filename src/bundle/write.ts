@@ -107,7 +107,8 @@ export function generatedConfig(c: GeneratedConfig): string {
   const header = [
     schemaLine('wsc', 'wsc.yaml'),
     c.embedded
-      ? "# Written by `wsc export`. `embedded: true` runs a local emulator with this directory's own state (.wsc/state)."
+      ? '# Written by `wsc export`. `embedded: true` runs a local emulator ' +
+        "with this directory's own state (.wsc/state)."
       : '# Written by `wsc export`. The token is read from the environment (WSC_TOKEN), never stored here.',
     c.sourcePerDeployment
       ? '# The publicIds in reports/ are the ids the deployment shows. Its environment derives them per\n' +
@@ -118,5 +119,6 @@ export function generatedConfig(c: GeneratedConfig): string {
     '# add an environment for it with `publicIds: per-deployment` (each report then gets an id derived',
     '# from its publicId and that deployment id).',
   ];
-  return `${header.join('\n')}\n${toYaml({ defaultEnvironment: c.environment, environments: { [c.environment]: env } }, { flow: false })}`;
+  const config = { defaultEnvironment: c.environment, environments: { [c.environment]: env } };
+  return `${header.join('\n')}\n${toYaml(config, { flow: false })}`;
 }

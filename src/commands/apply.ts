@@ -27,7 +27,10 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   if (!ctx.interactive && !opts.autoApprove) {
     throw new UsageError('apply needs confirmation: pass --auto-approve when not on a terminal', {
       code: 'confirmation_required',
-      hint: 'Review the changes with `wsc plan`, then run `wsc apply --auto-approve`; or save a reviewed plan with `wsc plan --out plan.json` and apply exactly that with `wsc apply plan.json`.',
+      hint:
+        'Review the changes with `wsc plan`, then run `wsc apply ' +
+        '--auto-approve`; or save a reviewed plan with `wsc plan --out ' +
+        'plan.json` and apply exactly that with `wsc apply plan.json`.',
     });
   }
   const { preparePlan } = await import('./prepare.js');
@@ -114,7 +117,9 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
     });
     if (drifts.length > 0) {
       throw new StalePlanError(
-        `The saved plan ${planFile} is stale: ${drifts.length} resource${drifts.length === 1 ? '' : 's'} changed since it was made. Nothing was applied.`,
+        `The saved plan ${planFile} is stale: ${drifts.length} ` +
+          `resource${drifts.length === 1 ? '' : 's'} changed since it was made. ` +
+          `Nothing was applied.`,
         drifts.map((d) => `${d.address}: ${d.message}`),
         { hint: 'Run `wsc plan --out FILE` again, review it, and apply the new plan.' },
       );
@@ -146,11 +151,14 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
     const differences = requestDifferences(saved.plan, derived);
     if (differences.length > 0) {
       throw new UsageError(
-        `The saved plan ${planFile} does not hold the requests that the bundle in ${dir} gives for this deployment. Nothing was applied.`,
+        `The saved plan ${planFile} does not hold the requests that the bundle ` +
+          `in ${dir} gives for this deployment. Nothing was applied.`,
         {
           code: 'saved_plan_differs',
           details: differences,
-          hint: 'The plan file or the bundle changed since the plan was saved. Run `wsc plan --out FILE` again, review it, and apply the new plan.',
+          hint:
+            'The plan file or the bundle changed since the plan was saved. Run ' +
+            '`wsc plan --out FILE` again, review it, and apply the new plan.',
         },
       );
     }

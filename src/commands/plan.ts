@@ -84,7 +84,9 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
       const md = renderPlanMarkdown(plan, { compact: opts.compact });
       await appendFile(stepSummary, redact(`${md}\n`), 'utf8').catch((e: unknown) => {
         ctx.err(
-          `${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${stepSummary}): ${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`,
+          `${ctx.style.c.yellow('warning')} could not add the plan to ` +
+            `GITHUB_STEP_SUMMARY (${stepSummary}): ` +
+            `${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`,
         );
       });
     }

@@ -59,10 +59,14 @@ export async function savedPlanEnvironment(
     const mode =
       env.publicIds === saved.publicIds ? '' : ` with publicIds ${saved.publicIds} (this run: ${env.publicIds})`;
     throw new UsageError(
-      `The saved plan was made for ${visible(where(saved))} (environment ${visible(saved.name)})${mode}, but this run targets ${where(env)} (environment ${env.name}).`,
+      `The saved plan was made for ${visible(where(saved))} (environment ` +
+        `${visible(saved.name)})${mode}, but this run targets ${where(env)} ` +
+        `(environment ${env.name}).`,
       {
         code: 'plan_target_mismatch',
-        hint: 'Apply the plan to the deployment it was made for (drop the --env, --base-url or --deployment that differ), or make a new plan for this one.',
+        hint:
+          'Apply the plan to the deployment it was made for (drop the --env, ' +
+          '--base-url or --deployment that differ), or make a new plan for this one.',
       },
     );
   }

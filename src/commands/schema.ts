@@ -25,7 +25,8 @@ export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<num
       return EXIT.ok;
     }
     ctx.err(
-      `${stale.map((s) => `${s} is out of date`).join('\n')}\nRun \`wsc schema --out ${opts.out}\` and commit the result.\n`,
+      `${stale.map((s) => `${s} is out of date`).join('\n')}\nRun \`wsc ` +
+        `schema --out ${opts.out}\` and commit the result.\n`,
     );
     return EXIT.failure;
   }

@@ -234,7 +234,9 @@ function expanderFor(
         'config_variable',
         `${at(path)}: ${what} uses \`${problem.ref}\`; wsc.yaml can only read \${env.NAME}`,
         {
-          hint: 'Variables of the bundle (${vars.NAME}) are defined here, under `vars:`; they cannot be used in wsc.yaml itself.',
+          hint:
+            'Variables of the bundle (${vars.NAME}) are defined here, under ' +
+            '`vars:`; they cannot be used in wsc.yaml itself.',
         },
       );
     }
@@ -293,7 +295,10 @@ function tokenOrFail(name: string, token: string | undefined, required: boolean,
       'token_invalid',
       `the API token of environment \`${name}\` (from ${source}) ${problem}; it cannot be sent in an HTTP header`,
       {
-        hint: 'Set the variable to the token alone: no line break, no space or tab around it, no character outside Latin-1 (a copy from a file or a terminal often ends in a newline).',
+        hint:
+          'Set the variable to the token alone: no line break, no space or tab ' +
+          'around it, no character outside Latin-1 (a copy from a file or a ' +
+          'terminal often ends in a newline).',
       },
     );
   }

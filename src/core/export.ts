@@ -287,7 +287,9 @@ function selectWorkbooks(allWorkbooks: Workbook[], opts: ExportOptions): Selecti
       `deployment ${opts.deploymentId} has no workbook with slug ${missing.map((s) => `"${s}"`).join(', ')}.`,
       EXIT.failure,
       {
-        hint: 'Check the slug (as shown in the workbook settings); run `wsc export` without --workbook to export everything.',
+        hint:
+          'Check the slug (as shown in the workbook settings); run `wsc export` ' +
+          'without --workbook to export everything.',
       },
     );
   }
@@ -364,8 +366,12 @@ class ExportRun {
         file,
         message:
           d.kind === 'folder'
-            ? `${d.path}: folder ${d.id} cannot be named by its path (it is not visible to this token); the number is kept and means folder ${d.id} of whichever deployment the bundle is applied to.`
-            : `${d.path}: ${d.kind} ${d.id} is not part of this export; the number is kept and means ${d.kind} ${d.id} of whichever deployment the bundle is applied to.`,
+            ? `${d.path}: folder ${d.id} cannot be named by its path (it is not ` +
+              `visible to this token); the number is kept and means folder ${d.id} of ` +
+              `whichever deployment the bundle is applied to.`
+            : `${d.path}: ${d.kind} ${d.id} is not part of this export; the number ` +
+              `is kept and means ${d.kind} ${d.id} of whichever deployment the bundle ` +
+              `is applied to.`,
       });
     }
   }
@@ -479,7 +485,10 @@ class ExportRun {
       this.warnings.push({
         code: 'per-deployment-ids',
         message:
-          'this environment derives publicIds per deployment; a derived id cannot be turned back into the logical one, so the ids written are the ones this deployment shows. Plan this export with `publicIds: as-is` for this deployment.',
+          'this environment derives publicIds per deployment; a derived id ' +
+          'cannot be turned back into the logical one, so the ids written are the ' +
+          'ones this deployment shows. Plan this export with `publicIds: as-is` ' +
+          'for this deployment.',
       });
     }
     for (const e of this.entries.values()) this.written.add(this.reportFile(e.publicId));

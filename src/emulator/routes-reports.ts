@@ -165,7 +165,9 @@ export async function upsertReportByPublicId(ctx: Ctx): Promise<unknown> {
   // Only placeholder-shaped ids have legacy holders.
   if (store.legacyCount(acct, publicId) > 0) {
     throw conflict(
-      `publicId "${publicId}" is a synthesized legacy id shared by reports without a stable publicId; give the report a real publicId with PUT /reports/{id}`,
+      `publicId "${publicId}" is a synthesized legacy id shared by reports ` +
+        `without a stable publicId; give the report a real publicId with PUT ` +
+        `/reports/{id}`,
       API_CODES.ambiguousLegacyId,
     );
   }

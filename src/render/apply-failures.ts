@@ -42,8 +42,10 @@ export function renderFailureGroups(failed: readonly FailedRequest[], style: Sty
   let out = '';
   for (const group of groups.values()) {
     if (group.length > 1) out += `  ${c.dim(`${group.length} requests failed for one reason:`)}\n`;
-    for (const f of group)
-      out += `  ${c.red(visible(f.request.address))}${f.pos ? `  ${c.dim(`${visible(f.pos.file)}:${f.pos.line}`)}` : ''}\n`;
+    for (const f of group) {
+      const where = f.pos ? `  ${c.dim(`${visible(f.pos.file)}:${f.pos.line}`)}` : '';
+      out += `  ${c.red(visible(f.request.address))}${where}\n`;
+    }
     const e = group[0]!.error;
     const first = group.length > 1 ? ` (${visible(group[0]!.request.address)}; the others alike)` : '';
     if (e instanceof ApiError) {
@@ -73,6 +75,8 @@ export function convergenceNote(result: ApplyResult, style: Style): string {
   const rest =
     transient > 0 ? ` The other ${transient} failed for a transient reason and may succeed on a re-run.` : '';
   return style.c.yellow(
-    `Re-running apply alone will fail the same way for ${plural(permanent, 'request')}: change what the messages above say first (what was applied is not repeated).${rest}`,
+    `Re-running apply alone will fail the same way for ` +
+      `${plural(permanent, 'request')}: change what the messages above say ` +
+      `first (what was applied is not repeated).${rest}`,
   );
 }

@@ -57,7 +57,10 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
     case 'phase-end': {
       // Printed when the last request of the kind has ended, which is when it is true.
       const rest = `${e.failed ? `, ${e.failed} failed` : ''}${e.skipped ? `, ${e.skipped} skipped` : ''}`;
-      return `${c.bold(`${PHASE_TITLES[e.phase]}:`)} ${e.applied} of ${e.applied + e.failed + e.skipped} applied${rest}\n`;
+      return (
+        `${c.bold(`${PHASE_TITLES[e.phase]}:`)} ${e.applied} of ` +
+        `${e.applied + e.failed + e.skipped} applied${rest}\n`
+      );
     }
     case 'request-done': {
       const op = e.request.operation.op;
@@ -73,9 +76,15 @@ export function renderApplyEvent(e: ApplyEvent, style: Style): string | undefine
       return `  ${c.green('done')}    ${visible(e.request.address)} (${describeRequest(e.request)}${id}${recovered})\n`;
     }
     case 'request-fail':
-      return `  ${c.red('failed')}  ${visible(e.request.address)} (${describeRequest(e.request)}): ${visible(e.error.message)}\n`;
+      return (
+        `  ${c.red('failed')}  ${visible(e.request.address)} ` +
+        `(${describeRequest(e.request)}): ${visible(e.error.message)}\n`
+      );
     case 'request-skip':
-      return `  ${c.yellow('skipped')} ${visible(e.request.address)} (${describeRequest(e.request)}): ${visible(e.reason)}\n`;
+      return (
+        `  ${c.yellow('skipped')} ${visible(e.request.address)} ` +
+        `(${describeRequest(e.request)}): ${visible(e.reason)}\n`
+      );
     default:
       return undefined;
   }
@@ -92,7 +101,12 @@ function countsLine(result: ApplyResult): string {
 
 /** On stderr at the first interrupt of an apply. */
 export function renderInterrupted(signal: string, style: Style): string {
-  return `\n${style.c.yellow(`Interrupted (${signal}):`)} no new request will start; waiting for those in flight to end, to report what was applied. Interrupt again to stop at once (the outcome of the requests in flight is then unknown; re-running apply converges).\n`;
+  return (
+    `\n${style.c.yellow(`Interrupted (${signal}):`)} no new request will ` +
+    `start; waiting for those in flight to end, to report what was applied. ` +
+    `Interrupt again to stop at once (the outcome of the requests in flight ` +
+    `is then unknown; re-running apply converges).\n`
+  );
 }
 
 /** What "found already there" in the counts stands for: each such create, said once. */

@@ -26,7 +26,9 @@ export function renderDiagnostics(diags: readonly Diagnostic[], style: Style): s
       file = d.pos.file;
     }
     const sev = d.severity === 'error' ? c.red('error') : c.yellow('warning');
-    out += `${c.bold(`${visible(d.pos.file)}:${d.pos.line}:${d.pos.col}`)} ${sev} ${visible(d.message)} ${c.dim(`[${d.rule}]`)}\n`;
+    out +=
+      `${c.bold(`${visible(d.pos.file)}:${d.pos.line}:${d.pos.col}`)} ${sev} ` +
+      `${visible(d.message)} ${c.dim(`[${d.rule}]`)}\n`;
     if (d.hint) out += `  ${c.cyan('hint:')} ${visible(d.hint)}\n`;
   }
   if (diags.length > 0) {
@@ -50,6 +52,9 @@ export function renderValidateSummary(
 ): string {
   const { c } = style;
   if (!valid) return `${c.red.bold('Bundle is invalid.')} Fix the errors above; nothing was sent to any API.\n`;
-  const counts = `${plural(resources.workbooks, 'workbook')}, ${plural(resources.reports, 'report')}, ${plural(resources.userAttributes, 'user attribute')}`;
+  const counts =
+    `${plural(resources.workbooks, 'workbook')}, ` +
+    `${plural(resources.reports, 'report')}, ` +
+    `${plural(resources.userAttributes, 'user attribute')}`;
   return `${c.green('Bundle is valid:')} ${counts}.\n`;
 }

@@ -43,7 +43,13 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
   const { c } = style;
   const total = s.files.workbooks + s.files.reports + s.files.userAttributes;
   const lines: string[] = [
-    `Exported deployment ${s.deploymentId} to ${f.outDir}: ${plural(s.files.workbooks, 'workbook')}, ${plural(s.files.reports, 'report')}, ${plural(s.files.userAttributes, 'user attribute')} (${plural(total, 'file')}${f.changed < total ? `; ${f.changed} new or changed, ${total - f.changed} already up to date` : ''}).`,
+    `Exported deployment ${s.deploymentId} to ${f.outDir}: ` +
+      `${plural(s.files.workbooks, 'workbook')}, ` +
+      `${plural(s.files.reports, 'report')}, ` +
+      `${plural(s.files.userAttributes, 'user attribute')} ` +
+      `(${plural(total, 'file')}` +
+      (f.changed < total ? `; ${f.changed} new or changed, ${total - f.changed} already up to date` : '') +
+      ').',
   ];
   lines.push(
     !f.configWritten
@@ -57,11 +63,15 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
     lines.push(
       '',
       c.bold(`${plural(s.adoptions.length, 'report')} had no stable publicId and got a new one with an adopt block.`),
-      `On apply to deployment ${s.deploymentId}, each live report is given its publicId (PUT /reports/{id}); nothing is created.`,
+      `On apply to deployment ${s.deploymentId}, each live report is given ` +
+        `its publicId (PUT /reports/{id}); nothing is created.`,
       ...cut(
         s.adoptions,
         (a) =>
-          `${a.file}: report ${a.reportId} → ${a.publicId} (${a.reason === 'placeholder' ? `placeholder ${a.livePublicId}` : `${a.livePublicId} is shared by several reports`})`,
+          `${a.file}: report ${a.reportId} → ${a.publicId} ` +
+          (a.reason === 'placeholder'
+            ? `(placeholder ${a.livePublicId})`
+            : `(${a.livePublicId} is shared by several reports)`),
       ),
     );
   }
@@ -69,14 +79,17 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
     lines.push(
       '',
       c.bold(
-        `${plural(s.derivedSlugs.length, 'workbook')} had no slug; export derived one from the name, with an adopt block.`,
+        `${plural(s.derivedSlugs.length, 'workbook')} had no slug; export ` +
+          `derived one from the name, with an adopt block.`,
       ),
-      `On apply to deployment ${s.deploymentId}, each live workbook is given its slug (PUT /workbooks/{id}); nothing is created`,
+      `On apply to deployment ${s.deploymentId}, each live workbook is given ` +
+        `its slug (PUT /workbooks/{id}); nothing is created`,
       'and its reports stay where they are. In any other deployment the slug is created as usual.',
       ...cut(
         s.derivedSlugs,
         (d) =>
-          `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → slug ${d.slug}${d.reports > 0 ? ` (${plural(d.reports, 'report')} in it)` : ''}`,
+          `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → slug ` +
+          `${d.slug}${d.reports > 0 ? ` (${plural(d.reports, 'report')} in it)` : ''}`,
       ),
     );
   }
@@ -100,14 +113,17 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
     lines.push(
       '',
       c.yellow(
-        `${plural(f.stale.length, 'file')} in ${f.outDir} ${f.stale.length === 1 ? 'was' : 'were'} not written by this export and will be read as part of the bundle:`,
+        `${plural(f.stale.length, 'file')} in ${f.outDir} ` +
+          `${f.stale.length === 1 ? 'was' : 'were'} not written by this export ` +
+          `and will be read as part of the bundle:`,
       ),
       ...cut(f.stale, visible),
     );
   }
   lines.push(
     '',
-    `Next: wsc plan --dir ${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`,
+    `Next: wsc plan --dir ` +
+      `${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`,
   );
   return `${lines.join('\n')}\n`;
 }

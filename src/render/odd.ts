@@ -7,8 +7,11 @@ import { visible } from '../visible.js';
 export function renderOddWarnings(items: readonly OddItem[], style: Style): string {
   let out = '';
   for (const o of items) {
-    const name = `${o.kind}${o.id !== undefined ? ` ${o.id}` : ''}${o.identity !== undefined ? ` (${visible(o.identity)})` : ''}`;
-    out += `${style.c.yellow('warning')} ${name}: not read: ${visible(o.why)}; the bundle does not manage it, so it is left alone.\n`;
+    const id = o.id !== undefined ? ` ${o.id}` : '';
+    const name = `${o.kind}${id}${o.identity !== undefined ? ` (${visible(o.identity)})` : ''}`;
+    out +=
+      `${style.c.yellow('warning')} ${name}: not read: ${visible(o.why)}; ` +
+      `the bundle does not manage it, so it is left alone.\n`;
   }
   return out;
 }

@@ -56,7 +56,9 @@ export function summaryLine(plan: Plan): string {
   const blocked = createOnlyChanges(plan).length;
   if (!hasChanges(plan) && blocked === 0) return `No changes. The deployment matches the bundle.${records}`;
   const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
-  const line = `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to adopt, ${s.publish} to publish${deletes}.${records}`;
+  const line =
+    `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to ` +
+    `adopt, ${s.publish} to publish${deletes}.${records}`;
   if (blocked === 0) return line;
   const n = blocked === 1 ? '1 difference' : `${blocked} differences`;
   return `${line} ${n} only a create can make: this plan cannot be applied.`;
@@ -146,7 +148,9 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: Pl
   const changed = plan.changes.filter(isShown);
   const compact = isCompact(plan, opts.compact);
   if (changed.length > 0) {
-    out += `${c.dim(`wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`)}\n\n`;
+    out += `${c.dim(
+      `wsc will make these changes to deployment ${plan.deploymentId} ` + `(environment ${visible(plan.environment)}):`,
+    )}\n\n`;
     for (const line of addressListLines(addressEntries(plan), { fields: compact })) {
       out += `${colorSymbol(line.slice(0, line.indexOf(' ')), style)}${line.slice(line.indexOf(' '))}\n`;
     }

@@ -119,7 +119,9 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';
     const [mark, what] = uiEditLines(rc);
     const edited = mark !== undefined ? ` **${escapeHtml(mark)}**` : '';
-    let block = `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ${escapeHtml(actionPhrase(rc))}${where}${edited}</summary>\n\n`;
+    let block =
+      `<details><summary>${escapeHtml(actionSymbol(rc))} ${code(rc.address)} ` +
+      `${escapeHtml(actionPhrase(rc))}${where}${edited}</summary>\n\n`;
     if (what !== undefined) block += `${escapeHtml(visible(what))}\n\n`;
     if (rc.note !== undefined) block += `_${escapeHtml(visible(`note: ${rc.note}`))}_\n\n`;
     block += fence(resourceDiff(rc), 'diff');

@@ -26,7 +26,9 @@ export function ownershipLines(plan: Plan): string[] {
   const p = plan.prune;
   if (p !== undefined && p.candidates > 0) {
     const one = p.candidates === 1;
-    const what = `${p.candidates} resource${one ? '' : 's'} recorded for bundle "${plan.bundle ?? ''}" ${one ? 'is' : 'are'} no longer in it`;
+    const what =
+      `${p.candidates} resource${one ? '' : 's'} recorded for bundle ` +
+      `"${plan.bundle ?? ''}" ${one ? 'is' : 'are'} no longer in it`;
     if (!p.enabled)
       out.push(`${what}; nothing is deleted without --prune (or \`prune: true\` on the environment in wsc.yaml).`);
     else if (p.withheld !== undefined)

@@ -98,7 +98,8 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
         const msg =
           values.length === 1
             ? `${where}must be \`${values[0]}\`, got ${describe(value)}`
-            : `${where}${describe(value)} is not one of ${values.map((v) => `\`${v}\``).join(', ')}${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}`;
+            : `${where}${describe(value)} is not one of ` +
+              `${values.map((v) => `\`${v}\``).join(', ')}${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}`;
         push(path, 'value', 'bad-value', msg);
         break;
       }

@@ -59,49 +59,56 @@ describe('the planner with a bundle name', () => {
     expect(p.summary).toMatchObject({ record: 0, delete: 0 });
   });
 
-  test('a managed resource without a record gets its own small request, which is not a change; a current record gets none', () => {
-    const d = desired({ reports: [dReport('rep000000001', { name: 'R', meta: { chart: 'line' } })] });
-    const bare = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', other: 1 } });
-    const p1 = plan(d, live({ reports: [bare] }), ctx({ ownership: own() }));
-    const rc = p1.changes[0]!;
-    expect(rc.actions).toEqual(['record']);
-    // A report's PUT replaces meta: the live members go with it.
-    expect(rc.requests[0]!.operation).toMatchObject({
-      op: 'updateReport',
-      reportId: 7,
-      body: { meta: { chart: 'line', other: 1 } },
-    });
-    expect(hasChanges(p1)).toBe(false);
-    expect(hasRequests(p1)).toBe(true);
+  test(
+    'a managed resource without a record gets its own small request, which ' +
+      'is not a change; a current record gets none',
+    () => {
+      const d = desired({ reports: [dReport('rep000000001', { name: 'R', meta: { chart: 'line' } })] });
+      const bare = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', other: 1 } });
+      const p1 = plan(d, live({ reports: [bare] }), ctx({ ownership: own() }));
+      const rc = p1.changes[0]!;
+      expect(rc.actions).toEqual(['record']);
+      // A report's PUT replaces meta: the live members go with it.
+      expect(rc.requests[0]!.operation).toMatchObject({
+        op: 'updateReport',
+        reportId: 7,
+        body: { meta: { chart: 'line', other: 1 } },
+      });
+      expect(hasChanges(p1)).toBe(false);
+      expect(hasRequests(p1)).toBe(true);
 
-    const recorded = lReport(7, 'rep000000001', {
-      name: 'R',
-      meta: { chart: 'line', wsc: rec('team', { 'meta.chart': 'line', name: 'R' }) },
-    });
-    const p2 = plan(d, live({ reports: [recorded] }), ctx({ ownership: own() }));
-    expect(p2.changes[0]!.actions).toEqual(['noop']);
-    expect(hasRequests(p2)).toBe(false);
-  });
+      const recorded = lReport(7, 'rep000000001', {
+        name: 'R',
+        meta: { chart: 'line', wsc: rec('team', { 'meta.chart': 'line', name: 'R' }) },
+      });
+      const p2 = plan(d, live({ reports: [recorded] }), ctx({ ownership: own() }));
+      expect(p2.changes[0]!.actions).toEqual(['noop']);
+      expect(hasRequests(p2)).toBe(false);
+    },
+  );
 
-  test('a field changed outside wsc that apply would overwrite is marked; one the file already agrees with is not', () => {
-    const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T2' })] });
-    const wsc = rec('team', { name: 'R', title: 'T' });
-    const uiEdited = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc } });
-    expect(plan(d, live({ reports: [uiEdited] }), ctx({ ownership: own() })).changes[0]!.uiEdits).toEqual(['name']);
-    const agrees = lReport(7, 'rep000000001', { name: 'R', title: 'T2', meta: { wsc } });
-    const p = plan(d, live({ reports: [agrees] }), ctx({ ownership: own() }));
-    expect(p.changes[0]!.uiEdits).toBeUndefined();
-    expect(p.changes[0]!.actions).toEqual(['record']);
-    // Another bundle's record: no mark, and a note.
-    const theirs = lReport(7, 'rep000000001', {
-      name: 'R (UI)',
-      title: 'T',
-      meta: { wsc: rec('other', { name: 'R', title: 'T' }) },
-    });
-    const p3 = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
-    expect(p3.changes[0]!.uiEdits).toBeUndefined();
-    expect(p3.changes[0]!.note).toContain('recorded for bundle "other"');
-  });
+  test(
+    'a field changed outside wsc that apply would overwrite is marked; one ' + 'the file already agrees with is not',
+    () => {
+      const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T2' })] });
+      const wsc = rec('team', { name: 'R', title: 'T' });
+      const uiEdited = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc } });
+      expect(plan(d, live({ reports: [uiEdited] }), ctx({ ownership: own() })).changes[0]!.uiEdits).toEqual(['name']);
+      const agrees = lReport(7, 'rep000000001', { name: 'R', title: 'T2', meta: { wsc } });
+      const p = plan(d, live({ reports: [agrees] }), ctx({ ownership: own() }));
+      expect(p.changes[0]!.uiEdits).toBeUndefined();
+      expect(p.changes[0]!.actions).toEqual(['record']);
+      // Another bundle's record: no mark, and a note.
+      const theirs = lReport(7, 'rep000000001', {
+        name: 'R (UI)',
+        title: 'T',
+        meta: { wsc: rec('other', { name: 'R', title: 'T' }) },
+      });
+      const p3 = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
+      expect(p3.changes[0]!.uiEdits).toBeUndefined();
+      expect(p3.changes[0]!.note).toContain('recorded for bundle "other"');
+    },
+  );
 });
 
 describe('prune', () => {
@@ -134,14 +141,17 @@ describe('prune', () => {
     expect(p.prune?.withheld).toContain('reports: 1 of 2');
   });
 
-  test('--max-deletes refuses more, naming the count; the default is the larger of 25 and a fifth of the recorded', () => {
-    expect(defaultMaxDeletes(10)).toBe(25);
-    expect(defaultMaxDeletes(300)).toBe(60);
-    const l = live({ reports: [mine(1, 'rep000000001'), mine(2, 'rep000000002')] });
-    expect(() => plan(desired({}), l, ctx({ ownership: own({ maxDeletes: 1 }) }))).toThrow(
-      /would delete 2 resources .* more than --max-deletes 1/,
-    );
-  });
+  test(
+    '--max-deletes refuses more, naming the count; the default is the ' + 'larger of 25 and a fifth of the recorded',
+    () => {
+      expect(defaultMaxDeletes(10)).toBe(25);
+      expect(defaultMaxDeletes(300)).toBe(60);
+      const l = live({ reports: [mine(1, 'rep000000001'), mine(2, 'rep000000002')] });
+      expect(() => plan(desired({}), l, ctx({ ownership: own({ maxDeletes: 1 }) }))).toThrow(
+        /would delete 2 resources .* more than --max-deletes 1/,
+      );
+    },
+  );
 
   test('a workbook goes after the reports deleted from it; one still holding a report that stays is kept', () => {
     const wsc = { wsc: rec('team', { name: 'wb' }) };
@@ -249,24 +259,30 @@ describe('the executor', () => {
     expect(r.counts.deleted).toBe(1);
   });
 
-  test('a failed change holds every delete back; a refused resource is skipped with its reason and holds nothing back', async () => {
-    const calls: string[] = [];
-    const failing = port(
-      { updateReport: () => Promise.reject(new ApiError({ method: 'PUT', path: '/r/1', status: 400 }, 'bad')) },
-      calls,
-    );
-    const r = await execute(planOf([update(1), del(9)]), failing, { concurrency: 4 });
-    expect(calls).toEqual([]);
-    expect(r.skipped.map((s) => [s.request.id, s.reason])).toEqual([
-      ['report/d9#delete', expect.stringContaining('deletes come last')],
-    ]);
+  test(
+    'a failed change holds every delete back; a refused resource is ' +
+      'skipped with its reason and holds nothing back',
+    async () => {
+      const calls: string[] = [];
+      const failing = port(
+        { updateReport: () => Promise.reject(new ApiError({ method: 'PUT', path: '/r/1', status: 400 }, 'bad')) },
+        calls,
+      );
+      const r = await execute(planOf([update(1), del(9)]), failing, { concurrency: 4 });
+      expect(calls).toEqual([]);
+      expect(r.skipped.map((s) => [s.request.id, s.reason])).toEqual([
+        ['report/d9#delete', expect.stringContaining('deletes come last')],
+      ]);
 
-    const calls2: string[] = [];
-    const refused = await execute(planOf([update(1), update(2), del(9)]), port({}, calls2), {
-      concurrency: 4,
-      refuse: new Map([['report/r1', 'edited outside wsc']]),
-    });
-    expect(calls2.sort()).toEqual(['DELETE 9', 'PUT 2 {"name":"n2"}']);
-    expect(refused.skipped.map((s) => [s.request.id, s.reason])).toEqual([['report/r1#update', 'edited outside wsc']]);
-  });
+      const calls2: string[] = [];
+      const refused = await execute(planOf([update(1), update(2), del(9)]), port({}, calls2), {
+        concurrency: 4,
+        refuse: new Map([['report/r1', 'edited outside wsc']]),
+      });
+      expect(calls2.sort()).toEqual(['DELETE 9', 'PUT 2 {"name":"n2"}']);
+      expect(refused.skipped.map((s) => [s.request.id, s.reason])).toEqual([
+        ['report/r1#update', 'edited outside wsc'],
+      ]);
+    },
+  );
 });

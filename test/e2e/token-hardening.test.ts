@@ -37,7 +37,8 @@ describe('a bundle cannot read a token variable', () => {
     async (name) => {
       await withEmulator({}, async (emu) => {
         const dir = writeFiles({
-          'wsc.yaml': `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.${name}}\n`,
+          'wsc.yaml':
+            `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n ` + `   token: \${env.${name}}\n`,
           'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: \${env.${name}}\nsqlQuery: select 1\n`,
         });
         const env = { [name]: PAT };
@@ -68,7 +69,9 @@ describe('a bundle cannot read a token variable', () => {
 
   test('a literal token in wsc.yaml is not echoed by the error that refuses it', async () => {
     const dir = writeFiles({
-      'wsc.yaml': `environments:\n  prod:\n    baseUrl: https://acme.cubecloud.dev\n    deploymentId: 3\n    token: ${PAT}\n`,
+      'wsc.yaml':
+        `environments:\n  prod:\n    baseUrl: https://acme.cubecloud.dev\n    ` +
+        `deploymentId: 3\n    token: ${PAT}\n`,
     });
     for (const cmd of ['validate', 'plan']) {
       const r = await runCli([cmd, '--dir', dir]);

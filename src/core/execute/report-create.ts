@@ -67,7 +67,9 @@ export function publicIdTaken(
     return rewrap(
       e,
       'public_id_taken',
-      `publicId ${ctx.publicId} (${ctx.address}, ${file}) cannot be given to report ${adopting.reportId}: report ${here.id} in deployment ${ctx.deploymentId} already has it.`,
+      `publicId ${ctx.publicId} (${ctx.address}, ${file}) cannot be given to ` +
+        `report ${adopting.reportId}: report ${here.id} in deployment ` +
+        `${ctx.deploymentId} already has it.`,
       `Choose another publicId in ${file}, or drop the adopt block and manage report ${here.id} instead.`,
     );
   }
@@ -75,8 +77,11 @@ export function publicIdTaken(
     return rewrap(
       e,
       'public_id_taken',
-      `publicId ${ctx.publicId} (${ctx.address}, ${file}) is already used by report ${here.id} in deployment ${ctx.deploymentId}, whose content differs from the bundle: another writer created it after the plan was made.`,
-      'Run `wsc plan` again: that report will then be updated instead of created. If it is not yours, choose another publicId in ' +
+      `publicId ${ctx.publicId} (${ctx.address}, ${file}) is already used by ` +
+        `report ${here.id} in deployment ${ctx.deploymentId}, whose content ` +
+        `differs from the bundle: another writer created it after the plan was made.`,
+      'Run `wsc plan` again: that report will then be updated instead of ' +
+        'created. If it is not yours, choose another publicId in ' +
         `${file}.`,
     );
   }
@@ -87,8 +92,12 @@ export function publicIdTaken(
   return rewrap(
     e,
     'public_id_taken',
-    `publicId ${ctx.publicId} (${ctx.address}, ${file}) is already used by ${holder}. publicIds are unique across the whole account, not per deployment, so two deployments of one account cannot share one.`,
-    `Set \`publicIds: per-deployment\` for the environment "${ctx.environment}" in wsc.yaml, so that each deployment gets its own id derived from the bundle's, or choose another publicId in ${file}.`,
+    `publicId ${ctx.publicId} (${ctx.address}, ${file}) is already used by ` +
+      `${holder}. publicIds are unique across the whole account, not per ` +
+      `deployment, so two deployments of one account cannot share one.`,
+    `Set \`publicIds: per-deployment\` for the environment ` +
+      `"${ctx.environment}" in wsc.yaml, so that each deployment gets its own ` +
+      `id derived from the bundle's, or choose another publicId in ${file}.`,
   );
 }
 
@@ -104,16 +113,22 @@ export function publicIdRejected(
     return rewrap(
       e,
       'public_id_placeholder',
-      `publicId ${ctx.publicId} (${ctx.address}, ${file}) has the reserved placeholder shape the API shows for reports without a stable id; the API rejects it.`,
-      `Choose another publicId in ${file}: 12 characters of [0-9A-Za-z] of your own, not a placeholder copied from the API.`,
+      `publicId ${ctx.publicId} (${ctx.address}, ${file}) has the reserved ` +
+        `placeholder shape the API shows for reports without a stable id; the ` +
+        `API rejects it.`,
+      `Choose another publicId in ${file}: 12 characters of [0-9A-Za-z] of ` +
+        `your own, not a placeholder copied from the API.`,
     );
   }
   if (adopting && /public ?id/i.test(msg)) {
     return rewrap(
       e,
       'public_id_write_once',
-      `report ${adopting.reportId} already has a publicId, and a publicId cannot be changed once set; it cannot be adopted as ${ctx.publicId} (${ctx.address}, ${file}).`,
-      `Remove the adopt block from ${file} (or point it at a report that has no stable publicId), or use the report's existing publicId in the bundle.`,
+      `report ${adopting.reportId} already has a publicId, and a publicId ` +
+        `cannot be changed once set; it cannot be adopted as ${ctx.publicId} ` +
+        `(${ctx.address}, ${file}).`,
+      `Remove the adopt block from ${file} (or point it at a report that has ` +
+        `no stable publicId), or use the report's existing publicId in the bundle.`,
     );
   }
   return undefined;

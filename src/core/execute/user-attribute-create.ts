@@ -42,9 +42,11 @@ export async function createUserAttributeConverging(
       throw rewrap(
         e,
         'user_attribute_type_differs',
-        `${ctx.address}: another run created user attribute "${body.name}" (id ${existing.id}) with type ${existing.type}, ` +
+        `${ctx.address}: another run created user attribute "${body.name}" (id ` +
+          `${existing.id}) with type ${existing.type}, ` +
           `not ${body.type}; a type cannot be changed by update.`,
-        `Run \`wsc plan\` again to see the difference, then change \`type\` in ${file} to ${existing.type}, or give the attribute another name.`,
+        `Run \`wsc plan\` again to see the difference, then change \`type\` in ` +
+          `${file} to ${existing.type}, or give the attribute another name.`,
       );
     }
     const diff = userAttributeDiff(body, existing);

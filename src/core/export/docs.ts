@@ -183,7 +183,9 @@ const OWN_KEYS = new Set(['config', 'style', 'id', 'type']);
 function unrewrittenIds(v: JsonValue, path: string, refs: RefLookup, seen: Set<string>, out: Dangling[]): void {
   if (typeof v === 'number') {
     if (!seen.has(path) && Number.isSafeInteger(v) && refs.isReportId?.(v) === true) {
-      const note = `${v} is the id of a report of this deployment, under a key wsc does not read as a report reference; kept as it is`;
+      const note =
+        `${v} is the id of a report of this deployment, under a key wsc does ` +
+        `not read as a report reference; kept as it is`;
       out.push({ kind: 'report', path, id: v, note });
     }
     return;

@@ -25,16 +25,21 @@ export function adoptPublicIdSet(d: DesiredReport, target: Report, livePid: stri
   const file = d.pos.file;
   const alias = d.adopt?.publicId !== undefined;
   const wayOut = alias
-    ? `Set the adopt block's \`publicId\` to ${own} (the report's own), or remove the adopt block to create a new report.`
+    ? `Set the adopt block's \`publicId\` to ${own} (the report's own), or ` +
+      `remove the adopt block to create a new report.`
     : ctx.publicIds === 'per-deployment'
-      ? `Add \`publicId: ${own}\` to the adopt block in ${file}: in deployment ${ctx.deploymentId} the report then keeps its own ` +
-        `publicId, and the file's publicId still names it in references. Or remove the adopt block to create a new report.`
+      ? `Add \`publicId: ${own}\` to the adopt block in ${file}: in deployment ` +
+        `${ctx.deploymentId} the report then keeps its own ` +
+        `publicId, and the file's publicId still names it in references. Or ` +
+        `remove the adopt block to create a new report.`
       : `Use the report's publicId in the file (\`publicId: ${own}\` in ${file}, without the adopt block), or add ` +
-        `\`publicId: ${own}\` to the adopt block to keep the file's publicId for references. Or remove the adopt block to ` +
+        `\`publicId: ${own}\` to the adopt block to keep the file's publicId ` +
+        `for references. Or remove the adopt block to ` +
         'create a new report.';
   return new WscError(
     'adopt_public_id_set',
-    `${at(d.pos)}${d.address}: adopt names report ${target.id} in deployment ${ctx.deploymentId}, which already has the ` +
+    `${at(d.pos)}${d.address}: adopt names report ${target.id} in ` +
+      `deployment ${ctx.deploymentId}, which already has the ` +
       `publicId ${own}; a publicId cannot be changed once set, so the report cannot be given ${livePid}.`,
     EXIT.invalid,
     { hint: wayOut },
@@ -45,7 +50,8 @@ export function adoptPublicIdSet(d: DesiredReport, target: Report, livePid: stri
 export function adoptAliasElsewhere(d: DesiredReport, holder: Report, ctx: PlanContext): WscError {
   return new WscError(
     'adopt_public_id_elsewhere',
-    `${at(d.pos)}${d.address}: the adopt block gives report ${d.adopt!.id} the publicId ${d.adopt!.publicId}, but report ` +
+    `${at(d.pos)}${d.address}: the adopt block gives report ${d.adopt!.id} ` +
+      `the publicId ${d.adopt!.publicId}, but report ` +
       `${holder.id} in deployment ${ctx.deploymentId} has it.`,
     EXIT.invalid,
     { hint: `Name report ${holder.id} in the adopt block, or give the block another publicId (or none).` },

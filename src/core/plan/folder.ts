@@ -107,7 +107,8 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
             code: 'duplicate-folder',
             address: folderAddress(path),
             message:
-              `${found.length} folders named ${JSON.stringify(name)} under ${formatFolderPath(parentPath)} (ids ${ids}): ` +
+              `${found.length} folders named ${JSON.stringify(name)} under ` +
+              `${formatFolderPath(parentPath)} (ids ${ids}): ` +
               `wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
           });
         }
@@ -208,7 +209,9 @@ function noteEmptied(
     warnings.push({
       code: 'folder-left-empty',
       address: `folder/${path}`,
-      message: `folder ${path} (id ${id}) will be left empty by this plan; wsc never deletes folders: remove it in the UI if it is no longer wanted.`,
+      message:
+        `folder ${path} (id ${id}) will be left empty by this plan; wsc never ` +
+        `deletes folders: remove it in the UI if it is no longer wanted.`,
     });
   }
 }

@@ -94,7 +94,9 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
         'ambiguous_public_id',
         `${at(d.pos)}${d.address}: ${found.length} reports in deployment ${ctx.deploymentId} share the publicId ` +
           `"${livePid}" (ids ${ids.join(', ')}), so wsc cannot tell which one the file means.`,
-        'Such a publicId is a legacy placeholder. Give the report a publicId of its own with an `adopt: { deploymentId, id }` block naming the one to manage (`wsc export` writes one).',
+        'Such a publicId is a legacy placeholder. Give the report a publicId ' +
+          'of its own with an `adopt: { deploymentId, id }` block naming the one ' +
+          'to manage (`wsc export` writes one).',
       );
     }
     let m: ReportMatch = {
@@ -111,7 +113,8 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
       if (target === undefined) {
         throw planError(
           'adopt_target_missing',
-          `${at(d.pos)}${d.address}: adopt names report id ${adopt.id} in deployment ${ctx.deploymentId}, which does not exist there.`,
+          `${at(d.pos)}${d.address}: adopt names report id ${adopt.id} in ` +
+            `deployment ${ctx.deploymentId}, which does not exist there.`,
           'Fix the id in the `adopt` block, or remove the block to create the report instead.',
         );
       }

@@ -61,9 +61,12 @@ export function refuseManagedOdd(split: OddSplit): void {
   );
   throw planError(
     'live_value_unknown',
-    `${lines.length === 1 ? 'A resource the bundle manages holds' : `${lines.length} resources the bundle manages hold`} ` +
+    (lines.length === 1
+      ? 'A resource the bundle manages holds '
+      : `${lines.length} resources the bundle manages hold `) +
       `a value this version of wsc does not know:\n  ${lines.join('\n  ')}`,
     `The server is likely newer than this wsc: compare the API version \`wsc doctor\` reports with the one ` +
-      `wsc was built for (${KNOWN_API_VERSION}), and upgrade wsc. Nothing was planned for these resources, so nothing was sent.`,
+      `wsc was built for (${KNOWN_API_VERSION}), and upgrade wsc. Nothing ` +
+      `was planned for these resources, so nothing was sent.`,
   );
 }

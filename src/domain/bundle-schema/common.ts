@@ -30,7 +30,9 @@ export const FolderPathSchema = z
     }
   })
   .describe(
-    'The folder by its path of names from the root, `/`-separated (`\\/` is a slash inside a name, `\\\\` a backslash); `/` is the root. Missing folders are created. Not with `folderId`.',
+    'The folder by its path of names from the root, `/`-separated (`\\/` ' +
+      'is a slash inside a name, `\\\\` a backslash); `/` is the root. ' +
+      'Missing folders are created. Not with `folderId`.',
   );
 
 /** Free-form object (meta, widget config, ...). May hold references anywhere. */

@@ -42,7 +42,8 @@ export const WidgetSchema = z
       .regex(/\S/, 'must not be empty')
       .max(128)
       .describe(
-        'Widget id, unique within the dashboard. Required in a bundle: a server-assigned id would show as a change on every plan.',
+        'Widget id, unique within the dashboard. Required in a bundle: a ' +
+          'server-assigned id would show as a change on every plan.',
       ),
     type: WidgetType,
     position: PositionSchema,

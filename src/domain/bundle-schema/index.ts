@@ -20,7 +20,9 @@ export const SCHEMA_OF_KIND: Record<Kind, z.ZodType> = {
 export const KEY_NOTES: Record<Kind, Record<string, string>> = {
   Report: {
     description: "a report's description is read-only in the API (the Report input has no `description`)",
-    id: 'the numeric id differs per deployment; wsc finds reports by `publicId` (use `adopt` to take over an existing report)',
+    id:
+      'the numeric id differs per deployment; wsc finds reports by ' +
+      '`publicId` (use `adopt` to take over an existing report)',
     deploymentId: 'choose the deployment with the environment (wsc.yaml, --deployment)',
   },
   Workbook: {

@@ -23,7 +23,9 @@ export const AdoptSchema = z
     deploymentId: z.int().positive(),
     id: z.int().positive(),
     publicId: PublicIdSchema.optional().describe(
-      'The publicId the report has (or gets) in that deployment instead of the one derived from the file: for a report that already has a publicId of its own.',
+      'The publicId the report has (or gets) in that deployment instead of ' +
+        'the one derived from the file: for a report that already has a ' +
+        'publicId of its own.',
     ),
   })
   .describe(
