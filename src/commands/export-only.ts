@@ -90,8 +90,8 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
     for (const address of only) {
       const change = changes.find((c) => c.address === address)!;
       if (change.liveId === undefined) {
-        const why =
-          `--only ${address}: it is not in deployment ${env.deploymentId}, so ` + `there is nothing to take from it.`;
+        const where = `deployment ${env.deploymentId}`;
+        const why = `--only ${address}: it is not in ${where}, so there is nothing to take from it.`;
         throw new WscError('only_not_live', why, EXIT.failure, {
           hint: 'Apply the bundle to create it, or drop it from --only.',
         });

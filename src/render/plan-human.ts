@@ -149,7 +149,7 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: Pl
   const compact = isCompact(plan, opts.compact);
   if (changed.length > 0) {
     out += `${c.dim(
-      `wsc will make these changes to deployment ${plan.deploymentId} ` + `(environment ${visible(plan.environment)}):`,
+      `wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`,
     )}\n\n`;
     for (const line of addressListLines(addressEntries(plan), { fields: compact })) {
       out += `${colorSymbol(line.slice(0, line.indexOf(' ')), style)}${line.slice(line.indexOf(' '))}\n`;

@@ -62,16 +62,13 @@ describe('readLiveState', () => {
     expect(pages.every((e) => e.query['sortBy'] === 'createdAt' && e.query['sortDirection'] === 'ASC')).toBe(true);
   });
 
-  test(
-    'reports are kept as the server sent them, which is the value zod ' + 'gives (Report neither strips nor fills in)',
-    async () => {
-      const { client } = await setup({ seed: generateSeed({ reports: 600, workbooks: 3, withDashboards: true }) });
-      const live = await readLiveState(client, 1);
-      expect(live.reports).toHaveLength(600);
-      // What zod would have given is the same value, so keeping the item as sent changes nothing but member order.
-      for (const r of live.reports) expect(Report.parse(r)).toEqual(r);
-    },
-  );
+  test('reports are kept as the server sent them, which is the value zod gives (Report neither strips nor fills in)', async () => {
+    const { client } = await setup({ seed: generateSeed({ reports: 600, workbooks: 3, withDashboards: true }) });
+    const live = await readLiveState(client, 1);
+    expect(live.reports).toHaveLength(600);
+    // What zod would have given is the same value, so keeping the item as sent changes nothing but member order.
+    for (const r of live.reports) expect(Report.parse(r)).toEqual(r);
+  });
 
   test('an empty deployment costs one GET per list', async () => {
     const { emu, client } = await setup();

@@ -67,27 +67,24 @@ async function setup(opts: EmulatorOptions, clientOpts: { pageSize?: number } = 
 }
 
 describe('the client against a server with a smaller page limit', () => {
-  test(
-    'refused (400 naming first): every item read, smaller pages for the ' + 'rest of the run, said in the trace',
-    async () => {
-      const { emu, client, trace } = await setup({ maxPageSize: 50, overMaxPageSize: 'refuse' });
-      const live = await readLiveState(client, 1);
-      expect(live.reports).toHaveLength(230);
-      expect(new Set(live.reports.map((r) => r.id)).size).toBe(230);
-      expect(live.workbooks).toHaveLength(7);
-      expect(client.pageSize).toBe(50);
-      expect(
-        trace.some((l) =>
-          /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50/.test(l),
-        ),
-      ).toBe(true);
-      // Once known, no more refusals: the second read asks for 50 at once.
-      emu.clearLog();
-      await readLiveState(client, 1);
-      expect(emu.log.every((e) => e.status === 200 && Number(e.query['first']) <= 50)).toBe(true);
-      expect(requests(emu.log, 'GET', '/api/v1/deployments/1/reports')).toHaveLength(Math.ceil(230 / 50));
-    },
-  );
+  test('refused (400 naming first): every item read, smaller pages for the rest of the run, said in the trace', async () => {
+    const { emu, client, trace } = await setup({ maxPageSize: 50, overMaxPageSize: 'refuse' });
+    const live = await readLiveState(client, 1);
+    expect(live.reports).toHaveLength(230);
+    expect(new Set(live.reports.map((r) => r.id)).size).toBe(230);
+    expect(live.workbooks).toHaveLength(7);
+    expect(client.pageSize).toBe(50);
+    expect(
+      trace.some((l) =>
+        /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50/.test(l),
+      ),
+    ).toBe(true);
+    // Once known, no more refusals: the second read asks for 50 at once.
+    emu.clearLog();
+    await readLiveState(client, 1);
+    expect(emu.log.every((e) => e.status === 200 && Number(e.query['first']) <= 50)).toBe(true);
+    expect(requests(emu.log, 'GET', '/api/v1/deployments/1/reports')).toHaveLength(Math.ceil(230 / 50));
+  });
 
   test('clamped (a shorter page with hasNextPage): every item read, the cap remembered', async () => {
     const { client, trace } = await setup({ maxPageSize: 40 });

@@ -13,21 +13,18 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-test(
-  'reads 1,200 reports in 3 pages of 500 one after another, the ' + 'workbooks and user attributes beside them',
-  async () => {
-    const run = await runNode(emu, join(root, 'bench/honest.mjs'), [emu.url, '1', '500'], {
-      WSC_TOKEN: emu.adminToken,
-    });
-    expect(run.code, run.stderr).toBe(0);
-    const [reports, workbooks, attributes] = run.stdout.trim().split(' ').map(Number);
-    expect([reports, workbooks]).toEqual([1200, 7]);
-    expect(attributes).toBeGreaterThanOrEqual(0);
-    const reportPages = run.log.filter((e) => e.path === '/api/v1/deployments/1/reports');
-    expect(reportPages.map((e) => e.query['first'])).toEqual(['500', '500', '500']);
-    expect(reportPages.map((e) => e.query['after'] !== undefined)).toEqual([false, true, true]);
-    expect(run.longestChain).toBe(3);
-    expect(run.writes).toBe(0);
-    expect(run.maxRssMb).toBeGreaterThan(0);
-  },
-);
+test('reads 1,200 reports in 3 pages of 500 one after another, the workbooks and user attributes beside them', async () => {
+  const run = await runNode(emu, join(root, 'bench/honest.mjs'), [emu.url, '1', '500'], {
+    WSC_TOKEN: emu.adminToken,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  const [reports, workbooks, attributes] = run.stdout.trim().split(' ').map(Number);
+  expect([reports, workbooks]).toEqual([1200, 7]);
+  expect(attributes).toBeGreaterThanOrEqual(0);
+  const reportPages = run.log.filter((e) => e.path === '/api/v1/deployments/1/reports');
+  expect(reportPages.map((e) => e.query['first'])).toEqual(['500', '500', '500']);
+  expect(reportPages.map((e) => e.query['after'] !== undefined)).toEqual([false, true, true]);
+  expect(run.longestChain).toBe(3);
+  expect(run.writes).toBe(0);
+  expect(run.maxRssMb).toBeGreaterThan(0);
+});

@@ -35,30 +35,27 @@ describe('hostile bundles', () => {
     expect(MAX_FILE_BYTES).toBe(5 * 1024 * 1024);
   });
 
-  it(
-    'files around the read buffer size, and small files after big ones, ' + 'are read whole and only themselves',
-    async () => {
-      // One buffer serves every read (files.ts): a file that fills it, one just
-      // over it, and a small file read after a big one must each come out exact.
-      const sizes = [65_535, 65_536, 65_537, 300_000, 10];
-      const files: Record<string, string> = {};
-      const want: Record<string, string> = {};
-      sizes.forEach((size, i) => {
-        const publicId = `abcdefabcde${i}`;
-        const head = `kind: Report\npublicId: ${publicId}\nsqlQuery: "`;
-        const tail = '"\n';
-        const sql =
-          size > head.length + tail.length ? 'x'.repeat(size - head.length - tail.length - 1) + String(i) : String(i);
-        files[`reports/${i}.yaml`] = head + sql + tail;
-        want[publicId] = sql;
-      });
-      const dir = bundle(files);
-      const { diagnostics, desired } = await loadBundle(dir, opts);
-      expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      expect(Buffer.byteLength(files['reports/1.yaml']!)).toBe(65_536);
-      expect(Object.fromEntries(desired.reports.map((r) => [r.publicId, r.fields.sqlQuery]))).toEqual(want);
-    },
-  );
+  it('files around the read buffer size, and small files after big ones, are read whole and only themselves', async () => {
+    // One buffer serves every read (files.ts): a file that fills it, one just
+    // over it, and a small file read after a big one must each come out exact.
+    const sizes = [65_535, 65_536, 65_537, 300_000, 10];
+    const files: Record<string, string> = {};
+    const want: Record<string, string> = {};
+    sizes.forEach((size, i) => {
+      const publicId = `abcdefabcde${i}`;
+      const head = `kind: Report\npublicId: ${publicId}\nsqlQuery: "`;
+      const tail = '"\n';
+      const sql =
+        size > head.length + tail.length ? 'x'.repeat(size - head.length - tail.length - 1) + String(i) : String(i);
+      files[`reports/${i}.yaml`] = head + sql + tail;
+      want[publicId] = sql;
+    });
+    const dir = bundle(files);
+    const { diagnostics, desired } = await loadBundle(dir, opts);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Buffer.byteLength(files['reports/1.yaml']!)).toBe(65_536);
+    expect(Object.fromEntries(desired.reports.map((r) => [r.publicId, r.fields.sqlQuery]))).toEqual(want);
+  });
 
   it('__proto__, constructor and prototype keys are refused and touch no prototype', async () => {
     const dir = bundle({

@@ -72,25 +72,22 @@ describe('JSON Schemas', () => {
     },
   );
 
-  it(
-    'a schema rejects what the loader rejects (unknown key, bad publicId) ' + 'and accepts variables in number fields',
-    () => {
-      const report = compiled(join(root, 'schemas/report.schema.json'));
-      expect(report({ kind: 'Report', publicId: 'abcdefabcdef', nmae: 'x' })).toBe(false);
-      expect(report({ kind: 'Report', publicId: 'short' })).toBe(false);
-      expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: '${vars.folder}' })).toBe(true);
-      expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: 'seven' })).toBe(false);
-      const workbook = compiled(join(root, 'schemas/workbook.schema.json'));
-      const withWidget = (position: object, extra: object = {}) => ({
-        kind: 'Workbook',
-        slug: 's',
-        meta: { dashboardDraft: { widgets: [{ id: 'a', type: 'TEXT', position, ...extra }] } },
-      });
-      expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }))).toBe(true);
-      expect(workbook(withWidget({ x: 0, y: 0, w: '${vars.width}', h: 1 }))).toBe(true);
-      expect(workbook(withWidget({ x: 0, y: 0, w: 1 }))).toBe(false);
-      expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }, { colour: 'red' }))).toBe(false);
-      expect(workbook({ kind: 'Workbook', slug: 's', meta: { anything: { goes: [1] } } })).toBe(true);
-    },
-  );
+  it('a schema rejects what the loader rejects (unknown key, bad publicId) and accepts variables in number fields', () => {
+    const report = compiled(join(root, 'schemas/report.schema.json'));
+    expect(report({ kind: 'Report', publicId: 'abcdefabcdef', nmae: 'x' })).toBe(false);
+    expect(report({ kind: 'Report', publicId: 'short' })).toBe(false);
+    expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: '${vars.folder}' })).toBe(true);
+    expect(report({ kind: 'Report', publicId: 'abcdefabcdef', folderId: 'seven' })).toBe(false);
+    const workbook = compiled(join(root, 'schemas/workbook.schema.json'));
+    const withWidget = (position: object, extra: object = {}) => ({
+      kind: 'Workbook',
+      slug: 's',
+      meta: { dashboardDraft: { widgets: [{ id: 'a', type: 'TEXT', position, ...extra }] } },
+    });
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }))).toBe(true);
+    expect(workbook(withWidget({ x: 0, y: 0, w: '${vars.width}', h: 1 }))).toBe(true);
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1 }))).toBe(false);
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }, { colour: 'red' }))).toBe(false);
+    expect(workbook({ kind: 'Workbook', slug: 's', meta: { anything: { goes: [1] } } })).toBe(true);
+  });
 });

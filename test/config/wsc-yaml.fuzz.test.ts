@@ -26,53 +26,49 @@ const SECRET = /S3CRET/;
 describe('resolveEnvironment on a damaged wsc.yaml', () => {
   const dir = bundle();
 
-  it(
-    'answers with an environment, a BundleError or a ConfigError; ' + 'positions in wsc.yaml; no token in any message',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(edit, { minLength: 1, maxLength: 4 }),
-          fc.constantFrom(undefined, 'local', 'staging', 'production'),
-          async (edits, env) => {
-            const text = edits.reduce(applyEdit, ORIGINAL);
-            writeFileSync(resolve(dir, 'wsc.yaml'), text);
-            const where = `edits ${JSON.stringify(edits)}, env ${String(env)}`;
-            try {
-              const r = await resolveEnvironment({
-                dir,
-                flags: env === undefined ? {} : { env },
-                env: TOKENS,
-                requireToken: false,
-              });
-              const { token, ...rest } = r as unknown as { token?: unknown } & Record<string, unknown>;
-              void token;
-              expect(JSON.stringify(rest), where).not.toMatch(SECRET);
-            } catch (e) {
-              expect(e instanceof BundleError || e instanceof ConfigError, `${String(e)}\n${where}`).toBe(true);
-              const err = e as BundleError | ConfigError;
-              const words =
-                err instanceof BundleError
-                  ? err.diagnostics.map((d) => `${d.message} ${d.hint ?? ''}`).join('\n')
-                  : `${err.message} ${err.hint ?? ''}`;
-              expect(words.trim().length, where).toBeGreaterThan(0);
-              expect(words, where).not.toMatch(/\bundefined\b(?! variable)|\[object Object\]|\bNaN\b/);
-              expect(words, where).not.toMatch(SECRET);
-              if (err instanceof BundleError) {
-                const lines = text.split(/\r\n|\r|\n/).length;
-                for (const d of err.diagnostics) {
-                  expect(d.pos.file, where).toBe('wsc.yaml');
-                  expect(Number.isInteger(d.pos.line) && d.pos.line >= 1 && d.pos.line <= lines + 1, where).toBe(true);
-                  expect(Number.isInteger(d.pos.col) && d.pos.col >= 1, where).toBe(true);
-                }
+  it('answers with an environment, a BundleError or a ConfigError; positions in wsc.yaml; no token in any message', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(edit, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(undefined, 'local', 'staging', 'production'),
+        async (edits, env) => {
+          const text = edits.reduce(applyEdit, ORIGINAL);
+          writeFileSync(resolve(dir, 'wsc.yaml'), text);
+          const where = `edits ${JSON.stringify(edits)}, env ${String(env)}`;
+          try {
+            const r = await resolveEnvironment({
+              dir,
+              flags: env === undefined ? {} : { env },
+              env: TOKENS,
+              requireToken: false,
+            });
+            const { token, ...rest } = r as unknown as { token?: unknown } & Record<string, unknown>;
+            void token;
+            expect(JSON.stringify(rest), where).not.toMatch(SECRET);
+          } catch (e) {
+            expect(e instanceof BundleError || e instanceof ConfigError, `${String(e)}\n${where}`).toBe(true);
+            const err = e as BundleError | ConfigError;
+            const words =
+              err instanceof BundleError
+                ? err.diagnostics.map((d) => `${d.message} ${d.hint ?? ''}`).join('\n')
+                : `${err.message} ${err.hint ?? ''}`;
+            expect(words.trim().length, where).toBeGreaterThan(0);
+            expect(words, where).not.toMatch(/\bundefined\b(?! variable)|\[object Object\]|\bNaN\b/);
+            expect(words, where).not.toMatch(SECRET);
+            if (err instanceof BundleError) {
+              const lines = text.split(/\r\n|\r|\n/).length;
+              for (const d of err.diagnostics) {
+                expect(d.pos.file, where).toBe('wsc.yaml');
+                expect(Number.isInteger(d.pos.line) && d.pos.line >= 1 && d.pos.line <= lines + 1, where).toBe(true);
+                expect(Number.isInteger(d.pos.col) && d.pos.col >= 1, where).toBe(true);
               }
             }
-          },
-        ),
-        { numRuns: runs(300) },
-      );
-    },
-    120_000,
-  );
+          }
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  }, 120_000);
 
   it('the undamaged file resolves every environment (the property starts from a valid file)', async () => {
     const clean = bundle({ 'wsc.yaml': ORIGINAL });

@@ -643,28 +643,25 @@ describe('execute: interrupted', () => {
     },
   );
 
-  test(
-    'a request in flight at the abort finishes; what depends on it is ' + 'skipped as interrupted, not as failed',
-    async () => {
-      const controller = new AbortController();
-      const port = new FakePort((fn) => {
-        if (fn === 'upsertWorkbookBySlug' && port.calls.length === 1) controller.abort();
-        return undefined;
-      });
-      const p = dashboardPlan({ declareDeps: true });
-      // Only the workbook chain: the user attribute would start beside the first upsert.
-      p.changes = p.changes.filter((c) => c.kind !== 'user-attribute');
-      const result = await execute(p, port, { concurrency: 8, signal: controller.signal });
-      expect(port.calls.map((c) => c.fn)).toEqual(['upsertWorkbookBySlug']);
-      expect(result.applied.map((a) => a.request.id)).toEqual(['workbook/sales#upsert']);
-      expect(result.skipped.map((s) => [s.request.id, s.reason]).sort()).toEqual(
-        [
-          ['report/revAAAAAAAA1#create', INTERRUPTED],
-          ['workbook/sales#draft', INTERRUPTED],
-          ['workbook/sales#publish', INTERRUPTED],
-        ].sort(),
-      );
-      expect(result.resources.find((r) => r.address === 'workbook/sales')?.status).toBe('partial');
-    },
-  );
+  test('a request in flight at the abort finishes; what depends on it is skipped as interrupted, not as failed', async () => {
+    const controller = new AbortController();
+    const port = new FakePort((fn) => {
+      if (fn === 'upsertWorkbookBySlug' && port.calls.length === 1) controller.abort();
+      return undefined;
+    });
+    const p = dashboardPlan({ declareDeps: true });
+    // Only the workbook chain: the user attribute would start beside the first upsert.
+    p.changes = p.changes.filter((c) => c.kind !== 'user-attribute');
+    const result = await execute(p, port, { concurrency: 8, signal: controller.signal });
+    expect(port.calls.map((c) => c.fn)).toEqual(['upsertWorkbookBySlug']);
+    expect(result.applied.map((a) => a.request.id)).toEqual(['workbook/sales#upsert']);
+    expect(result.skipped.map((s) => [s.request.id, s.reason]).sort()).toEqual(
+      [
+        ['report/revAAAAAAAA1#create', INTERRUPTED],
+        ['workbook/sales#draft', INTERRUPTED],
+        ['workbook/sales#publish', INTERRUPTED],
+      ].sort(),
+    );
+    expect(result.resources.find((r) => r.address === 'workbook/sales')?.status).toBe('partial');
+  });
 });

@@ -42,32 +42,26 @@ describe('export --into decisions', () => {
     expect([...m.userAttributes]).toEqual(['region']);
   });
 
-  test(
-    'a changed resource takes its changed keys (not create-only ones), a ' + 'matching one none, a gone one is named',
-    () => {
-      const managed = new Map<string, Doc>([
-        ['workbook/sales', { kind: 'Workbook', slug: 'sales' }],
-        [
-          'report/revMrrTrnd01',
-          { kind: 'Report', title: 'From the UI', meta: { chart: { type: 'bar' } }, source: 'X' },
+  test('a changed resource takes its changed keys (not create-only ones), a matching one none, a gone one is named', () => {
+    const managed = new Map<string, Doc>([
+      ['workbook/sales', { kind: 'Workbook', slug: 'sales' }],
+      ['report/revMrrTrnd01', { kind: 'Report', title: 'From the UI', meta: { chart: { type: 'bar' } }, source: 'X' }],
+      ['report/sameSame0001', { kind: 'Report', title: 'Same' }],
+      ['user-attribute/region', { kind: 'UserAttribute', name: 'region' }],
+    ]);
+    const d = intoDecisions(bundle, changes, managed);
+    expect(d.edits).toEqual([
+      {
+        address: 'report/revMrrTrnd01',
+        file: 'reports/revMrrTrnd01.yaml',
+        match: { publicId: 'revMrrTrnd01' },
+        edits: [
+          { path: ['title'], value: 'From the UI' },
+          { path: ['meta', 'chart'], value: { type: 'bar' } },
         ],
-        ['report/sameSame0001', { kind: 'Report', title: 'Same' }],
-        ['user-attribute/region', { kind: 'UserAttribute', name: 'region' }],
-      ]);
-      const d = intoDecisions(bundle, changes, managed);
-      expect(d.edits).toEqual([
-        {
-          address: 'report/revMrrTrnd01',
-          file: 'reports/revMrrTrnd01.yaml',
-          match: { publicId: 'revMrrTrnd01' },
-          edits: [
-            { path: ['title'], value: 'From the UI' },
-            { path: ['meta', 'chart'], value: { type: 'bar' } },
-          ],
-        },
-      ]);
-      expect(d.unchanged).toBe(3);
-      expect(d.notLive).toEqual(['report/gone00000001']);
-    },
-  );
+      },
+    ]);
+    expect(d.unchanged).toBe(3);
+    expect(d.notLive).toEqual(['report/gone00000001']);
+  });
 });

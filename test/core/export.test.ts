@@ -487,41 +487,38 @@ describe('exportDeployment', () => {
     expect(requested).toBe(50);
   });
 
-  test(
-    'read-ahead: the first report page is requested while workbooks are ' + 'read; a failure stops it cleanly',
-    async () => {
-      const order: string[] = [];
-      let closed = false;
-      const source: ExportSource = {
-        workbooks: () =>
-          // A source that fails before its first page.
-          // eslint-disable-next-line require-yield
-          (async function* () {
-            order.push('workbooks');
-            await new Promise((r) => setTimeout(r, 5));
-            throw new Error('workbooks failed');
-          })(),
-        userAttributes: () => pages([], 10),
-        reports: () =>
-          (async function* () {
-            try {
-              order.push('reports page 1');
-              yield [lReport(1, 'AAAAAAAAAAA1')];
-              order.push('reports page 2');
-              yield [lReport(2, 'AAAAAAAAAAA2')];
-            } finally {
-              closed = true;
-            }
-          })(),
-      };
-      const sink: ExportSink = {
-        writeDoc: async () => undefined,
-        readDoc: async () => ({}),
-        rename: async () => undefined,
-      };
-      await expect(exportDeployment(source, sink, OPTS)).rejects.toThrow('workbooks failed');
-      expect(order).toEqual(['reports page 1', 'workbooks']);
-      expect(closed).toBe(true);
-    },
-  );
+  test('read-ahead: the first report page is requested while workbooks are read; a failure stops it cleanly', async () => {
+    const order: string[] = [];
+    let closed = false;
+    const source: ExportSource = {
+      workbooks: () =>
+        // A source that fails before its first page.
+        // eslint-disable-next-line require-yield
+        (async function* () {
+          order.push('workbooks');
+          await new Promise((r) => setTimeout(r, 5));
+          throw new Error('workbooks failed');
+        })(),
+      userAttributes: () => pages([], 10),
+      reports: () =>
+        (async function* () {
+          try {
+            order.push('reports page 1');
+            yield [lReport(1, 'AAAAAAAAAAA1')];
+            order.push('reports page 2');
+            yield [lReport(2, 'AAAAAAAAAAA2')];
+          } finally {
+            closed = true;
+          }
+        })(),
+    };
+    const sink: ExportSink = {
+      writeDoc: async () => undefined,
+      readDoc: async () => ({}),
+      rename: async () => undefined,
+    };
+    await expect(exportDeployment(source, sink, OPTS)).rejects.toThrow('workbooks failed');
+    expect(order).toEqual(['reports page 1', 'workbooks']);
+    expect(closed).toBe(true);
+  });
 });

@@ -87,28 +87,25 @@ describe('the planner with a bundle name', () => {
     },
   );
 
-  test(
-    'a field changed outside wsc that apply would overwrite is marked; one ' + 'the file already agrees with is not',
-    () => {
-      const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T2' })] });
-      const wsc = rec('team', { name: 'R', title: 'T' });
-      const uiEdited = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc } });
-      expect(plan(d, live({ reports: [uiEdited] }), ctx({ ownership: own() })).changes[0]!.uiEdits).toEqual(['name']);
-      const agrees = lReport(7, 'rep000000001', { name: 'R', title: 'T2', meta: { wsc } });
-      const p = plan(d, live({ reports: [agrees] }), ctx({ ownership: own() }));
-      expect(p.changes[0]!.uiEdits).toBeUndefined();
-      expect(p.changes[0]!.actions).toEqual(['record']);
-      // Another bundle's record: no mark, and a note.
-      const theirs = lReport(7, 'rep000000001', {
-        name: 'R (UI)',
-        title: 'T',
-        meta: { wsc: rec('other', { name: 'R', title: 'T' }) },
-      });
-      const p3 = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
-      expect(p3.changes[0]!.uiEdits).toBeUndefined();
-      expect(p3.changes[0]!.note).toContain('recorded for bundle "other"');
-    },
-  );
+  test('a field changed outside wsc that apply would overwrite is marked; one the file already agrees with is not', () => {
+    const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T2' })] });
+    const wsc = rec('team', { name: 'R', title: 'T' });
+    const uiEdited = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc } });
+    expect(plan(d, live({ reports: [uiEdited] }), ctx({ ownership: own() })).changes[0]!.uiEdits).toEqual(['name']);
+    const agrees = lReport(7, 'rep000000001', { name: 'R', title: 'T2', meta: { wsc } });
+    const p = plan(d, live({ reports: [agrees] }), ctx({ ownership: own() }));
+    expect(p.changes[0]!.uiEdits).toBeUndefined();
+    expect(p.changes[0]!.actions).toEqual(['record']);
+    // Another bundle's record: no mark, and a note.
+    const theirs = lReport(7, 'rep000000001', {
+      name: 'R (UI)',
+      title: 'T',
+      meta: { wsc: rec('other', { name: 'R', title: 'T' }) },
+    });
+    const p3 = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
+    expect(p3.changes[0]!.uiEdits).toBeUndefined();
+    expect(p3.changes[0]!.note).toContain('recorded for bundle "other"');
+  });
 });
 
 describe('prune', () => {
@@ -141,17 +138,14 @@ describe('prune', () => {
     expect(p.prune?.withheld).toContain('reports: 1 of 2');
   });
 
-  test(
-    '--max-deletes refuses more, naming the count; the default is the ' + 'larger of 25 and a fifth of the recorded',
-    () => {
-      expect(defaultMaxDeletes(10)).toBe(25);
-      expect(defaultMaxDeletes(300)).toBe(60);
-      const l = live({ reports: [mine(1, 'rep000000001'), mine(2, 'rep000000002')] });
-      expect(() => plan(desired({}), l, ctx({ ownership: own({ maxDeletes: 1 }) }))).toThrow(
-        /would delete 2 resources .* more than --max-deletes 1/,
-      );
-    },
-  );
+  test('--max-deletes refuses more, naming the count; the default is the larger of 25 and a fifth of the recorded', () => {
+    expect(defaultMaxDeletes(10)).toBe(25);
+    expect(defaultMaxDeletes(300)).toBe(60);
+    const l = live({ reports: [mine(1, 'rep000000001'), mine(2, 'rep000000002')] });
+    expect(() => plan(desired({}), l, ctx({ ownership: own({ maxDeletes: 1 }) }))).toThrow(
+      /would delete 2 resources .* more than --max-deletes 1/,
+    );
+  });
 
   test('a workbook goes after the reports deleted from it; one still holding a report that stays is kept', () => {
     const wsc = { wsc: rec('team', { name: 'wb' }) };

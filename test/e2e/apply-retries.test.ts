@@ -148,41 +148,36 @@ describe('apply retries', () => {
 });
 
 describe('apply creates each report exactly once', () => {
-  test(
-    '30% of POSTs reset after the server committed: 50 new reports, ' + 'exactly 50 exist, none duplicated, plan empty',
-    async () => {
-      const dir = writeBundle({ looseReports: 50 });
-      await withEmulator({ faults: 'reset-after=0.3,methods=POST', randomSeed: 20261122 }, async (emu) => {
-        const args = ['--dir', dir, ...target(emu)];
-        // a generous retry budget: 0.3^11 per report makes running out negligible
-        const r = await runCli(['apply', '--auto-approve', '--max-retries', '10', ...args], {
-          env: emulatorEnv,
-          timeoutMs: 120_000,
-        });
-        expect(r.stderr).not.toMatch(/internal error/i);
-        expect(r.code).toBe(0);
-        const resets = requests(emu.log, 'POST', /\/reports$/).filter((e) => e.fault === 'reset-after');
-        expect(resets.length).toBeGreaterThanOrEqual(3); // ~15 expected; the test must have exercised the lost answers
-        // Each report counted once: created, or found already there (read back after a lost answer).
-        const counted =
-          /\nApply complete: (\d+) created, 0 updated, 0 adopted, 0 published, ([1-9]\d*) found already there\. \2 reports? (was|were) found already there with the same content \(an earlier attempt whose answer was lost, or another run\): read back, not duplicated\.\n$/.exec(
-            r.stdout,
-          );
-        expect(counted, r.stdout).not.toBeNull();
-        expect(Number(counted![1]) + Number(counted![2])).toBe(50);
-
-        const reports = reportsIn(emu);
-        expect(reports).toHaveLength(50);
-        expect(new Set(reports.map((x) => x.publicId)).size).toBe(50);
-        expect(reports.map((x) => x.publicId).sort()).toEqual(
-          Array.from({ length: 50 }, (_, i) => pid(1000 + i)).sort(),
-        );
-
-        emu.setFaults(undefined);
-        emu.clearLog();
-        expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
-        expect(writes(emu.log)).toEqual([]);
+  test('30% of POSTs reset after the server committed: 50 new reports, exactly 50 exist, none duplicated, plan empty', async () => {
+    const dir = writeBundle({ looseReports: 50 });
+    await withEmulator({ faults: 'reset-after=0.3,methods=POST', randomSeed: 20261122 }, async (emu) => {
+      const args = ['--dir', dir, ...target(emu)];
+      // a generous retry budget: 0.3^11 per report makes running out negligible
+      const r = await runCli(['apply', '--auto-approve', '--max-retries', '10', ...args], {
+        env: emulatorEnv,
+        timeoutMs: 120_000,
       });
-    },
-  );
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(r.code).toBe(0);
+      const resets = requests(emu.log, 'POST', /\/reports$/).filter((e) => e.fault === 'reset-after');
+      expect(resets.length).toBeGreaterThanOrEqual(3); // ~15 expected; the test must have exercised the lost answers
+      // Each report counted once: created, or found already there (read back after a lost answer).
+      const counted =
+        /\nApply complete: (\d+) created, 0 updated, 0 adopted, 0 published, ([1-9]\d*) found already there\. \2 reports? (was|were) found already there with the same content \(an earlier attempt whose answer was lost, or another run\): read back, not duplicated\.\n$/.exec(
+          r.stdout,
+        );
+      expect(counted, r.stdout).not.toBeNull();
+      expect(Number(counted![1]) + Number(counted![2])).toBe(50);
+
+      const reports = reportsIn(emu);
+      expect(reports).toHaveLength(50);
+      expect(new Set(reports.map((x) => x.publicId)).size).toBe(50);
+      expect(reports.map((x) => x.publicId).sort()).toEqual(Array.from({ length: 50 }, (_, i) => pid(1000 + i)).sort());
+
+      emu.setFaults(undefined);
+      emu.clearLog();
+      expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
+      expect(writes(emu.log)).toEqual([]);
+    });
+  });
 });

@@ -57,32 +57,29 @@ function loggedWrites(log: RequestLogEntry[]): string[] {
 }
 
 describe('saved plans', () => {
-  test(
-    'apply FILE makes exactly the saved requests, derived again from the ' + 'bundle; the file holds no token',
-    async () => {
-      const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
-      const planFile = join(tempDir(), 'plan.json');
-      await withEmulator({}, async (emu) => {
-        const made = await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(made.code).toBe(0);
-        const text = readFileSync(planFile, 'utf8');
-        expect(text).not.toContain('dev-token');
-        expect(text).not.toMatch(/token/i);
+  test('apply FILE makes exactly the saved requests, derived again from the bundle; the file holds no token', async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
+    const planFile = join(tempDir(), 'plan.json');
+    await withEmulator({}, async (emu) => {
+      const made = await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(made.code).toBe(0);
+      const text = readFileSync(planFile, 'utf8');
+      expect(text).not.toContain('dev-token');
+      expect(text).not.toMatch(/token/i);
 
-        emu.clearLog();
-        // without --base-url the plan cannot be applied: the file never names the host
-        const noHost = await runCli(['apply', planFile, '--dir', dir], { env: emulatorEnv });
-        expect(noHost.code).toBe(3);
-        expect(emu.log).toEqual([]);
-        const r = await runCli(['apply', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(r.stderr).not.toMatch(/internal error/i);
-        expect(r.code).toBe(0);
-        expect(r.stdout).toBe('Apply complete: 4 created, 0 updated, 0 adopted, 1 published.\n');
-        expect(loggedWrites(emu.log)).toEqual(plannedWrites(planFile));
-        expect(reportsIn(emu)).toHaveLength(3);
-      });
-    },
-  );
+      emu.clearLog();
+      // without --base-url the plan cannot be applied: the file never names the host
+      const noHost = await runCli(['apply', planFile, '--dir', dir], { env: emulatorEnv });
+      expect(noHost.code).toBe(3);
+      expect(emu.log).toEqual([]);
+      const r = await runCli(['apply', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('Apply complete: 4 created, 0 updated, 0 adopted, 1 published.\n');
+      expect(loggedWrites(emu.log)).toEqual(plannedWrites(planFile));
+      expect(reportsIn(emu)).toHaveLength(3);
+    });
+  });
 
   test('a resource changed through the API since the plan: exit 1 naming it, and no write at all', async () => {
     const dir = writeBundle({ looseReports: 2 });

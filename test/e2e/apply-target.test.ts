@@ -53,8 +53,7 @@ describe('apply --target', () => {
       writeBundle(
         {
           files: {
-            'reports/report-1.yaml':
-              `kind: Report\npublicId: ${pid(1)}\nname: Renamed\nworkbookId: { ` + `$workbook: sales }\n`,
+            'reports/report-1.yaml': `kind: Report\npublicId: ${pid(1)}\nname: Renamed\nworkbookId: { $workbook: sales }\n`,
           },
         },
         dir,

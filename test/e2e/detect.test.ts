@@ -11,31 +11,27 @@ const reportsOnly = () =>
   writeFiles({ 'reports/a.yaml': 'kind: Report\npublicId: detectRep001\nname: A\nsqlQuery: select 1\n' });
 
 describe('page size', () => {
-  test(
-    'a server that refuses first=500: the plan reads everything with ' + 'smaller pages, and --verbose says so',
-    async () => {
-      await withEmulator(
-        { seed: generateSeed({ reports: 130, workbooks: 3 }), maxPageSize: 50, overMaxPageSize: 'refuse' },
-        async (emu) => {
-          const r = await runCli(['plan', '--dir', reportsOnly(), ...target(emu), '--verbose', '--output', 'json'], {
-            env: emulatorEnv,
-          });
-          expect(r.code, r.stderr).toBe(0);
-          expect(r.stderr).toMatch(
-            /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50 per page for the rest of this run/,
-          );
-          expect(JSON.parse(r.stdout).summary.unmanaged).toMatchObject({ reports: 130, workbooks: 3 });
-          // Remembered: after the refusals of the first pages, every request asks for 50.
-          const refused = emu.log.filter((e) => e.status === 400);
-          expect(refused.length).toBeGreaterThan(0);
-          expect(refused.length).toBeLessThanOrEqual(3);
-          const last = emu.log.filter((e) => e.status === 200).slice(-3);
-          expect(last.every((e) => Number(e.query['first']) <= 50)).toBe(true);
-        },
-      );
-    },
-    60_000,
-  );
+  test('a server that refuses first=500: the plan reads everything with smaller pages, and --verbose says so', async () => {
+    await withEmulator(
+      { seed: generateSeed({ reports: 130, workbooks: 3 }), maxPageSize: 50, overMaxPageSize: 'refuse' },
+      async (emu) => {
+        const r = await runCli(['plan', '--dir', reportsOnly(), ...target(emu), '--verbose', '--output', 'json'], {
+          env: emulatorEnv,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toMatch(
+          /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50 per page for the rest of this run/,
+        );
+        expect(JSON.parse(r.stdout).summary.unmanaged).toMatchObject({ reports: 130, workbooks: 3 });
+        // Remembered: after the refusals of the first pages, every request asks for 50.
+        const refused = emu.log.filter((e) => e.status === 400);
+        expect(refused.length).toBeGreaterThan(0);
+        expect(refused.length).toBeLessThanOrEqual(3);
+        const last = emu.log.filter((e) => e.status === 200).slice(-3);
+        expect(last.every((e) => Number(e.query['first']) <= 50)).toBe(true);
+      },
+    );
+  }, 60_000);
 
   test('--page-size and WSC_PAGE_SIZE set it; a bad WSC_PAGE_SIZE is exit 3 with nothing sent', async () => {
     await withEmulator({ seed: generateSeed({ reports: 45, workbooks: 1 }) }, async (emu) => {

@@ -259,23 +259,20 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
     },
   );
 
-  test(
-    '(a) without legacy reports, plan right after export has no changes at ' + 'all (exit 0 with --detailed-exitcode)',
-    async () => {
-      const s = generateSeed({ reports: 40, workbooks: 4, folders: 4, withDashboards: true });
-      await withEmulator({ seed: s }, async (emu) => {
-        const dir = tempDir();
-        const r = await exportTo(emu, dir);
-        expect(r.stdout).toMatch(
-          /^Exported deployment 1 to .*: 4 workbooks, 40 reports, 0 user attributes \(44 files\)\.$/m,
-        );
-        expect(r.stdout).not.toMatch(/adopt/);
-        const plan = await runCli(['plan', '--dir', dir, '--detailed-exitcode'], { env: emulatorEnv });
-        expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-        expect(plan.stdout).toMatch(/No changes/);
-      });
-    },
-  );
+  test('(a) without legacy reports, plan right after export has no changes at all (exit 0 with --detailed-exitcode)', async () => {
+    const s = generateSeed({ reports: 40, workbooks: 4, folders: 4, withDashboards: true });
+    await withEmulator({ seed: s }, async (emu) => {
+      const dir = tempDir();
+      const r = await exportTo(emu, dir);
+      expect(r.stdout).toMatch(
+        /^Exported deployment 1 to .*: 4 workbooks, 40 reports, 0 user attributes \(44 files\)\.$/m,
+      );
+      expect(r.stdout).not.toMatch(/adopt/);
+      const plan = await runCli(['plan', '--dir', dir, '--detailed-exitcode'], { env: emulatorEnv });
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(plan.stdout).toMatch(/No changes/);
+    });
+  });
 
   test('(f) hostile names stay inside DIR and do not collide, even case-insensitively', async () => {
     await withEmulator({ seed: seed() }, async (emu) => {

@@ -86,32 +86,28 @@ describe('every list is bounded', () => {
     }
   }, 120_000);
 
-  test(
-    'export: a list with no count stops at --max-list-items ' + '(WSC_MAX_LIST_ITEMS), exit 1, no file written',
-    async () => {
-      const s = await hostile(forever(undefined));
-      const out = tempDir();
-      try {
-        const started = Date.now();
-        const r = await runCli(['export', '--out', out, ...connection(s.url)], {
-          env: { ...env, WSC_MAX_LIST_ITEMS: '2000' },
-          cwd: tempDir(),
-          timeoutMs: 90_000,
-        });
-        expect(Date.now() - started).toBeLessThan(60_000);
-        expect(r.code, r.stderr).toBe(1);
-        expect(r.stderr).toMatch(
-          /reports: the list went past 2000 items \(\d+ in \d+ pages read; its first page gave no count\)/,
-        );
-        expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 2000\)/);
-        const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
-        expect(files.map((e) => e.name)).toEqual([]);
-      } finally {
-        await s.close();
-      }
-    },
-    120_000,
-  );
+  test('export: a list with no count stops at --max-list-items (WSC_MAX_LIST_ITEMS), exit 1, no file written', async () => {
+    const s = await hostile(forever(undefined));
+    const out = tempDir();
+    try {
+      const started = Date.now();
+      const r = await runCli(['export', '--out', out, ...connection(s.url)], {
+        env: { ...env, WSC_MAX_LIST_ITEMS: '2000' },
+        cwd: tempDir(),
+        timeoutMs: 90_000,
+      });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /reports: the list went past 2000 items \(\d+ in \d+ pages read; its first page gave no count\)/,
+      );
+      expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 2000\)/);
+      const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
+      expect(files.map((e) => e.name)).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
 
   test('a bad WSC_MAX_LIST_ITEMS is a usage error, nothing sent', async () => {
     const s = await hostile(forever(3));

@@ -72,19 +72,16 @@ describe('plan --out and GITHUB_STEP_SUMMARY that cannot be written', () => {
     });
   });
 
-  test(
-    'GITHUB_STEP_SUMMARY naming a directory: the plan still prints and ' + 'exits as it would, with a warning',
-    async () => {
-      await withEmulator({}, async (emu) => {
-        const r = await runCli(
-          ['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'],
-          { env: { WSC_TOKEN: 'dev-token', GITHUB_STEP_SUMMARY: aDir } },
-        );
-        expect(r.code, r.stderr).toBe(2);
-        expect(r.stdout).toContain('Plan: 2 to create');
-        expect(r.stderr).toContain(`warning could not add the plan to GITHUB_STEP_SUMMARY (${aDir}): EISDIR.`);
-        expect(writes(emu.log)).toEqual([]);
-      });
-    },
-  );
+  test('GITHUB_STEP_SUMMARY naming a directory: the plan still prints and exits as it would, with a warning', async () => {
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(
+        ['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'],
+        { env: { WSC_TOKEN: 'dev-token', GITHUB_STEP_SUMMARY: aDir } },
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toContain('Plan: 2 to create');
+      expect(r.stderr).toContain(`warning could not add the plan to GITHUB_STEP_SUMMARY (${aDir}): EISDIR.`);
+      expect(writes(emu.log)).toEqual([]);
+    });
+  });
 });

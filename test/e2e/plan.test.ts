@@ -219,8 +219,7 @@ describe('wsc plan', () => {
   test('adopt: a UI-made report (placeholder publicId) is adopted by one PUT, not created', async () => {
     const dir = writeBundle({
       files: {
-        'reports/adopted.yaml':
-          `kind: Report\npublicId: ${pid(7)}\nname: Adopted\nadopt: { ` + `deploymentId: 1, id: 1001 }\n`,
+        'reports/adopted.yaml': `kind: Report\npublicId: ${pid(7)}\nname: Adopted\nadopt: { deploymentId: 1, id: 1001 }\n`,
       },
     });
     await withEmulator({ seed: generateSeed({ reports: 0, workbooks: 0, legacyReports: 2 }) }, async (emu) => {
@@ -270,30 +269,27 @@ describe('wsc plan', () => {
     });
   });
 
-  test(
-    '--output markdown prints the PR comment body; a bad ' + 'WSC_REQUEST_TIMEOUT is exit 3 before any request',
-    async () => {
-      const dir = writeBundle({ reports: 1 });
-      await withEmulator({}, async (emu) => {
-        const md = await runCli(['plan', '--output', 'markdown', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(md.code).toBe(0);
-        expect(md.stdout).toMatch(
-          /^### wsc plan: <code>default<\/code> \(deployment 1\)\n\n\*\*Plan: 1 to create, 0 to update, 0 to adopt, 0 to publish\.\*\*\n/,
-        );
-        expect(md.stdout).toContain(
-          `<details><summary>+ <code>report/${pid(0)}</code> will be created in ` +
-            `<code>reports/report-0.yaml</code></summary>`,
-        );
-        emu.clearLog();
-        const bad = await runCli(['plan', '--dir', dir, ...target(emu)], {
-          env: { ...emulatorEnv, WSC_REQUEST_TIMEOUT: 'soon' },
-        });
-        expect(bad.code).toBe(3);
-        expect(bad.stderr).toContain('WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "soon".');
-        expect(emu.log).toEqual([]);
+  test('--output markdown prints the PR comment body; a bad WSC_REQUEST_TIMEOUT is exit 3 before any request', async () => {
+    const dir = writeBundle({ reports: 1 });
+    await withEmulator({}, async (emu) => {
+      const md = await runCli(['plan', '--output', 'markdown', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(md.code).toBe(0);
+      expect(md.stdout).toMatch(
+        /^### wsc plan: <code>default<\/code> \(deployment 1\)\n\n\*\*Plan: 1 to create, 0 to update, 0 to adopt, 0 to publish\.\*\*\n/,
+      );
+      expect(md.stdout).toContain(
+        `<details><summary>+ <code>report/${pid(0)}</code> will be created in ` +
+          `<code>reports/report-0.yaml</code></summary>`,
+      );
+      emu.clearLog();
+      const bad = await runCli(['plan', '--dir', dir, ...target(emu)], {
+        env: { ...emulatorEnv, WSC_REQUEST_TIMEOUT: 'soon' },
       });
-    },
-  );
+      expect(bad.code).toBe(3);
+      expect(bad.stderr).toContain('WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "soon".');
+      expect(emu.log).toEqual([]);
+    });
+  });
 
   test('unknown deployment: exit 1 with a clear message', async () => {
     const dir = writeBundle({ reports: 1 });

@@ -144,37 +144,34 @@ describe('prune', () => {
     });
   });
 
-  test(
-    'a renamed workbook slug: the new workbook is created, its reports ' + 'move to it, then the old one is deleted',
-    async () => {
-      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, wscYaml: named('team-a') });
-      await withEmulator({}, async (emu) => {
-        expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-        const old = workbooksIn(emu).find((w) => w.slug === 'sales')!;
-        const wb = readFileSync(join(dir, 'workbooks/sales.yaml'), 'utf8').replace('slug: sales', 'slug: sales-2025');
-        rmSync(join(dir, 'workbooks/sales.yaml'));
-        writeFileSync(join(dir, 'workbooks/sales-2025.yaml'), wb);
-        for (const i of [0, 1]) {
-          const f = join(dir, `reports/report-${i}.yaml`);
-          writeFileSync(f, readFileSync(f, 'utf8').replace('{ $workbook: sales }', '{ $workbook: sales-2025 }'));
-        }
-        const shown = await cli(['plan', '--prune'], dir, emu);
-        expect(shown.stdout).toContain('+ workbook/sales-2025 will be created');
-        expect(shown.stdout).toContain('- workbook/sales will be deleted');
-        expect(shown.stdout).toContain('the workbook of the new slug is created and the reports move to it first');
-        emu.clearLog();
-        const r = await cli(['apply', '--auto-approve', '--prune'], dir, emu);
-        expect(r.code).toBe(0);
-        const order = writes(emu.log).map((e) => `${e.method} ${e.path}`);
-        const del = order.indexOf(`DELETE /api/v1/deployments/1/workbooks/${old.id}`);
-        expect(del).toBe(order.length - 1);
-        expect(order.filter((x) => x.startsWith('PUT /api/v1/deployments/1/reports/'))).toHaveLength(2);
-        const now = workbooksIn(emu);
-        expect(now.map((w) => w.slug)).toEqual(['sales-2025']);
-        expect(reportsIn(emu).every((rep) => rep.workbookId === now[0]!.id)).toBe(true);
-      });
-    },
-  );
+  test('a renamed workbook slug: the new workbook is created, its reports move to it, then the old one is deleted', async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, wscYaml: named('team-a') });
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const old = workbooksIn(emu).find((w) => w.slug === 'sales')!;
+      const wb = readFileSync(join(dir, 'workbooks/sales.yaml'), 'utf8').replace('slug: sales', 'slug: sales-2025');
+      rmSync(join(dir, 'workbooks/sales.yaml'));
+      writeFileSync(join(dir, 'workbooks/sales-2025.yaml'), wb);
+      for (const i of [0, 1]) {
+        const f = join(dir, `reports/report-${i}.yaml`);
+        writeFileSync(f, readFileSync(f, 'utf8').replace('{ $workbook: sales }', '{ $workbook: sales-2025 }'));
+      }
+      const shown = await cli(['plan', '--prune'], dir, emu);
+      expect(shown.stdout).toContain('+ workbook/sales-2025 will be created');
+      expect(shown.stdout).toContain('- workbook/sales will be deleted');
+      expect(shown.stdout).toContain('the workbook of the new slug is created and the reports move to it first');
+      emu.clearLog();
+      const r = await cli(['apply', '--auto-approve', '--prune'], dir, emu);
+      expect(r.code).toBe(0);
+      const order = writes(emu.log).map((e) => `${e.method} ${e.path}`);
+      const del = order.indexOf(`DELETE /api/v1/deployments/1/workbooks/${old.id}`);
+      expect(del).toBe(order.length - 1);
+      expect(order.filter((x) => x.startsWith('PUT /api/v1/deployments/1/reports/'))).toHaveLength(2);
+      const now = workbooksIn(emu);
+      expect(now.map((w) => w.slug)).toEqual(['sales-2025']);
+      expect(reportsIn(emu).every((rep) => rep.workbookId === now[0]!.id)).toBe(true);
+    });
+  });
 
   test('prune: true without a bundle name: validate refuses wsc.yaml and says how to add it', async () => {
     const dir = writeBundle({
@@ -201,53 +198,50 @@ describe('prune', () => {
 });
 
 describe('UI edits', () => {
-  test(
-    'plan marks a UI edit; apply leaves it and applies the rest (exit 4); ' + '--overwrite-ui-edits ADDR applies it',
-    async () => {
-      const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
-      await withEmulator({}, async (emu) => {
-        expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-        const edited = reportsIn(emu).find((r) => r.publicId === pid(1000))!;
-        // as the UI would: the fields it changes, meta (and its record) untouched
-        expect(
-          (await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, { name: 'Renamed in the UI' })).status,
-        ).toBe(200);
-        writeFileSync(
-          join(dir, 'reports/loose-1.yaml'),
-          `kind: Report\npublicId: ${pid(1001)}\nname: Loose 1 v2\nsqlQuery: select 1\n`,
-        );
+  test('plan marks a UI edit; apply leaves it and applies the rest (exit 4); --overwrite-ui-edits ADDR applies it', async () => {
+    const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const edited = reportsIn(emu).find((r) => r.publicId === pid(1000))!;
+      // as the UI would: the fields it changes, meta (and its record) untouched
+      expect(
+        (await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, { name: 'Renamed in the UI' })).status,
+      ).toBe(200);
+      writeFileSync(
+        join(dir, 'reports/loose-1.yaml'),
+        `kind: Report\npublicId: ${pid(1001)}\nname: Loose 1 v2\nsqlQuery: select 1\n`,
+      );
 
-        const shown = await cli(['plan'], dir, emu);
-        expect(shown.stdout).toContain('! edited outside wsc since the last apply: name');
-        expect(shown.stdout).toContain(`wsc export --only report/${pid(1000)} --out ${dir}`);
-        expect(shown.stdout).toContain('name: "Renamed in the UI" → "Loose 0"');
-        const json = JSON.parse((await cli(['plan', '--output', 'json'], dir, emu)).stdout) as {
-          changes: { address: string; uiEdits?: string[] }[];
-        };
-        expect(json.changes.find((c) => c.address === `report/${pid(1000)}`)?.uiEdits).toEqual(['name']);
-        expect(json.changes.find((c) => c.address === `report/${pid(1001)}`)?.uiEdits).toBeUndefined();
-        const md = (await cli(['plan', '--output', 'markdown'], dir, emu)).stdout;
-        expect(md).toContain('! edited outside wsc since the last apply');
+      const shown = await cli(['plan'], dir, emu);
+      expect(shown.stdout).toContain('! edited outside wsc since the last apply: name');
+      expect(shown.stdout).toContain(`wsc export --only report/${pid(1000)} --out ${dir}`);
+      expect(shown.stdout).toContain('name: "Renamed in the UI" → "Loose 0"');
+      const json = JSON.parse((await cli(['plan', '--output', 'json'], dir, emu)).stdout) as {
+        changes: { address: string; uiEdits?: string[] }[];
+      };
+      expect(json.changes.find((c) => c.address === `report/${pid(1000)}`)?.uiEdits).toEqual(['name']);
+      expect(json.changes.find((c) => c.address === `report/${pid(1001)}`)?.uiEdits).toBeUndefined();
+      const md = (await cli(['plan', '--output', 'markdown'], dir, emu)).stdout;
+      expect(md).toContain('! edited outside wsc since the last apply');
 
-        emu.clearLog();
-        const partial = await cli(['apply', '--auto-approve'], dir, emu);
-        expect(partial.code).toBe(4);
-        expect(partial.stdout).toContain(
-          `report/${pid(1000)} (update report ${edited.id}): edited outside wsc ` +
-            `since the last apply (name); not overwritten`,
-        );
-        expect(writes(emu.log).map((e) => e.path)).toEqual([
-          `/api/v1/deployments/1/reports/${reportsIn(emu).find((r) => r.publicId === pid(1001))!.id}`,
-        ]);
-        expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Renamed in the UI');
+      emu.clearLog();
+      const partial = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(partial.code).toBe(4);
+      expect(partial.stdout).toContain(
+        `report/${pid(1000)} (update report ${edited.id}): edited outside wsc ` +
+          `since the last apply (name); not overwritten`,
+      );
+      expect(writes(emu.log).map((e) => e.path)).toEqual([
+        `/api/v1/deployments/1/reports/${reportsIn(emu).find((r) => r.publicId === pid(1001))!.id}`,
+      ]);
+      expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Renamed in the UI');
 
-        const forced = await cli(['apply', '--auto-approve', '--overwrite-ui-edits', `report/${pid(1000)}`], dir, emu);
-        expect(forced.code).toBe(0);
-        expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Loose 0');
-        expect((await cli(['plan', '--detailed-exitcode'], dir, emu)).code).toBe(0);
-      });
-    },
-  );
+      const forced = await cli(['apply', '--auto-approve', '--overwrite-ui-edits', `report/${pid(1000)}`], dir, emu);
+      expect(forced.code).toBe(0);
+      expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Loose 0');
+      expect((await cli(['plan', '--detailed-exitcode'], dir, emu)).code).toBe(0);
+    });
+  });
 
   test(
     'a UI edit and nothing else: apply exits 1; export --only takes it ' +

@@ -40,30 +40,27 @@ const wscYaml = (url: string) =>
   `  prod:\n    baseUrl: ${url}\n    deploymentId: 2\n    token: \${env.PROD_TOKEN}\n`;
 
 describe('a saved plan never chooses the connection', () => {
-  test(
-    'an environment the wsc.yaml does not have, with a foreign host: exit ' + '3, the foreign host sees nothing',
-    async () => {
-      const dir = writeBundle({ looseReports: 1 });
-      const planFile = join(tempDir(), 'plan.json');
-      await withEmulator({}, async (emu) => {
-        await withEmulator({}, async (foreign) => {
-          expect(
-            (await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code,
-          ).toBe(0);
-          const p = readPlan(planFile);
-          p.environment = { ...p.environment, name: 'exfiltrate', baseUrl: foreign.url };
-          writePlan(planFile, p);
-          emu.clearLog();
-          const r = await runCli(['apply', planFile, '--dir', dir], { env: emulatorEnv });
-          expect(r.code, r.stderr).toBe(3);
-          expect(r.stderr).toMatch(/environment `exfiltrate`/);
-          expect(foreign.log).toEqual([]);
-          expect(emu.log).toEqual([]);
-          expect(r.stderr + r.stdout).not.toContain(emulatorEnv.WSC_TOKEN);
-        });
+  test('an environment the wsc.yaml does not have, with a foreign host: exit 3, the foreign host sees nothing', async () => {
+    const dir = writeBundle({ looseReports: 1 });
+    const planFile = join(tempDir(), 'plan.json');
+    await withEmulator({}, async (emu) => {
+      await withEmulator({}, async (foreign) => {
+        expect(
+          (await runCli(['plan', '--out', planFile, '--dir', dir, ...target(emu)], { env: emulatorEnv })).code,
+        ).toBe(0);
+        const p = readPlan(planFile);
+        p.environment = { ...p.environment, name: 'exfiltrate', baseUrl: foreign.url };
+        writePlan(planFile, p);
+        emu.clearLog();
+        const r = await runCli(['apply', planFile, '--dir', dir], { env: emulatorEnv });
+        expect(r.code, r.stderr).toBe(3);
+        expect(r.stderr).toMatch(/environment `exfiltrate`/);
+        expect(foreign.log).toEqual([]);
+        expect(emu.log).toEqual([]);
+        expect(r.stderr + r.stdout).not.toContain(emulatorEnv.WSC_TOKEN);
       });
-    },
-  );
+    });
+  });
 
   test('a recorded host that differs from the environment of wsc.yaml: exit 3, nothing sent anywhere', async () => {
     await withEmulator({}, async (emu) => {
@@ -205,28 +202,25 @@ describe("a saved plan's requests are derived again", () => {
 });
 
 describe('apply PLANFILE takes its environment from the plan', () => {
-  test(
-    'without --dir or --env: the environment and bundle directory the plan ' + 'names, the token from the process',
-    async () => {
-      await withEmulator({}, async (emu) => {
-        const work = tempDir();
-        writeBundle({ looseReports: 1, wscYaml: wscYaml(emu.url) }, join(work, 'bundle'));
-        const env = { DEV_TOKEN: 'dev-token' };
-        const made = await runCli(['plan', '--env', 'dev', '--dir', 'bundle', '--out', 'plan.json'], {
-          env,
-          cwd: work,
-        });
-        expect(made.code, made.stderr).toBe(0);
-        expect(readPlan(join(work, 'plan.json')).bundleDir).toBe('bundle');
-        emu.clearLog();
-        const r = await runCli(['apply', 'plan.json'], { env, cwd: work });
-        expect(r.stderr).not.toMatch(/no API token/);
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toBe('Apply complete: 1 created, 0 updated, 0 adopted, 0 published.\n');
-        expect(writes(emu.log).map((e) => `${e.method} ${e.path}`)).toEqual(['POST /api/v1/deployments/1/reports']);
-        expect(reportsIn(emu, 1)).toHaveLength(1);
-        expect(reportsIn(emu, 2)).toHaveLength(0);
+  test('without --dir or --env: the environment and bundle directory the plan names, the token from the process', async () => {
+    await withEmulator({}, async (emu) => {
+      const work = tempDir();
+      writeBundle({ looseReports: 1, wscYaml: wscYaml(emu.url) }, join(work, 'bundle'));
+      const env = { DEV_TOKEN: 'dev-token' };
+      const made = await runCli(['plan', '--env', 'dev', '--dir', 'bundle', '--out', 'plan.json'], {
+        env,
+        cwd: work,
       });
-    },
-  );
+      expect(made.code, made.stderr).toBe(0);
+      expect(readPlan(join(work, 'plan.json')).bundleDir).toBe('bundle');
+      emu.clearLog();
+      const r = await runCli(['apply', 'plan.json'], { env, cwd: work });
+      expect(r.stderr).not.toMatch(/no API token/);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('Apply complete: 1 created, 0 updated, 0 adopted, 0 published.\n');
+      expect(writes(emu.log).map((e) => `${e.method} ${e.path}`)).toEqual(['POST /api/v1/deployments/1/reports']);
+      expect(reportsIn(emu, 1)).toHaveLength(1);
+      expect(reportsIn(emu, 2)).toHaveLength(0);
+    });
+  });
 });

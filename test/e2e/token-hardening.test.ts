@@ -37,8 +37,7 @@ describe('a bundle cannot read a token variable', () => {
     async (name) => {
       await withEmulator({}, async (emu) => {
         const dir = writeFiles({
-          'wsc.yaml':
-            `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n ` + `   token: \${env.${name}}\n`,
+          'wsc.yaml': `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.${name}}\n`,
           'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: \${env.${name}}\nsqlQuery: select 1\n`,
         });
         const env = { [name]: PAT };

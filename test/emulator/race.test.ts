@@ -2,53 +2,50 @@ import { describe, expect, it } from 'vitest';
 import { d1, start } from './helpers.js';
 
 describe('the upsert race (spec rule 8)', () => {
-  it(
-    'concurrent upserts and deletes of one slug: some 409 ' + 'upsert_branch_changed, never two workbooks per slug',
-    async () => {
-      const c = await start({ latencyMs: { min: 5, max: 20 }, randomSeed: 11 });
-      const slug = 'contested';
-      let conflicts = 0;
-      const codes = new Set<string | undefined>();
-      const violations: string[] = [];
-      const watch = () => {
-        const held = c.emu.snapshot().workbooks!.filter((w) => w.slug === slug);
-        if (held.length > 1) violations.push(held.map((w) => w.id).join(','));
-      };
-      for (let round = 0; round < 12; round++) {
-        const jobs: Promise<void>[] = [];
-        for (let i = 0; i < 6; i++) {
-          jobs.push(
-            c.call('PUT', `${d1}/workbooks/by-slug/${slug}`, { name: `w${round}-${i}` }).then((r) => {
-              watch();
-              if (r.status === 409) {
-                conflicts++;
-                codes.add(r.body.code);
-              } else expect(r.status).toBe(200);
-            }),
-          );
-        }
+  it('concurrent upserts and deletes of one slug: some 409 upsert_branch_changed, never two workbooks per slug', async () => {
+    const c = await start({ latencyMs: { min: 5, max: 20 }, randomSeed: 11 });
+    const slug = 'contested';
+    let conflicts = 0;
+    const codes = new Set<string | undefined>();
+    const violations: string[] = [];
+    const watch = () => {
+      const held = c.emu.snapshot().workbooks!.filter((w) => w.slug === slug);
+      if (held.length > 1) violations.push(held.map((w) => w.id).join(','));
+    };
+    for (let round = 0; round < 12; round++) {
+      const jobs: Promise<void>[] = [];
+      for (let i = 0; i < 6; i++) {
         jobs.push(
-          (async () => {
-            const list = await c.call('GET', `${d1}/workbooks`);
-            const wb = list.body.items.find((w: { slug: string }) => w.slug === slug);
-            if (wb) {
-              const del = await c.call('DELETE', `${d1}/workbooks/${wb.id}`);
-              expect([200, 404]).toContain(del.status);
-            }
+          c.call('PUT', `${d1}/workbooks/by-slug/${slug}`, { name: `w${round}-${i}` }).then((r) => {
             watch();
-          })(),
+            if (r.status === 409) {
+              conflicts++;
+              codes.add(r.body.code);
+            } else expect(r.status).toBe(200);
+          }),
         );
-        await Promise.all(jobs);
       }
-      const created = c.emu.log.filter((e) => e.method === 'PUT' && e.status === 200).length;
-      expect(violations).toEqual([]);
-      expect(conflicts).toBeGreaterThan(0);
-      expect(codes).toEqual(new Set(['upsert_branch_changed']));
-      expect(created).toBeGreaterThan(0);
-      const final = c.emu.snapshot().workbooks!.filter((w) => w.slug === slug);
-      expect(final.length).toBeLessThanOrEqual(1);
-    },
-  );
+      jobs.push(
+        (async () => {
+          const list = await c.call('GET', `${d1}/workbooks`);
+          const wb = list.body.items.find((w: { slug: string }) => w.slug === slug);
+          if (wb) {
+            const del = await c.call('DELETE', `${d1}/workbooks/${wb.id}`);
+            expect([200, 404]).toContain(del.status);
+          }
+          watch();
+        })(),
+      );
+      await Promise.all(jobs);
+    }
+    const created = c.emu.log.filter((e) => e.method === 'PUT' && e.status === 200).length;
+    expect(violations).toEqual([]);
+    expect(conflicts).toBeGreaterThan(0);
+    expect(codes).toEqual(new Set(['upsert_branch_changed']));
+    expect(created).toBeGreaterThan(0);
+    const final = c.emu.snapshot().workbooks!.filter((w) => w.slug === slug);
+    expect(final.length).toBeLessThanOrEqual(1);
+  });
 
   it('a 409 applies nothing: two simultaneous creates make one workbook, the loser changes nothing', async () => {
     // The latency widens the window between decision and application past the requests' arrival.

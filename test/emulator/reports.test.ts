@@ -143,25 +143,22 @@ describe('reports: create and update', () => {
     expect((await call('POST', `${d1}/reports`, { publicId: c.body.publicId })).status).toBe(200);
   });
 
-  it(
-    'a report in a workbook or folder: 404 for a workbook of another ' + 'deployment, folderPath lists ancestors',
-    async () => {
-      const seed = defaultSeed();
-      seed.folders = [
-        { id: 10, deploymentId: 1, name: 'Finance' },
-        { id: 11, deploymentId: 1, name: 'Q1', parentId: 10 },
-      ];
-      const { call } = await start({ seed });
-      const wb = await call('POST', `${d2}/workbooks`, { name: 'elsewhere' });
-      expect((await call('POST', `${d1}/reports`, { workbookId: wb.body.id })).status).toBe(404);
-      expect((await call('POST', `${d1}/reports`, { folderId: 999 })).status).toBe(404);
-      const r = await call('POST', `${d1}/reports`, { folderId: 11 });
-      expect(r.body.folderPath).toEqual([
-        { id: 10, name: 'Finance' },
-        { id: 11, name: 'Q1' },
-      ]);
-    },
-  );
+  it('a report in a workbook or folder: 404 for a workbook of another deployment, folderPath lists ancestors', async () => {
+    const seed = defaultSeed();
+    seed.folders = [
+      { id: 10, deploymentId: 1, name: 'Finance' },
+      { id: 11, deploymentId: 1, name: 'Q1', parentId: 10 },
+    ];
+    const { call } = await start({ seed });
+    const wb = await call('POST', `${d2}/workbooks`, { name: 'elsewhere' });
+    expect((await call('POST', `${d1}/reports`, { workbookId: wb.body.id })).status).toBe(404);
+    expect((await call('POST', `${d1}/reports`, { folderId: 999 })).status).toBe(404);
+    const r = await call('POST', `${d1}/reports`, { folderId: 11 });
+    expect(r.body.folderPath).toEqual([
+      { id: 10, name: 'Finance' },
+      { id: 11, name: 'Q1' },
+    ]);
+  });
 });
 
 describe('PUT /reports/by-public-id/{publicId}', () => {

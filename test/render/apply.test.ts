@@ -197,12 +197,10 @@ describe('apply output', () => {
     );
   });
 
-  test(
-    'summary of a partial apply lists applied, failed (file, request, ' + 'status, server message, hint) and skipped',
-    () => {
-      expect(applyStatus(partial)).toBe('partial');
-      expect(applyStatus({ ...partial, applied: [] })).toBe('failed');
-      expect(renderApplySummary(partial, plainStyle)).toMatchInlineSnapshot(`
+  test('summary of a partial apply lists applied, failed (file, request, status, server message, hint) and skipped', () => {
+    expect(applyStatus(partial)).toBe('partial');
+    expect(applyStatus({ ...partial, applied: [] })).toBe('failed');
+    expect(renderApplySummary(partial, plainStyle)).toMatchInlineSnapshot(`
       "Apply partly failed: 2 requests applied, 1 failed, 2 skipped (1 created, 0 updated, 1 adopted, 0 published).
 
       Applied:
@@ -222,8 +220,7 @@ describe('apply output', () => {
       Re-running apply alone will fail the same way for 1 request: change what the messages above say first (what was applied is not repeated).
       "
     `);
-    },
-  );
+  });
 
   test(
     'summary of an interrupted apply: headed as interrupted, no Failed ' +

@@ -24,23 +24,20 @@ describe('the grid at a breakpoint', () => {
     { id: 'b', type: 'CHART', position: { x: 10, y: 4, w: 4, h: 2 } },
   ]);
 
-  it(
-    'uses a layout of its own, else the nearest larger one fitted into the ' + 'columns; flags what leaves the grid',
-    () => {
-      expect(breakpointsWithLayout(d)).toEqual(['lg', 'sm']);
-      const lg = gridAt(d, 'lg');
-      expect(lg.widgets.map((w) => [w.id, w.box, w.outOfGrid])).toEqual([
-        ['a', { x: 8, y: 0, w: 4, h: 4 }, false],
-        ['b', { x: 10, y: 4, w: 4, h: 2 }, true],
-      ]);
-      const xs = gridAt(d, 'xs');
-      expect(xs.cols).toBe(4);
-      expect(xs.widgets.map((w) => [w.id, w.from, w.box])).toEqual([
-        ['a', 'sm', { x: 0, y: 0, w: 4, h: 4 }],
-        ['b', 'lg', { x: 0, y: 4, w: 4, h: 2 }],
-      ]);
-    },
-  );
+  it('uses a layout of its own, else the nearest larger one fitted into the columns; flags what leaves the grid', () => {
+    expect(breakpointsWithLayout(d)).toEqual(['lg', 'sm']);
+    const lg = gridAt(d, 'lg');
+    expect(lg.widgets.map((w) => [w.id, w.box, w.outOfGrid])).toEqual([
+      ['a', { x: 8, y: 0, w: 4, h: 4 }, false],
+      ['b', { x: 10, y: 4, w: 4, h: 2 }, true],
+    ]);
+    const xs = gridAt(d, 'xs');
+    expect(xs.cols).toBe(4);
+    expect(xs.widgets.map((w) => [w.id, w.from, w.box])).toEqual([
+      ['a', 'sm', { x: 0, y: 0, w: 4, h: 4 }],
+      ['b', 'lg', { x: 0, y: 4, w: 4, h: 2 }],
+    ]);
+  });
 });
 
 describe('a layout derived from a larger breakpoint', () => {
