@@ -22,8 +22,7 @@ describe('ListBound', () => {
     expect(b.limit).toBe(1003);
     const over = b.page(3, 500);
     expect(over?.message).toBe(
-      'the list went past 1003 items (1500 in 3 pages read; its first page ' +
-        'said it had 3); the server seems to page forever, so it was not read further.',
+      'the list went past 1003 items (1500 in 3 pages read; its first page said it had 3); the server seems to page forever, so it was not read further.',
     );
     expect(over?.hint).toMatch(/server bug/);
   });
@@ -116,9 +115,7 @@ describe('the total wait of one request', () => {
       );
       expect(notices).toHaveLength(2);
       expect(notices[1]).toBe(
-        'wsc: GET /api/v1/user-attributes answered 503; waiting 60 s (the ' +
-          'server asked for it with Retry-After; wsc waits at most 60 s) before ' +
-          'attempt 3 of 7.',
+        'wsc: GET /api/v1/user-attributes answered 503; waiting 60 s (the server asked for it with Retry-After; wsc waits at most 60 s) before attempt 3 of 7.',
       );
     } finally {
       await c.close();

@@ -158,32 +158,28 @@ describe('answers that are not what was asked for', () => {
     expect(s.seen).toHaveLength(1);
   });
 
-  test(
-    'a write answered 200 with a cut body: bad_response, sent once, and ' +
-      'the hint says the change was probably applied',
-    async () => {
-      const s = await serve((_q, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"id": 3, "slug": "sal');
-      });
-      const e = await failure(
-        client(s.url).request({
-          method: 'PUT',
-          path: '/api/v1/deployments/1/workbooks/by-slug/sales',
-          body: { name: 'Sales' },
-          schema: Any,
-        }),
-      );
-      expect(e.code).toBe('bad_response');
-      expect(e.message).toMatch(
-        /^PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales answered 200 with a body that is not valid JSON/,
-      );
-      expect(e.hint).toMatch(
-        /accepted the PUT \(status 200\), so the change was probably applied.*`wsc plan` shows where things stand/,
-      );
-      expect(s.seen).toHaveLength(1);
-    },
-  );
+  test('a write answered 200 with a cut body: bad_response, sent once, and the hint says the change was probably applied', async () => {
+    const s = await serve((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"id": 3, "slug": "sal');
+    });
+    const e = await failure(
+      client(s.url).request({
+        method: 'PUT',
+        path: '/api/v1/deployments/1/workbooks/by-slug/sales',
+        body: { name: 'Sales' },
+        schema: Any,
+      }),
+    );
+    expect(e.code).toBe('bad_response');
+    expect(e.message).toMatch(
+      /^PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales answered 200 with a body that is not valid JSON/,
+    );
+    expect(e.hint).toMatch(
+      /accepted the PUT \(status 200\), so the change was probably applied.*`wsc plan` shows where things stand/,
+    );
+    expect(s.seen).toHaveLength(1);
+  });
 
   test('wrong types: bad_response naming the request and the first issues', async () => {
     const s = await serve((_q, res) => json(res, 200, report(7, { id: '7', name: 42 })));
@@ -242,30 +238,26 @@ describe('answers that are not what was asked for', () => {
 });
 
 describe('error statuses', () => {
-  test(
-    '401: ApiError with status, server message and a hint about the token; ' +
-      'a token echoed by the server is redacted',
-    async () => {
-      const s = await serve((q, res) =>
-        json(res, 401, { statusCode: 401, message: `Invalid token ${q.headers.authorization}` }),
-      );
-      const e = (await failure(client(s.url).get(R, Any))) as ApiError;
-      expect(e).toBeInstanceOf(ApiError);
-      expect(e).toMatchObject({
-        method: 'GET',
-        path: R,
-        status: 401,
-        code: 'http_401',
-        serverMessage: 'Invalid token Bearer ***',
-      });
-      expect(e.message).toBe(
-        'The API rejected the token: GET /api/v1/deployments/1/reports -> 401 Unauthorized: Invalid token Bearer ***',
-      );
-      expect(e.hint).toContain('WSC_TOKEN');
-      expect(e.exitCode).toBe(1);
-      expect(s.seen).toHaveLength(1);
-    },
-  );
+  test('401: ApiError with status, server message and a hint about the token; a token echoed by the server is redacted', async () => {
+    const s = await serve((q, res) =>
+      json(res, 401, { statusCode: 401, message: `Invalid token ${q.headers.authorization}` }),
+    );
+    const e = (await failure(client(s.url).get(R, Any))) as ApiError;
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({
+      method: 'GET',
+      path: R,
+      status: 401,
+      code: 'http_401',
+      serverMessage: 'Invalid token Bearer ***',
+    });
+    expect(e.message).toBe(
+      'The API rejected the token: GET /api/v1/deployments/1/reports -> 401 Unauthorized: Invalid token Bearer ***',
+    );
+    expect(e.hint).toContain('WSC_TOKEN');
+    expect(e.exitCode).toBe(1);
+    expect(s.seen).toHaveLength(1);
+  });
 
   test('403: access hint naming the deployment', async () => {
     const s = await serve((_q, res) => json(res, 403, { statusCode: 403, message: 'Forbidden resource' }));
@@ -280,19 +272,15 @@ describe('error statuses', () => {
     expect(e.hint).toContain('Deployment 99 does not exist or the token cannot see it');
   });
 
-  test(
-    '409 carries the body code and a message given as an array is joined; ' +
-      'not retried without upsert_branch_changed',
-    async () => {
-      const s = await serve((_q, res) =>
-        json(res, 409, { statusCode: 409, message: ['publicId', 'is already used'], code: 'ambiguous_legacy_id' }),
-      );
-      const e = (await failure(client(s.url).request({ method: 'PUT', path: R, body: {}, schema: Any }))) as ApiError;
-      expect(e.apiCode).toBe('ambiguous_legacy_id');
-      expect(e.serverMessage).toBe('publicId; is already used');
-      expect(s.seen).toHaveLength(1);
-    },
-  );
+  test('409 carries the body code and a message given as an array is joined; not retried without upsert_branch_changed', async () => {
+    const s = await serve((_q, res) =>
+      json(res, 409, { statusCode: 409, message: ['publicId', 'is already used'], code: 'ambiguous_legacy_id' }),
+    );
+    const e = (await failure(client(s.url).request({ method: 'PUT', path: R, body: {}, schema: Any }))) as ApiError;
+    expect(e.apiCode).toBe('ambiguous_legacy_id');
+    expect(e.serverMessage).toBe('publicId; is already used');
+    expect(s.seen).toHaveLength(1);
+  });
 
   test('a redirect is not followed (the token stays with this host) and is explained', async () => {
     const s = await serve((_q, res) => (res.writeHead(302, { location: 'https://login.example.com/sso' }), res.end()));
@@ -521,29 +509,23 @@ describe('pagination', () => {
     expect(s.seen).toHaveLength(3);
   });
 
-  test(
-    'an item that comes again in a later page: bad_pagination naming the ' +
-      'id and the pages (an item may have been skipped)',
-    async () => {
-      // Page 2 repeats report 2, as an offset-paged list does when an item is inserted before the cursor mid-read.
-      const s = await serve((q, res, n) =>
-        json(
-          res,
-          200,
-          page(n === 1 ? items(1, 2) : items(2, 2), { hasNextPage: n === 1, endCursor: n === 1 ? 'c1' : null }),
-        ),
-      );
-      const e = await failure(client(s.url, { pageSize: 2 }).listAll(R, Report));
-      expect(e.code).toBe('bad_pagination');
-      expect(e.message).toBe(
-        'GET /api/v1/deployments/1/reports: the item with id 2 came in page 1 ' +
-          'and again in page 2; the list changed while it was read, or the server ' +
-          'pages inconsistently, so an item may have been skipped.',
-      );
-      expect(e.hint).toMatch(/Run the command again/);
-      expect(s.seen).toHaveLength(2);
-    },
-  );
+  test('an item that comes again in a later page: bad_pagination naming the id and the pages (an item may have been skipped)', async () => {
+    // Page 2 repeats report 2, as an offset-paged list does when an item is inserted before the cursor mid-read.
+    const s = await serve((q, res, n) =>
+      json(
+        res,
+        200,
+        page(n === 1 ? items(1, 2) : items(2, 2), { hasNextPage: n === 1, endCursor: n === 1 ? 'c1' : null }),
+      ),
+    );
+    const e = await failure(client(s.url, { pageSize: 2 }).listAll(R, Report));
+    expect(e.code).toBe('bad_pagination');
+    expect(e.message).toBe(
+      'GET /api/v1/deployments/1/reports: the item with id 2 came in page 1 and again in page 2; the list changed while it was read, or the server pages inconsistently, so an item may have been skipped.',
+    );
+    expect(e.hint).toMatch(/Run the command again/);
+    expect(s.seen).toHaveLength(2);
+  });
 
   test('an item twice in one page: bad_pagination', async () => {
     const s = await serve((_q, res) =>
@@ -599,28 +581,24 @@ describe('pagination', () => {
     expect((await failure(client(t.url).listAll(R, Report))).message).toMatch(/items: /);
   });
 
-  test(
-    'pages() with asIs keeps valid items as sent (member order too); an ' +
-      'invalid one is still refused with its path',
-    async () => {
-      const pivot = { columns: [], rows: ['a'], measures: ['m'], filters: [] };
-      const s = await serve((_q, res) =>
-        json(res, 200, page([report(1, { pivotItems: pivot }), report(2)], { hasNextPage: false })),
-      );
-      const [asIs] = await collect(client(s.url).pages(R, Report, {}, { asIs: true }));
-      expect(Object.keys(asIs![0]!.pivotItems!)).toEqual(['columns', 'rows', 'measures', 'filters']);
-      // Without asIs, zod's output: the schema's member order.
-      const [parsed] = await collect(client(s.url).pages(R, Report));
-      expect(Object.keys(parsed![0]!.pivotItems!)).toEqual(['columns', 'filters', 'measures', 'rows']);
-      expect(JSON.parse(JSON.stringify(asIs))).toEqual(JSON.parse(JSON.stringify(parsed)));
-      const t = await serve((_q, res) =>
-        json(res, 200, page([report(1), report(2, { userId: 'x' })], { hasNextPage: false })),
-      );
-      const e = await failure(collect(client(t.url).pages(R, Report, {}, { asIs: true })));
-      expect(e.code).toBe('bad_response');
-      expect(e.message).toMatch(/items\.1\.userId/);
-    },
-  );
+  test('pages() with asIs keeps valid items as sent (member order too); an invalid one is still refused with its path', async () => {
+    const pivot = { columns: [], rows: ['a'], measures: ['m'], filters: [] };
+    const s = await serve((_q, res) =>
+      json(res, 200, page([report(1, { pivotItems: pivot }), report(2)], { hasNextPage: false })),
+    );
+    const [asIs] = await collect(client(s.url).pages(R, Report, {}, { asIs: true }));
+    expect(Object.keys(asIs![0]!.pivotItems!)).toEqual(['columns', 'rows', 'measures', 'filters']);
+    // Without asIs, zod's output: the schema's member order.
+    const [parsed] = await collect(client(s.url).pages(R, Report));
+    expect(Object.keys(parsed![0]!.pivotItems!)).toEqual(['columns', 'filters', 'measures', 'rows']);
+    expect(JSON.parse(JSON.stringify(asIs))).toEqual(JSON.parse(JSON.stringify(parsed)));
+    const t = await serve((_q, res) =>
+      json(res, 200, page([report(1), report(2, { userId: 'x' })], { hasNextPage: false })),
+    );
+    const e = await failure(collect(client(t.url).pages(R, Report, {}, { asIs: true })));
+    expect(e.code).toBe('bad_response');
+    expect(e.message).toMatch(/items\.1\.userId/);
+  });
 
   test('pages() streams one array per page', async () => {
     const s = await serve((q, res) => {

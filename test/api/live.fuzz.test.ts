@@ -113,48 +113,43 @@ describe('readLiveState behind a proxy that damages answers at random', () => {
     await emu.close();
   });
 
-  it(
-    'succeeds with valid items, or fails with an API or network error ' +
-      'naming the request; never another error, never a write',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(damage, { minLength: 1, maxLength: 12 }), async (s) => {
-          schedule = s;
-          answered = 0;
-          methods.length = 0;
-          // Pages of 5, so the lists take several; retries without waiting.
-          const client = new ApiClient({
-            baseUrl: proxyUrl,
-            token: emu.adminToken,
-            pageSize: 5,
-            maxRetries: 2,
-            sleep: async () => undefined,
-            requestTimeoutMs: 5_000,
-          });
-          try {
-            const live = await readLiveState(client, 1);
-            for (const r of live.reports) expect(Report.safeParse(r).success).toBe(true);
-            for (const w of live.workbooks) expect(Workbook.safeParse(w).success).toBe(true);
-            for (const a of live.userAttributes) expect(UserAttribute.safeParse(a).success).toBe(true);
-            // Each list holds an item once: a repeat is refused, not planned on.
-            for (const list of [live.reports, live.workbooks, live.userAttributes])
-              expect(new Set(list.map((x) => x.id)).size).toBe(list.length);
-          } catch (e) {
-            const where = `${String(e)}\nschedule ${JSON.stringify(s)}`;
-            expect(e instanceof ApiError || e instanceof NetworkError, where).toBe(true);
-            const err = e as ApiError | NetworkError;
-            expect(err.method, where).toBe('GET');
-            expect(err.path, where).toMatch(/^\/api\/v1\//);
-            expect(err.message, where).toContain(`GET ${err.path}`);
-            expect(err.message + (err.hint ?? ''), where).not.toMatch(/\bundefined\b|\[object Object\]|\bNaN\b/);
-          } finally {
-            await client.close();
-          }
-          expect(methods.every((m) => m === 'GET')).toBe(true);
-        }),
-        { numRuns: runs(150) },
-      );
-    },
-    120_000,
-  );
+  it('succeeds with valid items, or fails with an API or network error naming the request; never another error, never a write', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(damage, { minLength: 1, maxLength: 12 }), async (s) => {
+        schedule = s;
+        answered = 0;
+        methods.length = 0;
+        // Pages of 5, so the lists take several; retries without waiting.
+        const client = new ApiClient({
+          baseUrl: proxyUrl,
+          token: emu.adminToken,
+          pageSize: 5,
+          maxRetries: 2,
+          sleep: async () => undefined,
+          requestTimeoutMs: 5_000,
+        });
+        try {
+          const live = await readLiveState(client, 1);
+          for (const r of live.reports) expect(Report.safeParse(r).success).toBe(true);
+          for (const w of live.workbooks) expect(Workbook.safeParse(w).success).toBe(true);
+          for (const a of live.userAttributes) expect(UserAttribute.safeParse(a).success).toBe(true);
+          // Each list holds an item once: a repeat is refused, not planned on.
+          for (const list of [live.reports, live.workbooks, live.userAttributes])
+            expect(new Set(list.map((x) => x.id)).size).toBe(list.length);
+        } catch (e) {
+          const where = `${String(e)}\nschedule ${JSON.stringify(s)}`;
+          expect(e instanceof ApiError || e instanceof NetworkError, where).toBe(true);
+          const err = e as ApiError | NetworkError;
+          expect(err.method, where).toBe('GET');
+          expect(err.path, where).toMatch(/^\/api\/v1\//);
+          expect(err.message, where).toContain(`GET ${err.path}`);
+          expect(err.message + (err.hint ?? ''), where).not.toMatch(/\bundefined\b|\[object Object\]|\bNaN\b/);
+        } finally {
+          await client.close();
+        }
+        expect(methods.every((m) => m === 'GET')).toBe(true);
+      }),
+      { numRuns: runs(150) },
+    );
+  }, 120_000);
 });

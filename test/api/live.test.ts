@@ -94,58 +94,50 @@ describe('readLiveState', () => {
 });
 
 describe('httpPort on the emulator', () => {
-  test(
-    'upsert, create, update, find by publicId, publish, user attributes: ' +
-      'one request each, the right methods and bodies',
-    async () => {
-      const { emu, client } = await setup();
-      const port = httpPort(client, 1);
-      emu.clearLog();
-      const wb = await port.upsertWorkbookBySlug('Sales ', { name: 'Sales' });
-      expect(wb.slug).toBe('sales');
-      const r = await port.createReport({
-        publicId: 'abcDEF123456',
-        name: 'Rev',
-        workbookId: wb.id,
-        source: 'PLAYGROUND',
-      });
-      const u = await port.updateReport(r.id, { title: 'Revenue' });
-      expect(u.title).toBe('Revenue');
-      expect((await port.findReportsByPublicId('abcDEF123456')).map((x) => x.id)).toEqual([r.id]);
-      expect(await port.findReportsByPublicId('nope00000000')).toEqual([]);
-      await port.upsertWorkbookBySlug('sales', { meta: { dashboardDraft: { widgets: [] } } });
-      await port.publishWorkbook(wb.id, { workbookId: wb.id });
-      const ua = await port.createUserAttribute({ name: 'region', type: 'string' });
-      const ua2 = await port.updateUserAttribute(ua.id, { displayName: 'Region' });
-      expect(ua2.displayName).toBe('Region');
-      expect(writes(emu.log).map((e) => `${e.method} ${e.path}`)).toEqual([
-        'PUT /api/v1/deployments/1/workbooks/by-slug/Sales%20',
-        'POST /api/v1/deployments/1/reports',
-        `PUT /api/v1/deployments/1/reports/${r.id}`,
-        'PUT /api/v1/deployments/1/workbooks/by-slug/sales',
-        `POST /api/v1/deployments/1/workbooks/${wb.id}/publish`,
-        'POST /api/v1/user-attributes',
-        `PUT /api/v1/user-attributes/${ua.id}`,
-      ]);
-      const publish = requests(emu.log, 'POST', /\/publish$/)[0]!;
-      expect(publish.requestBody).toEqual({ workbookId: wb.id });
-    },
-  );
+  test('upsert, create, update, find by publicId, publish, user attributes: one request each, the right methods and bodies', async () => {
+    const { emu, client } = await setup();
+    const port = httpPort(client, 1);
+    emu.clearLog();
+    const wb = await port.upsertWorkbookBySlug('Sales ', { name: 'Sales' });
+    expect(wb.slug).toBe('sales');
+    const r = await port.createReport({
+      publicId: 'abcDEF123456',
+      name: 'Rev',
+      workbookId: wb.id,
+      source: 'PLAYGROUND',
+    });
+    const u = await port.updateReport(r.id, { title: 'Revenue' });
+    expect(u.title).toBe('Revenue');
+    expect((await port.findReportsByPublicId('abcDEF123456')).map((x) => x.id)).toEqual([r.id]);
+    expect(await port.findReportsByPublicId('nope00000000')).toEqual([]);
+    await port.upsertWorkbookBySlug('sales', { meta: { dashboardDraft: { widgets: [] } } });
+    await port.publishWorkbook(wb.id, { workbookId: wb.id });
+    const ua = await port.createUserAttribute({ name: 'region', type: 'string' });
+    const ua2 = await port.updateUserAttribute(ua.id, { displayName: 'Region' });
+    expect(ua2.displayName).toBe('Region');
+    expect(writes(emu.log).map((e) => `${e.method} ${e.path}`)).toEqual([
+      'PUT /api/v1/deployments/1/workbooks/by-slug/Sales%20',
+      'POST /api/v1/deployments/1/reports',
+      `PUT /api/v1/deployments/1/reports/${r.id}`,
+      'PUT /api/v1/deployments/1/workbooks/by-slug/sales',
+      `POST /api/v1/deployments/1/workbooks/${wb.id}/publish`,
+      'POST /api/v1/user-attributes',
+      `PUT /api/v1/user-attributes/${ua.id}`,
+    ]);
+    const publish = requests(emu.log, 'POST', /\/publish$/)[0]!;
+    expect(publish.requestBody).toEqual({ workbookId: wb.id });
+  });
 
-  test(
-    'a report create whose answer is reset after the commit is retried ' +
-      '(safe POST) and meets the 409 the executor resolves',
-    async () => {
-      const { emu, client } = await setup();
-      const port = httpPort(client, 1);
-      emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: 'reset-after' }] });
-      const err = await port.createReport({ publicId: 'abcDEF123456', name: 'Rev' }).catch((e: unknown) => e);
-      const posts = requests(emu.log, 'POST', '/api/v1/deployments/1/reports');
-      expect(posts).toHaveLength(2);
-      expect(err).toMatchObject({ status: 409 });
-      expect(await port.findReportsByPublicId('abcDEF123456')).toHaveLength(1);
-    },
-  );
+  test('a report create whose answer is reset after the commit is retried (safe POST) and meets the 409 the executor resolves', async () => {
+    const { emu, client } = await setup();
+    const port = httpPort(client, 1);
+    emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: 'reset-after' }] });
+    const err = await port.createReport({ publicId: 'abcDEF123456', name: 'Rev' }).catch((e: unknown) => e);
+    const posts = requests(emu.log, 'POST', '/api/v1/deployments/1/reports');
+    expect(posts).toHaveLength(2);
+    expect(err).toMatchObject({ status: 409 });
+    expect(await port.findReportsByPublicId('abcDEF123456')).toHaveLength(1);
+  });
 
   test('a user-attribute create with an unknown outcome is not repeated', async () => {
     const { emu, client } = await setup();

@@ -14,9 +14,7 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 test('reads 1,200 reports in 3 pages of 500 one after another, the workbooks and user attributes beside them', async () => {
-  const run = await runNode(emu, join(root, 'bench/honest.mjs'), [emu.url, '1', '500'], {
-    WSC_TOKEN: emu.adminToken,
-  });
+  const run = await runNode(emu, join(root, 'bench/honest.mjs'), [emu.url, '1', '500'], { WSC_TOKEN: emu.adminToken });
   expect(run.code, run.stderr).toBe(0);
   const [reports, workbooks, attributes] = run.stdout.trim().split(' ').map(Number);
   expect([reports, workbooks]).toEqual([1200, 7]);

@@ -244,8 +244,7 @@ describe('content YAML forbids or the API refuses', () => {
     expect(diagnostics.map((d) => [d.rule, d.message, d.pos.line, d.pos.col])).toEqual([
       [
         'bad-value',
-        '`publicId`: has the reserved placeholder shape (six leading zeros) ' +
-          'that the API refuses; choose another publicId',
+        '`publicId`: has the reserved placeholder shape (six leading zeros) that the API refuses; choose another publicId',
         2,
         11,
       ],

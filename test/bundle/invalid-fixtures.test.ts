@@ -44,9 +44,7 @@ const CASES: [string, string, string, string, number, number][] = [
   [
     'bad-widget-type',
     'bad-value',
-    '`meta.dashboardDraft.widgets[0].type`: "CHRT" is not one of `CHART`, ' +
-      '`TEXT`, `FILTER`, `AI`, `TIME_GRAIN`, `FIELD`, `PARENT`, `SPACER`, ' +
-      '`DIVIDER`, `CONTAINER` (did you mean `CHART`?)',
+    '`meta.dashboardDraft.widgets[0].type`: "CHRT" is not one of `CHART`, `TEXT`, `FILTER`, `AI`, `TIME_GRAIN`, `FIELD`, `PARENT`, `SPACER`, `DIVIDER`, `CONTAINER` (did you mean `CHART`?)',
     'workbooks/revenue.yaml',
     7,
     15,
@@ -63,9 +61,7 @@ const CASES: [string, string, string, string, number, number][] = [
   [
     'duplicate-slug',
     'duplicate-slug',
-    'duplicate workbook slug `revenue`, also defined at ' +
-      'workbooks/a.yaml:2:1 (" revenue " and "Revenue" are the same slug once ' +
-      'trimmed and lowercased)',
+    'duplicate workbook slug `revenue`, also defined at workbooks/a.yaml:2:1 (" revenue " and "Revenue" are the same slug once trimmed and lowercased)',
     'workbooks/b.yaml',
     2,
     1,
@@ -149,9 +145,7 @@ const CASES: [string, string, string, string, number, number][] = [
   [
     'wsc-yaml-literal-token',
     'bad-value',
-    '`environments.staging.token`: "sk_live_do_not_commit" must be ' +
-      '`${env.NAME}`: wsc.yaml is committed, so the token itself must come ' +
-      'from the environment',
+    '`environments.staging.token`: "sk_live_do_not_commit" must be `${env.NAME}`: wsc.yaml is committed, so the token itself must come from the environment',
     'wsc.yaml',
     5,
     12,

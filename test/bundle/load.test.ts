@@ -65,8 +65,7 @@ describe('the example bundle', () => {
     expect(arr.source).toBe('PLAYGROUND');
     expect(arr.fields.workbookId).toEqual({ $workbook: 'revenue-overview' });
     expect(arr.fields.jsonQuery).toBe(
-      '{"measures":["subscriptions.arr"],"dimensions":["accounts.region"],"timeDimensions":[{"dimension":"subscriptions.billing_date","dateRange":"This ' +
-        'fiscal year"}],"order":{"subscriptions.arr":"desc"}}',
+      '{"measures":["subscriptions.arr"],"dimensions":["accounts.region"],"timeDimensions":[{"dimension":"subscriptions.billing_date","dateRange":"This fiscal year"}],"order":{"subscriptions.arr":"desc"}}',
     );
     expect(arr.pos).toEqual({ file: 'reports/arr-by-region.yaml', line: 3, col: 1 });
     const overview = desired.workbooks[1]!;
@@ -161,18 +160,14 @@ describe('loader rules', () => {
         '',
       ].join('\n'),
       'v.yaml':
-        'kind: Workbook\nslug: v\nmeta:\n  dashboardDraft:\n    widgets:\n     ' +
-        ' - { id: wide, type: CHART, position: { x: 8, y: 0, w: 6, h: 2 } }\n',
+        'kind: Workbook\nslug: v\nmeta:\n  dashboardDraft:\n    widgets:\n      - { id: wide, type: CHART, position: { x: 8, y: 0, w: 6, h: 2 } }\n',
     });
     const { diagnostics } = await loadBundle(dir, opts);
     expect(
       diagnostics.map((d) => `${d.severity} ${d.rule} ${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.message}`),
     ).toEqual([
-      'warning widget-out-of-bounds v.yaml:6:34 widget `wide` ends at column ' +
-        "14 (x 8 + w 6), beyond the dashboard's 12 columns (the default when " +
-        'layout.cols.lg is not set)',
-      'warning widget-out-of-bounds w.yaml:9:30 widget `b` ends at column 11 ' +
-        "(x 5 + w 6), beyond the dashboard's 10 columns (layout.cols.lg)",
+      "warning widget-out-of-bounds v.yaml:6:34 widget `wide` ends at column 14 (x 8 + w 6), beyond the dashboard's 12 columns (the default when layout.cols.lg is not set)",
+      "warning widget-out-of-bounds w.yaml:9:30 widget `b` ends at column 11 (x 5 + w 6), beyond the dashboard's 10 columns (layout.cols.lg)",
       'warning widget-overlap w.yaml:9:30 widget `b` overlaps widget `a` (w.yaml:8:30)',
     ]);
   });
@@ -192,9 +187,7 @@ describe('loader rules', () => {
   it('rejects malformed references anywhere in meta', async () => {
     const dir = bundle({
       'r.yaml':
-        'kind: Report\npublicId: abcdefabcdef\nmeta:\n  a: { $report: ' +
-        'abcdefabcdef, x: 1 }\n  b: [{ $reprot: abcdefabcdef }]\n  c: { ' +
-        '$workbook: "" }\n  d: { $report: short }\n',
+        'kind: Report\npublicId: abcdefabcdef\nmeta:\n  a: { $report: abcdefabcdef, x: 1 }\n  b: [{ $reprot: abcdefabcdef }]\n  c: { $workbook: "" }\n  d: { $report: short }\n',
     });
     const { diagnostics } = await loadBundle(dir, opts);
     expect(diagnostics.map((d) => `${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([

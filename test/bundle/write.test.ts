@@ -240,20 +240,16 @@ describe('DirSink', () => {
     expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe('keep\n');
   });
 
-  test(
-    'a file is replaced by a rename, not rewritten in place, so an ' +
-      'interrupted export never leaves it cut short; no temporary file stays',
-    async () => {
-      const dir = tmp();
-      const sink = await DirSink.open(dir);
-      await sink.writeDoc('report', 'reports/r.yaml', { a: 1 });
-      const before = statSync(join(dir, 'reports/r.yaml')).ino;
-      await sink.writeDoc('report', 'reports/r.yaml', { a: 2 });
-      expect(statSync(join(dir, 'reports/r.yaml')).ino).not.toBe(before);
-      expect(readFileSync(join(dir, 'reports/r.yaml'), 'utf8')).toMatch(/\na: 2\n$/);
-      expect(readdirSync(join(dir, 'reports'))).toEqual(['r.yaml']);
-    },
-  );
+  test('a file is replaced by a rename, not rewritten in place, so an interrupted export never leaves it cut short; no temporary file stays', async () => {
+    const dir = tmp();
+    const sink = await DirSink.open(dir);
+    await sink.writeDoc('report', 'reports/r.yaml', { a: 1 });
+    const before = statSync(join(dir, 'reports/r.yaml')).ino;
+    await sink.writeDoc('report', 'reports/r.yaml', { a: 2 });
+    expect(statSync(join(dir, 'reports/r.yaml')).ino).not.toBe(before);
+    expect(readFileSync(join(dir, 'reports/r.yaml'), 'utf8')).toMatch(/\na: 2\n$/);
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['r.yaml']);
+  });
 
   test('a write that fails (here a directory stands where the file goes) leaves no temporary file', async () => {
     const dir = tmp();

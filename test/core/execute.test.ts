@@ -601,47 +601,41 @@ describe('execute: adopting into a publicId held in the same deployment', () => 
     ]);
     const r = await execute(p, port, { concurrency: 1 });
     expect(r.failed[0]?.error.message).toBe(
-      'publicId revAAAAAAAA1 (report/revAAAAAAAA1, ' +
-        'reports/revAAAAAAAA1.yaml) cannot be given to report 9: report 12 in ' +
-        'deployment 1 already has it.',
+      'publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revAAAAAAAA1.yaml) cannot be given to report 9: report 12 in deployment 1 already has it.',
     );
     expect(port.calls.map((c) => c.fn)).toEqual(['updateReport', 'findReportsByPublicId']);
   });
 });
 
 describe('execute: interrupted', () => {
-  test(
-    'no request starts after the abort; those in flight finish and count ' +
-      'as applied; the rest are skipped as interrupted',
-    async () => {
-      const changes = Array.from({ length: 20 }, (_, i) => {
-        const pid = `rep${String(i).padStart(9, '0')}`;
-        return change(
-          `report/${pid}`,
-          ['create'],
-          [req(`report/${pid}#create`, `report/${pid}`, 2, { op: 'createReport', body: { publicId: pid, name: pid } })],
-        );
-      });
-      const controller = new AbortController();
-      let inFlightAtAbort = -1;
-      const port = new FakePort(() => {
-        // The third call aborts the run while it and the one beside it are in flight.
-        if (port.calls.length === 3) {
-          controller.abort();
-          inFlightAtAbort = port.inFlight;
-        }
-        return new Promise((r) => setTimeout(r, 5));
-      });
-      const result = await execute(plan(changes), port, { concurrency: 2, signal: controller.signal });
-      expect(inFlightAtAbort).toBe(2);
-      expect(port.calls).toHaveLength(3);
-      expect(result.applied).toHaveLength(3);
-      expect(result.failed).toEqual([]);
-      expect(result.skipped).toHaveLength(17);
-      expect(new Set(result.skipped.map((s) => s.reason))).toEqual(new Set([INTERRUPTED]));
-      expect(result.applied.length + result.skipped.length).toBe(20);
-    },
-  );
+  test('no request starts after the abort; those in flight finish and count as applied; the rest are skipped as interrupted', async () => {
+    const changes = Array.from({ length: 20 }, (_, i) => {
+      const pid = `rep${String(i).padStart(9, '0')}`;
+      return change(
+        `report/${pid}`,
+        ['create'],
+        [req(`report/${pid}#create`, `report/${pid}`, 2, { op: 'createReport', body: { publicId: pid, name: pid } })],
+      );
+    });
+    const controller = new AbortController();
+    let inFlightAtAbort = -1;
+    const port = new FakePort(() => {
+      // The third call aborts the run while it and the one beside it are in flight.
+      if (port.calls.length === 3) {
+        controller.abort();
+        inFlightAtAbort = port.inFlight;
+      }
+      return new Promise((r) => setTimeout(r, 5));
+    });
+    const result = await execute(plan(changes), port, { concurrency: 2, signal: controller.signal });
+    expect(inFlightAtAbort).toBe(2);
+    expect(port.calls).toHaveLength(3);
+    expect(result.applied).toHaveLength(3);
+    expect(result.failed).toEqual([]);
+    expect(result.skipped).toHaveLength(17);
+    expect(new Set(result.skipped.map((s) => s.reason))).toEqual(new Set([INTERRUPTED]));
+    expect(result.applied.length + result.skipped.length).toBe(20);
+  });
 
   test('a request in flight at the abort finishes; what depends on it is skipped as interrupted, not as failed', async () => {
     const controller = new AbortController();

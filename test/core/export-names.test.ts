@@ -184,20 +184,16 @@ describe('the registry, incrementally', () => {
     });
   });
 
-  test(
-    'many resources of one name are named in linear time: the whole group ' +
-      'is re-hashed only when it forms or clashes',
-    () => {
-      const reg = new NameRegistry();
-      // settle() names a whole group (work proportional to its size): calling it
-      // per claim was the quadratic behaviour. Counted, not timed.
-      const settle = vi.spyOn(NameRegistry.prototype as unknown as { settle: (...a: unknown[]) => unknown }, 'settle');
-      for (let i = 0; i < 20000; i++) reg.claim('Untitled', `P${i}`);
-      expect(settle.mock.calls.length).toBeLessThan(10);
-      settle.mockRestore();
-      expect(new Set(Array.from({ length: 20000 }, (_, i) => reg.nameOf(`P${i}`))).size).toBe(20000);
-    },
-  );
+  test('many resources of one name are named in linear time: the whole group is re-hashed only when it forms or clashes', () => {
+    const reg = new NameRegistry();
+    // settle() names a whole group (work proportional to its size): calling it
+    // per claim was the quadratic behaviour. Counted, not timed.
+    const settle = vi.spyOn(NameRegistry.prototype as unknown as { settle: (...a: unknown[]) => unknown }, 'settle');
+    for (let i = 0; i < 20000; i++) reg.claim('Untitled', `P${i}`);
+    expect(settle.mock.calls.length).toBeLessThan(10);
+    settle.mockRestore();
+    expect(new Set(Array.from({ length: 20000 }, (_, i) => reg.nameOf(`P${i}`))).size).toBe(20000);
+  });
 });
 
 describe('minted identities', () => {

@@ -108,8 +108,7 @@ describe('export summary', () => {
   test('exported again over the same bundle: how many files were new or changed', () => {
     const first = renderExportHuman(summary, { ...facts, changed: 3 }, plainStyle).split('\n')[0];
     expect(first).toBe(
-      'Exported deployment 1 to exported: 2 workbooks, 14 reports, 1 user ' +
-        'attribute (17 files; 3 new or changed, 14 already up to date).',
+      'Exported deployment 1 to exported: 2 workbooks, 14 reports, 1 user attribute (17 files; 3 new or changed, 14 already up to date).',
     );
     expect(renderExportHuman(summary, { ...facts, changed: 0 }, plainStyle).split('\n')[0]).toMatch(
       /\(17 files; 0 new or changed, 17 already up to date\)\.$/,

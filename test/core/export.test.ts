@@ -273,9 +273,7 @@ describe('exportDeployment', () => {
     ]);
     // `count: 100` in a text widget is not a reference, but 100 is a report's id: kept, and said so.
     expect(summary.warnings.find((w) => w.code === 'report-id-kept')!.message).toBe(
-      'meta.dashboardDraft.widgets[3].config.count: widget "t1": 100 is the ' +
-        'id of a report of this deployment, under a key wsc does not read as a ' +
-        'report reference; kept as it is.',
+      'meta.dashboardDraft.widgets[3].config.count: widget "t1": 100 is the id of a report of this deployment, under a key wsc does not read as a report reference; kept as it is.',
     );
     expect(summary.files).toEqual({ workbooks: 2, reports: 5, userAttributes: 1 });
     // The widget that pointed at legacy report 102 now points at its minted publicId.

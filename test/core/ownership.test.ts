@@ -59,33 +59,29 @@ describe('the planner with a bundle name', () => {
     expect(p.summary).toMatchObject({ record: 0, delete: 0 });
   });
 
-  test(
-    'a managed resource without a record gets its own small request, which ' +
-      'is not a change; a current record gets none',
-    () => {
-      const d = desired({ reports: [dReport('rep000000001', { name: 'R', meta: { chart: 'line' } })] });
-      const bare = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', other: 1 } });
-      const p1 = plan(d, live({ reports: [bare] }), ctx({ ownership: own() }));
-      const rc = p1.changes[0]!;
-      expect(rc.actions).toEqual(['record']);
-      // A report's PUT replaces meta: the live members go with it.
-      expect(rc.requests[0]!.operation).toMatchObject({
-        op: 'updateReport',
-        reportId: 7,
-        body: { meta: { chart: 'line', other: 1 } },
-      });
-      expect(hasChanges(p1)).toBe(false);
-      expect(hasRequests(p1)).toBe(true);
+  test('a managed resource without a record gets its own small request, which is not a change; a current record gets none', () => {
+    const d = desired({ reports: [dReport('rep000000001', { name: 'R', meta: { chart: 'line' } })] });
+    const bare = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', other: 1 } });
+    const p1 = plan(d, live({ reports: [bare] }), ctx({ ownership: own() }));
+    const rc = p1.changes[0]!;
+    expect(rc.actions).toEqual(['record']);
+    // A report's PUT replaces meta: the live members go with it.
+    expect(rc.requests[0]!.operation).toMatchObject({
+      op: 'updateReport',
+      reportId: 7,
+      body: { meta: { chart: 'line', other: 1 } },
+    });
+    expect(hasChanges(p1)).toBe(false);
+    expect(hasRequests(p1)).toBe(true);
 
-      const recorded = lReport(7, 'rep000000001', {
-        name: 'R',
-        meta: { chart: 'line', wsc: rec('team', { 'meta.chart': 'line', name: 'R' }) },
-      });
-      const p2 = plan(d, live({ reports: [recorded] }), ctx({ ownership: own() }));
-      expect(p2.changes[0]!.actions).toEqual(['noop']);
-      expect(hasRequests(p2)).toBe(false);
-    },
-  );
+    const recorded = lReport(7, 'rep000000001', {
+      name: 'R',
+      meta: { chart: 'line', wsc: rec('team', { 'meta.chart': 'line', name: 'R' }) },
+    });
+    const p2 = plan(d, live({ reports: [recorded] }), ctx({ ownership: own() }));
+    expect(p2.changes[0]!.actions).toEqual(['noop']);
+    expect(hasRequests(p2)).toBe(false);
+  });
 
   test('a field changed outside wsc that apply would overwrite is marked; one the file already agrees with is not', () => {
     const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T2' })] });
@@ -253,30 +249,24 @@ describe('the executor', () => {
     expect(r.counts.deleted).toBe(1);
   });
 
-  test(
-    'a failed change holds every delete back; a refused resource is ' +
-      'skipped with its reason and holds nothing back',
-    async () => {
-      const calls: string[] = [];
-      const failing = port(
-        { updateReport: () => Promise.reject(new ApiError({ method: 'PUT', path: '/r/1', status: 400 }, 'bad')) },
-        calls,
-      );
-      const r = await execute(planOf([update(1), del(9)]), failing, { concurrency: 4 });
-      expect(calls).toEqual([]);
-      expect(r.skipped.map((s) => [s.request.id, s.reason])).toEqual([
-        ['report/d9#delete', expect.stringContaining('deletes come last')],
-      ]);
+  test('a failed change holds every delete back; a refused resource is skipped with its reason and holds nothing back', async () => {
+    const calls: string[] = [];
+    const failing = port(
+      { updateReport: () => Promise.reject(new ApiError({ method: 'PUT', path: '/r/1', status: 400 }, 'bad')) },
+      calls,
+    );
+    const r = await execute(planOf([update(1), del(9)]), failing, { concurrency: 4 });
+    expect(calls).toEqual([]);
+    expect(r.skipped.map((s) => [s.request.id, s.reason])).toEqual([
+      ['report/d9#delete', expect.stringContaining('deletes come last')],
+    ]);
 
-      const calls2: string[] = [];
-      const refused = await execute(planOf([update(1), update(2), del(9)]), port({}, calls2), {
-        concurrency: 4,
-        refuse: new Map([['report/r1', 'edited outside wsc']]),
-      });
-      expect(calls2.sort()).toEqual(['DELETE 9', 'PUT 2 {"name":"n2"}']);
-      expect(refused.skipped.map((s) => [s.request.id, s.reason])).toEqual([
-        ['report/r1#update', 'edited outside wsc'],
-      ]);
-    },
-  );
+    const calls2: string[] = [];
+    const refused = await execute(planOf([update(1), update(2), del(9)]), port({}, calls2), {
+      concurrency: 4,
+      refuse: new Map([['report/r1', 'edited outside wsc']]),
+    });
+    expect(calls2.sort()).toEqual(['DELETE 9', 'PUT 2 {"name":"n2"}']);
+    expect(refused.skipped.map((s) => [s.request.id, s.reason])).toEqual([['report/r1#update', 'edited outside wsc']]);
+  });
 });

@@ -64,9 +64,7 @@ describe('references', () => {
     expect((err as WscError).code).toBe('unknown_reference');
     expect((err as WscError).exitCode).toBe(3);
     expect((err as WscError).message).toBe(
-      'workbooks/sales.yaml:4:9: workbook/sales meta.dashboardDraft refers ' +
-        'to report "nowhere00001", which is neither in the bundle nor in the ' +
-        'deployment.',
+      'workbooks/sales.yaml:4:9: workbook/sales meta.dashboardDraft refers to report "nowhere00001", which is neither in the bundle nor in the deployment.',
     );
   });
 });

@@ -29,20 +29,16 @@ const bundle = desired({
 const requestIds = (p: ReturnType<typeof plan>) => p.changes.flatMap((c) => c.requests.map((r) => r.id));
 
 describe('--target', () => {
-  it(
-    "a report whose workbook does not exist yet: the workbook's create " +
-      'only, not its dashboard, publish or other reports',
-    () => {
-      const p = plan(bundle, live({}), ctx({ targets: ['report/repAAAAAAAA1'] }));
-      expect(p.changes.map((c) => [c.address, c.actions])).toEqual([
-        ['workbook/sales', ['create']],
-        ['report/repAAAAAAAA1', ['create']],
-      ]);
-      expect(requestIds(p)).toEqual(['workbook/sales#upsert', 'report/repAAAAAAAA1#create']);
-      expect(p.changes[0]!.changes.map((c) => c.path)).toEqual(['name']);
-      expect(p.summary).toMatchObject({ create: 2, publish: 0, update: 0 });
-    },
-  );
+  it("a report whose workbook does not exist yet: the workbook's create only, not its dashboard, publish or other reports", () => {
+    const p = plan(bundle, live({}), ctx({ targets: ['report/repAAAAAAAA1'] }));
+    expect(p.changes.map((c) => [c.address, c.actions])).toEqual([
+      ['workbook/sales', ['create']],
+      ['report/repAAAAAAAA1', ['create']],
+    ]);
+    expect(requestIds(p)).toEqual(['workbook/sales#upsert', 'report/repAAAAAAAA1#create']);
+    expect(p.changes[0]!.changes.map((c) => c.path)).toEqual(['name']);
+    expect(p.summary).toMatchObject({ create: 2, publish: 0, update: 0 });
+  });
 
   it('a report whose workbook exists: the report alone', () => {
     const l = live({ workbooks: [lWorkbook(7, 'sales', { name: 'Old' })] });

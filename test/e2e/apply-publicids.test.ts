@@ -50,29 +50,25 @@ describe('publicIds across deployments of one account', () => {
     });
   });
 
-  test(
-    'as-is: the second deployment gets 409, explained (account-wide rule, ' +
-      'the fix, the file); the rest still applies (exit 4)',
-    async () => {
-      await withEmulator({}, async (emu) => {
-        const dir = writeBundle({ workbook: true, reports: 1, wscYaml: wscYaml(emu.url, '') });
-        expect(
-          (await runCli(['apply', '--auto-approve', '--env', 'one', '--dir', dir], { env: emulatorEnv })).code,
-        ).toBe(0);
-        emu.clearLog();
-        const r = await runCli(['apply', '--auto-approve', '--env', 'two', '--dir', dir], { env: emulatorEnv });
-        expect(r.code).toBe(4);
-        expect(requests(emu.log, 'POST', '/api/v1/deployments/2/reports').map((e) => e.status)).toEqual([409]);
-        expect(r.stdout).toContain('reports/report-0.yaml');
-        expect(r.stdout).toMatch(/POST \/api\/v1\/deployments\/2\/reports -> 409/);
-        expect(r.stdout).toMatch(/publicIds are unique across the whole account/);
-        expect(r.stdout).toMatch(
-          /Hint: Set `publicIds: per-deployment` for the environment "two" in wsc\.yaml.*or choose another publicId in reports\/report-0\.yaml/,
-        );
-        expect(reportsIn(emu, 2)).toEqual([]);
-      });
-    },
-  );
+  test('as-is: the second deployment gets 409, explained (account-wide rule, the fix, the file); the rest still applies (exit 4)', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = writeBundle({ workbook: true, reports: 1, wscYaml: wscYaml(emu.url, '') });
+      expect((await runCli(['apply', '--auto-approve', '--env', 'one', '--dir', dir], { env: emulatorEnv })).code).toBe(
+        0,
+      );
+      emu.clearLog();
+      const r = await runCli(['apply', '--auto-approve', '--env', 'two', '--dir', dir], { env: emulatorEnv });
+      expect(r.code).toBe(4);
+      expect(requests(emu.log, 'POST', '/api/v1/deployments/2/reports').map((e) => e.status)).toEqual([409]);
+      expect(r.stdout).toContain('reports/report-0.yaml');
+      expect(r.stdout).toMatch(/POST \/api\/v1\/deployments\/2\/reports -> 409/);
+      expect(r.stdout).toMatch(/publicIds are unique across the whole account/);
+      expect(r.stdout).toMatch(
+        /Hint: Set `publicIds: per-deployment` for the environment "two" in wsc\.yaml.*or choose another publicId in reports\/report-0\.yaml/,
+      );
+      expect(reportsIn(emu, 2)).toEqual([]);
+    });
+  });
 });
 
 describe('adoption', () => {
@@ -85,9 +81,7 @@ describe('adoption', () => {
     await withEmulator({ seed }, async (emu) => {
       const dir = writeBundle({
         files: {
-          'reports/revenue.yaml':
-            `kind: Report\npublicId: revenueAdopt\nname: Revenue (made in the ` +
-            `UI)\nsqlQuery: select 1\nadopt: { deploymentId: 1, id: 500 }\n`,
+          'reports/revenue.yaml': `kind: Report\npublicId: revenueAdopt\nname: Revenue (made in the UI)\nsqlQuery: select 1\nadopt: { deploymentId: 1, id: 500 }\n`,
         },
       });
       const args = ['--dir', dir, '--base-url', emu.url, '--deployment', '1'];

@@ -15,59 +15,51 @@ afterAll(cleanupTemp);
 const publicIdOf = (e: RequestLogEntry) => (e.requestBody as { publicId?: string } | undefined)?.publicId;
 
 describe('apply retries', () => {
-  test(
-    '409 upsert_branch_changed, 429 with Retry-After, 502/503/504 on ' +
-      'writes are retried; the result equals the bundle',
-    async () => {
-      const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
-      await withEmulator({}, async (emu) => {
-        emu.setFaults({
-          script: [
-            { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '409' },
-            { method: 'POST', path: /\/reports$/, fault: '429', retryAfter: 1 },
-            { method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 },
-            { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '502' },
-            { method: 'POST', path: /\/publish$/, fault: '504' },
-          ],
-        });
-        const args = ['--dir', dir, ...target(emu)];
-        const r = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
-        expect(r.stderr).not.toMatch(/internal error/i);
-        expect(r.code).toBe(0);
-        expect(r.stdout.split('\n\n').at(-1)).toBe('Apply complete: 3 created, 0 updated, 0 adopted, 1 published.\n');
-        expect(
-          emu.log
-            .filter((e) => e.fault)
-            .map((e) => e.fault)
-            .sort(),
-        ).toEqual(['409', '429', '502', '503', '504']);
-
-        // every faulted write was sent again, and the 429's Retry-After (1 s) was waited for
-        for (const f of emu.log.filter((e) => e.fault)) {
-          const retry = emu.log.find(
-            (e) =>
-              e.seq > f.seq &&
-              e.method === f.method &&
-              e.path === f.path &&
-              publicIdOf(e) === publicIdOf(f) &&
-              !e.fault,
-          );
-          expect(retry, `retry of ${f.method} ${f.path}`).toBeDefined();
-          if (f.fault === '429')
-            expect(Date.parse(retry!.startedAt) - Date.parse(f.startedAt)).toBeGreaterThanOrEqual(950);
-        }
-        expect(workbooksIn(emu).filter((w) => w.slug === 'sales')).toHaveLength(1);
-        expect(
-          reportsIn(emu)
-            .map((x) => x.publicId)
-            .sort(),
-        ).toEqual([pid(0), pid(1)]);
-
-        emu.setFaults(undefined);
-        expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
+  test('409 upsert_branch_changed, 429 with Retry-After, 502/503/504 on writes are retried; the result equals the bundle', async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
+    await withEmulator({}, async (emu) => {
+      emu.setFaults({
+        script: [
+          { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '409' },
+          { method: 'POST', path: /\/reports$/, fault: '429', retryAfter: 1 },
+          { method: 'POST', path: /\/reports$/, fault: '503', retryAfter: 0 },
+          { method: 'PUT', path: /\/workbooks\/by-slug\/sales$/, fault: '502' },
+          { method: 'POST', path: /\/publish$/, fault: '504' },
+        ],
       });
-    },
-  );
+      const args = ['--dir', dir, ...target(emu)];
+      const r = await runCli(['apply', '--auto-approve', ...args], { env: emulatorEnv });
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n\n').at(-1)).toBe('Apply complete: 3 created, 0 updated, 0 adopted, 1 published.\n');
+      expect(
+        emu.log
+          .filter((e) => e.fault)
+          .map((e) => e.fault)
+          .sort(),
+      ).toEqual(['409', '429', '502', '503', '504']);
+
+      // every faulted write was sent again, and the 429's Retry-After (1 s) was waited for
+      for (const f of emu.log.filter((e) => e.fault)) {
+        const retry = emu.log.find(
+          (e) =>
+            e.seq > f.seq && e.method === f.method && e.path === f.path && publicIdOf(e) === publicIdOf(f) && !e.fault,
+        );
+        expect(retry, `retry of ${f.method} ${f.path}`).toBeDefined();
+        if (f.fault === '429')
+          expect(Date.parse(retry!.startedAt) - Date.parse(f.startedAt)).toBeGreaterThanOrEqual(950);
+      }
+      expect(workbooksIn(emu).filter((w) => w.slug === 'sales')).toHaveLength(1);
+      expect(
+        reportsIn(emu)
+          .map((x) => x.publicId)
+          .sort(),
+      ).toEqual([pid(0), pid(1)]);
+
+      emu.setFaults(undefined);
+      expect((await runCli(['plan', '--detailed-exitcode', ...args], { env: emulatorEnv })).code).toBe(0);
+    });
+  });
 
   test('--verbose: each retried write names the resource address it is for, and so do its request lines', async () => {
     const dir = writeBundle({ workbook: true, reports: 1 });
@@ -107,29 +99,25 @@ describe('apply retries', () => {
     });
   });
 
-  test(
-    'adopting a report that already has a stable publicId is refused ' +
-      'before any write (exit 3), not sent to meet 400',
-    async () => {
-      const seed = defaultSeed();
-      seed.reports = [{ id: 500, deploymentId: 1, publicId: 'stableAAAAA1', name: 'Already managed' }];
-      const dir = writeBundle({
-        looseReports: 1,
-        files: {
-          'reports/bad.yaml':
-            'kind: Report\npublicId: adoptMeAAAA1\nname: Already managed\nadopt: { deploymentId: 1, id: 500 }\n',
-        },
-      });
-      await withEmulator({ seed }, async (emu) => {
-        const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(r.code).toBe(3);
-        expect(r.stderr).toMatch(
-          /reports\/bad\.yaml:2:1: .*report 500 .* already has the publicId stableAAAAA1; .* cannot be given adoptMeAAAA1/,
-        );
-        expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
-      });
-    },
-  );
+  test('adopting a report that already has a stable publicId is refused before any write (exit 3), not sent to meet 400', async () => {
+    const seed = defaultSeed();
+    seed.reports = [{ id: 500, deploymentId: 1, publicId: 'stableAAAAA1', name: 'Already managed' }];
+    const dir = writeBundle({
+      looseReports: 1,
+      files: {
+        'reports/bad.yaml':
+          'kind: Report\npublicId: adoptMeAAAA1\nname: Already managed\nadopt: { deploymentId: 1, id: 500 }\n',
+      },
+    });
+    await withEmulator({ seed }, async (emu) => {
+      const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(
+        /reports\/bad\.yaml:2:1: .*report 500 .* already has the publicId stableAAAAA1; .* cannot be given adoptMeAAAA1/,
+      );
+      expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
+    });
+  });
 
   test('--max-retries 0: a 503 fails at once (one attempt, exit 1 when nothing applied)', async () => {
     const dir = writeBundle({ looseReports: 1 });

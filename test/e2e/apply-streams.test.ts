@@ -53,49 +53,44 @@ describe('apply streams', () => {
 });
 
 describe('apply partly failed', () => {
-  test(
-    'one report create fails: "Apply partly failed", exit 4, the Applied ' +
-      'list without the publish that was skipped',
-    async () => {
-      const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
-      await withEmulator({}, async (emu) => {
-        emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '500' }] });
-        const r = await runCli(
-          ['apply', '--auto-approve', '--max-retries', '0', '--concurrency', '1', '--dir', dir, ...target(emu)],
-          {
-            env: emulatorEnv,
-          },
-        );
-        expect(r.code, r.stderr).toBe(4);
-        expect(reportsIn(emu)).toHaveLength(1);
-        const ok = reportsIn(emu)[0]!.publicId;
-        const failed = ok === pid(0) ? pid(1) : pid(0);
-        const result = r.stdout.slice(r.stdout.indexOf('Apply partly failed'));
-        expect(result.split('\n')[0]).toBe(
-          'Apply partly failed: 2 requests applied, 1 failed, 2 skipped (2 created, 0 updated, 0 adopted, 0 published).',
-        );
-        expect(r.stdout).not.toContain('Apply failed');
-        const applied = result.slice(result.indexOf('Applied:\n'), result.indexOf('\nFailed:'));
-        expect(applied).toMatch(
-          new RegExp(
-            `^Applied:\\n {2}workbook/sales \\(create, id \\d+\\) — partly, see ` +
-              `below\\n {2}report/${ok} \\(create, id \\d+\\)\\n$`,
-          ),
-        );
-        expect(result).toContain(`report/${failed}  reports/report-`);
-        expect(result).toContain(`workbook/sales (publish dashboard): depends on report/${failed}#create which failed`);
-        expect(result).toContain('Re-running apply converges (every failure was transient)');
+  test('one report create fails: "Apply partly failed", exit 4, the Applied list without the publish that was skipped', async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
+    await withEmulator({}, async (emu) => {
+      emu.setFaults({ script: [{ method: 'POST', path: /\/reports$/, fault: '500' }] });
+      const r = await runCli(
+        ['apply', '--auto-approve', '--max-retries', '0', '--concurrency', '1', '--dir', dir, ...target(emu)],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(r.code, r.stderr).toBe(4);
+      expect(reportsIn(emu)).toHaveLength(1);
+      const ok = reportsIn(emu)[0]!.publicId;
+      const failed = ok === pid(0) ? pid(1) : pid(0);
+      const result = r.stdout.slice(r.stdout.indexOf('Apply partly failed'));
+      expect(result.split('\n')[0]).toBe(
+        'Apply partly failed: 2 requests applied, 1 failed, 2 skipped (2 created, 0 updated, 0 adopted, 0 published).',
+      );
+      expect(r.stdout).not.toContain('Apply failed');
+      const applied = result.slice(result.indexOf('Applied:\n'), result.indexOf('\nFailed:'));
+      expect(applied).toMatch(
+        new RegExp(
+          `^Applied:\\n {2}workbook/sales \\(create, id \\d+\\) — partly, see below\\n {2}report/${ok} \\(create, id \\d+\\)\\n$`,
+        ),
+      );
+      expect(result).toContain(`report/${failed}  reports/report-`);
+      expect(result).toContain(`workbook/sales (publish dashboard): depends on report/${failed}#create which failed`);
+      expect(result).toContain('Re-running apply converges (every failure was transient)');
 
-        // Nothing written again but what was missing.
-        emu.setFaults(undefined);
-        emu.clearLog();
-        const again = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(again.code, again.stderr).toBe(0);
-        expect(again.stdout).toMatch(/Apply complete: 1 created, 1 updated, 0 adopted, 1 published\.\n$/);
-        expect(writes(emu.log).filter((e) => e.method === 'POST' && e.path.endsWith('/reports'))).toHaveLength(1);
-      });
-    },
-  );
+      // Nothing written again but what was missing.
+      emu.setFaults(undefined);
+      emu.clearLog();
+      const again = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/Apply complete: 1 created, 1 updated, 0 adopted, 1 published\.\n$/);
+      expect(writes(emu.log).filter((e) => e.method === 'POST' && e.path.endsWith('/reports'))).toHaveLength(1);
+    });
+  });
 
   test('nothing applied: "Apply failed", exit 1', async () => {
     const dir = writeBundle({ looseReports: 1 });

@@ -15,32 +15,29 @@ afterAll(cleanupTemp);
 const sent = (log: Parameters<typeof writes>[0]) => writes(log).map((e) => `${e.method} ${e.path}`);
 
 describe('apply --target', () => {
-  test(
-    "a report of a new workbook: the workbook's create and the report, not " + 'the sibling, dashboard or publish',
-    async () => {
-      const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
-      await withEmulator({}, async (emu) => {
-        const r = await runCli(
-          ['apply', '--auto-approve', '--target', `report/${pid(0)}`, '--dir', dir, ...target(emu)],
-          {
-            env: emulatorEnv,
-          },
-        );
-        expect(r.code, r.stderr).toBe(0);
-        expect(sent(emu.log)).toEqual([
-          'PUT /api/v1/deployments/1/workbooks/by-slug/sales',
-          'POST /api/v1/deployments/1/reports',
-        ]);
-        expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(0)]);
-        expect(workbooksIn(emu).find((w) => w.slug === 'sales')?.meta?.['dashboardDraft']).toBeUndefined();
-        // The plan shown says the same: two creates, no publish, no sibling.
-        expect(r.stdout).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
-        expect(r.stdout).not.toContain(pid(1));
-        expect(r.stdout).not.toContain(pid(1000));
-        expect(r.stdout).toMatch(/Apply complete: 2 created, 0 updated, 0 adopted, 0 published\.\n$/);
-      });
-    },
-  );
+  test("a report of a new workbook: the workbook's create and the report, not the sibling, dashboard or publish", async () => {
+    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(
+        ['apply', '--auto-approve', '--target', `report/${pid(0)}`, '--dir', dir, ...target(emu)],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(sent(emu.log)).toEqual([
+        'PUT /api/v1/deployments/1/workbooks/by-slug/sales',
+        'POST /api/v1/deployments/1/reports',
+      ]);
+      expect(reportsIn(emu).map((x) => x.publicId)).toEqual([pid(0)]);
+      expect(workbooksIn(emu).find((w) => w.slug === 'sales')?.meta?.['dashboardDraft']).toBeUndefined();
+      // The plan shown says the same: two creates, no publish, no sibling.
+      expect(r.stdout).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
+      expect(r.stdout).not.toContain(pid(1));
+      expect(r.stdout).not.toContain(pid(1000));
+      expect(r.stdout).toMatch(/Apply complete: 2 created, 0 updated, 0 adopted, 0 published\.\n$/);
+    });
+  });
 
   test('a workbook whose reports exist: the workbook alone, though its reports changed too', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });

@@ -27,8 +27,7 @@ const wb = (rest: string) => `kind: Workbook\nslug: sales\n${rest}`;
 /** A workbook with one widget; `widget` lines start at line 6 (indented for the list item). */
 const dash = (widget: string, draftExtra = '') => wb(`meta:\n  dashboardDraft:\n    widgets:\n${widget}${draftExtra}`);
 const CHART =
-  '      - id: w1\n        type: CHART\n        position: { x: 0, y: 0, ' +
-  'w: 6, h: 4 }\n        config: { reportId: { $report: abcdefABCDEF } }\n';
+  '      - id: w1\n        type: CHART\n        position: { x: 0, y: 0, w: 6, h: 4 }\n        config: { reportId: { $report: abcdefABCDEF } }\n';
 const wscYaml = (text: string) => ({ 'wsc.yaml': text });
 const ENV_OK = 'defaultEnvironment: dev\nenvironments:\n  dev:\n    baseUrl: http://127.0.0.1:1\n    deploymentId: 1\n';
 
@@ -468,8 +467,7 @@ const cases: Case[] = [
     name: 'YAML alias bomb',
     files: {
       'workbooks/sales.yaml': wb(
-        `meta:\n  a0: &a0 [x, x, x, x, x, x, x, x, ` +
-          `x]\n${Array.from({ length: 9 }, (_, i) => `  a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]\n`).join('')}`,
+        `meta:\n  a0: &a0 [x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 9 }, (_, i) => `  a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]\n`).join('')}`,
       ),
     },
     at: 'workbooks/sales.yaml:',

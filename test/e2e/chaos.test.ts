@@ -116,20 +116,15 @@ function files(s: Spec): Record<string, string> {
     const widgets = w.reports
       .map(
         (r, j) =>
-          `      - id: chart-${j}\n        type: CHART\n        position: { x: ` +
-          `${(j % 2) * 6}, y: ${Math.floor(j / 2) * 4}, w: 6, h: 4 }\n        ` +
-          `config: { reportId: { $report: ${r} } }\n`,
+          `      - id: chart-${j}\n        type: CHART\n        position: { x: ${(j % 2) * 6}, y: ${Math.floor(j / 2) * 4}, w: 6, h: 4 }\n        config: { reportId: { $report: ${r} } }\n`,
       )
       .join('');
     out[`workbooks/${w.slug}.yaml`] =
-      `kind: Workbook\nslug: ${w.slug}\nname: ${w.name}\npublish: ` +
-      `${w.publish}\nmeta:\n  owner: chaos\n  dashboardDraft:\n    title: ` +
-      `${w.title}\n    widgets:\n${widgets}`;
+      `kind: Workbook\nslug: ${w.slug}\nname: ${w.name}\npublish: ${w.publish}\nmeta:\n  owner: chaos\n  dashboardDraft:\n    title: ${w.title}\n    widgets:\n${widgets}`;
   }
   for (const r of s.reports) {
     out[`reports/${r.publicId}.yaml`] =
-      `kind: Report\npublicId: ${r.publicId}\nname: ${r.name}\ntitle: ` +
-      `${r.title}\nsqlQuery: ${JSON.stringify(r.sqlQuery)}\n` +
+      `kind: Report\npublicId: ${r.publicId}\nname: ${r.name}\ntitle: ${r.title}\nsqlQuery: ${JSON.stringify(r.sqlQuery)}\n` +
       (r.workbook ? `workbookId: { $workbook: ${r.workbook} }\n` : '');
   }
   for (const u of s.userAttributes)
@@ -264,17 +259,12 @@ describe('chaos: random faults at 20% on writes, every kind, several seeds', () 
           timeoutMs: 50_000,
         });
         const injected = emu.log.filter((e) => e.fault).map((e) => e.fault!);
-        const context =
-          `seed ${seed}, exit ${run.code}, faults injected: ` +
-          `${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
+        const context = `seed ${seed}, exit ${run.code}, faults injected: ${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
         expect([0, 4], context).toContain(run.code);
         expect(injected.length, context).toBeGreaterThan(0);
         const result = JSON.parse(run.stdout) as ApplyJson;
         console.log(
-          `chaos seed ${seed}: exit ${run.code}; ${injected.length} faults ` +
-            `(${[...new Set(injected)].sort().join(', ')}); ` +
-            `${result.applied.length} applied, ${result.failed.length} failed, ` +
-            `${result.skipped.length} skipped`,
+          `chaos seed ${seed}: exit ${run.code}; ${injected.length} faults (${[...new Set(injected)].sort().join(', ')}); ${result.applied.length} applied, ${result.failed.length} failed, ${result.skipped.length} skipped`,
         );
 
         // Honest: each planned request is applied, failed or skipped, exactly once.
@@ -391,9 +381,7 @@ describe('chaos: prune under random faults at 20%', () => {
           timeoutMs: 50_000,
         });
         const injected = emu.log.filter((e) => e.fault).map((e) => e.fault!);
-        const context =
-          `seed ${seed}, exit ${run.code}, faults: ` +
-          `${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
+        const context = `seed ${seed}, exit ${run.code}, faults: ${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
         expect([0, 4], context).toContain(run.code);
         const runs = [[...emu.log]];
         emu.setFaults(undefined);
@@ -405,8 +393,7 @@ describe('chaos: prune under random faults at 20%', () => {
         }
         const log = runs.flat();
         console.log(
-          `chaos prune seed ${seed}: exit ${run.code}; ${injected.length} faults ` +
-            `(${[...new Set(injected)].sort().join(', ')})`,
+          `chaos prune seed ${seed}: exit ${run.code}; ${injected.length} faults (${[...new Set(injected)].sort().join(', ')})`,
         );
 
         const committed = (e: RequestLogEntry) =>

@@ -140,8 +140,7 @@ describe.skipIf(skipReason !== undefined)(
         steps.push([name, args, r.code]);
         expect(
           r.code,
-          `${name}: wsc ` +
-            `${args.join(' ')}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nprism:\n${violations(mark).join('\n')}`,
+          `${name}: wsc ${args.join(' ')}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nprism:\n${violations(mark).join('\n')}`,
         ).toBe(expected);
         return r;
       };
@@ -211,40 +210,34 @@ describe.skipIf(skipReason !== undefined)(
       ).toBe(true);
     }, 300_000);
 
-    it(
-      'UI-made content: export, apply of the export to the same deployment ' +
-        '(adopt by PUT /workbooks/{id}), plan empty, doctor',
-      async () => {
-        const mark = prismLog.length;
-        const from = emu.log.length;
-        const run = async (name: string, args: string[], expected: number) => {
-          const r = await runCli(args, { env, timeoutMs: 120_000 });
-          expect(
-            r.code,
-            `${name}: wsc ` +
-              `${args.join(' ')}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nprism:\n${violations(mark).join('\n')}`,
-          ).toBe(expected);
-          return r;
-        };
-        const out = tempDir('wsc-contract-ui-');
-        await run('export of UI-made content', ['export', ...via(4), '--out', out], 0);
-        await run('plan shows the adoptions', ['plan', '--dir', out, ...via(4), '--detailed-exitcode'], 2);
-        await run('apply adopts', ['apply', '--dir', out, ...via(4), '--auto-approve'], 0);
-        await run('plan after is empty', ['plan', '--dir', out, ...via(4), '--detailed-exitcode'], 0);
-        // GET /api/v1/spec is not in the description (DEVIATIONS.md): doctor runs beside the proxy, not through it.
-        const doctor = await runCli(['doctor', '--dir', out, '--base-url', emu.url, '--deployment', '4'], { env });
-        expect(doctor.code, doctor.stdout).toBe(0);
+    it('UI-made content: export, apply of the export to the same deployment (adopt by PUT /workbooks/{id}), plan empty, doctor', async () => {
+      const mark = prismLog.length;
+      const from = emu.log.length;
+      const run = async (name: string, args: string[], expected: number) => {
+        const r = await runCli(args, { env, timeoutMs: 120_000 });
+        expect(
+          r.code,
+          `${name}: wsc ${args.join(' ')}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nprism:\n${violations(mark).join('\n')}`,
+        ).toBe(expected);
+        return r;
+      };
+      const out = tempDir('wsc-contract-ui-');
+      await run('export of UI-made content', ['export', ...via(4), '--out', out], 0);
+      await run('plan shows the adoptions', ['plan', '--dir', out, ...via(4), '--detailed-exitcode'], 2);
+      await run('apply adopts', ['apply', '--dir', out, ...via(4), '--auto-approve'], 0);
+      await run('plan after is empty', ['plan', '--dir', out, ...via(4), '--detailed-exitcode'], 0);
+      // GET /api/v1/spec is not in the description (DEVIATIONS.md): doctor runs beside the proxy, not through it.
+      const doctor = await runCli(['doctor', '--dir', out, '--base-url', emu.url, '--deployment', '4'], { env });
+      expect(doctor.code, doctor.stdout).toBe(0);
 
-        await new Promise((r) => setTimeout(r, 500)); // Prism logs just after it answers.
-        expect(violations(mark)).toEqual([]);
-        const adopts = emu.log
-          .slice(from)
-          .filter((e) => e.method === 'PUT' && /\/deployments\/4\/workbooks\/\d+$/.test(e.path));
-        expect(adopts).toHaveLength(2);
-        expect(emu.log.slice(from).some((e) => e.method === 'POST')).toBe(false);
-      },
-      300_000,
-    );
+      await new Promise((r) => setTimeout(r, 500)); // Prism logs just after it answers.
+      expect(violations(mark)).toEqual([]);
+      const adopts = emu.log
+        .slice(from)
+        .filter((e) => e.method === 'PUT' && /\/deployments\/4\/workbooks\/\d+$/.test(e.path));
+      expect(adopts).toHaveLength(2);
+      expect(emu.log.slice(from).some((e) => e.method === 'POST')).toBe(false);
+    }, 300_000);
 
     it('the folder calls conform: create under a parent, list by parent, ancestors, delete', async () => {
       const mark = prismLog.length;

@@ -43,8 +43,7 @@ describe('wsc doctor', () => {
       }
       expect(r.stdout).toContain('✓ API version: the server reports version 0.19.1');
       expect(r.stdout).toContain(
-        '✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to ' +
-          'create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes',
+        '✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes',
       );
       expect(r.stdout).toContain('All 8 checks passed.');
       expect(emu.log.every((e) => e.method === 'GET')).toBe(true);

@@ -94,170 +94,157 @@ async function exportTo(emu: Emulator, dir: string, deployment = 1, extra: strin
 
 // Several CLI runs per test over a 240-report deployment: more than the default timeout on a busy 2-core machine.
 describe('wsc export (e2e)', { timeout: 120_000 }, () => {
-  test(
-    '(a) plan after export shows only the adoptions; (b) apply adopts and ' +
-      'creates nothing, then plan is empty and a re-export only loses the ' +
-      'adopt blocks; (d) deterministic; (e) schemas',
-    async () => {
-      await withEmulator({ seed: seed() }, async (emu) => {
-        const dir = tempDir();
-        const r = await exportTo(emu, dir, 1, ['--output', 'json']);
-        const summary = JSON.parse(r.stdout);
-        expect(summary.files).toEqual({ workbooks: 20, reports: 200 + LEGACY + HOSTILE.length, userAttributes: 2 });
-        expect(summary.adoptions).toHaveLength(LEGACY);
-        expect(summary.derivedSlugs).toEqual([]);
-        expect(summary.configWritten).toBe(true);
-        expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
+  test('(a) plan after export shows only the adoptions; (b) apply adopts and creates nothing, then plan is empty and a re-export only loses the adopt blocks; (d) deterministic; (e) schemas', async () => {
+    await withEmulator({ seed: seed() }, async (emu) => {
+      const dir = tempDir();
+      const r = await exportTo(emu, dir, 1, ['--output', 'json']);
+      const summary = JSON.parse(r.stdout);
+      expect(summary.files).toEqual({ workbooks: 20, reports: 200 + LEGACY + HOSTILE.length, userAttributes: 2 });
+      expect(summary.adoptions).toHaveLength(LEGACY);
+      expect(summary.derivedSlugs).toEqual([]);
+      expect(summary.configWritten).toBe(true);
+      expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
 
-        const files = tree(dir);
-        // The token is never written; wsc.yaml names the variable.
-        for (const text of Object.values(files)) expect(text).not.toContain('dev-token');
-        expect(parse(files['wsc.yaml']!)).toEqual({
-          defaultEnvironment: 'default',
-          environments: {
-            default: { baseUrl: emu.url, deploymentId: 1, token: '${env.WSC_TOKEN}', publicIds: 'as-is' },
-          },
-        });
-        // Widget report ids became references; legacy reports carry adopt blocks.
-        const wb1 = parse(files['workbooks/workbook-1.yaml']!);
-        expect(wb1.meta.dashboardDraft.widgets[0].config.reportId).toEqual({
-          $report: expect.stringMatching(/^[0-9A-Za-z]{12}$/),
-        });
-        expect(Object.values(files).filter((t) => /^adopt:/m.test(t))).toHaveLength(LEGACY);
-
-        // (e) every file starts with its schema line and validates against that schema (ajv, as an editor would).
-        const ajv = new Ajv({ allErrors: true, strict: false });
-        for (const [rel, text] of Object.entries(files)) {
-          if (rel.startsWith('schemas/') || rel === '.gitignore') continue;
-          const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
-          expect(m, rel).not.toBeNull();
-          const schemaFile = resolve(dirname(join(dir, rel)), m![1]!);
-          expect(schemaFile.startsWith(join(dir, 'schemas/'))).toBe(true);
-          const validate =
-            ajv.getSchema(schemaFile) ??
-            (ajv.addSchema(JSON.parse(readFileSync(schemaFile, 'utf8')), schemaFile), ajv.getSchema(schemaFile)!);
-          expect(validate(parse(text)), `${rel}: ${JSON.stringify(validate.errors)}`).toBe(true);
-        }
-
-        // (d) a second export of the same state is byte-identical.
-        const again = tempDir();
-        await exportTo(emu, again);
-        expect(tree(again)).toEqual(files);
-
-        // (a) plan on the same deployment: every legacy report to adopt, nothing else.
-        const plan = await runCli(['plan', '--dir', dir, '--output', 'json', '--detailed-exitcode'], {
-          env: emulatorEnv,
-        });
-        expect(plan.code, plan.stderr).toBe(2);
-        const p = JSON.parse(plan.stdout);
-        expect(p.summary).toMatchObject({ create: 0, update: 0, adopt: LEGACY, publish: 0 });
-        expect(p.summary.unmanaged).toEqual({ workbooks: 0, reports: 0, userAttributes: 0 });
-
-        // (b) apply there: the legacy reports get their publicIds; nothing is created.
-        emu.clearLog();
-        const apply = await runCli(['apply', '--dir', dir, '--auto-approve'], { env: emulatorEnv });
-        expect(apply.code, apply.stderr).toBe(0);
-        const writes = emu.log.filter((e) => e.method !== 'GET');
-        expect(writes.filter((e) => e.method === 'POST')).toEqual([]);
-        expect(writes.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
-          summary.adoptions.map((a: { reportId: number }) => `PUT /api/v1/deployments/1/reports/${a.reportId}`).sort(),
-        );
-        for (const w of writes) expect(Object.keys(w.requestBody as object)).toEqual(['publicId']);
-
-        const after = await runCli(['plan', '--dir', dir, '--detailed-exitcode'], { env: emulatorEnv });
-        expect(after.code, after.stdout + after.stderr).toBe(0);
-
-        // Exported again: the same files, but the adopted reports need no adopt block any more.
-        const third = tempDir();
-        await exportTo(emu, third);
-        const withoutAdopt = Object.fromEntries(
-          Object.entries(bundleOnly(files)).map(([k, t]) => [k, t.replace(/^adopt:.*\n( {2}.*\n)*/m, '')]),
-        );
-        expect(bundleOnly(tree(third))).toEqual(withoutAdopt);
+      const files = tree(dir);
+      // The token is never written; wsc.yaml names the variable.
+      for (const text of Object.values(files)) expect(text).not.toContain('dev-token');
+      expect(parse(files['wsc.yaml']!)).toEqual({
+        defaultEnvironment: 'default',
+        environments: { default: { baseUrl: emu.url, deploymentId: 1, token: '${env.WSC_TOKEN}', publicIds: 'as-is' } },
       });
-    },
-  );
-
-  test(
-    '(c) apply to the empty deployment 2 with per-deployment publicIds, ' +
-      'export it: the same files but for per-deployment values',
-    async () => {
-      await withEmulator({ seed: seed() }, async (emu) => {
-        const one = tempDir();
-        await exportTo(emu, one);
-        const files1 = tree(one);
-
-        // Folders are named by path: deployment 2 has the same tree under other ids, and the files need no change.
-        const foldered = Object.entries(files1).filter(
-          ([rel, text]) => /^(workbooks|reports)\//.test(rel) && /^folder: /m.test(text),
-        );
-        expect(foldered.length).toBeGreaterThan(1);
-        expect(Object.values(files1).join('\n')).not.toMatch(/^folderId:/m);
-        writeFileSync(
-          join(one, 'wsc.yaml'),
-          `${files1['wsc.yaml']}  two:\n    baseUrl: ${emu.url}\n    ` +
-            `deploymentId: 2\n    token: \${env.WSC_TOKEN}\n    publicIds: ` +
-            `per-deployment\n`,
-        );
-
-        const apply = await runCli(['apply', '--dir', one, '--env', 'two', '--auto-approve', '--output', 'json'], {
-          env: emulatorEnv,
-        });
-        expect(apply.code, apply.stderr).toBe(0);
-        const plan2 = await runCli(['plan', '--dir', one, '--env', 'two', '--detailed-exitcode'], { env: emulatorEnv });
-        expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
-
-        const two = tempDir();
-        const r = await runCli(['export', '--out', two, '--dir', one, '--env', 'two', '--output', 'json'], {
-          env: emulatorEnv,
-          cwd: tempDir(),
-        });
-        expect(r.code, r.stderr).toBe(0);
-        const s2 = JSON.parse(r.stdout);
-        expect(s2.adoptions).toEqual([]);
-        expect(s2.warnings.map((w: { code: string }) => w.code)).toContain('per-deployment-ids');
-        const files2 = tree(two);
-
-        // Per-deployment values: publicIds (derived in 2), the adopt blocks (of 1), file names of
-        // reports whose names collide (suffixed by a hash of the publicId), wsc.yaml.
-        const logical = new Map<string, string>();
-        for (const [rel, text] of Object.entries(files1)) {
-          if (!rel.startsWith('reports/')) continue;
-          const pid = parse(text).publicId as string;
-          logical.set(derivePublicId(pid, 2), pid);
-        }
-        const normalize = (t: Record<string, string>, dep: 1 | 2) => {
-          const out: Record<string, string> = {};
-          for (const [rel, text] of Object.entries(bundleOnly(t))) {
-            let x = text.replace(/^adopt:.*\n( {2}.*\n)*/m, '');
-            if (dep === 2) x = x.replace(/\b[0-9A-Za-z]{12}\b/g, (id) => logical.get(id) ?? id);
-            const doc = parse(x);
-            const key = doc.kind === 'Report' ? `report/${doc.publicId}` : rel;
-            out[key] = x;
-          }
-          return out;
-        };
-        expect(normalize(files2, 2)).toEqual(normalize(files1, 1));
-        // Names that do not collide keep their file names across deployments.
-        expect(Object.keys(files2)).toContain('reports/report-00001.yaml');
-        expect(
-          Object.keys(files2)
-            .filter((k) => k.startsWith('workbooks/'))
-            .sort(),
-        ).toEqual(
-          Object.keys(files1)
-            .filter((k) => k.startsWith('workbooks/'))
-            .sort(),
-        );
-        expect(parse(files2['wsc.yaml']!).environments.two).toEqual({
-          baseUrl: emu.url,
-          deploymentId: 2,
-          token: '${env.WSC_TOKEN}',
-          publicIds: 'as-is',
-        });
+      // Widget report ids became references; legacy reports carry adopt blocks.
+      const wb1 = parse(files['workbooks/workbook-1.yaml']!);
+      expect(wb1.meta.dashboardDraft.widgets[0].config.reportId).toEqual({
+        $report: expect.stringMatching(/^[0-9A-Za-z]{12}$/),
       });
-    },
-  );
+      expect(Object.values(files).filter((t) => /^adopt:/m.test(t))).toHaveLength(LEGACY);
+
+      // (e) every file starts with its schema line and validates against that schema (ajv, as an editor would).
+      const ajv = new Ajv({ allErrors: true, strict: false });
+      for (const [rel, text] of Object.entries(files)) {
+        if (rel.startsWith('schemas/') || rel === '.gitignore') continue;
+        const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
+        expect(m, rel).not.toBeNull();
+        const schemaFile = resolve(dirname(join(dir, rel)), m![1]!);
+        expect(schemaFile.startsWith(join(dir, 'schemas/'))).toBe(true);
+        const validate =
+          ajv.getSchema(schemaFile) ??
+          (ajv.addSchema(JSON.parse(readFileSync(schemaFile, 'utf8')), schemaFile), ajv.getSchema(schemaFile)!);
+        expect(validate(parse(text)), `${rel}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+
+      // (d) a second export of the same state is byte-identical.
+      const again = tempDir();
+      await exportTo(emu, again);
+      expect(tree(again)).toEqual(files);
+
+      // (a) plan on the same deployment: every legacy report to adopt, nothing else.
+      const plan = await runCli(['plan', '--dir', dir, '--output', 'json', '--detailed-exitcode'], {
+        env: emulatorEnv,
+      });
+      expect(plan.code, plan.stderr).toBe(2);
+      const p = JSON.parse(plan.stdout);
+      expect(p.summary).toMatchObject({ create: 0, update: 0, adopt: LEGACY, publish: 0 });
+      expect(p.summary.unmanaged).toEqual({ workbooks: 0, reports: 0, userAttributes: 0 });
+
+      // (b) apply there: the legacy reports get their publicIds; nothing is created.
+      emu.clearLog();
+      const apply = await runCli(['apply', '--dir', dir, '--auto-approve'], { env: emulatorEnv });
+      expect(apply.code, apply.stderr).toBe(0);
+      const writes = emu.log.filter((e) => e.method !== 'GET');
+      expect(writes.filter((e) => e.method === 'POST')).toEqual([]);
+      expect(writes.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
+        summary.adoptions.map((a: { reportId: number }) => `PUT /api/v1/deployments/1/reports/${a.reportId}`).sort(),
+      );
+      for (const w of writes) expect(Object.keys(w.requestBody as object)).toEqual(['publicId']);
+
+      const after = await runCli(['plan', '--dir', dir, '--detailed-exitcode'], { env: emulatorEnv });
+      expect(after.code, after.stdout + after.stderr).toBe(0);
+
+      // Exported again: the same files, but the adopted reports need no adopt block any more.
+      const third = tempDir();
+      await exportTo(emu, third);
+      const withoutAdopt = Object.fromEntries(
+        Object.entries(bundleOnly(files)).map(([k, t]) => [k, t.replace(/^adopt:.*\n( {2}.*\n)*/m, '')]),
+      );
+      expect(bundleOnly(tree(third))).toEqual(withoutAdopt);
+    });
+  });
+
+  test('(c) apply to the empty deployment 2 with per-deployment publicIds, export it: the same files but for per-deployment values', async () => {
+    await withEmulator({ seed: seed() }, async (emu) => {
+      const one = tempDir();
+      await exportTo(emu, one);
+      const files1 = tree(one);
+
+      // Folders are named by path: deployment 2 has the same tree under other ids, and the files need no change.
+      const foldered = Object.entries(files1).filter(
+        ([rel, text]) => /^(workbooks|reports)\//.test(rel) && /^folder: /m.test(text),
+      );
+      expect(foldered.length).toBeGreaterThan(1);
+      expect(Object.values(files1).join('\n')).not.toMatch(/^folderId:/m);
+      writeFileSync(
+        join(one, 'wsc.yaml'),
+        `${files1['wsc.yaml']}  two:\n    baseUrl: ${emu.url}\n    deploymentId: 2\n    token: \${env.WSC_TOKEN}\n    publicIds: per-deployment\n`,
+      );
+
+      const apply = await runCli(['apply', '--dir', one, '--env', 'two', '--auto-approve', '--output', 'json'], {
+        env: emulatorEnv,
+      });
+      expect(apply.code, apply.stderr).toBe(0);
+      const plan2 = await runCli(['plan', '--dir', one, '--env', 'two', '--detailed-exitcode'], { env: emulatorEnv });
+      expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+
+      const two = tempDir();
+      const r = await runCli(['export', '--out', two, '--dir', one, '--env', 'two', '--output', 'json'], {
+        env: emulatorEnv,
+        cwd: tempDir(),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const s2 = JSON.parse(r.stdout);
+      expect(s2.adoptions).toEqual([]);
+      expect(s2.warnings.map((w: { code: string }) => w.code)).toContain('per-deployment-ids');
+      const files2 = tree(two);
+
+      // Per-deployment values: publicIds (derived in 2), the adopt blocks (of 1), file names of
+      // reports whose names collide (suffixed by a hash of the publicId), wsc.yaml.
+      const logical = new Map<string, string>();
+      for (const [rel, text] of Object.entries(files1)) {
+        if (!rel.startsWith('reports/')) continue;
+        const pid = parse(text).publicId as string;
+        logical.set(derivePublicId(pid, 2), pid);
+      }
+      const normalize = (t: Record<string, string>, dep: 1 | 2) => {
+        const out: Record<string, string> = {};
+        for (const [rel, text] of Object.entries(bundleOnly(t))) {
+          let x = text.replace(/^adopt:.*\n( {2}.*\n)*/m, '');
+          if (dep === 2) x = x.replace(/\b[0-9A-Za-z]{12}\b/g, (id) => logical.get(id) ?? id);
+          const doc = parse(x);
+          const key = doc.kind === 'Report' ? `report/${doc.publicId}` : rel;
+          out[key] = x;
+        }
+        return out;
+      };
+      expect(normalize(files2, 2)).toEqual(normalize(files1, 1));
+      // Names that do not collide keep their file names across deployments.
+      expect(Object.keys(files2)).toContain('reports/report-00001.yaml');
+      expect(
+        Object.keys(files2)
+          .filter((k) => k.startsWith('workbooks/'))
+          .sort(),
+      ).toEqual(
+        Object.keys(files1)
+          .filter((k) => k.startsWith('workbooks/'))
+          .sort(),
+      );
+      expect(parse(files2['wsc.yaml']!).environments.two).toEqual({
+        baseUrl: emu.url,
+        deploymentId: 2,
+        token: '${env.WSC_TOKEN}',
+        publicIds: 'as-is',
+      });
+    });
+  });
 
   test('(a) without legacy reports, plan right after export has no changes at all (exit 0 with --detailed-exitcode)', async () => {
     const s = generateSeed({ reports: 40, workbooks: 4, folders: 4, withDashboards: true });
@@ -305,48 +292,44 @@ describe('wsc export (e2e)', { timeout: 120_000 }, () => {
     });
   });
 
-  test(
-    '--workbook: that workbook and its reports only; an unknown slug fails ' +
-      'with exit 1 and writes nothing; a slugless workbook is explained',
-    async () => {
-      const s = seed();
-      s.workbooks!.push({ id: 900, deploymentId: 1, name: 'Ops Board', slug: null, meta: {} });
-      s.reports!.push({ id: 9000, deploymentId: 1, publicId: 'opsReport001', name: 'Ops report', workbookId: 900 });
-      await withEmulator({ seed: s }, async (emu) => {
-        const dir = tempDir();
-        const r = await exportTo(emu, dir, 1, ['--workbook', 'Workbook-3']);
-        expect(r.stdout).toMatch(/^Exported deployment 1 to .*: 1 workbook, \d+ reports, 0 user attributes/);
-        const files = Object.keys(tree(dir));
-        expect(files.filter((f) => f.startsWith('workbooks/'))).toEqual(['workbooks/workbook-3.yaml']);
-        for (const f of files.filter((x) => x.startsWith('reports/'))) {
-          expect(parse(readFileSync(join(dir, f), 'utf8')).workbookId).toEqual({ $workbook: 'workbook-3' });
-        }
+  test('--workbook: that workbook and its reports only; an unknown slug fails with exit 1 and writes nothing; a slugless workbook is explained', async () => {
+    const s = seed();
+    s.workbooks!.push({ id: 900, deploymentId: 1, name: 'Ops Board', slug: null, meta: {} });
+    s.reports!.push({ id: 9000, deploymentId: 1, publicId: 'opsReport001', name: 'Ops report', workbookId: 900 });
+    await withEmulator({ seed: s }, async (emu) => {
+      const dir = tempDir();
+      const r = await exportTo(emu, dir, 1, ['--workbook', 'Workbook-3']);
+      expect(r.stdout).toMatch(/^Exported deployment 1 to .*: 1 workbook, \d+ reports, 0 user attributes/);
+      const files = Object.keys(tree(dir));
+      expect(files.filter((f) => f.startsWith('workbooks/'))).toEqual(['workbooks/workbook-3.yaml']);
+      for (const f of files.filter((x) => x.startsWith('reports/'))) {
+        expect(parse(readFileSync(join(dir, f), 'utf8')).workbookId).toEqual({ $workbook: 'workbook-3' });
+      }
 
-        const bad = tempDir();
-        const u = await runCli(['export', '--out', bad, ...target(emu), '--workbook', 'nope'], {
-          env: emulatorEnv,
-          cwd: tempDir(),
-        });
-        expect(u.code).toBe(1);
-        expect(u.stderr).toContain('deployment 1 has no workbook with slug "nope"');
-        expect(Object.keys(tree(bad)).filter((f) => !f.startsWith('schemas/'))).toEqual([]);
-
-        const all = tempDir();
-        const a = await exportTo(emu, all);
-        expect(a.stdout).toContain('1 workbook had no slug; export derived one from the name, with an adopt block.');
-        expect(a.stdout).toContain(
-          'workbooks/ops-board.yaml: "Ops Board" (workbook 900) → slug ops-board (1 report in it)',
-        );
-        expect(parse(readFileSync(join(all, 'workbooks/ops-board.yaml'), 'utf8')).adopt).toEqual({
-          deploymentId: 1,
-          id: 900,
-        });
-        expect(parse(readFileSync(join(all, 'reports/ops-report.yaml'), 'utf8')).workbookId).toEqual({
-          $workbook: 'ops-board',
-        });
+      const bad = tempDir();
+      const u = await runCli(['export', '--out', bad, ...target(emu), '--workbook', 'nope'], {
+        env: emulatorEnv,
+        cwd: tempDir(),
       });
-    },
-  );
+      expect(u.code).toBe(1);
+      expect(u.stderr).toContain('deployment 1 has no workbook with slug "nope"');
+      expect(Object.keys(tree(bad)).filter((f) => !f.startsWith('schemas/'))).toEqual([]);
+
+      const all = tempDir();
+      const a = await exportTo(emu, all);
+      expect(a.stdout).toContain('1 workbook had no slug; export derived one from the name, with an adopt block.');
+      expect(a.stdout).toContain(
+        'workbooks/ops-board.yaml: "Ops Board" (workbook 900) → slug ops-board (1 report in it)',
+      );
+      expect(parse(readFileSync(join(all, 'workbooks/ops-board.yaml'), 'utf8')).adopt).toEqual({
+        deploymentId: 1,
+        id: 900,
+      });
+      expect(parse(readFileSync(join(all, 'reports/ops-report.yaml'), 'utf8')).workbookId).toEqual({
+        $workbook: 'ops-board',
+      });
+    });
+  });
 
   test('an output directory with a link pointing outside is refused before anything is read (exit 3)', async () => {
     await withEmulator({ seed: seed() }, async (emu) => {

@@ -17,8 +17,7 @@ function bundle(): Record<string, string> {
     const folder = `Area ${i % 3}/Team ${i % 2}/Sub ${i}`;
     files[`workbooks/w${i}.yaml`] = `kind: Workbook\nslug: w${i}\nname: W${i}\nfolder: ${folder}\n`;
     files[`reports/r${i}.yaml`] =
-      `kind: Report\npublicId: chaosfold${String(i).padStart(3, '0')}\nname: ` +
-      `R${i}\nworkbookId: { $workbook: w${i} }\nfolder: Area ${i % 3}/Team ${i % 2}\n`;
+      `kind: Report\npublicId: chaosfold${String(i).padStart(3, '0')}\nname: R${i}\nworkbookId: { $workbook: w${i} }\nfolder: Area ${i % 3}/Team ${i % 2}\n`;
   }
   return files;
 }

@@ -46,9 +46,7 @@ describe('plan: move one widget of fixtures/example', () => {
 
       const md = await runCli(['plan', '--output', 'markdown', ...args], { env: emulatorEnv });
       expect(md.stdout).toContain(
-        '```diff\n  meta.dashboardDraft:\n- widget grain at 4,2\n+ widget ' +
-          'grain at 7,2\n+ (publish the dashboard draft)\n```\n\n```text\nbefore ' +
-          '(lg, 12 columns)',
+        '```diff\n  meta.dashboardDraft:\n- widget grain at 4,2\n+ widget grain at 7,2\n+ (publish the dashboard draft)\n```\n\n```text\nbefore (lg, 12 columns)',
       );
 
       const json = await runCli(['plan', '--output', 'json', ...args], { env: emulatorEnv });

@@ -27,8 +27,7 @@ describe('wsc plan --show-unmanaged', () => {
         `+ workbook/sales       workbooks/sales.yaml\n+ report/${pid(0)}  reports/report-0.yaml\n`,
       );
       expect(human.stdout).toContain(
-        `1 unmanaged resource left alone.\nUnmanaged resources (left alone):\n ` +
-          ` report ${id}  "Made in the UI"  (publicId uiMade00001x)\n`,
+        `1 unmanaged resource left alone.\nUnmanaged resources (left alone):\n  report ${id}  "Made in the UI"  (publicId uiMade00001x)\n`,
       );
 
       const json = await runCli([...args, '--output', 'json'], { env: emulatorEnv });
@@ -40,8 +39,7 @@ describe('wsc plan --show-unmanaged', () => {
       const md = await runCli([...args, '--output', 'markdown'], { env: emulatorEnv });
       expect(md.code, md.stderr).toBe(0);
       expect(md.stdout).toContain(
-        '<details><summary>1 unmanaged resource (left alone)</summary>\n\n| ' +
-          'kind | id | name | slug or publicId |\n|---|---:|---|---|\n' +
+        '<details><summary>1 unmanaged resource (left alone)</summary>\n\n| kind | id | name | slug or publicId |\n|---|---:|---|---|\n' +
           `| report | ${id} | <code>Made in the UI</code> | <code>uiMade00001x</code> |\n`,
       );
 

@@ -148,27 +148,23 @@ describe('wsc plan', () => {
     });
   });
 
-  test(
-    'reads live state with list pages only: ceil(R/500) + ceil(W/500) GETs ' +
-      'and 1 of the root folders (no user attributes: the bundle has none)',
-    async () => {
-      const R = 1203;
-      const W = 7;
-      const dir = writeBundle({ reports: 2 });
-      await withEmulator({ seed: generateSeed({ reports: R, workbooks: W }) }, async (emu) => {
-        const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(r.stderr).not.toMatch(/internal error/i);
-        expect(r.code).toBe(0);
-        expect(r.stdout).toContain(`0 unchanged, ${R + W} unmanaged resources left alone.`);
-        const gets = requests(emu.log, 'GET');
-        // No listed workbook is in a folder: the root folder list (empty) tells that none can be.
-        expect(requests(emu.log, 'GET', '/api/v1/deployments/1/folders')).toHaveLength(1);
-        expect(gets).toHaveLength(Math.ceil(R / 500) + Math.ceil(W / 500) + 1);
-        expect(requests(emu.log, 'GET', '/api/v1/user-attributes')).toEqual([]);
-        expect(emu.log).toHaveLength(gets.length);
-      });
-    },
-  );
+  test('reads live state with list pages only: ceil(R/500) + ceil(W/500) GETs and 1 of the root folders (no user attributes: the bundle has none)', async () => {
+    const R = 1203;
+    const W = 7;
+    const dir = writeBundle({ reports: 2 });
+    await withEmulator({ seed: generateSeed({ reports: R, workbooks: W }) }, async (emu) => {
+      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.stderr).not.toMatch(/internal error/i);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`0 unchanged, ${R + W} unmanaged resources left alone.`);
+      const gets = requests(emu.log, 'GET');
+      // No listed workbook is in a folder: the root folder list (empty) tells that none can be.
+      expect(requests(emu.log, 'GET', '/api/v1/deployments/1/folders')).toHaveLength(1);
+      expect(gets).toHaveLength(Math.ceil(R / 500) + Math.ceil(W / 500) + 1);
+      expect(requests(emu.log, 'GET', '/api/v1/user-attributes')).toEqual([]);
+      expect(emu.log).toHaveLength(gets.length);
+    });
+  });
 
   test('--out saves a plan without the token; GITHUB_STEP_SUMMARY gets the markdown', async () => {
     const dir = writeBundle({ reports: 1 });
@@ -252,8 +248,7 @@ describe('wsc plan', () => {
   test('publicIds: per-deployment plans the derived live publicId, distinct per deployment', async () => {
     await withEmulator({}, async (emu) => {
       const yaml = (d: number) =>
-        `environments:\n  d${d}:\n    baseUrl: ${emu.url}\n    deploymentId: ` +
-        `${d}\n    token: \${env.WSC_TOKEN}\n    publicIds: per-deployment\n`;
+        `environments:\n  d${d}:\n    baseUrl: ${emu.url}\n    deploymentId: ${d}\n    token: \${env.WSC_TOKEN}\n    publicIds: per-deployment\n`;
       const dir = writeBundle({ reports: 1, wscYaml: `${yaml(1)}${yaml(2).replace('environments:\n', '')}` });
       const ids: string[] = [];
       for (const d of [1, 2]) {
@@ -278,8 +273,7 @@ describe('wsc plan', () => {
         /^### wsc plan: <code>default<\/code> \(deployment 1\)\n\n\*\*Plan: 1 to create, 0 to update, 0 to adopt, 0 to publish\.\*\*\n/,
       );
       expect(md.stdout).toContain(
-        `<details><summary>+ <code>report/${pid(0)}</code> will be created in ` +
-          `<code>reports/report-0.yaml</code></summary>`,
+        `<details><summary>+ <code>report/${pid(0)}</code> will be created in <code>reports/report-0.yaml</code></summary>`,
       );
       emu.clearLog();
       const bad = await runCli(['plan', '--dir', dir, ...target(emu)], {

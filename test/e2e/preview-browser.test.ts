@@ -143,47 +143,42 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
     await page.close();
   });
 
-  test(
-    'follows file changes, keeping the dashboard and breakpoint; TEXT ' +
-      'markdown is safe; diagnostics with file:line:col',
-    async () => {
-      const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-      await page.goto(`${url}#/revenue-overview/md`);
-      await page.waitForSelector('.card');
-      const v0 = Number(await page.evaluate(() => document.body.dataset['version']));
-      const before = await cardBoxes(page);
-      const file = join(dir, 'workbooks/revenue-overview.yaml');
-      const hostile =
-        '## Safe <script>window.pwned=1</script>\\n<img src=x ' +
-        "onerror='window.pwned=2'>\\n[click](javascript:window.pwned=3)";
-      writeFileSync(
-        file,
-        readFileSync(file, 'utf8')
-          .replace('position: { x: 8, y: 4, w: 4, h: 4 }', 'position: { x: 8, y: 21, w: 4, h: 4 }')
-          .replace(/content: ".*"/, `content: "${hostile}"`),
-      );
-      await page.waitForFunction((v) => Number(document.body.dataset['version']) > v, v0, { timeout: 15_000 });
-      expect(await page.evaluate(() => location.hash)).toBe('#/revenue-overview/md');
-      expect(await page.evaluate(() => document.getElementById('grid')!.dataset['breakpoint'])).toBe('md');
-      const boxes = await cardBoxes(page);
-      // md has no layout of its own: the grid packs it upwards, so the moved widget lands under the last one.
-      expect(boxes['nrr-kpi']!.y).toBeGreaterThan(before['nrr-kpi']!.y);
-      expect(boxes['nrr-kpi']!.y).toBe(boxes['top-accounts']!.y + boxes['top-accounts']!.h);
-      const md = page.locator('.card[data-id="header"] .md');
-      expect(await md.textContent()).toContain('<script>window.pwned=1</script>');
-      expect(await md.locator('script, img').count()).toBe(0);
-      expect(await md.locator('a[href^="javascript"]').count()).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+  test('follows file changes, keeping the dashboard and breakpoint; TEXT markdown is safe; diagnostics with file:line:col', async () => {
+    const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    await page.goto(`${url}#/revenue-overview/md`);
+    await page.waitForSelector('.card');
+    const v0 = Number(await page.evaluate(() => document.body.dataset['version']));
+    const before = await cardBoxes(page);
+    const file = join(dir, 'workbooks/revenue-overview.yaml');
+    const hostile =
+      "## Safe <script>window.pwned=1</script>\\n<img src=x onerror='window.pwned=2'>\\n[click](javascript:window.pwned=3)";
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('position: { x: 8, y: 4, w: 4, h: 4 }', 'position: { x: 8, y: 21, w: 4, h: 4 }')
+        .replace(/content: ".*"/, `content: "${hostile}"`),
+    );
+    await page.waitForFunction((v) => Number(document.body.dataset['version']) > v, v0, { timeout: 15_000 });
+    expect(await page.evaluate(() => location.hash)).toBe('#/revenue-overview/md');
+    expect(await page.evaluate(() => document.getElementById('grid')!.dataset['breakpoint'])).toBe('md');
+    const boxes = await cardBoxes(page);
+    // md has no layout of its own: the grid packs it upwards, so the moved widget lands under the last one.
+    expect(boxes['nrr-kpi']!.y).toBeGreaterThan(before['nrr-kpi']!.y);
+    expect(boxes['nrr-kpi']!.y).toBe(boxes['top-accounts']!.y + boxes['top-accounts']!.h);
+    const md = page.locator('.card[data-id="header"] .md');
+    expect(await md.textContent()).toContain('<script>window.pwned=1</script>');
+    expect(await md.locator('script, img').count()).toBe(0);
+    expect(await md.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
 
-      // A broken file: the page lists the problem where it is.
-      const v1 = Number(await page.evaluate(() => document.body.dataset['version']));
-      writeFileSync(join(dir, 'workbooks/broken.yaml'), 'kind: Workbook\nslug: broken\nname: Broken\ncolour: red\n');
-      await page.waitForFunction((v) => Number(document.body.dataset['version']) > v, v1, { timeout: 15_000 });
-      await expect.poll(() => page.locator('#diagnostics').textContent()).toMatch(/workbooks\/broken\.yaml:4:1 error/);
-      await page.screenshot({ path: join(artifacts, 'preview-after-edit.png') });
-      await page.close();
-    },
-  );
+    // A broken file: the page lists the problem where it is.
+    const v1 = Number(await page.evaluate(() => document.body.dataset['version']));
+    writeFileSync(join(dir, 'workbooks/broken.yaml'), 'kind: Workbook\nslug: broken\nname: Broken\ncolour: red\n');
+    await page.waitForFunction((v) => Number(document.body.dataset['version']) > v, v1, { timeout: 15_000 });
+    await expect.poll(() => page.locator('#diagnostics').textContent()).toMatch(/workbooks\/broken\.yaml:4:1 error/);
+    await page.screenshot({ path: join(artifacts, 'preview-after-edit.png') });
+    await page.close();
+  });
 
   test('the SVGs of preview --out are well-formed and draw every widget', async () => {
     const out = tempDir('wsc-svg-');

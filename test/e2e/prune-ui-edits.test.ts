@@ -33,91 +33,83 @@ async function cli(args: string[], dir: string, emu: Emulator) {
 }
 
 describe('prune', () => {
-  test(
-    'a deleted file plans one delete; nothing is deleted without --prune; ' +
-      "with it exactly that one; another bundle's and an unrecorded report survive",
-    async () => {
-      const dir = writeBundle({ looseReports: 3, wscYaml: named('team-a') });
-      const other = writeBundle({
-        wscYaml: named('team-b'),
-        files: { 'reports/b.yaml': `kind: Report\npublicId: ${pid(2000)}\nname: B\nsqlQuery: select 'b'\n` },
+  test("a deleted file plans one delete; nothing is deleted without --prune; with it exactly that one; another bundle's and an unrecorded report survive", async () => {
+    const dir = writeBundle({ looseReports: 3, wscYaml: named('team-a') });
+    const other = writeBundle({
+      wscYaml: named('team-b'),
+      files: { 'reports/b.yaml': `kind: Report\npublicId: ${pid(2000)}\nname: B\nsqlQuery: select 'b'\n` },
+    });
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      expect((await cli(['apply', '--auto-approve'], other, emu)).code).toBe(0);
+      const unrecorded = await api(emu, 'POST', '/api/v1/deployments/1/reports', {
+        name: 'made in the UI',
+        publicId: pid(3000),
       });
-      await withEmulator({}, async (emu) => {
-        expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-        expect((await cli(['apply', '--auto-approve'], other, emu)).code).toBe(0);
-        const unrecorded = await api(emu, 'POST', '/api/v1/deployments/1/reports', {
-          name: 'made in the UI',
-          publicId: pid(3000),
-        });
-        expect(unrecorded.status).toBe(200);
-        const doomed = reportsIn(emu).find((r) => r.publicId === pid(1001))!;
-        expect(doomed.meta).toMatchObject({ wsc: { bundle: 'team-a' } });
+      expect(unrecorded.status).toBe(200);
+      const doomed = reportsIn(emu).find((r) => r.publicId === pid(1001))!;
+      expect(doomed.meta).toMatchObject({ wsc: { bundle: 'team-a' } });
 
-        // re-applying an applied bundle sends nothing
-        emu.clearLog();
-        const again = await cli(['apply', '--auto-approve'], dir, emu);
-        expect(again.stdout).toContain('No changes');
-        expect(writes(emu.log)).toEqual([]);
+      // re-applying an applied bundle sends nothing
+      emu.clearLog();
+      const again = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(again.stdout).toContain('No changes');
+      expect(writes(emu.log)).toEqual([]);
 
-        rmSync(join(dir, 'reports/loose-1.yaml'));
-        const quiet = await cli(['plan', '--detailed-exitcode'], dir, emu);
-        expect(quiet.code).toBe(0);
-        expect(quiet.stdout).toContain(
-          '1 resource recorded for bundle "team-a" is no longer in it; nothing is deleted without --prune',
-        );
+      rmSync(join(dir, 'reports/loose-1.yaml'));
+      const quiet = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(quiet.code).toBe(0);
+      expect(quiet.stdout).toContain(
+        '1 resource recorded for bundle "team-a" is no longer in it; nothing is deleted without --prune',
+      );
 
-        const shown = await cli(['plan', '--prune', '--detailed-exitcode'], dir, emu);
-        expect(shown.code).toBe(2);
-        expect(shown.stdout).toContain(`- report/${pid(1001)} will be deleted`);
-        expect(shown.stdout).toContain('1 to delete');
-        expect(shown.stdout.match(/will be deleted/g)).toHaveLength(1);
+      const shown = await cli(['plan', '--prune', '--detailed-exitcode'], dir, emu);
+      expect(shown.code).toBe(2);
+      expect(shown.stdout).toContain(`- report/${pid(1001)} will be deleted`);
+      expect(shown.stdout).toContain('1 to delete');
+      expect(shown.stdout.match(/will be deleted/g)).toHaveLength(1);
 
-        emu.clearLog();
-        const without = await cli(['apply', '--auto-approve'], dir, emu);
-        expect(without.code).toBe(0);
-        expect(deletes(emu)).toEqual([]);
+      emu.clearLog();
+      const without = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(without.code).toBe(0);
+      expect(deletes(emu)).toEqual([]);
 
-        emu.clearLog();
-        const withPrune = await cli(['apply', '--auto-approve', '--prune'], dir, emu);
-        expect(withPrune.code).toBe(0);
-        expect(withPrune.stdout).toContain('1 deleted');
-        expect(deletes(emu)).toEqual([`/api/v1/deployments/1/reports/${doomed.id}`]);
-        const left = reportsIn(emu)
-          .map((r) => r.publicId)
-          .sort();
-        expect(left).toEqual([pid(1000), pid(1002), pid(2000), pid(3000)]);
+      emu.clearLog();
+      const withPrune = await cli(['apply', '--auto-approve', '--prune'], dir, emu);
+      expect(withPrune.code).toBe(0);
+      expect(withPrune.stdout).toContain('1 deleted');
+      expect(deletes(emu)).toEqual([`/api/v1/deployments/1/reports/${doomed.id}`]);
+      const left = reportsIn(emu)
+        .map((r) => r.publicId)
+        .sort();
+      expect(left).toEqual([pid(1000), pid(1002), pid(2000), pid(3000)]);
 
-        // and converged: nothing more to prune
-        const after = await cli(['plan', '--prune', '--detailed-exitcode'], dir, emu);
-        expect(after.code).toBe(0);
-      });
-    },
-  );
+      // and converged: nothing more to prune
+      const after = await cli(['plan', '--prune', '--detailed-exitcode'], dir, emu);
+      expect(after.code).toBe(0);
+    });
+  });
 
-  test(
-    'prune: true on the environment prunes; --max-deletes refuses a plan ' +
-      'deleting more, naming the count, and deletes nothing',
-    async () => {
-      const dir = writeBundle({ looseReports: 4, wscYaml: named('team-a', '    prune: true\n') });
-      await withEmulator({}, async (emu) => {
-        expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-        rmSync(join(dir, 'reports/loose-0.yaml'));
-        rmSync(join(dir, 'reports/loose-1.yaml'));
-        emu.clearLog();
-        const refused = await cli(['apply', '--auto-approve', '--max-deletes', '1'], dir, emu);
-        expect(refused.code).toBe(1);
-        expect(refused.stderr).toContain(
-          'would delete 2 resources recorded for bundle "team-a", more than --max-deletes 1',
-        );
-        expect(refused.stderr).toContain('[too_many_deletes]');
-        expect(writes(emu.log)).toEqual([]);
-        const ok = await cli(['apply', '--auto-approve', '--max-deletes', '2'], dir, emu);
-        expect(ok.code).toBe(0);
-        expect(deletes(emu)).toHaveLength(2);
-        expect(reportsIn(emu)).toHaveLength(2);
-      });
-    },
-  );
+  test('prune: true on the environment prunes; --max-deletes refuses a plan deleting more, naming the count, and deletes nothing', async () => {
+    const dir = writeBundle({ looseReports: 4, wscYaml: named('team-a', '    prune: true\n') });
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      rmSync(join(dir, 'reports/loose-0.yaml'));
+      rmSync(join(dir, 'reports/loose-1.yaml'));
+      emu.clearLog();
+      const refused = await cli(['apply', '--auto-approve', '--max-deletes', '1'], dir, emu);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        'would delete 2 resources recorded for bundle "team-a", more than --max-deletes 1',
+      );
+      expect(refused.stderr).toContain('[too_many_deletes]');
+      expect(writes(emu.log)).toEqual([]);
+      const ok = await cli(['apply', '--auto-approve', '--max-deletes', '2'], dir, emu);
+      expect(ok.code).toBe(0);
+      expect(deletes(emu)).toHaveLength(2);
+      expect(reportsIn(emu)).toHaveLength(2);
+    });
+  });
 
   test('a saved plan with a delete is refused when the resource changed since, and deletes nothing', async () => {
     const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
@@ -228,8 +220,7 @@ describe('UI edits', () => {
       const partial = await cli(['apply', '--auto-approve'], dir, emu);
       expect(partial.code).toBe(4);
       expect(partial.stdout).toContain(
-        `report/${pid(1000)} (update report ${edited.id}): edited outside wsc ` +
-          `since the last apply (name); not overwritten`,
+        `report/${pid(1000)} (update report ${edited.id}): edited outside wsc since the last apply (name); not overwritten`,
       );
       expect(writes(emu.log).map((e) => e.path)).toEqual([
         `/api/v1/deployments/1/reports/${reportsIn(emu).find((r) => r.publicId === pid(1001))!.id}`,
@@ -243,55 +234,50 @@ describe('UI edits', () => {
     });
   });
 
-  test(
-    'a UI edit and nothing else: apply exits 1; export --only takes it ' +
-      'into the file, keeping the rest; the next plan is empty',
-    async () => {
-      const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
-      const file = join(dir, 'reports/loose-0.yaml');
-      writeFileSync(
-        file,
-        `# kept comment\nkind: Report\npublicId: ${pid(1000)}\nname: Loose 0 # ` +
-          `trailing\ntitle: T\nsqlQuery: select 0\nmeta: { chart: line }\n`,
+  test('a UI edit and nothing else: apply exits 1; export --only takes it into the file, keeping the rest; the next plan is empty', async () => {
+    const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
+    const file = join(dir, 'reports/loose-0.yaml');
+    writeFileSync(
+      file,
+      `# kept comment\nkind: Report\npublicId: ${pid(1000)}\nname: Loose 0 # trailing\ntitle: T\nsqlQuery: select 0\nmeta: { chart: line }\n`,
+    );
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const edited = reportsIn(emu).find((r) => r.publicId === pid(1000))!;
+      expect(
+        (
+          await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, {
+            title: 'From the UI',
+            meta: { ...edited.meta, chart: 'bar' },
+          })
+        ).status,
+      ).toBe(200);
+      const refused = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(refused.code).toBe(1);
+      const untouched = readFileSync(join(dir, 'reports/loose-1.yaml'), 'utf8');
+
+      emu.clearLog();
+      const pulled = await runCli(
+        ['export', '--only', `report/${pid(1000)}`, '--out', dir, '--dir', dir, ...target(emu)],
+        { env: emulatorEnv },
       );
-      await withEmulator({}, async (emu) => {
-        expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-        const edited = reportsIn(emu).find((r) => r.publicId === pid(1000))!;
-        expect(
-          (
-            await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, {
-              title: 'From the UI',
-              meta: { ...edited.meta, chart: 'bar' },
-            })
-          ).status,
-        ).toBe(200);
-        const refused = await cli(['apply', '--auto-approve'], dir, emu);
-        expect(refused.code).toBe(1);
-        const untouched = readFileSync(join(dir, 'reports/loose-1.yaml'), 'utf8');
+      expect(pulled.stderr).toBe('');
+      expect(pulled.code).toBe(0);
+      expect(pulled.stdout).toContain('took title, meta.chart from the deployment into reports/loose-0.yaml');
+      expect(writes(emu.log)).toEqual([]);
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('# kept comment');
+      expect(text).toContain('name: Loose 0 # trailing');
+      expect(text).toContain('title: From the UI');
+      expect(text).toContain('chart: bar');
+      expect(text).not.toContain('wsc');
+      expect(readFileSync(join(dir, 'reports/loose-1.yaml'), 'utf8')).toBe(untouched);
 
-        emu.clearLog();
-        const pulled = await runCli(
-          ['export', '--only', `report/${pid(1000)}`, '--out', dir, '--dir', dir, ...target(emu)],
-          { env: emulatorEnv },
-        );
-        expect(pulled.stderr).toBe('');
-        expect(pulled.code).toBe(0);
-        expect(pulled.stdout).toContain('took title, meta.chart from the deployment into reports/loose-0.yaml');
-        expect(writes(emu.log)).toEqual([]);
-        const text = readFileSync(file, 'utf8');
-        expect(text).toContain('# kept comment');
-        expect(text).toContain('name: Loose 0 # trailing');
-        expect(text).toContain('title: From the UI');
-        expect(text).toContain('chart: bar');
-        expect(text).not.toContain('wsc');
-        expect(readFileSync(join(dir, 'reports/loose-1.yaml'), 'utf8')).toBe(untouched);
-
-        const next = await cli(['plan', '--detailed-exitcode'], dir, emu);
-        expect(next.code).toBe(0);
-        expect(next.stdout).toContain('No changes');
-      });
-    },
-  );
+      const next = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(next.code).toBe(0);
+      expect(next.stdout).toContain('No changes');
+    });
+  });
 
   test('export never writes the ownership record, and its bundle plans clean against the deployment', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, wscYaml: named('team-a') });

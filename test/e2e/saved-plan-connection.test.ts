@@ -207,10 +207,7 @@ describe('apply PLANFILE takes its environment from the plan', () => {
       const work = tempDir();
       writeBundle({ looseReports: 1, wscYaml: wscYaml(emu.url) }, join(work, 'bundle'));
       const env = { DEV_TOKEN: 'dev-token' };
-      const made = await runCli(['plan', '--env', 'dev', '--dir', 'bundle', '--out', 'plan.json'], {
-        env,
-        cwd: work,
-      });
+      const made = await runCli(['plan', '--env', 'dev', '--dir', 'bundle', '--out', 'plan.json'], { env, cwd: work });
       expect(made.code, made.stderr).toBe(0);
       expect(readPlan(join(work, 'plan.json')).bundleDir).toBe('bundle');
       emu.clearLog();

@@ -101,9 +101,7 @@ describe('the token never appears in output, saved plans, exported files or --ve
     // The token from wsc.yaml (${env.NAME}) rather than WSC_TOKEN.
     writeFileSync(
       join(dir, 'wsc.yaml'),
-      `environments:\n  acme:\n    baseUrl: ${emu.url}\n    deploymentId: ` +
-        `1\n    token: \${env.ACME_API_TOKEN}\n    vars: { financeFolderId: ` +
-        `null, currency: USD, fiscalYearStartMonth: 2 }\n`,
+      `environments:\n  acme:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.ACME_API_TOKEN}\n    vars: { financeFolderId: null, currency: USD, fiscalYearStartMonth: 2 }\n`,
     );
     const fromYaml = await runCli(['plan', '--dir', dir, '--env', 'acme', '--verbose', '--output', 'json'], {
       env: { ACME_API_TOKEN: TOKEN },
@@ -189,8 +187,7 @@ describe('http:// to a host that is not loopback is refused, before any connecti
   it('a baseUrl in wsc.yaml is refused the same way', async () => {
     const dir = writeFiles({
       'wsc.yaml':
-        'environments:\n  prod:\n    baseUrl: http://acme.cubecloud.dev\n    ' +
-        'deploymentId: 3\n    token: ${env.WSC_PROD_TOKEN}\n',
+        'environments:\n  prod:\n    baseUrl: http://acme.cubecloud.dev\n    deploymentId: 3\n    token: ${env.WSC_PROD_TOKEN}\n',
       'reports/r.yaml': 'kind: Report\npublicId: abcdefABCDEF\nname: r\n',
     });
     const r = await run(['plan', '--env', 'prod'], { WSC_PROD_TOKEN: TOKEN }, dir);
@@ -322,8 +319,7 @@ describe('YAML tags, merge keys and prototype keys run no code and pollute nothi
     'workbooks/merge2.yaml':
       'kind: Workbook\nslug: merge2\nmeta:\n  <<: { constructor: { prototype: { polluted: yes } } }\n',
     'workbooks/proto.yaml':
-      'kind: Workbook\nslug: proto\nmeta:\n  __proto__: { polluted: yes }\n  ' +
-      'nested: { "__proto__": { polluted: yes } }\n',
+      'kind: Workbook\nslug: proto\nmeta:\n  __proto__: { polluted: yes }\n  nested: { "__proto__": { polluted: yes } }\n',
     'reports/proto-top.yaml': 'kind: Report\npublicId: ppPPppPPpp01\n__proto__:\n  polluted: yes\n',
   };
 

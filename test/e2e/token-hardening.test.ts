@@ -68,9 +68,7 @@ describe('a bundle cannot read a token variable', () => {
 
   test('a literal token in wsc.yaml is not echoed by the error that refuses it', async () => {
     const dir = writeFiles({
-      'wsc.yaml':
-        `environments:\n  prod:\n    baseUrl: https://acme.cubecloud.dev\n    ` +
-        `deploymentId: 3\n    token: ${PAT}\n`,
+      'wsc.yaml': `environments:\n  prod:\n    baseUrl: https://acme.cubecloud.dev\n    deploymentId: 3\n    token: ${PAT}\n`,
     });
     for (const cmd of ['validate', 'plan']) {
       const r = await runCli([cmd, '--dir', dir]);

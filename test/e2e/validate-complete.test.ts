@@ -14,9 +14,7 @@ describe('validate reports everything in one run', () => {
   test('an error in wsc.yaml (an environment not in use) and errors of the bundle files are all reported', async () => {
     const dir = writeFiles({
       'wsc.yaml':
-        'defaultEnvironment: local\nenvironments:\n  local: { embedded: true, ' +
-        'vars: { folder: 7 } }\n  staging: { baseUrl: "https://x.example", ' +
-        'deploymentID: 3 }\n',
+        'defaultEnvironment: local\nenvironments:\n  local: { embedded: true, vars: { folder: 7 } }\n  staging: { baseUrl: "https://x.example", deploymentID: 3 }\n',
       'reports/churn.yaml': 'kind: Report\npublicId: revChurn0001\ntitel: Churn\n',
       'workbooks/sales.yaml': 'kind: Workbook\nslug: sales\nfolderId: ${vars.folder}\n',
     });
@@ -58,8 +56,7 @@ describe('validate reports everything in one run', () => {
   test('an unknown reference: plan names the position validate names', async () => {
     const dir = writeFiles({
       'workbooks/sales.yaml':
-        'kind: Workbook\nslug: sales\nname: Sales\nmeta:\n  dashboardDraft:\n  ' +
-        '  widgets:\n      - id: w1\n        type: CHART\n' +
+        'kind: Workbook\nslug: sales\nname: Sales\nmeta:\n  dashboardDraft:\n    widgets:\n      - id: w1\n        type: CHART\n' +
         '        position: { x: 0, y: 0, w: 6, h: 4 }\n        config: { reportId: { $report: missing0001x } }\n',
       'reports/churn.yaml': 'kind: Report\npublicId: revChurn0001\nname: churn\nworkbookId: { $workbook: elsewhere }\n',
     });
@@ -81,9 +78,7 @@ describe('validate reports everything in one run', () => {
       const p2 = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(p2.code).toBe(3);
       expect(p2.stderr).toContain(
-        'Error: workbooks/sales.yaml:10:40: workbook/sales meta.dashboardDraft ' +
-          'refers to report "missing0001x", which is neither in the bundle nor in ' +
-          'the deployment.',
+        'Error: workbooks/sales.yaml:10:40: workbook/sales meta.dashboardDraft refers to report "missing0001x", which is neither in the bundle nor in the deployment.',
       );
       expect(writes(emu.log)).toEqual([]);
     });

@@ -57,9 +57,7 @@ describe('wsc validate (built CLI)', () => {
   it('reports every problem of a bundle in one run, errors before warnings per file', async () => {
     const dir = writeFiles({
       'a.yaml':
-        'kind: Workbook\nslug: a\nmeta:\n  dashboardDraft:\n    widgets:\n     ' +
-        ' - { id: x, type: TEXT, position: { x: 10, y: 0, w: 4, h: 1 } ' +
-        '}\n---\nkind: Workbook\nslug: c\nnmae: C\n',
+        'kind: Workbook\nslug: a\nmeta:\n  dashboardDraft:\n    widgets:\n      - { id: x, type: TEXT, position: { x: 10, y: 0, w: 4, h: 1 } }\n---\nkind: Workbook\nslug: c\nnmae: C\n',
       'b.yaml': 'kind: Report\npublicId: short\n',
     });
     const r = await runCli(['validate', '--dir', dir]);
@@ -68,9 +66,7 @@ describe('wsc validate (built CLI)', () => {
       [
         'a.yaml:10:1 error unknown key `nmae` (did you mean `name`?) [unknown-key]',
         '  hint: Allowed keys: kind, slug, name, folderId, folder, meta, publish, adopt.',
-        'a.yaml:6:30 warning widget `x` ends at column 14 (x 10 + w 4), beyond ' +
-          "the dashboard's 12 columns (the default when layout.cols.lg is not " +
-          'set) [widget-out-of-bounds]',
+        "a.yaml:6:30 warning widget `x` ends at column 14 (x 10 + w 4), beyond the dashboard's 12 columns (the default when layout.cols.lg is not set) [widget-out-of-bounds]",
         '',
         'b.yaml:2:11 error `publicId`: "short" must be exactly 12 characters of [0-9A-Za-z] [bad-value]',
         '',

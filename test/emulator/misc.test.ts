@@ -34,24 +34,18 @@ describe('routes and bodies', () => {
     expect((await call('POST', `${d1}/reports`, undefined, { raw: '{nope', token: null })).status).toBe(401);
   });
 
-  it(
-    'user attributes: create (name, type required; duplicate name 409), ' +
-      'update of displayName/description/defaultValue only',
-    async () => {
-      const { call } = await start();
-      const a = await call('POST', '/api/v1/user-attributes', { name: 'region', type: 'string', defaultValue: 'EU' });
-      expect(a.body).toMatchObject({ name: 'region', type: 'string', defaultValue: 'EU', displayName: null });
-      expect((await call('POST', '/api/v1/user-attributes', { name: 'region', type: 'string' })).status).toBe(409);
-      expect((await call('POST', '/api/v1/user-attributes', { type: 'string' })).body.message).toMatch(
-        /^name: required/,
-      );
-      expect((await call('POST', '/api/v1/user-attributes', { name: 'x', type: 'blob' })).status).toBe(400);
-      const u = await call('PUT', `/api/v1/user-attributes/${a.body.id}`, { displayName: 'Region', name: 'ignored' });
-      expect(u.body).toMatchObject({ id: a.body.id, name: 'region', displayName: 'Region', defaultValue: 'EU' });
-      expect((await call('PUT', '/api/v1/user-attributes/999', { displayName: 'x' })).status).toBe(404);
-      expect((await call('PUT', '/api/v1/user-attributes/abc', {})).status).toBe(400);
-    },
-  );
+  it('user attributes: create (name, type required; duplicate name 409), update of displayName/description/defaultValue only', async () => {
+    const { call } = await start();
+    const a = await call('POST', '/api/v1/user-attributes', { name: 'region', type: 'string', defaultValue: 'EU' });
+    expect(a.body).toMatchObject({ name: 'region', type: 'string', defaultValue: 'EU', displayName: null });
+    expect((await call('POST', '/api/v1/user-attributes', { name: 'region', type: 'string' })).status).toBe(409);
+    expect((await call('POST', '/api/v1/user-attributes', { type: 'string' })).body.message).toMatch(/^name: required/);
+    expect((await call('POST', '/api/v1/user-attributes', { name: 'x', type: 'blob' })).status).toBe(400);
+    const u = await call('PUT', `/api/v1/user-attributes/${a.body.id}`, { displayName: 'Region', name: 'ignored' });
+    expect(u.body).toMatchObject({ id: a.body.id, name: 'region', displayName: 'Region', defaultValue: 'EU' });
+    expect((await call('PUT', '/api/v1/user-attributes/999', { displayName: 'x' })).status).toBe(404);
+    expect((await call('PUT', '/api/v1/user-attributes/abc', {})).status).toBe(400);
+  });
 
   it('deleting a workbook detaches its reports', async () => {
     const { call } = await start();

@@ -152,20 +152,16 @@ describe('other lists', () => {
     expect(p2.body.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
   });
 
-  it(
-    'list pages never serve a cached item text after a write (item texts ' +
-      'are cached per store revision and caller)',
-    async () => {
-      const c = await start({ seed: generateSeed({ reports: 3, workbooks: 2 }) });
-      const names = async () =>
-        (await c.call('GET', `${d1}/reports?first=10`)).body.items.map((r: { name: string }) => r.name);
-      const before = await names();
-      const id = (await c.call('GET', `${d1}/reports?first=1`)).body.items[0].id;
-      expect((await c.call('PUT', `${d1}/reports/${id}`, { name: 'renamed' })).status).toBe(200);
-      expect(await names()).toEqual(['renamed', ...before.slice(1)]);
-      const wb = (await c.call('GET', `${d1}/workbooks?first=10`)).body.items[0];
-      expect((await c.call('PUT', `${d1}/workbooks/by-slug/${wb.slug}`, { name: 'wb renamed' })).status).toBe(200);
-      expect((await c.call('GET', `${d1}/workbooks?first=10`)).body.items[0].name).toBe('wb renamed');
-    },
-  );
+  it('list pages never serve a cached item text after a write (item texts are cached per store revision and caller)', async () => {
+    const c = await start({ seed: generateSeed({ reports: 3, workbooks: 2 }) });
+    const names = async () =>
+      (await c.call('GET', `${d1}/reports?first=10`)).body.items.map((r: { name: string }) => r.name);
+    const before = await names();
+    const id = (await c.call('GET', `${d1}/reports?first=1`)).body.items[0].id;
+    expect((await c.call('PUT', `${d1}/reports/${id}`, { name: 'renamed' })).status).toBe(200);
+    expect(await names()).toEqual(['renamed', ...before.slice(1)]);
+    const wb = (await c.call('GET', `${d1}/workbooks?first=10`)).body.items[0];
+    expect((await c.call('PUT', `${d1}/workbooks/by-slug/${wb.slug}`, { name: 'wb renamed' })).status).toBe(200);
+    expect((await c.call('GET', `${d1}/workbooks?first=10`)).body.items[0].name).toBe('wb renamed');
+  });
 });

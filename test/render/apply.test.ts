@@ -189,11 +189,9 @@ describe('apply output', () => {
     };
     expect(renderApplySummary(found, plainStyle)).toBe(
       'Apply complete: 1 created, 0 updated, 0 adopted, 0 published, 2 found already there. ' +
-        '1 report was found already there with the same content (an earlier ' +
-        'attempt whose answer was lost, or another run): ' +
+        '1 report was found already there with the same content (an earlier attempt whose answer was lost, or another run): ' +
         'read back, not duplicated. ' +
-        '1 user attribute was already made by another run: read back and ' +
-        "brought to the bundle's content, not duplicated.\n",
+        "1 user attribute was already made by another run: read back and brought to the bundle's content, not duplicated.\n",
     );
   });
 
@@ -222,23 +220,20 @@ describe('apply output', () => {
     `);
   });
 
-  test(
-    'summary of an interrupted apply: headed as interrupted, no Failed ' +
-      'section; nothing applied yet is a failure (exit 1), some is partial (exit 4)',
-    () => {
-      const interrupted: ApplyResult = {
-        applied: [],
-        failed: [],
-        skipped: [wb1, rep].map((request) => ({ request, reason: INTERRUPTED })),
-        resources: [
-          { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'skipped', done: [] },
-          { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'skipped', done: [] },
-        ],
-        counts: { created: 0, updated: 0, adopted: 0, published: 0 },
-      };
-      expect(applyStatus(interrupted)).toBe('failed');
-      expect(applyStatus({ ...interrupted, applied: [{ request: adopt, id: 9 }] })).toBe('partial');
-      expect(renderApplySummary(interrupted, plainStyle)).toMatchInlineSnapshot(`
+  test('summary of an interrupted apply: headed as interrupted, no Failed section; nothing applied yet is a failure (exit 1), some is partial (exit 4)', () => {
+    const interrupted: ApplyResult = {
+      applied: [],
+      failed: [],
+      skipped: [wb1, rep].map((request) => ({ request, reason: INTERRUPTED })),
+      resources: [
+        { address: 'workbook/sales', kind: 'workbook', actions: ['create'], status: 'skipped', done: [] },
+        { address: 'report/revAAAAAAAA1', kind: 'report', actions: ['create'], status: 'skipped', done: [] },
+      ],
+      counts: { created: 0, updated: 0, adopted: 0, published: 0 },
+    };
+    expect(applyStatus(interrupted)).toBe('failed');
+    expect(applyStatus({ ...interrupted, applied: [{ request: adopt, id: 9 }] })).toBe('partial');
+    expect(renderApplySummary(interrupted, plainStyle)).toMatchInlineSnapshot(`
       "Apply interrupted: 0 requests applied, 0 failed, 2 skipped (0 created, 0 updated, 0 adopted, 0 published).
 
       Skipped:
@@ -248,13 +243,12 @@ describe('apply output', () => {
       Re-running apply converges (the apply was interrupted): what was applied is not repeated.
       "
     `);
-      expect(renderInterrupted('SIGTERM', plainStyle)).toMatchInlineSnapshot(`
+    expect(renderInterrupted('SIGTERM', plainStyle)).toMatchInlineSnapshot(`
       "
       Interrupted (SIGTERM): no new request will start; waiting for those in flight to end, to report what was applied. Interrupt again to stop at once (the outcome of the requests in flight is then unknown; re-running apply converges).
       "
     `);
-    },
-  );
+  });
 
   test('json result', () => {
     const json = JSON.parse(renderApplyJson(plan, partial));

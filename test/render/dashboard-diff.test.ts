@@ -206,8 +206,7 @@ describe('plans with a dashboard change', () => {
     };
     const md = renderPlanMarkdown(plan);
     expect(md).toContain(
-      '```diff\n  meta.dashboardDraft:\n- widget kpi at 8,2\n+ widget kpi at ' +
-        '8,3\n- widget kpi size 4×4\n+ widget kpi size 4×3\n' +
+      '```diff\n  meta.dashboardDraft:\n- widget kpi at 8,2\n+ widget kpi at 8,3\n- widget kpi size 4×4\n+ widget kpi size 4×3\n' +
         '```\n\n```text\nbefore (lg, 12 columns)',
     );
   });

@@ -85,12 +85,9 @@ function everyKind(): Plan {
 }
 
 describe('the address list every plan starts with', () => {
-  it(
-    'human: one line per address that changes, with its action and file; ' +
-      'deletes, marks, records and folders included',
-    () => {
-      const out = renderPlanHuman(everyKind(), plainStyle, '.', { compact: true });
-      expect(out).toBe(`\
+  it('human: one line per address that changes, with its action and file; deletes, marks, records and folders included', () => {
+    const out = renderPlanHuman(everyKind(), plainStyle, '.', { compact: true });
+    expect(out).toBe(`\
 wsc will make these changes to deployment 7 (environment prod):
 
 + folder/Sales/EMEA                            (name)
@@ -104,8 +101,7 @@ Plan: 1 to create, 2 to update, 0 to adopt, 0 to publish, 1 to delete. 1 ownersh
 1 resource was edited outside wsc since the last apply (marked !): apply leaves it alone unless --overwrite-ui-edits.
 Compact plan (5 resources change): values left out; \`--no-compact\` shows them.
 `);
-    },
-  );
+  });
 
   it('human, not compact: the list, then the details', () => {
     const out = renderPlanHuman(everyKind(), plainStyle, '.', { compact: false });

@@ -54,17 +54,14 @@ describe('plan values', () => {
     });
   });
 
-  it(
-    'jsonQuery is shown as YAML, as a file writes it, the live side in the ' + "file's key order (not JSON: as text)",
-    () => {
-      expect(valueLines('{"b":1,"a":[1]}', 'jsonQuery')).toEqual(['b: 1', 'a:', '  - 1']);
-      expect(valueLines('{"a":[1],"b":1}', 'jsonQuery', '{"b":2,"a":[1]}')).toEqual(['b: 1', 'a:', '  - 1']);
-      expect(valueLines('{nope', 'jsonQuery')).toEqual(['{nope']);
-      expect(JSON.stringify(orderLike({ a: 1, c: 3, b: { y: 1, x: 2 } }, { b: { x: 0, y: 0 }, a: 0 }))).toBe(
-        '{"b":{"x":2,"y":1},"a":1,"c":3}',
-      );
-    },
-  );
+  it("jsonQuery is shown as YAML, as a file writes it, the live side in the file's key order (not JSON: as text)", () => {
+    expect(valueLines('{"b":1,"a":[1]}', 'jsonQuery')).toEqual(['b: 1', 'a:', '  - 1']);
+    expect(valueLines('{"a":[1],"b":1}', 'jsonQuery', '{"b":2,"a":[1]}')).toEqual(['b: 1', 'a:', '  - 1']);
+    expect(valueLines('{nope', 'jsonQuery')).toEqual(['{nope']);
+    expect(JSON.stringify(orderLike({ a: 1, c: 3, b: { y: 1, x: 2 } }, { b: { x: 0, y: 0 }, a: 0 }))).toBe(
+      '{"b":{"x":2,"y":1},"a":1,"c":3}',
+    );
+  });
 
   it('a jsonQuery diff is headed by the YAML keys above its change, not JSON line numbers', () => {
     const before = JSON.stringify({

@@ -416,8 +416,7 @@ describe("the fast path gives the library path's result or defers", () => {
       'sql: |\n  SELECT 1\n# after\nnext: 1\n',
       'q: "${vars.nope} and ${vars.n}"\nr: ${vars.n}\ns: x ${env.MY_TOKEN}\nt: |\n  ${vars.zz}\n',
       'a: -1\nb: 0o17\nc: 0x1F\nd: 1e3\ne: .5\nf: 1.50\ng: ~\nh: True\ni: yes\n',
-      'widgets:\n  - id: a\n    type: CHART\n    position: { x: 0, y: 0, w: ' +
-        '6, h: 4 }\n    config: { reportId: { $report: abcdefabcdef } }\n',
+      'widgets:\n  - id: a\n    type: CHART\n    position: { x: 0, y: 0, w: 6, h: 4 }\n    config: { reportId: { $report: abcdefabcdef } }\n',
       '---\na: 1\n',
       'a: 1\n...\n',
       'a: b\n  c\n',
@@ -466,8 +465,7 @@ describe("the fast path gives the library path's result or defers", () => {
       'a: 1e999\n',
       `a: ${'9'.repeat(400)}\n`,
       `a: 0x${'f'.repeat(300)}\n`,
-      '# c\n\nkind: Report\nmeta:\n  # hi\n  a: 1\nx:\n\n  - a\n  -\n  - [ ' +
-        '1, { b: c } ]\ny: |-\n  foo\n  bar\nz: "q" # c\nw:\n',
+      '# c\n\nkind: Report\nmeta:\n  # hi\n  a: 1\nx:\n\n  - a\n  -\n  - [ 1, { b: c } ]\ny: |-\n  foo\n  bar\nz: "q" # c\nw:\n',
       'a:\n-   \n- # c\n-',
       'a: 1\r\nb:\r\n  - x   \r\n  -\r\n  - "q" # c\r\nc: |\r\n  l1\r\n\r\n  l2\r\nd:   \r\ne: { x: 1 }\r\n',
     ];

@@ -35,10 +35,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, string> {
     if (spec.dashboard) {
       wb += `meta:\n  dashboardDraft:\n    title: ${JSON.stringify(spec.title ?? 'Sales')}\n    widgets:\n`;
       for (let i = 0; i < n; i++) {
-        wb +=
-          `      - id: w${i}\n        type: CHART\n        position: { x: 0, y: ` +
-          `${i * 4}, w: 6, h: 4 }\n        config: { reportId: { $report: ` +
-          `${pid(i)} } }\n`;
+        wb += `      - id: w${i}\n        type: CHART\n        position: { x: 0, y: ${i * 4}, w: 6, h: 4 }\n        config: { reportId: { $report: ${pid(i)} } }\n`;
       }
     }
     files['workbooks/sales.yaml'] = wb;
