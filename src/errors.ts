@@ -109,6 +109,7 @@ export const ERROR_CODES = {
   export: {
     exit: EXIT.failure,
     codes: [
+      'export_changed',
       'export_id_clash',
       'export_unknown_workbook',
       'export_unwritable',

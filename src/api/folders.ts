@@ -83,24 +83,40 @@ export interface WorkbookRead {
   folders?: Folder[];
 }
 
+/** What a read of the workbooks found out about the listing (see workbookPages). */
+export interface ListingSeen {
+  listing: WorkbookListing;
+  /** The whole folder tree, when it had to be read. */
+  folders?: Folder[];
+}
+
 /**
- * Every workbook, whichever listing the server has. The root listing comes
- * first; when it shows a workbook in a folder, it lists them all. Otherwise
- * the folder tree is read (`folders` gives it, when the caller reads it
- * anyway) and each folder is listed: under a root-only server that is where
- * the foldered workbooks are; with no folder, it costs one request.
+ * Every workbook once, page by page, whichever listing the server has. The
+ * root listing comes first; when it shows a workbook in a folder, it lists
+ * them all. Otherwise the folder tree is read (`folders` gives it, when the
+ * caller reads it anyway) and each folder is listed: under a root-only server
+ * that is where the foldered workbooks are; with no folder, it costs one
+ * request. `seen` learns the listing.
  */
-export async function readAllWorkbooks(
+export async function* workbookPages(
   client: ApiClient,
   deploymentId: number,
   folders?: () => Promise<Folder[]>,
   opts?: PageOptions,
-): Promise<WorkbookRead> {
-  const root = await client.listAll(paths.workbooks(deploymentId), Workbook, {}, opts);
-  if (root.some((w) => w.folderId !== null && w.folderId !== undefined)) return { workbooks: root, listing: 'all' };
-  const tree = await (folders ? folders() : readFolderTree(client, deploymentId));
-  if (tree.length === 0) return { workbooks: root, listing: 'unknown', folders: tree };
+  seen: ListingSeen = { listing: 'unknown' },
+): AsyncGenerator<Workbook[]> {
   const path = paths.workbooks(deploymentId);
+  const ids = new Set<number>();
+  for await (const page of client.pages(path, Workbook, {}, opts)) {
+    for (const w of page) {
+      ids.add(w.id);
+      if (w.folderId !== null && w.folderId !== undefined) seen.listing = 'all';
+    }
+    yield page;
+  }
+  if (seen.listing === 'all') return;
+  const tree = await (folders ? folders() : readFolderTree(client, deploymentId));
+  seen.folders = tree;
   const count = sharedBound(path, `GET ${path}?folderId=… (the workbooks of every folder)`, client.maxListItems);
   const perFolder = await mapBounded(tree, PARALLEL_LISTS, (f) =>
     client.listAll(
@@ -116,16 +132,26 @@ export async function readAllWorkbooks(
       },
     ),
   );
-  const byId = new Map(root.map((w) => [w.id, w]));
-  let found = false;
   for (const list of perFolder) {
-    for (const w of list) {
-      if (byId.has(w.id)) continue;
-      byId.set(w.id, w);
-      found = true;
-    }
+    const fresh = list.filter((w) => !ids.has(w.id));
+    for (const w of fresh) ids.add(w.id);
+    if (fresh.length === 0) continue;
+    seen.listing = 'root-only';
+    yield fresh;
   }
-  return { workbooks: [...byId.values()], listing: found ? 'root-only' : 'unknown', folders: tree };
+}
+
+/** Every workbook, whichever listing the server has (workbookPages, collected). */
+export async function readAllWorkbooks(
+  client: ApiClient,
+  deploymentId: number,
+  folders?: () => Promise<Folder[]>,
+  opts?: PageOptions,
+): Promise<WorkbookRead> {
+  const seen: ListingSeen = { listing: 'unknown' };
+  const workbooks: Workbook[] = [];
+  for await (const page of workbookPages(client, deploymentId, folders, opts, seen)) workbooks.push(...page);
+  return { workbooks, ...seen };
 }
 
 /** Which workbook listing the server has (one line of `wsc doctor`). Read-only. */

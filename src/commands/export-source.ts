@@ -1,7 +1,9 @@
 // The API client as export's source: the three lists, page by page, each
-// page parsed by the client with the wire schemas. Nothing is buffered here.
+// page parsed by the client with the wire schemas. Nothing is buffered here
+// but the workbooks of the folders, under a server whose workbook list holds
+// only the root's.
 import type { ApiClient } from '../api/client.js';
-import { readAllWorkbooks, readFolderTree } from '../api/folders.js';
+import { readFolderTree, workbookPages } from '../api/folders.js';
 import { oddCollector } from '../api/live.js';
 import { paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
 import type { ExportSource } from '../core/export.js';
@@ -13,11 +15,10 @@ export function exportSourceOf(client: ApiClient, deploymentId: number, odd?: Od
   // One tree read at most, shared by the workbook listing and the folder paths.
   let tree: Promise<Folder[]> | undefined;
   const folders = () => (tree ??= readFolderTree(client, deploymentId));
+  // One collector for both reads of the workbooks: an odd workbook is named once.
+  const workbookOpts = tolerant('workbook');
   return {
-    // Whole (workbooks are few): the listing may need a list per folder (api/folders.ts).
-    workbooks: async function* () {
-      yield (await readAllWorkbooks(client, deploymentId, folders, tolerant('workbook'))).workbooks;
-    },
+    workbooks: () => workbookPages(client, deploymentId, folders, workbookOpts),
     folders,
     reports: () => client.pages(paths.reports(deploymentId), Report, {}, tolerant('report')),
     userAttributes: () => client.pages(paths.userAttributes(), UserAttribute, {}, tolerant('user-attribute')),

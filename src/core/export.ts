@@ -1,8 +1,10 @@
-// `wsc export`: a deployment -> bundle documents, streamed. Workbooks (few)
-// and user attributes are read whole; reports are taken page by page and each
-// one is handed to the sink as soon as its page arrives, so memory holds only
-// the small indexes that references and file names need (report id ->
-// publicId, publicId -> file name), never the reports themselves.
+// `wsc export`: a deployment -> bundle documents, streamed. Reports are taken
+// page by page and each one is handed to the sink as soon as its page arrives;
+// workbooks are read twice, page by page, first for the index that reports'
+// references need (id -> slug), then, once every report's publicId is known,
+// for their files. Memory holds only the small indexes that references and
+// file names need (report id -> publicId, publicId -> file name), never the
+// reports or the dashboards themselves. User attributes are read whole.
 //
 // Files are identical whatever order the server lists things in: minted
 // publicIds depend on (deployment, report id), every report of a shared
@@ -34,6 +36,7 @@ export type { Doc } from './export/docs.js';
 export type DocKind = 'workbook' | 'report' | 'user-attribute';
 
 export interface ExportSource {
+  /** Asked for twice: each call reads the workbooks anew. */
   workbooks(): AsyncIterable<Workbook[]>;
   reports(): AsyncIterable<Report[]>;
   userAttributes(): AsyncIterable<UserAttribute[]>;
@@ -190,13 +193,6 @@ async function collect<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
   return all;
 }
 
-interface ReportEntry {
-  /** The bundle publicId (live, or minted). */
-  publicId: string;
-  /** Live publicId kept: may still need re-keying if another report shows it. */
-  keptLive: boolean;
-}
-
 export async function exportDeployment(
   source: ExportSource,
   sink: ExportSink,
@@ -204,13 +200,13 @@ export async function exportDeployment(
 ): Promise<ExportSummary> {
   const filtered = opts.workbooks.length > 0;
   const warnings: ExportWarning[] = [];
-  // 1. Workbooks (and user attributes, independent) in full. The first page
-  // of reports is already on its way meanwhile.
+  // 1. The workbooks' index and the user attributes. The first page of
+  // reports is already on its way meanwhile.
   const reportPages = readAhead(source.reports());
-  let lists: { workbooks: Workbook[]; userAttributes: UserAttribute[] };
+  let lists: { workbooks: WorkbookEntry[]; userAttributes: UserAttribute[] };
   let selection: Selection;
   try {
-    lists = await readWholeLists(source, filtered, warnings);
+    lists = await readLists(source, filtered, warnings);
     selection = selectWorkbooks(lists.workbooks, opts);
   } catch (e) {
     await reportPages.return();
@@ -220,21 +216,43 @@ export async function exportDeployment(
   // 2. Reports, streamed.
   for await (const page of reportPages) for (const r of page) await run.addReport(r);
   run.checkMinted();
-  // 3. Workbooks, now that every exported report's publicId is known.
+  // 3. Workbooks, read again, now that every exported report's publicId is known.
   await run.writeWorkbooks();
   // 4. User attributes (account-level; not part of a --workbook export).
   await run.writeUserAttributes(lists.userAttributes);
   return run.finish();
 }
 
-/** Workbooks and (unless filtered) user attributes, read whole; a 403 on user attributes is a warning. */
-async function readWholeLists(
+/** What export keeps of a workbook between its two reads: not its dashboard. */
+interface WorkbookEntry {
+  id: number;
+  name: string;
+  /** The live slug, normalised; undefined for a workbook without one (made in the UI). */
+  slug: string | undefined;
+  /** The reports its dashboard charts (kept for a --workbook export, which takes them along). */
+  charts?: number[];
+}
+
+async function workbookIndex(source: ExportSource, filtered: boolean): Promise<WorkbookEntry[]> {
+  const index: WorkbookEntry[] = [];
+  for await (const page of source.workbooks()) {
+    for (const wb of page) {
+      const entry: WorkbookEntry = { id: wb.id, name: wb.name, slug: liveSlug(wb) };
+      if (filtered) entry.charts = referencedReportIds(metaWithDraft(wb));
+      index.push(entry);
+    }
+  }
+  return index.sort((a, b) => a.id - b.id);
+}
+
+/** The workbooks' index and (unless filtered) the user attributes; a 403 on user attributes is a warning. */
+async function readLists(
   source: ExportSource,
   filtered: boolean,
   warnings: ExportWarning[],
-): Promise<{ workbooks: Workbook[]; userAttributes: UserAttribute[] }> {
+): Promise<{ workbooks: WorkbookEntry[]; userAttributes: UserAttribute[] }> {
   const [workbooks, userAttributes] = await Promise.all([
-    collect(source.workbooks()),
+    workbookIndex(source, filtered),
     filtered
       ? Promise.resolve([] as UserAttribute[])
       : collect(source.userAttributes()).catch((e: unknown) => {
@@ -248,34 +266,33 @@ async function readWholeLists(
           return [] as UserAttribute[];
         }),
   ]);
-  workbooks.sort((a, b) => a.id - b.id);
   return { workbooks, userAttributes };
 }
 
 /** The workbooks exported, each with its slug (derived for a slugless one), and what a --workbook export takes. */
 interface Selection {
   filtered: boolean;
-  selected: Workbook[];
+  selected: WorkbookEntry[];
   /** Slugless workbooks: id -> the slug derived from the name. */
   derived: Map<number, string>;
-  slugOf: (wb: Workbook) => string;
+  slugOf: (wb: WorkbookEntry) => string;
   /** Reports a filtered export takes although they are in another workbook: the selected dashboards chart them. */
   wantedReportIds: Set<number>;
 }
 
-function selectWorkbooks(allWorkbooks: Workbook[], opts: ExportOptions): Selection {
-  const liveSlugs = allWorkbooks.map(liveSlug).filter((s): s is string => s !== undefined);
+function selectWorkbooks(allWorkbooks: WorkbookEntry[], opts: ExportOptions): Selection {
+  const liveSlugs = allWorkbooks.map((wb) => wb.slug).filter((s): s is string => s !== undefined);
   const derived = deriveSlugs(
-    allWorkbooks.filter((wb) => liveSlug(wb) === undefined).map((wb) => ({ id: wb.id, name: wb.name })),
+    allWorkbooks.filter((wb) => wb.slug === undefined).map((wb) => ({ id: wb.id, name: wb.name })),
     liveSlugs,
   );
-  const slugOf = (wb: Workbook): string => liveSlug(wb) ?? derived.get(wb.id)!;
+  const slugOf = (wb: WorkbookEntry): string => wb.slug ?? derived.get(wb.id)!;
   const wantedReportIds = new Set<number>();
   const filtered = opts.workbooks.length > 0;
   if (!filtered) return { filtered, selected: allWorkbooks, derived, slugOf, wantedReportIds };
   const bySlug = new Map(allWorkbooks.map((wb) => [slugOf(wb), wb]));
   const missing: string[] = [];
-  const picked = new Map<number, Workbook>();
+  const picked = new Map<number, WorkbookEntry>();
   for (const raw of opts.workbooks) {
     const wb = bySlug.get(normalizeSlug(raw));
     if (wb) picked.set(wb.id, wb);
@@ -294,7 +311,7 @@ function selectWorkbooks(allWorkbooks: Workbook[], opts: ExportOptions): Selecti
     );
   }
   const selected = [...picked.values()].sort((a, b) => a.id - b.id);
-  for (const wb of selected) for (const id of referencedReportIds(metaWithDraft(wb))) wantedReportIds.add(id);
+  for (const wb of selected) for (const id of wb.charts ?? []) wantedReportIds.add(id);
   return { filtered, selected, derived, slugOf, wantedReportIds };
 }
 
@@ -311,7 +328,6 @@ class ExportRun {
   /** The first report seen per live publicId. */
   private readonly byLivePid = new Map<string, { reportId: number; exported: boolean }>();
   private readonly shared = new Set<string>(); // live publicIds seen on several reports
-  private readonly entries = new Map<number, ReportEntry>();
   private readonly minted = new Set<string>();
   private readonly adoptions = new Map<number, Adoption>();
   private readonly reportsPerWorkbook = new Map<number, number>();
@@ -322,7 +338,7 @@ class ExportRun {
   private readonly refs: RefLookup;
 
   constructor(
-    source: ExportSource,
+    private readonly source: ExportSource,
     private readonly sink: ExportSink,
     private readonly opts: ExportOptions,
     private readonly sel: Selection,
@@ -385,17 +401,14 @@ class ExportRun {
 
   /** Re-keys a report written earlier under a live publicId that turned out to be shared. */
   private async rekey(reportId: number, livePid: string): Promise<void> {
-    const e = this.entries.get(reportId)!;
     const pid = this.mint(reportId);
-    const { renames } = this.registry.reidentify(e.publicId, pid);
+    const { renames } = this.registry.reidentify(this.reportPid.get(reportId)!, pid);
     await this.applyRenames(renames);
     const file = this.reportFile(pid);
     const doc = await this.sink.readDoc(file);
     const { adopt: _old, ...rest } = doc;
     const patched: Doc = { ...rest, publicId: pid, adopt: { deploymentId: this.dep, id: reportId } };
     await this.sink.writeDoc('report', file, patched);
-    e.publicId = pid;
-    e.keptLive = false;
     this.reportPid.set(reportId, pid);
     this.adoptions.set(reportId, { file, publicId: pid, reportId, reason: 'shared', livePublicId: livePid });
   }
@@ -410,7 +423,9 @@ class ExportRun {
     if (first === undefined) this.byLivePid.set(r.publicId, { reportId: r.id, exported });
     else if (!this.shared.has(r.publicId)) {
       this.shared.add(r.publicId);
-      if (first.exported && this.entries.get(first.reportId)?.keptLive) await this.rekey(first.reportId, r.publicId);
+      // A report exported under its live publicId (not a minted one) must now be re-keyed.
+      const kept = this.reportPid.get(first.reportId);
+      if (first.exported && kept !== undefined && !this.minted.has(kept)) await this.rekey(first.reportId, r.publicId);
     }
     if (!exported) return;
 
@@ -428,7 +443,6 @@ class ExportRun {
     await this.applyRenames(renames);
     const file = `${DIRS.report}/${name}.yaml`;
     await this.sink.writeDoc('report', file, built.doc);
-    this.entries.set(r.id, { publicId, keptLive: !unstable });
     if (unstable) {
       this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
     }
@@ -449,23 +463,43 @@ class ExportRun {
   }
 
   async writeWorkbooks(): Promise<void> {
-    const { selected, slugOf, derived } = this.sel;
+    const { selected, slugOf } = this.sel;
     const wbNames = assignNames(selected.map((wb) => ({ raw: slugOf(wb), identity: slugOf(wb) })));
-    for (const wb of selected) {
-      const slug = slugOf(wb);
-      const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
-      // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
-      const adopt = derived.has(wb.id) ? { deploymentId: this.dep, id: wb.id } : undefined;
-      await this.folderPaths.prepare(wb.folderId, wb.folderPath);
-      const built = finalizeDoc('workbook', workbookDoc(wb, slug, this.refs, adopt));
-      await this.sink.writeDoc('workbook', file, built.doc);
-      this.written.add(file);
-      this.noteDangling(file, built.dangling);
-      this.noteDropped(file, built);
-      if (derived.has(wb.id)) {
-        const reports = this.reportsPerWorkbook.get(wb.id) ?? 0;
-        this.derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports });
+    const left = new Map(selected.map((e) => [e.id, e]));
+    for await (const page of this.source.workbooks()) {
+      for (const wb of page) {
+        const entry = left.get(wb.id);
+        if (entry === undefined) continue;
+        left.delete(wb.id);
+        await this.writeWorkbook(wb, slugOf(entry), wbNames);
       }
+    }
+    if (left.size > 0) {
+      // Its reports were written with a reference to it: the files would not hold together.
+      const ids = [...left.keys()].join(', ');
+      throw new WscError(
+        'export_changed',
+        `workbook ${ids} was deleted while the export ran: the files written do not hold together.`,
+        EXIT.failure,
+        { hint: 'Export again.' },
+      );
+    }
+  }
+
+  private async writeWorkbook(wb: Workbook, slug: string, wbNames: Map<string, string>): Promise<void> {
+    const { derived } = this.sel;
+    const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
+    // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
+    const adopt = derived.has(wb.id) ? { deploymentId: this.dep, id: wb.id } : undefined;
+    await this.folderPaths.prepare(wb.folderId, wb.folderPath);
+    const built = finalizeDoc('workbook', workbookDoc(wb, slug, this.refs, adopt));
+    await this.sink.writeDoc('workbook', file, built.doc);
+    this.written.add(file);
+    this.noteDangling(file, built.dangling);
+    this.noteDropped(file, built);
+    if (derived.has(wb.id)) {
+      const reports = this.reportsPerWorkbook.get(wb.id) ?? 0;
+      this.derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports });
     }
   }
 
@@ -491,7 +525,7 @@ class ExportRun {
           'for this deployment.',
       });
     }
-    for (const e of this.entries.values()) this.written.add(this.reportFile(e.publicId));
+    for (const pid of this.reportPid.values()) this.written.add(this.reportFile(pid));
     for (const a of this.adoptions.values()) a.file = this.reportFile(a.publicId);
     const files = { workbooks: 0, reports: 0, userAttributes: 0 };
     for (const f of this.written) {

@@ -485,6 +485,55 @@ describe('exportDeployment', () => {
     expect(requested).toBe(50);
   });
 
+  test('workbooks are read twice, page by page: their index first, their files once every report is known', async () => {
+    const l: Live = {
+      workbooks: [lWorkbook(1, 'sales'), lWorkbook(2, null, { name: 'Made in UI' }), lWorkbook(3, 'ops')],
+      reports: [lReport(10, 'AAAAAAAAAA10', { workbookId: 2 }), lReport(11, 'AAAAAAAAAA11', { workbookId: 3 })],
+      userAttributes: [],
+    };
+    const events: string[] = [];
+    const source: ExportSource = {
+      ...sourceOf(l, 1),
+      workbooks: () =>
+        (async function* () {
+          events.push('workbooks read');
+          for (const wb of l.workbooks) yield [wb];
+        })(),
+      reports: () =>
+        (async function* () {
+          yield l.reports;
+          events.push('reports read');
+        })(),
+    };
+    const dir = tmp();
+    const summary = await exportDeployment(source, await DirSink.open(dir), OPTS);
+    expect(events).toEqual(['workbooks read', 'reports read', 'workbooks read']);
+    expect(summary.files).toEqual({ workbooks: 3, reports: 2, userAttributes: 0 });
+    // The same files as a source that lists everything in one page.
+    const whole = await exportTo(l, {}, 100);
+    expect(tree(dir)).toEqual(tree(whole.dir));
+  });
+
+  test('a workbook deleted between the two reads fails the export (export_changed), naming it', async () => {
+    const l: Live = {
+      workbooks: [lWorkbook(1, 'sales'), lWorkbook(2, 'ops')],
+      reports: [lReport(10, 'AAAAAAAAAA10', { workbookId: 2 })],
+      userAttributes: [],
+    };
+    let reads = 0;
+    const source: ExportSource = {
+      ...sourceOf(l),
+      // The second read no longer lists workbook 2, which report 10 was written to reference.
+      workbooks: () => pages(reads++ === 0 ? l.workbooks : l.workbooks.slice(0, 1), 3),
+    };
+    const e = await exportDeployment(source, await DirSink.open(tmp()), OPTS).then(
+      () => undefined,
+      (x: unknown) => x as { code?: string; message?: string },
+    );
+    expect(e?.code).toBe('export_changed');
+    expect(e?.message).toMatch(/^workbook 2 was deleted while the export ran/);
+  });
+
   test('read-ahead: the first report page is requested while workbooks are read; a failure stops it cleanly', async () => {
     const order: string[] = [];
     let closed = false;

@@ -97,7 +97,8 @@ interface Group {
  * group, so many resources of one name (say `Untitled`) cost linear time.
  */
 export class NameRegistry {
-  private readonly groups = new Map<string, Group>();
+  /** stem -> its group; a stem only one resource has holds just that identity (most do: memory per report). */
+  private readonly groups = new Map<string, Group | string>();
   private readonly current = new Map<string, string>(); // identity -> name
   private readonly stemOf = new Map<string, string>(); // identity -> stem
 
@@ -106,12 +107,13 @@ export class NameRegistry {
     if (this.stemOf.has(identity)) throw new Error(`identity "${identity}" claimed twice`);
     const stem = fileStem(raw);
     this.stemOf.set(identity, stem);
-    const group = this.groups.get(stem);
-    if (group === undefined) {
-      this.groups.set(stem, { ids: [identity], hexChars: 0, names: new Set([stem]) });
+    const found = this.groups.get(stem);
+    if (found === undefined) {
+      this.groups.set(stem, identity);
       this.current.set(identity, stem);
       return { name: stem, renames: [] };
     }
+    const group = this.groupOf(stem, found);
     group.ids.push(identity);
     if (group.hexChars > 0) {
       const name = `${stem}.${shortHash(identity, group.hexChars)}`;
@@ -130,7 +132,7 @@ export class NameRegistry {
     const stem = this.stemOf.get(oldIdentity);
     if (stem === undefined) throw new Error(`unknown identity "${oldIdentity}"`);
     if (this.stemOf.has(newIdentity)) throw new Error(`identity "${newIdentity}" claimed twice`);
-    const group = this.groups.get(stem)!;
+    const group = this.groupOf(stem, this.groups.get(stem)!);
     group.ids[group.ids.indexOf(oldIdentity)] = newIdentity;
     this.stemOf.delete(oldIdentity);
     this.stemOf.set(newIdentity, stem);
@@ -143,6 +145,14 @@ export class NameRegistry {
 
   nameOf(identity: string): string | undefined {
     return this.current.get(identity);
+  }
+
+  /** The group of `stem`, made (and kept) when it was a single identity. */
+  private groupOf(stem: string, found: Group | string): Group {
+    if (typeof found !== 'string') return found;
+    const group: Group = { ids: [found], hexChars: 0, names: new Set([stem]) };
+    this.groups.set(stem, group);
+    return group;
   }
 
   /** Names the whole group as groupNames does; renames for every member whose name changed. */
