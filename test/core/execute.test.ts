@@ -162,6 +162,15 @@ function plan(changes: ResourceChange[]): Plan {
 }
 
 /** A new workbook whose dashboard charts a new report that lives in it, published. */
+/** Live report 9 adopted into the bundle's `publicId`: one PUT. */
+function adoptPlan(publicId: string): Plan {
+  const address = `report/${publicId}`;
+  const body = { publicId };
+  return plan([
+    change(address, ['adopt'], [req('a', address, 2, { op: 'updateReport', reportId: 9, body })], { liveId: 9 }),
+  ]);
+}
+
 function dashboardPlan(opts: { declareDeps: boolean }): Plan {
   const d = opts.declareDeps;
   return plan([
@@ -543,22 +552,15 @@ describe('execute: report creation is exactly once', () => {
 
   test('adopt: PUT with the publicId; a 400 for a report that already has one explains write-once', async () => {
     const ok = new FakePort();
-    const adoptPlan = plan([
-      change(
-        `report/${pid}`,
-        ['adopt'],
-        [req('a', `report/${pid}`, 2, { op: 'updateReport', reportId: 9, body: { publicId: pid } })],
-        { liveId: 9 },
-      ),
-    ]);
-    const r1 = await execute(adoptPlan, ok, { concurrency: 1 });
+    const p = adoptPlan(pid);
+    const r1 = await execute(p, ok, { concurrency: 1 });
     expect(ok.calls).toEqual([{ fn: 'updateReport', args: [9, { publicId: pid }] }]);
     expect(r1.counts.adopted).toBe(1);
 
     const bad = new FakePort(() =>
       Promise.reject(apiError(400, 'PUT', '/api/v1/deployments/1/reports/9', undefined, 'publicId cannot be changed')),
     );
-    const r2 = await execute(adoptPlan, bad, { concurrency: 1 });
+    const r2 = await execute(p, bad, { concurrency: 1 });
     expect(r2.failed[0]?.error.code).toBe('public_id_write_once');
     expect(r2.failed[0]?.error.message).toMatch(/report 9 already has a publicId/);
     expect(r2.failed[0]?.error.hint).toMatch(/Remove the adopt block from reports\/revAAAAAAAA1\.yaml/);
@@ -568,14 +570,7 @@ describe('execute: report creation is exactly once', () => {
     const bad = new FakePort(() =>
       Promise.reject(apiError(409, 'PUT', '/api/v1/deployments/1/reports/9', undefined, 'publicId already used')),
     );
-    const p = plan([
-      change(
-        `report/${pid}`,
-        ['adopt'],
-        [req('a', `report/${pid}`, 2, { op: 'updateReport', reportId: 9, body: { publicId: pid } })],
-        { liveId: 9 },
-      ),
-    ]);
+    const p = adoptPlan(pid);
     const r = await execute(p, bad, { concurrency: 1 });
     expect(r.failed[0]?.error.code).toBe('public_id_taken');
     expect(r.failed[0]?.error.message).toMatch(/unique across the whole account/);
@@ -591,14 +586,7 @@ describe('execute: adopting into a publicId held in the same deployment', () => 
         : undefined,
     );
     port.reports.push(report({ id: 12, publicId: pid }));
-    const p = plan([
-      change(
-        `report/${pid}`,
-        ['adopt'],
-        [req('a', `report/${pid}`, 2, { op: 'updateReport', reportId: 9, body: { publicId: pid } })],
-        { liveId: 9 },
-      ),
-    ]);
+    const p = adoptPlan(pid);
     const r = await execute(p, port, { concurrency: 1 });
     expect(r.failed[0]?.error.message).toBe(
       'publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revAAAAAAAA1.yaml) cannot be given to report 9: report 12 in deployment 1 already has it.',

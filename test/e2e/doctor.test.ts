@@ -19,6 +19,18 @@ function bundle(withUserAttributes = true): string {
   });
 }
 
+/** The checks doctor runs, in the order it prints them. */
+const CHECKS = [
+  'host',
+  'token',
+  'deployment',
+  'page size',
+  'user attributes',
+  'workbook listing',
+  'API version',
+  'bundle',
+];
+
 describe('wsc doctor', () => {
   test('every check passes against the emulator: exit 0, GETs only, what the bundle would manage', async () => {
     await withEmulator({ seed: generateSeed({ reports: 12, workbooks: 3 }) }, async (emu) => {
@@ -26,16 +38,7 @@ describe('wsc doctor', () => {
       const r = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       const lines = r.stdout.split('\n');
-      for (const name of [
-        'host',
-        'token',
-        'deployment',
-        'page size',
-        'user attributes',
-        'workbook listing',
-        'API version',
-        'bundle',
-      ]) {
+      for (const name of CHECKS) {
         expect(
           lines.some((l) => l.startsWith(`✓ ${name}: `)),
           `${name} in\n${r.stdout}`,
@@ -52,16 +55,7 @@ describe('wsc doctor', () => {
       expect(j.code).toBe(0);
       const json = JSON.parse(j.stdout) as { ok: boolean; checks: { name: string; ok: boolean }[] };
       expect(json.ok).toBe(true);
-      expect(json.checks.map((c) => c.name)).toEqual([
-        'host',
-        'token',
-        'deployment',
-        'page size',
-        'user attributes',
-        'workbook listing',
-        'API version',
-        'bundle',
-      ]);
+      expect(json.checks.map((c) => c.name)).toEqual(CHECKS);
     });
   }, 60_000);
 
