@@ -7,6 +7,7 @@ import { describe, isObject, valueAt } from '../yaml/issues.js';
 import type { Path, PositionIndex } from '../yaml/positions.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
 import type { Kind } from '../domain/bundle-schema/index.js';
+import { DEFAULT_COLS } from '../domain/grid.js';
 
 export interface DocItem {
   kind: Kind;
@@ -23,8 +24,6 @@ export interface DocItem {
   unknownRefs?: Map<string, SourcePos>;
 }
 
-/** Columns of a dashboard whose layout names none (react-grid-layout's usual 12). */
-export const DEFAULT_COLS = 12;
 /** Widgets per dashboard above which the pairwise overlap check is skipped. */
 const MAX_OVERLAP_CHECK = 1000;
 
@@ -160,7 +159,7 @@ function checkDashboard(item: DocItem, sink: Sink): void {
     } else ids.set(id, i);
   });
   const colsGiven = valueAt(draft, ['layout', 'cols', 'lg']);
-  const cols = typeof colsGiven === 'number' ? colsGiven : DEFAULT_COLS;
+  const cols = typeof colsGiven === 'number' ? colsGiven : DEFAULT_COLS.lg;
   const colsWhy = typeof colsGiven === 'number' ? 'layout.cols.lg' : `the default when layout.cols.lg is not set`;
   widgets.forEach((w, i) => {
     const p = w['position'] as { x: number; w: number };

@@ -2,12 +2,7 @@
 // slash, no `/api/v1` (the client appends it). Plain http:// is refused
 // except on loopback: the token would cross the network in clear.
 import { ConfigError } from '../errors.js';
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
+import { isLoopbackHost } from '../domain/loopback.js';
 
 /** Hide credentials if a URL holds any, for messages. */
 function redact(raw: string): string {

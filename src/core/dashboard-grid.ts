@@ -8,12 +8,7 @@
 import type { JsonValue } from './model.js';
 import { boxOf, type GridBox } from './plan/dashboard-diff.js';
 import { isObj } from './plan/compare.js';
-
-export const BREAKPOINTS = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
-export type Breakpoint = (typeof BREAKPOINTS)[number];
-
-/** The grid's defaults where a dashboard leaves `layout.cols` out. */
-export const DEFAULT_COLS: Record<Breakpoint, number> = { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 };
+import { BREAKPOINTS, DEFAULT_COLS, type Breakpoint } from '../domain/grid.js';
 
 export interface PlacedWidget {
   id: string;

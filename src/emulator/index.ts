@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { isLoopbackHost } from '../domain/loopback.js';
 import { API_CODES } from '../domain/wire.js';
 import { authenticate } from './access.js';
 import type { Ctx } from './context.js';
@@ -88,10 +89,6 @@ export const DEFAULT_MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 100;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 function checkLatency(l: Latency | undefined): Latency | undefined {
   if (l === undefined) return undefined;
   const ok = (n: number) => Number.isFinite(n) && n >= 0;
@@ -129,7 +126,8 @@ interface Listening {
 }
 
 export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
-  const host = opts.host ?? '127.0.0.1';
+  // `[::1]` as a URL writes it is `::1` to listen on.
+  const host = (opts.host ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
   if (!isLoopbackHost(host)) throw new Error(`refusing to listen on ${host}: the emulator serves loopback only`);
   const rt = await openRuntime(opts);
   const listening = await listen(rt, opts.port ?? 0, host);

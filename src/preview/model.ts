@@ -3,7 +3,8 @@
 // widgets as cards (type, id, the report they chart with its title, name,
 // SQL, JSON query and pivot; a TEXT widget's markdown rendered), and the
 // bundle's diagnostics. Pure: the SVGs and the page are drawn from it.
-import { BREAKPOINTS, breakpointsWithLayout, gridAt, type Breakpoint } from '../core/dashboard-grid.js';
+import { breakpointsWithLayout, gridAt } from '../core/dashboard-grid.js';
+import { BREAKPOINTS, type Breakpoint } from '../domain/grid.js';
 import { isRef, type DesiredReport, type DesiredState, type JsonValue } from '../core/model.js';
 import { isObj } from '../core/plan/compare.js';
 import type { Diagnostic } from '../errors.js';

@@ -1,0 +1,11 @@
+// Which hosts are this machine's own: where a token may travel over plain
+// http:// (config) and where the emulator may listen.
+
+/**
+ * localhost, 127.0.0.0/8 or ::1, in any case; an IPv6 address may be written
+ * as a URL writes it (`[::1]`).
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
