@@ -1,6 +1,7 @@
 // ApiClient against real HTTP servers on 127.0.0.1 (test/api/server.ts): no
 // mocked fetch. Every error message, hint, detail and trace line produced
 // here is collected and searched for the token at the end.
+import diagnostics from 'node:diagnostics_channel';
 import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
@@ -476,6 +477,33 @@ describe('pagination', () => {
     expect(ids).toEqual(Array.from({ length: 18 }, (_, i) => i + 3));
     const rest = Array.from({ length: 9 }, (_, i) => `${R}?first=2&after=${i + 1}`);
     expect(s.seen.map((q) => q.url)).toEqual([`${R}?first=2`, ...rest]);
+  });
+
+  test("the next page's request leaves while this page's items are still being checked", async () => {
+    // Checking a full page is CPU work; the next request must not wait for it (it is the read's critical path).
+    const n = 400;
+    const s = await serve((q, res) => {
+      const after = new URL(q.url, 'http://x').searchParams.get('after');
+      const more = after === null ? { hasNextPage: true, endCursor: 'c1' } : { hasNextPage: false };
+      json(res, 200, page(items(after === null ? 1 : n + 1, n), more));
+    });
+    const events: string[] = [];
+    const onHeaders = (m: unknown) => {
+      events.push((m as { request: { path: string } }).request.path.includes('after=') ? 'sent 2' : 'sent 1');
+    };
+    const checked = Report.refine((r) => {
+      if (r.id === 1) events.push('checking 1');
+      if (r.id === n) events.push('checked 1');
+      return true;
+    });
+    diagnostics.subscribe('undici:client:sendHeaders', onHeaders);
+    try {
+      const all = await client(s.url, { pageSize: n }).listAll(R, checked);
+      expect(all).toHaveLength(2 * n);
+    } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', onHeaders);
+    }
+    expect(events).toEqual(['sent 1', 'checking 1', 'sent 2', 'checked 1']);
   });
 
   test('a body that does not parse ends the list with bad_response, asking for nothing more', async () => {
