@@ -325,15 +325,15 @@ class ExportRun {
   private readonly selectedIds: Set<number>;
   private readonly exportedSlug: Map<number, string>;
   private readonly reportPid = new Map<number, string>(); // exported report id -> bundle publicId
-  /** The first report seen per live publicId. */
-  private readonly byLivePid = new Map<string, { reportId: number; exported: boolean }>();
+  /** The first report seen per live publicId (exported if reportPid has it). */
+  private readonly byLivePid = new Map<string, number>();
   private readonly shared = new Set<string>(); // live publicIds seen on several reports
   private readonly minted = new Set<string>();
   private readonly adoptions = new Map<number, Adoption>();
   private readonly reportsPerWorkbook = new Map<number, number>();
   private readonly derivedSlugs: DerivedSlug[] = [];
   private readonly registry = new NameRegistry();
-  private readonly reportIds = new Set<number>(); // every report id seen in the deployment
+  private readonly unexported = new Set<number>(); // ids of the reports seen and not exported (--workbook)
   private readonly folderPaths: FolderPaths;
   private readonly refs: RefLookup;
 
@@ -351,7 +351,7 @@ class ExportRun {
     this.refs = {
       workbookSlug: (id) => this.exportedSlug.get(id),
       reportPublicId: (id) => this.reportPid.get(id),
-      isReportId: (id) => this.reportIds.has(id),
+      isReportId: (id) => this.reportPid.has(id) || this.unexported.has(id),
       folderPath: (id, folderPath) => this.folderPaths.pathOf(id, folderPath),
     };
   }
@@ -416,18 +416,20 @@ class ExportRun {
   /** One report of the stream: noted (its id and publicId), and written when the export takes it. */
   async addReport(r: Report): Promise<void> {
     const { filtered, derived, wantedReportIds } = this.sel;
-    this.reportIds.add(r.id);
     const inSelected = r.workbookId != null && this.selectedIds.has(r.workbookId);
     const exported = filtered ? inSelected || wantedReportIds.has(r.id) : true;
     const first = this.byLivePid.get(r.publicId);
-    if (first === undefined) this.byLivePid.set(r.publicId, { reportId: r.id, exported });
+    if (first === undefined) this.byLivePid.set(r.publicId, r.id);
     else if (!this.shared.has(r.publicId)) {
       this.shared.add(r.publicId);
       // A report exported under its live publicId (not a minted one) must now be re-keyed.
-      const kept = this.reportPid.get(first.reportId);
-      if (first.exported && kept !== undefined && !this.minted.has(kept)) await this.rekey(first.reportId, r.publicId);
+      const kept = this.reportPid.get(first);
+      if (kept !== undefined && !this.minted.has(kept)) await this.rekey(first, r.publicId);
     }
-    if (!exported) return;
+    if (!exported) {
+      this.unexported.add(r.id);
+      return;
+    }
 
     const unstable = isPlaceholderPublicId(r.publicId) ? 'placeholder' : first !== undefined ? 'shared' : undefined;
     const publicId = unstable ? this.mint(r.id) : r.publicId;

@@ -99,8 +99,9 @@ interface Group {
 export class NameRegistry {
   /** stem -> its group; a stem only one resource has holds just that identity (most do: memory per report). */
   private readonly groups = new Map<string, Group | string>();
-  private readonly current = new Map<string, string>(); // identity -> name
   private readonly stemOf = new Map<string, string>(); // identity -> stem
+  /** identity -> name, where the name is not the bare stem (most are: memory per report). */
+  private readonly suffixed = new Map<string, string>();
 
   /** Claims a name for `identity` (unique within the registry) derived from `raw`. */
   claim(raw: string, identity: string): { name: string; renames: Rename[] } {
@@ -110,7 +111,6 @@ export class NameRegistry {
     const found = this.groups.get(stem);
     if (found === undefined) {
       this.groups.set(stem, identity);
-      this.current.set(identity, stem);
       return { name: stem, renames: [] };
     }
     const group = this.groupOf(stem, found);
@@ -119,12 +119,12 @@ export class NameRegistry {
       const name = `${stem}.${shortHash(identity, group.hexChars)}`;
       if (!group.names.has(name)) {
         group.names.add(name);
-        this.current.set(identity, name);
+        this.setName(identity, stem, name);
         return { name, renames: [] };
       }
     }
-    const renames = this.settle(stem, group);
-    return { name: this.current.get(identity)!, renames };
+    const renames = this.settle(stem, group, identity);
+    return { name: this.nameOf(identity)!, renames };
   }
 
   /** The identity of a resource changed (e.g. its publicId was re-minted). */
@@ -136,15 +136,20 @@ export class NameRegistry {
     group.ids[group.ids.indexOf(oldIdentity)] = newIdentity;
     this.stemOf.delete(oldIdentity);
     this.stemOf.set(newIdentity, stem);
-    const name = this.current.get(oldIdentity)!;
-    this.current.delete(oldIdentity);
-    this.current.set(newIdentity, name);
+    const name = this.suffixed.get(oldIdentity);
+    this.suffixed.delete(oldIdentity);
+    if (name !== undefined) this.suffixed.set(newIdentity, name);
     const renames = this.settle(stem, group);
-    return { name: this.current.get(newIdentity)!, renames };
+    return { name: this.nameOf(newIdentity)!, renames };
   }
 
   nameOf(identity: string): string | undefined {
-    return this.current.get(identity);
+    return this.suffixed.get(identity) ?? this.stemOf.get(identity);
+  }
+
+  private setName(identity: string, stem: string, name: string): void {
+    if (name === stem) this.suffixed.delete(identity);
+    else this.suffixed.set(identity, name);
   }
 
   /** The group of `stem`, made (and kept) when it was a single identity. */
@@ -155,16 +160,16 @@ export class NameRegistry {
     return group;
   }
 
-  /** Names the whole group as groupNames does; renames for every member whose name changed. */
-  private settle(stem: string, group: Group): Rename[] {
+  /** Names the whole group as groupNames does; renames for every member whose name changed (`fresh`: no file yet). */
+  private settle(stem: string, group: Group, fresh?: string): Rename[] {
     const { names: wanted, hexChars } = hashedGroup(stem, group.ids);
     group.hexChars = hexChars;
     group.names = new Set(wanted.values());
     const renames: Rename[] = [];
     for (const [id, name] of wanted) {
-      const before = this.current.get(id);
+      const before = id === fresh ? undefined : this.nameOf(id);
       if (before !== undefined && before !== name) renames.push({ from: before, to: name });
-      this.current.set(id, name);
+      this.setName(id, stem, name);
     }
     return renames;
   }
