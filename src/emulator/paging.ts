@@ -3,7 +3,7 @@
 // The next page starts strictly after (k, i) in the sort order, found by
 // binary search, so inserts and deletes between pages never shift it (no
 // offsets), and a deleted cursor item is no problem.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Ctx } from './context.js';
 import { badRequest } from './http-error.js';
 import type { SortedIndex } from './sorted-index.js';

@@ -1,7 +1,7 @@
 // The client's bounds: a list's length, the total wait of one request, and
 // the breaker that stops a client whose server no longer accepts connections.
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiClient } from '../../src/api/client.js';
 import { DEFAULT_MAX_LIST_ITEMS, ListBound, listMargin } from '../../src/api/list-bound.js';
 import { BREAKER_THRESHOLD, ConnectBreaker } from '../../src/api/breaker.js';

@@ -3,7 +3,7 @@
 // here is collected and searched for the token at the end.
 import diagnostics from 'node:diagnostics_channel';
 import { afterAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
 import { paths, Report } from '../../src/domain/wire.js';
 import { ApiError, NetworkError, WscError } from '../../src/errors.js';

@@ -3,7 +3,7 @@
 // zod schemas of src/domain/wire.ts.
 import { request } from 'undici';
 import { afterEach } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   Dashboard,
   ErrorBody,
