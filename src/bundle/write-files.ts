@@ -4,7 +4,17 @@
 // (inside the root's real path). Directories that are symbolic links are
 // refused before anything is written, and files are opened with O_NOFOLLOW,
 // so a link planted inside the root cannot redirect a write outside it.
-import { closeSync, constants, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { lstat, mkdir, readdir, readFile, realpath, rename as fsRename } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
@@ -56,8 +66,12 @@ function linkRefused(abs: string, hint?: string): UsageError {
 export class DirSink implements ExportSink {
   /** Bundle documents this sink wrote because they were new or their text changed. */
   changedDocs = 0;
-  /** Files this sink made that were not there before (relative paths), for discardNew. */
-  private readonly made = new Set<string>();
+  /**
+   * The files in the bundle directories when the sink was opened (relative
+   * paths), for discardNew: what is not among them was made by this sink.
+   * Nothing per file written (an export of a fresh directory keeps none).
+   */
+  private readonly before = new Set<string>();
   /** Bundle directories that are missing and made on the first write into them. */
   private lazyDirs = new Set<string>();
 
@@ -97,6 +111,7 @@ export class DirSink implements ExportSink {
         if (e.isSymbolicLink()) throw linkRefused(join(p, e.name), LINK_HINT);
         // Left by an export that was killed between writing a file and renaming it.
         if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
+        else sink.before.add(`${sub}/${e.name}`);
       }
     }
     // `export --into` adds files to a bundle: a directory is made only when a file goes into it.
@@ -120,10 +135,7 @@ export class DirSink implements ExportSink {
     try {
       const parent = join(this.root, rel.split('/')[0]!);
       if (this.lazyDirs.delete(parent)) await mkdir(parent);
-      const isNew = !lstatSync(abs, { throwIfNoEntry: false });
-      const wrote = replaceFile(abs, redact(text));
-      if (isNew && wrote) this.made.add(rel);
-      return wrote;
+      return replaceFile(abs, redact(text));
     } catch (e) {
       throw writeFailure(abs, e);
     }
@@ -139,7 +151,8 @@ export class DirSink implements ExportSink {
 
   async rename(fromRel: string, toRel: string): Promise<void> {
     await fsRename(this.pathOf(fromRel), this.pathOf(toRel));
-    if (this.made.delete(fromRel)) this.made.add(toRel);
+    // A file that was there before keeps that standing under its new name.
+    if (this.before.delete(fromRel)) this.before.add(toRel);
   }
 
   /**
@@ -147,8 +160,16 @@ export class DirSink implements ExportSink {
    * that must leave nothing behind); files it replaced are left as written.
    */
   discardNew(): void {
-    for (const rel of this.made) rmSync(this.pathOf(rel), { force: true });
-    this.made.clear();
+    for (const sub of [...Object.values(DIRS), SCHEMA_DIR]) {
+      let names: string[];
+      try {
+        names = readdirSync(join(this.root, sub));
+      } catch {
+        continue; // a directory never made: nothing in it to discard
+      }
+      for (const name of names)
+        if (!this.before.has(`${sub}/${name}`)) rmSync(join(this.root, sub, name), { force: true });
+    }
   }
 
   /**

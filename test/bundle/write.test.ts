@@ -259,6 +259,26 @@ describe('DirSink', () => {
     expect(readdirSync(join(dir, 'reports'))).toEqual(['r.yaml']);
   });
 
+  test('discardNew removes what the sink made and keeps what was there before, under its name now', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'reports'), { recursive: true });
+    writeFileSync(join(dir, 'reports/old.yaml'), 'a: 0\n');
+    writeFileSync(join(dir, 'reports/moved.yaml'), 'a: 0\n');
+    writeFileSync(join(dir, 'reports/notes.txt'), 'mine\n');
+    const sink = await DirSink.open(dir, { createDirs: false });
+    await sink.writeDoc('report', 'reports/old.yaml', { a: 1 }); // replaced: kept as written
+    await sink.writeDoc('report', 'reports/new.yaml', { a: 1 });
+    await sink.writeDoc('report', 'reports/new-then-renamed.yaml', { a: 1 });
+    await sink.rename('reports/new-then-renamed.yaml', 'reports/renamed.yaml');
+    await sink.rename('reports/moved.yaml', 'reports/moved.1234abcd.yaml');
+    await sink.writeDoc('workbook', 'workbooks/w.yaml', { a: 1 }); // its directory made on this write
+    sink.discardNew();
+    expect(readdirSync(join(dir, 'reports')).sort()).toEqual(['moved.1234abcd.yaml', 'notes.txt', 'old.yaml']);
+    expect(readFileSync(join(dir, 'reports/old.yaml'), 'utf8')).toMatch(/\na: 1\n$/);
+    expect(readdirSync(join(dir, 'workbooks'))).toEqual([]);
+    expect(existsSync(join(dir, 'user-attributes'))).toBe(false);
+  });
+
   test('temporary files left by a killed export are removed when the next export opens the directory', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'reports'), { recursive: true });
