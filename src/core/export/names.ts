@@ -100,7 +100,7 @@ export class NameRegistry {
   /** stem -> its group; a stem only one resource has holds just that identity (most do: memory per report). */
   private readonly groups = new Map<string, Group | string>();
   private readonly stemOf = new Map<string, string>(); // identity -> stem
-  /** identity -> name, where the name is not the bare stem (most are: memory per report). */
+  /** identity -> name where the name is not the bare stem (nearly all are that stem, kept once: memory per report). */
   private readonly suffixed = new Map<string, string>();
 
   /** Claims a name for `identity` (unique within the registry) derived from `raw`. */
