@@ -11,7 +11,7 @@
 //   bounded time and memory). Its diagnostics are the only ones either gives.
 import { createRequire } from 'node:module';
 import jsyaml from 'js-yaml';
-import type { Document, Node, Scalar } from 'yaml';
+import type { Alias, Document, Node, Scalar, YAMLMap } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { FORBIDDEN_KEYS } from '../domain/forbidden-keys.js';
 import { hasVariables, interpolate, type VarLookup, type VarProblem } from './variables.js';
@@ -345,26 +345,40 @@ let yamlLib: typeof import('yaml') | undefined;
 const library = (): typeof import('yaml') =>
   (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
+/** What the library path shares across a file's documents. */
+interface LibraryRead {
+  lib: typeof import('yaml');
+  text: string;
+  opts: ParseOptions;
+  /** The line and column of an offset in the text. */
+  at: (offset: number) => LineCol;
+  diag: (severity: 'error' | 'warning', rule: string, message: string, pos: LineCol, hint?: string) => void;
+  varProblems: VarUse[];
+}
+
 function parseWithLibrary(file: string, text: string, opts: ParseOptions): ParseResult {
-  const { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } = library();
-  const lc = new LineCounter();
-  const diagnostics: Diagnostic[] = [];
-  const varProblems: VarUse[] = [];
-  const docs: ParsedDoc[] = [];
-  let incomplete = false;
-  const at = (offset: number): LineCol => lc.linePos(Math.max(0, Math.min(offset, text.length)));
-  const diag = (severity: 'error' | 'warning', rule: string, message: string, pos: LineCol, hint?: string) =>
-    diagnostics.push({
-      severity,
-      rule,
-      message,
-      pos: { file, line: pos.line, col: pos.col },
-      ...(hint ? { hint } : {}),
-    });
+  const lib = library();
+  const lc = new lib.LineCounter();
+  const out: ParseResult = { docs: [], diagnostics: [], varProblems: [], incomplete: false };
+  const read: LibraryRead = {
+    lib,
+    text,
+    opts,
+    at: (offset) => lc.linePos(Math.max(0, Math.min(offset, text.length))),
+    diag: (severity, rule, message, pos, hint) =>
+      out.diagnostics.push({
+        severity,
+        rule,
+        message,
+        pos: { file, line: pos.line, col: pos.col },
+        ...(hint ? { hint } : {}),
+      }),
+    varProblems: out.varProblems,
+  };
 
   let parsed: Document.Parsed[];
   try {
-    parsed = parseAllDocuments(text, {
+    parsed = lib.parseAllDocuments(text, {
       lineCounter: lc,
       prettyErrors: false,
       // Duplicate keys are found by the converter with a Set: the parser's own
@@ -374,168 +388,184 @@ function parseWithLibrary(file: string, text: string, opts: ParseOptions): Parse
     });
   } catch (e) {
     // The parser recurses per nesting level; absurd nesting ends here.
-    diag(
-      'error',
-      'yaml-syntax',
-      `cannot parse YAML: ${e instanceof RangeError ? 'nesting too deep' : String((e as Error).message ?? e)}`,
-      { line: 1, col: 1 },
-    );
-    return { docs, diagnostics, varProblems, incomplete: true };
+    const why = e instanceof RangeError ? 'nesting too deep' : String((e as Error).message ?? e);
+    read.diag('error', 'yaml-syntax', `cannot parse YAML: ${why}`, { line: 1, col: 1 });
+    return { ...out, incomplete: true };
   }
 
   parsed.forEach((doc, index) => {
-    let fatal = doc.errors.length > 0;
-    for (const e of doc.errors)
-      diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, at(e.pos[0]));
-    for (const w of doc.warnings) {
-      const pos = at(w.pos[0]);
-      if (w.code === 'TAG_RESOLVE_FAILED') {
-        fatal = true;
-        const tag = text.slice(w.pos[0], w.pos[1]).split(/\s/)[0] ?? '';
-        diag(
-          'error',
-          'yaml-tag',
-          `unsupported YAML tag \`${tag}\``,
-          pos,
-          'Bundle files hold plain YAML data: remove the tag.',
-        );
-      } else {
-        diag('warning', 'yaml', firstLine(w.message), pos);
-      }
-    }
-    if (fatal) {
-      incomplete = true;
+    if (!reportParserFindings(read, doc)) {
+      out.incomplete = true;
       return;
     }
     const root = doc.contents;
     // An empty document (no node, or a null scalar with nothing written): skipped.
     if (root === null) return;
     const [from, to] = root.range;
-    if (isScalar(root) && root.value === null && root.tag === undefined && text.slice(from, to).trim() === '') return;
-    const start = at(from);
-    const positions = new PositionIndex(start);
-    const state = { nodes: 0, aliasNodes: 0, aliasDepth: 0, aliasOrigin: start, stack: new Set<Node>() };
-
-    const convert = (node: unknown, path: (string | number)[], keyPos: LineCol | undefined, depth: number): unknown => {
-      if (++state.nodes > MAX_NODES)
-        throw new LimitExceeded('yaml-limit', `the document has more than ${MAX_NODES} values`, start);
-      if (state.aliasDepth > 0 && ++state.aliasNodes > MAX_ALIAS_NODES) {
-        throw new LimitExceeded(
-          'yaml-alias-limit',
-          `YAML aliases expand to more than ${MAX_ALIAS_NODES} values (an alias bomb?)`,
-          state.aliasOrigin,
-        );
-      }
-      if (node === null || node === undefined) {
-        // `key:` with no value: null, reported at the key.
-        const p = keyPos ?? start;
-        positions.set(path, { key: keyPos, value: p });
-        return null;
-      }
-      const n = node as Node;
-      const valuePos = n.range ? at(n.range[0]) : (keyPos ?? start);
-      if (isAlias(n)) {
-        const target = n.resolve(doc);
-        if (!target || state.stack.has(target)) {
-          throw new LimitExceeded('yaml-alias', `alias \`*${n.source}\` cannot be resolved here`, valuePos);
-        }
-        if (state.aliasDepth++ === 0) state.aliasOrigin = valuePos;
-        state.stack.add(target);
-        try {
-          const v = convert(target, path, keyPos, depth);
-          positions.set(path, { key: keyPos, value: valuePos });
-          return v;
-        } finally {
-          state.stack.delete(target);
-          state.aliasDepth--;
-        }
-      }
-      positions.set(path, { key: keyPos, value: valuePos });
-      if (n.tag !== undefined && !ALLOWED_TAGS.has(n.tag)) {
-        throw new LimitExceeded(
-          'yaml-tag',
-          `unsupported YAML tag \`${n.tag.replace(/^tag:yaml\.org,2002:/, '!!')}\``,
-          valuePos,
-        );
-      }
-      if (isScalar(n)) return scalar(n, path, valuePos);
-      if (depth >= MAX_DEPTH)
-        throw new LimitExceeded('yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, valuePos);
-      if (isMap(n)) {
-        const obj: Record<string, unknown> = {};
-        const seen = new Set<string>();
-        for (const pair of n.items) {
-          if (!isPair(pair)) continue;
-          const k = pair.key as Node | null;
-          const kPos = k && k.range ? at(k.range[0]) : valuePos;
-          if (!isScalar(k) || (k.value !== null && typeof k.value === 'object')) {
-            diag('error', 'yaml-key', 'keys must be plain strings', kPos);
-            continue;
-          }
-          const key = String(k.value);
-          if (seen.has(key)) {
-            diag(
-              'error',
-              'duplicate-key',
-              `duplicate key \`${key}\``,
-              kPos,
-              'A mapping may name each key once; the later value would silently win.',
-            );
-          }
-          seen.add(key);
-          if (FORBIDDEN_KEYS.has(key)) {
-            diag(
-              'error',
-              'forbidden-key',
-              `key \`${key}\` is not allowed`,
-              kPos,
-              'It could alter object prototypes in tools that merge this data; rename or remove it.',
-            );
-            continue;
-          }
-          const v = convert(pair.value, [...path, key], kPos, depth + 1);
-          Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
-        }
-        return obj;
-      }
-      if (isSeq(n)) {
-        return n.items.map((item, i) => convert(item, [...path, i], undefined, depth + 1));
-      }
-      return null;
-    };
-
-    const scalar = (n: Scalar, path: Path, pos: LineCol): unknown => {
-      const v = n.value;
-      if (typeof v === 'number' && !Number.isFinite(v)) {
-        diag('error', 'yaml-number', 'numbers must be finite (`.inf` and `.nan` have no JSON form)', pos);
-        return null;
-      }
-      if (typeof v === 'bigint') return Number(v);
-      if (v !== null && typeof v === 'object')
-        throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
-      // Most scalars hold no variable: no result object for them.
-      if (typeof v !== 'string' || !opts.lookup || !hasVariables(v)) return v;
-      // A problem is recorded at the variable's column when the scalar is on
-      // one line and its style lets the column be known, else at the scalar.
-      const r = interpolate(v, opts.lookup);
-      const shift = n.type === 'PLAIN' ? 0 : n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE' ? 1 : -1;
-      for (const problem of r.problems) {
-        const p = !v.includes('\n') && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
-        varProblems.push({ doc: index, path: [...path], pos: p, problem });
-      }
-      return r.value;
-    };
-
+    if (lib.isScalar(root) && root.value === null && root.tag === undefined && text.slice(from, to).trim() === '')
+      return;
+    const converter = new DocumentConverter(read, doc, index, read.at(from));
     try {
-      const value = convert(root, [], undefined, 0);
-      docs.push({ index, value, positions });
+      const value = converter.convert(root, [], undefined, 0);
+      out.docs.push({ index, value, positions: converter.positions });
     } catch (e) {
       if (!(e instanceof LimitExceeded)) throw e;
-      incomplete = true;
-      diag('error', e.rule, e.message, e.pos);
+      out.incomplete = true;
+      read.diag('error', e.rule, e.message, e.pos);
     }
   });
-  return { docs, diagnostics, varProblems, incomplete };
+  return out;
+}
+
+/** The parser's errors and warnings for a document, as diagnostics; false when the document cannot be used. */
+function reportParserFindings(read: LibraryRead, doc: Document.Parsed): boolean {
+  let usable = doc.errors.length === 0;
+  for (const e of doc.errors)
+    read.diag('error', 'yaml-syntax', `YAML syntax error: ${firstLine(e.message)}`, read.at(e.pos[0]));
+  for (const w of doc.warnings) {
+    const pos = read.at(w.pos[0]);
+    if (w.code !== 'TAG_RESOLVE_FAILED') {
+      read.diag('warning', 'yaml', firstLine(w.message), pos);
+      continue;
+    }
+    usable = false;
+    const tag = read.text.slice(w.pos[0], w.pos[1]).split(/\s/)[0] ?? '';
+    read.diag(
+      'error',
+      'yaml-tag',
+      `unsupported YAML tag \`${tag}\``,
+      pos,
+      'Bundle files hold plain YAML data: remove the tag.',
+    );
+  }
+  return usable;
+}
+
+/**
+ * One document's node tree -> plain data, recording where each value came
+ * from. Aliases are expanded (bounded: MAX_ALIAS_NODES, and no alias inside
+ * its own target), as are the node count and the nesting depth; a forbidden
+ * or duplicate key is reported and the rest read on.
+ */
+class DocumentConverter {
+  readonly positions: PositionIndex;
+  private nodes = 0;
+  /** Nodes produced by the alias being expanded, and where the outermost one stands. */
+  private aliasNodes = 0;
+  private aliasDepth = 0;
+  private aliasOrigin: LineCol;
+  /** The alias targets being expanded, outermost first. */
+  private readonly expanding = new Set<Node>();
+
+  constructor(
+    private readonly read: LibraryRead,
+    private readonly doc: Document.Parsed,
+    private readonly index: number,
+    private readonly start: LineCol,
+  ) {
+    this.positions = new PositionIndex(start);
+    this.aliasOrigin = start;
+  }
+
+  convert(node: unknown, path: Path, keyPos: LineCol | undefined, depth: number): unknown {
+    const { lib } = this.read;
+    if (++this.nodes > MAX_NODES)
+      throw new LimitExceeded('yaml-limit', `the document has more than ${MAX_NODES} values`, this.start);
+    if (this.aliasDepth > 0 && ++this.aliasNodes > MAX_ALIAS_NODES) {
+      throw new LimitExceeded(
+        'yaml-alias-limit',
+        `YAML aliases expand to more than ${MAX_ALIAS_NODES} values (an alias bomb?)`,
+        this.aliasOrigin,
+      );
+    }
+    if (node === null || node === undefined) {
+      // `key:` with no value: null, reported at the key.
+      this.positions.set(path, { key: keyPos, value: keyPos ?? this.start });
+      return null;
+    }
+    const n = node as Node;
+    const valuePos = n.range ? this.read.at(n.range[0]) : (keyPos ?? this.start);
+    if (lib.isAlias(n)) return this.alias(n, path, keyPos, valuePos, depth);
+    this.positions.set(path, { key: keyPos, value: valuePos });
+    if (n.tag !== undefined && !ALLOWED_TAGS.has(n.tag)) {
+      const tag = n.tag.replace(/^tag:yaml\.org,2002:/, '!!');
+      throw new LimitExceeded('yaml-tag', `unsupported YAML tag \`${tag}\``, valuePos);
+    }
+    if (lib.isScalar(n)) return this.scalar(n, path, valuePos);
+    if (depth >= MAX_DEPTH)
+      throw new LimitExceeded('yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, valuePos);
+    if (lib.isMap(n)) return this.map(n, path, valuePos, depth);
+    if (lib.isSeq(n)) return n.items.map((item, i) => this.convert(item, [...path, i], undefined, depth + 1));
+    return null;
+  }
+
+  private alias(n: Alias, path: Path, keyPos: LineCol | undefined, valuePos: LineCol, depth: number): unknown {
+    const target = n.resolve(this.doc);
+    if (!target || this.expanding.has(target))
+      throw new LimitExceeded('yaml-alias', `alias \`*${n.source}\` cannot be resolved here`, valuePos);
+    if (this.aliasDepth++ === 0) this.aliasOrigin = valuePos;
+    this.expanding.add(target);
+    try {
+      const v = this.convert(target, path, keyPos, depth);
+      this.positions.set(path, { key: keyPos, value: valuePos });
+      return v;
+    } finally {
+      this.expanding.delete(target);
+      this.aliasDepth--;
+    }
+  }
+
+  private map(n: YAMLMap, path: Path, valuePos: LineCol, depth: number): Record<string, unknown> {
+    const { lib, at, diag } = this.read;
+    const obj: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    for (const pair of n.items) {
+      if (!lib.isPair(pair)) continue;
+      const k = pair.key as Node | null;
+      const kPos = k && k.range ? at(k.range[0]) : valuePos;
+      if (!lib.isScalar(k) || (k.value !== null && typeof k.value === 'object')) {
+        diag('error', 'yaml-key', 'keys must be plain strings', kPos);
+        continue;
+      }
+      const key = String(k.value);
+      if (seen.has(key)) {
+        const hint = 'A mapping may name each key once; the later value would silently win.';
+        diag('error', 'duplicate-key', `duplicate key \`${key}\``, kPos, hint);
+      }
+      seen.add(key);
+      if (FORBIDDEN_KEYS.has(key)) {
+        const hint = 'It could alter object prototypes in tools that merge this data; rename or remove it.';
+        diag('error', 'forbidden-key', `key \`${key}\` is not allowed`, kPos, hint);
+        continue;
+      }
+      const v = this.convert(pair.value, [...path, key], kPos, depth + 1);
+      Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+    return obj;
+  }
+
+  private scalar(n: Scalar, path: Path, pos: LineCol): unknown {
+    const v = n.value;
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      this.read.diag('error', 'yaml-number', 'numbers must be finite (`.inf` and `.nan` have no JSON form)', pos);
+      return null;
+    }
+    if (typeof v === 'bigint') return Number(v);
+    if (v !== null && typeof v === 'object')
+      throw new LimitExceeded('yaml-tag', 'unsupported YAML value (not plain data)', pos);
+    // Most scalars hold no variable: no result object for them.
+    const { lookup } = this.read.opts;
+    if (typeof v !== 'string' || !lookup || !hasVariables(v)) return v;
+    // A problem is recorded at the variable's column when the scalar is on
+    // one line and its style lets the column be known, else at the scalar.
+    const r = interpolate(v, lookup);
+    const shift = n.type === 'PLAIN' ? 0 : n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE' ? 1 : -1;
+    for (const problem of r.problems) {
+      const p = !v.includes('\n') && shift >= 0 ? { line: pos.line, col: pos.col + shift + problem.index } : pos;
+      this.read.varProblems.push({ doc: this.index, path: [...path], pos: p, problem });
+    }
+    return r.value;
+  }
 }
 
 /**
