@@ -272,6 +272,35 @@ if (typicalLatency > 0) {
   }
 }
 
+// The floor: an empty bundle planned against an empty deployment, beside the
+// script reading the same empty lists, in turn. Nothing is read, parsed or
+// compared, so this is what wsc costs before the first resource (start-up,
+// its code, the connection, the output): what the 2x target leaves for the
+// resources themselves is measured, not argued.
+let floor: { plan: Summary; honest: Summary } | undefined;
+if (sizes.length > 0) {
+  log(`\n== floor: an empty bundle against an empty deployment, ${latency} ms latency`);
+  const emu = await startEmulator(generateSeed({ reports: 1, workbooks: 1, randomSeed: 20261127 }), latency);
+  const dir = mkdtempSync(join(tmpdir(), 'wsc-bench-floor-'));
+  temps.push(dir);
+  try {
+    const env = { WSC_TOKEN: emu.adminToken };
+    // Deployment 2 of every generated seed is empty.
+    const planArgs = ['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '2', '--detailed-exitcode'];
+    const runs: { plan: CliRun[]; honest: CliRun[] } = { plan: [], honest: [] };
+    for (let i = 0; i < repeat; i++) {
+      runs.plan.push(await runWsc(emu, planArgs, env));
+      runs.honest.push(await runNode(emu, honestScript, [emu.url, '2', String(maxPage)], env));
+    }
+    floor = { plan: summarize(runs.plan), honest: summarize(runs.honest) };
+    const at = { size: 0, label: 'empty (floor)', readBound: 0, writeBound: 0, expectedCode: 0 };
+    push({ ...at, scenario: 'honest script, empty deployment', s: floor.honest });
+    push({ ...at, scenario: 'plan, empty bundle and deployment', s: floor.plan });
+  } finally {
+    await emu.close();
+  }
+}
+
 /** Each phase's median over runs that printed the same phases (undefined if a run printed none). */
 function medianPhases(runs: CliRun[]): PhaseTiming[] | undefined {
   const all = runs.map((r) => parseTimings(r.stderr));
@@ -383,6 +412,26 @@ if (typical) {
     ok(validate) && validate.wallMs <= 400,
     `${fmtMs(validate.wallMs)}, start-up included`,
   );
+}
+
+if (floor) {
+  const f = floor;
+  notes.push(
+    `floor: with nothing to read (an empty bundle, an empty deployment), \`wsc plan\` takes ` +
+      `${fmtMs(f.plan.wallMs)} and the script ${fmtMs(f.honest.wallMs)}: ${ratio(f.plan.wallMs, f.honest.wallMs)} ` +
+      'before the first resource.',
+  );
+  for (const size of sizes) {
+    const plan = find(size, 'plan (no changes)');
+    const honest = find(size, 'honest script');
+    if (!plan || !honest) continue;
+    const room = 2 * honest.s.wallMs - f.plan.wallMs;
+    notes.push(
+      `${size}: 2x the script (${fmtMs(2 * honest.s.wallMs)}) less wsc's floor leaves ${fmtMs(room)} for all that ` +
+        `${size} reports add to \`wsc plan\`; they add ${fmtMs(plan.s.wallMs - f.plan.wallMs)} (bundle, reads, ` +
+        `checks, plan), where they add ${fmtMs(honest.s.wallMs - f.honest.wallMs)} to the script (its reads).`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------
