@@ -179,7 +179,8 @@ const EXPECTED_NAMES: Record<string, string> = {
 // The keys a strict object at `path` accepts, by walking the schema.
 
 type AnyDef = { type: string; [k: string]: unknown };
-const defOf = (s: unknown): AnyDef => (s as { _zod: { def: AnyDef } })._zod.def;
+// `def` is zod's public view of a schema's definition (`_zod.def` is its internal one).
+const defOf = (s: unknown): AnyDef => (s as z.ZodType).def as unknown as AnyDef;
 
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly', 'prefault', 'nonoptional']);
 
