@@ -31,8 +31,8 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     name: 'WSC_PAGE_SIZE',
     description:
       'Items per list page wsc asks for (like `--page-size`; default 500). A ' +
-      'server that refuses it or answers shorter pages gets smaller ones for ' +
-      'the rest of the run (`--verbose` says so).',
+      'list whose server refuses it or answers shorter pages gets smaller ones for ' +
+      'the rest of the run, that list only (`--verbose` says so).',
   },
   {
     name: 'WSC_MAX_LIST_ITEMS',

@@ -24,7 +24,7 @@ import {
 } from './error-wording.js';
 import { parseJsonBody } from './json-body.js';
 import { DEFAULT_MAX_LIST_ITEMS } from './list-bound.js';
-import { PageSize } from './page-size.js';
+import { PageSizes } from './page-size.js';
 import { readPages, type PageOptions } from './pagination.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
 import { ConnectBreaker } from './breaker.js';
@@ -129,8 +129,8 @@ function forLabel(label: string | undefined): string {
 
 export class ApiClient {
   readonly baseUrl: string;
-  /** `first` of list requests, detected at run time (page-size.ts). */
-  readonly pageSizes: PageSize;
+  /** `first` of list requests, detected per list at run time (page-size.ts). */
+  readonly pageSizes: PageSizes;
   readonly policy: RetryPolicy;
   /** Items one list (or a tree read as one) may have (list-bound.ts). */
   readonly maxListItems: number;
@@ -171,7 +171,7 @@ export class ApiClient {
     const connectTimeoutMs = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxListItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
-    this.pageSizes = new PageSize(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
+    this.pageSizes = new PageSizes(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
     this.policy = opts.maxRetries === undefined ? RETRY_POLICY : policyWithMaxRetries(opts.maxRetries);
     this.traceFn = opts.trace;
     this.noticeFn = opts.notice;
@@ -196,17 +196,13 @@ export class ApiClient {
     });
   }
 
-  /** The page size asked for now (smaller once the server has shown a smaller one). */
-  get pageSize(): number {
-    return this.pageSizes.current;
-  }
-
   /** Text with the token taken out: a hostile or careless server may echo it back in a message. */
   redact(s: string): string {
     return this.token.length >= 4 ? s.split(this.token).join('***') : s;
   }
 
-  private trace(line: string): void {
+  /** A --verbose line (redacted). */
+  trace(line: string): void {
     this.traceFn?.(this.redact(line));
   }
 

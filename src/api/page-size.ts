@@ -3,8 +3,10 @@
 // or 422 whose message names it) gets a smaller one, the size it names when
 // it names one, else the next step down; a server that answers a page shorter
 // than asked while saying there is more has shown its cap. Either way the
-// smaller size holds for the rest of the run (one object per client), and
-// --verbose says so.
+// smaller size holds for that list for the rest of the run, and --verbose says
+// so. Learnt per list (per path): one list's cap says nothing of another's (a
+// server may cap folders at 1 and serve reports by 500), so a short or refused
+// page of one list never shrinks another.
 import { ApiError, type WscError } from '../errors.js';
 
 /** The steps down when a refusal names no size. */
@@ -31,6 +33,8 @@ export class PageSize {
   constructor(
     initial: number,
     private readonly trace: (line: string) => void = () => undefined,
+    /** The list, named in the trace (`GET /api/v1/…/folders`). */
+    private readonly list = 'this list',
   ) {
     this.size = initial;
   }
@@ -52,7 +56,7 @@ export class PageSize {
       const why = (e as WscError).message;
       this.trace(
         `page size: the server refused first=${asked} (${why}); ` +
-          `asking for ${next} per page for the rest of this run`,
+          `asking for ${next} per page of ${this.list} for the rest of this run`,
       );
     }
     return Math.min(next, this.size);
@@ -64,7 +68,27 @@ export class PageSize {
     this.size = got;
     this.trace(
       `page size: the server answered ${got} items for first=${asked} and has more; ` +
-        `asking for ${got} per page for the rest of this run`,
+        `asking for ${got} per page of ${this.list} for the rest of this run`,
     );
+  }
+}
+
+/** The page sizes of one client: each list (path) learns its own, starting from the one configured. */
+export class PageSizes {
+  private readonly lists = new Map<string, PageSize>();
+  constructor(
+    /** What every list asks for first (`--page-size`, WSC_PAGE_SIZE, else the default). */
+    readonly initial: number,
+    private readonly trace: (line: string) => void = () => undefined,
+  ) {}
+
+  /** The page size of the list at `path` (its query aside: the levels of the folder tree are one list). */
+  of(path: string): PageSize {
+    let s = this.lists.get(path);
+    if (s === undefined) {
+      s = new PageSize(this.initial, this.trace, `GET ${path}`);
+      this.lists.set(path, s);
+    }
+    return s;
   }
 }

@@ -1,8 +1,8 @@
 // Cursor pagination: one chain per list, each page asked for once the one
 // before it has arrived and its cursor is checked; a list read is complete or
 // fails.
-// `first` is the client's page size (page-size.ts: smaller once a server
-// refuses it or shows a smaller cap); the list's length is bounded
+// `first` is the list's page size (page-size.ts: smaller once a server
+// refuses it or shows a smaller cap for that list); the list's length is bounded
 // (list-bound.ts); a server that pages wrongly (repeated cursors, an item in
 // two pages, empty pages without end) is refused rather than followed.
 import { setImmediate } from 'node:timers/promises';
@@ -11,6 +11,7 @@ import { ApiError, type ApiCode } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { invalidBody, issuesText, valuedIssues } from './error-wording.js';
 import { LIST_TOO_LONG, ListBound } from './list-bound.js';
+import type { PageSize } from './page-size.js';
 import { PageInfo } from '../domain/wire.js';
 
 /** A list longer than this many pages is treated as a server that pages forever. */
@@ -67,30 +68,35 @@ export async function* readPages<T>(
   let emptyInARow = 0;
   const fail = (message: string, hint: string, code: ApiCode = 'bad_pagination') =>
     new ApiError({ method: 'GET', path, status: 200, code }, client.redact(`GET ${path}: ${message}`), { hint });
-  let next = readPage(client, path, query, undefined, opts.label);
+  const size = client.pageSizes.of(path);
+  let after: string | undefined;
+  let next = readPage(client, size, path, query, after, opts.label);
+  /** Whether this page was asked for again already, because its count said more than it held. */
+  let askedAgain = false;
   for (let n = 1; ; n++) {
     const { raw, asked } = await next;
     const info = raw.pageInfo ?? undefined;
-    if (info?.hasNextPage) client.pageSizes.short(asked, raw.items.length);
+    // No pageInfo (the API allows null) ends the list, full page or not; only
+    // a count saying more remain makes wsc ask once more for the same page:
+    // a pageInfo then is followed, and another answer without one ends the
+    // list for good (a list read short of its count plans no delete).
+    if (!info && !askedAgain && countSaysMore(raw.count, total + raw.items.length)) {
+      askedAgain = true;
+      client.trace(
+        `list: GET ${path} answered ${total + raw.items.length} of ${String(raw.count)} items and no pageInfo to ` +
+          'page on; asking for that page once more.',
+      );
+      next = readPage(client, size, path, query, after, opts.label);
+      n--;
+      continue;
+    }
+    askedAgain = false;
+    if (info?.hasNextPage) size.short(asked, raw.items.length);
     opts.onPage?.({ count: raw.count, items: raw.items.length, pageInfo: info });
     const overrun = bound.page(raw.count, raw.items.length);
     if (overrun) throw fail(overrun.message, overrun.hint, LIST_TOO_LONG);
     total += raw.items.length;
-    if (!info) {
-      if (raw.items.length >= asked) {
-        throw fail(
-          'the server returned a full page without pageInfo; cannot page safely.',
-          "The server does not follow the API's cursor pagination (items + pageInfo); " +
-            'check the base URL and the server version.',
-        );
-      }
-      if (typeof raw.count === 'number' && raw.count > total) {
-        throw fail(
-          `the server returned ${total} of ${raw.count} items and no pageInfo to page on; cannot page safely.`,
-          'Check the base URL and the server version.',
-        );
-      }
-    } else if (info.hasNextPage) {
+    if (info?.hasNextPage) {
       emptyInARow = raw.items.length === 0 ? emptyInARow + 1 : 0;
       if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
         const message = `${emptyInARow} empty pages in a row, each claiming more; the server seems to page forever.`;
@@ -105,10 +111,11 @@ export async function* readPages<T>(
       }
       if (n + 1 > MAX_PAGES) throw fail(`more than ${MAX_PAGES} pages; the server seems to page forever.`, serverBug);
       seen.add(cursor);
+      after = cursor;
       // The chain's round trips are the read's critical path: the next page is
       // asked for now, while this one's items are checked and used. If they
       // fail, the read fails and closing the client aborts that request.
-      next = readPage(client, path, query, cursor, opts.label);
+      next = readPage(client, size, path, query, after, opts.label);
       next.catch(() => undefined);
     }
     const items = await validateItems(client, path, raw.items, itemSchema, opts);
@@ -134,15 +141,18 @@ export async function* readPages<T>(
   }
 }
 
+const countSaysMore = (count: unknown, read: number) => typeof count === 'number' && count > read;
+
 /** One page; a server that refuses this `first` is asked again with a smaller one (page-size.ts). */
 async function readPage(
   client: ApiClient,
+  size: PageSize,
   path: string,
   query: Query,
   after: string | undefined,
   label: string | undefined,
 ): Promise<{ raw: RawListPage; asked: number }> {
-  for (let first = client.pageSize; ;) {
+  for (let first = size.current; ;) {
     try {
       const raw = await client.request({
         method: 'GET',
@@ -153,7 +163,7 @@ async function readPage(
       });
       return { raw, asked: first };
     } catch (e) {
-      const smaller = client.pageSizes.refused(first, e);
+      const smaller = size.refused(first, e);
       if (smaller === undefined || smaller >= first) throw e;
       first = smaller;
     }

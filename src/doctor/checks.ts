@@ -95,10 +95,11 @@ export const deploymentReadable: DoctorCheck = {
 export const pageSize: DoctorCheck = {
   name: 'page size',
   async run(ctx) {
-    const asked = ctx.client.pageSize;
-    const e = await failure(ctx.client.pages(paths.reports(ctx.deploymentId), Report, { sortBy: 'createdAt' }).next());
+    const asked = ctx.client.pageSizes.initial;
+    const path = paths.reports(ctx.deploymentId);
+    const e = await failure(ctx.client.pages(path, Report, { sortBy: 'createdAt' }).next());
     if (e !== undefined) return fail(`cannot tell: ${e.message}`, e.hint);
-    const now = ctx.client.pageSize;
+    const now = ctx.client.pageSizes.of(path).current;
     if (now < asked) {
       return pass(
         `the server takes first=${now} (first=${asked} was refused or cut short); ` +

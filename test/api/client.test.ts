@@ -577,16 +577,42 @@ describe('pagination', () => {
     expect(await client(s.url, { pageSize: 5 }).listAll(R, Report)).toHaveLength(3);
   });
 
-  test('no pageInfo and a full page: bad_pagination', async () => {
+  test('no pageInfo and a full page: the last page (the API allows pageInfo null)', async () => {
     const s = await serve((_q, res) => json(res, 200, page(items(1, 5))));
-    const e = await failure(client(s.url, { pageSize: 5 }).listAll(R, Report));
-    expect(e.code).toBe('bad_pagination');
-    expect(e.message).toContain('server returned a full page without pageInfo; cannot page safely');
+    expect(await client(s.url, { pageSize: 5 }).listAll(R, Report)).toHaveLength(5);
+    expect(s.seen).toHaveLength(1);
   });
 
-  test('no pageInfo, a short page but a count above what came: bad_pagination', async () => {
+  test('no pageInfo but a count above what came: the page asked once more; its pageInfo is followed', async () => {
+    const s = await serve((q, res, n) => {
+      const after = new URL(q.url, 'http://x').searchParams.get('after');
+      if (after === 'p2')
+        return json(res, 200, {
+          items: items(6, 3),
+          count: 8,
+          pageInfo: { hasNextPage: false, hasPreviousPage: false },
+        });
+      if (n === 1) return json(res, 200, { items: items(1, 5), count: 8 });
+      return json(res, 200, {
+        items: items(1, 5),
+        count: 8,
+        pageInfo: { hasNextPage: true, hasPreviousPage: false, endCursor: 'p2' },
+      });
+    });
+    expect((await client(s.url, { pageSize: 5 }).listAll(R, Report)).map((r) => r.id)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
+    expect(s.seen.map((q) => new URL(q.url, 'http://x').searchParams.get('after'))).toEqual([null, null, 'p2']);
+  });
+
+  test('no pageInfo and a count above what came, twice: the list ends there (read short of its count)', async () => {
     const s = await serve((_q, res) => json(res, 200, { items: items(1, 3), count: 10 }));
-    expect((await failure(client(s.url, { pageSize: 5 }).listAll(R, Report))).code).toBe('bad_pagination');
+    const counts: unknown[] = [];
+    const got = await client(s.url, { pageSize: 5 }).listAll(R, Report, {}, { onPage: (p) => counts.push(p.count) });
+    expect(got).toHaveLength(3);
+    expect(s.seen).toHaveLength(2);
+    // The caller sees the count once, for the answer that settled it.
+    expect(counts).toEqual([10]);
   });
 
   test('hasNextPage without endCursor: bad_pagination', async () => {

@@ -22,7 +22,7 @@ describe('PageSize', () => {
     expect(s.refused(500, refusal(400, 'first must not be greater than 100'))).toBe(100);
     expect(s.current).toBe(100);
     expect(lines).toEqual([expect.stringContaining('page size: the server refused first=500')]);
-    expect(lines[0]).toContain('asking for 100 per page for the rest of this run');
+    expect(lines[0]).toContain('asking for 100 per page of this list for the rest of this run');
   });
 
   test('a refusal naming `first` without a limit: the next step down; 422 too', () => {
@@ -73,7 +73,7 @@ describe('the client against a server with a smaller page limit', () => {
     expect(live.reports).toHaveLength(230);
     expect(new Set(live.reports.map((r) => r.id)).size).toBe(230);
     expect(live.workbooks).toHaveLength(7);
-    expect(client.pageSize).toBe(50);
+    expect(client.pageSizes.of('/api/v1/deployments/1/reports').current).toBe(50);
     expect(
       trace.some((l) =>
         /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50/.test(l),
@@ -91,7 +91,7 @@ describe('the client against a server with a smaller page limit', () => {
     const live = await readLiveState(client, 1);
     expect(live.reports).toHaveLength(230);
     expect(new Set(live.reports.map((r) => r.id)).size).toBe(230);
-    expect(client.pageSize).toBe(40);
+    expect(client.pageSizes.of('/api/v1/deployments/1/reports').current).toBe(40);
     expect(trace.some((l) => l.includes('page size: the server answered 40 items for first=500 and has more'))).toBe(
       true,
     );

@@ -20,7 +20,7 @@ describe('page size', () => {
         });
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).toMatch(
-          /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50 per page for the rest of this run/,
+          /page size: the server refused first=500 .*first must not be greater than 50.*asking for 50 per page of GET \/api\/v1\/deployments\/1\/reports for the rest of this run/,
         );
         expect(JSON.parse(r.stdout).summary.unmanaged).toMatchObject({ reports: 130, workbooks: 3 });
         // Remembered: after the refusals of the first pages, every request asks for 50.
