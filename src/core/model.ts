@@ -16,6 +16,7 @@ import type {
 } from '../domain/wire.js';
 import { isObj } from './plan/compare.js';
 import type { DashboardDiff } from './plan/dashboard-diff.js';
+import type { DraftParts } from './ownership-draft.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 
@@ -202,6 +203,17 @@ export interface FieldChange {
 export interface RecordSpec {
   bundle: string;
   fields: { [path: string]: string | null };
+  /**
+   * Values the record hashes once their references are resolved (the bundle's
+   * value where it holds references, or where the request sends a merged value).
+   * A path here wins over `fields`.
+   */
+  values?: { [path: string]: JsonValue };
+  /** The bundle's dashboard draft in parts, when known at plan time (else from `values`). */
+  draft?: DraftParts;
+  /** The resource's name and bundle file, for the deletes of a later prune. */
+  name?: string;
+  file?: string;
 }
 
 /**

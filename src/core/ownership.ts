@@ -1,20 +1,53 @@
 // The ownership record: one reserved top-level `meta` key (`wsc`) on every
-// resource apply writes, holding the bundle's name and a hash per managed
-// field of the value wsc left there. It tells prune which resources are this
-// bundle's, and plan which managed fields someone changed outside wsc since.
+// resource apply writes. It tells prune which resources are this bundle's,
+// and plan which managed parts someone changed outside wsc since the last
+// apply (a three-way decision, as kubectl's last-applied configuration).
+//
+// Format (a JSON object in `meta.wsc`):
+//   bundle  the bundle's name (wsc.yaml `bundle:`)
+//   fields  managed field path (`title`, `folderId`, `meta.chart`,
+//           `meta.dashboardDraft`) → hash of the value the bundle gave it at
+//           the last apply (references resolved)
+//   draft   (optional) the bundle's `meta.dashboardDraft` in parts
+//           (ownership-draft.ts): `widgets` id → hash, `order`, `layout`
+//           entry → hash, `members` (title, theme…) → hash. Absent when the
+//           draft is not managed or its widgets have no ids of their own.
+//   name    (optional) the resource's name (a report's title, else its name)
+//   file    (optional) the bundle file it came from, relative to the bundle
+//   v       2 for this format; absent in the first one (bundle, hash, fields)
+//   hash    integrity of the record: 16 hex of sha256 over the canonical
+//           JSON of the record without `hash` (first format: of `fields`)
+// `name` and `file` describe; they are refreshed with any write and never
+// cause one. A record whose `hash` does not match its content was not
+// written by wsc: it is read as a malformed record.
 import { createHash } from 'node:crypto';
 import { canonicalJson, parseJsonString, withoutNullMembers } from './canonical.js';
 import type { JsonValue, RecordSpec } from './model.js';
+import {
+  draftPartChanges,
+  draftParts,
+  readDraftParts,
+  type DraftPartChanges,
+  type DraftParts,
+} from './ownership-draft.js';
 import { isObj, type Obj } from './plan/compare.js';
 
+export type { DraftPartChanges, DraftParts } from './ownership-draft.js';
+export { draftPartChanges, draftParts, noPartChanges } from './ownership-draft.js';
+
 export const RECORD_KEY = 'wsc';
+export const DRAFT_PATH = 'meta.dashboardDraft';
 
 export interface OwnershipRecord {
   bundle: string;
-  /** Hash of `fields` (canonical): the record as a whole. */
+  /** Integrity of the record (see the format above). */
   hash: string;
   /** Managed field path (`title`, `meta.chart`) → hash of its value. */
   fields: { [path: string]: string };
+  /** The managed dashboard draft in parts, when its widgets have ids. */
+  draft?: DraftParts;
+  name?: string;
+  file?: string;
 }
 
 function sha(text: string): string {
@@ -36,7 +69,7 @@ function draftForHash(v: unknown): unknown {
 export function fieldHash(path: string, value: unknown): string {
   let v = value;
   if (path === 'jsonQuery') v = parseJsonString(value) ?? value;
-  else if (path === 'meta.dashboardDraft') v = draftForHash(value);
+  else if (path === DRAFT_PATH) v = draftForHash(value);
   return sha(canonicalJson(withoutNullMembers(v)));
 }
 
@@ -47,14 +80,45 @@ export function valueAtPath(obj: unknown, path: string): unknown {
   return isObj(meta) ? meta[path.slice(5)] : undefined;
 }
 
-/** The record a request writes: its pending fields hashed from the body it sends, references resolved. */
+/** The integrity hash of a record's content (everything but `hash`). */
+function integrity(r: Omit<OwnershipRecord, 'hash'> & { v?: number }): string {
+  if (r.v === undefined) return sha(canonicalJson(r.fields));
+  return sha(canonicalJson({ ...r, hash: undefined }));
+}
+
+/** A record from its parts, hashed. */
+export function makeRecord(content: Omit<OwnershipRecord, 'hash'>): OwnershipRecord & { v: 2 } {
+  const body: Omit<OwnershipRecord, 'hash'> & { v: 2 } = { bundle: content.bundle, fields: content.fields, v: 2 };
+  if (content.draft !== undefined) body.draft = content.draft;
+  if (content.name !== undefined) body.name = content.name;
+  if (content.file !== undefined) body.file = content.file;
+  return { ...body, hash: integrity(body) };
+}
+
+/**
+ * The record a request writes. Per path: the value the spec carries (hashed
+ * once the caller resolved its references), else the spec's hash, else (null)
+ * the value this body sends.
+ */
 export function recordFor(spec: RecordSpec, body: unknown): OwnershipRecord {
   const fields: { [path: string]: string } = {};
-  for (const path of Object.keys(spec.fields).sort()) {
-    const h = spec.fields[path];
-    fields[path] = h ?? fieldHash(path, valueAtPath(body, path));
+  const paths = new Set([...Object.keys(spec.fields), ...Object.keys(spec.values ?? {})]);
+  for (const path of [...paths].sort()) {
+    const values = spec.values ?? {};
+    if (Object.hasOwn(values, path)) fields[path] = fieldHash(path, values[path]);
+    else fields[path] = spec.fields[path] ?? fieldHash(path, valueAtPath(body, path));
   }
-  return { bundle: spec.bundle, hash: sha(canonicalJson(fields)), fields };
+  let draft = spec.draft;
+  if (spec.values !== undefined && Object.hasOwn(spec.values, DRAFT_PATH)) {
+    draft = draftParts(spec.values[DRAFT_PATH]);
+  }
+  return makeRecord({
+    bundle: spec.bundle,
+    fields,
+    ...(draft !== undefined ? { draft } : {}),
+    ...(spec.name !== undefined ? { name: spec.name } : {}),
+    ...(spec.file !== undefined ? { file: spec.file } : {}),
+  });
 }
 
 /** The body with the record on top of whatever `meta` it sends. */
@@ -64,15 +128,40 @@ export function withRecord(body: Record<string, unknown>, spec: RecordSpec): Rec
   return { ...body, meta: { ...(isObj(meta) ? meta : {}), [RECORD_KEY]: record as unknown as JsonValue } };
 }
 
+/** What a live resource's `meta.wsc` says. */
+export type RecordState =
+  { state: 'record'; record: OwnershipRecord } | { state: 'missing' } | { state: 'malformed'; why: string };
+
+/** Reads the record a live resource carries: well-formed and matching its own hash, or why not. */
+export function readRecord(obj: unknown): RecordState {
+  const meta = isObj(obj) ? obj['meta'] : undefined;
+  if (!isObj(meta) || !Object.hasOwn(meta, RECORD_KEY)) return { state: 'missing' };
+  const r = meta[RECORD_KEY];
+  if (!isObj(r)) return { state: 'malformed', why: 'it is not an object' };
+  const { bundle, hash, fields, draft, name, file, v } = r;
+  if (typeof bundle !== 'string' || bundle === '') return { state: 'malformed', why: 'it names no bundle' };
+  if (typeof hash !== 'string' || !isObj(fields) || !Object.values(fields).every((x) => typeof x === 'string')) {
+    return { state: 'malformed', why: 'its hashes are missing or not strings' };
+  }
+  if (v !== undefined && v !== 2) return { state: 'malformed', why: `its format (v: ${canonicalJson(v)}) is unknown` };
+  const parts = draft === undefined ? undefined : readDraftParts(draft);
+  if (draft !== undefined && parts === undefined) return { state: 'malformed', why: 'its draft parts are malformed' };
+  if ((name !== undefined && typeof name !== 'string') || (file !== undefined && typeof file !== 'string')) {
+    return { state: 'malformed', why: 'its name or file is not a string' };
+  }
+  const record: OwnershipRecord = { bundle, hash, fields: { ...(fields as { [k: string]: string }) } };
+  if (parts !== undefined) record.draft = parts;
+  if (typeof name === 'string') record.name = name;
+  if (typeof file === 'string') record.file = file;
+  const expected = integrity(v === 2 ? { ...record, v: 2 } : { bundle, fields: record.fields });
+  if (expected !== hash) return { state: 'malformed', why: 'its hash does not match its content' };
+  return { state: 'record', record };
+}
+
 /** The record a live resource carries, when it is well-formed. */
 export function liveRecord(obj: unknown): OwnershipRecord | undefined {
-  const r = valueAtPath(obj, `meta.${RECORD_KEY}`);
-  if (!isObj(r)) return undefined;
-  const { bundle, hash, fields } = r;
-  if (typeof bundle !== 'string' || typeof hash !== 'string' || !isObj(fields)) return undefined;
-  const out: { [path: string]: string } = {};
-  for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') out[k] = v;
-  return { bundle, hash, fields: out };
+  const r = readRecord(obj);
+  return r.state === 'record' ? r.record : undefined;
 }
 
 /** The managed fields whose live value differs from what the record says wsc left there. */
@@ -85,14 +174,42 @@ export function editedFields(record: OwnershipRecord, live: unknown, paths: read
   return out;
 }
 
-/** Whether a live record already says exactly these field hashes for this bundle. */
+/** What changed outside wsc since the record was written: fields, and for a draft recorded in parts, its parts. */
+export interface OutsideChanges {
+  /** Recorded field paths whose live value differs (the draft among them when any part of it does). */
+  fields: string[];
+  /** The draft's changed parts; absent when the record keeps no parts (a first-format record). */
+  draft?: DraftPartChanges;
+}
+
+/**
+ * What changed on a live resource since wsc last applied it, per the record:
+ * for `export --into` (take only these into the files) and the planner's
+ * three-way decision. A live draft whose widgets lost their ids counts as
+ * changed in every part.
+ */
+export function changedOutside(record: OwnershipRecord, live: unknown): OutsideChanges {
+  const fields = editedFields(record, live, Object.keys(record.fields).sort());
+  if (record.draft === undefined) return { fields };
+  const parts = draftParts(valueAtPath(live, DRAFT_PATH) as JsonValue | undefined);
+  if (parts === undefined) {
+    const all = (o: { [k: string]: string }) => Object.keys(o).sort();
+    const r = record.draft;
+    return { fields, draft: { widgets: all(r.widgets), layout: all(r.layout), members: all(r.members), order: true } };
+  }
+  return { fields, draft: draftPartChanges(record.draft, parts) };
+}
+
+/** Whether a live record already says exactly these field hashes (and draft parts) for this bundle. */
 export function recordIsCurrent(
   record: OwnershipRecord | undefined,
   bundle: string,
   fields: { [path: string]: string },
+  draft?: DraftParts,
 ): boolean {
   if (record === undefined || record.bundle !== bundle) return false;
   const a = Object.keys(record.fields);
   const b = Object.keys(fields);
-  return a.length === b.length && b.every((k) => record.fields[k] === fields[k]);
+  if (a.length !== b.length || !b.every((k) => record.fields[k] === fields[k])) return false;
+  return canonicalJson(record.draft) === canonicalJson(draft);
 }

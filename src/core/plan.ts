@@ -15,7 +15,7 @@ import { stillChartedWarnings } from './plan/charted.js';
 import { planFolders } from './plan/folder.js';
 import { match, refTargets } from './plan/match.js';
 import { refuseManagedOdd, splitOdd } from './plan/odd.js';
-import { addOwnership, managedPaths } from './plan/ownership.js';
+import { addOwnership, ownedDesired } from './plan/ownership.js';
 import { planPrune } from './plan/prune.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
@@ -99,8 +99,14 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   const own = ctx.ownership;
   let pruned: ReturnType<typeof planPrune> | undefined;
   if (own !== undefined) {
-    sortedWorkbooks.forEach((w, i) => addOwnership(workbooks[i]!, managedPaths(w.fields), m.workbooks.get(w), own));
-    sortedReports.forEach((rm, i) => addOwnership(reports[i]!, managedPaths(rm.desired.fields), rm.live, own));
+    sortedWorkbooks.forEach((w, i) => {
+      const d = ownedDesired(w.fields, targets, { address: w.address, pos: w.pos, refPos: w.refPos });
+      addOwnership(workbooks[i]!, d, m.workbooks.get(w), own);
+    });
+    sortedReports.forEach((rm, i) => {
+      const { fields, address, pos, refPos } = rm.desired;
+      addOwnership(reports[i]!, ownedDesired(fields, targets, { address, pos, refPos }), rm.live, own);
+    });
     const reportChanges = new Map(
       reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),
     );

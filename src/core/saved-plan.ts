@@ -36,7 +36,17 @@ const PublicIds = z.enum(['as-is', 'per-deployment']);
 const Pos = z.object({ file: z.string(), line: z.int(), col: z.int() });
 const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop', 'record', 'delete']);
 const WorkbookRef = z.object({ $workbook: z.string() });
-const Record = z.object({ bundle: z.string(), fields: z.record(z.string(), z.string().nullable()) }).optional();
+const Hashes = z.record(z.string(), z.string());
+const Record = z
+  .object({
+    bundle: z.string(),
+    fields: z.record(z.string(), z.string().nullable()),
+    values: z.record(z.string(), Json).optional(),
+    draft: z.object({ widgets: Hashes, order: z.string(), layout: Hashes, members: Hashes }).optional(),
+    name: z.string().optional(),
+    file: z.string().optional(),
+  })
+  .optional();
 const Operation = z.discriminatedUnion('op', [
   z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json), record: Record }),
   z.object({ op: z.literal('adoptWorkbook'), workbookId: z.int(), slug: z.string() }),

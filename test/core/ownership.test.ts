@@ -53,7 +53,11 @@ describe('the planner with a bundle name', () => {
     const create = p.changes.find((c) => c.address === 'report/rep000000001')!.requests[0]!;
     expect(create.operation).toMatchObject({
       op: 'createReport',
-      record: { bundle: 'team', fields: { name: fieldHash('name', 'R'), workbookId: null } },
+      record: {
+        bundle: 'team',
+        fields: { name: fieldHash('name', 'R') },
+        values: { workbookId: { $workbook: 'sales' } },
+      },
     });
     expect(p.bundle).toBe('team');
     expect(p.summary).toMatchObject({ record: 0, delete: 0 });

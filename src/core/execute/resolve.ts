@@ -16,10 +16,14 @@ export function collectRefs(request: PlannedRequest): string[] {
   if (!('body' in op)) return [];
   const refs = refsIn(op.body);
   if (op.op === 'publishWorkbook') refsIn(op.workbook, refs);
+  // The record hashes values resolved like the body's.
+  const values = 'record' in op ? op.record?.values : undefined;
+  if (values !== undefined) refsIn(values, refs);
   const found = new Set(refs.map(refAddress));
-  // A folder created by this apply: only ever in a body's `folderId`.
-  const folderId = (op.body as Record<string, unknown>)['folderId'];
-  if (isFolderRef(folderId)) found.add(`folder/${folderId.$folder}`);
+  // A folder created by this apply: only ever in a body's `folderId` (or the record's).
+  for (const folderId of [(op.body as Record<string, unknown>)['folderId'], values?.['folderId']]) {
+    if (isFolderRef(folderId)) found.add(`folder/${folderId.$folder}`);
+  }
   return [...found];
 }
 

@@ -33,6 +33,8 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
     const port = ctx.port.labelled?.(req.address) ?? ctx.port; // --verbose names the resource
     const op = req.operation;
     const resolve = <T>(v: T): T => resolveRefs(resolveFolderId(v, idOf), idOf);
+    const owned = (body: Record<string, unknown>, spec: RecordSpec | undefined) =>
+      spec === undefined ? body : withRecord(body, resolveSpec(spec, resolve));
     switch (op.op) {
       case 'upsertWorkbook': {
         const body = owned(resolve(op.body), op.record);
@@ -91,9 +93,11 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
   };
 }
 
-/** The ownership record goes on top of the body, hashed once references are resolved. */
-function owned(body: Record<string, unknown>, record: RecordSpec | undefined): Record<string, unknown> {
-  return record === undefined ? body : withRecord(body, record);
+/** The record's values with their references resolved, so that it hashes what the deployment will hold. */
+function resolveSpec(spec: RecordSpec, resolve: <T>(v: T) => T): RecordSpec {
+  if (spec.values === undefined) return spec;
+  const values = resolve(spec.values);
+  return { ...spec, values };
 }
 
 /** A delete repeated after its answer was lost meets 404: the object is gone, as asked. */

@@ -2,11 +2,34 @@
 // is made: each write gets the record it leaves in `meta.wsc`, a resource
 // whose record is missing or out of date gets a request of its own, and
 // managed fields changed outside wsc (and about to be overwritten) are marked.
+//
+// What a record holds per managed field is the bundle's value (references
+// resolved), as kubectl's last-applied configuration: a write that comes
+// before another write of the same field (a workbook's phase-1 upsert before
+// its draft) records the field as it was, so a run that stops between the two
+// leaves a record that still tells a pending change from a UI edit.
 import type { Report, Workbook } from '../../domain/wire.js';
 import { isFolderRef, type JsonValue, type OwnershipContext, type PlannedRequest, type RecordSpec } from '../model.js';
-import { editedFields, fieldHash, liveRecord, recordIsCurrent, RECORD_KEY, valueAtPath } from '../ownership.js';
-import { collectRefs } from '../refs.js';
+import {
+  DRAFT_PATH,
+  draftParts,
+  editedFields,
+  fieldHash,
+  readRecord,
+  recordIsCurrent,
+  RECORD_KEY,
+} from '../ownership.js';
+import { valueAtPath, type OwnershipRecord } from '../ownership.js';
+import { resolveRefs, type RefSite, type RefTargets } from '../refs.js';
 import { request, type Obj, type Planned } from './compare.js';
+
+/** The bundle's value of each managed field, references resolved where their target exists. */
+export interface OwnedDesired {
+  values: Map<string, { value: JsonValue; pending: boolean }>;
+  /** The resource's name (a report's title, else its name) and file, kept in the record for deletes. */
+  name?: string;
+  file?: string;
+}
 
 /** The managed field paths of a resource's file: its fields, `meta` per top-level key. */
 export function managedPaths(fields: { [k: string]: unknown }): string[] {
@@ -18,6 +41,22 @@ export function managedPaths(fields: { [k: string]: unknown }): string[] {
     } else out.push(k);
   }
   return out.sort();
+}
+
+/** The bundle's values of a resource's managed fields, as the record hashes them. */
+export function ownedDesired(
+  fields: { [k: string]: unknown },
+  targets: RefTargets,
+  site: Omit<RefSite, 'path'>,
+): OwnedDesired {
+  const values: OwnedDesired['values'] = new Map();
+  for (const path of managedPaths(fields)) {
+    const raw = (valueAtPath(fields, path) ?? null) as JsonValue;
+    const r = resolveRefs(raw, targets, { ...site, path });
+    values.set(path, { value: r.value, pending: r.pending.length > 0 || isFolderRef(r.value) });
+  }
+  const label = [fields['title'], fields['name']].find((x) => typeof x === 'string' && x !== '') as string | undefined;
+  return { values, ...(label !== undefined ? { name: label } : {}), ...(site.pos ? { file: site.pos.file } : {}) };
 }
 
 type Write = PlannedRequest & { operation: { body: Obj; record?: RecordSpec } };
@@ -44,18 +83,54 @@ function liveMetaWithoutRecord(live: Report | Workbook): Obj {
   return out;
 }
 
+/**
+ * The record left by a write after which `later` writes of the resource still
+ * come: a field one of them sends keeps what the old record said (or, without
+ * one, its live hash); any other field records the bundle's value.
+ */
+function specFor(
+  bundle: string,
+  desired: OwnedDesired,
+  old: OwnershipRecord | undefined,
+  live: Report | Workbook | undefined,
+  later: readonly Write[],
+): RecordSpec {
+  const fields: RecordSpec['fields'] = {};
+  const values: NonNullable<RecordSpec['values']> = {};
+  let draft: RecordSpec['draft'];
+  for (const [path, d] of desired.values) {
+    if (later.some((w) => sends(w, path))) {
+      fields[path] = old?.fields[path] ?? fieldHash(path, valueAtPath(live, path));
+      if (path === DRAFT_PATH) draft = old?.draft;
+    } else if (d.pending) {
+      values[path] = d.value;
+    } else {
+      fields[path] = fieldHash(path, d.value);
+      if (path === DRAFT_PATH) draft = draftParts(d.value);
+    }
+  }
+  const spec: RecordSpec = { bundle, fields };
+  if (Object.keys(values).length > 0) spec.values = values;
+  if (draft !== undefined) spec.draft = draft;
+  if (desired.name !== undefined) spec.name = desired.name;
+  if (desired.file !== undefined) spec.file = desired.file;
+  return spec;
+}
+
 /** Adds ownership to a planned resource (in place). */
 export function addOwnership(
   p: Planned,
-  paths: readonly string[],
+  desired: OwnedDesired,
   live: Report | Workbook | undefined,
   own: OwnershipContext,
 ): void {
   const rc = p.change;
-  const record = live ? liveRecord(live) : undefined;
-  if (record !== undefined && record.bundle === own.bundle) {
+  const read = live ? readRecord(live) : undefined;
+  const record = read?.state === 'record' ? read.record : undefined;
+  const ours = record?.bundle === own.bundle ? record : undefined;
+  if (ours !== undefined) {
     const changed = new Set(rc.changes.map((c) => c.path));
-    const edited = editedFields(record, live, paths).filter((f) => changed.has(f));
+    const edited = editedFields(ours, live, [...desired.values.keys()]).filter((f) => changed.has(f));
     if (edited.length > 0) rc.uiEdits = edited;
   } else if (record !== undefined) {
     rc.note = `recorded for bundle "${record.bundle}"; apply records it for "${own.bundle}"`;
@@ -64,10 +139,8 @@ export function addOwnership(
   const writes = rc.requests.filter(isWrite).sort((a, b) => a.phase - b.phase);
   if (writes.length === 0) {
     if (live === undefined) return;
-    const current: { [path: string]: string } = {};
-    for (const path of paths) current[path] = fieldHash(path, valueAtPath(live, path));
-    if (recordIsCurrent(record, own.bundle, current)) return;
-    const spec: RecordSpec = { bundle: own.bundle, fields: current };
+    const spec = specFor(own.bundle, desired, ours, live, []);
+    if (spec.values === undefined && recordIsCurrent(ours, own.bundle, spec.fields as never, spec.draft)) return;
     // A report's PUT replaces `meta`, so the live members go with the record.
     const operation: PlannedRequest['operation'] =
       rc.kind === 'report'
@@ -81,21 +154,10 @@ export function addOwnership(
 
   for (let i = 0; i < writes.length; i++) {
     const w = writes[i]!;
-    const fields: { [path: string]: string | null } = {};
-    for (const path of paths) {
-      if (sends(w, path)) {
-        const v = valueAtPath(w.operation.body, path);
-        // A folder or reference created by this apply: hashed by the executor once its id is known.
-        fields[path] = collectRefs(v).length > 0 || isFolderRef(v) ? null : fieldHash(path, v);
-        continue;
-      }
-      const earlier = writes.slice(0, i).find((e) => sends(e, path));
-      fields[path] = fieldHash(path, earlier ? valueAtPath(earlier.operation.body, path) : valueAtPath(live, path));
-    }
     // A report's PUT replaces `meta`: one that sends none keeps the live members.
     if (w.operation.op === 'updateReport' && live !== undefined && !Object.hasOwn(w.operation.body, 'meta')) {
       w.operation.body = { ...w.operation.body, meta: liveMetaWithoutRecord(live) };
     }
-    w.operation.record = { bundle: own.bundle, fields };
+    w.operation.record = specFor(own.bundle, desired, ours, live, writes.slice(i + 1));
   }
 }
