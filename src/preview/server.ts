@@ -59,6 +59,11 @@ function ignored(name: string): boolean {
   return /^(\.wsc|\.git|node_modules)([\\/]|$)/.test(name);
 }
 
+/** The Host headers the preview answers: its loopback names with its port. */
+export function loopbackOrigins(port: number): Set<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+}
+
 export async function startPreviewServer(opts: PreviewServerOptions): Promise<PreviewServer> {
   const assets = assetsDir();
   let version = 1;
@@ -78,6 +83,7 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
       }
     });
   };
+  let origins = new Set<string>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const headers = {
@@ -86,7 +92,11 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
       'x-content-type-options': 'nosniff',
     };
     const file = FILES[url.pathname];
-    if (req.method !== 'GET') res.writeHead(405, headers).end();
+    // A page of another origin whose name was pointed at 127.0.0.1 (DNS rebinding) sends its own Host:
+    // only the loopback names of this port are answered, the page, the model and the event stream alike.
+    if (!origins.has((req.headers.host ?? '').toLowerCase())) {
+      res.writeHead(421, { ...headers, 'content-type': 'text/plain' }).end('misdirected request: not this server');
+    } else if (req.method !== 'GET') res.writeHead(405, headers).end();
     else if (url.pathname === '/api/model') {
       res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify({ version, ...model }));
     } else if (url.pathname === '/api/events') {
@@ -116,6 +126,7 @@ export async function startPreviewServer(opts: PreviewServerOptions): Promise<Pr
     timer = setTimeout(reload, 60);
   });
   const { port } = server.address() as AddressInfo;
+  origins = loopbackOrigins(port);
   return {
     url: `http://127.0.0.1:${port}/`,
     version: () => version,

@@ -3,6 +3,7 @@
 // widget's first line), overlapping and out-of-grid widgets outlined in red
 // and said so. No fonts, images or scripts from elsewhere, no dates: the same
 // bundle gives the same bytes, so the files can be committed or uploaded.
+import { fileStem, groupNames } from '../core/export/names.js';
 import type { PreviewCard, PreviewGrid, PreviewWorkbook } from './model.js';
 
 const HEADER = 32;
@@ -97,14 +98,22 @@ export function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid): string {
   ].join('\n');
 }
 
-/** The files `wsc preview --out` writes: `<slug>.<breakpoint>.svg` per breakpoint with a layout of its own. */
+/**
+ * The files `wsc preview --out` writes: `<stem>.<breakpoint>.svg` per breakpoint with a layout of its own,
+ * the stem the safe form of the slug that export uses for file names (no markup, path or hidden name can
+ * come from a slug); slugs that share a stem get a hash of the slug, as export's files do.
+ */
 export function dashboardSvgs(workbooks: readonly PreviewWorkbook[]): { name: string; text: string }[] {
+  const drawn = workbooks.filter((wb) => !wb.grids.every((g) => g.cards.length === 0));
+  const byStem = new Map<string, string[]>();
+  for (const wb of drawn) byStem.set(fileStem(wb.slug), [...(byStem.get(fileStem(wb.slug)) ?? []), wb.slug]);
+  const names = new Map<string, string>();
+  for (const [stem, slugs] of byStem) for (const [slug, name] of groupNames(stem, slugs)) names.set(slug, name);
   const out: { name: string; text: string }[] = [];
-  for (const wb of workbooks) {
-    if (wb.grids.every((g) => g.cards.length === 0)) continue;
+  for (const wb of drawn) {
     for (const g of wb.grids)
       if (wb.layouts.includes(g.breakpoint))
-        out.push({ name: `${wb.slug}.${g.breakpoint}.svg`, text: dashboardSvg(wb, g) });
+        out.push({ name: `${names.get(wb.slug)!}.${g.breakpoint}.svg`, text: dashboardSvg(wb, g) });
   }
   return out;
 }
