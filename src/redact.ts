@@ -10,11 +10,14 @@ export const REDACTED = '***';
 const MIN_LENGTH = 4;
 
 const secrets = new Set<string>();
+/** The values as registered, without their JSON forms: what `holdsSecret` looks for. */
+const values = new Set<string>();
 let sorted: string[] = [];
 
 /** Registers a secret value, and the forms a JSON or a `visible()` rendering gives it. */
 export function addSecret(value: string | undefined): void {
-  if (value === undefined || value.length < MIN_LENGTH || secrets.has(value)) return;
+  if (value === undefined || value.length < MIN_LENGTH || values.has(value)) return;
+  values.add(value);
   secrets.add(value);
   const json = JSON.stringify(value).slice(1, -1);
   if (json !== value) secrets.add(json);
@@ -25,7 +28,18 @@ export function addSecret(value: string | undefined): void {
 /** Forgets every secret (tests that run several commands in one process). */
 export function clearSecrets(): void {
   secrets.clear();
+  values.clear();
   sorted = [];
+}
+
+/**
+ * Whether `text` equals or contains a registered secret: a variable's value that
+ * does would carry a token into a dashboard, where redaction hides it from the
+ * reviewer of the plan but not from the server.
+ */
+export function holdsSecret(text: string): boolean {
+  for (const v of values) if (text.includes(v)) return true;
+  return false;
 }
 
 export function redact(text: string): string {

@@ -5,6 +5,7 @@
 import { BundleError, type Diagnostic, type SourcePos } from '../errors.js';
 import type { DesiredState } from '../core/model.js';
 import { SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
+import { holdsSecret } from '../redact.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { safetyChecks } from './checks-safety.js';
 import { partialItem } from './partial.js';
@@ -197,11 +198,18 @@ export function countResources(d: DesiredState): { workbooks: number; reports: n
 
 function variableLookup(opts: LoadOptions): VarLookup {
   return (ns, name) => {
-    if (ns === 'vars')
-      return Object.hasOwn(opts.vars, name) ? { found: true, value: opts.vars[name] } : { found: false };
+    if (ns === 'vars') {
+      if (!Object.hasOwn(opts.vars, name)) return { found: false };
+      const value = opts.vars[name];
+      // wsc.yaml refuses such a value already; vars given by a caller other than wsc.yaml meet the same rule.
+      if (holdsSecret(typeof value === 'string' ? value : JSON.stringify(value) ?? ''))
+        return { found: false, refused: 'its value holds an API token wsc uses' };
+      return { found: true, value };
+    }
     if (opts.tokenVariables?.includes(name)) return { found: false, refused: 'wsc.yaml reads the API token from it' };
     if (SECRET_ENV_RE.test(name)) return { found: false, refused: 'it looks like a secret' };
     const v = Object.hasOwn(opts.env, name) ? opts.env[name] : undefined;
+    if (v !== undefined && holdsSecret(v)) return { found: false, refused: 'its value holds an API token wsc uses' };
     return v === undefined ? { found: false } : { found: true, value: v };
   };
 }

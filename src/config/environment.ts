@@ -12,7 +12,7 @@ import type { AuthScheme, ResolvedEnvironment } from './types.js';
 import { interpolate, SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { loadWscConfig } from './wsc-yaml.js';
 import type { Path, PositionIndex } from '../yaml/positions.js';
-import { addSecret } from '../redact.js';
+import { addSecret, holdsSecret } from '../redact.js';
 
 export interface EnvironmentFlags {
   env?: string;
@@ -71,6 +71,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
   const vars = expandVars(cfg.vars ?? {}, (text, path) =>
     expand(text, ['vars', ...path], `\`vars.${path.join('.')}\``),
   );
+  refuseTokenValues(vars, (path) => `${at(['vars', ...path])}: \`vars.${path.join('.')}\``);
   const publicIds = cfg.publicIds ?? 'as-is';
   const scheme = over.authScheme ?? cfg.authScheme ?? 'bearer';
 
@@ -347,6 +348,26 @@ function authSchemeFromEnv(env: Record<string, string | undefined>): AuthScheme 
 }
 
 /** `${env.NAME}` in the string values of `vars`, recursively. */
+/**
+ * A `vars` value that equals or contains a token wsc resolved, however it got
+ * there (a literal, `${env.X}` under another name): refused, naming where and
+ * which variable, never the value (the plan would show `***`, the server the token).
+ */
+function refuseTokenValues(vars: Record<string, unknown>, where: (path: Path) => string): void {
+  const walk = (v: unknown, path: Path): void => {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    else if (v !== null && v !== undefined && holdsSecret(String(v))) {
+      throw new ConfigError('config_secret', `${where(path)} holds the value of an API token wsc uses`, {
+        hint:
+          'Values of `vars` reach dashboards and the server, while the plan shows a token redacted to the ' +
+          'reviewer: keep tokens in `token:` only.',
+      });
+    }
+  };
+  walk(vars, []);
+}
+
 function expandVars(
   value: Record<string, unknown>,
   expand: (text: string, path: Path) => unknown,
