@@ -92,6 +92,8 @@ interface Failure {
   network?: boolean;
   /** Not even connected (refused, connect timeout, unknown host): counts toward the breaker. */
   noConnection?: boolean;
+  /** An answer that is not the API's (a server error, a gateway's HTML page): counts toward the breaker. */
+  notTheApi?: string;
   /** Never retried: the same request would get the same answer. */
   final?: boolean;
 }
@@ -120,6 +122,19 @@ function queryString(q: Query = {}): string {
 function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * What an error answer says of the service behind the host, for the breaker:
+ * an HTML page (a gateway's or a proxy's, never the API's JSON), or a server
+ * error; not a 503 with Retry-After (a live server asking for time), nor 501
+ * or 505 (a refusal, not an outage). undefined: the API itself answered.
+ */
+function notTheApi(status: number, retryAfter: string | undefined, contentType: string | undefined, text: string) {
+  if (text.trim() !== '' && looksLikeHtml(contentType, text)) return `answered ${status} with an HTML page`;
+  if (status < 500 || status === 501 || status === 505) return undefined;
+  if (status === 503 && retryAfter !== undefined) return undefined;
+  return `answered ${status}`;
 }
 
 /** ` for workbook/sales`, or nothing when the request is for no one resource. */
@@ -234,7 +249,8 @@ export class ApiClient {
   private async beforeRetry(spec: RequestSpec<unknown>, thrown: Error, attempt: number, since: number): Promise<void> {
     if (!(thrown instanceof FailedAttempt)) throw thrown;
     const r = thrown.failure;
-    if (r.status !== undefined) this.breaker.answered();
+    if (r.notTheApi !== undefined) this.breaker.upstreamFailed(this.host, r.notTheApi);
+    else if (r.status !== undefined) this.breaker.answered();
     else if (r.noConnection) this.breaker.connectFailed(this.host);
     if (this.closed || r.final || this.breaker.open) throw r.error;
     const d = retryDecision(
@@ -396,7 +412,13 @@ export class ApiClient {
       const said = failure.error.serverMessage ? `: ${failure.error.serverMessage}` : '';
       this.trace(`← ${status} ${method} ${path} ${ms}ms${label}${said}`);
       const retryAfter = headerOf(res.headers, 'retry-after');
-      throw new FailedAttempt({ ...failure, status, ...(retryAfter !== undefined ? { retryAfter } : {}) });
+      const down = notTheApi(status, retryAfter, contentType, text);
+      throw new FailedAttempt({
+        ...failure,
+        status,
+        ...(retryAfter !== undefined ? { retryAfter } : {}),
+        ...(down !== undefined ? { notTheApi: down } : {}),
+      });
     } finally {
       clearTimeout(t);
       clearTimeout(slow);

@@ -202,7 +202,7 @@ function variableLookup(opts: LoadOptions): VarLookup {
       if (!Object.hasOwn(opts.vars, name)) return { found: false };
       const value = opts.vars[name];
       // wsc.yaml refuses such a value already; vars given by a caller other than wsc.yaml meet the same rule.
-      if (holdsSecret(typeof value === 'string' ? value : JSON.stringify(value) ?? ''))
+      if (holdsSecret(typeof value === 'string' ? value : (JSON.stringify(value) ?? '')))
         return { found: false, refused: 'its value holds an API token wsc uses' };
       return { found: true, value };
     }

@@ -17,10 +17,14 @@ export function isTransient(e: WscError): boolean {
   return e.status === 408 || THROTTLE_STATUSES.includes(e.status) || UNKNOWN_OUTCOME_STATUSES.includes(e.status);
 }
 
+/** Names listed under one cause at most; past it, the cause's one line gives the count, the first and the last. */
+export const LISTED_PER_CAUSE = 10;
+
 /** The cause of a failure, with what names its own resource (address, name, file, request path) taken out. */
 function causeKey(f: FailedRequest): string {
   const e = f.error;
-  const own = [f.request.address, f.request.address.slice(f.request.address.indexOf('/') + 1), f.pos?.file]
+  const path = e instanceof ApiError || e instanceof NetworkError ? e.path : undefined;
+  const own = [f.request.address, f.request.address.slice(f.request.address.indexOf('/') + 1), f.pos?.file, path]
     .filter((x): x is string => x !== undefined && x.length > 0)
     .sort((a, b) => b.length - a.length);
   const general = (text: string | undefined) => own.reduce((t, x) => t.split(x).join('\u0000'), text ?? '');
@@ -41,8 +45,13 @@ export function renderFailureGroups(failed: readonly FailedRequest[], style: Sty
   }
   let out = '';
   for (const group of groups.values()) {
-    if (group.length > 1) out += `  ${c.dim(`${group.length} requests failed for one reason:`)}\n`;
-    for (const f of group) {
+    if (group.length > 1) {
+      const first = visible(group[0]!.request.address);
+      const last = visible(group[group.length - 1]!.request.address);
+      const answer = answerOf(group[0]!.error);
+      out += `  ${c.dim(`${group.length} requests failed for one reason: ${answer}, first ${first}, last ${last}`)}\n`;
+    }
+    for (const f of group.length > LISTED_PER_CAUSE ? [] : group) {
       const where = f.pos ? `  ${c.dim(`${visible(f.pos.file)}:${f.pos.line}`)}` : '';
       out += `  ${c.red(visible(f.request.address))}${where}\n`;
     }
@@ -57,6 +66,35 @@ export function renderFailureGroups(failed: readonly FailedRequest[], style: Sty
     out += `    ${visible(e.message)}\n`;
     for (const d of e.details) out += `    ${visible(d)}\n`;
     if (e.hint) out += `    ${c.cyan('Hint:')} ${visible(e.hint)}\n`;
+  }
+  return out;
+}
+
+/** `PUT -> 502`, `POST -> no answer`: what a failure met, without its path. */
+function answerOf(e: WscError): string {
+  if (e instanceof ApiError) return `${e.method} -> ${e.status}`;
+  if (e instanceof NetworkError) return `${e.method} -> no answer`;
+  return e.code;
+}
+
+/**
+ * The Skipped section's body: one line per request, but a reason shared by more than
+ * LISTED_PER_CAUSE requests (every request an open breaker or an interrupt kept from
+ * starting) is one line with the count, the first and the last.
+ */
+export function renderSkipGroups(
+  skipped: readonly { request: { address: string }; reason: string; what: string }[],
+): string {
+  const groups = new Map<string, typeof skipped>();
+  for (const s of skipped) groups.set(s.reason, [...(groups.get(s.reason) ?? []), s]);
+  let out = '';
+  for (const [reason, group] of groups) {
+    if (group.length > LISTED_PER_CAUSE) {
+      const [first, last] = [group[0]!.request.address, group[group.length - 1]!.request.address];
+      out += `  ${group.length} requests, first ${visible(first)}, last ${visible(last)}: ${visible(reason)}\n`;
+    } else {
+      for (const s of group) out += `  ${visible(s.request.address)} (${s.what}): ${visible(reason)}\n`;
+    }
   }
   return out;
 }

@@ -3,7 +3,7 @@
 import { INTERRUPTED, type ApplyEvent, type ApplyResult } from '../core/execute.js';
 import type { Plan, PlannedRequest } from '../core/model.js';
 import { ApiError, NetworkError } from '../errors.js';
-import { convergenceNote, renderFailureGroups } from './apply-failures.js';
+import { convergenceNote, renderFailureGroups, renderSkipGroups } from './apply-failures.js';
 import { plural } from './diagnostics.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
@@ -164,7 +164,7 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
   }
   if (result.skipped.length) {
     out += `\nSkipped:\n`;
-    for (const s of result.skipped) out += `  ${s.request.address} (${describeRequest(s.request)}): ${s.reason}\n`;
+    out += renderSkipGroups(result.skipped.map((s) => ({ ...s, what: describeRequest(s.request) })));
   }
   for (const f of result.emptyFolders ?? []) {
     out += `\n${c.yellow('warning')} ${visible(f)} was created by this apply and is left empty (what was to go in it `;

@@ -12,6 +12,14 @@ import { readFolderTree } from '../../src/api/folders.js';
 const TOKEN = 'token-for-bounds';
 const Any = z.unknown();
 
+/** A sleep of 1 ms that ends at once when the client's wait is aborted (the breaker opening). */
+const abortableSleep = (_ms: number, signal: AbortSignal) =>
+  new Promise<void>((ok, fail) => {
+    if (signal.aborted) return fail(signal.reason as Error);
+    signal.addEventListener('abort', () => fail(signal.reason as Error), { once: true });
+    setTimeout(ok, 1);
+  });
+
 describe('ListBound', () => {
   test('a list stops at its first count plus a margin of 10%, at least 1000', () => {
     expect(listMargin(3)).toBe(1000);
@@ -199,6 +207,57 @@ describe('the connect breaker', () => {
       expect((late as NetworkError).message).toMatch(
         /^GET \/api\/v1\/user-attributes: not started: 8 connections in a row to 127\.0\.0\.1:\d+ failed, the server seems down\.$/,
       );
+    } finally {
+      await c.close();
+    }
+  });
+
+  test.each([
+    [
+      '502 with an HTML page',
+      'answered 502 with an HTML page',
+      502,
+      'text/html',
+      '<html><h1>502 Bad Gateway</h1></html>',
+    ],
+    ['500 as JSON', 'answered 500', 500, 'application/json', '{"message":"boom"}'],
+    ['a 404 HTML page', 'answered 404 with an HTML page', 404, 'text/html', '<!doctype html><p>Not Found</p>'],
+  ])('%s in a row opens it: no request after, retry waits end', async (_, said, status, type, body) => {
+    const s = await serve((_req, res) => res.writeHead(status, { 'content-type': type }).end(body));
+    const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxRetries: 6, sleep: abortableSleep });
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 50 }, () => c.get('/api/v1/user-attributes', Any)));
+      expect(results.every((r) => r.status === 'rejected')).toBe(true);
+      expect(c.breaker.open).toBe(true);
+      // Each sent once (the pool had them all before the breaker opened), and no retry after it opened.
+      expect(s.seen.length).toBeLessThan(50 + BREAKER_THRESHOLD);
+      const sent = s.seen.length;
+      const late = await c.get('/api/v1/user-attributes', Any).catch((x: unknown) => x);
+      expect(late).toBeInstanceOf(NetworkError);
+      expect(s.seen.length).toBe(sent);
+      expect(String(c.breaker.signal.reason)).toMatch(
+        new RegExp(`^not started: 8 requests in a row to 127\\.0\\.0\\.1:\\d+ failed \\(${said}\\), the server behind`),
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('the API answering (a 503 with Retry-After, a 501, a JSON 4xx) never opens it', async () => {
+    const answers: [number, Record<string, string>][] = [
+      [503, { 'retry-after': '0' }],
+      [501, {}],
+      [409, {}],
+    ];
+    const s = await serve((_req, res, n) => {
+      const [status, headers] = answers[n % answers.length]!;
+      json(res, status, { message: 'no' }, headers);
+    });
+    const c = new ApiClient({ baseUrl: s.url, token: TOKEN, maxRetries: 0, sleep: abortableSleep });
+    try {
+      for (let i = 0; i < 30; i++) await c.get('/api/v1/user-attributes', Any).catch(() => undefined);
+      expect(c.breaker.open).toBe(false);
+      expect(s.seen.length).toBe(30);
     } finally {
       await c.close();
     }

@@ -50,7 +50,9 @@ describe('a token value under another variable name', () => {
       for (const cmd of COMMANDS) {
         const r = await runCli([...cmd, '--dir', dir], { env });
         expect(r.code, r.stderr + r.stdout).toBe(3);
-        expect(r.stdout + r.stderr).toMatch(/reports\/r\.yaml:4:\d+ error `\$\{env\.COPY\}` cannot be used in a bundle/);
+        expect(r.stdout + r.stderr).toMatch(
+          /reports\/r\.yaml:4:\d+ error `\$\{env\.COPY\}` cannot be used in a bundle/,
+        );
         expectNoValue(r.stdout + r.stderr, emulatorEnv.WSC_TOKEN);
       }
       expect(emu.log).toEqual([]);
@@ -69,7 +71,9 @@ describe('a token value under another variable name', () => {
             env: { ...emulatorEnv, ALIAS_VALUE: emulatorEnv.WSC_TOKEN },
           });
           expect(r.code, r.stderr + r.stdout).toBe(3);
-          expect(r.stderr).toMatch(/wsc\.yaml:6:14: `vars\.title` holds the value of an API token wsc uses \[config_secret\]/);
+          expect(r.stderr).toMatch(
+            /wsc\.yaml:6:14: `vars\.title` holds the value of an API token wsc uses \[config_secret\]/,
+          );
           expectNoValue(r.stdout + r.stderr, emulatorEnv.WSC_TOKEN);
         }
       }
