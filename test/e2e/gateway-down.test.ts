@@ -72,7 +72,7 @@ async function gateway(emu: Emulator, writesBeforeDeath: number): Promise<Gatewa
       const up = await fetch(`${emu.url}${req.url ?? '/'}`, {
         method: req.method ?? 'GET',
         headers,
-        ...(body.length > 0 || write ? { body } : {}),
+        ...(body.length > 0 || write ? { body: new Uint8Array(body) } : {}),
       });
       const text = Buffer.from(await up.arrayBuffer());
       res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
