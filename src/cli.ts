@@ -105,6 +105,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
   // Offline: no connection flags. --base-url and --deployment still choose (and check) the environment.
   outputFlag(targetFlags(bundleFlags(withHelp(program.command('validate'), 'validate'))), ['human', 'json'])
     .option('--no-color', 'disable colour (env: NO_COLOR)')
+    .option('--strict', 'a reference the bundle cannot resolve offline is an error, not a warning (for CI)')
     .description('check the bundle offline and print every problem found')
     .action(action<ValidateOptions>(program, () => import('./commands/validate.js')));
 

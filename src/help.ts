@@ -15,10 +15,10 @@ const INVALID: readonly [number, string] = [3, 'invalid input (usage, wsc.yaml, 
 
 export const HELP: Record<CommandName, CommandHelp> = {
   validate: {
-    examples: ['wsc validate', 'wsc validate --dir dashboards --env prod', 'wsc validate --output json'],
+    examples: ['wsc validate', 'wsc validate --dir dashboards --env prod', 'wsc validate --strict --output json'],
     exitCodes: [
       [0, 'the bundle is valid (warnings do not fail)'],
-      [3, 'the bundle or wsc.yaml has errors, or a usage error'],
+      [3, 'the bundle or wsc.yaml has errors (with --strict: also a reference outside the bundle), or a usage error'],
     ],
   },
   plan: {

@@ -8,6 +8,7 @@ import type { Path, PositionIndex } from '../yaml/positions.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
 import type { Kind } from '../domain/bundle-schema/index.js';
 import { DEFAULT_COLS } from '../domain/grid.js';
+import { nearMisses, oneOf } from '../domain/suggest.js';
 
 export interface DocItem {
   kind: Kind;
@@ -22,6 +23,14 @@ export interface DocItem {
    * `workbook/<slug>`), first occurrence: plan reports it at the same place.
    */
   unknownRefs?: Map<string, SourcePos>;
+}
+
+export interface CrossCheckOptions {
+  /** A reference to something not in the bundle is a warning (the target may hold it) rather than an error. */
+  mayHoldUnknownRefs: boolean;
+  /** `validate --strict`: such a reference is an error because the run asked for it (its hint says so). */
+  strict?: boolean;
+  checkRefs: boolean;
 }
 
 /** Widgets per dashboard above which the pairwise overlap check is skipped. */
@@ -50,10 +59,7 @@ interface Seen {
 // One small function per document and per concern, rather than three loops
 // in one function: V8 compiles a hot loop by compiling its whole function
 // ("on-stack replacement"), so small functions keep that work small.
-export function crossChecks(
-  items: readonly DocItem[],
-  opts: { mayHoldUnknownRefs: boolean; checkRefs: boolean },
-): Diagnostic[] {
+export function crossChecks(items: readonly DocItem[], opts: CrossCheckOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const sink: Sink = {
     err: (rule, message, pos, hint) => out.push({ severity: 'error', rule, message, pos, ...(hint ? { hint } : {}) }),
@@ -195,12 +201,7 @@ function checkDashboard(item: DocItem, sink: Sink): void {
 }
 
 /** A document's references: well-formed, and (checkRefs) to something the bundle or the deployment may hold. */
-function checkReferences(
-  item: DocItem,
-  seen: Seen,
-  opts: { mayHoldUnknownRefs: boolean; checkRefs: boolean },
-  sink: Sink,
-): void {
+function checkReferences(item: DocItem, seen: Seen, opts: CrossCheckOptions, sink: Sink): void {
   if (item.kind !== 'Workbook' && item.kind !== 'Report') return;
   const refs: FoundRef[] = [];
   const problems: RefProblem[] = [];
@@ -211,23 +212,42 @@ function checkReferences(
   if (!opts.checkRefs) return;
   for (const r of refs) {
     const id = r.kind === 'report' ? r.target : normalizeSlug(r.target);
-    if (r.kind === 'report' ? seen.publicIds.has(id) : seen.slugs.has(id)) continue;
+    const known = r.kind === 'report' ? seen.publicIds : seen.slugs;
+    if (known.has(id)) continue;
     const what = `${r.kind} \`${id}\``;
     const pos = posOf(item, r.path, 'value');
+    const near = nearMissesIn(id, known, r.kind === 'report' ? 'publicId' : 'slug');
+    const suggestion = near === undefined ? '' : ` (did you mean ${near.text}?)`;
     if (opts.mayHoldUnknownRefs) {
-      sink.warn('unknown-reference', `${what} is not in the bundle; plan will check the target`, pos);
+      sink.warn(
+        'unknown-reference',
+        `${what} is not in the bundle${suggestion}; plan will check the target`,
+        pos,
+        near === undefined ? undefined : near.hint,
+      );
       const key = `${r.kind}/${id}`;
       const seenAt = (item.unknownRefs ??= new Map());
       if (!seenAt.has(key)) seenAt.set(key, pos);
     } else {
-      sink.err(
-        'unknown-reference',
-        `${what} is not in the bundle`,
-        pos,
+      const add =
         r.kind === 'report'
           ? `Add a Report with publicId ${r.target}, or fix the reference.`
-          : `Add a Workbook with slug ${describe(r.target)}, or fix the reference.`,
-      );
+          : `Add a Workbook with slug ${describe(r.target)}, or fix the reference.`;
+      const strict = opts.strict === true ? ' (--strict: every reference must resolve within the bundle)' : '';
+      sink.err('unknown-reference', `${what} is not in the bundle${suggestion}${strict}`, pos, near?.hint ?? add);
     }
   }
+}
+
+/** Names of the bundle close to an unknown one: the text of "did you mean …?" and a hint naming their files. */
+function nearMissesIn(
+  id: string,
+  known: ReadonlyMap<string, DocItem>,
+  key: 'publicId' | 'slug',
+): { text: string; hint: string } | undefined {
+  const near = nearMisses(id, known.keys());
+  if (near.length === 0) return undefined;
+  const what = key === 'publicId' ? 'the report' : 'the workbook';
+  const where = near.map((n) => `\`${n}\` is ${what} of ${fmt(posOf(known.get(n)!, [key], 'value'))}`);
+  return { text: oneOf(near), hint: `${where.join('; ')}.` };
 }

@@ -14,6 +14,7 @@ import { discoverFiles, isDirectory } from './files.js';
 import { isObject, issuesToDiagnostics } from '../yaml/issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from '../domain/bundle-schema/index.js';
 import { closest } from '../domain/suggest.js';
+import { folderNearMisses } from './checks-folders.js';
 import { parseYaml, type ParsedDoc, type VarUse } from '../yaml/parse.js';
 import { readBundleFileSync, type BundleFile, type ReadResult } from '../yaml/read.js';
 
@@ -24,6 +25,8 @@ export interface LoadOptions {
   env: Record<string, string | undefined>;
   /** A reference to something not in the bundle is a warning (the target may hold it) rather than an error. */
   mayHoldUnknownRefs: boolean;
+  /** `validate --strict`: a reference not in the bundle is an error whatever the environment, and says why. */
+  strict?: boolean;
   /** Variables a `token:` of wsc.yaml reads: refused whatever their names. */
   tokenVariables?: readonly string[];
   /** wsc.yaml could not be read: `${vars.NAME}` is taken as defined, its value unknown (no diagnostic of its own). */
@@ -72,8 +75,11 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
   for (let i = 0; i < files.length; i++)
     if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;
   // With documents unread, a reference to them would be reported as unknown: skip that check then.
-  diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs: opts.mayHoldUnknownRefs, checkRefs: !incomplete }));
+  const strict = opts.strict === true;
+  const mayHoldUnknownRefs = opts.mayHoldUnknownRefs && !strict;
+  diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs, strict, checkRefs: !incomplete }));
   diagnostics.push(...safetyChecks(items));
+  diagnostics.push(...folderNearMisses(checked));
   return { desired: buildDesired(items), diagnostics };
 }
 

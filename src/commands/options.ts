@@ -20,7 +20,10 @@ export interface CommonOptions {
 export interface ValidateOptions extends Pick<
   CommonOptions,
   'dir' | 'env' | 'baseUrl' | 'deployment' | 'output' | 'color'
-> {}
+> {
+  /** References the bundle cannot resolve offline are errors (CI). */
+  strict?: boolean;
+}
 export interface PlanOptions extends CommonOptions {
   out?: string;
   detailedExitcode: boolean;

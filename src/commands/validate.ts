@@ -32,15 +32,23 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
       vars: env.vars,
       env: ctx.env,
       mayHoldUnknownRefs: env.mayHoldUnknownRefs,
+      strict: opts.strict === true,
       tokenVariables: env.tokenVariables,
     });
     diagnostics = loaded.diagnostics;
     resources = countResources(loaded.desired);
   } catch (e) {
     // wsc.yaml itself is invalid: its diagnostics are part of this command's result, and so are the bundle
-    // files', read without the environment (its `vars` unknown; a reference outside the bundle only warned of).
+    // files', read without the environment (its `vars` unknown; a reference outside the bundle only warned of, unless
+    // --strict).
     if (!(e instanceof BundleError)) throw e;
-    const loaded = await loadBundle(dir, { vars: {}, varsUnknown: true, env: ctx.env, mayHoldUnknownRefs: true });
+    const loaded = await loadBundle(dir, {
+      vars: {},
+      varsUnknown: true,
+      env: ctx.env,
+      mayHoldUnknownRefs: true,
+      strict: opts.strict === true,
+    });
     diagnostics = [...e.diagnostics, ...loaded.diagnostics];
     resources = countResources(loaded.desired);
   }

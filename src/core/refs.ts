@@ -3,6 +3,7 @@
 // target becomes its numeric id; one created by the same apply stays a
 // reference (known after apply); one that exists nowhere is an error.
 import { normalizeSlug } from '../domain/wire.js';
+import { oneOf } from '../domain/suggest.js';
 import { EXIT, WscError, type SourcePos } from '../errors.js';
 import { setMember } from './canonical.js';
 import { isRef, type JsonValue, type Ref } from './model.js';
@@ -12,6 +13,8 @@ import { at } from './plan/compare.js';
 export interface RefTargets {
   report(bundlePublicId: string): number | 'pending' | undefined;
   workbook(slug: string): number | 'pending' | undefined;
+  /** Names a reference to nothing may be a slip of (bundle and deployment), for "did you mean …?". */
+  nearMisses?(ref: Ref): string[];
 }
 
 export function refKey(ref: Ref): string {
@@ -45,7 +48,7 @@ export function resolveRefs(v: JsonValue, targets: RefTargets, where: RefSite): 
   const walk = (x: JsonValue): JsonValue => {
     if (isRef(x)) {
       const target = '$report' in x ? targets.report(x.$report) : targets.workbook(normalizeSlug(x.$workbook));
-      if (target === undefined) throw unknownReference(x, where);
+      if (target === undefined) throw unknownReference(x, where, targets.nearMisses?.(x) ?? []);
       if (target === 'pending') {
         // Kept normalised, so the executor finds the workbook it waits for by address.
         const ref: Ref = '$report' in x ? { $report: x.$report } : { $workbook: normalizeSlug(x.$workbook) };
@@ -88,14 +91,16 @@ export function resolveRefs(v: JsonValue, targets: RefTargets, where: RefSite): 
   return { value: walk(v), pending };
 }
 
-function unknownReference(ref: Ref, where: RefSite): WscError {
+function unknownReference(ref: Ref, where: RefSite, near: readonly string[]): WscError {
   // The reference's own place (the one `wsc validate` names), else the resource's.
   const pos = where.refPos?.get(refKey(ref)) ?? where.pos;
   const what = '$report' in ref ? `report "${ref.$report}"` : `workbook "${ref.$workbook}"`;
   const kind = '$report' in ref ? 'report with that publicId' : 'workbook with that slug';
+  const didYouMean = near.length > 0 ? ` Did you mean ${oneOf(near)}?` : '';
   return new WscError(
     'unknown_reference',
-    `${at(pos)}${where.address} ${where.path} refers to ${what}, which is neither in the bundle nor in the deployment.`,
+    `${at(pos)}${where.address} ${where.path} refers to ${what}, which is neither in the bundle nor in the ` +
+      `deployment.${didYouMean}`,
     // A validation error, known only once the deployment is read:
     // exit 3 like any invalid bundle; nothing was written.
     EXIT.invalid,

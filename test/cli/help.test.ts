@@ -31,7 +31,7 @@ const TARGET = ['--base-url', '--deployment'];
 const CONNECTION = ['--verbose', '--concurrency', '--max-retries', '--page-size', '--max-list-items'];
 
 const EXPECTED: Record<string, string[]> = {
-  validate: [...BUNDLE, ...TARGET, '--output', '--no-color', '--help'],
+  validate: [...BUNDLE, ...TARGET, '--output', '--no-color', '--strict', '--help'],
   plan: [
     ...BUNDLE,
     ...TARGET,

@@ -12,6 +12,7 @@ import type {
   Ref,
 } from '../model.js';
 import { livePublicId } from '../publicid.js';
+import { nearMisses } from '../../domain/suggest.js';
 import type { RefTargets } from '../refs.js';
 import { adoptAliasElsewhere, adoptPublicIdSet, canTakePublicId } from './adopt.js';
 import { at, planError } from './compare.js';
@@ -195,7 +196,21 @@ export function refTargets(m: Matches, desired: DesiredState, ctx: PlanContext):
       if (dw) return m.workbooks.get(dw)?.id ?? 'pending';
       return m.liveWorkbookBySlug.get(slug)?.id;
     },
+    nearMisses(ref) {
+      if ('$workbook' in ref)
+        return nearMisses(
+          normalizeSlug(ref.$workbook),
+          unique([...workbookBySlug.keys(), ...m.liveWorkbookBySlug.keys()]),
+        );
+      // Per deployment, a live publicId is derived from the bundle's: only as-is ones are names a file can write.
+      const live = ctx.publicIds === 'as-is' ? m.liveReportsByPid.keys() : [];
+      return nearMisses(ref.$report, unique([...m.reportsByBundleId.keys(), ...live]));
+    },
   };
+}
+
+function unique(names: string[]): string[] {
+  return [...new Set(names)];
 }
 
 /** The request a pending reference waits for. */
