@@ -8,7 +8,7 @@ import type { Path, PositionIndex } from '../yaml/positions.js';
 import { scanRefs, type FoundRef, type RefProblem } from './refs.js';
 import type { Kind } from '../domain/bundle-schema/index.js';
 import { DEFAULT_COLS } from '../domain/grid.js';
-import { nearMisses, oneOf } from '../domain/suggest.js';
+import { KnownNames, oneOf } from '../domain/suggest.js';
 
 export interface DocItem {
   kind: Kind;
@@ -54,6 +54,8 @@ interface Seen {
   publicIds: Map<string, DocItem>;
   attrNames: Map<string, DocItem>;
   attrIds: Map<number, DocItem>;
+  /** The publicIds and slugs as names to guess among, made at the first unknown reference. */
+  near: { report?: KnownNames; workbook?: KnownNames };
 }
 
 // One small function per document and per concern, rather than three loops
@@ -66,7 +68,7 @@ export function crossChecks(items: readonly DocItem[], opts: CrossCheckOptions):
     warn: (rule, message, pos, hint) =>
       out.push({ severity: 'warning', rule, message, pos, ...(hint ? { hint } : {}) }),
   };
-  const seen: Seen = { slugs: new Map(), publicIds: new Map(), attrNames: new Map(), attrIds: new Map() };
+  const seen: Seen = { slugs: new Map(), publicIds: new Map(), attrNames: new Map(), attrIds: new Map(), near: {} };
   for (let i = 0; i < items.length; i++) checkIdentity(items[i]!, seen, sink);
   for (let i = 0; i < items.length; i++)
     if (items[i]!.kind === 'Workbook' && items[i]!.partial !== true) checkDashboard(items[i]!, sink);
@@ -210,13 +212,17 @@ function checkReferences(item: DocItem, seen: Seen, opts: CrossCheckOptions, sin
   if (item.value['meta'] !== undefined) scanRefs(item.value['meta'], ['meta'], refs, problems);
   for (const p of problems) sink.err('bad-reference', p.message, posOf(item, p.path, p.at));
   if (!opts.checkRefs) return;
+  const names = {
+    report: () => (seen.near.report ??= new KnownNames(seen.publicIds.keys())),
+    workbook: () => (seen.near.workbook ??= new KnownNames(seen.slugs.keys())),
+  };
   for (const r of refs) {
     const id = r.kind === 'report' ? r.target : normalizeSlug(r.target);
     const known = r.kind === 'report' ? seen.publicIds : seen.slugs;
     if (known.has(id)) continue;
     const what = `${r.kind} \`${id}\``;
     const pos = posOf(item, r.path, 'value');
-    const near = nearMissesIn(id, known, r.kind === 'report' ? 'publicId' : 'slug');
+    const near = nearMissesIn(id, known, names[r.kind], r.kind === 'report' ? 'publicId' : 'slug');
     const suggestion = near === undefined ? '' : ` (did you mean ${near.text}?)`;
     if (opts.mayHoldUnknownRefs) {
       sink.warn(
@@ -243,9 +249,10 @@ function checkReferences(item: DocItem, seen: Seen, opts: CrossCheckOptions, sin
 function nearMissesIn(
   id: string,
   known: ReadonlyMap<string, DocItem>,
+  names: () => KnownNames,
   key: 'publicId' | 'slug',
 ): { text: string; hint: string } | undefined {
-  const near = nearMisses(id, known.keys());
+  const near = names().nearMisses(id);
   if (near.length === 0) return undefined;
   const what = key === 'publicId' ? 'the report' : 'the workbook';
   const where = near.map((n) => `\`${n}\` is ${what} of ${fmt(posOf(known.get(n)!, [key], 'value'))}`);

@@ -39,31 +39,50 @@ export function closest(word: string, known: readonly string[]): string | undefi
   return bestDist <= limit ? best : undefined;
 }
 
+/** Three rows of the distance table, reused across calls (grown when a longer word comes). */
+let rows = [new Uint16Array(64), new Uint16Array(64), new Uint16Array(64)];
+
 /**
  * Edit distance where swapping two neighbouring characters counts as one edit
  * (optimal string alignment), or `max + 1` as soon as it must exceed `max`.
+ * Only the band of cells within `max` of the diagonal is computed: a cell
+ * outside it is more than `max` (it counts as `max + 1`).
  */
 export function editDistance(a: string, b: string, max: number): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length + 1 > rows[0]!.length) rows = rows.map(() => new Uint16Array(b.length + 1));
+  const out = max + 1;
+  let prev2 = rows[0]!;
+  let prev = rows[1]!;
+  let cur = rows[2]!;
+  for (let j = 0; j <= b.length; j++) prev[j] = j > max ? out : j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+    const from = Math.max(1, i - max);
+    const to = Math.min(b.length, i + max);
+    cur[from - 1] = from === 1 && i <= max ? i : out;
+    let rowMin = cur[from - 1]!;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = from; j <= to; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let d = prev[j - 1]! + (ai === bj ? 0 : 1);
+      if (prev[j]! + 1 < d) d = prev[j]! + 1;
+      if (cur[j - 1]! + 1 < d) d = cur[j - 1]! + 1;
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && prev2[j - 2]! + 1 < d)
+        d = prev2[j - 2]! + 1;
+      if (d > out) d = out;
       cur[j] = d;
       if (d < rowMin) rowMin = d;
     }
+    if (to < b.length) cur[to + 1] = out;
     // Every later row is at least this row's least value: stop once it is past `max`.
-    if (rowMin > max) return max + 1;
+    if (rowMin > max) return out;
+    const t = prev2;
     prev2 = prev;
     prev = cur;
+    cur = t;
   }
-  return Math.min(prev[b.length]!, max + 1);
+  return Math.min(prev[b.length]!, out);
 }
 
 /** The edits a name of this length may be away from a known one to count as a near miss. */
@@ -78,20 +97,63 @@ export function nearMissLimit(word: string): number {
  * found is never a near miss.
  */
 export function nearMisses(word: string, known: Iterable<string>): string[] {
-  if (word.length > 200) return [];
-  const w = word.toLowerCase();
-  const max = nearMissLimit(word);
-  let best = max + 1;
-  let found: string[] = [];
-  for (const k of known) {
-    if (k === word) continue;
-    const d = editDistance(w, k.toLowerCase(), best);
-    if (d < best) {
-      best = d;
-      found = [k];
-    } else if (d === best && d <= max && found.length < 3) found.push(k);
+  return new KnownNames(known).nearMisses(word);
+}
+
+/** Names to find near misses among, lower-cased once for many questions. */
+export class KnownNames {
+  private readonly names: string[];
+  private readonly lower: string[];
+  private readonly sigs: Int32Array;
+  private readonly asked = new Map<string, string[]>();
+
+  constructor(names: Iterable<string>) {
+    this.names = [...names];
+    this.lower = this.names.map((n) => n.toLowerCase());
+    this.sigs = Int32Array.from(this.lower, signature);
   }
-  return best <= max ? found : [];
+
+  nearMisses(word: string): string[] {
+    const done = this.asked.get(word);
+    if (done !== undefined) return done;
+    const found = this.search(word);
+    this.asked.set(word, found);
+    return found;
+  }
+
+  private search(word: string): string[] {
+    if (word.length > 200) return [];
+    const w = word.toLowerCase();
+    const max = nearMissLimit(word);
+    let best = max + 1;
+    let found: string[] = [];
+    const sig = signature(w);
+    for (let i = 0; i < this.names.length; i++) {
+      const k = this.lower[i]!;
+      if (this.names[i] === word || Math.abs(k.length - w.length) > max) continue;
+      // Each edit brings at most one character the other name lacks: more missing, and it is too far.
+      if (bitCount(sig & ~this.sigs[i]!) > max) continue;
+      const d = editDistance(w, k, Math.min(best, max));
+      if (d < best) {
+        best = d;
+        found = [this.names[i]!];
+      } else if (d === best && d <= max && found.length < 3) found.push(this.names[i]!);
+    }
+    return best <= max ? found : [];
+  }
+}
+
+/** The characters of a word as a set of 32 bits (several characters share a bit). */
+function signature(word: string): number {
+  let sig = 0;
+  for (let i = 0; i < word.length; i++) sig |= 1 << word.charCodeAt(i) % 32;
+  return sig;
+}
+
+function bitCount(n: number): number {
+  let c = 0;
+  for (let v = n >>> 0; v !== 0; v &= v - 1) c++;
+  return c;
 }
 
 /** `` `a` ``, `` `a` or `b` ``, `` `a`, `b` or `c` ``. */

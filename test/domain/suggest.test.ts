@@ -3,7 +3,7 @@
 // unknown identity gets.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { editDistance, levenshtein, nearMisses, oneOf } from '../../src/domain/suggest.js';
+import { KnownNames, editDistance, levenshtein, nearMissLimit, nearMisses, oneOf } from '../../src/domain/suggest.js';
 import { runs } from '../helpers/property.js';
 
 /** Optimal string alignment distance, by its definition (small strings only). */
@@ -52,6 +52,26 @@ describe('nearMisses', () => {
     ['revMrrTrnd01', []],
   ])('%s → %j', (word, expected) => {
     expect(nearMisses(word, ids)).toEqual(expected);
+  });
+
+  test('the same as comparing with every name by the definition (the quick filters lose nothing)', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'B', 'c', 'd', '1'), minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(word, fc.uniqueArray(word, { maxLength: 12 }), (w, known) => {
+        const max = nearMissLimit(w);
+        const dist = known.filter((k) => k !== w).map((k) => [k, osa(w.toLowerCase(), k.toLowerCase())] as const);
+        const best = Math.min(...dist.map(([, d]) => d));
+        const expected =
+          best <= max
+            ? dist
+                .filter(([, d]) => d === best)
+                .map(([k]) => k)
+                .slice(0, 3)
+            : [];
+        expect(new KnownNames(known).nearMisses(w)).toEqual(expected);
+      }),
+      { numRuns: runs(300) },
+    );
   });
 
   test('ties are all named (up to three), in the order known; short names need a closer match', () => {

@@ -12,7 +12,7 @@ import type {
   Ref,
 } from '../model.js';
 import { livePublicId } from '../publicid.js';
-import { nearMisses } from '../../domain/suggest.js';
+import { KnownNames } from '../../domain/suggest.js';
 import type { RefTargets } from '../refs.js';
 import { adoptAliasElsewhere, adoptPublicIdSet, canTakePublicId } from './adopt.js';
 import { at, planError } from './compare.js';
@@ -184,6 +184,7 @@ function adoptTarget(w: DesiredWorkbook, byId: Map<number, Workbook>, ctx: PlanC
 
 export function refTargets(m: Matches, desired: DesiredState, ctx: PlanContext): RefTargets {
   const workbookBySlug = new Map(desired.workbooks.map((w) => [w.slug, w]));
+  const near: { report?: KnownNames; workbook?: KnownNames } = {};
   return {
     report(bundleId) {
       const rm = m.reportsByBundleId.get(bundleId);
@@ -197,20 +198,16 @@ export function refTargets(m: Matches, desired: DesiredState, ctx: PlanContext):
       return m.liveWorkbookBySlug.get(slug)?.id;
     },
     nearMisses(ref) {
-      if ('$workbook' in ref)
-        return nearMisses(
-          normalizeSlug(ref.$workbook),
-          unique([...workbookBySlug.keys(), ...m.liveWorkbookBySlug.keys()]),
-        );
+      if ('$workbook' in ref) {
+        near.workbook ??= new KnownNames(new Set([...workbookBySlug.keys(), ...m.liveWorkbookBySlug.keys()]));
+        return near.workbook.nearMisses(normalizeSlug(ref.$workbook));
+      }
       // Per deployment, a live publicId is derived from the bundle's: only as-is ones are names a file can write.
       const live = ctx.publicIds === 'as-is' ? m.liveReportsByPid.keys() : [];
-      return nearMisses(ref.$report, unique([...m.reportsByBundleId.keys(), ...live]));
+      near.report ??= new KnownNames(new Set([...m.reportsByBundleId.keys(), ...live]));
+      return near.report.nearMisses(ref.$report);
     },
   };
-}
-
-function unique(names: string[]): string[] {
-  return [...new Set(names)];
 }
 
 /** The request a pending reference waits for. */
