@@ -146,7 +146,7 @@ export class KnownNames {
 /** The characters of a word as a set of 32 bits (several characters share a bit). */
 function signature(word: string): number {
   let sig = 0;
-  for (let i = 0; i < word.length; i++) sig |= 1 << word.charCodeAt(i) % 32;
+  for (let i = 0; i < word.length; i++) sig |= 1 << (word.charCodeAt(i) % 32);
   return sig;
 }
 
