@@ -214,9 +214,19 @@ export class ApiError extends WscError {
   /** The `code` member of the error body, e.g. `upsert_branch_changed`. */
   readonly apiCode?: string;
   readonly serverMessage?: string;
+  /** The error answer's body was JSON (the API's errors are; a web server's or a gateway's page is not). */
+  readonly jsonBody?: boolean;
 
   constructor(
-    init: { method: string; path: string; status: number; apiCode?: string; serverMessage?: string; code?: ApiCode },
+    init: {
+      method: string;
+      path: string;
+      status: number;
+      apiCode?: string;
+      serverMessage?: string;
+      code?: ApiCode;
+      jsonBody?: boolean;
+    },
     message: string,
     opts: WscErrorOptions = {},
   ) {
@@ -226,6 +236,7 @@ export class ApiError extends WscError {
     this.status = init.status;
     this.apiCode = init.apiCode;
     this.serverMessage = init.serverMessage;
+    if (init.jsonBody !== undefined) this.jsonBody = init.jsonBody;
   }
 }
 

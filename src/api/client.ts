@@ -54,6 +54,8 @@ export interface ApiClientOptions {
   requestTimeoutMs?: number;
   /** `--max-retries`; else RETRY_POLICY's. */
   maxRetries?: number;
+  /** The rest of the retry policy, where it differs from RETRY_POLICY's (doctor's short budget). */
+  retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   /** `first` of list requests. Default 500. */
   pageSize?: number;
   /** Largest response body accepted. Default 32 MiB. */
@@ -187,7 +189,8 @@ export class ApiClient {
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxListItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
     this.pageSizes = new PageSizes(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
-    this.policy = opts.maxRetries === undefined ? RETRY_POLICY : policyWithMaxRetries(opts.maxRetries);
+    const policy = { ...RETRY_POLICY, ...opts.retryPolicy };
+    this.policy = opts.maxRetries === undefined ? policy : policyWithMaxRetries(opts.maxRetries, policy);
     this.traceFn = opts.trace;
     this.noticeFn = opts.notice;
     this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
@@ -268,7 +271,8 @@ export class ApiClient {
       this.policy,
     );
     if (!d.retry) {
-      if (attempt > 1) r.error.details.push(`Tried ${attempt} times (--max-retries ${this.policy.maxRetries}).`);
+      if (d.longWait !== undefined) r.error.details.push(`${d.reason.replace(/^[^:]*: /, '')}.`);
+      else if (attempt > 1) r.error.details.push(`Tried ${attempt} times (--max-retries ${this.policy.maxRetries}).`);
       else if (d.reason.includes('not safe to repeat')) {
         const see = 'Run `wsc plan` to see the current state.';
         r.error.details.push(`Not sent again: the server may have acted on it. ${see}`);

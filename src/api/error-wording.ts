@@ -170,6 +170,7 @@ export function statusFailure(
   let serverMessage: string | undefined;
   let apiCode: string | undefined;
   const html = text.trim() !== '' && looksLikeHtml(contentType, text);
+  let jsonBody = false;
   if (!html && text.trim() !== '') {
     let json: unknown;
     try {
@@ -179,7 +180,10 @@ export function statusFailure(
       // eslint-disable-next-line no-control-regex -- binary garbage is not a message
       if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = shownServerText(text.trim(), w.redact);
     }
-    if (json !== undefined) ({ message: serverMessage, code: apiCode } = readErrorBody(json, w.redact));
+    if (json !== undefined) {
+      jsonBody = true;
+      ({ message: serverMessage, code: apiCode } = readErrorBody(json, w.redact));
+    }
   }
   const reason = STATUS_TEXT[status] ?? 'HTTP error';
   const said =
@@ -198,6 +202,7 @@ export function statusFailure(
     status,
     ...(apiCode !== undefined ? { apiCode } : {}),
     ...(serverMessage !== undefined ? { serverMessage } : {}),
+    jsonBody,
   };
   const error = new ApiError(init, message, hint ? { hint } : {});
   return { error, ...(apiCode !== undefined ? { apiCode } : {}) };

@@ -8,8 +8,14 @@ export interface RetryPolicy {
   /** Backoff before retry n (1-based) is random() × min(capDelayMs, baseDelayMs × 2^(n-1)) ("full jitter"). */
   baseDelayMs: number;
   capDelayMs: number;
-  /** A Retry-After longer than this is waited for only this long. */
+  /** A Retry-After longer than this is waited for only this long (or, with `longRetryAfter: 'give-up'`, not at all). */
   retryAfterCapMs: number;
+  /**
+   * What a Retry-After longer than the cap does: `cap` waits the cap (commands
+   * that change things want their request through); `give-up` ends the
+   * request there and says what the server asked (doctor: a verdict, not a wait).
+   */
+  longRetryAfter?: 'cap' | 'give-up';
   /**
    * No retry starts when its wait would end more than this long after the
    * request's first attempt (the attempt under way keeps its own timeout).
@@ -54,6 +60,18 @@ export interface RetryDecision {
   retry: boolean;
   delayMs?: number;
   reason: string;
+  /** Not retried because the server's Retry-After (this many ms) is longer than the policy waits. */
+  longWait?: number;
+}
+
+/** A wait in words: `3 s`, `2 h`, `31 years`. */
+export function waitText(ms: number): string {
+  const s = ms / 1000;
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172_800) return `${Math.round(s / 3600)} h`;
+  if (s < 63_072_000) return `${Math.round(s / 86_400)} days`;
+  return `${Math.round(s / 31_557_600)} years`;
 }
 
 /** GET/PUT/… may be repeated; POST only when the caller says so. */
@@ -114,6 +132,16 @@ export function retryDecision(input: RetryInput, policy: RetryPolicy = RETRY_POL
 
   if (input.attempt > policy.maxRetries) {
     return no(`gave up after ${input.attempt} attempt${input.attempt === 1 ? '' : 's'}`);
+  }
+  if (honourRetryAfter && policy.longRetryAfter === 'give-up') {
+    const asked = parseRetryAfter(input.retryAfter, input.now, Number.POSITIVE_INFINITY);
+    if (asked !== undefined && asked > policy.retryAfterCapMs) {
+      return {
+        retry: false,
+        reason: `${what}: the server asked to wait ${waitText(asked)} (Retry-After: ${input.retryAfter?.trim()}), longer than the ${waitText(policy.retryAfterCapMs)} wsc waits here`,
+        longWait: asked,
+      };
+    }
   }
   // The server's Retry-After replaces the backoff, never adds to it.
   const serverDelay = honourRetryAfter

@@ -62,16 +62,27 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
     });
   }
 
-  const lookup = variableLookup(opts);
-  const items: DocItem[] = [];
-  // Every document the cross-file checks see, in file order: the valid ones and what passed of the others.
-  const checked: DocItem[] = [];
-  let incomplete = false;
   // Every file is read before any is parsed: the system calls then run one
   // after another, with the kernel's code and data still in the CPU's caches
   // (docs/performance.md). The texts are all kept anyway (positions re-read them).
   const reads = new Array<ReadResult>(files.length);
   for (let i = 0; i < files.length; i++) reads[i] = readBundleFileSync(files[i]!);
+  return loadReads(files, reads, opts, diagnostics);
+}
+
+/** A bundle whose files are texts in memory (an export, checked by `wsc doctor --deep`), by path from its root. */
+export function loadBundleTexts(texts: ReadonlyMap<string, string>, opts: LoadOptions): LoadResult {
+  const files = [...texts.keys()].sort().map((rel) => ({ rel, abs: rel }));
+  const reads = files.map((f): ReadResult => ({ ok: true, text: texts.get(f.rel)! }));
+  return loadReads(files, reads, opts, []);
+}
+
+function loadReads(files: BundleFile[], reads: ReadResult[], opts: LoadOptions, diagnostics: Diagnostic[]): LoadResult {
+  const lookup = variableLookup(opts);
+  const items: DocItem[] = [];
+  // Every document the cross-file checks see, in file order: the valid ones and what passed of the others.
+  const checked: DocItem[] = [];
+  let incomplete = false;
   for (let i = 0; i < files.length; i++)
     if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;
   // With documents unread, a reference to them would be reported as unknown: skip that check then.

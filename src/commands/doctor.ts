@@ -1,19 +1,41 @@
-// `wsc doctor`: resolve the environment, then check it (doctor/checks.ts) and
-// print one line per check. Read-only. Exit 0 when every check passed, 1
-// otherwise; a bad configuration is exit 3 as for every command.
+// `wsc doctor [--deep]`: resolve the environment, then check it
+// (doctor/checks.ts, run by doctor/run.ts) and print each line as soon as it is
+// decided. Read-only. Its client has a short budget (a few seconds per request,
+// one retry, no long Retry-After waits), so that doctor ends within a minute
+// whatever the host does. Exit 0 when every check passed, 1 otherwise; a bad
+// configuration is exit 3 as for every command.
 import { resolve } from 'node:path';
 import type { DoctorOptions } from './options.js';
 import { EXIT, isWscError } from '../errors.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
+import type { OddItem } from '../core/model.js';
+
+/** One request's time in doctor (the configured timeout when shorter). */
+export const DOCTOR_REQUEST_TIMEOUT_MS = 5_000;
+/** A Retry-After longer than this is reported, not waited for. */
+export const DOCTOR_RETRY_AFTER_MS = 5_000;
 
 export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<number> {
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
-  const { probeOf, runChecks } = await import('../doctor/checks.js');
-  const { doctorPassed, renderDoctorHuman, renderDoctorJson } = await import('../render/doctor.js');
+  const { checksOf, probeOf } = await import('../doctor/checks.js');
+  const { runChecks } = await import('../doctor/run.js');
+  const { readTenantSpec } = await import('../doctor/tenant-spec.js');
+  const render = await import('../render/doctor.js');
   const dir = resolve(ctx.cwd, opts.dir);
-  const connOpts = connectOptions(opts, ctx);
+  const given = connectOptions(opts, ctx);
+  const connOpts = {
+    ...given,
+    requestTimeoutMs: Math.min(given.requestTimeoutMs ?? DOCTOR_REQUEST_TIMEOUT_MS, DOCTOR_REQUEST_TIMEOUT_MS),
+    maxRetries: Math.min(given.maxRetries, 1),
+    retryPolicy: {
+      capDelayMs: 1_000,
+      retryAfterCapMs: DOCTOR_RETRY_AFTER_MS,
+      longRetryAfter: 'give-up' as const,
+      maxTotalMs: 2 * DOCTOR_REQUEST_TIMEOUT_MS + DOCTOR_RETRY_AFTER_MS,
+    },
+  };
   const flags = { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment };
   const env = await resolveEnvironment({ dir, flags, env: ctx.env });
   // An invalid bundle is one failed check, not the end of the others.
@@ -32,28 +54,45 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   );
   const { connect } = await import('../api/connect.js');
   const conn = await connect(env, connOpts);
+  const json = opts.output === 'json';
   try {
+    const { hintsFor, readLiveState } = await import('../api/live.js');
+    const { plan } = await import('../core/plan.js');
     let planned: ReturnType<typeof planOnce> | undefined;
     const planOnce = async () => {
-      const { hintsFor, readLiveState } = await import('../api/live.js');
-      const { plan } = await import('../core/plan.js');
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };
       const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
       const { name: environment, deploymentId, publicIds } = env;
       return plan(desired, live, { environment, deploymentId, publicIds, targets: [], fingerprints: false });
     };
-    const checks = await runChecks({
-      env,
-      client: conn.client,
-      deploymentId: conn.deploymentId,
-      bundle,
-      probe: probeOf(conn.client, conn.deploymentId),
-      plan: () => (planned ??= planOnce()),
-    });
+    let spec: ReturnType<typeof readTenantSpec> | undefined;
+    const deep = async () => {
+      const { deepRoundTrip } = await import('../doctor/deep.js');
+      const { exportSourceOf } = await import('./export-source.js');
+      const odd: OddItem[] = [];
+      const source = exportSourceOf(conn.client, conn.deploymentId, odd);
+      return deepRoundTrip({ client: conn.client, deploymentId: conn.deploymentId, env, source, odd });
+    };
     const baseUrl = env.embedded ? 'embedded emulator' : conn.baseUrl;
-    const report = { environment: env.name, baseUrl, deploymentId: conn.deploymentId, checks };
-    ctx.out(opts.output === 'json' ? renderDoctorJson(report) : renderDoctorHuman(report, ctx.style));
-    return doctorPassed(report) ? EXIT.ok : EXIT.failure;
+    const head = { environment: env.name, baseUrl, deploymentId: conn.deploymentId };
+    if (!json) ctx.out(render.renderDoctorHeader(head));
+    const checks = await runChecks(
+      {
+        env,
+        client: conn.client,
+        deploymentId: conn.deploymentId,
+        bundle,
+        probe: probeOf(conn.client, conn.deploymentId),
+        spec: () => (spec ??= readTenantSpec(conn.client)),
+        plan: () => (planned ??= planOnce()),
+        ...(opts.deep ? { deep } : {}),
+      },
+      checksOf(opts.deep === true),
+      json ? {} : { onLine: (line) => ctx.out(render.renderDoctorLine(line, ctx.style)) },
+    );
+    const report = { ...head, checks };
+    ctx.out(json ? render.renderDoctorJson(report) : render.renderDoctorSummary(checks, ctx.style));
+    return render.doctorPassed(report) ? EXIT.ok : EXIT.failure;
   } finally {
     await conn.close();
   }

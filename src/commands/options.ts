@@ -58,6 +58,8 @@ export interface ExportOptions extends CommonOptions {
 }
 export interface DoctorOptions extends Omit<CommonOptions, 'output'> {
   output: 'human' | 'json';
+  /** Export in memory and plan that against the same deployment. */
+  deep?: boolean;
 }
 export interface EmulatorOptions {
   port: number;

@@ -1,71 +1,37 @@
 // `wsc doctor`: the checks of an environment, one small function each, run
-// in order. Each gets the same context (the connection, the bundle as loaded)
-// and returns one line: passed or not, what it found, and a hint when it did
-// not pass. Read-only: only GETs. A check is added with one entry in CHECKS.
+// in order (run.ts). Each gets the same context (types.ts: the connection, the
+// bundle as loaded, reads shared between checks) and returns one line: passed
+// or not, what it found, and a hint when it did not pass. A check names the
+// checks it needs (`needs`): when one of them failed it is not run. Read-only:
+// only GETs. A check is added with one entry in CHECKS.
 import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { detectWorkbookListing, type WorkbookListing } from '../api/folders.js';
 import { paths, Report, UserAttribute } from '../domain/wire.js';
-import type { ResolvedEnvironment } from '../config/types.js';
-import type { DesiredState, Plan } from '../core/model.js';
+import type { Plan } from '../core/model.js';
 import { ApiError, NetworkError, type WscError } from '../errors.js';
-
-export interface CheckResult {
-  ok: boolean;
-  /** What was found, in a few words. */
-  detail: string;
-  /** What to do about it, when it did not pass. */
-  hint?: string;
-}
-
-export interface DoctorContext {
-  env: ResolvedEnvironment;
-  client: ApiClient;
-  deploymentId: number;
-  /** The bundle, or why it could not be loaded. */
-  bundle: { desired: DesiredState } | { error: WscError };
-  /** The first list request, made once and shared by the checks that read its outcome. */
-  probe(): Promise<unknown>;
-  /** A plan of the bundle against the deployment (read once). */
-  plan(): Promise<Plan>;
-}
-
-export interface DoctorCheck {
-  name: string;
-  run(ctx: DoctorContext): Promise<CheckResult>;
-}
-
-const fail = (detail: string, hint?: string): CheckResult => ({
-  ok: false,
-  detail,
-  ...(hint !== undefined ? { hint } : {}),
-});
-const pass = (detail: string): CheckResult => ({ ok: true, detail });
-
-/** The outcome of a request: the error it failed with, or undefined. */
-async function failure(p: Promise<unknown>): Promise<WscError | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (e) {
-    if (e instanceof ApiError || e instanceof NetworkError) return e;
-    throw e;
-  }
-}
+import { fail, failure, pass, type DoctorCheck } from './types.js';
+import { SPEC_CHECKS } from './spec-checks.js';
+import { deepCheck } from './deep.js';
 
 const status = (e: WscError | undefined) => (e instanceof ApiError ? e.status : undefined);
-/** An answer that is not the API's: a web page, a body that is not its JSON, no answer at all. */
-const NOT_API_CODES = new Set(['not_api', 'bad_response', 'response_too_large']);
-const notTheApi = (e: WscError | undefined) =>
-  e instanceof NetworkError || (e instanceof ApiError && (NOT_API_CODES.has(e.code) || e.status < 400));
+/**
+ * Whether a failed probe still shows the API answering: an error answer of
+ * its own (JSON) refusing the token (401) or the access (403), or not finding
+ * the deployment (404). Anything else (no answer, a web page, a body that is
+ * not the API's JSON, a gateway's 5xx, a 429 that asks for more time than
+ * doctor waits) leaves the host unproven.
+ */
+const apiAnswered = (e: WscError) => e instanceof ApiError && e.jsonBody === true && [401, 403, 404].includes(e.status);
 
 export const hostAnswers: DoctorCheck = {
   name: 'host',
   async run(ctx) {
     const e = await failure(ctx.probe());
-    if (notTheApi(e)) {
-      const hint = e!.hint ?? 'Check the base URL: the host only, wsc appends /api/v1.';
-      return fail(`${ctx.client.baseUrl} does not answer as the Workspace Content API: ${e!.message}`, hint);
+    if (e !== undefined && !apiAnswered(e)) {
+      const hint = e.hint ?? 'Check the base URL: the host only, wsc appends /api/v1.';
+      const more = e.details.length > 0 ? ` ${e.details.join(' ')}` : '';
+      return fail(`${ctx.client.baseUrl} does not answer as the Workspace Content API: ${e.message}${more}`, hint);
     }
     return pass(`${ctx.client.baseUrl} answers as the Workspace Content API (JSON)`);
   },
@@ -73,9 +39,9 @@ export const hostAnswers: DoctorCheck = {
 
 export const tokenAccepted: DoctorCheck = {
   name: 'token',
+  needs: ['host'],
   async run(ctx) {
     const e = await failure(ctx.probe());
-    if (notTheApi(e)) return fail('cannot tell: the host does not answer as the API', 'Fix the host first.');
     if (status(e) === 401) return fail(`the token is rejected: ${e!.message}`, e!.hint);
     return pass(`the token is accepted (${ctx.env.embedded ? 'embedded emulator' : `scheme ${ctx.env.authScheme}`})`);
   },
@@ -83,17 +49,17 @@ export const tokenAccepted: DoctorCheck = {
 
 export const deploymentReadable: DoctorCheck = {
   name: 'deployment',
+  needs: ['token'],
   async run(ctx) {
     const e = await failure(ctx.probe());
     if (e === undefined) return pass(`deployment ${ctx.deploymentId} exists and its workbooks are readable`);
-    if (notTheApi(e) || status(e) === 401)
-      return fail('cannot tell: the host or the token failed', 'Fix the lines above first.');
     return fail(`deployment ${ctx.deploymentId} cannot be read: ${e.message}`, e.hint);
   },
 };
 
 export const pageSize: DoctorCheck = {
   name: 'page size',
+  needs: ['deployment'],
   async run(ctx) {
     const asked = ctx.client.pageSizes.initial;
     const path = paths.reports(ctx.deploymentId);
@@ -112,6 +78,7 @@ export const pageSize: DoctorCheck = {
 
 export const userAttributes: DoctorCheck = {
   name: 'user attributes',
+  needs: ['token'],
   async run(ctx) {
     const managed = 'desired' in ctx.bundle ? ctx.bundle.desired.userAttributes.length : 0;
     const list = z.looseObject({ items: z.array(UserAttribute) });
@@ -136,6 +103,7 @@ const LISTING: Record<WorkbookListing, string> = {
 
 export const workbookListing: DoctorCheck = {
   name: 'workbook listing',
+  needs: ['deployment'],
   async run(ctx) {
     try {
       return pass(LISTING[await detectWorkbookListing(ctx.client, ctx.deploymentId)]);
@@ -146,26 +114,11 @@ export const workbookListing: DoctorCheck = {
   },
 };
 
-const Spec = z.looseObject({ info: z.looseObject({ version: z.string() }) });
-
-export const apiVersion: DoctorCheck = {
-  name: 'API version',
-  async run(ctx) {
-    try {
-      const spec = await ctx.client.get(paths.spec(), Spec);
-      return pass(`the server reports version ${spec.info.version} (GET /api/v1/spec)`);
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      // Not served everywhere: not knowing the version is no reason to fail.
-      return pass('not reported (GET /api/v1/spec is not served here)');
-    }
-  },
-};
-
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const bundleCounts: DoctorCheck = {
   name: 'bundle',
+  needs: ['deployment'],
   async run(ctx) {
     if ('error' in ctx.bundle) {
       return fail(
@@ -190,35 +143,20 @@ export const bundleCounts: DoctorCheck = {
   },
 };
 
-/** The checks, in the order they are shown. */
-export const CHECKS: DoctorCheck[] = [
+/** The checks, in the order they are shown (`--deep` adds deepCheck at the end). */
+export const CHECKS: readonly DoctorCheck[] = [
   hostAnswers,
   tokenAccepted,
   deploymentReadable,
   pageSize,
   userAttributes,
   workbookListing,
-  apiVersion,
+  ...SPEC_CHECKS,
   bundleCounts,
 ];
 
-export interface CheckLine extends CheckResult {
-  name: string;
-}
-
-/** Runs every check, one after another (their requests are few); a check that throws counts as failed. */
-export async function runChecks(ctx: DoctorContext, checks: readonly DoctorCheck[] = CHECKS): Promise<CheckLine[]> {
-  const lines: CheckLine[] = [];
-  for (const c of checks) {
-    try {
-      lines.push({ name: c.name, ...(await c.run(ctx)) });
-    } catch (e) {
-      const w = e as Partial<WscError> & Error;
-      lines.push({ name: c.name, ok: false, detail: w.message, ...(w.hint !== undefined ? { hint: w.hint } : {}) });
-    }
-  }
-  return lines;
-}
+/** The checks of a run: `--deep` adds the export round trip. */
+export const checksOf = (deep: boolean): readonly DoctorCheck[] => (deep ? [...CHECKS, deepCheck] : CHECKS);
 
 /** The probe every connection check shares: the first page (one item) of the workbook list. */
 export function probeOf(client: ApiClient, deploymentId: number): () => Promise<unknown> {

@@ -164,9 +164,11 @@ export const DashboardWidgetDraftInput = z.object({
 });
 export const DashboardWidget = DashboardWidgetDraftInput.extend({ id: z.string() });
 
+export const DashboardKind = z.enum(['CLASSIC', 'APP']);
+
 /** `meta.dashboardDraft` as the server validates it on every workbook write. */
 export const DashboardConfigDraftInput = z.object({
-  kind: z.enum(['CLASSIC', 'APP']).nullish(),
+  kind: DashboardKind.nullish(),
   title: z.string().nullish(),
   description: z.string().nullish(),
   app: DashboardAppSource.nullish(),

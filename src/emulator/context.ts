@@ -27,6 +27,8 @@ export interface Ctx {
   gap(): Promise<void>;
   /** The state changed: schedule a write of the state file. */
   changed(): void;
+  /** The emulator's API description (api-document.ts), as GET /api/v1/spec answers it. */
+  apiDocument(): unknown;
 }
 
 /** A path parameter that must be a number, as the real server validates it. */

@@ -17,7 +17,8 @@ import { badRequest, HttpError, notFound } from './http-error.js';
 import type { RequestLogEntry } from './log.js';
 import { StateWriter, writeAtomic } from './persist.js';
 import { createRng, randomSeedFromTime, type Rng } from './prng.js';
-import { route } from './router.js';
+import { route, ROUTE_TEMPLATES } from './router.js';
+import { apiDocument, type ApiDocument } from './api-document.js';
 import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
 import type { SeedState, User } from './types.js';
@@ -66,6 +67,8 @@ export interface EmulatorOptions {
   logResponses?: boolean;
   /** Called with each log entry once the request is answered (or reset). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Reshapes the API description GET /api/v1/spec answers (tests: a tenant whose routes or enums differ). */
+  apiDocument?: (doc: ApiDocument) => unknown;
 }
 
 export interface Emulator {
@@ -290,6 +293,7 @@ async function dispatch(
     userAttributeReads: opts.userAttributeReads ?? 'anyone',
     workbookListing: opts.workbookListing ?? 'all',
     changed: () => rt.writer?.schedule(),
+    apiDocument: () => (opts.apiDocument ?? ((d) => d))(apiDocument(ROUTE_TEMPLATES)),
     gap: async () => {
       await macrotask();
       await spendLatency();

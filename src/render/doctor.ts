@@ -1,6 +1,8 @@
-// `wsc doctor` output: one ✓/✗ line per check, a hint under each failed one,
-// and a closing line; or the same as JSON. Pure: (model, style) -> string.
-import type { CheckLine } from '../doctor/checks.js';
+// `wsc doctor` output: one ✓/✗ line per check (– for one not run), a hint
+// under each failed one, the check's findings under it, and a closing line;
+// or the same as JSON. The human form comes in pieces so that the command
+// prints each line as soon as it is decided. Pure: (model, style) -> string.
+import type { CheckLine } from '../doctor/types.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
 
@@ -15,21 +17,34 @@ export function doctorPassed(r: DoctorReport): boolean {
   return r.checks.every((c) => c.ok);
 }
 
-export function renderDoctorHuman(r: DoctorReport, style: Style): string {
+export function renderDoctorHeader(r: Omit<DoctorReport, 'checks'>): string {
+  return `wsc doctor: environment ${visible(r.environment)} (${visible(r.baseUrl)}, deployment ${r.deploymentId})\n`;
+}
+
+export function renderDoctorLine(x: CheckLine, style: Style): string {
   const { c } = style;
-  const where = `${visible(r.baseUrl)}, deployment ${r.deploymentId}`;
-  const lines = [`wsc doctor: environment ${visible(r.environment)} (${where})`];
-  for (const x of r.checks) {
-    lines.push(`${x.ok ? c.green('✓') : c.red('✗')} ${x.name}: ${visible(x.detail)}`);
-    if (!x.ok && x.hint) lines.push(`    ${c.cyan('hint:')} ${visible(x.hint)}`);
-  }
-  const failed = r.checks.filter((x) => !x.ok).length;
-  lines.push(
-    failed === 0
-      ? c.green(`All ${r.checks.length} checks passed.`)
-      : c.red(`${failed} of ${r.checks.length} checks failed.`),
-  );
+  const mark = !x.checked ? c.dim('–') : x.ok ? c.green('✓') : c.red('✗');
+  const lines = [`${mark} ${x.name}: ${visible(x.detail)}`];
+  for (const item of x.items ?? []) lines.push(`    ${visible(item)}`);
+  if (!x.ok && x.checked && x.hint) lines.push(`    ${c.cyan('hint:')} ${visible(x.hint)}`);
   return `${lines.join('\n')}\n`;
+}
+
+export function renderDoctorSummary(checks: readonly CheckLine[], style: Style): string {
+  const { c } = style;
+  const failed = checks.filter((x) => x.checked && !x.ok).length;
+  const skipped = checks.filter((x) => !x.checked).length;
+  if (failed === 0 && skipped === 0) return `${c.green(`All ${checks.length} checks passed.`)}\n`;
+  const notRun = skipped > 0 ? `, ${skipped} not checked` : '';
+  return `${c.red(`${failed} of ${checks.length} checks failed${notRun}.`)}\n`;
+}
+
+export function renderDoctorHuman(r: DoctorReport, style: Style): string {
+  return (
+    renderDoctorHeader(r) +
+    r.checks.map((x) => renderDoctorLine(x, style)).join('') +
+    renderDoctorSummary(r.checks, style)
+  );
 }
 
 export function renderDoctorJson(r: DoctorReport): string {
@@ -42,8 +57,10 @@ export function renderDoctorJson(r: DoctorReport): string {
     checks: r.checks.map((x) => ({
       name: x.name,
       ok: x.ok,
+      checked: x.checked,
       detail: x.detail,
       ...(x.hint !== undefined ? { hint: x.hint } : {}),
+      ...(x.items !== undefined ? { items: x.items } : {}),
     })),
   };
   return `${JSON.stringify(out, null, 2)}\n`;

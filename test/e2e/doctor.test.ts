@@ -27,9 +27,21 @@ const CHECKS = [
   'page size',
   'user attributes',
   'workbook listing',
-  'API version',
+  'API description',
+  'routes: workbook upsert',
+  'routes: workbooks',
+  'routes: reports',
+  'routes: publish',
+  'routes: folders',
+  'routes: deletes',
+  'routes: user attributes',
+  'enum: widget types',
+  'enum: report source',
+  'enum: dashboard kinds',
   'bundle',
 ];
+/** Lines after the header, before the closing line. */
+const checkLines = (stdout: string) => stdout.split('\n').slice(1, -2);
 
 describe('wsc doctor', () => {
   test('every check passes against the emulator: exit 0, GETs only, what the bundle would manage', async () => {
@@ -44,11 +56,14 @@ describe('wsc doctor', () => {
           `${name} in\n${r.stdout}`,
         ).toBe(true);
       }
-      expect(r.stdout).toContain('✓ API version: the server reports version 0.19.1');
+      expect(r.stdout).toContain('✓ API description: GET /api/v1/spec: OpenAPI 3.1.0, version 0.19.1');
+      expect(r.stdout).toContain(
+        "✓ routes: workbook upsert: PUT …/workbooks/by-slug/{slug}: in the tenant's description",
+      );
       expect(r.stdout).toContain(
         '✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes',
       );
-      expect(r.stdout).toContain('All 8 checks passed.');
+      expect(r.stdout).toContain('All 18 checks passed.');
       expect(emu.log.every((e) => e.method === 'GET')).toBe(true);
 
       const j = await runCli(['doctor', '--dir', dir, ...target(emu), '--output', 'json'], { env: emulatorEnv });
@@ -59,40 +74,51 @@ describe('wsc doctor', () => {
     });
   }, 60_000);
 
-  test('a rejected token: ✗ with a hint, exit 1', async () => {
+  test('a rejected token: ✗ token with its hint, every later line not checked (no word of the spec or of rights)', async () => {
     await withEmulator({}, async (emu) => {
-      const r = await runCli(['doctor', '--dir', bundle(), ...target(emu), '--max-retries', '0'], {
-        env: { WSC_TOKEN: 'wrong-token' },
-      });
+      const r = await runCli(['doctor', '--dir', bundle(), ...target(emu)], { env: { WSC_TOKEN: 'wrong-token' } });
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain('✓ host: ');
-      expect(r.stdout).toMatch(/✗ token: the token is rejected: .*401/);
-      expect(r.stdout).toMatch(/hint: .*WSC_AUTH_SCHEME/);
-      expect(r.stdout).toMatch(/checks failed\.\n$/);
+      const lines = checkLines(r.stdout);
+      expect(lines[0]).toMatch(/^✓ host: /);
+      expect(lines[1]).toMatch(/^✗ token: the token is rejected: .*401/);
+      expect(lines[2]).toMatch(/hint: .*WSC_AUTH_SCHEME/);
+      const later = lines.slice(3);
+      expect(later).toHaveLength(CHECKS.length - 2);
+      for (const l of later) expect(l).toMatch(/^– [^:]+(: [^:]+)?: not checked: token failed$/);
+      expect(r.stdout).not.toMatch(/not served|admin|user attributes: not readable/);
+      expect(r.stdout).toMatch(/1 of 18 checks failed, 16 not checked\.\n$/);
+      // Nothing asked after the token was refused but the one probe (and its retry, none for a 401).
+      expect(emu.log.map((e) => e.path)).toEqual(['/api/v1/deployments/1/workbooks']);
     });
   }, 60_000);
 
-  test('a host that answers with a web page: ✗ host, exit 1', async () => {
-    const server: Server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><html><body>App</body></html>');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    try {
-      const port = (server.address() as { port: number }).port;
-      const r = await runCli(
-        ['doctor', '--dir', bundle(), '--base-url', `http://127.0.0.1:${port}`, '--deployment', '1'],
-        { env: emulatorEnv },
-      );
-      expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(
-        /✗ host: http:\/\/127\.0\.0\.1:\d+ does not answer as the Workspace Content API: .*web page/,
-      );
-      expect(r.stdout).toContain('✓ API version: not reported');
-    } finally {
-      await new Promise((r) => server.close(r));
-    }
-  }, 60_000);
+  for (const [what, status] of [
+    ['a web page for every address (200)', 200],
+    ['a plain web server (404 pages)', 404],
+    ['a web page refusing the token (401 page)', 401],
+  ] as const) {
+    test(`${what}: ✗ host, and no line after it is ✓`, async () => {
+      const server: Server = createServer((_req, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end('<!doctype html><html><body>Not the API</body></html>');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      try {
+        const port = (server.address() as { port: number }).port;
+        const r = await runCli(
+          ['doctor', '--dir', bundle(), '--base-url', `http://127.0.0.1:${port}`, '--deployment', '1'],
+          { env: emulatorEnv },
+        );
+        expect(r.code).toBe(1);
+        expect(r.stdout).toMatch(/✗ host: http:\/\/127\.0\.0\.1:\d+ does not answer as the Workspace Content API: /);
+        const lines = checkLines(r.stdout).filter((l) => !l.startsWith('    '));
+        expect(lines).toHaveLength(CHECKS.length);
+        for (const l of lines.slice(1)) expect(l).toMatch(/^– .*: not checked: host failed$/);
+      } finally {
+        await new Promise((r) => server.close(r));
+      }
+    }, 60_000);
+  }
 
   test('the page size the server takes, detected', async () => {
     await withEmulator(
