@@ -147,7 +147,8 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
 
   common(withHelp(program.command('doctor'), 'doctor'), { output: ['human', 'json'] })
     .description(
-      "check an environment before the first plan: host, token, deployment, page size, access, the tenant's own API description (read-only)",
+      'check an environment before the first plan: host, token, deployment, page size, access, ' +
+        "the tenant's own API description (read-only)",
     )
     .option('--deep', 'also export the deployment in memory and plan that against it: what would not round-trip', false)
     .action(action<DoctorOptions>(program, () => import('./commands/doctor.js')));

@@ -138,7 +138,9 @@ export function retryDecision(input: RetryInput, policy: RetryPolicy = RETRY_POL
     if (asked !== undefined && asked > policy.retryAfterCapMs) {
       return {
         retry: false,
-        reason: `${what}: the server asked to wait ${waitText(asked)} (Retry-After: ${input.retryAfter?.trim()}), longer than the ${waitText(policy.retryAfterCapMs)} wsc waits here`,
+        reason:
+          `${what}: the server asked to wait ${waitText(asked)} (Retry-After: ${input.retryAfter?.trim()}), ` +
+          `longer than the ${waitText(policy.retryAfterCapMs)} wsc waits here`,
         longWait: asked,
       };
     }

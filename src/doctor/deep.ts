@@ -12,7 +12,7 @@ import { exportDeployment, type ExportSource } from '../core/export.js';
 import type { OddItem, ResourceChange } from '../core/model.js';
 import { plan } from '../core/plan.js';
 import { ApiError, isWscError, NetworkError } from '../errors.js';
-import { fail, pass, type DeepFindings, type DoctorCheck } from './types.js';
+import { pass, type DeepFindings, type DoctorCheck } from './types.js';
 
 export interface DeepInput {
   client: ApiClient;
@@ -81,7 +81,9 @@ export const deepCheck: DoctorCheck = {
     if (ctx.deep === undefined) return pass('not asked for (--deep)');
     const f = await ctx.deep();
     const x = f.exported;
-    const what = `${plural(x.workbooks, 'workbook')}, ${plural(x.reports, 'report')}, ${plural(x.userAttributes, 'user attribute')}`;
+    const what =
+      `${plural(x.workbooks, 'workbook')}, ${plural(x.reports, 'report')}, ` +
+      plural(x.userAttributes, 'user attribute');
     const groups: [string, string[]][] = [
       ['could not read', f.unreadable],
       ['could not round-trip', f.notRoundTripped],
