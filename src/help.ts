@@ -57,10 +57,10 @@ export const HELP: Record<CommandName, CommandHelp> = {
     ],
   },
   doctor: {
-    examples: ['wsc doctor', 'wsc doctor --env prod --output json'],
+    examples: ['wsc doctor', 'wsc doctor --env prod --output json', 'wsc doctor --env prod --deep'],
     exitCodes: [
       [0, 'every check passed'],
-      [1, 'a check failed (each failed one has a hint)'],
+      [1, 'a check failed (each failed one has a hint; the checks that need it are not run)'],
       [3, 'invalid configuration (wsc.yaml, environment, token)'],
     ],
   },

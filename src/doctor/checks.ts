@@ -30,7 +30,7 @@ export const hostAnswers: DoctorCheck = {
     const e = await failure(ctx.probe());
     if (e !== undefined && !apiAnswered(e)) {
       const hint = e.hint ?? 'Check the base URL: the host only, wsc appends /api/v1.';
-      const more = e.details.length > 0 ? ` ${e.details.join(' ')}` : '';
+      const more = e.details.length > 0 ? ` — ${e.details.join(' ')}` : '';
       return fail(`${ctx.client.baseUrl} does not answer as the Workspace Content API: ${e.message}${more}`, hint);
     }
     return pass(`${ctx.client.baseUrl} answers as the Workspace Content API (JSON)`);

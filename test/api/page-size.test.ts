@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { readLiveState } from '../../src/api/live.js';
-import { PageSize, refusesFirst } from '../../src/api/page-size.js';
+import { PageSize, PageSizes, refusesFirst } from '../../src/api/page-size.js';
 import { ApiError } from '../../src/errors.js';
 import { createEmulator, generateSeed, requests, type EmulatorOptions } from '../../src/emulator/index.js';
 
@@ -49,6 +49,18 @@ describe('PageSize', () => {
     expect(s.current).toBe(500);
     s.short(500, 250);
     expect(s.current).toBe(250);
+  });
+});
+
+describe('PageSizes', () => {
+  test('each list learns its own size; a short page of one list leaves the others at the initial size', () => {
+    const lines: string[] = [];
+    const sizes = new PageSizes(500, (l) => lines.push(l));
+    sizes.of('/f').short(500, 1);
+    expect(sizes.of('/f').current).toBe(1);
+    expect(sizes.of('/r').current).toBe(500);
+    expect(sizes.of('/f')).toBe(sizes.of('/f'));
+    expect(lines).toEqual([expect.stringContaining('asking for 1 per page of GET /f for the rest of this run')]);
   });
 });
 

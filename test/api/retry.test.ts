@@ -121,3 +121,24 @@ describe('--max-retries', () => {
     expect(policyWithMaxRetries(-1).maxRetries).toBe(0);
   });
 });
+
+describe("longRetryAfter: 'give-up' (doctor)", () => {
+  const doctor = { ...RETRY_POLICY, maxRetries: 1, retryAfterCapMs: 5_000, longRetryAfter: 'give-up' as const };
+  test('a Retry-After beyond the cap is not waited: no retry, the wait named', () => {
+    const d = retryDecision({ ...base, method: 'GET', status: 429, retryAfter: '1000000000' }, doctor);
+    expect(d.retry).toBe(false);
+    expect(d.longWait).toBe(1e12);
+    expect(d.reason).toContain('the server asked to wait 32 years (Retry-After: 1000000000), longer than the 5 s');
+  });
+  test('one within the cap is waited as asked; an unreadable one falls back to backoff', () => {
+    expect(retryDecision({ ...base, method: 'GET', status: 503, retryAfter: '3' }, doctor)).toMatchObject({
+      retry: true,
+      delayMs: 3000,
+    });
+    expect(retryDecision({ ...base, method: 'GET', status: 429, retryAfter: '1e9' }, doctor).retry).toBe(true);
+  });
+  test('the default policy waits its cap instead', () => {
+    const d = retryDecision({ ...base, method: 'GET', status: 429, retryAfter: '1000000000' }, RETRY_POLICY);
+    expect(d).toMatchObject({ retry: true, delayMs: 60_000 });
+  });
+});
