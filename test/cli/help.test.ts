@@ -76,7 +76,7 @@ const EXPECTED: Record<string, string[]> = {
     '--only',
     '--help',
   ],
-  doctor: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--help'],
+  doctor: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--deep', '--help'],
   emulator: [
     '--port',
     '--host',
