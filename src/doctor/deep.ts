@@ -69,9 +69,6 @@ export async function deepRoundTrip(a: DeepInput): Promise<DeepFindings> {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** At most this many findings of each kind are listed; the rest are counted. */
-const LISTED = 20;
-
 export const deepCheck: DoctorCheck = {
   name: 'export round trip',
   needs: ['deployment'],
@@ -92,10 +89,7 @@ export const deepCheck: DoctorCheck = {
     const found = groups.filter(([, list]) => list.length > 0);
     if (found.length === 0)
       return pass(`exported ${what} in memory; a plan of that export against this deployment is empty`);
-    const items = found.flatMap(([label, list]) => [
-      ...list.slice(0, LISTED).map((l) => `${label}: ${l}`),
-      ...(list.length > LISTED ? [`${label}: … and ${list.length - LISTED} more`] : []),
-    ]);
+    const items = found.flatMap(([label, list]) => list.map((l) => `${label}: ${l}`));
     const counts = found.map(([label, list]) => `${list.length} ${label}`).join(', ');
     return {
       ok: false,

@@ -21,11 +21,16 @@ export function renderDoctorHeader(r: Omit<DoctorReport, 'checks'>): string {
   return `wsc doctor: environment ${visible(r.environment)} (${visible(r.baseUrl)}, deployment ${r.deploymentId})\n`;
 }
 
+/** A check's findings shown under it at most; JSON carries them all. */
+const LISTED = 30;
+
 export function renderDoctorLine(x: CheckLine, style: Style): string {
   const { c } = style;
   const mark = !x.checked ? c.dim('–') : x.ok ? c.green('✓') : c.red('✗');
   const lines = [`${mark} ${x.name}: ${visible(x.detail)}`];
-  for (const item of x.items ?? []) lines.push(`    ${visible(item)}`);
+  const items = x.items ?? [];
+  for (const item of items.slice(0, LISTED)) lines.push(`    ${visible(item)}`);
+  if (items.length > LISTED) lines.push(`    … and ${items.length - LISTED} more (--output json lists every one)`);
   if (!x.ok && x.checked && x.hint) lines.push(`    ${c.cyan('hint:')} ${visible(x.hint)}`);
   return `${lines.join('\n')}\n`;
 }
