@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm run try`: the main job of wsc end to end on the embedded default —
-// validate, plan, apply, plan again (empty) — on a copy of fixtures/example,
-// with no server to start and no token to find. Prints each command it runs.
+// `npm run try`: the main job of wsc end to end on the embedded default, on a
+// copy of fixtures/example, with no server to start and no token to find:
+// validate, a first apply (compact: its plan is every resource created), then
+// a change as a pull request would make it (a widget resized, a chart drawn
+// as a line) planned in full, applied (compact), and the final plan, empty.
+// Prints each command it runs and each edit it makes.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'wsc-try-'));
 cpSync(join(root, 'fixtures/example'), dir, { recursive: true });
 
-const steps = [['validate'], ['plan'], ['apply', '--auto-approve'], ['plan', '--detailed-exitcode']];
-for (const args of steps) {
+function wsc(...args) {
   const shown = `wsc ${args.join(' ')} --dir ${dir}`;
   process.stdout.write(`\n$ ${shown}\n`);
   const r = spawnSync(process.execPath, [join(root, 'bin/wsc.js'), ...args, '--dir', dir], { stdio: 'inherit' });
@@ -22,4 +24,20 @@ for (const args of steps) {
     process.exit(r.status ?? 1);
   }
 }
+
+function edit(file, from, to) {
+  const path = join(dir, file);
+  const text = readFileSync(path, 'utf8');
+  if (!text.includes(from)) throw new Error(`${file} no longer holds ${from}`);
+  writeFileSync(path, text.replace(from, to));
+  process.stdout.write(`\n# edit ${file}: ${from} → ${to}\n`);
+}
+
+wsc('validate');
+wsc('apply', '--compact', '--auto-approve');
+edit('workbooks/sales-pipeline.yaml', 'position: { x: 6, y: 2, w: 6, h: 4 }', 'position: { x: 6, y: 2, w: 6, h: 3 }');
+edit('workbooks/sales-pipeline.yaml', 'visualization: bar', 'visualization: line');
+wsc('plan');
+wsc('apply', '--compact', '--auto-approve');
+wsc('plan', '--detailed-exitcode');
 process.stdout.write(`\nDone. The bundle and the embedded deployment's state are in ${dir}\n`);

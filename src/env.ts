@@ -51,6 +51,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'NO_COLOR', description: 'Any non-empty value turns colour off (like `--no-color`).' },
   { name: 'CI', description: 'When set, no spinners and no interactive prompts.' },
   {
+    name: 'COLUMNS',
+    description:
+      "Width the plan's layout map is drawn for when stdout is not a terminal " +
+      "(a terminal's own width wins; default 100).",
+  },
+  {
     name: 'GITHUB_STEP_SUMMARY',
     description:
       'When set (GitHub Actions), `wsc plan` appends its markdown plan to ' +

@@ -2,7 +2,14 @@
 // become fields (partial ownership); jsonQuery written as a mapping becomes
 // its JSON text, in the key order written.
 import { normalizeSlug, REPORT_INPUT_FIELDS, type ReportSource } from '../domain/wire.js';
-import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, JsonValue } from '../core/model.js';
+import type {
+  DesiredReport,
+  DesiredState,
+  DesiredUserAttribute,
+  DesiredWorkbook,
+  JsonValue,
+  Locate,
+} from '../core/model.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { parseFolderPath } from '../domain/folder-path.js';
@@ -11,6 +18,14 @@ const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'nam
 
 export function identityPos(item: DocItem): SourcePos {
   return { file: item.file, ...item.positions.topKey(IDENTITY_KEY[item.kind]) };
+}
+
+/** Lines by path, looked up only when asked (a plan asks for the resources that change). */
+function locator(item: DocItem): Locate {
+  return (path) => {
+    const p = item.positions.get(path);
+    return p === undefined ? undefined : (p.key ?? p.value).line;
+  };
 }
 
 export function buildDesired(items: readonly DocItem[]): DesiredState {
@@ -34,6 +49,7 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'meta')) fields.meta = v['meta'] as { [k: string]: JsonValue };
   const publish = v['publish'] === true;
   const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish, pos: identityPos(item) };
+  wb.locate = locator(item);
   if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
   if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
   if (item.unknownRefs) wb.refPos = item.unknownRefs;
@@ -50,6 +66,7 @@ function desiredReport(item: DocItem): DesiredReport {
     fields[f] = f === 'jsonQuery' && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
   }
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
+  report.locate = locator(item);
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
   if (Object.hasOwn(v, 'folder')) report.folder = parseFolderPath(v['folder'] as string);
   if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as NonNullable<DesiredReport['adopt']>;
@@ -64,6 +81,7 @@ function desiredUserAttribute(item: DocItem): DesiredUserAttribute {
   for (const f of ['displayName', 'description', 'defaultValue'] as const)
     if (Object.hasOwn(v, f)) fields[f] = v[f] as string;
   const attr: DesiredUserAttribute = { address: `user-attribute/${name}`, name, fields, pos: identityPos(item) };
+  attr.locate = locator(item);
   if (Object.hasOwn(v, 'id')) attr.id = v['id'] as number;
   if (Object.hasOwn(v, 'type')) attr.type = v['type'] as DesiredUserAttribute['type'];
   return attr;

@@ -60,6 +60,7 @@ export function processContext(opts: { noColor?: boolean }): CommandContext {
   const style = decideStyle({
     isTTY: Boolean(process.stderr.isTTY),
     columns: process.stderr.columns,
+    outColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
     env: process.env,
     noColorFlag: opts.noColor === true,
   });

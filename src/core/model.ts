@@ -68,6 +68,8 @@ export interface DesiredWorkbook {
   pos: SourcePos;
   /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
   refPos?: ReadonlyMap<string, SourcePos>;
+  /** The line of a value in the file, by path (absent in plans made from data that has no file). */
+  locate?: Locate;
 }
 
 export interface DesiredReport {
@@ -91,6 +93,8 @@ export interface DesiredReport {
   pos: SourcePos;
   /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
   refPos?: ReadonlyMap<string, SourcePos>;
+  /** The line of a value in the file, by path (absent in plans made from data that has no file). */
+  locate?: Locate;
 }
 
 export interface DesiredUserAttribute {
@@ -102,7 +106,11 @@ export interface DesiredUserAttribute {
   type?: 'string' | 'number' | 'boolean' | 'string_array' | 'number_array';
   fields: Partial<Record<'displayName' | 'description' | 'defaultValue', string>>;
   pos: SourcePos;
+  locate?: Locate;
 }
+
+/** The line of the value at `path` in a bundle file (its key's line), or undefined when it is not written there. */
+export type Locate = (path: readonly (string | number)[]) => number | undefined;
 
 export interface DesiredState {
   workbooks: DesiredWorkbook[];
@@ -186,6 +194,8 @@ export interface FieldChange {
    * apply refuse a plan holding one.
    */
   createOnly?: true;
+  /** The line of the field in the resource's file (`ResourceChange.pos.file`). */
+  line?: number;
   /** A dashboard draft's change by widget and member (absent when its widgets cannot be matched by id). */
   dashboard?: DashboardDiff;
   /**

@@ -13,6 +13,7 @@ import type {
 } from './model.js';
 import { stillChartedWarnings } from './plan/charted.js';
 import { planFolders } from './plan/folder.js';
+import { locateChanges } from './plan/locate.js';
 import { match, refTargets } from './plan/match.js';
 import { refuseManagedOdd, splitOdd } from './plan/odd.js';
 import { addOwnership, ownedDesired } from './plan/ownership.js';
@@ -73,12 +74,23 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   const targets = refTargets(m, desired, ctx);
 
   const sortedWorkbooks = [...desired.workbooks].sort(byAddress);
+  const located = <P extends { change: ResourceChange }>(p: P, d: Parameters<typeof locateChanges>[1]): P => ({
+    ...p,
+    change: locateChanges(p.change, d),
+  });
   const workbooks = sortedWorkbooks.map((w) =>
-    folders.finish(planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)), w, m.workbooks.get(w)),
+    located(
+      folders.finish(planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)), w, m.workbooks.get(w)),
+      w,
+    ),
   );
   const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
-  const reports = sortedReports.map((rm) => folders.finish(planReport(rm, m, targets), rm.desired, rm.live));
-  const attrs = [...desired.userAttributes].sort(byAddress).map((a) => planUserAttribute(a, m.userAttributes.get(a)));
+  const reports = sortedReports.map((rm) =>
+    located(folders.finish(planReport(rm, m, targets), rm.desired, rm.live), rm.desired),
+  );
+  const attrs = [...desired.userAttributes]
+    .sort(byAddress)
+    .map((a) => located(planUserAttribute(a, m.userAttributes.get(a)), a));
 
   const ids = (matched: Iterable<{ id: number } | undefined>) =>
     new Set([...matched].flatMap((o) => (o ? [o.id] : [])));

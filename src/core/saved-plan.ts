@@ -85,6 +85,7 @@ const Change = z.object({
       path: z.string(),
       before: Json.optional(),
       after: Json.optional(),
+      line: z.int().min(1).optional(),
       dashboard: z.looseObject({}).optional(),
       shown: z.object({ before: Json.optional(), after: Json.optional() }).optional(),
     }),

@@ -19,6 +19,8 @@ export interface DashLine {
   nested?: DiffLine[];
   before?: string;
   after?: string;
+  /** `file:line` of the widget or member, where the file writes it. */
+  where?: string;
 }
 
 const INLINE_MAX = 60;
@@ -60,11 +62,14 @@ function memberLine(
   before: JsonValue | undefined,
   after: JsonValue | undefined,
   reports: DashboardDiff['reports'],
+  /** What the line starts with, when more than the hunk headers of a line diff say (a widget's title). */
+  label = prefix,
 ): DashLine {
-  const where = `${prefix}${visible(path)}`;
+  const where = `${label}${visible(path)}`;
   if (isLongText(before) || isLongText(after)) {
     const sign = before === undefined ? '+' : after === undefined ? '-' : '~';
-    const lines = lineDiff(valueLines(before, path), valueLines(after, path), { path: where, structured: false });
+    const hunks = `${prefix}${visible(path)}`;
+    const lines = lineDiff(valueLines(before, path), valueLines(after, path), { path: hunks, structured: false });
     return { sign, text: `${where}:`, nested: lines };
   }
   if (before === undefined) return { sign: '+', text: `${where}: ${dashValue(after, reports)}` };
@@ -74,11 +79,15 @@ function memberLine(
 }
 
 function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLine {
-  const w = `widget ${visible(c.widget)}`;
+  const id = `widget ${visible(c.widget)}`;
+  const w = `${id}${c.title !== undefined ? ` ${visible(JSON.stringify(c.title))}` : ''}`;
   switch (c.change) {
     case 'added': {
-      const shows =
-        c.reports.length > 0 ? `, shows ${c.reports.map((r) => dashValue({ $report: r }, reports)).join(', ')}` : '';
+      // The title is said once: after the id when there is one, else with the report it shows.
+      const titled = c.title !== undefined;
+      const ref = (r: string) =>
+        titled !== undefined ? `{ $report: ${visible(r)} }` : dashValue({ $report: r }, reports);
+      const shows = c.reports.length > 0 ? `, shows ${c.reports.map(ref).join(', ')}` : '';
       return { sign: '+', text: `${w} added: ${visible(c.type ?? 'widget')}${at(c.position)}${shows}` };
     }
     case 'removed':
@@ -102,15 +111,24 @@ function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLin
       return { sign: '~', text: `${w} type ${b} → ${a}`, before: `${w} type ${b}`, after: `${w} type ${a}` };
     }
     case 'member':
-      return memberLine(`${w} `, c.path, c.before, c.after, reports);
+      return memberLine(`${id} `, c.path, c.before, c.after, reports, `${w} `);
   }
 }
 
-/** The lines of a dashboard change: the dashboard's members first, then its widgets. */
-export function dashboardLines(d: DashboardDiff): DashLine[] {
+/** `file:line`, when both are known. */
+export function whereText(file: string | undefined, line: number | undefined): string | undefined {
+  return file !== undefined && line !== undefined ? `${visible(file)}:${line}` : undefined;
+}
+
+/** The lines of a dashboard change: the dashboard's members first, then its widgets; `file` locates them. */
+export function dashboardLines(d: DashboardDiff, file?: string): DashLine[] {
+  const located = (l: DashLine, line: number | undefined): DashLine => {
+    const where = whereText(file, line);
+    return where === undefined ? l : { ...l, where };
+  };
   return [
-    ...d.members.map((m) => memberLine('', m.path, m.before, m.after, d.reports)),
-    ...d.widgets.map((w) => widgetLine(w, d.reports)),
+    ...d.members.map((m) => located(memberLine('', m.path, m.before, m.after, d.reports), m.line)),
+    ...d.widgets.map((w) => located(widgetLine(w, d.reports), w.line)),
   ];
 }
 

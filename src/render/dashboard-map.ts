@@ -1,7 +1,9 @@
 // The dashboard's grid at `lg` as a text map: each widget a box labelled with
 // its id, changed ones marked `*`; before and after side by side when both
-// fit the width (a terminal of 100 columns, a GitHub comment's code block),
-// one above the other otherwise. ASCII only, so it lines up in any font.
+// fit the width (the terminal's, or a GitHub comment's code block) with every
+// label as whole as one map alone would have it, one above the other
+// otherwise. A label is cut only where its box is narrower than it. ASCII
+// only, so it lines up in any font.
 import { gridAt, type Grid } from '../core/dashboard-grid.js';
 import type { JsonValue } from '../core/model.js';
 import { visible } from '../visible.js';
@@ -9,6 +11,15 @@ import { visible } from '../visible.js';
 const GAP = 2;
 /** Rows past this are cut (a marker line says how many): a map is a glance, not the whole page. */
 const MAX_ROWS = 60;
+
+function label(id: string, marked: ReadonlySet<string>): string {
+  return `${marked.has(id) ? '*' : ''}${visible(id)}`;
+}
+
+/** How many labels a map cuts when a column is `cw` characters wide. */
+function cutLabels(grid: Grid, cw: number, marked: ReadonlySet<string>): number {
+  return grid.widgets.filter((w) => w.box.w >= 1 && label(w.id, marked).length > w.box.w * cw - 1).length;
+}
 
 function draw(grid: Grid, cw: number, marked: ReadonlySet<string>): string[] {
   const cols = Math.max(grid.cols, ...grid.widgets.map((w) => w.box.x + w.box.w));
@@ -40,10 +51,10 @@ function draw(grid: Grid, cw: number, marked: ReadonlySet<string>): string[] {
       [x1, y1],
     ] as const)
       put(i, j, '+');
-    let label = `${marked.has(w.id) ? '*' : ''}${visible(w.id)}`;
+    let text = label(w.id, marked);
     const room = x1 - x0 - 1;
-    if (label.length > room) label = room > 1 ? `${label.slice(0, room - 1)}~` : label.slice(0, Math.max(0, room));
-    [...label].forEach((ch, k) => put(x0 + 1 + k, y0, ch));
+    if (text.length > room) text = room > 1 ? `${text.slice(0, room - 1)}~` : text.slice(0, Math.max(0, room));
+    [...text].forEach((ch, k) => put(x0 + 1 + k, y0, ch));
   }
   const lines = canvas.map((l) => l.join(''));
   if (grid.rows > MAX_ROWS) lines.push(`(${grid.rows - MAX_ROWS} more rows)`);
@@ -64,9 +75,19 @@ export function layoutMap(
   const titles = grids.length === 2 ? ['before', 'after'] : [before === undefined ? 'after' : 'before'];
   const cols = Math.max(1, ...grids.map((g) => Math.max(g.cols, ...g.widgets.map((w) => w.box.x + w.box.w))));
   // A column's width in characters when the two maps share the width; side by side needs 2 at least.
-  const half = Math.floor((Math.floor((width - GAP) / 2) - 1) / cols);
-  const sideBySide = grids.length === 2 && half >= 2;
-  const cw = sideBySide ? half : Math.max(1, Math.floor((width - 1) / cols));
+  // No wider than every label needs (and a column of 6 characters): a wide terminal gets whole ids,
+  // not a picture wider than a reader's eye takes in.
+  const need = Math.max(
+    6,
+    ...grids.flatMap((g) =>
+      g.widgets.filter((w) => w.box.w >= 1).map((w) => Math.ceil((label(w.id, marked).length + 1) / w.box.w)),
+    ),
+  );
+  const half = Math.min(need, Math.floor((Math.floor((width - GAP) / 2) - 1) / cols));
+  const full = Math.min(need, Math.max(1, Math.floor((width - 1) / cols)));
+  const cuts = (cw: number) => grids.reduce((n, g) => n + cutLabels(g, cw, marked), 0);
+  const sideBySide = grids.length === 2 && half >= 2 && cuts(half) <= cuts(full);
+  const cw = sideBySide ? half : full;
   const maps = grids.map((g, i) => [`${titles[i]} (lg, ${g.cols} columns)`, ...draw(g, cw, marked)]);
   const legend = marked.size > 0 ? ['* changed'] : [];
   if (!sideBySide) return [...maps.flatMap((m, i) => (i === 0 ? m : ['', ...m])).map((l) => l.trimEnd()), ...legend];

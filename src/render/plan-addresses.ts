@@ -3,7 +3,8 @@
 // records, folders, UI-edited and create-only differences included), so that
 // a plan of any size names all it would touch before any detail. A compact
 // plan adds the names of the changed fields and leaves the values out.
-import type { Plan, ResourceChange, UnmanagedResource } from '../core/model.js';
+import type { FieldChange, Plan, ResourceChange, UnmanagedResource } from '../core/model.js';
+import type { WidgetChange } from '../core/plan/dashboard-diff.js';
 import { hasCreateOnly, isShown } from '../core/plan/create-only.js';
 import { actionSymbol } from './plan-human.js';
 import { plural } from './diagnostics.js';
@@ -31,6 +32,33 @@ export interface AddressEntry {
   fields: string[];
 }
 
+/** What a widget change is called in a compact plan: `moved`, `config` (a member, by its first key). */
+function widgetWord(w: WidgetChange): string {
+  return w.change === 'member' ? w.path.split('.')[0]! : w.change;
+}
+
+/**
+ * The names a compact plan gives a field: its path; for a dashboard draft that was there before, the
+ * changed members by their first key and `widgets: nrr-kpi moved, header config` (each widget once,
+ * its changes joined by `+`). A new draft is all new: its path says it.
+ */
+function changedNames(c: FieldChange): string[] {
+  const d = c.dashboard;
+  if (d === undefined || c.before === undefined) return [visible(c.path)];
+  const prefix = c.path === 'meta.dashboardDraft' ? '' : `${visible(c.path)} `;
+  const words = new Map<string, string[]>();
+  for (const w of d.widgets) {
+    const list = words.get(w.widget) ?? [];
+    const word = widgetWord(w);
+    if (!list.includes(word)) list.push(word);
+    words.set(w.widget, list);
+  }
+  const out = [...new Set(d.members.map((m) => `${visible(c.path)}.${visible(m.path.split('.')[0]!)}`))];
+  if (words.size > 0)
+    out.push(`${prefix}widgets: ${[...words].map(([id, ws]) => `${visible(id)} ${ws.join('+')}`).join(', ')}`);
+  return out.length > 0 ? out : [visible(c.path)];
+}
+
 export function addressEntries(plan: Plan): AddressEntry[] {
   return plan.changes.filter(isShown).map((rc: ResourceChange) => {
     const marks: string[] = [];
@@ -42,7 +70,7 @@ export function addressEntries(plan: Plan): AddressEntry[] {
       address: visible(rc.address),
       ...(rc.pos ? { file: visible(rc.pos.file) } : {}),
       marks,
-      fields: rc.changes.map((c) => visible(c.path)),
+      fields: rc.changes.flatMap(changedNames),
     };
   });
 }

@@ -10,7 +10,10 @@ import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
-import { dashboardLines, dashboardMap, type DashLine } from './dashboard-diff.js';
+import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashboard-diff.js';
+
+/** The width a layout map is drawn for when the terminal's is not known. */
+const MAP_WIDTH = 100;
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 
 const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = {
@@ -91,10 +94,15 @@ function diffLine(l: DiffLine, style: Style): string {
   return c.dim(`  ${l.text}`);
 }
 
+/** `  (file:line)` after a line, dimmed; nothing when the place is not known. */
+function whereSuffix(where: string | undefined, style: Style): string {
+  return where === undefined ? '' : `  ${style.c.dim(`(${where})`)}`;
+}
+
 function dashLineHuman(l: DashLine, style: Style): string {
   const { c } = style;
   const color = l.sign === '+' ? c.green : l.sign === '-' ? c.red : c.yellow;
-  let out = `      ${color(l.sign)} ${l.text}\n`;
+  let out = `      ${color(l.sign)} ${l.text}${whereSuffix(l.where, style)}\n`;
   for (const d of l.nested ?? []) out += `          ${diffLine(d, style)}\n`;
   return out;
 }
@@ -110,11 +118,14 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
   if (rc.kind === 'report' && rc.livePublicId !== undefined && rc.address !== `report/${rc.livePublicId}`) {
     out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
   }
+  const file = rc.pos?.file;
   for (const change of rc.changes) {
+    const where = whereSuffix(whereText(file, change.line), style);
     if (change.dashboard) {
-      out += `    ${visible(change.path)}:\n`;
-      for (const l of dashboardLines(change.dashboard)) out += dashLineHuman(l, style);
-      for (const l of dashboardMap(change, 96)) out += l === '' ? '\n' : `    ${c.dim(l)}\n`;
+      out += `    ${visible(change.path)}:${where}\n`;
+      for (const l of dashboardLines(change.dashboard, file)) out += dashLineHuman(l, style);
+      const map = dashboardMap(change, (style.width ?? MAP_WIDTH) - 4);
+      for (const l of map) out += l === '' ? '\n' : `    ${c.dim(l)}\n`;
       continue;
     }
     const v = fieldView(change);
@@ -122,10 +133,10 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
       const note = change.createOnly ? ` ${c.red(CREATE_ONLY_NOTE)}` : '';
       out +=
         v.before === undefined
-          ? `    ${v.path}: ${c.green(v.after)}${note}\n`
-          : `    ${v.path}: ${c.red(v.before)} → ${c.green(v.after)}${note}\n`;
+          ? `    ${v.path}: ${c.green(v.after)}${note}${where}\n`
+          : `    ${v.path}: ${c.red(v.before)} → ${c.green(v.after)}${note}${where}\n`;
     } else {
-      out += `    ${v.path}:\n`;
+      out += `    ${v.path}:${where}\n`;
       const lines =
         v.lines.length > 0
           ? v.lines

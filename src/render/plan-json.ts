@@ -30,6 +30,7 @@ export function planJson(plan: Plan) {
         ...('before' in f ? { before: f.before } : {}),
         ...('after' in f ? { after: f.after } : {}),
         ...(f.createOnly ? { createOnly: true as const } : {}),
+        ...(f.line !== undefined ? { line: f.line } : {}),
         ...(f.dashboard ? { dashboard: f.dashboard } : {}),
         ...(f.shown ? { shown: { ...f.shown } } : {}),
       })),

@@ -10,7 +10,7 @@ import { addressEntries, addressListLines, compactNote, isCompact } from './plan
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines } from './plan-ownership.js';
-import { dashboardLines, dashboardMap } from './dashboard-diff.js';
+import { dashboardLines, dashboardMap, whereText } from './dashboard-diff.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
@@ -37,17 +37,21 @@ function diffText(l: DiffLine, indent = ''): string {
 /** The body of a resource's ```diff fence: every line starts with `+`, `-`, a space or `@@`. */
 export function resourceDiff(rc: ResourceChange): string {
   let out = '';
+  const file = rc.pos?.file;
+  const at = (where: string | undefined) => (where === undefined ? '' : `  (${where})`);
   for (const change of rc.changes) {
+    const where = at(whereText(file, change.line));
     if (change.dashboard) {
-      out += `  ${visible(change.path)}:\n`;
-      for (const l of dashboardLines(change.dashboard)) {
+      out += `  ${visible(change.path)}:${where}\n`;
+      for (const l of dashboardLines(change.dashboard, file)) {
+        const here = at(l.where);
         if (l.nested !== undefined) {
-          out += `  ${l.text}\n`;
+          out += `  ${l.text}${here}\n`;
           for (const d of l.nested) out += `${diffText(d, '    ')}\n`;
         } else if (l.sign === '~') {
-          out += l.before !== undefined ? `- ${l.before}\n+ ${l.after!}\n` : `  ${l.text}\n`;
+          out += l.before !== undefined ? `- ${l.before}\n+ ${l.after!}${here}\n` : `  ${l.text}${here}\n`;
         } else {
-          out += `${l.sign} ${l.text}\n`;
+          out += `${l.sign} ${l.text}${here}\n`;
         }
       }
       continue;
@@ -55,13 +59,14 @@ export function resourceDiff(rc: ResourceChange): string {
     const v = fieldView(change);
     if (v.kind === 'inline') {
       if (v.before !== undefined) out += `- ${v.path}: ${v.before}\n`;
-      out += `+ ${v.path}: ${v.after}${change.createOnly ? ` (${CREATE_ONLY_NOTE})` : ''}\n`;
+      out += `+ ${v.path}: ${v.after}${change.createOnly ? ` (${CREATE_ONLY_NOTE})` : ''}${where}\n`;
     } else if (v.lines[0]?.sign === '@') {
+      if (where !== '') out += `  ${v.path}:${where}\n`;
       for (const l of v.lines) out += `${diffText(l)}\n`;
     } else {
       // A whole value added or removed: its name, then the value under it.
       const sign = v.lines[0]?.sign === '-' ? '-' : '+';
-      out += `${sign} ${v.path}:\n`;
+      out += `${sign} ${v.path}:${where}\n`;
       for (const l of v.lines) out += `${diffText(l, '  ')}\n`;
     }
   }

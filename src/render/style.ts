@@ -9,6 +9,8 @@ export interface TerminalFacts {
   env: Record<string, string | undefined>;
   /** `--no-color` given. */
   noColorFlag: boolean;
+  /** The width of the terminal stdout writes to, when it is one. */
+  outColumns?: number | undefined;
 }
 
 export interface Style {
@@ -16,6 +18,15 @@ export interface Style {
   /** A spinner only on a real terminal with a width, and never in CI (ora spins forever on 0 columns). */
   spinner: boolean;
   c: ChalkInstance;
+  /** Characters a line of output may take: the terminal's columns, else `COLUMNS`; undefined when neither says. */
+  width?: number;
+}
+
+/** The terminal's width, else `COLUMNS` (a pipe has none; shells and CI set it for programs that ask). */
+function widthOf(t: TerminalFacts): number | undefined {
+  if (t.outColumns !== undefined && t.outColumns > 0) return t.outColumns;
+  const n = Number(t.env['COLUMNS']);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 export function decideStyle(t: TerminalFacts): Style {
@@ -24,7 +35,8 @@ export function decideStyle(t: TerminalFacts): Style {
   const color = t.isTTY && !noColorEnv && !t.noColorFlag && t.env['TERM'] !== 'dumb';
   // A spinner is escape sequences too (cursor and line control): none when colour is turned off.
   const spinner = color && (t.columns ?? 0) > 0 && !ci;
-  return { color, spinner, c: new Chalk({ level: color ? 1 : 0 }) };
+  const width = widthOf(t);
+  return { color, spinner, c: new Chalk({ level: color ? 1 : 0 }), ...(width !== undefined ? { width } : {}) };
 }
 
 /** A style with no colour, for tests and files. */

@@ -58,6 +58,7 @@ describe('the example bundle', () => {
           defaultValue: 'ALL',
         },
         pos: { file: 'user-attributes/region.yaml', line: 3, col: 1 },
+        locate: expect.any(Function),
       },
     ]);
     const arr = desired.reports[0]!;
@@ -87,6 +88,8 @@ describe('loader rules', () => {
       'w.yaml': 'kind: Workbook\nslug: "  Revenue-Overview "\nname: R\n---\nkind: Workbook\nslug: b\nfolderId: null\n',
     });
     const { desired } = await loadValidBundle(dir, opts);
+    // A key's line; a path the file does not write has none.
+    expect([desired.workbooks[0]!.locate!(['name']), desired.workbooks[1]!.locate!(['name'])]).toEqual([3, undefined]);
     expect(desired.workbooks).toEqual([
       {
         address: 'workbook/revenue-overview',
@@ -94,6 +97,7 @@ describe('loader rules', () => {
         fields: { name: 'R' },
         publish: false,
         pos: { file: 'w.yaml', line: 2, col: 1 },
+        locate: expect.any(Function),
       },
       {
         address: 'workbook/b',
@@ -101,6 +105,7 @@ describe('loader rules', () => {
         fields: { folderId: null },
         publish: false,
         pos: { file: 'w.yaml', line: 6, col: 1 },
+        locate: expect.any(Function),
       },
     ]);
   });

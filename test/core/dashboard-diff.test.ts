@@ -28,6 +28,8 @@ const draft = (widgets: W[], extra: W = {}): W => ({
   ...extra,
 });
 
+const MRR = 'Monthly recurring revenue';
+
 describe('diffDashboard', () => {
   const live = draft([widget('a', 0, 0, { config: { reportId: 11, visualization: 'line' } }), widget('b', 4, 0)]);
 
@@ -76,8 +78,9 @@ describe('diffDashboard', () => {
         path: 'config.reportId',
         before: { $report: 'revMrrTrnd01' },
         after: { $report: 'revNrrKpi001' },
+        title: 'NRR',
       },
-      { widget: 'a', change: 'member', path: 'config.visualization', before: 'line', after: 'bar' },
+      { widget: 'a', change: 'member', path: 'config.visualization', before: 'line', after: 'bar', title: 'NRR' },
     ]);
     expect(d?.reports).toEqual({ revMrrTrnd01: 'Monthly recurring revenue', revNrrKpi001: 'NRR' });
     expect(d?.layoutChanged).toBe(false);
@@ -101,18 +104,40 @@ describe('diffDashboard', () => {
       { path: 'title', before: 'Revenue', after: 'Revenue 2' },
     ]);
     expect(d.widgets).toEqual([
-      { widget: 'a', change: 'resized', before: { w: 4, h: 4 }, after: { w: 6, h: 4 } },
-      { widget: 'a', change: 'type', before: 'CHART', after: 'TABLE' },
+      { widget: 'a', change: 'resized', before: { w: 4, h: 4 }, after: { w: 6, h: 4 }, title: MRR },
+      { widget: 'a', change: 'type', before: 'CHART', after: 'TABLE', title: MRR },
       {
         widget: 'c',
         change: 'added',
         type: 'CHART',
         position: { x: 0, y: 4, w: 4, h: 4 },
         reports: ['revNrrKpi001'],
+        title: 'NRR',
       },
       { widget: 'b', change: 'removed', type: 'CHART', position: { x: 4, y: 0, w: 4, h: 4 } },
     ]);
     expect(d.layoutChanged).toBe(true);
+  });
+
+  it("names each widget by the title of its report, a TEXT widget's heading or a FILTER's label", () => {
+    const d = diffDashboard(
+      draft([]),
+      draft([
+        widget('t', 0, 0, { type: 'TEXT', config: { content: '\n## Revenue overview\nAll in EUR.' } }),
+        widget('f', 4, 0, { type: 'FILTER', config: { member: 'accounts.region', label: 'Region' } }),
+        widget('m', 8, 0, { config: { reportId: { $report: 'revMrrTrnd01' } } }),
+        widget('u', 0, 4, { config: { reportId: { $report: 'unknownRep01' } } }),
+        widget('g', 4, 4, { type: 'TIME_GRAIN', config: { default: 'month' } }),
+      ]),
+      names,
+    )!;
+    expect(d.widgets.map((w) => [w.widget, w.title])).toEqual([
+      ['t', 'Revenue overview'],
+      ['f', 'Region'],
+      ['m', MRR],
+      ['u', 'unknownRep01'],
+      ['g', undefined],
+    ]);
   });
 
   it('treats a new dashboard as every widget added', () => {

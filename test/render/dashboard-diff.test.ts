@@ -51,7 +51,7 @@ describe('dashboard diff lines', () => {
     expect(lines).toEqual([
       {
         sign: '~',
-        text: 'widget header config.content:',
+        text: 'widget header "Revenue" config.content:',
         nested: [
           { sign: '@', text: '@@ widget header config.content line 2 @@' },
           { sign: ' ', text: '## Revenue' },
@@ -61,20 +61,20 @@ describe('dashboard diff lines', () => {
       },
       {
         sign: '~',
-        text: 'widget mrr resized 8×4 → 6×4',
-        before: 'widget mrr size 8×4',
-        after: 'widget mrr size 6×4',
+        text: 'widget mrr "Monthly recurring revenue" resized 8×4 → 6×4',
+        before: 'widget mrr "Monthly recurring revenue" size 8×4',
+        after: 'widget mrr "Monthly recurring revenue" size 6×4',
       },
       {
         sign: '~',
-        text: 'widget mrr config.visualization: "line" → "bar"',
-        before: 'widget mrr config.visualization: "line"',
-        after: 'widget mrr config.visualization: "bar"',
+        text: 'widget mrr "Monthly recurring revenue" config.visualization: "line" → "bar"',
+        before: 'widget mrr "Monthly recurring revenue" config.visualization: "line"',
+        after: 'widget mrr "Monthly recurring revenue" config.visualization: "bar"',
       },
       { sign: '~', text: 'widget kpi moved 8,2 → 6,2', before: 'widget kpi at 8,2', after: 'widget kpi at 6,2' },
       {
         sign: '+',
-        text: 'widget new added: CHART at 0,6 4×3, shows { $report: revMrrTrnd01 } "Monthly recurring revenue"',
+        text: 'widget new "Monthly recurring revenue" added: CHART at 0,6 4×3, shows { $report: revMrrTrnd01 }',
       },
     ]);
   });

@@ -20,14 +20,14 @@ describe('renderPlanHuman', () => {
           name: "Sales"
           meta.dashboardDraft:
             + title: "Sales"
-            + widget w1 added: CHART at 0,0 6×4, shows { $report: newRep000001 } "New \`tick\` | pipe"
+            + widget w1 "New \`tick\` | pipe" added: CHART at 0,0 6×4, shows { $report: newRep000001 }
 
           after (lg, 12 columns)
-          +*w1--------------------------------------+
-          |                                         |
-          |                                         |
-          |                                         |
-          +-----------------------------------------+
+          +*w1--------------------------------+
+          |                                   |
+          |                                   |
+          |                                   |
+          +-----------------------------------+
           * changed
           ↑ publish the dashboard draft
 

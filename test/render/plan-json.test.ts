@@ -95,7 +95,8 @@ describe('renderPlanJson', () => {
                         "y": 0,
                         "w": 6,
                         "h": 4
-                      }
+                      },
+                      "title": "New \`tick\` | pipe"
                     }
                   ],
                   "reports": {

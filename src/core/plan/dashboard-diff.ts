@@ -15,18 +15,33 @@ export interface GridBox {
   h: number;
 }
 
-export type WidgetChange =
-  | { widget: string; change: 'added'; type?: string; position?: GridBox; reports: string[] }
-  | { widget: string; change: 'removed'; type?: string; position?: GridBox }
-  | { widget: string; change: 'moved'; before: { x: number; y: number }; after: { x: number; y: number } }
-  | { widget: string; change: 'resized'; before: { w: number; h: number }; after: { w: number; h: number } }
-  | { widget: string; change: 'type'; before?: string; after?: string }
-  | { widget: string; change: 'member'; path: string; before?: JsonValue; after?: JsonValue };
+/**
+ * What every widget change says of its widget: its title (the title of the report it charts, a TEXT
+ * widget's heading, a FILTER's label) and the line of the widget (of the member, for a member
+ * change) in the workbook's file; a removed widget has no line.
+ */
+interface WidgetNamed {
+  widget: string;
+  title?: string;
+  line?: number;
+}
+
+export type WidgetChange = WidgetNamed &
+  (
+    | { change: 'added'; type?: string; position?: GridBox; reports: string[] }
+    | { change: 'removed'; type?: string; position?: GridBox }
+    | { change: 'moved'; before: { x: number; y: number }; after: { x: number; y: number } }
+    | { change: 'resized'; before: { w: number; h: number }; after: { w: number; h: number } }
+    | { change: 'type'; before?: string; after?: string }
+    | { change: 'member'; path: string; before?: JsonValue; after?: JsonValue }
+  );
 
 export interface MemberChange {
   path: string;
   before?: JsonValue;
   after?: JsonValue;
+  /** Its line in the workbook's file. */
+  line?: number;
 }
 
 export interface DashboardDiff {
@@ -177,6 +192,26 @@ function membersExcept(d: Obj | undefined, skip: ReadonlySet<string>): Obj {
   return o;
 }
 
+/** The first line of a TEXT widget's markdown that holds text, without its heading marks. */
+export function headingOf(content: string): string | undefined {
+  const first = content.split('\n').find((l) => l.trim() !== '');
+  return first === undefined ? undefined : first.replace(/^\s*#+\s*/, '').trim();
+}
+
+/** What names a widget for a reader: the title of the report it charts, a TEXT heading, a label. */
+function widgetTitle(w: Obj, names: ReportNames): string | undefined {
+  const pid = reportsIn(w['config'] ?? null)[0];
+  if (pid !== undefined) return names.title(pid) ?? pid;
+  const config = w['config'];
+  if (!isObj(config)) return undefined;
+  for (const k of ['content', 'markdown', 'text', 'label', 'title']) {
+    const v = config[k];
+    if (typeof v !== 'string' || v.trim() === '') continue;
+    return k === 'label' || k === 'title' ? v : headingOf(v);
+  }
+  return undefined;
+}
+
 /** A widget's type and box, where it has them. */
 function typeAndBox(w: Obj): { type?: string; position?: GridBox } {
   const p = boxOf(w['position']);
@@ -202,12 +237,17 @@ export function diffDashboard(
 
   const members = memberChanges(membersExcept(before, WIDGETS), membersExcept(after, WIDGETS), '');
   const widgets: WidgetChange[] = [];
+  const titled = (w: Obj, list: WidgetChange[]): WidgetChange[] => {
+    const title = widgetTitle(w, names);
+    return title === undefined ? list : list.map((c) => ({ ...c, title }));
+  };
   for (const [id, a] of wa) {
     const b = wb.get(id);
-    if (b) widgets.push(...widgetChanges(id, b, a));
-    else widgets.push({ widget: id, change: 'added', reports: reportsIn(a), ...typeAndBox(a) });
+    if (b) widgets.push(...titled(a, widgetChanges(id, b, a)));
+    else widgets.push(...titled(a, [{ widget: id, change: 'added', reports: reportsIn(a), ...typeAndBox(a) }]));
   }
-  for (const [id, b] of wb) if (!wa.has(id)) widgets.push({ widget: id, change: 'removed', ...typeAndBox(b) });
+  for (const [id, b] of wb)
+    if (!wa.has(id)) widgets.push(...titled(b, [{ widget: id, change: 'removed', ...typeAndBox(b) }]));
 
   // References stand only in member values; an added widget lists its own.
   const named = new Set([

@@ -40,3 +40,22 @@ export function applyOnTerminal(
     }),
   );
 }
+
+/** Runs `wsc ARGS` in a pseudo-terminal of `cols` columns (COLUMNS unset); all the terminal showed. */
+export function wscOnTerminal(args: string[], cols: number): Promise<{ code: number | null; screen: string }> {
+  const cmd = `stty cols ${cols}; unset COLUMNS; exec node ${root}/bin/wsc.js ${args.join(' ')}`;
+  const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WSC_TOKEN: 'dev-token', TERM: 'xterm' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout.on('data', (d: Buffer) => (screen += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (screen += d.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    }),
+  );
+}

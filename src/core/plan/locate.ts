@@ -1,0 +1,55 @@
+// Where in its file each change of a resource is written: a field's line, a
+// dashboard member's line, a widget's line (a widget member's own line when
+// the file writes it), so that every plan format can point at it. Lines come
+// from the resource's `locate`, asked only for the resources that change.
+import type { DesiredReport, DesiredUserAttribute, DesiredWorkbook, JsonValue, ResourceChange } from '../model.js';
+import { isObj } from './compare.js';
+
+type Path = (string | number)[];
+
+/** The file's path of a plan's field path: `meta.dashboardDraft` is the draft, `dashboardPublished` too. */
+function fieldPath(path: string): Path {
+  return path === 'dashboardPublished' ? ['meta', 'dashboardDraft'] : path.split('.');
+}
+
+/** The index of each widget id in the draft's `widgets` as the file writes them. */
+function widgetIndex(draft: JsonValue | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  const list = isObj(draft) ? draft['widgets'] : undefined;
+  if (Array.isArray(list))
+    list.forEach((w, i) => {
+      if (isObj(w) && typeof w['id'] === 'string' && !out.has(w['id'])) out.set(w['id'], i);
+    });
+  return out;
+}
+
+export function locateChanges(
+  rc: ResourceChange,
+  d: DesiredWorkbook | DesiredReport | DesiredUserAttribute,
+): ResourceChange {
+  const locate = d.locate;
+  if (locate === undefined || rc.changes.length === 0) return rc;
+  const draft = 'slug' in d ? d.fields.meta?.['dashboardDraft'] : undefined;
+  const index = widgetIndex(draft);
+  const changes = rc.changes.map((c) => {
+    const base = fieldPath(c.path);
+    const line = locate(base);
+    const out = line === undefined ? { ...c } : { ...c, line };
+    if (!c.dashboard) return out;
+    const at = (p: Path, fallback?: number) => locate([...base, ...p]) ?? fallback;
+    const members = c.dashboard.members.map((m) => {
+      const l = at(m.path.split('.'));
+      return l === undefined ? m : { ...m, line: l };
+    });
+    const widgets = c.dashboard.widgets.map((w) => {
+      const i = index.get(w.widget);
+      if (i === undefined || w.change === 'removed') return w;
+      const own = at(['widgets', i]);
+      const l = w.change === 'member' ? at(['widgets', i, ...w.path.split('.')], own) : own;
+      return l === undefined ? w : { ...w, line: l };
+    });
+    out.dashboard = { ...c.dashboard, members, widgets };
+    return out;
+  });
+  return { ...rc, changes };
+}
