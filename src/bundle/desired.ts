@@ -20,12 +20,16 @@ export function identityPos(item: DocItem): SourcePos {
   return { file: item.file, ...item.positions.topKey(IDENTITY_KEY[item.kind]) };
 }
 
-/** Lines by path, looked up only when asked (a plan asks for the resources that change). */
-function locator(item: DocItem): Locate {
-  return (path) => {
+/**
+ * Gives `target` the lines of `item` by path, looked up only when asked (a plan asks for the resources
+ * that change). Not enumerable: the resource stays plain data to whatever walks or copies it.
+ */
+function withLocate<T extends { locate?: Locate }>(target: T, item: DocItem): T {
+  const locate: Locate = (path) => {
     const p = item.positions.get(path);
     return p === undefined ? undefined : (p.key ?? p.value).line;
   };
+  return Object.defineProperty(target, 'locate', { value: locate, enumerable: false });
 }
 
 export function buildDesired(items: readonly DocItem[]): DesiredState {
@@ -49,7 +53,7 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'meta')) fields.meta = v['meta'] as { [k: string]: JsonValue };
   const publish = v['publish'] === true;
   const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish, pos: identityPos(item) };
-  wb.locate = locator(item);
+  withLocate(wb, item);
   if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
   if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
   if (item.unknownRefs) wb.refPos = item.unknownRefs;
@@ -66,7 +70,7 @@ function desiredReport(item: DocItem): DesiredReport {
     fields[f] = f === 'jsonQuery' && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
   }
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
-  report.locate = locator(item);
+  withLocate(report, item);
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
   if (Object.hasOwn(v, 'folder')) report.folder = parseFolderPath(v['folder'] as string);
   if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as NonNullable<DesiredReport['adopt']>;
@@ -81,7 +85,7 @@ function desiredUserAttribute(item: DocItem): DesiredUserAttribute {
   for (const f of ['displayName', 'description', 'defaultValue'] as const)
     if (Object.hasOwn(v, f)) fields[f] = v[f] as string;
   const attr: DesiredUserAttribute = { address: `user-attribute/${name}`, name, fields, pos: identityPos(item) };
-  attr.locate = locator(item);
+  withLocate(attr, item);
   if (Object.hasOwn(v, 'id')) attr.id = v['id'] as number;
   if (Object.hasOwn(v, 'type')) attr.type = v['type'] as DesiredUserAttribute['type'];
   return attr;

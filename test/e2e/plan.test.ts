@@ -233,8 +233,8 @@ describe('wsc plan', () => {
           file: 'reports/adopted.yaml',
           line: 2,
           fields: [
-            { path: 'publicId', before: LEGACY_PLACEHOLDER, after: pid(7) },
-            { path: 'name', before: 'Report 00002', after: 'Adopted' },
+            { path: 'publicId', before: LEGACY_PLACEHOLDER, after: pid(7), line: 2 },
+            { path: 'name', before: 'Report 00002', after: 'Adopted', line: 3 },
           ],
           requests: [{ id: `report/${pid(7)}#adopt`, op: 'updateReport', phase: 2, dependsOn: [] }],
         },

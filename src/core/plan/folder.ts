@@ -122,7 +122,9 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
   };
 
   const withFolderId = <T extends DesiredWorkbook | DesiredReport>(r: T): T =>
-    r.folder === undefined ? r : { ...r, fields: { ...r.fields, folderId: resolve(r.folder) as JsonValue } };
+    r.folder === undefined
+      ? r
+      : { ...r, fields: { ...r.fields, folderId: resolve(r.folder) as JsonValue }, locate: r.locate };
   const out: DesiredState = {
     ...desired,
     workbooks: desired.workbooks.map(withFolderId),
