@@ -10,14 +10,15 @@ import type { ExportOptions } from './options.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
-import { editDocument, environmentAndBundle, liveAndPlan } from './export-only.js';
+import { editDocument, environmentAndBundle, liveAndPlan, mergeSides } from './export-only.js';
+import { mergeJson, mergeLines } from '../render/export-merge.js';
 import { exportSourceOf } from './export-source.js';
 import { visible } from '../visible.js';
 import { endPhase } from '../timings.js';
 
 export interface IntoResult {
-  /** Resources whose files took fields from the deployment. */
-  updated: { address: string; file: string; fields: string[] }[];
+  /** Resources whose files took something from the deployment, or kept or left something (see mergeJson). */
+  updated: ReturnType<typeof mergeJson>[];
   /** Resources the bundle did not hold: a new file each. */
   created: { address: string; file: string }[];
   /** Managed resources that already match. */
@@ -82,11 +83,14 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const taken = new Set((await discoverFiles(root)).files.map((f) => f.rel.toLowerCase()));
     const placed = placeExport(sink.docs, matches, liveIndex, taken);
 
-    const decided = intoDecisions(desired, changes, placed.managed);
+    const sides = mergeSides(root, desired, live, changes, env.bundle);
+    const decided = intoDecisions(desired, changes, placed.managed, sides);
     const result: IntoResult = { updated: [], created: [], unchanged: decided.unchanged, notLive: decided.notLive };
+    const lines: string[] = [];
     for (const e of decided.edits) {
       editDocument(root, e);
-      result.updated.push({ address: e.address, file: e.file, fields: e.edits.map((x) => x.path.join('.')) });
+      result.updated.push(mergeJson(e.address, e.file, e.merge));
+      lines.push(...mergeLines(e.address, e.file, e.merge));
     }
     if (placed.created.length > 0) {
       const files = await DirSink.open(root, { createDirs: false });
@@ -103,23 +107,27 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     );
     ctx.err(render.renderExportWarnings(warnings, ctx.style));
     const json = () => `${JSON.stringify({ formatVersion: 1, into: opts.into, ...result }, null, 2)}\n`;
-    ctx.out(opts.output === 'json' ? json() : intoHuman(opts.into!, result));
+    ctx.out(opts.output === 'json' ? json() : intoHuman(opts.into!, result, lines));
     return EXIT.ok;
   } finally {
     await conn.close();
   }
 }
 
-function intoHuman(into: string, r: IntoResult): string {
-  const lines: string[] = [];
-  for (const u of r.updated) {
-    lines.push(`~ ${visible(u.address)}: took ${u.fields.join(', ')} into ${visible(u.file)}`);
-  }
+function intoHuman(into: string, r: IntoResult, merged: string[]): string {
+  const lines = [...merged];
   for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
   for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
+  const took = r.updated.filter((u) => u.fields.length > 0).length;
+  // Resources whose file took nothing but keeps a change of its own or is left for a hand edit.
+  const left = r.updated.length - took;
   lines.push(
-    `Updated ${visible(into)}: ${r.updated.length} updated, ${r.created.length} new, ${r.unchanged} unchanged` +
+    `Updated ${visible(into)}: ${took} updated, ${r.created.length} new, ${r.unchanged} unchanged` +
+      `${left > 0 ? `, ${left} left as they are` : ''}` +
       `${r.notLive.length > 0 ? `, ${r.notLive.length} not in the deployment` : ''}. wsc.yaml is left as it is.`,
   );
+  if (r.updated.some((u) => u.byHand.length + u.conflicts.length > 0)) {
+    lines.push('Lines marked ! are left for you to merge: `wsc plan` shows what still differs.');
+  }
   return `${lines.join('\n')}\n`;
 }

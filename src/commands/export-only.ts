@@ -13,7 +13,11 @@ import type { CommandContext } from './context.js';
 import { connectOptions } from './connection.js';
 import { visible } from '../visible.js';
 import { replaceFile } from '../bundle/write-files.js';
-import type { IntoEdit } from '../core/export/into.js';
+import { matchOf, type IntoEdit, type IntoSides } from '../core/export/into.js';
+import type { Doc } from '../core/export/docs.js';
+import type { DesiredState, LiveState, ResourceChange } from '../core/model.js';
+import { liveRecord } from '../core/ownership.js';
+import { editInPlace } from '../bundle/edit-in-place.js';
 import type { Connection } from '../api/connect.js';
 
 const ADDRESS_RE = /^(report|workbook)\/.+$/;
@@ -66,7 +70,8 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   }
   const { connect } = await import('../api/connect.js');
   const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
-  const { editsFor } = await import('../core/export/only.js');
+  const { mergeResource } = await import('../core/export/merge.js');
+  const { mergeLines } = await import('../render/export-merge.js');
   const { livePublicId } = await import('../core/publicid.js');
 
   const root = resolve(ctx.cwd, (opts.into ?? opts.out)!);
@@ -87,6 +92,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
       },
     };
     const lines: string[] = [];
+    const sides = mergeSides(root, desired, live, changes, env.bundle);
     for (const address of only) {
       const change = changes.find((c) => c.address === address)!;
       if (change.liveId === undefined) {
@@ -102,15 +108,20 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
       const built = dr
         ? reportDoc(live.reports.find((r) => r.id === change.liveId) as Report, { publicId: dr.publicId }, refs)
         : workbookDoc(live.workbooks.find((w) => w.id === change.liveId) as Workbook, dw!.slug, refs);
-      const edits = editsFor(change, built.doc);
-      if (edits.length === 0) {
-        lines.push(`${visible(address)}: ${visible(d.pos.file)} already matches the deployment.`);
+      const merge = mergeResource({
+        change,
+        record: sides.record(address),
+        live: sides.live(address),
+        exported: built.doc,
+        raw: sides.raw(address) ?? {},
+        rendered: d.fields as { [k: string]: unknown },
+      });
+      if (merge.edits.length + merge.kept.length + merge.conflicts.length + merge.byHand.length === 0) {
+        lines.push(`= ${visible(address)}: ${visible(d.pos.file)} already matches the deployment`);
         continue;
       }
-      const match = dr ? { publicId: dr.publicId } : { slug: dw!.slug };
-      editDocument(root, { address, file: d.pos.file, match, edits });
-      const fields = edits.map((e) => e.path.join('.')).join(', ');
-      lines.push(`${visible(address)}: took ${fields} from the deployment into ${visible(d.pos.file)}.`);
+      editDocument(root, { address, file: d.pos.file, match: matchOf(d), merge });
+      lines.push(...mergeLines(address, d.pos.file, merge));
     }
     ctx.out(`${lines.join('\n')}\n`);
     return EXIT.ok;
@@ -119,25 +130,86 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
   }
 }
 
+/** The index of the document of `file` whose identity is `match`, among the file's documents (parsed). */
+function docIndex(docs: readonly unknown[], match: IntoEdit['match']): number {
+  return docs.findIndex((v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+    const o = v as Record<string, unknown>;
+    if ('publicId' in match) return o['publicId'] === match.publicId;
+    if ('name' in match) return o['kind'] === 'UserAttribute' && o['name'] === match.name;
+    return typeof o['slug'] === 'string' && normalizeSlug(o['slug']) === match.slug;
+  });
+}
+
 /**
- * Sets `edits` in the document of `file` (relative to `root`) whose identity
- * is `match`, in place: comments, key order and the other documents of the
- * file stay as they are.
+ * What a merge needs of each resource besides the plan: the live resource,
+ * this bundle's ownership record on it, and its document as the file writes
+ * it (files read once each).
  */
-export function editDocument(root: string, { address, file, match, edits }: IntoEdit): void {
+export function mergeSides(
+  root: string,
+  desired: DesiredState,
+  live: LiveState,
+  changes: readonly ResourceChange[],
+  bundle: string | undefined,
+): IntoSides {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const byAddress = new Map(changes.map((c) => [c.address, c]));
+  const all = [...desired.workbooks, ...desired.reports, ...desired.userAttributes];
+  const files = new Map<string, unknown[]>();
+  const liveOf = (address: string): unknown => {
+    const c = byAddress.get(address);
+    if (c?.liveId === undefined) return undefined;
+    if (c.kind === 'report') return live.reports.find((r) => r.id === c.liveId);
+    if (c.kind === 'workbook') return live.workbooks.find((w) => w.id === c.liveId);
+    return live.userAttributes.find((u) => u.id === c.liveId);
+  };
+  return {
+    live: liveOf,
+    record: (address) => {
+      const r = bundle === undefined ? undefined : liveRecord(liveOf(address));
+      return r?.bundle === bundle ? r : undefined;
+    },
+    raw: (address) => {
+      const d = all.find((x) => x.address === address);
+      if (d === undefined) return undefined;
+      let docs = files.get(d.pos.file);
+      if (docs === undefined) {
+        docs = yaml.parseAllDocuments(readFileSync(join(root, d.pos.file), 'utf8')).map((x) => x.toJS() as unknown);
+        files.set(d.pos.file, docs);
+      }
+      const doc = docs[docIndex(docs, matchOf(d))];
+      return doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Doc) : undefined;
+    },
+  };
+}
+
+/**
+ * Makes a merge's edits in the document of `file` (relative to `root`) whose
+ * identity is `match`, in its text: every other line of the file stays as it is.
+ */
+export function editDocument(root: string, { address, file, match, merge }: IntoEdit): void {
+  if (merge.edits.length === 0 && merge.byHand.length === 0) return;
   const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const abs = join(root, file);
-  const docs = yaml.parseAllDocuments(readFileSync(abs, 'utf8'));
-  const doc = docs.find((x) => {
-    const v = x.toJS() as Record<string, unknown> | null;
-    if (v === null || typeof v !== 'object') return false;
-    if ('publicId' in match) return v['publicId'] === match.publicId;
-    if ('name' in match) return v['kind'] === 'UserAttribute' && v['name'] === match.name;
-    return typeof v['slug'] === 'string' && normalizeSlug(v['slug']) === match.slug;
-  });
-  if (doc === undefined) {
+  const text = readFileSync(abs, 'utf8');
+  const docs = yaml.parseAllDocuments(text);
+  const index = docIndex(
+    docs.map((x) => x.toJS() as unknown),
+    match,
+  );
+  if (index < 0) {
     throw new WscError('only_doc_missing', `${file}: the document of ${address} was not found again.`, EXIT.failure);
   }
-  for (const e of edits) doc.setIn(e.path, e.value);
-  replaceFile(abs, docs.map(String).join(''));
+  // Where each value to edit by hand is, for the message.
+  const lines = new yaml.LineCounter();
+  yaml.parseAllDocuments(text, { lineCounter: lines });
+  for (const h of merge.byHand) {
+    const node = docs[index]!.getIn(h.docPath, true) as { range?: [number, number, number] } | undefined;
+    if (node?.range === undefined) continue;
+    const { line, col } = lines.linePos(node.range[0]);
+    h.line = line;
+    h.col = col;
+  }
+  if (merge.edits.length > 0) replaceFile(abs, editInPlace(text, index, merge.edits).text);
 }

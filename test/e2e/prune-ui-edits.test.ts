@@ -263,7 +263,7 @@ describe('UI edits', () => {
       );
       expect(pulled.stderr).toBe('');
       expect(pulled.code).toBe(0);
-      expect(pulled.stdout).toContain('took title, meta.chart from the deployment into reports/loose-0.yaml');
+      expect(pulled.stdout).toBe(`~ report/${pid(1000)}: took title, meta.chart into reports/loose-0.yaml\n`);
       expect(writes(emu.log)).toEqual([]);
       const text = readFileSync(file, 'utf8');
       expect(text).toContain('# kept comment');

@@ -8,7 +8,8 @@
 import type { DocKind, ExportSink } from '../export.js';
 import type { Doc } from './docs.js';
 import type { DesiredState, ResourceChange } from '../model.js';
-import { editsFor, type FileEdit } from './only.js';
+import { mergeResource, type MergeResult } from './merge.js';
+import type { OwnershipRecord } from '../ownership.js';
 
 /** An export held in memory (a bundle's worth of documents, read before anything is written). */
 export class MemorySink implements ExportSink {
@@ -160,16 +161,17 @@ export function bundleMatches(desired: DesiredState, changes: readonly ResourceC
   };
 }
 
-/** One existing file to edit: the resource, how its document is found in the file, and the keys to set. */
+/** One existing file to edit: the resource, how its document is found in the file, and what it takes. */
 export interface IntoEdit {
   address: string;
   file: string;
   match: { publicId: string } | { slug: string } | { name: string };
-  edits: FileEdit[];
+  merge: MergeResult;
 }
 
 /** What `export --into` does to the files of the resources the bundle already holds. */
 export interface IntoDecisions {
+  /** Resources whose file takes something, keeps a change not applied yet, or has a conflict or a hand edit. */
   edits: IntoEdit[];
   /** Managed resources that already match the deployment. */
   unchanged: number;
@@ -177,11 +179,29 @@ export interface IntoDecisions {
   notLive: string[];
 }
 
-/** For each resource of the bundle: the keys its file takes from the deployment, or why it takes none. */
+/** What the merge needs of each managed resource besides the plan. */
+export interface IntoSides {
+  /** The live resource the plan matched (by address). */
+  live(address: string): unknown;
+  /** This bundle's ownership record on it; undefined: none, or the bundle has no name. */
+  record(address: string): OwnershipRecord | undefined;
+  /** The resource's document in its file, as written (variables not rendered). */
+  raw(address: string): Doc | undefined;
+}
+
+/** The identity that finds a resource's document in its file. */
+export function matchOf(
+  d: DesiredState['workbooks'][number] | DesiredState['reports'][number] | DesiredState['userAttributes'][number],
+): IntoEdit['match'] {
+  return 'publicId' in d ? { publicId: d.publicId } : 'slug' in d ? { slug: d.slug } : { name: d.name };
+}
+
+/** For each resource of the bundle: what its file takes from the deployment (a three-way merge), or why none. */
 export function intoDecisions(
   desired: DesiredState,
   changes: readonly ResourceChange[],
   managed: ReadonlyMap<string, Doc>,
+  sides: IntoSides,
 ): IntoDecisions {
   const byAddress = new Map(changes.map((c) => [c.address, c]));
   const out: IntoDecisions = { edits: [], unchanged: 0, notLive: [] };
@@ -192,13 +212,27 @@ export function intoDecisions(
       out.notLive.push(d.address);
       continue;
     }
-    const edits = editsFor(change, doc);
-    if (edits.length === 0) {
+    const raw = sides.raw(d.address);
+    const merge =
+      raw === undefined
+        ? undefined
+        : mergeResource({
+            change,
+            record: sides.record(d.address),
+            live: sides.live(d.address),
+            exported: doc,
+            raw,
+            rendered: d.fields as { [k: string]: unknown },
+          });
+    if (merge === undefined || isEmpty(merge)) {
       out.unchanged++;
       continue;
     }
-    const match = 'publicId' in d ? { publicId: d.publicId } : 'slug' in d ? { slug: d.slug } : { name: d.name };
-    out.edits.push({ address: d.address, file: d.pos.file, match, edits });
+    out.edits.push({ address: d.address, file: d.pos.file, match: matchOf(d), merge });
   }
   return out;
+}
+
+function isEmpty(m: MergeResult): boolean {
+  return m.edits.length === 0 && m.kept.length === 0 && m.conflicts.length === 0 && m.byHand.length === 0;
 }
