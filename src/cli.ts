@@ -140,9 +140,12 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
   common(withHelp(program.command('export'), 'export'), { output: ['human', 'json'] })
     .description('snapshot a deployment into bundle files')
     .option('--out <dir>', 'directory to write a new snapshot of the bundle into')
-    .option('--into <dir>', 'update the existing bundle in DIR in place (files keep their names; wsc.yaml stays)')
+    .option(
+      '--into <dir>',
+      'merge the deployment into the bundle in DIR: take what changed outside wsc since the last apply, keep the rest',
+    )
     .option('--workbook <slug>', 'export only this workbook and its reports (repeatable; with --out)', collect, [])
-    .option('--only <address...>', 'only these (report/ID, workbook/SLUG), into their existing files of the bundle')
+    .option('--only <address...>', 'only these (report/ID, workbook/SLUG), merged into their existing files')
     .action(action<ExportOptions>(program, () => import('./commands/export.js')));
 
   common(withHelp(program.command('doctor'), 'doctor'), { output: ['human', 'json'] })

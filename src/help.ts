@@ -51,7 +51,7 @@ export const HELP: Record<CommandName, CommandHelp> = {
       'wsc export --only report/revMrrTrnd01 --into dashboards',
     ],
     exitCodes: [
-      [0, 'exported'],
+      [0, 'exported (with --into/--only: lines marked ! name what was left for a hand merge)'],
       [1, 'the API, the network or a write failed (files written are whole)'],
       [3, 'invalid input (usage, wsc.yaml, an unsafe output directory, a bundle that --into cannot read)'],
     ],

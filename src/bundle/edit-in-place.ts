@@ -146,7 +146,7 @@ function spliceOf(text: string, doc: Document, e: DocEdit): Splice {
       throw new CannotSplice('a delete outside a mapping');
     }
     const map = f.parent;
-    const i = map.items.indexOf(f.pair as never);
+    const i = map.items.indexOf(f.pair);
     if (map.flow === true) {
       const keyStart = f.pair.key.range[0];
       const valueEnd = f.pair.value.range[1];
@@ -174,7 +174,7 @@ function addKey(text: string, doc: Document, path: DocPath, value: JsonValue): S
   if (!y.isMap(parent) || !parent.range || parent.items.length === 0) throw new CannotSplice('no mapping to add to');
   const keyText = inlineScalar(key, parent.flow === true);
   const last = parent.items[parent.items.length - 1] as Pair<YamlNode, YamlNode | null>;
-  const lastEnd = last.value?.range?.[1] ?? (last.key as YamlNode).range![1];
+  const lastEnd = last.value?.range?.[1] ?? last.key.range![1];
   if (parent.flow === true) {
     const padded = paddedLike(text, parent.range[0]);
     return { start: lastEnd, end: lastEnd, text: `, ${keyText}: ${render(value, true, 0, padded)}` };
@@ -226,7 +226,7 @@ function arrange(
 
 /** The edits applied to plain data: what the file must read as afterwards. */
 function expected(value: unknown, edits: readonly DocEdit[]): unknown {
-  const copy = structuredClone(value) as unknown;
+  const copy: unknown = structuredClone(value);
   const parentOf = (root: unknown, path: DocPath) => {
     let x = root as Record<string | number, unknown>;
     for (const k of path.slice(0, -1)) x = x[k] as Record<string | number, unknown>;
@@ -294,7 +294,7 @@ export function editInPlace(
       const seq = e.path.length === 0 ? doc.contents : doc.getIn(e.path, true);
       if (!y.isSeq(seq)) continue;
       const old = [...seq.items];
-      seq.items = e.items.map((x) => ('keep' in x ? old[x.keep] : doc.createNode(x.value))) as never;
+      seq.items = e.items.map((x) => ('keep' in x ? old[x.keep] : doc.createNode(x.value)));
     }
   }
   return { text: original.map(String).join(''), inPlace: false };

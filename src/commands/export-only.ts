@@ -114,7 +114,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
         live: sides.live(address),
         exported: built.doc,
         raw: sides.raw(address) ?? {},
-        rendered: d.fields as { [k: string]: unknown },
+        rendered: d.fields,
       });
       if (merge.edits.length + merge.kept.length + merge.conflicts.length + merge.byHand.length === 0) {
         lines.push(`= ${visible(address)}: ${visible(d.pos.file)} already matches the deployment`);

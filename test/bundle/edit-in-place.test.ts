@@ -77,10 +77,7 @@ describe('editInPlace', () => {
     const r = editInPlace(FILE, 0, [
       { op: 'arrange', path: ['meta', 'draft', 'widgets'], items: [{ keep: 1 }, { keep: 0 }] },
     ]);
-    expect((parse(r.text.split('---')[0]!) as any).meta.draft.widgets.map((w: { id: string }) => w.id)).toEqual([
-      'two',
-      'one',
-    ]);
+    expect(parse(r.text.split('---')[0]!).meta.draft.widgets.map((w: { id: string }) => w.id)).toEqual(['two', 'one']);
     expect(r.text).toContain('      - id: one\n        position: { x: 0, y: 0, w: 4, h: 2 }\n');
   });
 

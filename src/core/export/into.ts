@@ -222,7 +222,7 @@ export function intoDecisions(
             live: sides.live(d.address),
             exported: doc,
             raw,
-            rendered: d.fields as { [k: string]: unknown },
+            rendered: d.fields,
           });
     if (merge === undefined || isEmpty(merge)) {
       out.unchanged++;
