@@ -10,7 +10,7 @@ import type { CheckLine, CheckResult, DoctorCheck, DoctorContext } from './types
 /** Time for one check (its requests have a few seconds each and one retry: see commands/doctor.ts). */
 export const CHECK_BUDGET_MS = 12_000;
 /** Time for every check together: doctor ends within a minute whatever the host does. */
-export const TOTAL_BUDGET_MS = 50_000;
+export const TOTAL_BUDGET_MS = 45_000;
 
 export interface RunOptions {
   checkBudgetMs?: number;
