@@ -431,7 +431,9 @@ describe('network failures', () => {
     const s = await serve((_q, res) => json(res, 503, {}, { 'retry-after': '30' }));
     const c = new ApiClient({ baseUrl: s.url, token: TOKEN });
     const p = failure(c.get(R, Any));
-    await new Promise((r) => setTimeout(r, 100));
+    // Past the answer (under load it may take longer than a fixed pause), into the 30 s wait.
+    while (s.seen.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
     const started = Date.now();
     await c.close();
     expect((await p).message).toContain('503');
