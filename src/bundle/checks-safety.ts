@@ -7,12 +7,8 @@ import { posOf } from './checks.js';
 import { isObject } from '../yaml/issues.js';
 import { scanRefs, type FoundRef } from './refs.js';
 import { visible } from '../visible.js';
+import { MAX_SLUG_LENGTH, slugProblem } from '../domain/slug.js';
 
-/** The longest slug wsc sends (a request path segment; far longer ones meet a 431 from the server). */
-export const MAX_SLUG_LENGTH = 200;
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Invisible in a terminal and in a diff: zero-width spaces and joiners, word joiner, BOM, direction marks. */
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const LOOKALIKE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
@@ -38,13 +34,19 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
       `A slug is one segment of a request path: letters, digits, \`-\`, ` +
       `\`_\` and \`.\` are safe; at most ${MAX_SLUG_LENGTH} characters.`,
   });
-  if (slug === '.' || slug === '..')
-    return [err(`the slug \`${slug}\` would name another path of the API, not a workbook`)];
-  if (/[/\\]/.test(slug))
-    return [err(`the slug ${JSON.stringify(shown(slug))} holds a \`/\` or \`\\\`, which would split the request path`)];
-  if (CONTROL.test(slug)) return [err(`the slug ${JSON.stringify(shown(slug))} holds a control character`)];
-  if (slug.length > MAX_SLUG_LENGTH)
-    return [err(`the slug is ${slug.length} characters long, over the ${MAX_SLUG_LENGTH} wsc allows`)];
+  switch (slugProblem(slug)) {
+    case 'dots':
+      return [err(`the slug \`${slug}\` would name another path of the API, not a workbook`)];
+    case 'separator':
+      return [
+        err(`the slug ${JSON.stringify(shown(slug))} holds a \`/\` or \`\\\`, which would split the request path`),
+      ];
+    case 'control':
+      return [err(`the slug ${JSON.stringify(shown(slug))} holds a control character`)];
+    case 'length':
+      return [err(`the slug is ${slug.length} characters long, over the ${MAX_SLUG_LENGTH} wsc allows`)];
+    case undefined:
+  }
   const warn = (message: string): Diagnostic => ({
     severity: 'warning',
     rule: 'confusable-slug',

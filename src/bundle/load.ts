@@ -8,6 +8,7 @@ import { SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
 import { holdsSecret } from '../redact.js';
 import { crossChecks, type DocItem } from './checks.js';
 import { safetyChecks } from './checks-safety.js';
+import { memberChecks } from './checks-members.js';
 import { partialItem } from './partial.js';
 import { buildDesired } from './desired.js';
 import { discoverFiles, isDirectory } from './files.js';
@@ -91,6 +92,7 @@ function loadReads(files: BundleFile[], reads: ReadResult[], opts: LoadOptions, 
   diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs, strict, checkRefs: !incomplete }));
   diagnostics.push(...safetyChecks(items));
   diagnostics.push(...folderNearMisses(checked));
+  diagnostics.push(...memberChecks(items));
   return { desired: buildDesired(items), diagnostics };
 }
 

@@ -88,7 +88,7 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
       workbookSlug: (id: number) => slugOf.get(id),
       reportPublicId: (id: number) => {
         const r = live.reports.find((x) => x.id === id);
-        return r === undefined ? undefined : (bundleIdOf.get(r.publicId) ?? r.publicId);
+        return typeof r?.publicId !== 'string' ? undefined : (bundleIdOf.get(r.publicId) ?? r.publicId);
       },
     };
     const lines: string[] = [];

@@ -11,13 +11,11 @@
 // publicId is re-keyed (an earlier one is patched when a later one shows the
 // same id), and names that collide are all suffixed (an earlier file is
 // renamed). No I/O here: the source and the sink are ports.
-import type { Folder, Report, UserAttribute, Workbook } from '../domain/wire.js';
-import { isPlaceholderPublicId, normalizeSlug } from '../domain/wire.js';
+import type { Report, UserAttribute, Workbook } from '../domain/wire.js';
+import { isPlaceholderPublicId } from '../domain/wire.js';
 import { SCHEMA_OF_KIND, type Kind } from '../domain/bundle-schema/index.js';
 import { ApiError, WscError, EXIT } from '../errors.js';
-import type { PublicIdMode } from './model.js';
 import {
-  referencedReportIds,
   reportDoc,
   userAttributeDoc,
   workbookDoc,
@@ -26,87 +24,25 @@ import {
   type Doc,
   type RefLookup,
 } from './export/docs.js';
-import { deriveSlugs, mintPublicId } from './export/mint.js';
-import { metaWithDraft } from './live-draft.js';
+import { mintPublicId } from './export/mint.js';
+import { selectWorkbooks, workbookIndex, type Selection, type WorkbookEntry } from './export/select.js';
+import {
+  DIRS,
+  type Adoption,
+  type DerivedSlug,
+  type DocKind,
+  type ExportOptions,
+  type ExportSink,
+  type ExportSource,
+  type ExportSummary,
+  type ExportWarning,
+} from './export/types.js';
 import { FolderPaths } from './export/folders.js';
+import { DOC_SHAPES, inExportOrder } from './export/order.js';
 import { assignNames, NameRegistry, reportFileRaw } from './export/names.js';
 
 export type { Doc } from './export/docs.js';
-
-export type DocKind = 'workbook' | 'report' | 'user-attribute';
-
-export interface ExportSource {
-  /** Asked for twice: each call reads the workbooks anew. */
-  workbooks(): AsyncIterable<Workbook[]>;
-  reports(): AsyncIterable<Report[]>;
-  userAttributes(): AsyncIterable<UserAttribute[]>;
-  /** The folder tree, read when an item's own `folderPath` does not name its folder. */
-  folders?(): Promise<Folder[]>;
-}
-
-/** Where documents go. Paths are relative to the bundle root, `/`-separated, made of safe names only. */
-export interface ExportSink {
-  writeDoc(kind: DocKind, rel: string, doc: Doc): Promise<void>;
-  readDoc(rel: string): Promise<Doc>;
-  rename(fromRel: string, toRel: string): Promise<void>;
-}
-
-export interface ExportOptions {
-  deploymentId: number;
-  /** `--workbook` slugs; empty = everything. */
-  workbooks: readonly string[];
-  /** How the environment read maps publicIds (per-deployment ids cannot be inverted). */
-  publicIds: PublicIdMode;
-}
-
-export interface ExportWarning {
-  code:
-    | 'dangling-workbook'
-    | 'dangling-report'
-    | 'dangling-folder'
-    | 'field-dropped'
-    | 'per-deployment-ids'
-    | 'user-attributes-unreadable'
-    | 'report-id-kept'
-    | 'resource-skipped';
-  /** The file concerned, relative to the bundle root. */
-  file?: string;
-  message: string;
-}
-
-export interface Adoption {
-  file: string;
-  publicId: string;
-  reportId: number;
-  /** Why the live publicId was not kept. */
-  reason: 'placeholder' | 'shared';
-  livePublicId: string;
-}
-
-export interface DerivedSlug {
-  file: string;
-  slug: string;
-  workbookId: number;
-  name: string;
-  /** Exported reports that reference this workbook (and would move to the new one on apply). */
-  reports: number;
-}
-
-export interface ExportSummary {
-  deploymentId: number;
-  files: { workbooks: number; reports: number; userAttributes: number };
-  adoptions: Adoption[];
-  derivedSlugs: DerivedSlug[];
-  warnings: ExportWarning[];
-  /** Every file written (relative paths, sorted). */
-  written: string[];
-}
-
-export const DIRS: Record<DocKind, string> = {
-  workbook: 'workbooks',
-  report: 'reports',
-  'user-attribute': 'user-attributes',
-};
+export * from './export/types.js';
 
 const KIND_OF: Record<DocKind, Kind> = { workbook: 'Workbook', report: 'Report', 'user-attribute': 'UserAttribute' };
 
@@ -124,7 +60,7 @@ export function finalizeDoc(kind: DocKind, built: Built): Built {
   const dropped = [...built.dropped];
   for (let round = 0; round < 32; round++) {
     const r = schema.safeParse(doc);
-    if (r.success) return { doc, dangling: built.dangling, dropped };
+    if (r.success) return { ...built, doc: inExportOrder(doc, DOC_SHAPES[kind]) as Doc, dropped };
     const issue = r.error.issues[0]!;
     const [top, sub] = issue.path;
     if (typeof top !== 'string' || IDENTITY.has(top)) break;
@@ -150,12 +86,6 @@ export function finalizeDoc(kind: DocKind, built: Built): Built {
 function issueText(issue: { path: PropertyKey[]; message: string }): string {
   const at = issue.path.length > 1 ? ` (at ${issue.path.map(String).join('.')})` : '';
   return `the bundle schema refuses it: ${issue.message}${at}`;
-}
-
-function liveSlug(wb: Workbook): string | undefined {
-  if (typeof wb.slug !== 'string') return undefined;
-  const s = normalizeSlug(wb.slug);
-  return s === '' ? undefined : s;
 }
 
 /**
@@ -223,28 +153,6 @@ export async function exportDeployment(
   return run.finish();
 }
 
-/** What export keeps of a workbook between its two reads: not its dashboard. */
-interface WorkbookEntry {
-  id: number;
-  name: string;
-  /** The live slug, normalised; undefined for a workbook without one (made in the UI). */
-  slug: string | undefined;
-  /** The reports its dashboard charts (kept for a --workbook export, which takes them along). */
-  charts?: number[];
-}
-
-async function workbookIndex(source: ExportSource, filtered: boolean): Promise<WorkbookEntry[]> {
-  const index: WorkbookEntry[] = [];
-  for await (const page of source.workbooks()) {
-    for (const wb of page) {
-      const entry: WorkbookEntry = { id: wb.id, name: wb.name, slug: liveSlug(wb) };
-      if (filtered) entry.charts = referencedReportIds(metaWithDraft(wb));
-      index.push(entry);
-    }
-  }
-  return index.sort((a, b) => a.id - b.id);
-}
-
 /** The workbooks' index and (unless filtered) the user attributes; a 403 on user attributes is a warning. */
 async function readLists(
   source: ExportSource,
@@ -269,52 +177,6 @@ async function readLists(
   return { workbooks, userAttributes };
 }
 
-/** The workbooks exported, each with its slug (derived for a slugless one), and what a --workbook export takes. */
-interface Selection {
-  filtered: boolean;
-  selected: WorkbookEntry[];
-  /** Slugless workbooks: id -> the slug derived from the name. */
-  derived: Map<number, string>;
-  slugOf: (wb: WorkbookEntry) => string;
-  /** Reports a filtered export takes although they are in another workbook: the selected dashboards chart them. */
-  wantedReportIds: Set<number>;
-}
-
-function selectWorkbooks(allWorkbooks: WorkbookEntry[], opts: ExportOptions): Selection {
-  const liveSlugs = allWorkbooks.map((wb) => wb.slug).filter((s): s is string => s !== undefined);
-  const derived = deriveSlugs(
-    allWorkbooks.filter((wb) => wb.slug === undefined).map((wb) => ({ id: wb.id, name: wb.name })),
-    liveSlugs,
-  );
-  const slugOf = (wb: WorkbookEntry): string => wb.slug ?? derived.get(wb.id)!;
-  const wantedReportIds = new Set<number>();
-  const filtered = opts.workbooks.length > 0;
-  if (!filtered) return { filtered, selected: allWorkbooks, derived, slugOf, wantedReportIds };
-  const bySlug = new Map(allWorkbooks.map((wb) => [slugOf(wb), wb]));
-  const missing: string[] = [];
-  const picked = new Map<number, WorkbookEntry>();
-  for (const raw of opts.workbooks) {
-    const wb = bySlug.get(normalizeSlug(raw));
-    if (wb) picked.set(wb.id, wb);
-    else missing.push(raw);
-  }
-  if (missing.length > 0) {
-    throw new WscError(
-      'export_unknown_workbook',
-      `deployment ${opts.deploymentId} has no workbook with slug ${missing.map((s) => `"${s}"`).join(', ')}.`,
-      EXIT.failure,
-      {
-        hint:
-          'Check the slug (as shown in the workbook settings); run `wsc export` ' +
-          'without --workbook to export everything.',
-      },
-    );
-  }
-  const selected = [...picked.values()].sort((a, b) => a.id - b.id);
-  for (const wb of selected) for (const id of wb.charts ?? []) wantedReportIds.add(id);
-  return { filtered, selected, derived, slugOf, wantedReportIds };
-}
-
 /**
  * One export's state once the workbooks are known: the small indexes that
  * references and file names need, the write queue, and what is reported.
@@ -332,6 +194,7 @@ class ExportRun {
   private readonly adoptions = new Map<number, Adoption>();
   private readonly reportsPerWorkbook = new Map<number, number>();
   private readonly derivedSlugs: DerivedSlug[] = [];
+  private readonly published: string[] = [];
   private readonly registry = new NameRegistry();
   private readonly unexported = new Set<number>(); // ids of the reports seen and not exported (--workbook)
   private readonly folderPaths: FolderPaths;
@@ -418,21 +281,30 @@ class ExportRun {
     const { filtered, derived, wantedReportIds } = this.sel;
     const inSelected = r.workbookId != null && this.selectedIds.has(r.workbookId);
     const exported = filtered ? inSelected || wantedReportIds.has(r.id) : true;
-    const first = this.byLivePid.get(r.publicId);
-    if (first === undefined) this.byLivePid.set(r.publicId, r.id);
-    else if (!this.shared.has(r.publicId)) {
-      this.shared.add(r.publicId);
+    const live = typeof r.publicId === 'string' ? r.publicId : undefined;
+    const first = live === undefined ? undefined : this.byLivePid.get(live);
+    if (live !== undefined && first === undefined) this.byLivePid.set(live, r.id);
+    else if (live !== undefined && !this.shared.has(live)) {
+      this.shared.add(live);
       // A report exported under its live publicId (not a minted one) must now be re-keyed.
-      const kept = this.reportPid.get(first);
-      if (kept !== undefined && !this.minted.has(kept)) await this.rekey(first, r.publicId);
+      const kept = this.reportPid.get(first!);
+      if (kept !== undefined && !this.minted.has(kept)) await this.rekey(first!, live);
     }
     if (!exported) {
       this.unexported.add(r.id);
       return;
     }
 
-    const unstable = isPlaceholderPublicId(r.publicId) ? 'placeholder' : first !== undefined ? 'shared' : undefined;
-    const publicId = unstable ? this.mint(r.id) : r.publicId;
+    // A report with no publicId at all is one more kind of placeholder: it is given one the same way.
+    const unstable: Adoption['reason'] | undefined =
+      live === undefined
+        ? 'none'
+        : isPlaceholderPublicId(live)
+          ? 'placeholder'
+          : first !== undefined
+            ? 'shared'
+            : undefined;
+    const publicId = unstable !== undefined || live === undefined ? this.mint(r.id) : live;
     const adopt = unstable ? { deploymentId: this.dep, id: r.id } : undefined;
     this.reportPid.set(r.id, publicId);
     if (r.workbookId != null && derived.has(r.workbookId) && this.selectedIds.has(r.workbookId)) {
@@ -446,7 +318,8 @@ class ExportRun {
     const file = `${DIRS.report}/${name}.yaml`;
     await this.sink.writeDoc('report', file, built.doc);
     if (unstable) {
-      this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, livePublicId: r.publicId });
+      const was = live !== undefined ? { livePublicId: live } : {};
+      this.adoptions.set(r.id, { file, publicId, reportId: r.id, reason: unstable, ...was });
     }
     this.noteDangling(file, built.dangling);
     this.noteDropped(file, built);
@@ -473,7 +346,7 @@ class ExportRun {
         const entry = left.get(wb.id);
         if (entry === undefined) continue;
         left.delete(wb.id);
-        await this.writeWorkbook(wb, slugOf(entry), wbNames);
+        await this.writeWorkbook(wb, entry, slugOf(entry), wbNames);
       }
     }
     if (left.size > 0) {
@@ -488,7 +361,12 @@ class ExportRun {
     }
   }
 
-  private async writeWorkbook(wb: Workbook, slug: string, wbNames: Map<string, string>): Promise<void> {
+  private async writeWorkbook(
+    wb: Workbook,
+    entry: WorkbookEntry,
+    slug: string,
+    wbNames: Map<string, string>,
+  ): Promise<void> {
     const { derived } = this.sel;
     const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
     // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
@@ -499,9 +377,21 @@ class ExportRun {
     this.written.add(file);
     this.noteDangling(file, built.dangling);
     this.noteDropped(file, built);
+    if (built.published === 'same') this.published.push(file);
+    else if (built.published === 'differs') {
+      this.warnings.push({
+        code: 'publish-differs',
+        file,
+        message:
+          'the dashboard is published, but what is published differs from the draft: written without ' +
+          '`publish: true`, so apply leaves the published dashboard as it is ' +
+          '(add `publish: true` to publish the draft)',
+      });
+    }
     if (derived.has(wb.id)) {
       const reports = this.reportsPerWorkbook.get(wb.id) ?? 0;
-      this.derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports });
+      const unsafe = entry.unsafeSlug !== undefined ? { unsafeSlug: entry.unsafeSlug } : {};
+      this.derivedSlugs.push({ file, slug, workbookId: wb.id, name: wb.name, reports, ...unsafe });
     }
   }
 
@@ -540,6 +430,7 @@ class ExportRun {
       files,
       adoptions: [...this.adoptions.values()].sort((a, b) => cmp(a.file, b.file)),
       derivedSlugs: this.derivedSlugs.sort((a, b) => cmp(a.file, b.file)),
+      published: this.published.sort(cmp),
       warnings: this.warnings.sort((a, b) => cmp(a.file ?? '', b.file ?? '') || cmp(a.message, b.message)),
       written: [...this.written].sort(cmp),
     };

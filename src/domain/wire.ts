@@ -29,18 +29,19 @@ export function isPlaceholderPublicId(id: string): boolean {
 }
 
 export const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
-/** The specification's create-body enum; the older public document says GOOGLE_SHEETS. */
-export const ReportSource = z.enum(['HOSTED_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
-export type ReportSource = z.infer<typeof ReportSource>;
 /**
- * `source` in an answer: the specification's values plus the description's
- * GOOGLE_SHEETS, the same source under its older name, which a real server may
- * still send. Bundles and create bodies keep HOSTED_SHEETS.
+ * A report's `source`: the specification's values plus GOOGLE_SHEETS, the
+ * vendor's own name of the sheets source (its published description has
+ * no HOSTED_SHEETS). Both are accepted in a bundle and sent as written; an
+ * answer may carry either.
  */
-export const ReportSourceRead = z.enum(['HOSTED_SHEETS', 'GOOGLE_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
+export const ReportSource = z.enum(['HOSTED_SHEETS', 'GOOGLE_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
+export type ReportSource = z.infer<typeof ReportSource>;
+/** `source` in an answer: the same values. */
+export const ReportSourceRead = ReportSource;
 
-/** A `source` from an answer under the name a bundle and a create body use (GOOGLE_SHEETS is HOSTED_SHEETS). */
-export function sourceAsCreated<T>(source: T): T | 'HOSTED_SHEETS' {
+/** A `source` under one name per source, for comparing (GOOGLE_SHEETS and HOSTED_SHEETS are the same source). */
+export function sameSourceName<T>(source: T): T | 'HOSTED_SHEETS' {
   return source === 'GOOGLE_SHEETS' ? 'HOSTED_SHEETS' : source;
 }
 
@@ -252,7 +253,8 @@ export type WorkbookInput = z.infer<typeof WorkbookInput>;
 export const Report = z.looseObject({
   id: z.int(),
   deploymentId: z.int(),
-  publicId: PublicId,
+  // Optional in the description: a report made before stable ids, or in the UI, may have none yet.
+  publicId: PublicId.nullish(),
   name: z.string(),
   title: z.string().nullish(),
   description: z.string().nullish(),

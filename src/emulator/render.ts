@@ -19,7 +19,8 @@ export function renderReport(store: Store, r: ReportRec, caller: User): Record<s
   return {
     id: r.id,
     deploymentId: r.deploymentId,
-    publicId: r.publicId,
+    // A report without one answers without the member (it is optional).
+    ...(r.publicId !== null ? { publicId: r.publicId } : {}),
     name: r.name,
     title: r.title,
     description: r.description,

@@ -115,7 +115,7 @@ export function reportOf(r: SeedReport, d: SeedDefaults, newPublicId: () => stri
   return {
     id: r.id,
     deploymentId: r.deploymentId,
-    publicId: r.publicId ?? newPublicId(),
+    publicId: r.publicId === null ? null : (r.publicId ?? newPublicId()),
     name: r.name ?? `Report ${r.id}`,
     title: r.title ?? null,
     description: r.description ?? null,

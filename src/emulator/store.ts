@@ -225,8 +225,9 @@ export class Store {
     return `rp:${accountId}:${publicId}`;
   }
 
+  /** A report without a stable publicId: none at all, or a placeholder. */
   isLegacy(rec: ReportRec): boolean {
-    return PLACEHOLDER_PUBLIC_ID_RE.test(rec.publicId);
+    return rec.publicId === null || PLACEHOLDER_PUBLIC_ID_RE.test(rec.publicId);
   }
 
   private reportIndexes(deploymentId: number): Record<ReportSortKey, SortedIndex<ReportRec>> {
@@ -253,6 +254,7 @@ export class Store {
   }
 
   private indexPublicId(rec: ReportRec): void {
+    if (rec.publicId === null) return;
     const acct = this.accountOf(rec.deploymentId);
     if (this.isLegacy(rec)) {
       const k = `${acct}:${rec.publicId}`;
@@ -265,6 +267,7 @@ export class Store {
   }
 
   private unindexPublicId(rec: ReportRec, publicId = rec.publicId): void {
+    if (publicId === null) return;
     const acct = this.accountOf(rec.deploymentId);
     if (PLACEHOLDER_PUBLIC_ID_RE.test(publicId)) {
       const k = `${acct}:${publicId}`;

@@ -69,8 +69,10 @@ export interface SeedReport {
    * A 12-char id. A placeholder-shaped one (wire PLACEHOLDER_PUBLIC_ID_RE, e.g.
    * `000000legacy`) marks a legacy report with no stable publicId; several
    * legacy reports may show the same placeholder. Omitted: one is generated.
+   * null: the report has none at all (the description makes it optional),
+   * and answers leave the member out.
    */
-  publicId?: string;
+  publicId?: string | null;
   name?: string;
   title?: string | null;
   description?: string | null;

@@ -69,28 +69,54 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
         s.adoptions,
         (a) =>
           `${a.file}: report ${a.reportId} → ${a.publicId} ` +
-          (a.reason === 'placeholder'
-            ? `(placeholder ${a.livePublicId})`
-            : `(${a.livePublicId} is shared by several reports)`),
+          (a.reason === 'none'
+            ? '(it had no publicId)'
+            : a.reason === 'placeholder'
+              ? `(placeholder ${a.livePublicId})`
+              : `(${a.livePublicId} is shared by several reports)`),
       ),
     );
   }
-  if (s.derivedSlugs.length > 0) {
+  const unsafe = s.derivedSlugs.filter((d) => d.unsafeSlug !== undefined);
+  const slugless = s.derivedSlugs.filter((d) => d.unsafeSlug === undefined);
+  if (unsafe.length > 0) {
     lines.push(
       '',
       c.bold(
-        `${plural(s.derivedSlugs.length, 'workbook')} had no slug; export ` +
+        `${plural(unsafe.length, 'workbook')} had a slug a bundle cannot hold (it would not be one segment ` +
+          'of a request path); export gave each a safe one, with an adopt block.',
+      ),
+      `On apply to deployment ${s.deploymentId}, each live workbook is given ` +
+        `its new slug (PUT /workbooks/{id}); nothing is created. Links that use the old slug stop working.`,
+      ...cut(
+        unsafe,
+        (d) => `${d.file}: ${JSON.stringify(visible(d.unsafeSlug!))} (workbook ${d.workbookId}) → slug ${d.slug}`,
+      ),
+    );
+  }
+  if (slugless.length > 0) {
+    lines.push(
+      '',
+      c.bold(
+        `${plural(slugless.length, 'workbook')} had no slug; export ` +
           `derived one from the name, with an adopt block.`,
       ),
       `On apply to deployment ${s.deploymentId}, each live workbook is given ` +
         `its slug (PUT /workbooks/{id}); nothing is created`,
       'and its reports stay where they are. In any other deployment the slug is created as usual.',
       ...cut(
-        s.derivedSlugs,
+        slugless,
         (d) =>
           `${d.file}: "${visible(d.name)}" (workbook ${d.workbookId}) → slug ` +
           `${d.slug}${d.reports > 0 ? ` (${plural(d.reports, 'report')} in it)` : ''}`,
       ),
+    );
+  }
+  if (s.published.length > 0) {
+    lines.push(
+      '',
+      `${plural(s.published.length, 'workbook')} ${s.published.length === 1 ? 'is' : 'are'} published with the ` +
+        'draft as it is: written with `publish: true`.',
     );
   }
   if (s.warnings.length > 0) {
@@ -105,6 +131,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       'user-attributes-unreadable': 'user attributes not readable with this token (not exported)',
       'report-id-kept': 'numbers in dashboards that look like report ids and were kept as they are',
       'resource-skipped': 'resources not exported (the server sent values this version of wsc does not read)',
+      'publish-differs': 'published dashboards that differ from their draft (written without `publish: true`)',
     };
     lines.push('', c.yellow(`${plural(s.warnings.length, 'warning')} (on stderr):`));
     for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${label[code] ?? code}`);
@@ -138,6 +165,7 @@ export function renderExportJson(s: ExportSummary, f: ExportRunFacts): string {
     files: s.files,
     adoptions: s.adoptions,
     derivedSlugs: s.derivedSlugs,
+    published: s.published,
     warnings: s.warnings,
     stale: f.stale,
     written: s.written,

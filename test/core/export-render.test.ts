@@ -29,6 +29,7 @@ const summary: ExportSummary = {
       message: 'workbookId: workbook 12 is not part of this export; …',
     },
   ],
+  published: [],
   written: ['reports/a.yaml'],
 };
 const facts = {

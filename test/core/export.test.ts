@@ -158,7 +158,7 @@ describe('documents', () => {
 
   test('a report: input fields only, in schema order, references for exported workbooks', () => {
     const r = sample().reports[0]!;
-    const built = reportDoc(r, { publicId: r.publicId }, refs);
+    const built = reportDoc(r, { publicId: r.publicId! }, refs);
     expect(toYaml(built.doc)).toMatchInlineSnapshot(`
       "kind: Report
       publicId: revqZ1x8Kp0a

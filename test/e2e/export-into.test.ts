@@ -60,7 +60,7 @@ describe('wsc export --into', () => {
         const workbookFile = readFileSync(join(dir, 'workbooks/revenue-overview.yaml'), 'utf8');
         const mrr = reportsIn(emu).find((r) => r.name === 'mrr_trend')!;
         if (envName === 'staging') expect(mrr.publicId).not.toBe('revMrrTrnd01'); // derived for this deployment
-        await uiEdits(emu, mrr.publicId);
+        await uiEdits(emu, mrr.publicId!);
 
         emu.clearLog();
         const r = await cli(['export', '--into', dir], emu);

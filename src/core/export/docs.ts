@@ -4,9 +4,10 @@
 // are left out, and so are null or absent fields: a field absent from a file
 // is unmanaged, a field written equals the live value after loading, exactly.
 import type { Report, UserAttribute, Workbook } from '../../domain/wire.js';
-import { sourceAsCreated, UserAttributeType } from '../../domain/wire.js';
+import { UserAttributeType } from '../../domain/wire.js';
 import { FORBIDDEN_KEYS } from '../../domain/forbidden-keys.js';
-import { metaWithDraft } from '../live-draft.js';
+import { liveDraft, metaWithDraft } from '../live-draft.js';
+import { sameContent } from '../canonical.js';
 import { isRef, type JsonValue } from '../model.js';
 import { RECORD_KEY } from '../ownership.js';
 
@@ -80,20 +81,28 @@ function depthOf(v: unknown): number {
  * key the loader refuses, a mapping the loader would read as a reference, or
  * nesting deeper than the loader reads.
  */
-export function unloadable(v: unknown): string | undefined {
-  const walk = (x: unknown): string | undefined => {
+export function unloadable(v: unknown, field = ''): string | undefined {
+  const walk = (x: unknown, path: string): string | undefined => {
+    if (typeof x === 'number' && Number.isInteger(x) && !Number.isSafeInteger(x)) {
+      // JSON.parse has already rounded it, if it was not a power of two: writing it would make the rounding stick.
+      return (
+        `${path === '' ? 'it is' : `\`${path}\` is`} an integer beyond 2^53 (read as ${String(x)}), ` +
+        'which a JSON number cannot carry exactly'
+      );
+    }
     if (x === null || typeof x !== 'object') return undefined;
     if (isRef(x)) return `it holds ${JSON.stringify(x)}, which a bundle reads as a reference`;
     // An array's keys are its indexes: never forbidden.
+    const array = Array.isArray(x);
     for (const [k, y] of Object.entries(x)) {
-      if (FORBIDDEN_KEYS.has(k)) return `it holds the key \`${k}\`, which bundle files may not use`;
-      const p = walk(y);
+      if (!array && FORBIDDEN_KEYS.has(k)) return `it holds the key \`${k}\`, which bundle files may not use`;
+      const p = walk(y, array ? `${path}[${k}]` : path === '' ? k : `${path}.${k}`);
       if (p) return p;
     }
     return undefined;
   };
   if (depthOf(v) > MAX_VALUE_DEPTH) return `it is nested more than ${MAX_VALUE_DEPTH} levels deep`;
-  return walk(v);
+  return walk(v, field);
 }
 
 function hasRefShapeOrProto(v: unknown): boolean {
@@ -239,7 +248,7 @@ function loadableMeta(meta: Record<string, unknown>, dropped: Dropped[]): Record
   for (const [k, v] of Object.entries(meta)) {
     // wsc's ownership record is the deployment's, never a file's.
     if (v === undefined || k === RECORD_KEY) continue;
-    const why = FORBIDDEN_KEYS.has(k) ? `the key \`${k}\` may not be used in bundle files` : unloadable(v);
+    const why = FORBIDDEN_KEYS.has(k) ? `the key \`${k}\` may not be used in bundle files` : unloadable(v, `meta.${k}`);
     if (why) dropped.push({ path: `meta.${k}`, reason: why });
     else out[k] = v;
   }
@@ -261,6 +270,8 @@ export interface Built {
   doc: Doc;
   dangling: Dangling[];
   dropped: Dropped[];
+  /** A workbook whose dashboard is published: `same` when the published one is the draft (`publish: true`). */
+  published?: 'same' | 'differs';
 }
 
 export function workbookDoc(
@@ -277,8 +288,23 @@ export function workbookDoc(
     const meta = loadableMeta(metaWithDraft(wb), dropped);
     if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling);
   }
+  const published = publishedState(wb);
+  if (published === 'same') doc['publish'] = true;
   if (adopt) doc['adopt'] = { deploymentId: adopt.deploymentId, id: adopt.id };
-  return { doc, dangling, dropped };
+  return { doc, dangling, dropped, ...(published !== undefined ? { published } : {}) };
+}
+
+/**
+ * Whether a workbook's dashboard is published, and if so whether what is
+ * published is its draft: only then does `publish: true` describe it (plan
+ * compares the draft with the published dashboard the same way, so such an
+ * export plans no publish). undefined: not published.
+ */
+function publishedState(wb: Workbook): 'same' | 'differs' | undefined {
+  const published = wb.dashboardPublished;
+  if (published === null || published === undefined) return undefined;
+  if (wb.publishedDashboard != null && wb.publishedDashboard.status !== 'published') return undefined;
+  return sameContent(liveDraft(wb) ?? null, published) ? 'same' : 'differs';
 }
 
 export function reportDoc(
@@ -291,8 +317,8 @@ export function reportDoc(
   const doc: Doc = { kind: 'Report', publicId: identity.publicId };
   doc['name'] = escapeVars(r.name);
   if (present(r.title)) doc['title'] = escapeVars(r.title!);
-  // The same source under the description's older name; bundles and create bodies name it HOSTED_SHEETS.
-  if (present(r.source)) doc['source'] = sourceAsCreated(r.source!);
+  // As the server names it (GOOGLE_SHEETS or HOSTED_SHEETS): a bundle takes both and sends it as written.
+  if (present(r.source)) doc['source'] = r.source!;
   if (present(r.workbookId)) {
     const slug = refs.workbookSlug(r.workbookId!);
     if (slug !== undefined) doc['workbookId'] = { $workbook: escapeVars(slug) };
@@ -305,7 +331,7 @@ export function reportDoc(
   if (present(r.sqlQuery)) doc['sqlQuery'] = escapeVars(r.sqlQuery!);
   if (present(r.jsonQuery)) doc['jsonQuery'] = escapeDeep(jsonQueryValue(r.jsonQuery!));
   if (present(r.pivotItems)) {
-    const why = unloadable(r.pivotItems);
+    const why = unloadable(r.pivotItems, 'pivotItems');
     if (why) dropped.push({ path: 'pivotItems', reason: why });
     else doc['pivotItems'] = escapeDeep(r.pivotItems);
   }

@@ -14,6 +14,7 @@ import type {
 import { livePublicId } from '../publicid.js';
 import { KnownNames } from '../../domain/suggest.js';
 import type { RefTargets } from '../refs.js';
+import { slugProblem } from '../../domain/slug.js';
 import { adoptAliasElsewhere, adoptPublicIdSet, canTakePublicId } from './adopt.js';
 import { at, planError } from './compare.js';
 
@@ -81,7 +82,7 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     workbooks.set(w, bySlug ?? target);
   }
 
-  const liveReportsByPid = groupBy(live.reports, (r) => r.publicId);
+  const liveReportsByPid = groupBy(live.reports, (r) => r.publicId ?? undefined);
   const liveReportById = new Map(live.reports.map((r) => [r.id, r]));
   const reports: ReportMatch[] = [];
   const reportsByBundleId = new Map<string, ReportMatch>();
@@ -171,7 +172,8 @@ function adoptTarget(w: DesiredWorkbook, byId: Map<number, Workbook>, ctx: PlanC
     );
   }
   const held = typeof target.slug === 'string' ? normalizeSlug(target.slug) : '';
-  if (held !== '' && held !== w.slug) {
+  // A slug no bundle can hold (validate refuses it) is replaced: that is what the adopt block is for.
+  if (held !== '' && held !== w.slug && slugProblem(held) === undefined) {
     throw planError(
       'adopt_target_has_slug',
       `${at(w.pos)}${w.address}: adopt names workbook id ${w.adopt.id}, which already has the slug "${held}"; ` +

@@ -77,7 +77,7 @@ export function planPrune(
       kind: 'report',
       actions: ['delete'],
       liveId: r.id,
-      livePublicId: r.publicId,
+      ...(typeof r.publicId === 'string' ? { livePublicId: r.publicId } : {}),
       changes: [],
       requests: [request(address, 'delete', 5, { op: 'deleteReport', reportId: r.id })],
     };

@@ -19,8 +19,8 @@ export function reportNames(m: Matches): ReportNames {
   const known = cache.get(m);
   if (known) return known;
   const byId = new Map<number, { publicId: string; title: string }>();
-  for (const list of m.liveReportsByPid.values()) {
-    for (const r of list) byId.set(r.id, { publicId: r.publicId, title: titleOf(undefined, r) ?? r.publicId });
+  for (const [publicId, list] of m.liveReportsByPid) {
+    for (const r of list) byId.set(r.id, { publicId, title: titleOf(undefined, r) ?? publicId });
   }
   const titles = new Map<string, string>();
   for (const rm of m.reports) {

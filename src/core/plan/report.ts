@@ -1,6 +1,6 @@
 // A report's changes and its one request: create (always with its publicId),
 // adopt (PUT giving the publicId, plus changed fields) or update (phase 2).
-import { REPORT_INPUT_FIELDS, sourceAsCreated } from '../../domain/wire.js';
+import { REPORT_INPUT_FIELDS, sameSourceName } from '../../domain/wire.js';
 import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
 import {
@@ -100,9 +100,12 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
   } else {
     actions.push('noop');
   }
-  const sourceDiff = exists
-    ? createOnlyDifference('source', sourceAsCreated(liveField(lr, 'source')), d.source)
-    : undefined;
+  // GOOGLE_SHEETS and HOSTED_SHEETS name one source: no difference between them.
+  const liveSource = liveField(lr, 'source');
+  const sourceDiff =
+    exists && sameSourceName(liveSource) !== sameSourceName(d.source)
+      ? createOnlyDifference('source', liveSource, d.source)
+      : undefined;
   if (sourceDiff) changes.unshift(sourceDiff);
 
   const rc: ResourceChange = {

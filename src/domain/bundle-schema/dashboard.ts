@@ -1,8 +1,10 @@
 // `meta.dashboardDraft` in the bundle: the API's DashboardConfig (spec,
-// "DashboardConfig" and below; wire.ts) as strict objects, so a typo is an
-// error here instead of a field the server silently drops. One difference
-// from the API: every widget needs an `id`, because an id the server assigns
-// would show as a change on the next plan.
+// "DashboardConfig" and below; wire.ts). Its objects take members this wsc
+// does not know, as the API's do (a newer server's, or one a UI adds): they
+// are carried to the API as written, never dropped. `wsc validate` names
+// each one with a warning (bundle/checks-members.ts), so a typo is still
+// seen. One difference from the API: every widget needs an `id`, because an
+// id the server assigns would show as a change on the next plan.
 import * as z from 'zod';
 import { Breakpoints, DashboardAppSource, DashboardConfigDraftInput, DashboardLayout, WidgetType } from '../wire.js';
 import { FreeForm, ReportRefSchema } from './common.js';
@@ -10,13 +12,13 @@ import { FreeForm, ReportRefSchema } from './common.js';
 const int = () => z.int();
 
 export const PositionSchema = z
-  .strictObject({ x: int(), y: int(), w: int(), h: int() })
+  .looseObject({ x: int(), y: int(), w: int(), h: int() })
   // An id makes the JSON Schema define it once (`definitions.position`) instead of inline six times.
   .meta({ id: 'position', description: 'Grid position: column x, row y, width w, height h (all required integers).' });
 
-const BreakpointsSchema = z.strictObject(Breakpoints.shape);
+const BreakpointsSchema = z.looseObject(Breakpoints.shape);
 
-const ResponsiveLayoutsSchema = z.strictObject({
+const ResponsiveLayoutsSchema = z.looseObject({
   lg: PositionSchema.nullish(),
   md: PositionSchema.nullish(),
   sm: PositionSchema.nullish(),
@@ -24,19 +26,19 @@ const ResponsiveLayoutsSchema = z.strictObject({
   xxs: PositionSchema.nullish(),
 });
 
-export const LayoutSchema = z.strictObject({
+export const LayoutSchema = z.looseObject({
   ...DashboardLayout.shape,
   breakpoints: BreakpointsSchema.nullish(),
   cols: BreakpointsSchema.nullish(),
 });
 
-const AppSourceSchema = z.strictObject({
+const AppSourceSchema = z.looseObject({
   ...DashboardAppSource.shape,
-  manifest: z.strictObject(DashboardAppSource.shape.manifest.unwrap().unwrap().shape).nullish(),
+  manifest: z.looseObject(DashboardAppSource.shape.manifest.unwrap().unwrap().shape).nullish(),
 });
 
 export const WidgetSchema = z
-  .strictObject({
+  .looseObject({
     id: z
       .string()
       .regex(/\S/, 'must not be empty')
@@ -60,7 +62,7 @@ export const WidgetSchema = z
   .meta({ id: 'widget', description: 'A dashboard widget.' });
 
 export const DashboardDraftSchema = z
-  .strictObject({
+  .looseObject({
     ...DashboardConfigDraftInput.shape,
     app: AppSourceSchema.nullish(),
     layout: LayoutSchema.nullish(),

@@ -2,15 +2,8 @@ import * as z from 'zod';
 import { PIVOT_DISPLAY, ReportSource } from '../wire.js';
 import { FolderPathSchema, FreeForm, PublicIdSchema, WorkbookRefSchema } from './common.js';
 
-const JsonText = z.string().superRefine((s, ctx) => {
-  try {
-    JSON.parse(s);
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `is not valid JSON: ${(e as Error).message}` });
-  }
-});
-
-export const PivotItemsSchema = z.strictObject({
+/** The API's PivotItems; members this wsc does not know are sent as written (validate names them). */
+export const PivotItemsSchema = z.looseObject({
   columns: z.array(z.string()),
   filters: z.array(z.string()),
   measures: z.array(z.string()),
@@ -46,9 +39,12 @@ export const ReportSchema = z
     folder: FolderPathSchema.optional(),
     sqlQuery: z.string().nullish(),
     jsonQuery: z
-      .union([JsonText, FreeForm], { error: 'expected a JSON string or a mapping' })
+      .union([z.string(), FreeForm], { error: 'expected a JSON string or a mapping' })
       .nullish()
-      .describe('A JSON string, or a mapping that wsc serialises to JSON.'),
+      .describe(
+        'A JSON string, or a mapping that wsc serialises to JSON. A string that is not JSON is sent as ' +
+          'written (validate warns).',
+      ),
     pivotItems: PivotItemsSchema.nullish(),
     meta: FreeForm.optional(),
     endResultCell: z.string().nullish(),
