@@ -311,7 +311,7 @@ class ExportRun {
       this.reportsPerWorkbook.set(r.workbookId, (this.reportsPerWorkbook.get(r.workbookId) ?? 0) + 1);
     }
 
-    await this.folderPaths.prepare(r.folderId, r.folderPath);
+    await this.folderPaths.prepare(r.folderId);
     const built = finalizeDoc('report', reportDoc(r, { publicId, ...(adopt ? { adopt } : {}) }, this.refs));
     const { name, renames } = this.registry.claim(reportFileRaw(r.name, publicId), publicId);
     await this.applyRenames(renames);
@@ -371,7 +371,7 @@ class ExportRun {
     const file = `${DIRS.workbook}/${wbNames.get(slug)!}.yaml`;
     // A workbook without a slug (made in the UI) is adopted in this deployment: apply gives it the slug.
     const adopt = derived.has(wb.id) ? { deploymentId: this.dep, id: wb.id } : undefined;
-    await this.folderPaths.prepare(wb.folderId, wb.folderPath);
+    await this.folderPaths.prepare(wb.folderId);
     const built = finalizeDoc('workbook', workbookDoc(wb, slug, this.refs, adopt));
     await this.sink.writeDoc('workbook', file, built.doc);
     this.written.add(file);

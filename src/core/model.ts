@@ -240,7 +240,8 @@ export type Operation =
   | { op: 'publishWorkbook'; workbook: number | WorkbookRef; body: Omit<PublishDashboardInput, 'workbookId'> }
   | { op: 'createUserAttribute'; body: { name: string; type: string } & UserAttributeUpdateInput }
   | { op: 'updateUserAttribute'; id: number; body: UserAttributeUpdateInput }
-  | { op: 'createFolder'; name: string; parentId: number | null | FolderRef };
+  /** `nth`: the twin of that name under the parent it is to be (1, the default: the lowest id). */
+  | { op: 'createFolder'; name: string; parentId: number | null | FolderRef; nth?: number };
 
 /** `{ $folder: <path> }`: the id of a folder this apply creates, in a body's `folderId` or a create's `parentId`. */
 export type FolderRef = { $folder: string };

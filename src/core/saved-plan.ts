@@ -65,6 +65,7 @@ const Operation = z.discriminatedUnion('op', [
     op: z.literal('createFolder'),
     name: z.string(),
     parentId: z.union([z.int(), z.null(), z.strictObject({ $folder: z.string() })]),
+    nth: z.int().min(2).optional(),
   }),
 ]);
 const Request = z.object({

@@ -41,7 +41,7 @@ describe('UI-made content: export, then apply the export to the same deployment'
       expect(ops.meta.dashboardDraft.widgets[1].config.reportId).toBe('603');
       expect(ex.stderr).toContain('widget "w-age": the report id is written as a string ("603")');
       const revenue = read(out, 'reports/revenue-by-region.yaml');
-      expect(revenue.source).toBe('HOSTED_SHEETS');
+      expect(revenue.source).toBe('GOOGLE_SHEETS');
       expect(revenue.pivotItems).toMatchObject({
         displayScale: 'thousands',
         measuresAxis: 'columns',

@@ -2,7 +2,8 @@
 // run retrying a create whose answer was lost) can make two folders of one
 // name under one parent. The rule every wsc follows, so that concurrent runs
 // converge on one tree: after each create, re-list the parent; of the folders
-// with that name the lowest id wins. A run whose own copy lost deletes it (the
+// with that name the lowest id wins (for the n-th twin, `Name[n]`, the n-th
+// lowest: the ones before it were there first). A run whose own copy lost deletes it (the
 // only folder wsc ever deletes: one it created in this run, still empty, as
 // nothing is put in a folder before this check). A create whose outcome is
 // unknown is never repeated blindly: the re-list tells whether it happened.
@@ -25,7 +26,12 @@ function unknownOutcome(e: unknown): boolean {
 /** Creates attempted when each answer is lost and the re-list does not show the folder. */
 const MAX_BLIND_ATTEMPTS = 3;
 
-export async function createFolderOnce(port: ApiPort, name: string, parentId: number | null): Promise<FolderCreated> {
+export async function createFolderOnce(
+  port: ApiPort,
+  name: string,
+  parentId: number | null,
+  nth = 1,
+): Promise<FolderCreated> {
   for (let attempt = 1; ; attempt++) {
     let ours: Folder | undefined;
     let failure: unknown;
@@ -36,7 +42,7 @@ export async function createFolderOnce(port: ApiPort, name: string, parentId: nu
       failure = e;
     }
     const twins = (await port.listFolders(parentId)).filter((f) => f.name === name).sort((a, b) => a.id - b.id);
-    const winner = twins[0];
+    const winner = twins[nth - 1];
     if (winner === undefined) {
       // Ours is not listed (yet): trust the answer if there was one.
       if (ours !== undefined) return { id: ours.id };

@@ -47,7 +47,7 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
       }
       case 'createFolder': {
         const parentId = isFolderRef(op.parentId) ? folderIdOf(op.parentId, idOf) : op.parentId;
-        const r = await createFolderOnce(port, op.name, parentId);
+        const r = await createFolderOnce(port, op.name, parentId, op.nth ?? 1);
         if (r.lost) ctx.onLostFolder(req.id, r.lost);
         return { id: r.id, recovered: false };
       }

@@ -4,10 +4,11 @@
 // first), and gives workbooks and reports the `folderId` the path stands for:
 // a live id, or `{ $folder: <path> }` when the folder is created by the same
 // apply (the executor fills it from the create's answer). Two folders with one
-// name under one parent: the lower id is used, and the plan warns.
+// name under one parent (twins): `Name` is the lower id, and the plan warns;
+// `Name[2]` is the second by id (domain/folder-path.ts), created when missing.
 // wsc never deletes, renames or moves a folder here.
 import { normalizeSlug, type Folder, type Report, type Workbook } from '../../domain/wire.js';
-import { formatFolderPath } from '../../domain/folder-path.js';
+import { formatFolderPath, segmentOf, stepOf } from '../../domain/folder-path.js';
 import type {
   DesiredReport,
   DesiredState,
@@ -72,14 +73,20 @@ function livePathText(id: number | null | undefined, tree: Tree, folderPath: unk
     seen.add(cur);
     const f = tree.byId.get(cur);
     if (!f) break;
-    names.unshift(f.name);
+    names.unshift(segmentOf(f.name, twinIndex(tree, f)));
     cur = f.parentId;
   }
   if (cur === null || cur === undefined) return formatFolderPath(names);
   if (Array.isArray(folderPath) && (folderPath.at(-1) as { id?: unknown } | undefined)?.id === id) {
-    return formatFolderPath(folderPath.map((e) => String((e as { name?: unknown }).name)));
+    return formatFolderPath(folderPath.map((e) => segmentOf(String((e as { name?: unknown }).name))));
   }
   return `(folder id ${id})`;
+}
+
+/** Which of the folders of its name under its parent a folder is (1: the lowest id). */
+function twinIndex(tree: Tree, f: Folder): number {
+  const twins = tree.children.get(f.parentId ?? null)?.get(f.name) ?? [];
+  return Math.max(1, twins.findIndex((t) => t.id === f.id) + 1);
 }
 
 export function planFolders(desired: DesiredState, live: LiveState): FolderPlan {
@@ -95,26 +102,34 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
     let out: Resolved;
     if (path.length === 0) out = null;
     else {
-      const name = path[path.length - 1]!;
+      const { name, nth } = stepOf(path[path.length - 1]!);
       const parentPath = path.slice(0, -1);
       const parent = resolve(parentPath);
       const found = typeof parent === 'number' || parent === null ? tree.children.get(parent)?.get(name) : undefined;
-      if (found && found.length > 0) {
-        out = found[0]!.id;
-        if (found.length > 1) {
-          const ids = found.map((f) => f.id).join(', ');
+      const hit = found?.[nth - 1];
+      if (hit !== undefined) {
+        out = hit.id;
+        if (nth === 1 && found!.length > 1) {
+          const ids = found!.map((f) => f.id).join(', ');
+          const others =
+            found!.length > 2
+              ? `\`${segmentOf(name, 2)}\` … \`${segmentOf(name, found!.length)}\``
+              : `\`${segmentOf(name, 2)}\``;
           warnings.push({
             code: 'duplicate-folder',
             address: folderAddress(path),
             message:
-              `${found.length} folders named ${JSON.stringify(name)} under ` +
+              `${found!.length} folders named ${JSON.stringify(name)} under ` +
               `${formatFolderPath(parentPath)} (ids ${ids}): ` +
-              `wsc uses the lower id, ${found[0]!.id}; the other${found.length > 2 ? 's are' : ' is'} left alone.`,
+              `\`${segmentOf(name)}\` is the lower id, ${found![0]!.id}; ${others} name${found!.length > 2 ? '' : 's'} ` +
+              `the other${found!.length > 2 ? 's' : ''}.`,
           });
         }
       } else {
+        // The n-th twin comes after the (n-1)-th: that one is found or created first.
+        const before = nth > 1 ? resolve([...parentPath, segmentOf(name, nth - 1)]) : undefined;
         out = { $folder: key };
-        planned.push(createFolder(path, parent));
+        planned.push(createFolder(path, parent, isFolderRef(before) ? before : undefined));
       }
     }
     resolved.set(key, out);
@@ -158,18 +173,27 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
   return { planned, warnings, desired: out, finish };
 }
 
-function createFolder(path: readonly string[], parent: Resolved): Planned {
+function createFolder(path: readonly string[], parent: Resolved, twinBefore?: FolderRef): Planned {
   const address = folderAddress(path);
-  const name = path[path.length - 1]!;
+  const { name, nth } = stepOf(path[path.length - 1]!);
   const changes: FieldChange[] = [{ path: 'name', after: name }];
   if (path.length > 1) changes.push({ path: 'parent', after: formatFolderPath(path.slice(0, -1)) });
   const dependsOn = isFolderRef(parent) ? [`folder/${parent.$folder}#create`] : [];
+  if (twinBefore !== undefined) dependsOn.push(`folder/${twinBefore.$folder}#create`);
   const rc: ResourceChange = {
     address,
     kind: 'folder',
     actions: ['create'],
     changes,
-    requests: [request(address, 'create', 1, { op: 'createFolder', name, parentId: parent }, dependsOn)],
+    requests: [
+      request(
+        address,
+        'create',
+        1,
+        { op: 'createFolder', name, parentId: parent, ...(nth > 1 ? { nth } : {}) },
+        dependsOn,
+      ),
+    ],
   };
   // Nothing live to fingerprint: a folder that appears meanwhile is found by the re-list after the create.
   return { change: rc, fingerprints: () => [] };
