@@ -4,7 +4,8 @@
 // some, so a bundle keeps them and apply sends them as written. Each one is
 // named with a warning (and the member it may be a typo of), never refused
 // and never dropped. A `jsonQuery` string that is not JSON is the same: sent
-// as written, named with a warning.
+// as written, named with a warning. An integer beyond 2^53 is refused: the
+// YAML reader has already rounded it, and sending it would make that stick.
 import type { Diagnostic } from '../errors.js';
 import { Breakpoints, DashboardAppSource, Position, ResponsiveLayouts } from '../domain/wire.js';
 import { DashboardDraftSchema, LayoutSchema, WidgetSchema } from '../domain/bundle-schema/dashboard.js';
@@ -93,10 +94,43 @@ function reportMembers(item: DocItem, out: Diagnostic[]): void {
   }
 }
 
-/** The warnings of every document that passed its schema. */
+/** Every integer beyond 2^53 in a document, as an error at its value. `path` is one stack, copied only on a hit. */
+function bigIntegers(item: DocItem, v: unknown, path: (string | number)[], out: Diagnostic[]): void {
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v) || Number.isSafeInteger(v)) return;
+    out.push({
+      severity: 'error',
+      rule: 'integer-too-large',
+      message:
+        `\`${dotted(path)}\` is an integer beyond 2^53 (read as ${String(v)}): a JSON number cannot carry it ` +
+        'exactly, and wsc does not round silently',
+      pos: posOf(item, [...path], 'value'),
+      hint: 'Write it as a string (quoted), or as a number within ±9007199254740991.',
+    });
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      path.push(i);
+      bigIntegers(item, v[i], path, out);
+      path.pop();
+    }
+    return;
+  }
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    path.push(k);
+    bigIntegers(item, (v as Record<string, unknown>)[k], path, out);
+    path.pop();
+  }
+}
+
+/** The warnings of every document that passed its schema, and its integers too large to send exactly. */
 export function memberChecks(items: readonly DocItem[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const item of items) {
+    bigIntegers(item, item.value, [], out);
     if (item.partial === true) continue;
     if (item.kind === 'Workbook') dashboardMembers(item, out);
     else if (item.kind === 'Report') reportMembers(item, out);

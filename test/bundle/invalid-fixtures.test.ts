@@ -26,12 +26,13 @@ const CASES: [string, string, string, string, number, number][] = [
     3,
   ],
   [
-    'bad-json-query',
-    'bad-value',
-    '`jsonQuery`: is not valid JSON: Unexpected token \'}\', "{"measures": [}" is not valid JSON',
+    'integer-too-large',
+    'integer-too-large',
+    '`meta.threshold` is an integer beyond 2^53 (read as 12345678901234567000): a JSON number cannot carry it ' +
+      'exactly, and wsc does not round silently',
     'reports/arr.yaml',
-    3,
-    12,
+    4,
+    14,
   ],
   [
     'bad-public-id',

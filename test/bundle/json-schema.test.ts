@@ -87,7 +87,9 @@ describe('JSON Schemas', () => {
     expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }))).toBe(true);
     expect(workbook(withWidget({ x: 0, y: 0, w: '${vars.width}', h: 1 }))).toBe(true);
     expect(workbook(withWidget({ x: 0, y: 0, w: 1 }))).toBe(false);
-    expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }, { colour: 'red' }))).toBe(false);
+    // A member the API's description does not name is allowed, as the API allows it (validate warns).
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }, { colour: 'red' }))).toBe(true);
+    expect(workbook(withWidget({ x: 0, y: 0, w: 1, h: 1 }, { type: 'NOT_A_TYPE' }))).toBe(false);
     expect(workbook({ kind: 'Workbook', slug: 's', meta: { anything: { goes: [1] } } })).toBe(true);
   });
 });

@@ -96,6 +96,7 @@ describe('export summary', () => {
       'files',
       'adoptions',
       'derivedSlugs',
+      'published',
       'warnings',
       'stale',
       'written',

@@ -121,8 +121,8 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
             message:
               `${found!.length} folders named ${JSON.stringify(name)} under ` +
               `${formatFolderPath(parentPath)} (ids ${ids}): ` +
-              `\`${segmentOf(name)}\` is the lower id, ${found![0]!.id}; ${others} name${found!.length > 2 ? '' : 's'} ` +
-              `the other${found!.length > 2 ? 's' : ''}.`,
+              `\`${segmentOf(name)}\` is the lower id, ${found![0]!.id}; ` +
+              `${others} name${found!.length > 2 ? '' : 's'} the other${found!.length > 2 ? 's' : ''}.`,
           });
         }
       } else {
