@@ -52,7 +52,7 @@ describe('UI-made content: export, then apply the export to the same deployment'
       const plan = await runCli(['plan', '--dir', out, ...target(emu), '--detailed-exitcode'], { env: emulatorEnv });
       expect(plan.code, plan.stderr).toBe(2);
       expect(plan.stdout).toMatch(/workbook\/sales-board[^\n]*adopt/);
-      expect(plan.stdout).toMatch(/Plan: 0 to create, 0 to update, 5 to adopt/);
+      expect(plan.stdout).toMatch(/Plan: 0 to create, 0 to update, 7 to adopt/);
 
       emu.clearLog();
       const apply = await runCli(['apply', '--dir', out, ...target(emu), '--auto-approve'], { env: emulatorEnv });
@@ -63,6 +63,7 @@ describe('UI-made content: export, then apply the export to the same deployment'
       expect(adopts.map((e) => [e.method, e.path, e.requestBody]).sort()).toEqual([
         ['PUT', '/api/v1/deployments/1/workbooks/500', { slug: 'sales-board' }],
         ['PUT', '/api/v1/deployments/1/workbooks/501', { slug: 'ops-board' }],
+        ['PUT', '/api/v1/deployments/1/workbooks/503', { slug: 'q1-q2-plans' }],
       ]);
       // Each workbook got its slug before any by-slug upsert of it.
       for (const e of writes.filter((x) => x.path.includes('/workbooks/by-slug/'))) {
@@ -74,6 +75,8 @@ describe('UI-made content: export, then apply the export to the same deployment'
       expect(after.workbooks!.map((w) => [w.id, w.slug])).toEqual([
         [500, 'sales-board'],
         [501, 'ops-board'],
+        [502, 'finance-board'],
+        [503, 'q1-q2-plans'],
       ]);
       expect(after.reports!.map((r) => [r.id, r.workbookId])).toEqual(before.reports!.map((r) => [r.id, r.workbookId]));
 
