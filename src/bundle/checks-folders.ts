@@ -6,7 +6,7 @@
 // differ only in digits (`FY2025`, `FY2026`: siblings by design), are not
 // near misses here.
 import type { Diagnostic, SourcePos } from '../errors.js';
-import { formatFolderPath, parseFolderPath, FolderPathError } from '../domain/folder-path.js';
+import { formatFolderPath, parseFolderPath, FolderPathError, stepOf } from '../domain/folder-path.js';
 import { editDistance, nearMissLimit } from '../domain/suggest.js';
 import { posOf, type DocItem } from './checks.js';
 
@@ -75,7 +75,9 @@ export function folderNearMisses(items: readonly DocItem[]): Diagnostic[] {
     for (const a of siblings) {
       for (const b of siblings) {
         if (a === b || a.uses.length > b.uses.length) continue;
-        if (isNearMiss(a.names[a.names.length - 1]!, b.names[b.names.length - 1]!)) pairs.push([a, b]);
+        // By name: twins (`Finance`, `Finance[2]`) share one, and are two folders by design.
+        const nameOf = (n: Named) => stepOf(n.names[n.names.length - 1]!).name;
+        if (isNearMiss(nameOf(a), nameOf(b))) pairs.push([a, b]);
       }
     }
   }

@@ -124,6 +124,10 @@ describe('export keeps every shape the API allows', () => {
       expect(read(out, 'workbooks/q1-q2-plans.yaml').folder).toBe('Finance');
       const raw = read(out, 'reports/raw-query.yaml');
       expect(raw.folder).toBe('Finance[2]');
+      // Twins are two folders by design: no "did you mean" between them.
+      const v = await runCli(['validate', '--dir', out]);
+      expect(v.code, v.stdout + v.stderr).toBe(0);
+      expect(v.stdout + v.stderr).not.toContain('folder-near-miss');
       const plan = await planJson(out, emu);
       expect(actionsOf(plan, 'workbook/finance-board')).toEqual(['noop']);
       expect(actionsOf(plan, `report/${raw.publicId}`)).toEqual(['noop']);
