@@ -75,7 +75,9 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const matches = bundleMatches(desired, changes);
     const liveIndex = {
       ...(env.publicIds === 'per-deployment' ? { perDeployment: conn.deploymentId } : {}),
-      reportIdOfPublicId: new Map(live.reports.flatMap((r) => (typeof r.publicId === 'string' ? [[r.publicId, r.id]] : []))),
+      reportIdOfPublicId: new Map(
+        live.reports.flatMap((r) => (typeof r.publicId === 'string' ? [[r.publicId, r.id]] : [])),
+      ),
       workbookIdOfSlug: new Map(
         live.workbooks.filter((w) => typeof w.slug === 'string').map((w) => [normalizeSlug(w.slug as string), w.id]),
       ),

@@ -87,7 +87,9 @@ describe('plan: folders by path', () => {
       {
         code: 'duplicate-folder',
         address: 'folder/Dup',
-        message: expect.stringMatching(/2 folders named "Dup" under \/ \(ids 4, 9\): `Dup` is the lower id, 4; `Dup\[2\]` names the other/),
+        message: expect.stringMatching(
+          /2 folders named "Dup" under \/ \(ids 4, 9\): `Dup` is the lower id, 4; `Dup\[2\]` names the other/,
+        ),
       },
     ]);
   });

@@ -27,7 +27,14 @@ describe('folder paths', () => {
 
   it.each([
     ['Finance[2]', [{ name: 'Finance', nth: 2 }], 'Finance[2]'],
-    ['Finance[1]/Revenue', [{ name: 'Finance', nth: 1 }, { name: 'Revenue', nth: 1 }], 'Finance/Revenue'],
+    [
+      'Finance[1]/Revenue',
+      [
+        { name: 'Finance', nth: 1 },
+        { name: 'Revenue', nth: 1 },
+      ],
+      'Finance/Revenue',
+    ],
     ['Plan \\[2]', [{ name: 'Plan [2]', nth: 1 }], 'Plan \\[2]'],
     ['Plan \\[2][3]', [{ name: 'Plan [2]', nth: 3 }], 'Plan \\[2][3]'],
     ['a\\\\[2]', [{ name: 'a\\', nth: 2 }], 'a\\\\[2]'],

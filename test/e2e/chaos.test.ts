@@ -164,7 +164,8 @@ function divergence(emu: Emulator, s: Spec, others: ReadonlySet<string> = new Se
   const out: string[] = [];
   const count = <T>(xs: T[], key: (x: T) => string) =>
     xs.reduce((m, x) => m.set(key(x), (m.get(key(x)) ?? 0) + 1), new Map<string, number>());
-  for (const [k, n] of count(reps, (r) => r.publicId ?? `(none: report ${r.id})`)) if (n > 1) out.push(`${n} reports with publicId ${k}`);
+  for (const [k, n] of count(reps, (r) => r.publicId ?? `(none: report ${r.id})`))
+    if (n > 1) out.push(`${n} reports with publicId ${k}`);
   for (const [k, n] of count(wbs, (w) => w.slug ?? '')) if (n > 1) out.push(`${n} workbooks with slug ${k}`);
   for (const [k, n] of count(uas, (u) => u.name)) if (n > 1) out.push(`${n} user attributes named ${k}`);
   if (reps.length !== s.reports.length) out.push(`${reps.length} reports, expected ${s.reports.length}`);
