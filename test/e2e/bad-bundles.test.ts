@@ -278,8 +278,8 @@ const cases: Case[] = [
     at: 'reports/revenue.yaml:3',
   },
   {
-    name: 'source GOOGLE_SHEETS (the specification says HOSTED_SHEETS)',
-    files: { 'reports/revenue.yaml': rep('source: GOOGLE_SHEETS\n') },
+    name: 'an integer beyond 2^53 in meta (it would be sent rounded)',
+    files: { 'reports/revenue.yaml': rep('meta: { limit: 12345678901234567890 }\n') },
     at: 'reports/revenue.yaml:3',
   },
   {
@@ -303,9 +303,13 @@ const cases: Case[] = [
     at: 'reports/revenue.yaml:3',
   },
   {
-    name: 'jsonQuery is not JSON',
-    files: { 'reports/revenue.yaml': rep('jsonQuery: "{measures: [x"\n') },
-    at: 'reports/revenue.yaml:3',
+    name: 'a widget position without h (beside a member wsc does not know, which alone is no error)',
+    files: {
+      'workbooks/sales.yaml':
+        'kind: Workbook\nslug: sales\nmeta:\n  dashboardDraft:\n    widgets:\n' +
+        '      - { id: a, type: TEXT, position: { x: 0, y: 0, w: 1, z: 2 } }\n',
+    },
+    at: 'workbooks/sales.yaml:6',
   },
   {
     name: 'jsonQuery is a number',

@@ -176,7 +176,9 @@ describe('folders by path', () => {
     await withEmulator({ seed }, async (emu) => {
       const plan = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(plan.code, plan.stderr).toBe(0);
-      expect(plan.stdout).toMatch(/warning 2 folders named "Dup" under \/ \(ids 20, 21\): wsc uses the lower id, 20/);
+      expect(plan.stdout).toMatch(
+        /warning 2 folders named "Dup" under \/ \(ids 20, 21\): `Dup` is the lower id, 20; `Dup\[2\]` names the other/,
+      );
       expect(plan.stdout).not.toContain('folder/Dup will be created');
       const apply = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(apply.code, apply.stderr).toBe(0);

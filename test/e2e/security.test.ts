@@ -249,15 +249,17 @@ describe('export never writes outside --out', () => {
       expect(f).toMatch(/^(wsc\.yaml|\.gitignore|[a-z-]+\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json))$/);
       expect(f.split('/')).not.toContain('..');
     }
-    // The export reads back, but a slug that cannot be one segment of a request path is refused offline.
+    // The export reads back: a slug that cannot be one segment of a request path was given a safe one, with
+    // an adopt block, so the plan renames those workbooks in place (PUT /workbooks/{id}) and refuses nothing.
     const plan = await runCli(
-      ['plan', '--dir', out, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode'],
+      ['plan', '--dir', out, '--base-url', emu.url, '--deployment', '1', '--detailed-exitcode', '--output', 'json'],
       { env },
     );
-    expect(plan.code, plan.stdout + plan.stderr).toBe(3);
-    const errors = plan.stderr.split('\n').filter((l) => / error /.test(l));
-    expect(errors.length).toBeGreaterThan(0);
-    for (const l of errors) expect(l).toMatch(/\[unsafe-slug\]$/);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stderr).not.toMatch(/ error /);
+    const changes = (JSON.parse(plan.stdout) as { changes: { address: string; actions: string[] }[] }).changes;
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) expect([c.address, c.actions]).toEqual([expect.stringMatching(/^workbook\//), ['adopt']]);
   });
 
   // exit 3 = refused before writing (export_unsafe_path); 0 = the link was left alone.
