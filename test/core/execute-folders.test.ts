@@ -84,6 +84,23 @@ describe('createFolderOnce: the race rule', () => {
     expect(port.calls).toEqual(['create A', 'list null', 'create A', 'list null']);
   });
 
+  it('the second of twins (`A[2]`): with the first there, ours is the second lowest id and is kept', async () => {
+    const port = folderPort();
+    port.add('A', null);
+    expect(await createFolderOnce(port as unknown as ApiPort, 'A', null, 2)).toEqual({ id: 11 });
+    expect(port.folders.map((f) => f.id)).toEqual([10, 11]);
+  });
+
+  it('the second of twins, raced: another writer made a second first; ours (the third) is deleted', async () => {
+    const port = folderPort({ beforeCreate: (p) => void p.add('A', null) });
+    port.add('A', null);
+    expect(await createFolderOnce(port as unknown as ApiPort, 'A', null, 2)).toEqual({
+      id: 11,
+      lost: { ours: 12, deleted: true },
+    });
+    expect(port.folders.map((f) => f.id)).toEqual([10, 11]);
+  });
+
   it('a refusal (4xx) is not retried and not re-listed', async () => {
     const port = folderPort();
     port.createFolder = async () => {
