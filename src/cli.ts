@@ -119,6 +119,10 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--compact', 'addresses and changed field names only (the default for large plans)')
     .option('--no-compact', 'show every value, however many resources change')
     .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
+    .option(
+      '--pictures <dir>',
+      'markdown plan: name the SVGs `wsc preview --out DIR --against …` draws for each changed dashboard',
+    )
     .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
 
   common(withHelp(program.command('apply'), 'apply'), { output: ['human', 'json'] })
@@ -186,6 +190,10 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--env <name>', 'environment whose variables to interpolate (env: WSC_ENV); nothing is sent to it')
     .option('--port <port>', 'port of the page on 127.0.0.1 (0 = any free port)', intArg(0, 65535), 4180)
     .option('--out <dir>', 'write one SVG per dashboard and breakpoint into DIR instead of serving the page')
+    .option(
+      '--against <ref>',
+      'mark the change against git:<ref> (the bundle as committed there) or env:<name> (live, read only)',
+    )
     .option('--no-color', 'disable colour')
     .action(action<PreviewOptions>(program, () => import('./commands/preview.js')));
 

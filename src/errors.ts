@@ -34,6 +34,8 @@ export const ERROR_CODES = {
       'plan_file_unreadable',
       'plan_out_unwritable',
       'plan_target_mismatch',
+      'preview_against',
+      'preview_git',
       'preview_out_dir',
       'preview_port',
       'saved_plan_differs',

@@ -26,6 +26,7 @@ export const HELP: Record<CommandName, CommandHelp> = {
       'wsc plan --env staging',
       'wsc plan --output markdown --detailed-exitcode',
       'wsc plan --target report/revMrrTrnd01 --out plan.json',
+      'wsc plan --output markdown --pictures dashboard-pictures',
     ],
     exitCodes: [
       [0, 'planned (with --detailed-exitcode: no changes)'],
@@ -76,10 +77,17 @@ export const HELP: Record<CommandName, CommandHelp> = {
     ],
   },
   preview: {
-    examples: ['wsc preview', 'wsc preview --dir dashboards --port 0', 'wsc preview --out previews'],
+    examples: [
+      'wsc preview',
+      'wsc preview --dir dashboards --port 0',
+      'wsc preview --out previews',
+      'wsc preview --out pictures --against git:main',
+      'wsc preview --against env:production',
+    ],
     exitCodes: [
       [0, 'served until stopped, or the SVGs written'],
-      [3, 'invalid flags, or (with --out) the bundle has errors'],
+      [1, 'with --against env:, the deployment could not be read'],
+      [3, 'invalid flags or --against, an unknown git ref, or (with --out) the bundle has errors'],
     ],
   },
   schema: {

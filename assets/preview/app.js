@@ -1,16 +1,22 @@
 // The preview page: draws the bundle's dashboards from /api/model and
 // redraws when /api/events says a file changed, keeping the dashboard and
-// breakpoint in the address (#/<slug>/<breakpoint>). Text from the bundle is
-// set as text; only a TEXT widget's markdown is set as HTML, rendered safely
-// by wsc (raw HTML shown as text).
+// breakpoint in the address (#/<slug>/<breakpoint>). The grid takes the
+// pane's width (up to the breakpoint's own), so nothing scrolls sideways;
+// a card's details open beside the grid, never over it. Cards take focus:
+// arrows move between them, Enter opens, Esc closes. With --against, the
+// change is marked (toggled in the toolbar). Text from the bundle is set as
+// text; only a TEXT widget's markdown is set as HTML, rendered safely by wsc.
 const BREAKPOINTS = ['lg', 'md', 'sm', 'xs', 'xxs'];
-let model = { workbooks: [], diagnostics: [], version: 0 };
+const SVG = 'http://www.w3.org/2000/svg';
+let model = { workbooks: [], diagnostics: [], glyphs: {}, version: 0 };
 let openCard;
+let showChanges = true;
 
 const $ = (id) => document.getElementById(id);
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined) continue;
     if (k === 'class') e.className = v;
     else if (k === 'text') e.textContent = v;
     else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
@@ -18,6 +24,18 @@ function el(tag, attrs = {}, ...children) {
   }
   for (const c of children) if (c !== undefined && c !== null) e.append(c);
   return e;
+}
+
+function glyph(kind) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '-1 -1 18 18');
+  svg.setAttribute('class', 'glyph');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.dataset.glyph = kind;
+  const path = document.createElementNS(SVG, 'path');
+  path.setAttribute('d', model.glyphs[kind] ?? model.glyphs.generic ?? '');
+  svg.append(path);
+  return svg;
 }
 
 function state() {
@@ -30,22 +48,22 @@ function go(slug, bp) {
   location.hash = `#/${encodeURIComponent(slug)}/${bp}`;
 }
 
+const marking = () => Boolean(model.against) && showChanges;
+
 function renderNav(current) {
   const nav = $('workbooks');
-  nav.replaceChildren(
-    el('div', {
-      class: 'muted',
-      text: `${model.workbooks.length} workbook${model.workbooks.length === 1 ? '' : 's'}`,
-    }),
-  );
+  const n = model.workbooks.length;
+  nav.replaceChildren(el('div', { class: 'muted', text: `${n} workbook${n === 1 ? '' : 's'}` }));
   for (const w of model.workbooks) {
+    const changed = marking() && w.changes?.changed;
     nav.append(
       el(
         'a',
         {
           href: `#/${encodeURIComponent(w.slug)}/${state().bp}`,
-          class: w === current ? 'current' : '',
+          class: [w === current ? 'current' : '', changed ? 'changed' : ''].join(' ').trim(),
           'data-slug': w.slug,
+          title: changed ? `changed against ${model.against}` : undefined,
         },
         w.title ?? w.name ?? w.slug,
         el('small', { text: w.slug }),
@@ -66,19 +84,95 @@ function renderToolbar(wb, bp) {
   }
   const g = wb.grids.find((x) => x.breakpoint === bp);
   bar.append(el('span', { class: 'muted', text: `${g.cols} columns, ${g.width}px, ${wb.file}:${wb.line}` }));
+  if (model.against) {
+    const box = el('input', { type: 'checkbox', id: 'show-changes', onchange: (e) => toggle(e.target.checked) });
+    box.checked = showChanges;
+    bar.append(el('label', { class: 'toggle' }, box, ` changes against ${model.against}`));
+  }
 }
 
-function cardBody(c) {
+function toggle(on) {
+  showChanges = on;
+  render();
+}
+
+function legend() {
+  const item = (cls, text) => el('span', { class: `key ${cls}` }, el('i'), text);
+  return el(
+    'div',
+    { id: 'legend' },
+    item('added', 'added'),
+    item('removed', 'removed (where it was)'),
+    item('moved', 'moved or resized (old box dashed)'),
+    item('config', 'config changed'),
+  );
+}
+
+/** What the card says it is, under its type and id. */
+function cardBody(c, marks) {
   const problems = [];
   if (c.outOfGrid) problems.push('out of the grid');
   if (c.overlaps.length) problems.push(`overlaps ${c.overlaps.join(', ')}`);
-  const head = el('div', {}, el('span', { class: 'type', text: c.type }), el('span', { class: 'id', text: c.id }));
+  const head = el(
+    'div',
+    { class: 'head' },
+    el('span', { class: 'type', text: c.type }),
+    el('span', { class: 'id', text: c.id }),
+  );
+  if (marks) {
+    const kinds = marks.kinds;
+    const badges = el('span', { class: 'badges' });
+    if (kinds.includes('added')) badges.append(el('span', { class: 'badge added', text: 'added' }));
+    const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
+    if (layout.length) badges.append(el('span', { class: 'badge moved', text: layout.join(', ') }));
+    if (kinds.includes('config'))
+      badges.append(el('span', { class: 'badge config', text: 'config', title: (marks.paths ?? []).join(', ') }));
+    head.append(badges);
+  }
   const parts = [head];
   if (c.report) {
-    parts.push(el('div', { class: 'title', text: c.report.title ?? c.report.publicId }));
+    parts.push(
+      el(
+        'div',
+        { class: 'title' },
+        c.glyph ? glyph(c.glyph) : undefined,
+        el('span', { text: c.report.title ?? c.report.publicId }),
+      ),
+    );
     if (c.report.name) parts.push(el('div', { class: 'muted name', text: c.report.name }));
   } else if (c.missingReport) {
     parts.push(el('div', { class: 'problem', text: `{ $report: ${c.missingReport} } is not in the bundle` }));
+  } else if (c.glyph) {
+    parts.push(el('div', { class: 'title' }, glyph(c.glyph), el('span', { text: c.visualization ?? 'chart' })));
+  }
+  if (c.filter) {
+    parts.push(
+      el(
+        'div',
+        { class: 'filter' },
+        el('span', { class: 'label', text: c.filter.label ?? '(no label)' }),
+        c.filter.member ? el('code', { text: c.filter.member }) : undefined,
+      ),
+    );
+  }
+  if (c.grain) {
+    // Its options as chips, the default one filled and ticked (a default that is no option gets a chip too).
+    const grain = el('div', { class: 'grain' });
+    const options =
+      c.grain.options.includes(c.grain.default ?? '') || !c.grain.default
+        ? c.grain.options
+        : [c.grain.default, ...c.grain.options];
+    for (const o of options) {
+      const isDefault = o === c.grain.default;
+      grain.append(
+        el('span', {
+          class: isDefault ? 'opt default' : 'opt',
+          title: isDefault ? 'default' : undefined,
+          text: isDefault ? `${o} ✓` : o,
+        }),
+      );
+    }
+    parts.push(grain);
   }
   if (c.html !== undefined) {
     const md = el('div', { class: 'md' });
@@ -89,56 +183,160 @@ function cardBody(c) {
   return parts;
 }
 
+function place(box, b, colW, rowH) {
+  Object.assign(box.style, {
+    left: `${Math.max(0, b.x) * colW}px`,
+    top: `${Math.max(0, b.y) * rowH}px`,
+    width: `${b.w * colW}px`,
+    height: `${b.h * rowH}px`,
+  });
+}
+
 function renderGrid(wb, bp) {
   const grid = $('grid');
   grid.replaceChildren();
+  const old = $('legend');
+  if (old) old.remove();
   if (!wb) return;
   const g = wb.grids.find((x) => x.breakpoint === bp);
-  const colW = g.width / g.cols;
-  grid.style.width = `${g.width}px`;
-  grid.style.height = `${Math.max(1, g.rows) * g.rowHeight}px`;
+  const changes = marking() ? wb.changes?.grids[bp] : undefined;
+  if (changes) grid.before(legend());
+  // The pane's width, up to the breakpoint's own: columns keep their proportions, nothing scrolls sideways.
+  const width = Math.min(g.width, $('scroller').clientWidth);
+  const colW = width / g.cols;
+  const rows = Math.max(1, g.rows, ...(changes?.removed ?? []).map((r) => r.box.y + r.box.h));
+  grid.style.width = `${width}px`;
+  grid.style.height = `${rows * g.rowHeight}px`;
   grid.style.setProperty('--col', `${colW}px`);
   grid.dataset.cols = String(g.cols);
   grid.dataset.breakpoint = bp;
   for (const c of g.cards) {
+    const marks = changes?.cards[c.id];
+    const kinds = marks?.kinds ?? [];
+    const cls = ['card'];
+    if (c.outOfGrid || c.overlaps.length) cls.push('bad');
+    for (const k of kinds) cls.push(`chg-${k}`);
+    if (c.id === openCard) cls.push('open');
     const box = el('div', {
-      class: c.outOfGrid || c.overlaps.length ? 'card bad' : 'card',
+      class: cls.join(' '),
       'data-id': c.id,
       'data-type': c.type,
+      'data-change': kinds.join(' ') || undefined,
     });
-    Object.assign(box.style, {
-      left: `${Math.max(0, c.x) * colW}px`,
-      top: `${Math.max(0, c.y) * g.rowHeight}px`,
-      width: `${c.w * colW}px`,
-      height: `${c.h * g.rowHeight}px`,
-    });
-    const inner = el('div', { onclick: (ev) => (ev.target.closest('a') ? undefined : showDetails(c)) }, ...cardBody(c));
+    place(box, c, colW, g.rowHeight);
+    const label = `${c.type} ${c.id}${c.report?.title ? `: ${c.report.title}` : ''}`;
+    const inner = el(
+      'div',
+      {
+        tabindex: '0',
+        role: 'button',
+        'aria-label': label,
+        onclick: (ev) => (ev.target.closest('a') ? undefined : showDetails(c)),
+        onkeydown: (ev) => onCardKey(ev, c, inner),
+      },
+      ...cardBody(c, marks),
+    );
     box.append(inner);
     grid.append(box);
+    if (marks?.before) {
+      const was = el('div', { class: 'was', 'data-was': c.id, title: `${c.id} was here` });
+      place(was, marks.before, colW, g.rowHeight);
+      grid.append(was);
+    }
   }
+  for (const r of changes?.removed ?? []) {
+    const gone = el(
+      'div',
+      { class: 'gone', 'data-removed': r.id },
+      el(
+        'div',
+        {},
+        el('span', { class: 'badge removed', text: 'removed' }),
+        el('span', { class: 'type', text: `${r.type} ` }),
+        el('span', { class: 'id', text: r.id }),
+        r.title ? el('div', { text: r.title }) : undefined,
+      ),
+    );
+    place(gone, r.box, colW, g.rowHeight);
+    grid.append(gone);
+  }
+  // A TEXT card whose markdown does not fit says so.
+  for (const md of grid.querySelectorAll('.md')) if (md.scrollHeight > md.clientHeight + 1) md.classList.add('cut');
 }
 
-function section(title, text) {
-  return text === undefined ? undefined : el('div', {}, el('h4', { text: title }), el('pre', { text }));
+/** Arrow keys: the nearest card in that direction (by the centres of the boxes). */
+function onCardKey(ev, c, inner) {
+  if (ev.key === 'Enter' || ev.key === ' ') {
+    ev.preventDefault();
+    showDetails(c);
+    return;
+  }
+  const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+  if (!dir) return;
+  ev.preventDefault();
+  const from = inner.getBoundingClientRect();
+  const cx = from.left + from.width / 2;
+  const cy = from.top + from.height / 2;
+  // Cards wholly past this one's edge in that direction first; the nearest by the gap, then by how far aside.
+  const beyond = (r) =>
+    dir[0] > 0
+      ? r.left >= from.right - 2
+      : dir[0] < 0
+        ? r.right <= from.left + 2
+        : dir[1] > 0
+          ? r.top >= from.bottom - 2
+          : r.bottom <= from.top + 2;
+  let best;
+  let bestScore = Infinity;
+  for (const other of document.querySelectorAll('#grid .card > div')) {
+    if (other === inner) continue;
+    const r = other.getBoundingClientRect();
+    const dx = r.left + r.width / 2 - cx;
+    const dy = r.top + r.height / 2 - cy;
+    const along = dx * dir[0] + dy * dir[1];
+    if (along <= 0) continue;
+    const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
+    const score = (beyond(r) ? 0 : 1e6) + along + 2 * across;
+    if (score < bestScore) [best, bestScore] = [other, score];
+  }
+  best?.focus();
 }
 
-function pretty(s) {
-  try {
-    return JSON.stringify(JSON.parse(s), null, 2);
-  } catch {
-    return s;
-  }
+function section(title, shown, file) {
+  if (shown === undefined) return undefined;
+  const where = shown.line !== undefined ? `${file}:${shown.line}` : file;
+  return el(
+    'div',
+    { class: 'section' },
+    el('h4', {}, title, ' ', el('code', { class: 'where', text: where })),
+    el('pre', { text: shown.yaml }),
+  );
+}
+
+function closeDetails() {
+  const aside = $('details');
+  if (aside.hidden) return;
+  aside.hidden = true;
+  const id = openCard;
+  openCard = undefined;
+  render();
+  document.querySelector(`#grid .card[data-id="${CSS.escape(id ?? '')}"] > div`)?.focus();
 }
 
 function showDetails(c) {
   openCard = c.id;
   const aside = $('details');
+  const wasHidden = aside.hidden;
   aside.hidden = false;
+  const { wb } = state();
   const r = c.report;
   const parts = [
-    el('button', { text: 'close', onclick: () => ((aside.hidden = true), (openCard = undefined)) }),
+    el('button', { class: 'close', text: 'close (Esc)', onclick: closeDetails }),
     el('h3', {}, el('span', { class: 'type', text: c.type }), ` ${c.id}`),
-    el('div', { class: 'muted', text: `x ${c.x}, y ${c.y}, w ${c.w}, h ${c.h}` }),
+    el('div', {
+      class: 'muted',
+      text: `x ${c.x}, y ${c.y}, w ${c.w}, h ${c.h}` + (c.line !== undefined ? ` · ${wb.file}:${c.line}` : ''),
+    }),
     r
       ? el(
           'p',
@@ -148,13 +346,21 @@ function showDetails(c) {
           el('span', { class: 'muted', text: `${r.name ?? ''} · ${r.publicId} · ${r.file}` }),
         )
       : undefined,
-    r ? section('SQL', r.sqlQuery) : undefined,
-    r ? section('JSON query', r.jsonQuery === undefined ? undefined : pretty(r.jsonQuery)) : undefined,
-    r ? section('Pivot', r.pivotItems === undefined ? undefined : JSON.stringify(r.pivotItems, null, 2)) : undefined,
-    c.text !== undefined ? section('Markdown', c.text) : undefined,
+    r ? section('SQL', r.shown.sqlQuery, r.file) : undefined,
+    r ? section('Query', r.shown.jsonQuery, r.file) : undefined,
+    r ? section('Pivot', r.shown.pivotItems, r.file) : undefined,
+    section('Config', c.config, wb.file),
   ];
   aside.replaceChildren(...parts.filter((x) => x !== undefined));
   aside.dataset.id = c.id;
+  // The details take room beside the grid: it is drawn again for the narrower pane.
+  if (wasHidden) {
+    render();
+    document.querySelector(`#grid .card[data-id="${CSS.escape(c.id)}"] > div`)?.focus();
+  } else {
+    for (const open of document.querySelectorAll('#grid .card.open')) open.classList.remove('open');
+    document.querySelector(`#grid .card[data-id="${CSS.escape(c.id)}"]`)?.classList.add('open');
+  }
 }
 
 function renderDiagnostics() {
@@ -178,6 +384,7 @@ function renderDiagnostics() {
 
 function render() {
   const { wb, bp } = state();
+  const focused = document.activeElement?.closest?.('#grid .card')?.dataset.id;
   renderNav(wb);
   renderToolbar(wb, bp);
   renderGrid(wb, bp);
@@ -186,6 +393,7 @@ function render() {
     const c = wb.grids.find((x) => x.breakpoint === bp).cards.find((x) => x.id === openCard);
     if (c) showDetails(c);
   }
+  if (focused) document.querySelector(`#grid .card[data-id="${CSS.escape(focused)}"] > div`)?.focus();
   $('status').textContent = wb ? `${wb.title ?? wb.name ?? wb.slug} · ${bp}` : 'no workbook in the bundle';
   document.body.dataset.version = String(model.version);
 }
@@ -197,6 +405,14 @@ async function refresh() {
 }
 
 window.addEventListener('hashchange', render);
+window.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Escape') closeDetails();
+});
+let resizing;
+window.addEventListener('resize', () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(render, 50);
+});
 const events = new EventSource('/api/events');
 events.addEventListener('change', () => void refresh());
 await refresh();

@@ -32,6 +32,8 @@ export interface PlanOptions extends CommonOptions {
   maxDeletes?: number;
   compact?: boolean;
   showUnmanaged?: boolean;
+  /** The markdown plan names the pictures `wsc preview --out <this> --against …` writes per changed dashboard. */
+  pictures?: string;
 }
 export interface ApplyOptions extends CommonOptions {
   compact?: boolean;
@@ -78,6 +80,8 @@ export interface PreviewOptions {
   env?: string;
   port: number;
   out?: string;
+  /** `git:<ref>` or `env:<name>`: the baseline whose change is marked. */
+  against?: string;
   color: boolean;
 }
 export interface SchemaOptions {

@@ -18,7 +18,11 @@ async function render(plan: Plan, opts: PlanOptions, style: Style): Promise<stri
   const compact = opts.compact;
   if (opts.output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
   if (opts.output === 'markdown') {
-    return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan, { compact });
+    const pictures = opts.pictures;
+    return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan, {
+      compact,
+      ...(pictures !== undefined ? { pictures } : {}),
+    });
   }
   return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, opts.dir, { compact });
 }
@@ -81,7 +85,10 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     if (stepSummary !== undefined) {
       const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
       // The job summary is a courtesy: failing to add to it does not fail the plan.
-      const md = renderPlanMarkdown(plan, { compact: opts.compact });
+      const md = renderPlanMarkdown(plan, {
+        compact: opts.compact,
+        ...(opts.pictures !== undefined ? { pictures: opts.pictures } : {}),
+      });
       await appendFile(stepSummary, redact(`${md}\n`), 'utf8').catch((e: unknown) => {
         ctx.err(
           `${ctx.style.c.yellow('warning')} could not add the plan to ` +

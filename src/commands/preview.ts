@@ -1,40 +1,65 @@
 // `wsc preview`: the bundle's dashboards as pictures, offline. With --out,
 // one SVG per dashboard and breakpoint with a layout; without, a page on
-// loopback that reloads when a bundle file changes. Nothing is read from or
-// written to the API: --env only picks the variables for interpolation.
+// loopback that reloads when a bundle file changes. With --against, the
+// change against a baseline is marked on both (git:<ref>: the bundle as
+// committed; env:<name>: the live deployment, read once and only read).
+// Nothing else is read from the API and nothing is ever written to it:
+// --env only picks the variables for interpolation.
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isDirectory } from '../bundle/files.js';
 import { loadBundle } from '../bundle/load.js';
 import { resolveEnvironment } from '../config/environment.js';
+import type { DesiredState } from '../core/model.js';
 import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
-import { previewModel, type PreviewModel } from '../preview/model.js';
+import { markChanges, previewModel, type PreviewModel } from '../preview/model.js';
 import { dashboardSvgs } from '../preview/svg.js';
 import type { PreviewOptions } from './options.js';
 import { interrupted, type CommandContext } from './context.js';
+import {
+  bundleAtRef,
+  envBaselines,
+  gitBaselines,
+  parseAgainst,
+  removeBundleCopy,
+  type Baselines,
+} from './preview-against.js';
 
-async function load(
+const EMPTY: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
+
+async function loadDesired(
   dir: string,
-  opts: PreviewOptions,
+  envName: string | undefined,
   ctx: CommandContext,
-): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> {
+): Promise<{ desired: DesiredState; diagnostics: Diagnostic[] }> {
   try {
-    const env = await resolveEnvironment({ dir, flags: { env: opts.env }, env: ctx.env, requireToken: false });
-    const loaded = await loadBundle(dir, {
-      vars: env.vars,
-      env: ctx.env,
-      mayHoldUnknownRefs: env.mayHoldUnknownRefs,
-    });
-    return { model: previewModel(loaded.desired, loaded.diagnostics), diagnostics: loaded.diagnostics };
+    const env = await resolveEnvironment({ dir, flags: { env: envName }, env: ctx.env, requireToken: false });
+    return await loadBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
   } catch (e) {
     // wsc.yaml itself is invalid: nothing to draw, its diagnostics to show.
     if (!(e instanceof BundleError)) throw e;
-    return {
-      model: previewModel({ workbooks: [], reports: [], userAttributes: [] }, e.diagnostics),
-      diagnostics: e.diagnostics,
-    };
+    return { desired: EMPTY, diagnostics: e.diagnostics };
+  }
+}
+
+/** The baseline of `--against`, made once: the bundle at a commit, or the live deployment read once. */
+async function baselinesOf(
+  against: string,
+  dir: string,
+  envName: string | undefined,
+  ctx: CommandContext,
+  opts: PreviewOptions,
+): Promise<Baselines> {
+  const ref = parseAgainst(against);
+  if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, opts, ctx);
+  const copy = await bundleAtRef(dir, ref.ref);
+  try {
+    // The committed bundle as it loads: its problems are not this run's (only its dashboards are drawn from).
+    return gitBaselines((await loadDesired(copy, envName, ctx)).desired);
+  } finally {
+    await removeBundleCopy(copy);
   }
 }
 
@@ -45,7 +70,16 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
       hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
     });
   }
-  if (opts.out !== undefined) return writeSvgs(dir, opts.out, opts, ctx);
+  // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
+  const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
+  const baselines = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx, opts);
+  const load = async (): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> => {
+    const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
+    const model = previewModel(desired, diagnostics);
+    if (baselines === undefined) return { model, diagnostics };
+    return { model: markChanges(model, desired, baselines(desired), opts.against!), diagnostics };
+  };
+  if (opts.out !== undefined) return writeSvgs(opts.out, load, opts, ctx);
 
   const { startPreviewServer } = await import('../preview/server.js');
   let server;
@@ -53,7 +87,7 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
     server = await startPreviewServer({
       dir,
       port: opts.port,
-      load: async () => (await load(dir, opts, ctx)).model,
+      load: async () => (await load()).model,
       onError: (e) => ctx.err(`reload failed: ${e instanceof Error ? e.message : String(e)}\n`),
     });
   } catch (e) {
@@ -64,16 +98,22 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
       hint: 'Pick another --port (0 = any free port).',
     });
   }
-  ctx.out(`Preview of ${opts.dir} at ${server.url} (loopback only; reloads when a file changes). Ctrl-C to stop.\n`);
+  const what = opts.against !== undefined ? `${opts.dir} against ${opts.against}` : opts.dir;
+  ctx.out(`Preview of ${what} at ${server.url} (loopback only; reloads when a file changes). Ctrl-C to stop.\n`);
   await interrupted(ctx);
   await server.close();
   return EXIT.ok;
 }
 
-async function writeSvgs(dir: string, out: string, opts: PreviewOptions, ctx: CommandContext): Promise<number> {
-  const { model, diagnostics } = await load(dir, opts, ctx);
+async function writeSvgs(
+  out: string,
+  load: () => Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }>,
+  opts: PreviewOptions,
+  ctx: CommandContext,
+): Promise<number> {
+  const { model, diagnostics } = await load();
   if (diagnostics.length > 0) ctx.err(renderDiagnostics(diagnostics, ctx.style));
-  const files = dashboardSvgs(model.workbooks);
+  const files = dashboardSvgs(model.workbooks, opts.against);
   const target = resolve(ctx.cwd, out);
   try {
     await makeDirectory(target);
@@ -84,8 +124,8 @@ async function writeSvgs(dir: string, out: string, opts: PreviewOptions, ctx: Co
       hint: 'Give --out a directory you can write to (it is created when missing).',
     });
   }
-  ctx.out(
-    files.length > 0 ? `${files.map((f) => `wrote ${join(out, f.name)}`).join('\n')}\n` : 'No dashboard to draw.\n',
-  );
+  const none =
+    opts.against !== undefined ? `No dashboard changed against ${opts.against}.\n` : 'No dashboard to draw.\n';
+  ctx.out(files.length > 0 ? `${files.map((f) => `wrote ${join(out, f.name)}`).join('\n')}\n` : none);
   return diagnostics.some((d) => d.severity === 'error') ? EXIT.invalid : EXIT.ok;
 }

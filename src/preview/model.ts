@@ -1,14 +1,18 @@
 // What the preview shows of a bundle, as plain data: each workbook's
 // dashboard placed at every breakpoint (the grid's fallback applied), its
-// widgets as cards (type, id, the report they chart with its title, name,
-// SQL, JSON query and pivot; a TEXT widget's markdown rendered), and the
-// bundle's diagnostics. Pure: the SVGs and the page are drawn from it.
+// widgets as cards (type, id, what the card is (card.ts), the report they
+// chart with its title, name, SQL, query and pivot as the file writes them
+// with their lines), and the bundle's diagnostics. Pure: the SVGs and the
+// page are drawn from it.
 import { breakpointsWithLayout, gridAt } from '../core/dashboard-grid.js';
 import { BREAKPOINTS, type Breakpoint } from '../domain/grid.js';
 import { isRef, type DesiredReport, type DesiredState, type JsonValue } from '../core/model.js';
 import { isObj } from '../core/plan/compare.js';
 import type { Diagnostic } from '../errors.js';
-import { markdownHtml } from './markdown.js';
+import { cardContent, yamlOf, type CardContent, type Shown } from './card.js';
+import { GLYPHS, type GlyphKind } from './glyphs.js';
+import { pictureBreakpoints } from '../core/picture-names.js';
+import { workbookChanges, type Baseline, type WorkbookChanges } from './changes.js';
 
 export interface PreviewReport {
   publicId: string;
@@ -18,9 +22,13 @@ export interface PreviewReport {
   jsonQuery?: string;
   pivotItems?: JsonValue;
   file: string;
+  /** The report's lines: `sqlQuery` as written, `jsonQuery` and `pivotItems` as YAML, each with its line. */
+  shown: { sqlQuery?: Shown; jsonQuery?: Shown; pivotItems?: Shown };
+  /** `meta.chart.type`, when the report names one. */
+  chartType?: string;
 }
 
-export interface PreviewCard {
+export interface PreviewCard extends CardContent {
   id: string;
   type: string;
   x: number;
@@ -33,12 +41,6 @@ export interface PreviewCard {
   report?: PreviewReport;
   /** A reference to a report that is not in the bundle. */
   missingReport?: string;
-  /** A TEXT widget's markdown. */
-  text?: string;
-  /** The markdown as safe HTML, for the page. */
-  html?: string;
-  /** Its first line, plain, for the SVG card. */
-  firstLine?: string;
 }
 
 export interface PreviewGrid {
@@ -60,10 +62,16 @@ export interface PreviewWorkbook {
   /** Breakpoints with a layout of their own (the SVGs drawn for it); every breakpoint is in `grids`. */
   layouts: Breakpoint[];
   grids: PreviewGrid[];
+  /** Its change against the baseline of `--against`. */
+  changes?: WorkbookChanges;
 }
 
 export interface PreviewModel {
   workbooks: PreviewWorkbook[];
+  /** The baseline the changes are against (`git:main`, `env:production`), with `--against`. */
+  against?: string;
+  /** The glyphs' path data, for the page. */
+  glyphs: Record<GlyphKind, string>;
   diagnostics: {
     severity: string;
     rule: string;
@@ -93,15 +101,33 @@ function str(v: JsonValue | undefined): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+function shown(yaml: string, line: number | undefined): Shown {
+  return line === undefined ? { yaml } : { yaml, line };
+}
+
 function reportOf(r: DesiredReport): PreviewReport {
-  const out: PreviewReport = { publicId: r.publicId, file: r.pos.file };
+  const out: PreviewReport = { publicId: r.publicId, file: r.pos.file, shown: {} };
   const f = r.fields;
   for (const k of ['title', 'name', 'sqlQuery', 'jsonQuery'] as const) {
     const v = str(f[k]);
     if (v !== undefined) out[k] = v;
   }
   if (f['pivotItems'] !== undefined && f['pivotItems'] !== null) out.pivotItems = f['pivotItems'];
+  const line = (k: string) => r.locate?.([k]);
+  if (out.sqlQuery !== undefined) out.shown.sqlQuery = shown(out.sqlQuery.replace(/\n$/, ''), line('sqlQuery'));
+  if (out.jsonQuery !== undefined) out.shown.jsonQuery = shown(yamlOf(out.jsonQuery, true), line('jsonQuery'));
+  if (out.pivotItems !== undefined) out.shown.pivotItems = shown(yamlOf(out.pivotItems), line('pivotItems'));
+  const meta = r.fields['meta'];
+  const chart = isObj(meta) ? meta['chart'] : undefined;
+  const type = isObj(chart) ? str(chart['type']) : undefined;
+  if (type !== undefined) out.chartType = type;
   return out;
+}
+
+/** The index of each widget in the draft's list, by object: the line of a card is asked by that index. */
+function indexOfWidgets(draft: JsonValue): Map<JsonValue, number> {
+  const list = isObj(draft) ? draft['widgets'] : undefined;
+  return new Map(Array.isArray(list) ? list.map((w, i) => [w, i] as const) : []);
 }
 
 function firstReportRef(v: JsonValue | undefined): string | undefined {
@@ -126,6 +152,7 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
     .map((w): PreviewWorkbook => {
       const draft = w.fields.meta?.['dashboardDraft'] ?? null;
       const rowHeight = layoutOf(draft)['rowHeight'];
+      const index = indexOfWidgets(draft);
       const grids = BREAKPOINTS.map((bp): PreviewGrid => {
         const g = gridAt(draft, bp);
         const cards = g.widgets.map((p): PreviewCard => {
@@ -142,16 +169,12 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
             if (r) card.report = r;
             else card.missingReport = ref;
           }
-          const config = p.widget['config'];
-          const content = isObj(config)
-            ? (str(config['content']) ?? str(config['markdown']) ?? str(config['text']))
-            : undefined;
-          if (content !== undefined) {
-            card.text = content;
-            card.html = markdownHtml(content);
-            const first = content.split('\n').find((l) => l.trim() !== '');
-            if (first !== undefined) card.firstLine = first.replace(/^#+\s*/, '').trim();
-          }
+          const i = index.get(p.widget);
+          const path = ['meta', 'dashboardDraft', 'widgets', ...(i === undefined ? [] : [i])];
+          Object.assign(
+            card,
+            cardContent(p.widget, card.report?.chartType, { locate: i === undefined ? undefined : w.locate, path }),
+          );
           return card;
         });
         return {
@@ -177,6 +200,7 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
     });
   return {
     workbooks,
+    glyphs: GLYPHS,
     diagnostics: diagnostics.map((d) => ({
       severity: d.severity,
       rule: d.rule,
@@ -187,4 +211,24 @@ export function previewModel(desired: DesiredState, diagnostics: readonly Diagno
       ...(d.hint ? { hint: d.hint } : {}),
     })),
   };
+}
+
+/**
+ * The model with each workbook's change against its baseline marked (`against` names the baseline);
+ * the breakpoints the baseline had a layout of its own for are drawn too.
+ */
+export function markChanges(
+  model: PreviewModel,
+  desired: DesiredState,
+  baselines: ReadonlyMap<string, Baseline>,
+  against: string,
+): PreviewModel {
+  const drafts = new Map(desired.workbooks.map((w) => [w.slug, w.fields.meta?.['dashboardDraft']]));
+  const workbooks = model.workbooks.map((wb): PreviewWorkbook => {
+    const base = baselines.get(wb.slug) ?? { before: undefined, diff: undefined };
+    const changes = workbookChanges(drafts.get(wb.slug), base);
+    const layouts = pictureBreakpoints(drafts.get(wb.slug), base.before);
+    return { ...wb, layouts, changes };
+  });
+  return { ...model, workbooks, against };
 }

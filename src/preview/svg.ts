@@ -1,23 +1,45 @@
 // One dashboard at one breakpoint as a self-contained SVG: the grid's columns,
-// each widget a card (type, id, the title of the report it charts or a TEXT
-// widget's first line), overlapping and out-of-grid widgets outlined in red
-// and said so. No fonts, images or scripts from elsewhere, no dates: the same
-// bundle gives the same bytes, so the files can be committed or uploaded.
-import { fileStem, groupNames } from '../core/export/names.js';
+// each widget a card that says what it is (type and id; a CHART's glyph and
+// report title, a FILTER's label and member, a TIME_GRAIN's default and
+// options, a TEXT widget's lines with `…` where they are cut), overlapping and
+// out-of-grid widgets outlined in red and said so. Drawn against a baseline
+// (`--against`), the change is marked: added cards green, removed ones as
+// dashed red outlines where they were, moved or resized ones amber with their
+// old box dashed and an arrow from it, config changes badged blue; a legend
+// says so. No fonts, images or scripts from elsewhere, no dates: the same
+// input gives the same bytes, so the files can be committed or uploaded.
+import { pictureName, pictureStems } from '../core/picture-names.js';
+import type { GridBox } from '../core/plan/dashboard-diff.js';
+import type { CardMarks, GridChanges, RemovedCard } from './changes.js';
+import { GLYPHS } from './glyphs.js';
 import type { PreviewCard, PreviewGrid, PreviewWorkbook } from './model.js';
 
 const HEADER = 32;
+const LEGEND = 24;
 const PAD = 4;
+const LINE = 16;
 const CHAR = 7; // average width of a 12px sans-serif character, for cutting text to a card
+
+const COLOURS = { added: '#16a34a', removed: '#dc2626', moved: '#d97706', config: '#2563eb' };
 
 const STYLE = [
   '.col{fill:#f3f4f6}',
   '.card{fill:#fff;stroke:#9ca3af}',
   '.bad{stroke:#dc2626;stroke-width:3}',
+  `.added{fill:#f0fdf4;stroke:${COLOURS.added};stroke-width:2}`,
+  `.moved{stroke:${COLOURS.moved};stroke-width:2}`,
+  `.config{stroke:${COLOURS.config};stroke-width:2}`,
+  `.old{fill:none;stroke:${COLOURS.moved};stroke-width:1.5;stroke-dasharray:5 4}`,
+  `.gone{fill:#fecaca;fill-opacity:.25;stroke:${COLOURS.removed};stroke-width:2;stroke-dasharray:6 4}`,
+  `.arrow{stroke:${COLOURS.moved};stroke-width:2;fill:none}`,
+  '.glyph{fill:none;stroke:#4f46e5;stroke-width:1.5;stroke-linejoin:round;stroke-linecap:round}',
+  '.badge{font-size:10px;font-weight:bold;fill:#fff}',
   '.t{fill:#6b7280;font-size:10px}',
   '.i{font-weight:bold}',
+  '.m{fill:#4b5563}',
   '.e{fill:#dc2626}',
   '.h{font-size:14px;font-weight:bold}',
+  '.l{font-size:11px;fill:#374151}',
 ].join('');
 
 function xml(s: string): string {
@@ -30,10 +52,16 @@ function xml(s: string): string {
     .replaceAll('"', '&quot;');
 }
 
-function cut(s: string, px: number): string {
+/** `s` cut to `px` with `…` when it does not fit; `cut` says whether it was. */
+function fit(s: string, px: number): { text: string; cut: boolean } {
   const n = Math.max(0, Math.floor(px / CHAR));
   const chars = [...s];
-  return chars.length <= n ? s : n <= 1 ? '' : `${chars.slice(0, n - 1).join('')}…`;
+  if (chars.length <= n) return { text: s, cut: false };
+  return { text: n <= 1 ? '' : `${chars.slice(0, n - 1).join('')}…`, cut: true };
+}
+
+function cut(s: string, px: number): string {
+  return fit(s, px).text;
 }
 
 function num(n: number): string {
@@ -47,73 +75,238 @@ function problem(c: PreviewCard, cols: number): string | undefined {
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
-function card(c: PreviewCard, g: PreviewGrid, colW: number): string {
-  const x = Math.max(0, c.x) * colW + PAD;
-  const y = HEADER + Math.max(0, c.y) * g.rowHeight + PAD;
-  const w = Math.max(1, c.w * colW - 2 * PAD);
-  const h = Math.max(1, c.h * g.rowHeight - 2 * PAD);
-  const bad = problem(c, g.cols);
-  const room = w - 16;
-  const label = c.report
-    ? (c.report.title ?? c.report.name ?? c.report.publicId)
-    : c.missingReport
-      ? `{ $report: ${c.missingReport} } (not in the bundle)`
-      : c.firstLine;
-  const type = `<tspan class="t">${xml(cut(c.type, room))}</tspan>`;
-  const lines: string[] = [`${type} <tspan class="i">${xml(cut(c.id, room - c.type.length * CHAR))}</tspan>`];
-  if (label !== undefined) lines.push(xml(cut(label, room)));
-  if (bad !== undefined) lines.push(`<tspan class="e">${xml(cut(bad, room))}</tspan>`);
-  const fit = Math.max(1, Math.floor((h - 6) / 16));
-  const text = lines
-    .slice(0, fit)
-    .map((l, i) => `<text x="${num(x + 8)}" y="${num(y + 16 + i * 16)}">${l}</text>`)
-    .join('');
-  const cls = bad !== undefined ? 'card bad' : 'card';
-  const tip = `${c.type} ${c.id}${label !== undefined ? `: ${label}` : ''}${bad ? ` (${bad})` : ''}`;
-  const rect = `<rect class="${cls}" x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" rx="4"/>`;
-  return `<g data-id="${xml(c.id)}"><title>${xml(tip)}</title>${rect}${text}</g>`;
+interface Frame {
+  g: PreviewGrid;
+  colW: number;
+  top: number;
 }
 
-export function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid): string {
+/** A grid box in pixels, inside its cell's padding. */
+function rectOf(b: GridBox, f: Frame): { x: number; y: number; w: number; h: number } {
+  return {
+    x: Math.max(0, b.x) * f.colW + PAD,
+    y: f.top + Math.max(0, b.y) * f.g.rowHeight + PAD,
+    w: Math.max(1, b.w * f.colW - 2 * PAD),
+    h: Math.max(1, b.h * f.g.rowHeight - 2 * PAD),
+  };
+}
+
+function rect(cls: string, r: { x: number; y: number; w: number; h: number }): string {
+  return `<rect class="${cls}" x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}" rx="4"/>`;
+}
+
+/** What the card says under its type and id, line by line (already cut to `room` pixels). */
+function contentLines(c: PreviewCard, room: number): { lines: string[]; glyph: boolean } {
+  if (c.report || c.missingReport !== undefined) {
+    const title = c.report
+      ? (c.report.title ?? c.report.name ?? c.report.publicId)
+      : `{ $report: ${c.missingReport} } (not in the bundle)`;
+    const glyph = c.glyph !== undefined;
+    return { lines: [xml(cut(title, room - (glyph ? 22 : 0)))], glyph };
+  }
+  if (c.glyph !== undefined) return { lines: [xml(cut(c.visualization ?? 'chart', room - 22))], glyph: true };
+  // A FILTER or TIME_GRAIN card is often two rows high: what it says fits on one line.
+  if (c.filter) {
+    const { label, member } = c.filter;
+    const line = label !== undefined && member !== undefined ? `${label} · ${member}` : (label ?? member);
+    return { lines: line === undefined ? [] : [xml(cut(line, room))], glyph: false };
+  }
+  if (c.grain) {
+    const parts = [];
+    if (c.grain.default !== undefined) parts.push(`default ${c.grain.default}`);
+    if (c.grain.options.length > 0) parts.push(`of ${c.grain.options.join(', ')}`);
+    return { lines: parts.length > 0 ? [xml(cut(parts.join(' '), room))] : [], glyph: false };
+  }
+  return { lines: [], glyph: false };
+}
+
+function badge(label: string, colour: string, right: number, y: number): { svg: string; width: number } {
+  const w = label.length * 6 + 10;
+  const x = right - w;
+  return {
+    svg:
+      `<rect x="${num(x)}" y="${num(y)}" width="${w}" height="14" rx="7" fill="${colour}"/>` +
+      `<text class="badge" x="${num(x + 5)}" y="${num(y + 10.5)}">${label}</text>`,
+    width: w,
+  };
+}
+
+function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
+  const r = rectOf(c, f);
+  const bad = problem(c, f.g.cols);
+  const room = r.w - 16;
+  const kinds = marks?.kinds ?? [];
+  // Badges first (top right), so the first line leaves them room.
+  let right = r.x + r.w - 4;
+  const badges: string[] = [];
+  const add = (label: string, colour: string) => {
+    const b = badge(label, colour, right, r.y + 4);
+    badges.push(b.svg);
+    right -= b.width + 3;
+  };
+  if (kinds.includes('added')) add('added', COLOURS.added);
+  const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
+  if (layout.length > 0) add(layout.join(', '), COLOURS.moved);
+  if (kinds.includes('config')) add('config', COLOURS.config);
+  const headRoom = right - r.x - 8;
+  const type = `<tspan class="t">${xml(cut(c.type, headRoom))}</tspan>`;
+  const head = `${type} <tspan class="i">${xml(cut(c.id, headRoom - (c.type.length + 1) * CHAR))}</tspan>`;
+  const lines: { svg: string; indent: number }[] = [{ svg: head, indent: 0 }];
+  const content = contentLines(c, room);
+  content.lines.forEach((l, i) => lines.push({ svg: l, indent: content.glyph && i === 0 ? 22 : 0 }));
+  const fitLines = Math.max(1, Math.floor((r.h - 6) / LINE));
+  if (c.textLines !== undefined) {
+    // A TEXT card: as many lines as fit, `…` where a line or the rest is cut.
+    const left = Math.max(0, fitLines - lines.length - (bad !== undefined ? 1 : 0));
+    c.textLines.slice(0, left).forEach((t, i) => {
+      const more = i === left - 1 && c.textLines!.length > left;
+      const f1 = fit(t, room);
+      const text = more && !f1.cut ? `${cut(t, room - CHAR)}…` : f1.text;
+      lines.push({ svg: `<tspan class="m">${xml(text)}</tspan>`, indent: 0 });
+    });
+  }
+  if (bad !== undefined) lines.push({ svg: `<tspan class="e">${xml(cut(bad, room))}</tspan>`, indent: 0 });
+  const shown = lines.slice(0, fitLines);
+  const text = shown
+    .map((l, i) => `<text x="${num(r.x + 8 + l.indent)}" y="${num(r.y + 16 + i * LINE)}">${l.svg}</text>`)
+    .join('');
+  const at = `translate(${num(r.x + 8)},${num(r.y + 16 + LINE - 12)})`;
+  const glyph =
+    content.glyph && c.glyph !== undefined && shown.length > 1
+      ? `<path class="glyph" transform="${at}" d="${GLYPHS[c.glyph]}"/>`
+      : '';
+  const cls = [
+    'card',
+    bad !== undefined ? 'bad' : '',
+    kinds.includes('added') ? 'added' : layout.length > 0 ? 'moved' : kinds.includes('config') ? 'config' : '',
+  ]
+    .filter((x) => x !== '')
+    .join(' ');
+  const label =
+    c.report?.title ?? c.filter?.label ?? c.textLines?.[0] ?? (c.glyph !== undefined ? c.visualization : undefined);
+  const change = kinds.length > 0 ? ` [${kinds.join(', ')}${marks?.paths ? `: ${marks.paths.join(', ')}` : ''}]` : '';
+  const tip = `${c.type} ${c.id}${label !== undefined ? `: ${label}` : ''}${bad ? ` (${bad})` : ''}${change}`;
+  return (
+    `<g data-id="${xml(c.id)}"${kinds.length > 0 ? ` data-change="${kinds.join(' ')}"` : ''}>` +
+    `<title>${xml(tip)}</title>${rect(cls, r)}${glyph}${text}${badges.join('')}</g>`
+  );
+}
+
+function removedCard(w: RemovedCard, f: Frame): string {
+  const r = rectOf(w.box, f);
+  const b = badge('removed', COLOURS.removed, r.x + r.w - 4, r.y + 4);
+  const room = r.w - 16 - b.width;
+  const id = xml(cut(w.id, room - (w.type.length + 1) * CHAR));
+  const lines = [`<tspan class="t">${xml(cut(w.type, room))}</tspan> <tspan class="i">${id}</tspan>`];
+  if (w.title !== undefined) lines.push(xml(cut(w.title, r.w - 16)));
+  const text = lines
+    .slice(0, Math.max(1, Math.floor((r.h - 6) / LINE)))
+    .map((l, i) => `<text x="${num(r.x + 8)}" y="${num(r.y + 16 + i * LINE)}" fill="#991b1b">${l}</text>`)
+    .join('');
+  return (
+    `<g data-removed="${xml(w.id)}"><title>${xml(`${w.type} ${w.id} removed`)}</title>` +
+    `${rect('gone', r)}${b.svg}${text}</g>`
+  );
+}
+
+/** The old box of a moved or resized card, dashed, and an arrow from its corner to the new one's when it moved. */
+function oldBox(id: string, m: CardMarks, now: GridBox, f: Frame): string {
+  const from = rectOf(m.before!, f);
+  const to = rectOf(now, f);
+  let arrow = '';
+  if (m.kinds.includes('moved')) {
+    const [x1, y1, x2, y2] = [from.x + 10, from.y + 10, to.x + 10, to.y + 10];
+    arrow = `<path class="arrow" marker-end="url(#arrow)" d="M${num(x1)} ${num(y1)} L${num(x2)} ${num(y2)}"/>`;
+  }
+  return `<g data-was="${xml(id)}">${rect('old', from)}${arrow}</g>`;
+}
+
+function legend(y: number, width: number): string {
+  const items: [string, string][] = [
+    ['added', `<rect class="added" x="0" y="-9" width="14" height="10" rx="2"/>`],
+    ['removed (where it was)', `<rect class="gone" x="0" y="-9" width="14" height="10" rx="2"/>`],
+    ['moved or resized (old box dashed)', `<rect class="old" x="0" y="-9" width="14" height="10" rx="2"/>`],
+    ['config changed', `<rect x="0" y="-9" width="14" height="10" rx="2" fill="${COLOURS.config}"/>`],
+  ];
+  let x = 8;
+  const out: string[] = [];
+  for (const [label, swatch] of items) {
+    if (x + 20 + label.length * 6 > width) break;
+    out.push(`<g transform="translate(${x},${y})">${swatch}<text class="l" x="19" y="0">${label}</text></g>`);
+    x += 34 + label.length * 6;
+  }
+  return `<g class="legend">${out.join('')}</g>`;
+}
+
+/**
+ * The SVG of `wb` at grid `g`; with `changes` (drawn `--against` a baseline), the change marked and
+ * `against` named in the title.
+ */
+export function dashboardSvg(
+  wb: PreviewWorkbook,
+  g: PreviewGrid,
+  changes?: { grid: GridChanges; against: string },
+): string {
   const colW = g.width / g.cols;
-  const height = HEADER + Math.max(1, g.rows) * g.rowHeight + PAD;
+  const top = HEADER + (changes ? LEGEND : 0);
+  const removedRows = Math.max(0, ...(changes?.grid.removed ?? []).map((w) => w.box.y + w.box.h));
+  const rows = Math.max(1, g.rows, removedRows);
+  const height = top + rows * g.rowHeight + PAD;
+  const f: Frame = { g, colW, top };
   const cols: string[] = [];
   for (let i = 0; i < g.cols; i++) {
     if (i % 2 === 0)
-      cols.push(
-        `<rect class="col" x="${num(i * colW)}" y="${HEADER}" width="${num(colW)}" height="${height - HEADER}"/>`,
-      );
+      cols.push(`<rect class="col" x="${num(i * colW)}" y="${top}" width="${num(colW)}" height="${height - top}"/>`);
   }
-  const title = `${wb.title ?? wb.name ?? wb.slug} · ${g.breakpoint} (${g.cols} columns)`;
+  const what = changes ? ` · changes against ${changes.against}` : '';
+  const title = `${wb.title ?? wb.name ?? wb.slug} · ${g.breakpoint} (${g.cols} columns)${what}`;
+  const marks = changes?.grid.cards ?? {};
+  const olds = g.cards.flatMap((c) => (marks[c.id]?.before ? [oldBox(c.id, marks[c.id]!, c, f)] : []));
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(g.width)}" height="${height}" ` +
       `viewBox="0 0 ${num(g.width)} ${height}" font-family="sans-serif" font-size="12">`,
     `<style>${STYLE}</style>`,
+    ...(changes
+      ? [
+          '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" ' +
+            `orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 Z" fill="${COLOURS.moved}"/></marker></defs>`,
+        ]
+      : []),
     `<rect width="100%" height="100%" fill="#fafafa"/>`,
     `<text class="h" x="8" y="21">${xml(cut(title, g.width - 16))}</text>`,
+    ...(changes ? [legend(HEADER + 14, g.width)] : []),
     ...cols,
-    ...g.cards.map((c) => card(c, g, colW)),
+    ...g.cards.map((c) => card(c, f, marks[c.id])),
+    // Over the cards: a removed widget's place may be taken by another now, and both are to be seen.
+    ...(changes?.grid.removed ?? []).map((w) => removedCard(w, f)),
+    ...olds,
     '</svg>',
     '',
   ].join('\n');
 }
 
 /**
- * The files `wsc preview --out` writes: `<stem>.<breakpoint>.svg` per breakpoint with a layout of its own,
- * the stem the safe form of the slug that export uses for file names (no markup, path or hidden name can
- * come from a slug); slugs that share a stem get a hash of the slug, as export's files do.
+ * The files `wsc preview --out` writes: `<stem>.<breakpoint>.svg` per breakpoint with a layout of its own
+ * (breakpoint names sort widest first), the stem the safe form of the slug that export uses for file
+ * names (no markup, path or hidden name can come from a slug); slugs that share a stem get a hash of the
+ * slug, as export's files do. With `against`, only the dashboards that changed, the change marked.
  */
-export function dashboardSvgs(workbooks: readonly PreviewWorkbook[]): { name: string; text: string }[] {
-  const drawn = workbooks.filter((wb) => !wb.grids.every((g) => g.cards.length === 0));
-  const byStem = new Map<string, string[]>();
-  for (const wb of drawn) byStem.set(fileStem(wb.slug), [...(byStem.get(fileStem(wb.slug)) ?? []), wb.slug]);
-  const names = new Map<string, string>();
-  for (const [stem, slugs] of byStem) for (const [slug, name] of groupNames(stem, slugs)) names.set(slug, name);
+export function dashboardSvgs(
+  workbooks: readonly PreviewWorkbook[],
+  against?: string,
+): { name: string; text: string }[] {
+  const drawn = workbooks.filter((wb) =>
+    against !== undefined ? wb.changes?.changed === true : !wb.grids.every((g) => g.cards.length === 0),
+  );
+  const names = pictureStems(drawn.map((wb) => wb.slug));
   const out: { name: string; text: string }[] = [];
   for (const wb of drawn) {
-    for (const g of wb.grids)
-      if (wb.layouts.includes(g.breakpoint))
-        out.push({ name: `${names.get(wb.slug)!}.${g.breakpoint}.svg`, text: dashboardSvg(wb, g) });
+    for (const g of wb.grids) {
+      if (!wb.layouts.includes(g.breakpoint)) continue;
+      const changes =
+        against !== undefined && wb.changes ? { grid: wb.changes.grids[g.breakpoint], against } : undefined;
+      out.push({ name: pictureName(names.get(wb.slug)!, g.breakpoint), text: dashboardSvg(wb, g, changes) });
+    }
   }
   return out;
 }

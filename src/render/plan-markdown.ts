@@ -5,6 +5,7 @@
 // Values are user content: HTML is escaped outside fences and fences are
 // longer than any backtick run inside them.
 import type { Plan, ResourceChange } from '../core/model.js';
+import { pictureBreakpoints, pictureName, pictureStems } from '../core/picture-names.js';
 import { isShown } from '../core/plan/create-only.js';
 import { addressEntries, addressListLines, compactNote, isCompact } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-human.js';
@@ -82,6 +83,8 @@ const SEE_ALL = 'see them with `wsc plan --output human --no-compact` or in the 
 
 export interface MarkdownOptions {
   maxChars?: number;
+  /** Where `wsc preview --out DIR --against …` put its pictures: each changed dashboard's are named. */
+  pictures?: string;
   /** `--compact` true, `--no-compact` false; undefined: compact past COMPACT_OVER resources. */
   compact?: boolean;
 }
@@ -95,6 +98,31 @@ function unmanagedSection(plan: Plan): string {
     out += `| ${u.kind} | ${u.id} | ${code(u.name)} | ${u.identity !== undefined ? code(u.identity) : ''} |\n`;
   }
   return `${out}\n</details>\n`;
+}
+
+/**
+ * The pictures of each changed dashboard, as `wsc preview --out DIR --against …` names them: a table
+ * from the workbook to its files, one per breakpoint drawn.
+ */
+function picturesSection(changed: readonly ResourceChange[], dir: string): string {
+  const drafts = changed.flatMap((rc) => {
+    const c = rc.kind === 'workbook' ? rc.changes.find((f) => f.path === 'meta.dashboardDraft') : undefined;
+    // A draft sent again with nothing of it changed (a reference resolved at apply) gets no picture.
+    const d = c?.dashboard;
+    if (c === undefined || (d !== undefined && c.before !== undefined && d.widgets.length + d.members.length === 0))
+      return [];
+    return [{ rc, c, slug: rc.address.slice('workbook/'.length) }];
+  });
+  if (drafts.length === 0) return '';
+  const stems = pictureStems(drafts.map((d) => d.slug));
+  let out = `**Pictures of the changed dashboards** in ${code(dir)}:\n\n| dashboard | pictures |\n|---|---|\n`;
+  for (const { rc, c, slug } of drafts) {
+    const files = pictureBreakpoints(c.after ?? undefined, c.before ?? undefined).map((bp) =>
+      code(pictureName(stems.get(slug)!, bp)),
+    );
+    out += `| ${code(rc.address)} | ${files.join(', ')} |\n`;
+  }
+  return `${out}\n`;
 }
 
 export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
@@ -118,6 +146,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   // Every address, whatever the budget: a reviewer must see all that the apply would touch.
   const list = addressListLines(addressEntries(plan), { fields: compact });
   out += `\n${fence(`${list.join('\n')}\n`, 'diff')}\n`;
+  if (opts.pictures !== undefined) out += picturesSection(changed, opts.pictures);
   const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
   if (compact) return `${out}_${escapeHtml(compactNote(changed.length))}_\n\n${footer}`;
   for (const [i, rc] of changed.entries()) {

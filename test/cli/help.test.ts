@@ -46,6 +46,7 @@ const EXPECTED: Record<string, string[]> = {
     '--compact',
     '--no-compact',
     '--show-unmanaged',
+    '--pictures',
     '--help',
   ],
   apply: [
@@ -89,7 +90,7 @@ const EXPECTED: Record<string, string[]> = {
     '--no-color',
     '--help',
   ],
-  preview: ['--dir', '--env', '--port', '--out', '--no-color', '--help'],
+  preview: ['--dir', '--env', '--port', '--out', '--against', '--no-color', '--help'],
   schema: ['--out', '--check', '--no-color', '--help'],
 };
 

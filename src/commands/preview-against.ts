@@ -1,0 +1,188 @@
+// `wsc preview --against REF`: the baseline a preview marks its change
+// against. `git:<ref>` is the bundle as committed at <ref>, read with
+// `git ls-tree` and `git cat-file` (no checkout; the working tree and index
+// are left alone) into a temporary directory and loaded from there.
+// `env:<name>` is that environment's live deployment, read once through the
+// live-read path plan uses (list requests only; nothing is written), then
+// compared with each reload of the bundle by the planner, offline.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import type { DesiredState, JsonValue } from '../core/model.js';
+import { diffDashboard, type ReportNames } from '../core/plan/dashboard-diff.js';
+import { UsageError } from '../errors.js';
+import { makeDirectory } from '../make-dir.js';
+import type { Baseline } from '../preview/changes.js';
+import { connectOptions } from './connection.js';
+import type { CommandContext } from './context.js';
+import type { PreviewOptions } from './options.js';
+
+const run = promisify(execFile);
+
+/** Each workbook's baseline by slug, for a bundle as loaded now. */
+export type Baselines = (desired: DesiredState) => Map<string, Baseline>;
+
+export type AgainstRef = { kind: 'git'; ref: string } | { kind: 'env'; name: string };
+
+export function parseAgainst(raw: string): AgainstRef {
+  const m = /^(git|env):(.+)$/.exec(raw);
+  // A ref that starts with `-` would read as an option of git.
+  if (!m || m[2]!.startsWith('-')) {
+    throw new UsageError(`--against takes git:<ref> or env:<environment>, got "${raw}".`, {
+      code: 'preview_against',
+      hint: 'For example --against git:main (the bundle as committed there) or --against env:production (live).',
+    });
+  }
+  return m[1] === 'git' ? { kind: 'git', ref: m[2]! } : { kind: 'env', name: m[2]! };
+}
+
+function draftOf(w: DesiredState['workbooks'][number]): JsonValue | undefined {
+  return w.fields.meta?.['dashboardDraft'];
+}
+
+async function git(dir: string, args: string[]): Promise<string> {
+  try {
+    return (await run('git', ['-C', dir, ...args], { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' })).stdout;
+  } catch (e) {
+    const err = e as { stderr?: string; code?: string | number };
+    const why = err.code === 'ENOENT' ? 'git is not installed' : (err.stderr ?? String(e)).trim().split('\n')[0];
+    throw new UsageError(`--against git:… cannot read the repository: ${why}.`, {
+      code: 'preview_git',
+      hint: 'Run wsc preview inside a git clone holding the bundle, and name a commit, branch or tag it has.',
+    });
+  }
+}
+
+/** The blobs' contents by object id, read by one `git cat-file --batch`. */
+function catFiles(dir: string, ids: string[]): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-C', dir, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', reject);
+    child.on('close', () => {
+      const all = Buffer.concat(chunks);
+      const out = new Map<string, Buffer>();
+      let at = 0;
+      while (at < all.length) {
+        const nl = all.indexOf(10, at);
+        const [id, , size] = all.subarray(at, nl).toString('utf8').split(' ');
+        const n = Number(size);
+        out.set(id!, all.subarray(nl + 1, nl + 1 + n));
+        at = nl + 1 + n + 1;
+      }
+      resolve(out);
+    });
+    child.stdin.end(`${ids.join('\n')}\n`);
+  });
+}
+
+/**
+ * The bundle directory `dir` as committed at `ref`, written into a new temporary directory (the
+ * caller removes it): its YAML files only, which is all a bundle is.
+ */
+export async function bundleAtRef(dir: string, ref: string): Promise<string> {
+  const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+  const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).trim();
+  const commit = (await git(dir, ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`])).trim();
+  const listing = await git(top, ['ls-tree', '-r', '-z', commit, '--', prefix === '' ? '.' : prefix]);
+  const files = listing
+    .split('\0')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const [meta, path] = [l.slice(0, l.indexOf('\t')), l.slice(l.indexOf('\t') + 1)];
+      const [mode, type, id] = meta.split(' ');
+      return { mode: mode!, type: type!, id: id!, path: path.slice(prefix.length) };
+    })
+    .filter((f) => f.type === 'blob' && f.mode !== '120000' && /\.ya?ml$/i.test(f.path))
+    .filter((f) => !f.path.split('/').some((p) => p === '..' || p.startsWith('.wsc')));
+  const blobs = await catFiles(
+    top,
+    files.map((f) => f.id),
+  );
+  const out = await mkdtemp(join(tmpdir(), 'wsc-against-'));
+  for (const f of files) {
+    const target = join(out, f.path);
+    await makeDirectory(dirname(target));
+    await writeFile(target, blobs.get(f.id) ?? Buffer.alloc(0));
+  }
+  return out;
+}
+
+/** Report titles of both bundles (now first), for the drafts' diffs; no live ids in a git baseline. */
+function names(now: DesiredState, then: DesiredState): ReportNames {
+  const titles = new Map<string, string>();
+  for (const r of [...then.reports, ...now.reports]) {
+    const t = r.fields['title'] ?? r.fields['name'];
+    if (typeof t === 'string' && t !== '') titles.set(r.publicId, t);
+  }
+  return { byId: () => undefined, title: (pid) => titles.get(pid) };
+}
+
+export function gitBaselines(then: DesiredState): Baselines {
+  const before = new Map(then.workbooks.map((w) => [w.slug, draftOf(w)]));
+  return (now) => {
+    const n = names(now, then);
+    return new Map(
+      now.workbooks.map((w) => {
+        const b = before.has(w.slug) ? before.get(w.slug) : undefined;
+        const exists = before.has(w.slug);
+        return [w.slug, { before: exists ? (b ?? {}) : undefined, diff: diffDashboard(b, draftOf(w), n) }];
+      }),
+    );
+  };
+}
+
+/** The live deployment of environment `name`, read once; each reload of the bundle planned against it. */
+export async function envBaselines(
+  name: string,
+  dir: string,
+  desired: DesiredState,
+  opts: PreviewOptions,
+  ctx: CommandContext,
+): Promise<Baselines> {
+  const [{ resolveEnvironment }, { connect }, { hintsFor, readLiveState }, { plan }] = await Promise.all([
+    import('../config/environment.js'),
+    import('../api/connect.js'),
+    import('../api/live.js'),
+    import('../core/plan.js'),
+  ]);
+  const env = await resolveEnvironment({ dir, flags: { env: name }, env: ctx.env });
+  const common = { dir, output: 'human' as const, color: opts.color, verbose: false, concurrency: 8, maxRetries: 6 };
+  const conn = await connect(env, connectOptions(common, ctx));
+  let live;
+  try {
+    const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
+    ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
+    live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
+  } finally {
+    await conn.close();
+  }
+  return (now) => {
+    const p = plan(now, live, {
+      environment: env.name,
+      deploymentId: env.deploymentId,
+      publicIds: env.publicIds,
+      targets: [],
+      fingerprints: false,
+    });
+    const out = new Map<string, Baseline>();
+    for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
+    for (const c of p.changes) {
+      if (c.kind !== 'workbook') continue;
+      const slug = c.address.slice('workbook/'.length);
+      if (c.actions.includes('create')) out.set(slug, { before: undefined, diff: undefined });
+      const f = c.changes.find((x) => x.path === 'meta.dashboardDraft');
+      if (f !== undefined && !c.actions.includes('create'))
+        out.set(slug, { before: f.before ?? {}, diff: f.dashboard });
+    }
+    return out;
+  };
+}
+
+/** Removes a directory made by bundleAtRef. */
+export async function removeBundleCopy(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
