@@ -10,6 +10,7 @@ import type { DesiredState, JsonValue } from '../../src/core/model.js';
 import { diffDashboard, type ReportNames } from '../../src/core/plan/dashboard-diff.js';
 import { workbookChanges } from '../../src/preview/changes.js';
 import { markChanges, previewModel } from '../../src/preview/model.js';
+import { GLYPHS, glyphOf, type GlyphKind } from '../../src/preview/glyphs.js';
 import { dashboardSvgs } from '../../src/preview/svg.js';
 import { dReport, dWorkbook } from '../core/builders.js';
 
@@ -184,5 +185,37 @@ describe('pictures of a change (preview --out --against)', () => {
     const gone = workbookChanges(draft(base.slice(0, 4)), { before: draft(base), diff: undefined });
     expect(gone.grids.lg.removed.map((r) => r.id)).toEqual(['kpi']);
     expect(gone.grids.xs.removed.map((r) => r.id)).toEqual(['kpi']);
+  });
+});
+
+describe('cards in the SVG say what they are', () => {
+  it('a CHART its glyph and report title, a FILTER label and member, a TIME_GRAIN default and options, TEXT cut with …', () => {
+    const svg = dashboardSvgs(previewModel(state(base), []).workbooks)[0]!.text;
+    const card = (id: string) => group(svg, 'data-id', id);
+    expect(card('mrr')).toContain(`<path class="glyph"`);
+    expect(card('mrr')).toContain(`d="${GLYPHS.line}"`);
+    expect(card('mrr')).toContain('Monthly recurring revenue');
+    expect(card('kpi')).toContain(`d="${GLYPHS.kpi}"`);
+    expect(card('region')).toContain('>Region · a.region<');
+    expect(card('grain')).toContain('>default month of week, month<');
+    // Two lines of markdown in a card with room for one under its head: the first, and the cue.
+    expect(card('header')).toContain('<tspan class="m">Revenue…</tspan>');
+  });
+
+  it('maps visualization names to glyphs, generic for the rest', () => {
+    const cases: [string | undefined, GlyphKind][] = [
+      ['line', 'line'],
+      ['Bar', 'bar'],
+      ['histogram', 'bar'],
+      ['area', 'area'],
+      ['donut', 'pie'],
+      ['big_number', 'kpi'],
+      ['table', 'table'],
+      ['pivot-table', 'pivot'],
+      ['choropleth', 'map'],
+      ['funnel', 'generic'],
+      [undefined, 'generic'],
+    ];
+    for (const [name, kind] of cases) expect(glyphOf(name), String(name)).toBe(kind);
   });
 });
