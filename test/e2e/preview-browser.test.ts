@@ -5,13 +5,13 @@
 // switch breakpoints, edit files and watch the page follow, and keep
 // screenshots in test-artifacts/ (a CI artifact). Without Chromium the suite
 // is skipped, and its name says why.
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { cleanupTemp, copyFixture, root, runCli, tempDir, type CliResult } from './helpers/index.js';
+import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
+import { servePreview, type ServedPreview } from './helpers/preview.js';
 
 const executable = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
 const reason = executable ? '' : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
@@ -51,39 +51,21 @@ async function cardBoxes(page: Page): Promise<Record<string, Box>> {
 
 describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
   let browser: Browser;
-  let child: ChildProcess | undefined;
-  let done: Promise<CliResult> | undefined;
+  let served: ServedPreview | undefined;
   let url = '';
   let dir = '';
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
     dir = copyFixture('example');
-    let out = '';
-    let ready: () => void = () => {};
-    const started = new Promise<void>((r) => (ready = r));
-    done = runCli(['preview', '--dir', dir, '--port', '0'], {
-      timeoutMs: 300_000,
-      onSpawn: (c) => {
-        child = c;
-        c.stdout!.on('data', (d: Buffer | string) => {
-          out += String(d);
-          const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-          if (m) {
-            url = m[1]!;
-            ready();
-          }
-        });
-      },
-    });
-    await started;
+    served = await servePreview(['--dir', dir]);
+    url = served.url;
     browser = await chromium.launch({ executablePath: executable!, args: ['--no-sandbox'] });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    child?.kill('SIGINT');
-    if (done) expect((await done).code).toBe(0);
+    if (served) expect((await served.stop()).code).toBe(0);
     cleanupTemp();
   });
 

@@ -7,13 +7,13 @@
 // where it is; cards say what they are; details are YAML with file:line; the
 // change is marked, and the toggle takes the marks away. Screenshots go to
 // test-artifacts/ (a CI artifact). Without Chromium the suite is skipped.
-import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cleanupTemp, copyFixture, root, runCli, tempDir, type CliResult } from './helpers/index.js';
+import { cleanupTemp, copyFixture, root, tempDir } from './helpers/index.js';
+import { servePreview, type ServedPreview } from './helpers/preview.js';
 
 const executable = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
 const reason = executable ? '' : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
@@ -32,8 +32,7 @@ const overlap = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.
 
 describe.skipIf(!executable)(`the preview page at laptop sizes${reason}`, () => {
   let browser: Browser;
-  let child: ChildProcess | undefined;
-  let done: Promise<CliResult> | undefined;
+  let served: ServedPreview | undefined;
   let url = '';
 
   beforeAll(async () => {
@@ -53,31 +52,14 @@ describe.skipIf(!executable)(`the preview page at laptop sizes${reason}`, () => 
         .replace('visualization: bar', 'visualization: area')
         .replace(/ {6}- id: divider-accounts\n.*\n.*\n/, ''),
     );
-    let out = '';
-    let ready: () => void = () => {};
-    const started = new Promise<void>((r) => (ready = r));
-    done = runCli(['preview', '--dir', repo, '--port', '0', '--against', 'git:main'], {
-      timeoutMs: 300_000,
-      onSpawn: (c) => {
-        child = c;
-        c.stdout!.on('data', (d: Buffer | string) => {
-          out += String(d);
-          const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-          if (m) {
-            url = m[1]!;
-            ready();
-          }
-        });
-      },
-    });
-    await started;
+    served = await servePreview(['--dir', repo, '--against', 'git:main']);
+    url = served.url;
     browser = await chromium.launch({ executablePath: executable!, args: ['--no-sandbox'] });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    child?.kill('SIGINT');
-    if (done) expect((await done).code).toBe(0);
+    if (served) expect((await served.stop()).code).toBe(0);
     cleanupTemp();
   });
 
