@@ -47,6 +47,14 @@ function changedLines(before: string, after: string): { line: number; from: stri
   return a.flatMap((l, i) => (l === b[i] ? [] : [{ line: i + 1, from: l, to: b[i]! }]));
 }
 
+/** The file's one changed line is the `position:` line of widget `id` (two lines below its `- id:`). */
+function expectOnlyPosition(before: string, after: string, id: string, from: string, to: string): void {
+  const line = before.split('\n').indexOf(`      - id: ${id}`) + 3;
+  expect(changedLines(before, after)).toEqual([
+    { line, from: `        position: ${from}`, to: `        position: ${to}` },
+  ]);
+}
+
 const cli = (args: string[], dir: string, emu: Emulator) =>
   runCli([...args, '--dir', dir, '--env', 'local', ...target(emu)], { env: { WSC_TOKEN: 'dev-token' } });
 
@@ -144,14 +152,7 @@ describe('export merges, it does not overwrite', () => {
         '~ workbook/revenue-overview: took meta.dashboardDraft.widgets[nrr-kpi] into workbooks/revenue-overview.yaml',
       );
       const after = read(dir, OVERVIEW);
-      const nrrLine = before.split('\n').indexOf('      - id: nrr-kpi') + 3;
-      expect(changedLines(before, after)).toEqual([
-        {
-          line: nrrLine,
-          from: '        position: { x: 8, y: 4, w: 4, h: 4 }',
-          to: '        position: { x: 8, y: 4, w: 4, h: 6 }',
-        },
-      ]);
+      expectOnlyPosition(before, after, 'nrr-kpi', '{ x: 8, y: 4, w: 4, h: 4 }', '{ x: 8, y: 4, w: 4, h: 6 }');
       expect(after).toContain('All amounts in ${vars.currency}');
       expect(after).not.toContain('EUR');
       // The file now says what the deployment's draft has: plan only publishes it (the UI moved the draft alone),
@@ -202,15 +203,32 @@ describe('export merges, it does not overwrite', () => {
         '    ! left meta.dashboardDraft.widgets[mrr-trend]: changed in the bundle and outside wsc since the last apply',
       );
       const after = read(dir, OVERVIEW);
-      const arrLine = before.split('\n').indexOf('      - id: arr-by-region') + 3;
-      expect(changedLines(before, after)).toEqual([
-        {
-          line: arrLine,
-          from: '        position: { x: 8, y: 8, w: 4, h: 4 }',
-          to: '        position: { x: 8, y: 8, w: 4, h: 5 }',
-        },
-      ]);
+      expectOnlyPosition(before, after, 'arr-by-region', '{ x: 8, y: 8, w: 4, h: 4 }', '{ x: 8, y: 8, w: 4, h: 5 }');
       expect(after).toContain('visualization: area');
+    });
+  });
+});
+
+describe('export merges folders by what they stand for', () => {
+  const folderId = (emu: Emulator, name: string) =>
+    (emu.snapshot().folders ?? []).find((f) => f.deploymentId === 1 && f.name === name)!.id;
+
+  test('a workbook moved in the UI takes its new folder path; a folder changed in the bundle only is kept', async () => {
+    const dir = bundle();
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const put = await api(emu, 'PUT', '/api/v1/deployments/1/workbooks/by-slug/sales-pipeline', {
+        folderId: folderId(emu, 'Finance'),
+      });
+      expect(put.status).toBe(200);
+      // Not applied yet: the bundle moves another workbook up to Finance too.
+      edit(dir, 'workbooks/customer-health.yaml', 'folder: Finance/Revenue analytics', 'folder: Finance');
+      const r = await cli(['export', '--into', dir], dir, emu);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('~ workbook/sales-pipeline: took folder into workbooks/sales-pipeline.yaml');
+      expect(r.stdout).toContain('    kept folder: changed in the bundle and not applied yet');
+      expect(read(dir, 'workbooks/sales-pipeline.yaml')).toContain('\nfolder: Finance\n');
+      expect(read(dir, 'workbooks/customer-health.yaml')).toContain('\nfolder: Finance\n');
     });
   });
 });

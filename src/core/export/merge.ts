@@ -217,6 +217,17 @@ function bundleMoved(c: FieldChange, base: string): boolean {
   return collectRefs(c.after).length > 0 || fieldHash(c.path, c.after) !== base;
 }
 
+/** Whether the folder id the bundle's path resolves to (as a write sends it) is not the recorded one. */
+function folderMoved(change: ResourceChange, base: string): boolean {
+  for (const r of change.requests) {
+    const body = (r.operation as { body?: unknown }).body;
+    if (!isObj(body) || !Object.hasOwn(body, 'folderId')) continue;
+    // A folder this apply creates (`{ $folder }`) cannot be the one recorded.
+    return isObj(body['folderId']) || fieldHash('folderId', body['folderId']) !== base;
+  }
+  return true;
+}
+
 /** What the file takes from the deployment, per field and (for a dashboard draft recorded in parts) per part. */
 export function mergeResource(input: MergeInput): MergeResult {
   const { change, record, raw, rendered, exported } = input;
@@ -226,13 +237,15 @@ export function mergeResource(input: MergeInput): MergeResult {
     if (NOT_IN_FILE.has(c.path) || c.createOnly === true) continue;
     const keys = keyPath(c.path, raw);
     const [fileRaw, fileRendered, live] = [at(raw, keys), at(rendered, keys), at(exported, keys)];
-    const base = record?.fields[c.path];
+    // The plan shows a folder by its path (`folder`); the record hashes the id it stands for.
+    const recorded = c.path === 'folder' ? 'folderId' : c.path;
+    const base = record?.fields[recorded];
     if (record === undefined || base === undefined) {
       m.take(keys, c.path, fileRaw, fileRendered, live);
       continue;
     }
-    const liveMoved = outside!.fields.includes(c.path);
-    const fileMoved = bundleMoved(c, base);
+    const liveMoved = outside!.fields.includes(recorded);
+    const fileMoved = c.path === 'folder' ? folderMoved(change, base) : bundleMoved(c, base);
     if (!liveMoved) {
       if (fileMoved) m.out.kept.push(c.path);
       continue;
