@@ -83,7 +83,9 @@ function renderToolbar(wb, bp) {
     bar.append(el('button', { class: cls, 'data-bp': b, title, onclick: () => go(wb.slug, b) }, b));
   }
   const g = wb.grids.find((x) => x.breakpoint === bp);
-  bar.append(el('span', { class: 'muted', text: `${g.cols} columns, ${g.width}px, ${wb.file}:${wb.line}` }));
+  bar.append(
+    el('span', { class: 'muted', id: 'grid-info', text: `${g.cols} columns, ${g.width}px, ${wb.file}:${wb.line}` }),
+  );
   if (model.against) {
     const box = el('input', { type: 'checkbox', id: 'show-changes', onchange: (e) => toggle(e.target.checked) });
     box.checked = showChanges;
@@ -204,6 +206,9 @@ function renderGrid(wb, bp) {
   // The pane's width, up to the breakpoint's own: columns keep their proportions, nothing scrolls sideways.
   const width = Math.min(g.width, $('scroller').clientWidth);
   const colW = width / g.cols;
+  const info = $('grid-info');
+  if (info && width < g.width)
+    info.textContent = `${g.cols} columns, ${g.width}px drawn at ${Math.round(width)}px, ${wb.file}:${wb.line}`;
   const rows = Math.max(1, g.rows, ...(changes?.removed ?? []).map((r) => r.box.y + r.box.h));
   grid.style.width = `${width}px`;
   grid.style.height = `${rows * g.rowHeight}px`;
