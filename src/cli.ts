@@ -185,7 +185,10 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .action(action<EmulatorOptions>(program, () => import('./commands/emulator.js')));
 
   withHelp(program.command('preview'), 'preview')
-    .description("draw the bundle's dashboards: a live page on loopback, or SVG files with --out (offline)")
+    .description(
+      "draw the bundle's dashboards: a live page on loopback, or SVG files with --out; " +
+        '--against marks the change against a git ref or the live deployment (read only)',
+    )
     .option('--dir <dir>', 'bundle root directory', '.')
     .option('--env <name>', 'environment whose variables to interpolate (env: WSC_ENV); nothing is sent to it')
     .option('--port <port>', 'port of the page on 127.0.0.1 (0 = any free port)', intArg(0, 65535), 4180)
