@@ -28,6 +28,8 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
 const MAX_DELETES_HELP =
   'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)';
 
+const SKIP_SEMANTIC_HELP = "do not check the members reports and dashboards name against the deployment's data model";
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -106,6 +108,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
   outputFlag(targetFlags(bundleFlags(withHelp(program.command('validate'), 'validate'))), ['human', 'json'])
     .option('--no-color', 'disable colour (env: NO_COLOR)')
     .option('--strict', 'a reference the bundle cannot resolve offline is an error, not a warning (for CI)')
+    .option('--semantic-check', "also check the members reports and dashboards name against --env's data model")
     .description('check the bundle offline and print every problem found')
     .action(action<ValidateOptions>(program, () => import('./commands/validate.js')));
 
@@ -123,6 +126,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
       '--pictures <dir>',
       'markdown plan: name the SVGs `wsc preview --out DIR --against …` draws for each changed dashboard',
     )
+    .option('--skip-semantic-check', SKIP_SEMANTIC_HELP)
     .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
 
   common(withHelp(program.command('apply'), 'apply'), { output: ['human', 'json'] })
@@ -139,6 +143,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--compact', 'addresses and changed field names only (the default for large plans)')
     .option('--no-compact', 'show every value, however many resources change')
     .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
+    .option('--skip-semantic-check', SKIP_SEMANTIC_HELP)
     .action(action<ApplyOptions>(program, () => import('./commands/apply.js')));
 
   common(withHelp(program.command('export'), 'export'), { output: ['human', 'json'] })
@@ -166,6 +171,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .option('--state <file>', 'persist state to this JSON file')
     .option('--seed <file>', 'seed state from this JSON file')
+    .option('--model <file>', 'serve this data model (a /v1/meta answer as JSON) from the Core Data API')
     .option(
       '--ui-made',
       'seed deployment 1 with content made in the UI: slugless workbooks, legacy reports, every widget shape',
@@ -197,6 +203,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
       '--against <ref>',
       'mark the change against git:<ref> (the bundle as committed there) or env:<name> (live, read only)',
     )
+    .option('--model <file>', "the data model (GET /v1/meta's answer, JSON): report cards show member titles")
     .option('--no-color', 'disable colour')
     .action(action<PreviewOptions>(program, () => import('./commands/preview.js')));
 

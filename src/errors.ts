@@ -36,6 +36,7 @@ export const ERROR_CODES = {
       'plan_target_mismatch',
       'preview_against',
       'preview_git',
+      'preview_model',
       'preview_out_dir',
       'preview_port',
       'saved_plan_differs',
@@ -75,7 +76,13 @@ export const ERROR_CODES = {
   /** WscError: the bundle asks for what the deployment does not allow, known once it is read; nothing was written. */
   refused: {
     exit: EXIT.invalid,
-    codes: ['adopt_public_id_elsewhere', 'adopt_public_id_set', 'create_only_change', 'unknown_reference'],
+    codes: [
+      'adopt_public_id_elsewhere',
+      'adopt_public_id_set',
+      'create_only_change',
+      'semantic_check_failed',
+      'unknown_reference',
+    ],
   },
   /** ApiError: an answer wsc refuses, besides `http_<status>` (an error status as it came). */
   api: {

@@ -11,14 +11,26 @@ interface CommandHelp {
   exitCodes: readonly (readonly [number | string, string])[];
 }
 
-const INVALID: readonly [number, string] = [3, 'invalid input (usage, wsc.yaml, bundle); nothing was sent'];
+const INVALID: readonly [number, string] = [
+  3,
+  'invalid input (usage, wsc.yaml, bundle, a member the data model lacks); nothing was written',
+];
 
 export const HELP: Record<CommandName, CommandHelp> = {
   validate: {
-    examples: ['wsc validate', 'wsc validate --dir dashboards --env prod', 'wsc validate --strict --output json'],
+    examples: [
+      'wsc validate',
+      'wsc validate --dir dashboards --env prod',
+      'wsc validate --strict --output json',
+      'wsc validate --env prod --semantic-check',
+    ],
     exitCodes: [
       [0, 'the bundle is valid (warnings do not fail)'],
-      [3, 'the bundle or wsc.yaml has errors (with --strict: also a reference outside the bundle), or a usage error'],
+      [
+        3,
+        'the bundle or wsc.yaml has errors (with --strict: also a reference outside the bundle; with ' +
+          '--semantic-check: a member the data model lacks), or a usage error',
+      ],
     ],
   },
   plan: {
@@ -27,6 +39,7 @@ export const HELP: Record<CommandName, CommandHelp> = {
       'wsc plan --output markdown --detailed-exitcode',
       'wsc plan --target report/revMrrTrnd01 --out plan.json',
       'wsc plan --output markdown --pictures dashboard-pictures',
+      'wsc plan --skip-semantic-check',
     ],
     exitCodes: [
       [0, 'planned (with --detailed-exitcode: no changes)'],

@@ -351,6 +351,9 @@ function showDetails(c) {
           el('span', { class: 'muted', text: `${r.name ?? ''} · ${r.publicId} · ${r.file}` }),
         )
       : undefined,
+    r && r.members
+      ? section('Members', { yaml: r.members.map((m) => `${m.name}  ${m.title}`).join('\n') }, r.file)
+      : undefined,
     r ? section('SQL', r.shown.sqlQuery, r.file) : undefined,
     r ? section('Query', r.shown.jsonQuery, r.file) : undefined,
     r ? section('Pivot', r.shown.pivotItems, r.file) : undefined,

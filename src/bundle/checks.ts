@@ -15,6 +15,8 @@ export interface DocItem {
   file: string;
   positions: PositionIndex;
   value: Record<string, unknown>;
+  /** The file's text (shared by its documents): the semantic check finds members inside string values in it. */
+  text?: string;
   /** The document failed its schema: `value` holds only the keys that passed (see partial.ts). */
   partial?: true;
   /**

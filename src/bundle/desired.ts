@@ -13,6 +13,7 @@ import type {
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { parseFolderPath } from '../domain/folder-path.js';
+import { makeLocator, setLocator } from './locate.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
@@ -57,6 +58,7 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
   if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
   if (item.unknownRefs) wb.refPos = item.unknownRefs;
+  setLocator(wb, makeLocator(item.file, item.positions, item.text));
   return wb;
 }
 
@@ -69,12 +71,16 @@ function desiredReport(item: DocItem): DesiredReport {
     const value = v[f] as JsonValue;
     fields[f] = f === 'jsonQuery' && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
   }
+  const jq = v['jsonQuery'];
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
   withLocate(report, item);
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
   if (Object.hasOwn(v, 'folder')) report.folder = parseFolderPath(v['folder'] as string);
   if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as NonNullable<DesiredReport['adopt']>;
   if (item.unknownRefs) report.refPos = item.unknownRefs;
+  if (jq !== null && typeof jq === 'object' && !Array.isArray(jq))
+    report.jsonQueryMapping = jq as { [k: string]: JsonValue };
+  setLocator(report, makeLocator(item.file, item.positions, item.text));
   return report;
 }
 

@@ -124,7 +124,7 @@ function loadFile(
     diagnostics.push(varDiagnostic(f.rel, u, opts.vars));
   }
   for (const doc of parsed.docs)
-    if (!loadDocument(f.rel, doc, parsed.varProblems, diagnostics, items, checked)) complete = false;
+    if (!loadDocument(f.rel, doc, read.text, parsed.varProblems, diagnostics, items, checked)) complete = false;
   return complete;
 }
 
@@ -136,6 +136,7 @@ function loadFile(
 function loadDocument(
   file: string,
   doc: ParsedDoc,
+  text: string,
   varProblems: readonly VarUse[],
   diagnostics: Diagnostic[],
   items: DocItem[],
@@ -195,7 +196,7 @@ function loadDocument(
     if (partial !== undefined) checked.push(partial);
     return partial !== undefined;
   }
-  const item: DocItem = { kind, file, positions: doc.positions, value: doc.value };
+  const item: DocItem = { kind, file, positions: doc.positions, value: doc.value, text };
   items.push(item);
   checked.push(item);
   return true;

@@ -8,6 +8,7 @@ import { execute, type ApplyResult } from '../core/execute.js';
 import { hasRequests, type Plan } from '../core/model.js';
 import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
+import { semanticError } from '../core/semantic/outcome.js';
 import { EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { exportOnlyCommand } from '../render/plan-ownership.js';
@@ -37,14 +38,15 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   const prepared = await preparePlan(opts, ctx);
   try {
     const { plan } = prepared;
-    const refused = createOnlyError(plan);
+    // Members the data model lacks: refused before anything is shown or asked, with each one located.
+    const refused = createOnlyError(plan) ?? semanticError(prepared.semantic, true);
     if (refused) throw refused;
     if (!hasRequests(plan)) return noChanges(plan, opts, ctx);
     const { renderPlanHuman } = await import('../render/plan-human.js');
     // The plan and the result on stdout, as `wsc plan` does (`wsc apply | tee apply.log` keeps both); progress
     // on stderr. With --output json, stdout holds the result's JSON alone, so the plan goes to stderr.
     const show = (text: string) => (opts.output === 'json' ? ctx.err(text) : ctx.out(text));
-    show(renderPlanHuman(plan, ctx.style, opts.dir, { compact: opts.compact }));
+    show(renderPlanHuman(plan, ctx.style, opts.dir, { compact: opts.compact, semantic: prepared.semantic }));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
       if (!yes) {

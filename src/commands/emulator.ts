@@ -44,6 +44,8 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
   if (opts.seed !== undefined && opts.uiMade) {
     throw new UsageError('--seed and --ui-made both seed the emulator: give one of them.');
   }
+  if (opts.model !== undefined && !existsSync(opts.model))
+    throw new UsageError(`--model: no such file "${opts.model}".`);
   let emulator;
   try {
     emulator = await createEmulator({
@@ -54,6 +56,7 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
       ...(latencyMs !== undefined ? { latencyMs } : {}),
       ...(faults !== undefined ? { faults } : {}),
       workbookListing: opts.workbookListing,
+      ...(opts.model !== undefined ? { model: opts.model } : {}),
       logLimit: 1000,
       logResponses: false,
       // One line per request on stderr: what a CI log of a test run wants to show.
@@ -73,7 +76,8 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
   }
   ctx.out(`wsc emulator listening on ${emulator.url}\ntoken: ${emulator.adminToken}\n`);
   ctx.err(
-    `API base: ${emulator.url}/api/v1 (deployments under /api/v1/deployments/{id})` +
+    `API base: ${emulator.url}/api/v1 (deployments under /api/v1/deployments/{id}); ` +
+      `Core Data API: ${emulator.url}/cubejs-api/v1` +
       `${opts.state ? `\nstate: ${opts.state}` : ''}\nstop with Ctrl-C\n`,
   );
   await interrupted(ctx);

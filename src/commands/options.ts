@@ -23,6 +23,8 @@ export interface ValidateOptions extends Pick<
 > {
   /** References the bundle cannot resolve offline are errors (CI). */
   strict?: boolean;
+  /** `--semantic-check`: also read the environment's data model and check the members the bundle names. */
+  semanticCheck?: boolean;
 }
 export interface PlanOptions extends CommonOptions {
   out?: string;
@@ -34,8 +36,11 @@ export interface PlanOptions extends CommonOptions {
   showUnmanaged?: boolean;
   /** The markdown plan names the pictures `wsc preview --out <this> --against …` writes per changed dashboard. */
   pictures?: string;
+  /** `--skip-semantic-check` (commander's `--no-semantic-check` form would read as a negated default). */
+  skipSemanticCheck?: boolean;
 }
 export interface ApplyOptions extends CommonOptions {
+  skipSemanticCheck?: boolean;
   compact?: boolean;
   showUnmanaged?: boolean;
   autoApprove: boolean;
@@ -73,11 +78,15 @@ export interface EmulatorOptions {
   latency?: string;
   faults?: string;
   workbookListing: 'all' | 'root-only';
+  /** The data model served (a `/v1/meta` answer in a JSON file). */
+  model?: string;
   color: boolean;
 }
 export interface PreviewOptions {
   dir: string;
   env?: string;
+  /** A `/v1/meta` answer (JSON file): the report cards show their members' titles. */
+  model?: string;
   port: number;
   out?: string;
   /** `git:<ref>` or `env:<name>`: the baseline whose change is marked. */

@@ -6,6 +6,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { PlanOptions } from './options.js';
 import { hasChanges, type Plan } from '../core/model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
+import { semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
 import { envValue } from '../env.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Style } from '../render/style.js';
@@ -14,17 +15,18 @@ import { preparePlan } from './prepare.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
 
-async function render(plan: Plan, opts: PlanOptions, style: Style): Promise<string> {
+async function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style: Style): Promise<string> {
   const compact = opts.compact;
-  if (opts.output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan);
+  if (opts.output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan, semantic);
   if (opts.output === 'markdown') {
     const pictures = opts.pictures;
     return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan, {
       compact,
+      semantic,
       ...(pictures !== undefined ? { pictures } : {}),
     });
   }
-  return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, opts.dir, { compact });
+  return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, opts.dir, { compact, semantic });
 }
 
 function planOutError(shown: string, e: unknown): UsageError {
@@ -60,11 +62,11 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 export async function run(opts: PlanOptions, ctx: CommandContext): Promise<number> {
   const outFile = opts.out === undefined ? undefined : resolve(ctx.cwd, opts.out);
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
-  const { env, plan, conn } = await preparePlan(opts, ctx);
+  const { env, plan, conn, semantic } = await preparePlan(opts, ctx);
   try {
-    ctx.out(await render(plan, opts, ctx.style));
-    // A difference only a create can make: shown above, never saved nor applied.
-    const refused = createOnlyError(plan);
+    ctx.out(await render(plan, semantic, opts, ctx.style));
+    // A difference only a create can make, or a member the data model lacks: shown above, never saved nor applied.
+    const refused = createOnlyError(plan) ?? semanticError(semantic, false);
     if (opts.out !== undefined && refused === undefined) {
       const { serializeSavedPlan } = await import('../core/saved-plan.js');
       const bundleDir = relative(ctx.cwd, resolve(ctx.cwd, opts.dir)).split(sep).join('/') || '.';
@@ -87,6 +89,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
       // The job summary is a courtesy: failing to add to it does not fail the plan.
       const md = renderPlanMarkdown(plan, {
         compact: opts.compact,
+        semantic,
         ...(opts.pictures !== undefined ? { pictures: opts.pictures } : {}),
       });
       await appendFile(stepSummary, redact(`${md}\n`), 'utf8').catch((e: unknown) => {

@@ -10,6 +10,7 @@ import { renderDiagnostics } from '../render/diagnostics.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import { endPhase } from '../timings.js';
+import type { SemanticOutcome } from '../core/semantic/outcome.js';
 
 type Connection = Awaited<ReturnType<typeof import('../api/connect.js').connect>>;
 
@@ -20,6 +21,8 @@ export interface Prepared {
   conn: Connection;
   live: LiveState;
   plan: Plan;
+  /** The members the bundle names, checked against the deployment's data model (or why not). */
+  semantic: SemanticOutcome;
 }
 
 function ownershipOf(bundle: string, opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): OwnershipContext {
@@ -32,7 +35,12 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   endPhase('start-up');
   // The client's modules (undici, zod schemas) load while the bundle is read:
   // loading code sends nothing, and it is half of a plan's start-up time.
-  const later = Promise.all([import('../api/connect.js'), import('../api/live.js'), import('../core/plan.js')]);
+  const later = Promise.all([
+    import('../api/connect.js'),
+    import('../api/live.js'),
+    import('../core/plan.js'),
+    import('./semantic.js'),
+  ]);
   later.catch(() => undefined);
   const [{ resolveEnvironment }, { loadValidBundle }] = await Promise.all([
     import('../config/environment.js'),
@@ -65,12 +73,27 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   if (opts.target.length > 0) (await import('../core/targets.js')).checkTargetsIn(desired, opts.target);
   endPhase('bundle');
 
-  const [{ connect }, { hintsFor, readLiveState }, { plan, splitOdd }] = await later;
+  const [{ connect }, { hintsFor, readLiveState }, { plan, splitOdd }, { reportSemantic, startSemanticCheck }] =
+    await later;
   const conn = await connect(env, connOpts);
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
+    const reading = readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
+    reading.catch(() => undefined);
+    // The data model is read beside the live state (one round trip more at most); the members are found while
+    // the lists' first pages are on their way.
+    const semanticRun = startSemanticCheck(
+      desired,
+      env,
+      { skip: opts.skipSemanticCheck, targets: opts.target },
+      conn,
+      connOpts,
+    );
+    semanticRun.catch(() => undefined);
+    const live = await reading;
+    const semantic = await semanticRun;
+    reportSemantic(semantic, env.deploymentId, ctx);
     endPhase('read deployment');
     if (live.odd) {
       const { renderOddWarnings } = await import('../render/odd.js');
@@ -87,7 +110,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       ...(env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, opts, env) } : {}),
     });
     endPhase('plan');
-    return { env, desired, warnings, conn, live, plan: p };
+    return { env, desired, warnings, conn, live, plan: p, semantic };
   } catch (e) {
     await conn.close();
     throw e;

@@ -5,7 +5,9 @@
 // committed; env:<name>: the live deployment, read once and only read).
 // Nothing else is read from the API and nothing is ever written to it:
 // --env only picks the variables for interpolation.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { MetaAnswer } from '../domain/data-model.js';
+import { indexModel, type ModelIndex } from '../core/semantic/model-index.js';
 import { join, resolve } from 'node:path';
 import { isDirectory } from '../bundle/files.js';
 import { loadBundle } from '../bundle/load.js';
@@ -26,6 +28,24 @@ import {
   removeBundleCopy,
   type Baselines,
 } from './preview-against.js';
+
+/** `--model FILE`: a `/v1/meta` answer, for the members' titles on the report cards. */
+async function readModel(file: string, ctx: CommandContext): Promise<ModelIndex> {
+  const refuse = (why: string) =>
+    new UsageError(`--model ${file}: ${why}.`, {
+      code: 'preview_model',
+      hint: 'Give the answer of the Core Data API\'s GET /v1/meta saved as JSON: { "cubes": [...] }.',
+    });
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(resolve(ctx.cwd, file), 'utf8'));
+  } catch (e) {
+    throw refuse((e as NodeJS.ErrnoException).code ?? `not JSON (${(e as Error).message})`);
+  }
+  const parsed = MetaAnswer.safeParse(data);
+  if (!parsed.success) throw refuse('not a /v1/meta answer (an object with a `cubes` list)');
+  return indexModel(parsed.data);
+}
 
 const EMPTY: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
 
@@ -72,10 +92,11 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
   }
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
+  const index = opts.model !== undefined ? await readModel(opts.model, ctx) : undefined;
   const baselines = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx, opts);
   const load = async (): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> => {
     const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
-    const model = previewModel(desired, diagnostics);
+    const model = previewModel(desired, diagnostics, index);
     if (baselines === undefined) return { model, diagnostics };
     return { model: markChanges(model, desired, baselines(desired), opts.against!), diagnostics };
   };

@@ -37,6 +37,14 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
     });
     diagnostics = loaded.diagnostics;
     resources = countResources(loaded.desired);
+    // Only a valid bundle is checked against a model: nothing is sent for one that is not.
+    if (opts.semanticCheck === true && !diagnostics.some((d) => d.severity === 'error')) {
+      const flags = { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment };
+      // Resolved again with its token required: the check connects.
+      const target = await resolveEnvironment({ dir, flags, env: ctx.env });
+      const { semanticDiagnostics } = await import('./validate-semantic.js');
+      diagnostics = [...diagnostics, ...(await semanticDiagnostics(loaded.desired, target, opts, ctx))];
+    }
   } catch (e) {
     // wsc.yaml itself is invalid: its diagnostics are part of this command's result, and so are the bundle
     // files', read without the environment (its `vars` unknown; a reference outside the bundle only warned of, unless
@@ -58,7 +66,7 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
     ctx.out(`${JSON.stringify({ valid, diagnostics: sortDiagnostics(diagnostics), resources }, null, 2)}\n`);
   } else {
     ctx.out(renderDiagnostics(diagnostics, ctx.style));
-    ctx.out(renderValidateSummary(valid, resources, ctx.style));
+    ctx.out(renderValidateSummary(valid, resources, ctx.style, opts.semanticCheck === true));
   }
   return valid ? EXIT.ok : EXIT.invalid;
 }

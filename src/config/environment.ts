@@ -66,6 +66,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
     if (tokenVariables.length > 0) env.tokenVariables = tokenVariables;
     if (config.bundle !== undefined) env.bundle = config.bundle;
     if (cfg.prune === true) env.prune = true;
+    if (cfg.semanticCheck === false) env.semanticCheck = false;
     return env;
   };
   const vars = expandVars(cfg.vars ?? {}, (text, path) =>

@@ -41,6 +41,13 @@ export const EnvironmentSchema = z
       .boolean()
       .optional()
       .describe('Delete what this bundle recorded as its own and no longer holds (like --prune). Needs `bundle:`.'),
+    semanticCheck: z
+      .boolean()
+      .optional()
+      .describe(
+        "false: plan and apply do not check the members reports and dashboards name against the deployment's " +
+          'data model (like --skip-semantic-check). Default true.',
+      ),
   })
   .describe('One target environment.');
 

@@ -28,4 +28,6 @@ export interface ResolvedEnvironment {
   bundle?: string;
   /** The environment's `prune: true`. */
   prune?: boolean;
+  /** The environment's `semanticCheck: false`: plan and apply do not read the data model. */
+  semanticCheck?: false;
 }

@@ -72,6 +72,17 @@ export interface DesiredWorkbook {
   locate?: Locate;
 }
 
+/**
+ * Finds a value of a bundle document by its path, lazily (positions are
+ * read only when asked); `text` finds a name's n-th appearance inside a
+ * string value (a query written as text). Kept beside the desired state,
+ * not in it (bundle/locate.ts), so that the state stays plain data.
+ */
+export type Locator = (
+  path: readonly (string | number)[],
+  opts: { atKey?: boolean; text?: { name: string; occurrence: number } },
+) => SourcePos;
+
 export interface DesiredReport {
   address: string; // `report/<publicId as written in the bundle>`
   /** The publicId as written in the bundle; the live one may be derived (PublicIdMode). */
@@ -95,6 +106,8 @@ export interface DesiredReport {
   refPos?: ReadonlyMap<string, SourcePos>;
   /** The line of a value in the file, by path (absent in plans made from data that has no file). */
   locate?: Locate;
+  /** `jsonQuery` as the file writes it when that is a mapping (`fields.jsonQuery` holds its JSON text). */
+  jsonQueryMapping?: { [k: string]: JsonValue };
 }
 
 export interface DesiredUserAttribute {

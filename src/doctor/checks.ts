@@ -13,6 +13,7 @@ import { ApiError, NetworkError, type WscError } from '../errors.js';
 import { fail, failure, pass, type DoctorCheck } from './types.js';
 import { SPEC_CHECKS } from './spec-checks.js';
 import { deepCheck } from './deep.js';
+import { dataModel } from './data-model.js';
 
 const status = (e: WscError | undefined) => (e instanceof ApiError ? e.status : undefined);
 /**
@@ -153,6 +154,7 @@ export const CHECKS: readonly DoctorCheck[] = [
   workbookListing,
   ...SPEC_CHECKS,
   bundleCounts,
+  dataModel,
 ];
 
 /** The checks of a run: `--deep` adds the export round trip. */

@@ -3,6 +3,7 @@ import { API_CODES } from '../domain/wire.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import type { Store } from './store.js';
 import type { Deployment, User } from './types.js';
+import type { DataModelState } from './routes-data-model.js';
 
 export interface Ctx {
   store: Store;
@@ -29,6 +30,8 @@ export interface Ctx {
   changed(): void;
   /** The emulator's API description (api-document.ts), as GET /api/v1/spec answers it. */
   apiDocument(): unknown;
+  /** The data model served, and the `rest` url the environments list gives. */
+  dataModel: DataModelState;
 }
 
 /** A path parameter that must be a number, as the real server validates it. */

@@ -13,6 +13,7 @@ import type { Ctx } from './context.js';
 import { clone } from './equal.js';
 import { JsonText } from './render.js';
 import { chooseFault, normalizeFaults, type ChosenFault, type FaultSpec } from './faults.js';
+import { readBody, readJsonBody } from './body.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import type { RequestLogEntry } from './log.js';
 import { StateWriter, writeAtomic } from './persist.js';
@@ -21,6 +22,9 @@ import { route, ROUTE_TEMPLATES } from './router.js';
 import { apiDocument, type ApiDocument } from './api-document.js';
 import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
+import { CORE_API_PREFIX, coreDataApi, type DataModelState } from './routes-data-model.js';
+import { defaultModel, loadModelFile } from './model.js';
+import type { MetaAnswer } from '../domain/data-model.js';
 import type { SeedState, User } from './types.js';
 
 export type * from './types.js';
@@ -29,6 +33,7 @@ export { parseFaults, FaultSpecError, FAULT_KINDS } from './faults.js';
 export type { RequestLogEntry } from './log.js';
 export { writes, requests } from './log.js';
 export { uiMadeSeed } from './seed-ui.js';
+export { defaultModel } from './model.js';
 export { defaultSeed, generateSeed, DEV_TOKEN, LEGACY_PLACEHOLDER, type GenerateSeedOptions } from './seed.js';
 
 export type Latency = number | { min: number; max: number };
@@ -69,6 +74,10 @@ export interface EmulatorOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Reshapes the API description GET /api/v1/spec answers (tests: a tenant whose routes or enums differ). */
   apiDocument?: (doc: ApiDocument) => unknown;
+  /** The data model (a `/v1/meta` answer, or a path to one); null: none. Default: defaultModel(). */
+  model?: MetaAnswer | string | null;
+  /** The `rest` url the environments list gives (default: this server's `/cubejs-api/v1`). */
+  coreDataApiUrl?: string;
 }
 
 export interface Emulator {
@@ -90,7 +99,6 @@ export interface Emulator {
 
 export const DEFAULT_MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 100;
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 function checkLatency(l: Latency | undefined): Latency | undefined {
   if (l === undefined) return undefined;
@@ -118,6 +126,7 @@ interface Runtime {
   faults: FaultSpec | undefined;
   log: RequestLogEntry[];
   seq: number;
+  dataModel: DataModelState;
 }
 
 /** The open server, with what closing it waits for. */
@@ -134,7 +143,9 @@ export async function createEmulator(opts: EmulatorOptions = {}): Promise<Emulat
   if (!isLoopbackHost(host)) throw new Error(`refusing to listen on ${host}: the emulator serves loopback only`);
   const rt = await openRuntime(opts);
   const listening = await listen(rt, opts.port ?? 0, host);
-  return emulatorOf(rt, listening, host);
+  const emulator = emulatorOf(rt, listening, host);
+  rt.dataModel.restUrl ||= `${emulator.url}/cubejs-api/v1`;
+  return emulator;
 }
 
 /** Options checked, the state loaded (and its file written when new), the random streams seeded. */
@@ -158,6 +169,7 @@ async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
     faults,
     log: [],
     seq: 0,
+    dataModel: { meta: modelOf(opts.model), restUrl: opts.coreDataApiUrl ?? '' },
   };
 }
 
@@ -168,6 +180,11 @@ function initialState(opts: EmulatorOptions): SeedState {
   const state = opts.seed ? clone(opts.seed) : defaultSeed();
   checkSeedShape(state, 'seed');
   return state;
+}
+
+function modelOf(model: EmulatorOptions['model']): MetaAnswer | null {
+  if (model === null) return null;
+  return typeof model === 'string' ? loadModelFile(model) : (model ?? defaultModel());
 }
 
 function drawLatency(rt: Runtime): number {
@@ -183,6 +200,7 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const method = (req.method ?? 'GET').toUpperCase();
   const entry = logEntry(rt, method, url, started);
+  if (req.headers.authorization !== undefined) entry.authorization = req.headers.authorization;
   const headers: Record<string, string> = {};
   // The configured latency is spent once per request: during an upsert's gap, else before the answer.
   let latencySpent = false;
@@ -230,28 +248,6 @@ function logEntry(rt: Runtime, method: string, url: URL, started: number): Reque
   return entry;
 }
 
-/**
- * The body parsed (logged as parsed, or as text when it is not JSON). A body
- * that is not a JSON object is refused only after routing and authentication,
- * as a server validates: its error is kept until then.
- */
-function readJsonBody(raw: Buffer, entry: RequestLogEntry): { parsed: unknown; error?: HttpError } {
-  if (raw.length === 0) return { parsed: undefined };
-  const text = raw.toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    entry.requestBody = text;
-    return { parsed: undefined, error: badRequest('The body is not valid JSON') };
-  }
-  entry.requestBody = parsed;
-  if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-    return { parsed, error: badRequest('The body must be a JSON object') };
-  }
-  return { parsed };
-}
-
 /** The error answer of an injected status fault; a 429 or 503 carries Retry-After. */
 function statusFault(fault: ChosenFault, headers: Record<string, string>): HttpError {
   const code = Number(fault.kind);
@@ -272,6 +268,8 @@ async function dispatch(
   spendLatency: () => Promise<void>,
 ): Promise<unknown> {
   const { store, opts } = rt;
+  if (url.pathname.startsWith(CORE_API_PREFIX))
+    return coreDataApi(rt.dataModel, store, method, url.pathname, req.headers.authorization);
   const match = route(method, url.pathname);
   if (!match) throw notFound(`Cannot ${method} ${url.pathname}`);
   const user = authenticate(store, req.headers.authorization);
@@ -294,6 +292,7 @@ async function dispatch(
     workbookListing: opts.workbookListing ?? 'all',
     changed: () => rt.writer?.schedule(),
     apiDocument: () => (opts.apiDocument ?? ((d) => d))(apiDocument(ROUTE_TEMPLATES)),
+    dataModel: rt.dataModel,
     gap: async () => {
       await macrotask();
       await spendLatency();
@@ -436,16 +435,4 @@ function emulatorOf(rt: Runtime, listening: Listening, host: string): Emulator {
     },
     close: () => (closed ??= shutDown(rt, listening)),
   };
-}
-
-/** Leaving the loop early (413) destroys the request. */
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'The body is too large');
-    chunks.push(c);
-  }
-  return Buffer.concat(chunks);
 }

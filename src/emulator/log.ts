@@ -12,15 +12,20 @@ export interface RequestLogEntry {
   responseBody?: unknown;
   /** Email of the authenticated caller. */
   user?: string;
+  /** The Authorization header as sent: tests check which token went where. */
+  authorization?: string;
   /** The injected fault, if any (`429`, `reset-after`, ...). */
   fault?: string;
   startedAt: string;
   durationMs: number;
 }
 
-/** Entries that may have changed state (every method but GET/HEAD). */
+/**
+ * Entries that may have changed the content (every method but GET/HEAD; a deployment token
+ * minted for the semantic check changes no content).
+ */
 export function writes(log: readonly RequestLogEntry[]): RequestLogEntry[] {
-  return log.filter((e) => e.method !== 'GET' && e.method !== 'HEAD');
+  return log.filter((e) => e.method !== 'GET' && e.method !== 'HEAD' && !/\/deployments\/[^/]+\/token$/.test(e.path));
 }
 
 /** Entries matching a method and a path (string = equal, RegExp = test). */

@@ -5,6 +5,7 @@ import * as f from './routes-folders.js';
 import * as r from './routes-reports.js';
 import * as u from './routes-user-attributes.js';
 import * as w from './routes-workbooks.js';
+import * as dm from './routes-data-model.js';
 
 type Handler = (ctx: Ctx) => unknown;
 // A live tenant serves its API description at /spec; the emulator serves its
@@ -35,6 +36,9 @@ const ROUTES: [string, string, Handler][] = [
   ['POST', '/api/v1/user-attributes', u.createUserAttribute],
   ['PUT', '/api/v1/user-attributes/{id}', u.updateUserAttribute],
   ['GET', '/api/v1/spec', getSpec],
+  ['GET', `${DEP}/environments`, dm.listEnvironments],
+  ['POST', `${DEP}/token`, dm.mintToken],
+  ['GET', `/build${DEP}/data-model/validate`, dm.validateModel],
 ];
 
 /** `{name}` of a template as a named group matching one path segment. */

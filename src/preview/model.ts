@@ -13,6 +13,9 @@ import { cardContent, yamlOf, type CardContent, type Shown } from './card.js';
 import { GLYPHS, type GlyphKind } from './glyphs.js';
 import { pictureBreakpoints } from '../core/picture-names.js';
 import { workbookChanges, type Baseline, type WorkbookChanges } from './changes.js';
+import { memberTitles } from '../core/semantic/check.js';
+import { reportMembers } from '../core/semantic/members.js';
+import type { ModelIndex } from '../core/semantic/model-index.js';
 
 export interface PreviewReport {
   publicId: string;
@@ -26,6 +29,8 @@ export interface PreviewReport {
   shown: { sqlQuery?: Shown; jsonQuery?: Shown; pivotItems?: Shown };
   /** `meta.chart.type`, when the report names one. */
   chartType?: string;
+  /** The members the report names with their titles in the data model (`wsc preview --model`), where it has one. */
+  members?: { name: string; title: string }[];
 }
 
 export interface PreviewCard extends CardContent {
@@ -105,7 +110,7 @@ function shown(yaml: string, line: number | undefined): Shown {
   return line === undefined ? { yaml } : { yaml, line };
 }
 
-function reportOf(r: DesiredReport): PreviewReport {
+function reportOf(r: DesiredReport, index: ModelIndex | undefined): PreviewReport {
   const out: PreviewReport = { publicId: r.publicId, file: r.pos.file, shown: {} };
   const f = r.fields;
   for (const k of ['title', 'name', 'sqlQuery', 'jsonQuery'] as const) {
@@ -121,6 +126,12 @@ function reportOf(r: DesiredReport): PreviewReport {
   const chart = isObj(meta) ? meta['chart'] : undefined;
   const type = isObj(chart) ? str(chart['type']) : undefined;
   if (type !== undefined) out.chartType = type;
+  if (index !== undefined) {
+    const names = [...new Set(reportMembers(f).uses.map((u) => u.member))];
+    const titles = memberTitles(names, index);
+    const members = names.filter((n) => titles[n] !== undefined).map((name) => ({ name, title: titles[name]! }));
+    if (members.length > 0) out.members = members;
+  }
   return out;
 }
 
@@ -145,8 +156,13 @@ function firstReportRef(v: JsonValue | undefined): string | undefined {
   return undefined;
 }
 
-export function previewModel(desired: DesiredState, diagnostics: readonly Diagnostic[]): PreviewModel {
-  const reports = new Map(desired.reports.map((r) => [r.publicId, reportOf(r)]));
+/** `index`: the data model given with `--model`, for the members' titles. */
+export function previewModel(
+  desired: DesiredState,
+  diagnostics: readonly Diagnostic[],
+  index?: ModelIndex,
+): PreviewModel {
+  const reports = new Map(desired.reports.map((r) => [r.publicId, reportOf(r, index)]));
   const workbooks = [...desired.workbooks]
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     .map((w): PreviewWorkbook => {

@@ -49,9 +49,12 @@ export function renderValidateSummary(
   valid: boolean,
   resources: { workbooks: number; reports: number; userAttributes: number },
   style: Style,
+  /** `--semantic-check` read the data model: something was sent, though nothing written. */
+  read = false,
 ): string {
   const { c } = style;
-  if (!valid) return `${c.red.bold('Bundle is invalid.')} Fix the errors above; nothing was sent to any API.\n`;
+  const sent = read ? 'nothing was written to any API' : 'nothing was sent to any API';
+  if (!valid) return `${c.red.bold('Bundle is invalid.')} Fix the errors above; ${sent}.\n`;
   const counts =
     `${plural(resources.workbooks, 'workbook')}, ` +
     `${plural(resources.reports, 'report')}, ` +

@@ -14,6 +14,8 @@ import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashbo
 
 /** The width a layout map is drawn for when the terminal's is not known. */
 const MAP_WIDTH = 100;
+import { semanticHuman } from './plan-semantic.js';
+import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 
 const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = {
@@ -151,6 +153,8 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
 export interface PlanRenderOptions {
   /** `--compact` true, `--no-compact` false; undefined: compact past COMPACT_OVER resources. */
   compact?: boolean;
+  /** The semantic check's outcome, shown first. */
+  semantic?: SemanticOutcome;
 }
 
 export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: PlanRenderOptions = {}): string {
@@ -158,6 +162,7 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: Pl
   let out = '';
   const changed = plan.changes.filter(isShown);
   const compact = isCompact(plan, opts.compact);
+  out += semanticHuman(opts.semantic, plan.deploymentId, style);
   if (changed.length > 0) {
     out += `${c.dim(
       `wsc will make these changes to deployment ${plan.deploymentId} (environment ${visible(plan.environment)}):`,

@@ -4,8 +4,10 @@
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
 import { hasChanges, type Plan } from '../core/model.js';
 import { isShown } from '../core/plan/create-only.js';
+import type { SemanticOutcome } from '../core/semantic/outcome.js';
+import { semanticJson } from './plan-semantic.js';
 
-export function planJson(plan: Plan) {
+export function planJson(plan: Plan, semantic?: SemanticOutcome) {
   const shown = plan.changes.filter(isShown);
   return {
     formatVersion: 1 as const,
@@ -43,9 +45,10 @@ export function planJson(plan: Plan) {
     ...(plan.prune !== undefined ? { prune: plan.prune } : {}),
     ...(plan.warnings ? { warnings: plan.warnings.map((w) => ({ ...w })) } : {}),
     ...(plan.unmanaged ? { unmanaged: plan.unmanaged.map((u) => ({ ...u })) } : {}),
+    ...semanticJson(semantic),
   };
 }
 
-export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify(planJson(plan), null, 2)}\n`;
+export function renderPlanJson(plan: Plan, semantic?: SemanticOutcome): string {
+  return `${JSON.stringify(planJson(plan, semantic), null, 2)}\n`;
 }

@@ -14,6 +14,8 @@ import { ownershipLines, uiEditLines } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText } from './dashboard-diff.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
+import type { SemanticOutcome } from '../core/semantic/outcome.js';
+import { semanticMarkdown } from './plan-semantic.js';
 
 export function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -87,6 +89,8 @@ export interface MarkdownOptions {
   pictures?: string;
   /** `--compact` true, `--no-compact` false; undefined: compact past COMPACT_OVER resources. */
   compact?: boolean;
+  /** The semantic check's outcome, shown under the summary. */
+  semantic?: SemanticOutcome;
 }
 
 function unmanagedSection(plan: Plan): string {
@@ -136,6 +140,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   if (s.delete !== undefined) out += `| delete | ${s.delete} |\n`;
   if (s.record) out += `| ownership record | ${s.record} |\n`;
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
+  out += semanticMarkdown(opts.semantic, plan.deploymentId, { escape: escapeHtml, code });
   const notes = ownershipLines(plan);
   if (notes.length > 0) out += `\n${notes.map((l) => `> ${escapeHtml(visible(l))}`).join('\n>\n')}\n`;
   if (plan.warnings) out += `\n${plan.warnings.map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('')}`;

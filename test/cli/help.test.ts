@@ -31,7 +31,7 @@ const TARGET = ['--base-url', '--deployment'];
 const CONNECTION = ['--verbose', '--concurrency', '--max-retries', '--page-size', '--max-list-items'];
 
 const EXPECTED: Record<string, string[]> = {
-  validate: [...BUNDLE, ...TARGET, '--output', '--no-color', '--strict', '--help'],
+  validate: [...BUNDLE, ...TARGET, '--output', '--no-color', '--strict', '--semantic-check', '--help'],
   plan: [
     ...BUNDLE,
     ...TARGET,
@@ -47,6 +47,7 @@ const EXPECTED: Record<string, string[]> = {
     '--no-compact',
     '--show-unmanaged',
     '--pictures',
+    '--skip-semantic-check',
     '--help',
   ],
   apply: [
@@ -63,6 +64,7 @@ const EXPECTED: Record<string, string[]> = {
     '--compact',
     '--no-compact',
     '--show-unmanaged',
+    '--skip-semantic-check',
     '--help',
   ],
   export: [
@@ -83,6 +85,7 @@ const EXPECTED: Record<string, string[]> = {
     '--host',
     '--state',
     '--seed',
+    '--model',
     '--ui-made',
     '--latency',
     '--faults',
@@ -90,7 +93,7 @@ const EXPECTED: Record<string, string[]> = {
     '--no-color',
     '--help',
   ],
-  preview: ['--dir', '--env', '--port', '--out', '--against', '--no-color', '--help'],
+  preview: ['--dir', '--env', '--port', '--out', '--against', '--model', '--no-color', '--help'],
   schema: ['--out', '--check', '--no-color', '--help'],
 };
 

@@ -39,6 +39,7 @@ const CHECKS = [
   'enum: report source',
   'enum: dashboard kinds',
   'bundle',
+  'data model',
 ];
 /** Lines after the header, before the closing line. */
 const checkLines = (stdout: string) => stdout.split('\n').slice(1, -2);
@@ -63,14 +64,40 @@ describe('wsc doctor', () => {
       expect(r.stdout).toContain(
         '✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes',
       );
-      expect(r.stdout).toContain('All 18 checks passed.');
-      expect(emu.log.every((e) => e.method === 'GET')).toBe(true);
+      expect(r.stdout).toMatch(
+        /✓ data model: the model is valid with 8 cubes; readable \(8 cubes and views at http:\/\/127\.0\.0\.1:\d+\/cubejs-api\/v1\); 0 member use\(s\) of the bundle checked: all known\n/,
+      );
+      expect(r.stdout).toContain('All 19 checks passed.');
+      // GETs only, but for the deployment token the data-model check needs.
+      expect(emu.log.filter((e) => e.method !== 'GET').map((e) => e.path)).toEqual(['/api/v1/deployments/1/token']);
 
       const j = await runCli(['doctor', '--dir', dir, ...target(emu), '--output', 'json'], { env: emulatorEnv });
       expect(j.code).toBe(0);
       const json = JSON.parse(j.stdout) as { ok: boolean; checks: { name: string; ok: boolean }[] };
       expect(json.ok).toBe(true);
       expect(json.checks.map((c) => c.name)).toEqual(CHECKS);
+    });
+  }, 60_000);
+
+  test('data model: the first unknown member with its place; a deployment without a model is ✗ with why', async () => {
+    const dir = writeFiles({
+      'reports/a.yaml': 'kind: Report\npublicId: doctorRepA01\nname: A\njsonQuery:\n  measures: [orders.cnt]\n',
+    });
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain(
+        '1 member use(s) of the bundle checked: 1 unknown, first reports/a.yaml:5:14 report/doctorRepA01 ' +
+          'jsonQuery.measures[0]: `orders.cnt` is not a member of the data model (did you mean `orders.count`?)',
+      );
+    });
+    await withEmulator({ model: null }, async (emu) => {
+      const r = await runCli(['doctor', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain(
+        '✗ data model: the model does not compile: The deployment has no data model; not readable: its production ' +
+          'environment has no `rest` API credentials',
+      );
     });
   }, 60_000);
 
@@ -86,7 +113,7 @@ describe('wsc doctor', () => {
       expect(later).toHaveLength(CHECKS.length - 2);
       for (const l of later) expect(l).toMatch(/^– [^:]+(: [^:]+)?: not checked: token failed$/);
       expect(r.stdout).not.toMatch(/not served|admin|user attributes: not readable/);
-      expect(r.stdout).toMatch(/1 of 18 checks failed, 16 not checked\.\n$/);
+      expect(r.stdout).toMatch(/1 of 19 checks failed, 17 not checked\.\n$/);
       // Nothing asked after the token was refused but the one probe (and its retry, none for a 401).
       expect(emu.log.map((e) => e.path)).toEqual(['/api/v1/deployments/1/workbooks']);
     });

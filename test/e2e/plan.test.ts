@@ -22,7 +22,11 @@ async function seedSameContent(emu: Emulator, n: number): Promise<void> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     // Same query, other key order and formatting than the bundle's YAML mapping.
-    const jsonQuery = JSON.stringify({ dimensions: [`orders.status_${i}`], measures: ['orders.count'] }, null, 4);
+    const jsonQuery = JSON.stringify(
+      { limit: i + 1, dimensions: ['orders.status'], measures: ['orders.count'] },
+      null,
+      4,
+    );
     const r = await api(emu, 'POST', `${base}/reports`, {
       publicId: pid(i),
       name: `Report ${i}`,
@@ -160,9 +164,11 @@ describe('wsc plan', () => {
       const gets = requests(emu.log, 'GET');
       // No listed workbook is in a folder: the root folder list (empty) tells that none can be.
       expect(requests(emu.log, 'GET', '/api/v1/deployments/1/folders')).toHaveLength(1);
-      expect(gets).toHaveLength(Math.ceil(R / 500) + Math.ceil(W / 500) + 1);
+      // Beside the lists, the semantic check: the environments and /v1/meta (GETs), and a deployment token (POST).
+      expect(gets).toHaveLength(Math.ceil(R / 500) + Math.ceil(W / 500) + 1 + 2);
       expect(requests(emu.log, 'GET', '/api/v1/user-attributes')).toEqual([]);
-      expect(emu.log).toHaveLength(gets.length);
+      expect(requests(emu.log, 'POST', '/api/v1/deployments/1/token')).toHaveLength(1);
+      expect(emu.log).toHaveLength(gets.length + 1);
     });
   });
 

@@ -44,7 +44,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, string> {
     files[`reports/report-${i}.yaml`] =
       `kind: Report\npublicId: ${pid(i)}\nname: Report ${i}\n` +
       (spec.workbook ? 'workbookId: { $workbook: sales }\n' : '') +
-      `jsonQuery:\n  measures: [orders.count]\n  dimensions: [orders.status_${i}]\n`;
+      `jsonQuery:\n  measures: [orders.count]\n  dimensions: [orders.status]\n  limit: ${i + 1}\n`;
   }
   for (let i = 0; i < (spec.looseReports ?? 0); i++) {
     const j = 1000 + i;

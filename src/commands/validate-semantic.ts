@@ -1,0 +1,42 @@
+// `wsc validate --semantic-check`: the one networked part of validate, asked
+// for explicitly. The environment's data model is read as plan reads it, and
+// each member it lacks becomes an error diagnostic at its place; a model that
+// cannot be read is a warning. Loaded only when asked, so a plain validate
+// never loads the HTTP client.
+import type { ResolvedEnvironment } from '../config/types.js';
+import type { DesiredState } from '../core/model.js';
+import type { Diagnostic } from '../errors.js';
+import { connectOptions } from './connection.js';
+import type { CommandContext } from './context.js';
+import type { ValidateOptions } from './options.js';
+import { startSemanticCheck } from './semantic.js';
+import { connect } from '../api/connect.js';
+
+export async function semanticDiagnostics(
+  desired: DesiredState,
+  env: ResolvedEnvironment,
+  opts: ValidateOptions,
+  ctx: CommandContext,
+): Promise<Diagnostic[]> {
+  const connOpts = connectOptions({ ...opts, verbose: false, concurrency: 2, maxRetries: 2 }, ctx);
+  const conn = await connect(env, connOpts);
+  try {
+    // Asked for by name: also where wsc.yaml turns it off for plan.
+    const { semanticCheck: _off, ...asked } = env;
+    const o = await startSemanticCheck(desired, asked, {}, conn, connOpts);
+    if (o.status === 'unavailable') {
+      const message = `the data model could not be read, so no member was checked: ${o.why} (tried ${o.tried})`;
+      const pos = { file: 'wsc.yaml', line: 1, col: 1 };
+      return [{ severity: 'warning', rule: 'data-model-unreadable', message, pos }];
+    }
+    if (o.status !== 'checked') return [];
+    return o.result.issues.map((i) => ({
+      severity: 'error',
+      rule: 'unknown-member',
+      message: i.message,
+      pos: i.pos,
+    }));
+  } finally {
+    await conn.close();
+  }
+}

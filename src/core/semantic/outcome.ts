@@ -1,0 +1,53 @@
+// What the semantic check of a plan or apply came to, for the renderers and
+// the commands: off (and why), nothing to check, the model not readable (what
+// was tried, why it failed), or checked (issues, what could not be checked).
+import { EXIT, WscError } from '../../errors.js';
+import type { SemanticResult } from './check.js';
+
+export type SemanticOutcome =
+  | { status: 'off'; reason: string }
+  | { status: 'none' }
+  | { status: 'unavailable'; members: number; tried: string; why: string }
+  | { status: 'checked'; cubes: number; result: SemanticResult };
+
+/** The plan header's line: what was checked against what, or why nothing was. */
+export function semanticHeadline(o: SemanticOutcome, deploymentId: number): string {
+  switch (o.status) {
+    case 'off':
+      return `Semantic check: off (${o.reason}).`;
+    case 'none':
+      return 'Semantic check: the bundle names no member of the data model.';
+    case 'unavailable':
+      return `Semantic check: not done, the data model of deployment ${deploymentId} could not be read (${o.why}).`;
+    case 'checked': {
+      const r = o.result;
+      const issues = r.issues.length === 0 ? 'all known' : `${r.issues.length} unknown`;
+      const unchecked = r.unchecked.length > 0 ? `; ${r.unchecked.length} reference(s) could not be checked` : '';
+      return (
+        `Semantic check: ${r.checked} member use(s) checked against the data model of deployment ${deploymentId} ` +
+        `(${o.cubes} cubes and views): ${issues}${unchecked}.`
+      );
+    }
+  }
+}
+
+/** The refusal (exit 3, nothing written) of a plan naming members the model lacks; undefined otherwise. */
+export function semanticError(o: SemanticOutcome, withDetails: boolean): WscError | undefined {
+  if (o.status !== 'checked' || o.result.issues.length === 0) return undefined;
+  const n = o.result.issues.length;
+  const details = withDetails
+    ? o.result.issues.map((i) => `${i.pos.file}:${i.pos.line}:${i.pos.col}: ${i.message}`)
+    : [];
+  return new WscError(
+    'semantic_check_failed',
+    `The bundle names ${n === 1 ? 'a member' : `${n} members`} that the deployment's data model does not have` +
+      `${withDetails ? '' : ' (listed above)'}. Nothing was applied.`,
+    EXIT.invalid,
+    {
+      details,
+      hint:
+        'Fix the names (the suggestions are the closest members of the model), or deploy the model change first. ' +
+        '`--skip-semantic-check` plans without the check.',
+    },
+  );
+}

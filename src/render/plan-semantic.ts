@@ -1,0 +1,88 @@
+// The semantic check in a plan: a headline (what was checked against what,
+// or why nothing was), each unknown member at file:line:col with its
+// did-you-mean, and what could not be checked. Human, markdown and JSON.
+import { semanticHeadline, type SemanticOutcome } from '../core/semantic/outcome.js';
+import type { Style } from './style.js';
+import { visible } from '../visible.js';
+
+/** Unchecked references listed one by one before "and N more" (all are in the JSON). */
+const UNCHECKED_SHOWN = 10;
+
+const at = (p: { file: string; line: number; col: number }) => `${p.file}:${p.line}:${p.col}`;
+
+/**
+ * Whether the plan itself shows the check: when it refuses, or did not run (off, or the model unreadable).
+ * A check that found every member known is a progress line on stderr, as the read is.
+ */
+export function semanticInPlan(o: SemanticOutcome | undefined): boolean {
+  if (o === undefined || o.status === 'none') return false;
+  return o.status !== 'checked' || o.result.issues.length > 0;
+}
+
+/** The check for people; `always`: also when the plan does not show it (the stderr line). */
+export function semanticHuman(
+  o: SemanticOutcome | undefined,
+  deploymentId: number,
+  style: Style,
+  always = false,
+): string {
+  if (o === undefined || o.status === 'none' || (!always && !semanticInPlan(o))) return '';
+  const { c } = style;
+  const headline = semanticHeadline(o, deploymentId);
+  let out = `${o.status === 'checked' && o.result.issues.length > 0 ? c.red(headline) : c.dim(headline)}\n`;
+  if (o.status !== 'checked') return always ? out : `${out}\n`;
+  for (const i of o.result.issues) out += `  ${c.red('✗')} ${visible(at(i.pos))} ${visible(i.message)}\n`;
+  const unchecked = o.result.unchecked;
+  if (unchecked.length > 0) out += `  ${c.dim('Not checked:')}\n`;
+  for (const u of unchecked.slice(0, UNCHECKED_SHOWN))
+    out += `    ${c.dim(visible(`${at(u.pos)} ${u.address} ${u.where}: ${u.text} (${u.why})`))}\n`;
+  if (unchecked.length > UNCHECKED_SHOWN)
+    out += `    ${c.dim(`and ${unchecked.length - UNCHECKED_SHOWN} more (all in --output json)`)}\n`;
+  return always ? out : `${out}\n`;
+}
+
+export function semanticMarkdown(
+  o: SemanticOutcome | undefined,
+  deploymentId: number,
+  md: { escape: (s: string) => string; code: (s: string) => string },
+): string {
+  if (o === undefined || !semanticInPlan(o)) return '';
+  let out = `\n> ${md.escape(visible(semanticHeadline(o, deploymentId)))}\n`;
+  if (o.status !== 'checked') return out;
+  if (o.result.issues.length > 0) {
+    out += '\n| where | member | did you mean |\n|---|---|---|\n';
+    for (const i of o.result.issues) {
+      const mean = i.suggestion !== undefined ? md.code(i.suggestion) : '';
+      out += `| ${md.code(`${at(i.pos)}`)} ${md.code(`${i.address} ${i.where}`)} | ${md.code(i.member)} | ${mean} |\n`;
+    }
+  }
+  return out;
+}
+
+/** The JSON plan's `semanticCheck` and `semanticIssues` (additive members of format 1). */
+export function semanticJson(o: SemanticOutcome | undefined) {
+  if (o === undefined) return {};
+  const pos = (p: { file: string; line: number; col: number }) => ({ file: p.file, line: p.line, col: p.col });
+  const check =
+    o.status === 'checked'
+      ? {
+          status: o.status,
+          cubes: o.cubes,
+          checked: o.result.checked,
+          unchecked: o.result.unchecked.map((u) => ({ ...u, pos: pos(u.pos) })),
+        }
+      : { ...o };
+  const issues =
+    o.status === 'checked'
+      ? o.result.issues.map((i) => ({
+          address: i.address,
+          where: i.where,
+          member: i.member,
+          role: i.role,
+          ...pos(i.pos),
+          ...(i.suggestion !== undefined ? { suggestion: i.suggestion } : {}),
+          message: i.message,
+        }))
+      : [];
+  return { semanticCheck: check, semanticIssues: issues };
+}

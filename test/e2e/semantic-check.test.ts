@@ -1,0 +1,301 @@
+// The semantic check end to end: the built CLI against the emulator (its
+// data model from its default model or a given one), and small servers for
+// a Core Data API that answers what the emulator would not.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, test } from 'vitest';
+import { cleanupTemp, emulatorEnv, runCli, target, withEmulator, writeFiles, type Emulator } from './helpers/index.js';
+
+afterAll(cleanupTemp);
+
+const REPORT =
+  'kind: Report\npublicId: semArr000001\nname: ARR\n' +
+  'jsonQuery:\n  measures: [subscriptions.ar]\n  dimensions: [accounts.region]\n' +
+  'pivotItems:\n  columns: []\n  rows: [accounts.region]\n  measures: [subscriptions.ar]\n  filters: []\n';
+const WORKBOOK =
+  'kind: Workbook\nslug: revenue\nname: Revenue\nmeta:\n  dashboardDraft:\n    widgets:\n' +
+  '      - id: region-filter\n        type: FILTER\n        position: { x: 0, y: 0, w: 4, h: 2 }\n' +
+  '        config:\n          member: accounts.regoin\n          label: Region\n';
+const GOOD_REPORT = REPORT.replaceAll('subscriptions.ar]', 'subscriptions.arr]');
+
+const broken = () => writeFiles({ 'reports/arr.yaml': REPORT, 'workbooks/revenue.yaml': WORKBOOK });
+const good = () => writeFiles({ 'reports/arr.yaml': GOOD_REPORT });
+const nonGets = (emu: Emulator) => emu.log.filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path}`);
+const modelPaths = (emu: Emulator) =>
+  emu.log.filter((e) => /\/(environments|token)$|^\/cubejs-api\//.test(e.path)).map((e) => `${e.method} ${e.path}`);
+
+const ISSUES = [
+  'reports/arr.yaml:5:14 report/semArr000001 jsonQuery.measures[0]: `subscriptions.ar` is not a member of the data ' +
+    'model (did you mean `subscriptions.arr`?)',
+  'reports/arr.yaml:10:14 report/semArr000001 pivotItems.measures[0]: `subscriptions.ar` is not a member of the ' +
+    'data model (did you mean `subscriptions.arr`?)',
+  'workbooks/revenue.yaml:11:19 workbook/revenue widget region-filter config.member: `accounts.regoin` is not a ' +
+    'member of the data model (did you mean `accounts.region`?)',
+];
+
+describe('members the data model lacks', () => {
+  test('plan: exit 3, each member at file:line:col with its did-you-mean, in human, markdown and JSON', async () => {
+    const dir = broken();
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(3);
+      for (const line of ISSUES) expect(r.stdout).toContain(`✗ ${line}\n`);
+      expect(r.stdout).toContain('3 unknown.');
+      expect(r.stderr).toContain('[semantic_check_failed]');
+
+      const md = await runCli(['plan', '--output', 'markdown', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(md.code).toBe(3);
+      expect(md.stdout).toContain(
+        '| <code>workbooks/revenue.yaml:11:19</code> <code>workbook/revenue widget region-filter config.member</code> ' +
+          '| <code>accounts.regoin</code> | <code>accounts.region</code> |',
+      );
+
+      const js = await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(js.code).toBe(3);
+      const out = JSON.parse(js.stdout);
+      expect(out.semanticCheck).toMatchObject({ status: 'checked', checked: 5 });
+      expect(
+        out.semanticIssues.map((i: Record<string, unknown>) => [i.member, i.file, i.line, i.col, i.suggestion]),
+      ).toEqual([
+        ['subscriptions.ar', 'reports/arr.yaml', 5, 14, 'subscriptions.arr'],
+        ['subscriptions.ar', 'reports/arr.yaml', 10, 14, 'subscriptions.arr'],
+        ['accounts.regoin', 'workbooks/revenue.yaml', 11, 19, 'accounts.region'],
+      ]);
+      // The plan is shown, but it is not saved: it cannot be applied.
+      expect(out.summary).toMatchObject({ create: 2 });
+    });
+  });
+
+  test('apply sends no write (exit 3, the members listed); --skip-semantic-check and wsc.yaml turn the check off', async () => {
+    const dir = broken();
+    await withEmulator({}, async (emu) => {
+      const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(a.code, a.stderr).toBe(3);
+      for (const line of ISSUES)
+        expect(a.stderr).toContain(line.replace(' report/', ': report/').replace(' workbook/', ': workbook/'));
+      // Nothing but reads, and the deployment token the check asked for.
+      expect(nonGets(emu)).toEqual(['POST /api/v1/deployments/1/token']);
+      expect(emu.snapshot().reports).toEqual([]);
+
+      emu.clearLog();
+      const p = await runCli(['plan', '--skip-semantic-check', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(p.code, p.stderr).toBe(0);
+      expect(p.stdout).toMatch(/^Semantic check: off \(--skip-semantic-check\)\.\n/);
+      expect(p.stdout).toContain('Plan: 2 to create');
+      expect(modelPaths(emu)).toEqual([]);
+
+      const withYaml = writeFiles(
+        {
+          'wsc.yaml':
+            `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.WSC_TOKEN}\n` +
+            '    semanticCheck: false\n',
+        },
+        dir,
+      );
+      emu.clearLog();
+      const y = await runCli(['plan', '--dir', withYaml], { env: emulatorEnv });
+      expect(y.code, y.stderr).toBe(0);
+      expect(y.stdout).toMatch(/^Semantic check: off \(semanticCheck: false in wsc\.yaml for dev\)\.\n/);
+      expect(modelPaths(emu)).toEqual([]);
+    });
+  });
+
+  test("a view's members are members; members of reports the bundle does not manage are not checked", async () => {
+    const dir = writeFiles({
+      'reports/v.yaml': 'kind: Report\npublicId: semView00001\nname: V\njsonQuery:\n  measures: [revenue.arr]\n',
+    });
+    const seed = {
+      deployments: [{ id: 1 }],
+      users: [{ id: 1, email: 'a@x', role: 'admin' as const, tokens: ['dev-token'] }],
+      reports: [{ id: 7, deploymentId: 1, publicId: 'liveGhost001', jsonQuery: '{"measures":["ghost.nothing"]}' }],
+    };
+    await withEmulator({ seed }, async (emu) => {
+      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stderr).toContain('Semantic check: 1 member use(s) checked');
+      expect(r.stderr).toContain('all known.');
+    });
+  });
+});
+
+describe('tokens', () => {
+  test('the platform token never reaches the Core Data API: only the minted, short-lived one does, redacted', async () => {
+    const dir = good();
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['plan', '--verbose', '--dir', dir, ...target(emu)], { env: emulatorEnv, spawn: true });
+      expect(r.code, r.stderr).toBe(0);
+      const mint = emu.log.find((e) => e.path === '/api/v1/deployments/1/token')!;
+      expect(mint.requestBody).toEqual({ expiresIn: 300 });
+      const minted = (mint.responseBody as { cubeApiToken: string }).cubeApiToken;
+      const core = emu.log.filter((e) => e.path.startsWith('/cubejs-api/'));
+      expect(core.map((e) => [e.method, e.path, e.status, e.authorization])).toEqual([
+        ['GET', '/cubejs-api/v1/meta', 200, minted],
+      ]);
+      // ...and the minted token goes nowhere else; the platform token nowhere but the platform.
+      for (const e of emu.log.filter((x) => !x.path.startsWith('/cubejs-api/'))) {
+        expect(e.authorization).toBe('Bearer dev-token');
+      }
+      expect(r.stderr).toMatch(
+        /→ GET \/meta for the data model \(Core Data API 127\.0\.0\.1:\d+\) \(Authorization: \*\*\*\)/,
+      );
+      expect(r.stdout + r.stderr).not.toContain(minted);
+    });
+  });
+
+  test('the Core Data API refuses a platform token (403), no token (401), and takes a minted one', async () => {
+    await withEmulator({}, async (emu) => {
+      const meta = (auth?: string) =>
+        fetch(`${emu.url}/cubejs-api/v1/meta`, auth === undefined ? {} : { headers: { authorization: auth } });
+      expect((await meta('Bearer dev-token')).status).toBe(403);
+      expect((await meta('dev-token')).status).toBe(403);
+      expect((await meta()).status).toBe(401);
+      const post = (body: unknown) =>
+        fetch(`${emu.url}/api/v1/deployments/1/token`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await post({ expiresIn: 30 })).status).toBe(400);
+      const { cubeApiToken } = (await (await post({ expiresIn: 60 })).json()) as { cubeApiToken: string };
+      const ok = await meta(cubeApiToken);
+      expect(ok.status).toBe(200);
+      const body = (await ok.json()) as { cubes: { name: string }[] };
+      expect(body.cubes.map((c) => c.name)).toContain('subscriptions');
+      const validate = await fetch(`${emu.url}/build/api/v1/deployments/1/data-model/validate`, {
+        headers: { authorization: 'Bearer dev-token' },
+      });
+      expect(await validate.json()).toMatchObject({ valid: true, cubesCount: body.cubes.length, deploymentId: 1 });
+    });
+  });
+});
+
+/** A server answering every request with `status` and `body` as HTML. */
+async function htmlServer(): Promise<{ url: string; server: Server; seen: string[] }> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><html><body>app</body></html>');
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, seen };
+}
+
+describe('a model that cannot be read is a warning, and the plan goes on', () => {
+  const planWarns = async (opts: Parameters<typeof withEmulator>[0], why: RegExp) =>
+    withEmulator(opts, async (emu) => {
+      const r = await runCli(['plan', '--dir', good(), ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Plan: 1 to create');
+      expect(r.stdout).toMatch(/^Semantic check: not done, the data model of deployment 1 could not be read \(/);
+      expect(r.stderr).toMatch(/warning the semantic check did not run: the data model could not be read \(/);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr).toContain('Tried: GET /api/v1/deployments/1/environments and POST /api/v1/deployments/1/token');
+      return { emu, r };
+    });
+
+  test('no `rest` credentials', async () => {
+    await planWarns({ model: null }, /its production environment has no `rest` API credentials/);
+  });
+
+  test('the Core Data API unreachable: what was tried names its url', async () => {
+    const closed = await htmlServer();
+    const url = closed.url;
+    await new Promise((r) => closed.server.close(r));
+    await planWarns({ coreDataApiUrl: `${url}/cubejs-api/v1` }, new RegExp(`then GET ${url}/cubejs-api/v1/meta`));
+  });
+
+  test('the Core Data API answers a web page, not JSON', async () => {
+    const html = await htmlServer();
+    try {
+      const { emu } = await planWarns(
+        { coreDataApiUrl: `${html.url}/cubejs-api` },
+        /GET \/v1\/meta answered 200 with a web page, not JSON/,
+      );
+      // It got the minted token, bare, and never the platform token.
+      expect(html.seen).toHaveLength(1);
+      expect(html.seen[0]).toMatch(/^GET \/cubejs-api\/v1\/meta cube-\w+$/);
+      expect(html.seen.join()).not.toContain('dev-token');
+      expect(emu.log.some((e) => e.path === '/api/v1/deployments/1/token')).toBe(true);
+    } finally {
+      html.server.close();
+    }
+  });
+
+  test('a rest url that is not https (or loopback) is refused: the token is not sent', async () => {
+    await planWarns(
+      { coreDataApiUrl: 'ftp://models.example.com/v1' },
+      /uses ftp:\/\/; only https:\/\/ is accepted; the token was not sent/,
+    );
+    await planWarns(
+      { coreDataApiUrl: 'http://models.example.com/cubejs-api/v1' },
+      /http:\/\/ on models\.example\.com: the token would travel unencrypted; the token was not sent/,
+    );
+  });
+});
+
+describe('wsc validate --semantic-check', () => {
+  test('offline without the flag; with it, each unknown member is an error diagnostic (exit 3), nothing written', async () => {
+    const dir = broken();
+    await withEmulator({}, async (emu) => {
+      const plain = await runCli(['validate', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(plain.code, plain.stdout).toBe(0);
+      expect(emu.log).toEqual([]);
+
+      const r = await runCli(['validate', '--semantic-check', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      expect(r.stdout).toContain(
+        'reports/arr.yaml:5:14 error report/semArr000001 jsonQuery.measures[0]: `subscriptions.ar` is ' +
+          'not a member of the data model (did you mean `subscriptions.arr`?) [unknown-member]\n',
+      );
+      expect(r.stdout).toMatch(/workbooks\/revenue\.yaml:11:19 error .*`accounts\.regoin`.* \[unknown-member\]\n/);
+      expect(r.stdout).toContain('Fix the errors above; nothing was written to any API.');
+      expect(nonGets(emu)).toEqual(['POST /api/v1/deployments/1/token']);
+
+      const ok = await runCli(['validate', '--semantic-check', '--dir', good(), ...target(emu)], { env: emulatorEnv });
+      expect(ok.code, ok.stdout).toBe(0);
+    });
+  });
+});
+
+describe('wsc preview --model', () => {
+  test('a file that is not a /v1/meta answer is refused before anything is drawn (exit 3)', async () => {
+    const dir = good();
+    const bad = writeFiles({ 'meta.json': '{"cube": []}', 'broken.json': '{' });
+    for (const [file, why] of [
+      ['meta.json', 'not a /v1/meta answer'],
+      ['broken.json', 'not JSON'],
+      ['missing.json', 'ENOENT'],
+    ] as const) {
+      const r = await runCli(['preview', '--dir', dir, '--out', `${bad}/svg`, '--model', `${bad}/${file}`]);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(why);
+      expect(r.stderr).toContain('[preview_model]');
+    }
+  });
+});
+
+describe('the cost of the check', () => {
+  test('its reads leave beside the live read; two round trips in sequence, so at most one more than the reads', async () => {
+    const dir = good();
+    await withEmulator({ latencyMs: 250 }, async (emu) => {
+      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(0);
+      const span = (path: string | RegExp) => {
+        const e = emu.log.find((x) => (typeof path === 'string' ? x.path === path : path.test(x.path)))!;
+        const start = Date.parse(e.startedAt);
+        return { start, end: start + e.durationMs };
+      };
+      const reports = span('/api/v1/deployments/1/reports');
+      const envs = span('/api/v1/deployments/1/environments');
+      const token = span('/api/v1/deployments/1/token');
+      const meta = span('/cubejs-api/v1/meta');
+      // The environments and the token are asked for while the first list page is on its way...
+      expect(envs.start).toBeLessThan(reports.end);
+      expect(token.start).toBeLessThan(reports.end);
+      // ...and /v1/meta once both are in: the one request in sequence after them.
+      expect(meta.start).toBeGreaterThanOrEqual(Math.max(envs.end, token.end));
+    });
+  });
+});

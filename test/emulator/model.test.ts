@@ -1,0 +1,39 @@
+// The emulator's data model: the built-in one is the committed example file (the documented format, the
+// /v1/meta answer), it holds every member fixtures/example names, and a model file is checked when loaded.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadBundle } from '../../src/bundle/load.js';
+import { bundleMembers, checkMembers } from '../../src/core/semantic/check.js';
+import { indexModel } from '../../src/core/semantic/model-index.js';
+import { createEmulator, defaultModel } from '../../src/emulator/index.js';
+import { root, tempDir } from '../e2e/helpers/index.js';
+
+describe("the emulator's data model", () => {
+  test('the built-in model is fixtures/models/example.json', () => {
+    expect(JSON.parse(readFileSync(join(root, 'fixtures/models/example.json'), 'utf8'))).toEqual(defaultModel());
+  });
+
+  test('it holds every member fixtures/example names (npm run try passes the check)', async () => {
+    const { desired } = await loadBundle(join(root, 'fixtures/example'), {
+      vars: { currency: 'USD', fiscalYearStartMonth: 2 },
+      env: {},
+      mayHoldUnknownRefs: false,
+    });
+    const result = checkMembers(bundleMembers(desired), indexModel(defaultModel()));
+    expect(result.checked).toBeGreaterThan(40);
+    expect(result.issues).toEqual([]);
+  });
+
+  test('a model file that is not a /v1/meta answer stops the start with its path', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'm.json'), '{"cubes": [{"title": "no name"}]}');
+    await expect(createEmulator({ model: join(dir, 'm.json') })).rejects.toThrow(
+      /m\.json: a data model is a \/v1\/meta answer/,
+    );
+    writeFileSync(join(dir, 'n.json'), '{');
+    await expect(createEmulator({ model: join(dir, 'n.json') })).rejects.toThrow(
+      /n\.json: the data model is not readable JSON/,
+    );
+  });
+});
