@@ -218,6 +218,12 @@ function arrange(
     const slice = text.slice(s, starts[i + 1] ?? end);
     return slice.endsWith('\n') ? slice : `${slice}\n`;
   });
+  if (items.length === 0) {
+    // No items left: the key's value becomes `[]` on its own line.
+    const colon = text.lastIndexOf(':', starts[0]);
+    if (colon < 0 || text.slice(colon + 1, starts[0]).trim() !== '') throw new CannotSplice('an emptied sequence');
+    return { start: colon + 1, end, text: ' []\n' };
+  }
   const out = items.map((x) =>
     'keep' in x ? slices[x.keep]! : `${' '.repeat(col)}- ${render(x.value, false, col + 2).trimEnd()}\n`,
   );
@@ -225,7 +231,7 @@ function arrange(
 }
 
 /** The edits applied to plain data: what the file must read as afterwards. */
-function expected(value: unknown, edits: readonly DocEdit[]): unknown {
+export function applyEdits(value: unknown, edits: readonly DocEdit[]): unknown {
   const copy: unknown = structuredClone(value);
   const parentOf = (root: unknown, path: DocPath) => {
     let x = root as Record<string | number, unknown>;
@@ -265,7 +271,7 @@ export function editInPlace(
   const y = yaml();
   const docOf = (t: string) => y.parseAllDocuments(t) as Document[];
   const original = docOf(text);
-  const want = expected(original[index]!.toJS(), edits);
+  const want = applyEdits(original[index]!.toJS(), edits);
   const ordered = [
     ...edits.filter((e) => e.op !== 'arrange'),
     ...orderArranges(edits.filter((e) => e.op === 'arrange')),
