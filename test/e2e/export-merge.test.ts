@@ -181,6 +181,27 @@ describe('export merges, it does not overwrite', () => {
       expect(third.stdout).toContain('= workbook/revenue-overview: workbooks/revenue-overview.yaml left as it is');
       expect(third.stdout).toContain('Lines marked ! are left for you to merge');
       expect(read(dir, OVERVIEW)).toBe(after);
+      const json = await cli(['export', '--into', dir, '--output', 'json'], dir, emu);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        updated: [
+          {
+            address: 'workbook/revenue-overview',
+            file: OVERVIEW,
+            fields: [],
+            kept: [],
+            conflicts: [],
+            byHand: [
+              {
+                path: 'meta.dashboardDraft.widgets[header].config.content',
+                line: headerLine,
+                col: 20,
+                live: '## Revenue overview\nAll amounts in EUR.',
+              },
+            ],
+            noRecord: false,
+          },
+        ],
+      });
     });
   });
 
