@@ -5,7 +5,7 @@
 // what could not be checked, and how many uses were checked.
 import type { SourcePos } from '../../errors.js';
 import type { DesiredState, Locator } from '../model.js';
-import { dashboardMembers, reportMembers, type Extracted, type MemberRole } from './members.js';
+import { dashboardMembers, reportMembers, whereOf, type Extracted, type MemberRole } from './members.js';
 import { resolveMember, suggestMember, type ModelIndex } from './model-index.js';
 
 export interface SemanticIssue {
@@ -95,12 +95,12 @@ export function checkMembers(resources: readonly ResourceMembers[], index: Model
       const noCube = cube !== undefined && !index.cubes.has(cube) ? ` (the model has no cube or view \`${cube}\`)` : '';
       const issue: SemanticIssue = {
         address: r.address,
-        where: u.where,
+        where: whereOf(u),
         member: u.member,
         role: u.role,
         pos,
         message:
-          `${r.address} ${u.where}: \`${u.member}\` is not a member of the data model${noCube}` +
+          `${r.address} ${whereOf(u)}: \`${u.member}\` is not a member of the data model${noCube}` +
           (suggestion !== undefined ? ` (did you mean \`${suggestion}\`?)` : ''),
       };
       if (suggestion !== undefined) issue.suggestion = suggestion;
@@ -108,7 +108,7 @@ export function checkMembers(resources: readonly ResourceMembers[], index: Model
     }
     for (const u of r.extracted.unchecked) {
       const pos = r.locate(u.path, u.inText !== undefined ? { text: { name: u.text, occurrence: u.inText } } : {});
-      result.unchecked.push({ address: r.address, where: u.where, text: u.text, why: u.why, pos });
+      result.unchecked.push({ address: r.address, where: whereOf(u), text: u.text, why: u.why, pos });
     }
   }
   return result;

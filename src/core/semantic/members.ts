@@ -33,8 +33,13 @@ export interface MemberUse {
   atKey?: true;
   /** Inside a string at `path`: which raw appearance of `member` in it (0 = the first). */
   inText?: number;
-  /** Where, in words: `jsonQuery.measures[0]`, `widget region-filter config.member`. */
-  where: string;
+  /**
+   * Where, in words (`widget region-filter config.member`, `sqlQuery MEASURE(x.y)`); absent: the path of
+   * the value inside the resource (`at`) says it, put in words only for what is reported (`whereOf`).
+   */
+  where?: string;
+  /** The value's full path in the document when `path` stops at a string holding it. */
+  at?: DocPath;
 }
 
 /** A reference that looks like it may name the model but cannot be checked, with the reason. */
@@ -43,7 +48,13 @@ export interface UncheckedRef {
   why: string;
   path: DocPath;
   inText?: number;
-  where: string;
+  where?: string;
+  at?: DocPath;
+}
+
+/** Where a use or reference is, in words: `jsonQuery.filters[0].and[1].member`. */
+export function whereOf(u: { where?: string; at?: DocPath; path: DocPath }): string {
+  return u.where ?? pathText(u.at ?? u.path);
 }
 
 export interface Extracted {
@@ -92,14 +103,13 @@ class Collector {
   ) {}
 
   use(member: JsonValue | undefined, role: MemberRole, sub: DocPath, atKey = false): void {
-    const path = [this.field, ...sub];
-    const where = pathText(path);
     if (typeof member !== 'string') {
       if (member !== undefined && member !== null)
         this.unchecked(JSON.stringify(member), 'not a member name (a string)', sub);
       return;
     }
-    const use: MemberUse = { member, role, path: this.asText ? [this.field] : path, where };
+    const path = [this.field, ...sub];
+    const use: MemberUse = this.asText ? { member, role, path: [this.field], at: path } : { member, role, path };
     if (atKey && !this.asText) use.atKey = true;
     if (this.asText) use.inText = this.next(member);
     this.out.uses.push(use);
@@ -107,7 +117,7 @@ class Collector {
 
   unchecked(text: string, why: string, sub: DocPath): void {
     const path = [this.field, ...sub];
-    const ref: UncheckedRef = { text, why, path: this.asText ? [this.field] : path, where: pathText(path) };
+    const ref: UncheckedRef = this.asText ? { text, why, path: [this.field], at: path } : { text, why, path };
     if (this.asText) ref.inText = this.next(text);
     this.out.unchecked.push(ref);
   }

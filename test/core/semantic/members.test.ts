@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { JsonValue } from '../../../src/core/model.js';
-import { dashboardMembers, rawOccurrences, reportMembers } from '../../../src/core/semantic/members.js';
+import { dashboardMembers, rawOccurrences, reportMembers, whereOf } from '../../../src/core/semantic/members.js';
 
 const brief = (x: ReturnType<typeof reportMembers>) =>
   x.uses.map((u) => [u.member, u.role, u.path.join('/'), u.inText]);
@@ -52,7 +52,7 @@ describe('members of a report', () => {
   test('a value that is not a name is listed as not checked, never guessed', () => {
     const got = reportMembers({ jsonQuery: { measures: [5, 'orders.count'], filters: [{ member: { x: 1 } }] } });
     expect(got.uses.map((u) => u.member)).toEqual(['orders.count']);
-    expect(got.unchecked.map((u) => [u.text, u.where])).toEqual([
+    expect(got.unchecked.map((u) => [u.text, whereOf(u)])).toEqual([
       ['5', 'jsonQuery.measures[0]'],
       ['{"x":1}', 'jsonQuery.filters[0].member'],
     ]);
