@@ -152,6 +152,9 @@ function lenientLines(text: string): boolean {
     if (c === 0x0a) {
       if (quote !== 0 || open !== 0) return true;
     } else if (quote === 0x22) {
+      // An escaped line break (`\` at the end of a line) continues the string on the next line, as an
+      // unclosed quote does: the library judges it.
+      if (c === 0x5c && (text.charCodeAt(i + 1) === 0x0a || text.charCodeAt(i + 1) === 0x0d)) return true;
       if (c === 0x5c) i++;
       else if (c === 0x22) {
         quote = 0;

@@ -507,3 +507,14 @@ describe("the fast path gives the library path's result or defers", () => {
     );
   });
 });
+
+describe('found by the property above (random seeds 271551674 and a later one)', () => {
+  test.each([
+    '# yaml-language-server: $schema=../schemas/workbook.schema.json\n"k ": "- z"\nslug: false\n<<: "# Bf\\\n" k": true\n".inf": null\n',
+    '#- ml-language-server: $schema=../schemas/workbook.schema.json\r\nwidgets: false\r\na:b: "𐀀𐀀 𐀀\\\n"?": 100000000000000000000\r\n',
+    'a: "one \\\n  two"\n',
+  ])('a double-quoted string with an escaped line break is left to the library: %j', (text) => {
+    expect(readsFast(text)).toBe(false);
+    same(text);
+  });
+});
