@@ -1,7 +1,7 @@
 // WSC_PROPERTY_RUNS scales every property's count from one place.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { runs } from './property.js';
+import { DEFAULT_PROPERTY_SEED, propertySeed, runs } from './property.js';
 
 describe('property run counts', () => {
   test('unset or empty: each property runs its CI count', () => {
@@ -26,5 +26,25 @@ describe('property run counts', () => {
     let n = 0;
     fc.assert(fc.property(fc.integer(), () => void n++));
     expect(n).toBe(runs());
+  });
+
+  test('the seed is fixed unless WSC_PROPERTY_SEED asks for a random one or names another', () => {
+    expect(propertySeed({})).toBe(DEFAULT_PROPERTY_SEED);
+    expect(propertySeed({ WSC_PROPERTY_SEED: '' })).toBe(DEFAULT_PROPERTY_SEED);
+    expect(propertySeed({ WSC_PROPERTY_SEED: 'random' })).toBeUndefined();
+    expect(propertySeed({ WSC_PROPERTY_SEED: '-929216421' })).toBe(-929216421);
+    for (const bad of ['1.5', 'x', 'Infinity']) {
+      expect(() => propertySeed({ WSC_PROPERTY_SEED: bad })).toThrow(/WSC_PROPERTY_SEED/);
+    }
+  });
+
+  test('two runs of a property without a seed of its own draw the same cases', () => {
+    const draw = (): number[] => {
+      const seen: number[] = [];
+      fc.assert(fc.property(fc.integer(), (n) => void seen.push(n)), { numRuns: 20 });
+      return seen;
+    };
+    if (propertySeed() === undefined) return; // a soak asked for fresh seeds
+    expect(draw()).toEqual(draw());
   });
 });

@@ -1,8 +1,11 @@
 // How many cases each fast-check property runs, from one variable. A property
 // states its count for CI; WSC_PROPERTY_RUNS (default 100, fast-check's own
 // default) scales every count alike: 1000 runs each property ten times as many
-// cases (a soak), 20 a fifth (a quick local run). Each run draws a fresh seed;
-// fast-check prints the seed and path of a failure to replay it.
+// cases (a soak), 20 a fifth (a quick local run). The seed is fixed unless
+// WSC_PROPERTY_SEED says otherwise, so `npm test` and CI draw the same cases
+// every time (a red CI is a real regression, reproducible by running the same
+// command); a soak sets WSC_PROPERTY_SEED=random (a fresh seed per property)
+// or a number, and fast-check prints the seed and path of a failure to replay it.
 import fc from 'fast-check';
 
 /** The runs of every property at CI's default, and what WSC_PROPERTY_RUNS scales from. */
@@ -23,5 +26,21 @@ export function runs(ciRuns = DEFAULT_PROPERTY_RUNS, env: Record<string, string 
   return Math.max(1, Math.round(ciRuns * propertyScale(env)));
 }
 
-// Properties that state no count run the default, scaled the same way.
-fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: runs() });
+/** The seed every property starts from: fixed by default, fresh per run with `random`. */
+export const DEFAULT_PROPERTY_SEED = 1;
+
+export function propertySeed(env: Record<string, string | undefined> = process.env): number | undefined {
+  const v = env['WSC_PROPERTY_SEED'];
+  if (v === undefined || v === '') return DEFAULT_PROPERTY_SEED;
+  if (v === 'random') return undefined;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) {
+    throw new Error(`WSC_PROPERTY_SEED: expected an integer or "random", got ${JSON.stringify(v)}`);
+  }
+  return n;
+}
+
+// Properties that state no count run the default, scaled the same way; every
+// property starts from the same seed unless WSC_PROPERTY_SEED=random.
+const seed = propertySeed();
+fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: runs(), ...(seed === undefined ? {} : { seed }) });
