@@ -41,7 +41,10 @@ describe('property run counts', () => {
   test('two runs of a property without a seed of its own draw the same cases', () => {
     const draw = (): number[] => {
       const seen: number[] = [];
-      fc.assert(fc.property(fc.integer(), (n) => void seen.push(n)), { numRuns: 20 });
+      fc.assert(
+        fc.property(fc.integer(), (n) => void seen.push(n)),
+        { numRuns: 20 },
+      );
       return seen;
     };
     if (propertySeed() === undefined) return; // a soak asked for fresh seeds
