@@ -6,7 +6,7 @@
 // differ only in digits (`FY2025`, `FY2026`: siblings by design), are not
 // near misses here.
 import type { Diagnostic, SourcePos } from '../errors.js';
-import { formatFolderPath, parseFolderPath, FolderPathError, stepOf } from '../domain/folder-path.js';
+import { folderNamesAlike, formatFolderPath, parseFolderPath, FolderPathError, stepOf } from '../domain/folder-path.js';
 import { editDistance, nearMissLimit } from '../domain/suggest.js';
 import { posOf, type DocItem } from './checks.js';
 
@@ -35,7 +35,8 @@ function digitsOnly(a: string, b: string): boolean {
 }
 
 function isNearMiss(a: string, b: string): boolean {
-  if (a === b || caseOrSpaceOnly(a, b) || digitsOnly(a, b)) return false;
+  // Alike but for case, white space or look-alike letters: checks-folders-alike.ts says so in its own words.
+  if (a === b || caseOrSpaceOnly(a, b) || digitsOnly(a, b) || folderNamesAlike([a], [b]) !== undefined) return false;
   const max = Math.min(nearMissLimit(a), nearMissLimit(b));
   return max > 0 && editDistance(a.toLowerCase(), b.toLowerCase(), max) <= max;
 }

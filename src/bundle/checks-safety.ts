@@ -8,6 +8,7 @@ import { isObject } from '../yaml/issues.js';
 import { scanRefs, type FoundRef } from './refs.js';
 import { visible } from '../visible.js';
 import { MAX_SLUG_LENGTH, slugProblem } from '../domain/slug.js';
+import { folderLookalikes } from './checks-folders-alike.js';
 
 /** Invisible in a terminal and in a diff: zero-width spaces and joiners, word joiner, BOM, direction marks. */
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
@@ -114,10 +115,11 @@ export function referenceCycles(items: readonly DocItem[]): Diagnostic[] {
   return out;
 }
 
-/** Both, for every document that passed its schema. */
+/** All of these (and the folder look-alikes of checks-folders-alike.ts), for every document that passed its schema. */
 export function safetyChecks(items: readonly DocItem[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const item of items) if (item.kind === 'Workbook') out.push(...slugDiagnostics(item));
   out.push(...referenceCycles(items));
+  out.push(...folderLookalikes(items));
   return out;
 }

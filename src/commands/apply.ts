@@ -100,7 +100,9 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
     tokenVariables: env.tokenVariables,
   });
   // Checked before anything is read, as for `wsc apply --target`.
-  if ((saved.targets ?? []).length > 0) (await import('../core/targets.js')).checkTargetsIn(desired, saved.targets!);
+  const { checkTargetsIn } = await import('../core/targets.js');
+  if ((saved.targets ?? []).length > 0) checkTargetsIn(desired, saved.targets!);
+  if (Array.isArray(opts.overwriteUiEdits)) checkTargetsIn(desired, opts.overwriteUiEdits, '--overwrite-ui-edits');
 
   const { connect } = await import('../api/connect.js');
   const { connectOptions } = await import('./connection.js');

@@ -76,6 +76,8 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
 
   const root = resolve(ctx.cwd, (opts.into ?? opts.out)!);
   const { env, desired } = await environmentAndBundle(opts, ctx, root);
+  // Before any request, and in the words of the flag given (plan would say `--target`).
+  (await import('../core/targets.js')).checkTargetsIn(desired, only, '--only');
   const conn = await connect(env, connectOptions(opts, ctx));
   try {
     const { live, changes } = await liveAndPlan(conn, { env, desired }, only);

@@ -71,6 +71,10 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   // An unknown --target stops here too: nothing is read for a run that cannot do what was asked.
   if (opts.target.length > 0) (await import('../core/targets.js')).checkTargetsIn(desired, opts.target);
+  // So is an address of --overwrite-ui-edits: a typo there would leave the edit guarded with no word said.
+  const overwrite = 'overwriteUiEdits' in opts ? opts.overwriteUiEdits : undefined;
+  if (Array.isArray(overwrite) && overwrite.length > 0)
+    (await import('../core/targets.js')).checkTargetsIn(desired, overwrite, '--overwrite-ui-edits');
   endPhase('bundle');
 
   const [{ connect }, { hintsFor, readLiveState }, { plan, splitOdd }, { reportSemantic, startSemanticCheck }] =

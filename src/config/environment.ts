@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { envValue } from '../env.js';
 import { BundleError, ConfigError } from '../errors.js';
-import { closest } from '../domain/suggest.js';
+import { closest, listSome } from '../domain/suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
@@ -178,7 +178,7 @@ function chooseEnvironment(
   if (name === undefined) {
     throw new ConfigError(
       'env_required',
-      `wsc.yaml defines several environments (${names.join(', ')}) and no defaultEnvironment`,
+      `wsc.yaml defines several environments (${listSome(names)}) and no defaultEnvironment`,
       {
         hint: 'Choose one with --env NAME (or WSC_ENV), or set `defaultEnvironment:` in wsc.yaml.',
       },
@@ -190,7 +190,7 @@ function chooseEnvironment(
       'env_unknown',
       `environment \`${name}\` is not defined in wsc.yaml${near ? ` (did you mean \`${near}\`?)` : ''}`,
       {
-        hint: names.length ? `Defined environments: ${names.join(', ')}.` : 'Add it under `environments:` in wsc.yaml.',
+        hint: names.length ? `Defined environments: ${listSome(names)}.` : 'Add it under `environments:` in wsc.yaml.',
       },
     );
   }

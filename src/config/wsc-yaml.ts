@@ -2,6 +2,7 @@
 // no prototype keys), validated as written. `${env.NAME}` is interpolated
 // later, only for the selected environment, so that an unset variable of an
 // environment not in use never fails a run.
+import { listSome } from '../domain/suggest.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { issuesToDiagnostics, isObject } from '../yaml/issues.js';
@@ -84,7 +85,7 @@ export function loadWscConfig(dir: string): LoadedConfig | undefined {
   const config = result.data;
   const def = config.defaultEnvironment;
   if (def !== undefined && !Object.hasOwn(config.environments, def)) {
-    const names = Object.keys(config.environments).join(', ') || 'none';
+    const names = listSome(Object.keys(config.environments)) || 'none';
     const at = doc.positions.find(['defaultEnvironment'], 'value');
     error('unknown-environment', `defaultEnvironment \`${def}\` is not one of the environments (${names})`, at);
     return { diagnostics, tokenVariables };

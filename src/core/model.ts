@@ -339,7 +339,7 @@ export interface PlanPrune {
 
 /** Something the plan wants a person to know that is no change (duplicate folder names, a folder left empty). */
 export interface PlanWarning {
-  code: 'duplicate-folder' | 'folder-left-empty' | 'report-still-charted';
+  code: 'duplicate-folder' | 'folder-left-empty' | 'report-still-charted' | 'similar-folder';
   address: string;
   message: string;
 }

@@ -134,7 +134,7 @@ const PlanSchema = z.object({
   warnings: z
     .array(
       z.object({
-        code: z.enum(['duplicate-folder', 'folder-left-empty', 'report-still-charted']),
+        code: z.enum(['duplicate-folder', 'folder-left-empty', 'report-still-charted', 'similar-folder']),
         address: z.string(),
         message: z.string(),
       }),

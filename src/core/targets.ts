@@ -27,13 +27,16 @@ export function targetableAddresses(desired: DesiredState): string[] {
   return [...out];
 }
 
-/** Refuses (exit 3) a target the bundle does not hold, with the nearest address it does. */
-export function checkTargets(targets: readonly string[], known: readonly string[]): void {
+/**
+ * Refuses (exit 3) an address the bundle does not hold, with the nearest address it does. `flag` is the
+ * flag that named it (`--target`, `--only`, `--overwrite-ui-edits`), as the message says.
+ */
+export function checkTargets(targets: readonly string[], known: readonly string[], flag = '--target'): void {
   const have = new Set(known);
   for (const t of targets) {
     if (have.has(t)) continue;
     const near = closest(t, known);
-    throw new UsageError(`--target ${t}: no such resource in the bundle.`, {
+    throw new UsageError(`${flag} ${t}: no such resource in the bundle.`, {
       code: 'unknown_target',
       hint: near
         ? `Did you mean \`${near}\`?`
@@ -98,6 +101,6 @@ function narrowed(rc: ResourceChange, kept: PlannedRequest[]): ResourceChange {
 }
 
 /** `checkTargets` against the addresses of a bundle. */
-export function checkTargetsIn(desired: DesiredState, targets: readonly string[]): void {
-  if (targets.length > 0) checkTargets(targets, targetableAddresses(desired));
+export function checkTargetsIn(desired: DesiredState, targets: readonly string[], flag = '--target'): void {
+  if (targets.length > 0) checkTargets(targets, targetableAddresses(desired), flag);
 }

@@ -103,8 +103,67 @@ export function parseFolderPath(text: string): FolderPath {
     if (name === '') throw new FolderPathError('has an empty folder name (two `/` in a row, or a `/` at the end)');
     if (name.length > MAX_FOLDER_NAME)
       throw new FolderPathError(`has a folder name longer than ${MAX_FOLDER_NAME} characters`);
+    if (name === '.' || name === '..')
+      throw new FolderPathError(`has the folder name \`${name}\`, which would be created literally, not climb a level`);
+    const hidden = UNSAFE_IN_NAME.exec(name);
+    if (hidden) {
+      const what = CONTROL_CHAR.test(hidden[0]) ? 'a control character' : 'a direction override';
+      throw new FolderPathError(`has a folder name holding ${what} (${codePoint(hidden[0])})`);
+    }
     return segmentOf(name, nth);
   });
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
+/** Control characters and marks that reorder text (overrides, embeddings, isolates): the name shown is not the name. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+function codePoint(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Letters of other scripts drawn like Latin ones, as the Latin letter: enough
+ * for a folder name typed on another keyboard layout (`Finаnce` with a
+ * Cyrillic `а`) to meet its twin.
+ */
+const LOOKALIKES: Record<string, string> = Object.fromEntries(
+  [
+    // Cyrillic
+    ['аеорсухіјѕԁһԛԝ', 'aeopcyxijsdhqw'],
+    ['АВЕКМНОРСТХУІЈЅ', 'abekmhopctxyijs'],
+    // Greek
+    ['αοικνρ', 'aoikvp'],
+    ['ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ', 'abezhikmnoptyx'],
+  ].flatMap(([from, to]) => [...from!].map((ch, i) => [ch, to![i]!])),
+);
+
+/** A folder name with case and white space folded: names equal here are the same to a reader. */
+function plainKey(name: string): string {
+  return name.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+}
+
+/** plainKey with look-alike letters as their Latin twins. */
+function lookKey(name: string): string {
+  return plainKey([...name.normalize('NFKC')].map((ch) => LOOKALIKES[ch] ?? ch).join(''));
+}
+
+/** A path's key for look-alike comparison: two paths with one key are the same path to a reader. */
+export function folderLookKey(path: readonly string[]): string {
+  return path.map(lookKey).join('/');
+}
+
+/**
+ * How two different folder names (or paths) that a reader would take for one
+ * differ: `case or white space`, `look-alike letters`, or undefined when they
+ * are told apart at a glance (or are the same).
+ */
+export function folderNamesAlike(a: readonly string[], b: readonly string[]): string | undefined {
+  if (a.length !== b.length || a.every((n, i) => n === b[i])) return undefined;
+  if (folderLookKey(a) !== folderLookKey(b)) return undefined;
+  return a.every((n, i) => plainKey(n) === plainKey(b[i]!)) ? 'case or white space' : 'look-alike letters';
 }
 
 /** The text of a path, as `parseFolderPath` reads it back. */

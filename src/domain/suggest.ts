@@ -161,3 +161,15 @@ export function oneOf(names: readonly string[]): string {
   const q = names.map((n) => `\`${n}\``);
   return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}`;
 }
+
+/** Items a hint or message lists at most; the rest are counted. */
+export const LISTED_AT_MOST = 10;
+
+/**
+ * `a, b, c`, or the first ten and `and 9,990 more`: a hint that names what
+ * exists stays a line however many there are (10,000 environments).
+ */
+export function listSome(items: readonly string[], max = LISTED_AT_MOST): string {
+  if (items.length <= max) return items.join(', ');
+  return `${items.slice(0, max).join(', ')} and ${(items.length - max).toLocaleString('en-US')} more`;
+}

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { Diagnostic } from '../errors.js';
 import type { PositionIndex, Path } from './positions.js';
-import { closest } from '../domain/suggest.js';
+import { closest, listSome } from '../domain/suggest.js';
 
 export interface IssueContext {
   file: string;
@@ -68,7 +68,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
             'key',
             'unknown-key',
             message,
-            known.length ? `Allowed keys: ${known.join(', ')}.` : undefined,
+            known.length ? `Allowed keys: ${listSome(known)}.` : undefined,
           );
         }
         break;
@@ -99,7 +99,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
           values.length === 1
             ? `${where}must be \`${values[0]}\`, got ${describe(value)}`
             : `${where}${describe(value)} is not one of ` +
-              `${values.map((v) => `\`${v}\``).join(', ')}${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}`;
+              `${listSome(values.map((v) => `\`${v}\``))}${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}`;
         push(path, 'value', 'bad-value', msg);
         break;
       }

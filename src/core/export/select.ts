@@ -2,6 +2,7 @@
 // one, or one derived (with an adopt block) for a workbook that has none or
 // has one a bundle cannot hold. `--workbook` picks by that slug and takes
 // along the reports the picked dashboards chart.
+import { listSome } from '../../domain/suggest.js';
 import type { Workbook } from '../../domain/wire.js';
 import { normalizeSlug } from '../../domain/wire.js';
 import { slugProblem } from '../../domain/slug.js';
@@ -80,7 +81,7 @@ export function selectWorkbooks(allWorkbooks: WorkbookEntry[], opts: ExportOptio
   if (missing.length > 0) {
     throw new WscError(
       'export_unknown_workbook',
-      `deployment ${opts.deploymentId} has no workbook with slug ${missing.map((s) => `"${s}"`).join(', ')}.`,
+      `deployment ${opts.deploymentId} has no workbook with slug ${listSome(missing.map((s) => `"${s}"`))}.`,
       EXIT.failure,
       {
         hint:

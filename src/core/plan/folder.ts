@@ -8,7 +8,8 @@
 // `Name[2]` is the second by id (domain/folder-path.ts), created when missing.
 // wsc never deletes, renames or moves a folder here.
 import { normalizeSlug, type Folder, type Report, type Workbook } from '../../domain/wire.js';
-import { formatFolderPath, segmentOf, stepOf } from '../../domain/folder-path.js';
+import { listSome } from '../../domain/suggest.js';
+import { folderNamesAlike, formatFolderPath, segmentOf, stepOf } from '../../domain/folder-path.js';
 import type {
   DesiredReport,
   DesiredState,
@@ -110,7 +111,7 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
       if (hit !== undefined) {
         out = hit.id;
         if (nth === 1 && found!.length > 1) {
-          const ids = found!.map((f) => f.id).join(', ');
+          const ids = listSome(found!.map((f) => String(f.id)));
           const others =
             found!.length > 2
               ? `\`${segmentOf(name, 2)}\` … \`${segmentOf(name, found!.length)}\``
@@ -130,6 +131,9 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
         const before = nth > 1 ? resolve([...parentPath, segmentOf(name, nth - 1)]) : undefined;
         out = { $folder: key };
         planned.push(createFolder(path, parent, isFolderRef(before) ? before : undefined));
+        // A first folder of its name, beside a live one a reader would take for it (a twin is meant to be one).
+        if (nth === 1 && (typeof parent === 'number' || parent === null))
+          similarLive(path, name, tree.children.get(parent), warnings);
       }
     }
     resolved.set(key, out);
@@ -171,6 +175,27 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
   // Parents sort before their children (a path's prefix sorts first).
   planned.sort((a, b) => (a.change.address < b.change.address ? -1 : a.change.address > b.change.address ? 1 : 0));
   return { planned, warnings, desired: out, finish };
+}
+
+/** A folder to create beside a live one whose name a reader would take for its own: the plan names both. */
+function similarLive(
+  path: readonly string[],
+  name: string,
+  siblings: Map<string, Folder[]> | undefined,
+  warnings: PlanWarning[],
+): void {
+  for (const [other, folders] of siblings ?? []) {
+    const how = folderNamesAlike([name], [other]);
+    if (how === undefined) continue;
+    const live = formatFolderPath([...path.slice(0, -1), segmentOf(other)]);
+    warnings.push({
+      code: 'similar-folder',
+      address: folderAddress(path),
+      message:
+        `folder ${formatFolderPath(path)} will be created beside the live folder ${live} (id ${folders[0]!.id}), ` +
+        `whose name differs only in ${how}; to use the live one, write its path as it is.`,
+    });
+  }
 }
 
 function createFolder(path: readonly string[], parent: Resolved, twinBefore?: FolderRef): Planned {
