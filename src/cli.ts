@@ -12,6 +12,7 @@ import type {
   SchemaOptions,
   ValidateOptions,
 } from './commands/options.js';
+import { parseBytes } from './commands/connection.js';
 import { processContext, type CommandContext, type ContextFactory } from './commands/context.js';
 import { withHelp } from './help.js';
 import { VERSION } from './version.js';
@@ -23,6 +24,13 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
     if (n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got ${n}.`);
     return n;
   };
+}
+
+/** `--max-list-bytes`: a size as parseBytes reads it. */
+function bytesFlag(value: string): number {
+  const n = parseBytes(value);
+  if (n === undefined) throw new InvalidArgumentError(`expected a size such as 536870912, 512M or 2G, got "${value}".`);
+  return n;
 }
 
 const MAX_DELETES_HELP =
@@ -65,6 +73,11 @@ function connectionFlags(cmd: Command): Command {
       '--max-list-items <n>',
       'items one list may have before wsc stops reading it (env: WSC_MAX_LIST_ITEMS; default 200000)',
       intArg(1),
+    )
+    .option(
+      '--max-list-bytes <size>',
+      'bytes of list answers the command reads in all, e.g. 2G (env: WSC_MAX_LIST_BYTES; default 512M)',
+      bytesFlag,
     );
 }
 

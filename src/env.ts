@@ -43,6 +43,13 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
       'nothing, instead of reading a server that pages forever.',
   },
   {
+    name: 'WSC_MAX_LIST_BYTES',
+    description:
+      'Bytes of list answers one command reads in all (like `--max-list-bytes`; ' +
+      'default 512M; `K`, `M`, `G` are powers of 1024). Past it the command ' +
+      'stops with exit 1 and writes nothing, instead of holding whatever a server sends.',
+  },
+  {
     name: 'WSC_TIMINGS',
     description:
       'When set, wsc prints at exit, on stderr, the wall and CPU time of ' +

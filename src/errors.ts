@@ -64,6 +64,7 @@ export const ERROR_CODES = {
       'env_required',
       'env_unknown',
       'env_var_unset',
+      'max_list_bytes_invalid',
       'max_list_items_invalid',
       'page_size_invalid',
       'request_timeout_invalid',
@@ -91,6 +92,7 @@ export const ERROR_CODES = {
       'bad_pagination',
       'bad_response',
       'list_too_long',
+      'lists_too_large',
       'not_api',
       'public_id_placeholder',
       'public_id_taken',
@@ -119,6 +121,7 @@ export const ERROR_CODES = {
     exit: EXIT.failure,
     codes: [
       'export_changed',
+      'export_file_too_large',
       'export_id_clash',
       'export_unknown_workbook',
       'export_unwritable',

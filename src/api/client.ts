@@ -13,17 +13,20 @@ import { ApiError, NetworkError } from '../errors.js';
 import {
   invalidBody,
   issuesText,
+  listsTooLarge,
   looksLikeHtml,
   networkError,
   noConnection,
   notApi,
+  notTheApi,
   seconds,
   statusFailure,
   tooLarge,
   type Wording,
 } from './error-wording.js';
 import { parseJsonBody } from './json-body.js';
-import { DEFAULT_MAX_LIST_ITEMS } from './list-bound.js';
+import { DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_LIST_ITEMS } from './list-bound.js';
+import { ListsTooLarge, readBody, TooLarge, type ListBudget } from './body.js';
 import { PageSizes } from './page-size.js';
 import { readPages, type PageOptions } from './pagination.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
@@ -62,6 +65,8 @@ export interface ApiClientOptions {
   maxBodyBytes?: number;
   /** Items one list may have at most (`--max-list-items`); see list-bound.ts. */
   maxListItems?: number;
+  /** Bytes of list answers this client reads in all (`--max-list-bytes`); see list-bound.ts. */
+  maxListBytes?: number;
   /** `--verbose`: one line per request and answer; the token shows as `***`. */
   trace?: (line: string) => void;
   /** Always shown (stderr): a wait of NOTICE_AFTER_MS or more, what it waits for and which attempt. */
@@ -83,6 +88,8 @@ export interface RequestSpec<T> {
   safeToRetryPost?: boolean;
   /** The resource this request is for (`workbook/sales`), named in --verbose lines and wait notices. */
   label?: string;
+  /** A page of a list: its body counts toward the client's budget of list bytes. */
+  listPage?: boolean;
 }
 
 /** What a failed attempt tells the retry policy, beside its error. */
@@ -107,8 +114,6 @@ class FailedAttempt extends Error {
   }
 }
 
-class TooLarge extends Error {}
-
 /** The Authorization header; with `***` for the token, as --verbose shows it. */
 function authHeader(scheme: AuthScheme, token: string): string {
   if (scheme === 'api-key') return `Api-Key ${token}`;
@@ -126,19 +131,6 @@ function headerOf(headers: Record<string, string | string[] | undefined>, name: 
   return Array.isArray(v) ? v[0] : v;
 }
 
-/**
- * What an error answer says of the service behind the host, for the breaker:
- * an HTML page (a gateway's or a proxy's, never the API's JSON), or a server
- * error; not a 503 with Retry-After (a live server asking for time), nor 501
- * or 505 (a refusal, not an outage). undefined: the API itself answered.
- */
-function notTheApi(status: number, retryAfter: string | undefined, contentType: string | undefined, text: string) {
-  if (text.trim() !== '' && looksLikeHtml(contentType, text)) return `answered ${status} with an HTML page`;
-  if (status < 500 || status === 501 || status === 505) return undefined;
-  if (status === 503 && retryAfter !== undefined) return undefined;
-  return `answered ${status}`;
-}
-
 /** ` for workbook/sales`, or nothing when the request is for no one resource. */
 function forLabel(label: string | undefined): string {
   return label === undefined ? '' : ` for ${label}`;
@@ -151,6 +143,8 @@ export class ApiClient {
   readonly policy: RetryPolicy;
   /** Items one list (or a tree read as one) may have (list-bound.ts). */
   readonly maxListItems: number;
+  /** Bytes of list answers read so far (every attempt's, as received) and at most (list-bound.ts). */
+  readonly listBudget: ListBudget;
   /** What error-wording.ts needs to word this client's failures. */
   readonly wording: Wording;
   /** Opens when the server stops accepting connections (breaker.ts). */
@@ -188,6 +182,7 @@ export class ApiClient {
     const connectTimeoutMs = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxListItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
+    this.listBudget = { used: 0, max: opts.maxListBytes ?? DEFAULT_MAX_LIST_BYTES };
     this.pageSizes = new PageSizes(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
     const policy = { ...RETRY_POLICY, ...opts.retryPolicy };
     this.policy = opts.maxRetries === undefined ? policy : policyWithMaxRetries(opts.maxRetries, policy);
@@ -385,8 +380,12 @@ export class ApiClient {
       try {
         const url = `${this.prefix}${path}${qs}`;
         res = await this.pool.request({ path: url, method, headers, body, signal: ac.signal });
-        text = await this.readBody(res);
+        text = await readBody(res, this.maxBody, spec.listPage === true ? this.listBudget : undefined);
       } catch (e) {
+        if (e instanceof ListsTooLarge) {
+          this.trace(`← ${method} ${path}${label} refused: list answers over --max-list-bytes`);
+          throw new FailedAttempt({ error: listsTooLarge(path, this.listBudget.max), final: true });
+        }
         if (e instanceof TooLarge) {
           this.trace(`← ${method} ${path}${label} refused: body over the size limit (${this.now() - started}ms)`);
           throw new FailedAttempt({ error: tooLarge(method, path, this.maxBody), final: true });
@@ -428,26 +427,6 @@ export class ApiClient {
       clearTimeout(slow);
       this.closing.signal.removeEventListener('abort', onClose);
     }
-  }
-
-  private async readBody(res: Dispatcher.ResponseData): Promise<string> {
-    const declared = Number(headerOf(res.headers, 'content-length'));
-    if (Number.isFinite(declared) && declared > this.maxBody) {
-      res.body.destroy();
-      throw new TooLarge();
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      const b = chunk as Buffer;
-      size += b.length;
-      if (size > this.maxBody) {
-        res.body.destroy();
-        throw new TooLarge();
-      }
-      chunks.push(b);
-    }
-    return Buffer.concat(chunks, size).toString('utf8');
   }
 
   /** A 2xx body, parsed and validated; a body wsc cannot use throws a final FailedAttempt. */

@@ -10,7 +10,7 @@ import { httpPort } from './port.js';
 /** The command's settings: --concurrency, and what the client takes as it is. */
 export type ConnectOptions = { concurrency: number; maxRetries: number } & Pick<
   ApiClientOptions,
-  'requestTimeoutMs' | 'pageSize' | 'maxListItems' | 'trace' | 'notice' | 'retryPolicy'
+  'requestTimeoutMs' | 'pageSize' | 'maxListItems' | 'maxListBytes' | 'trace' | 'notice' | 'retryPolicy'
 >;
 
 export interface Connection {

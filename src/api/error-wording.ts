@@ -142,6 +142,38 @@ export function tooLarge(method: string, path: string, maxBody: number): ApiErro
   );
 }
 
+/** The lists of one command went past their bytes in all (`--max-list-bytes`). */
+export function listsTooLarge(path: string, max: number): ApiError {
+  return new ApiError(
+    { method: 'GET', path, status: 200, code: 'lists_too_large' },
+    `GET ${path}: the lists read by this command went past ${Math.round(max / 1024 / 1024)} MiB in all ` +
+      `(--max-list-bytes); stopped reading, nothing written.`,
+    {
+      hint:
+        'A deployment this large is unusual; if it is yours, raise --max-list-bytes (WSC_MAX_LIST_BYTES), ' +
+        'else the server sends more than its lists hold.',
+    },
+  );
+}
+
+/**
+ * What an error answer says of the service behind the host, for the breaker:
+ * an HTML page (a gateway's or a proxy's, never the API's JSON), or a server
+ * error; not a 503 with Retry-After (a live server asking for time), nor 501
+ * or 505 (a refusal, not an outage). undefined: the API itself answered.
+ */
+export function notTheApi(
+  status: number,
+  retryAfter: string | undefined,
+  contentType: string | undefined,
+  text: string,
+) {
+  if (text.trim() !== '' && looksLikeHtml(contentType, text)) return `answered ${status} with an HTML page`;
+  if (status < 500 || status === 501 || status === 505) return undefined;
+  if (status === 503 && retryAfter !== undefined) return undefined;
+  return `answered ${status}`;
+}
+
 /** A web page where JSON was expected: the base URL points at a site, not the API. */
 export function notApi(w: Wording, method: string, path: string, status: number): ApiError {
   return invalidBody(

@@ -10,6 +10,13 @@ import { ApiError, type ApiCode } from '../errors.js';
 /** Error code of a list that went past its bound. */
 export const LIST_TOO_LONG: ApiCode = 'list_too_long';
 
+/**
+ * Bytes of list answers one command reads in all, unless raised: each page is
+ * under the per-answer cap, but pages without end of large items would
+ * otherwise hold memory without end.
+ */
+export const DEFAULT_MAX_LIST_BYTES = 512 * 1024 * 1024;
+
 /** Items of one list at most, unless raised. */
 export const DEFAULT_MAX_LIST_ITEMS = 200_000;
 

@@ -160,6 +160,7 @@ async function readPage(
         schema: rawListEnvelope,
         query: { ...query, first, ...(after !== undefined ? { after } : {}) },
         ...(label !== undefined ? { label } : {}),
+        listPage: true,
       });
       return { raw, asked: first };
     } catch (e) {

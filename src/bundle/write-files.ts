@@ -22,7 +22,7 @@ import type { DocKind, ExportSink } from '../core/export.js';
 import { DIRS } from '../core/export.js';
 import type { Doc } from '../core/export/docs.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
-import { fsCause } from '../yaml/read.js';
+import { fsCause, MAX_FILE_BYTES } from '../yaml/read.js';
 import { makeDirectory } from '../make-dir.js';
 import { redact } from '../redact.js';
 import { generateSchemas, schemaText } from './json-schema.js';
@@ -218,6 +218,7 @@ export class DirSink implements ExportSink {
  * and a rename replaces a link rather than following it.
  */
 export function replaceFile(abs: string, text: string): boolean {
+  refuseUnreadable(abs, text);
   const st = lstatSync(abs, { throwIfNoEntry: false });
   if (st?.isSymbolicLink()) throw linkRefused(abs);
   // A file that already holds the text is left alone: exporting again into
@@ -234,6 +235,28 @@ export function replaceFile(abs: string, text: string): boolean {
     throw e;
   }
   return true;
+}
+
+/**
+ * A bundle file over the size wsc reads (MAX_FILE_BYTES) is not written: the
+ * next validate would refuse it, so the export would not be a bundle.
+ */
+function refuseUnreadable(abs: string, text: string): void {
+  if (!/\.ya?ml$/i.test(abs)) return;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= MAX_FILE_BYTES) return;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  throw new WscError(
+    'export_file_too_large',
+    `refusing to write ${abs}: it would be ${mib(bytes)}, over the ${mib(MAX_FILE_BYTES)} wsc reads ` +
+      'as a bundle file, so the export could not be read back.',
+    EXIT.failure,
+    {
+      hint:
+        'The deployment holds a resource far larger than a bundle file may be (a query or a draft of ' +
+        'megabytes); check it in the UI, or export the others with --workbook.',
+    },
+  );
 }
 
 /** Whether the regular file `abs` holds exactly `text` (never through a link). */

@@ -1,7 +1,6 @@
 // `wsc apply [PLANFILE]`: plan (or load a saved plan), confirm, execute.
 // Thin: the work is in core/execute (orchestration), render/apply (output)
 // and the shared plan preparation of `wsc plan`.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApplyOptions } from './options.js';
 import { execute, type ApplyResult } from '../core/execute.js';
@@ -76,16 +75,8 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
       hint: 'Make a new saved plan with `wsc plan --target ADDR --out FILE`.',
     });
   }
-  const file = resolve(ctx.cwd, planFile);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`Cannot read the saved plan ${planFile}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
-      code: 'plan_file_unreadable',
-      hint: 'Save a plan with `wsc plan --out FILE` first.',
-    });
-  }
+  const { readSavedPlanFile } = await import('./saved-plan-file.js');
+  const text = await readSavedPlanFile(resolve(ctx.cwd, planFile), planFile);
   const { parseSavedPlan } = await import('../core/saved-plan.js');
   const saved = parseSavedPlan(text, planFile);
 

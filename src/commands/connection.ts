@@ -54,16 +54,40 @@ export function maxListItems(flag: number | undefined, env: Record<string, strin
   return n;
 }
 
+/** A size in bytes: a whole number, or one with `K`, `M` or `G` (powers of 1024; `MiB`, `MB` alike). */
+export function parseBytes(text: string): number | undefined {
+  const m = /^\s*(\d+)\s*(?:([kmg])(?:i?b)?|b)?\s*$/i.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] ?? ' ').toLowerCase());
+  return n >= 1 && Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** `--max-list-bytes`, else WSC_MAX_LIST_BYTES, else the client's default. */
+export function maxListBytes(flag: number | undefined, env: Record<string, string | undefined>): number | undefined {
+  if (flag !== undefined) return flag;
+  const raw = envValue(env, 'WSC_MAX_LIST_BYTES');
+  if (raw === undefined) return undefined;
+  const n = parseBytes(raw);
+  if (n === undefined) {
+    throw new ConfigError('max_list_bytes_invalid', `WSC_MAX_LIST_BYTES must be a size above 0, got "${raw}".`, {
+      hint: 'Unset it for the default (512M), or set e.g. WSC_MAX_LIST_BYTES=2G.',
+    });
+  }
+  return n;
+}
+
 export function connectOptions(opts: CommonOptions, ctx: CommandContext): ConnectOptions {
   const timeout = requestTimeoutMs(ctx.env);
   const size = pageSize(opts.pageSize, ctx.env);
   const listItems = maxListItems(opts.maxListItems, ctx.env);
+  const listBytes = maxListBytes(opts.maxListBytes, ctx.env);
   return {
     concurrency: opts.concurrency,
     maxRetries: opts.maxRetries,
     ...(size !== undefined ? { pageSize: size } : {}),
     ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
     ...(listItems !== undefined ? { maxListItems: listItems } : {}),
+    ...(listBytes !== undefined ? { maxListBytes: listBytes } : {}),
     notice: (line: string) => ctx.err(`${visible(line)}\n`),
     ...(opts.verbose ? { trace: (line: string) => ctx.err(`${visible(line)}\n`) } : {}),
   };

@@ -11,6 +11,9 @@ import { exportSourceOf } from './export-source.js';
 import { connectOptions } from './connection.js';
 import { endPhase } from '../timings.js';
 
+/** Failures after which an export keeps none of the files it made. */
+const DISCARDS = new Set<string>([LIST_TOO_LONG, 'lists_too_large', 'export_file_too_large']);
+
 export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   endPhase('start-up');
   const out = checkExportFlags(opts);
@@ -46,8 +49,9 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       workbooks: opts.workbook,
       publicIds: env.publicIds,
     }).catch((e: unknown) => {
-      // A list that would not end is no snapshot of the deployment: none of its files stays.
-      if (e instanceof WscError && e.code === LIST_TOO_LONG) sink.discardNew();
+      // A list that would not end, lists over their bytes, a file that could not be read back: no snapshot
+      // of the deployment, so none of its files stays.
+      if (e instanceof WscError && DISCARDS.has(e.code)) sink.discardNew();
       throw e;
     });
     for (const o of odd) {

@@ -15,6 +15,8 @@ export interface CommonOptions {
   pageSize?: number;
   /** `--max-list-items`: items one list may have at most (else WSC_MAX_LIST_ITEMS, else 200,000). */
   maxListItems?: number;
+  /** `--max-list-bytes`: bytes of list answers the command reads in all (else WSC_MAX_LIST_BYTES, else 512 MiB). */
+  maxListBytes?: number;
 }
 /** validate connects to nothing: no connection flags. */
 export interface ValidateOptions extends Pick<

@@ -78,6 +78,9 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
         targets: opts.target,
         plan,
       });
+      const { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } = await import('./saved-plan-file.js');
+      const bytes = Buffer.byteLength(text);
+      if (bytes > MAX_SAVED_PLAN_BYTES) throw planTooLargeToSave(opts.out, bytes);
       await writeAtomic(outFile!, text).catch((e: unknown) => {
         throw planOutError(opts.out!, e);
       });

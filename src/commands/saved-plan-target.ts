@@ -3,7 +3,8 @@
 // directory (inside the working directory); the connection itself (host,
 // deployment, token) comes from wsc.yaml, flags and the process environment
 // only, and must be the one the plan was made for.
-import { isAbsolute, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, resolve, sep } from 'node:path';
 import type { ApplyOptions } from './options.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { SavedPlan, SavedPlanEnvironment } from '../core/saved-plan.js';
@@ -25,7 +26,26 @@ export function savedPlanDir(saved: SavedPlan, opts: Pick<ApplyOptions, 'dir' | 
       },
     );
   }
-  return resolve(cwd, rel);
+  // The name stays inside; a symbolic link on the way may not lead out of it.
+  const dir = resolve(cwd, rel);
+  const [real, base] = [realOrSelf(dir), realOrSelf(cwd)];
+  if (real !== base && !real.startsWith(base.endsWith(sep) ? base : base + sep)) {
+    throw new UsageError(
+      `The saved plan names the bundle directory ${visible(JSON.stringify(rel))}, which resolves to ` +
+        `${visible(real)}, outside the directory wsc runs in (a symbolic link on the way).`,
+      { code: 'plan_dir_outside', hint: 'Give the bundle directory with --dir.' },
+    );
+  }
+  return dir;
+}
+
+/** The real path, or the path itself when it does not exist (the command says so later). */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function where(e: { embedded: boolean; baseUrl?: string; deploymentId: number }): string {
