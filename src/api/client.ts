@@ -382,10 +382,9 @@ export class ApiClient {
         res = await this.pool.request({ path: url, method, headers, body, signal: ac.signal });
         text = await readBody(res, this.maxBody, spec.listPage === true ? this.listBudget : undefined);
       } catch (e) {
-        if (e instanceof ListsTooLarge) {
-          this.trace(`← ${method} ${path}${label} refused: list answers over --max-list-bytes`);
+        // Final, like an answer over the size cap: its message says what was read and why it stopped.
+        if (e instanceof ListsTooLarge)
           throw new FailedAttempt({ error: listsTooLarge(path, this.listBudget.max), final: true });
-        }
         if (e instanceof TooLarge) {
           this.trace(`← ${method} ${path}${label} refused: body over the size limit (${this.now() - started}ms)`);
           throw new FailedAttempt({ error: tooLarge(method, path, this.maxBody), final: true });
@@ -415,13 +414,10 @@ export class ApiClient {
       const said = failure.error.serverMessage ? `: ${failure.error.serverMessage}` : '';
       this.trace(`← ${status} ${method} ${path} ${ms}ms${label}${said}`);
       const retryAfter = headerOf(res.headers, 'retry-after');
+      const failed: Failure = { ...failure, status, ...(retryAfter !== undefined ? { retryAfter } : {}) };
       const down = notTheApi(status, retryAfter, contentType, text);
-      throw new FailedAttempt({
-        ...failure,
-        status,
-        ...(retryAfter !== undefined ? { retryAfter } : {}),
-        ...(down !== undefined ? { notTheApi: down } : {}),
-      });
+      if (down !== undefined) failed.notTheApi = down;
+      throw new FailedAttempt(failed);
     } finally {
       clearTimeout(t);
       clearTimeout(slow);
