@@ -28,7 +28,14 @@ function flagsOf(help: string): string[] {
 
 const BUNDLE = ['--dir', '--env'];
 const TARGET = ['--base-url', '--deployment'];
-const CONNECTION = ['--verbose', '--concurrency', '--max-retries', '--page-size', '--max-list-items', '--max-list-bytes'];
+const CONNECTION = [
+  '--verbose',
+  '--concurrency',
+  '--max-retries',
+  '--page-size',
+  '--max-list-items',
+  '--max-list-bytes',
+];
 
 const EXPECTED: Record<string, string[]> = {
   validate: [...BUNDLE, ...TARGET, '--output', '--no-color', '--strict', '--semantic-check', '--help'],
