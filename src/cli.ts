@@ -153,6 +153,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
       '--overwrite-ui-edits [address...]',
       'overwrite edits made outside wsc since the last apply (all, or these)',
     )
+    .option('--take-over <address...>', 'take these resources over from the bundle whose record they carry')
     .option('--compact', 'addresses and changed field names only (the default for large plans)')
     .option('--no-compact', 'show every value, however many resources change')
     .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')

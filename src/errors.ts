@@ -10,6 +10,8 @@ export const EXIT = {
   changes: 2,
   invalid: 3,
   partial: 4,
+  /** apply: nothing failed, but a resource was left alone (blocked by a UI edit, a missing record, another bundle). */
+  blocked: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -112,6 +114,7 @@ export const ERROR_CODES = {
       'ambiguous_public_id',
       'ambiguous_slug',
       'live_value_unknown',
+      'prune_still_charted',
       'too_many_deletes',
       'user_attribute_missing',
     ],

@@ -10,7 +10,7 @@ import { createOnlyError } from '../core/plan/create-only.js';
 import { semanticError } from '../core/semantic/outcome.js';
 import { EXIT, StalePlanError, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
-import { exportOnlyCommand } from '../render/plan-ownership.js';
+import { waysForward } from '../render/plan-ownership.js';
 import { createProgress } from '../render/progress.js';
 import type { CommandContext } from './context.js';
 import { endPhase } from '../timings.js';
@@ -120,6 +120,7 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
       );
     }
     const { plan } = await import('../core/plan.js');
+    const { overridesOf } = await import('./prepare.js');
     const { requestDifferences } = await import('../core/saved-plan-check.js');
     const derived = plan(desired, live, {
       environment: env.name,
@@ -135,6 +136,7 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
               bundle: env.bundle,
               prune: saved.plan.prune?.enabled === true,
               maxDeletes: Number.MAX_SAFE_INTEGER,
+              ...overridesOf(opts),
             },
           }
         : {}),
@@ -164,19 +166,12 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   }
 }
 
-/** Resources edited outside wsc since the last apply that this run leaves alone, with the reason. */
-function refusedUiEdits(plan: Plan, overwrite: Options['overwriteUiEdits'], dir: string): Map<string, string> {
+/** The resources the plan blocks (the flags that proceed were not given), with the reason and the ways forward. */
+function refusedBlocked(plan: Plan, dir: string): Map<string, string> {
   const refuse = new Map<string, string>();
-  if (overwrite === true) return refuse;
-  const allowed = new Set(Array.isArray(overwrite) ? overwrite : []);
   for (const c of plan.changes) {
-    if (c.uiEdits === undefined || allowed.has(c.address)) continue;
-    refuse.set(
-      c.address,
-      `edited outside wsc since the last apply (${c.uiEdits.join(', ')}); not overwritten. ` +
-        `Take the edit into the file with \`${exportOnlyCommand(c.address, dir)}\`, ` +
-        `or overwrite it with \`wsc apply --overwrite-ui-edits ${c.address}\``,
-    );
+    if (c.actions[0] !== 'blocked' || c.blocked === undefined) continue;
+    refuse.set(c.address, `${c.blocked.message}; left alone: ${waysForward(c, dir)}`);
   }
   return refuse;
 }
@@ -215,7 +210,7 @@ async function executeAndReport(
       onEvent: progress.onEvent,
       // The server gone (the client's breaker open) stops new requests like an interrupt.
       signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
-      refuse: refusedUiEdits(plan, opts.overwriteUiEdits, opts.dir),
+      refuse: refusedBlocked(plan, opts.dir),
     });
   } finally {
     stopListening();
@@ -226,5 +221,6 @@ async function executeAndReport(
   const gap = shownPlan && opts.output !== 'json' ? '\n' : '';
   ctx.out(opts.output === 'json' ? renderApplyJson(plan, result) : `${gap}${renderApplySummary(result, ctx.style)}`);
   const status = applyStatus(result);
-  return status === 'applied' ? EXIT.ok : status === 'partial' ? EXIT.partial : EXIT.failure;
+  if (status === 'applied') return EXIT.ok;
+  return status === 'blocked' ? EXIT.blocked : status === 'partial' ? EXIT.partial : EXIT.failure;
 }

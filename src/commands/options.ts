@@ -53,6 +53,8 @@ export interface ApplyOptions extends CommonOptions {
   maxDeletes?: number;
   /** true: every resource edited outside wsc; a list: those addresses. */
   overwriteUiEdits?: boolean | string[];
+  /** `--take-over ADDR...`: resources recorded for another bundle that this one takes. */
+  takeOver?: string[];
 }
 export interface ExportOptions extends CommonOptions {
   /** A new snapshot (one of out and into is required). */

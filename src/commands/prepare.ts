@@ -25,8 +25,18 @@ export interface Prepared {
   semantic: SemanticOutcome;
 }
 
+/** `--overwrite-ui-edits` and `--take-over` (apply only) as the planner takes them. */
+export function overridesOf(opts: PlanOptions | ApplyOptions): Pick<OwnershipContext, 'overwrite' | 'takeOver'> {
+  const out: Pick<OwnershipContext, 'overwrite' | 'takeOver'> = {};
+  const { overwriteUiEdits: o, takeOver } = opts as ApplyOptions;
+  if (o === true) out.overwrite = true;
+  else if (Array.isArray(o) && o.length > 0) out.overwrite = [...o];
+  if (takeOver !== undefined && takeOver.length > 0) out.takeOver = [...takeOver];
+  return out;
+}
+
 function ownershipOf(bundle: string, opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): OwnershipContext {
-  const own: OwnershipContext = { bundle, prune: opts.prune === true || env.prune === true };
+  const own: OwnershipContext = { bundle, prune: opts.prune === true || env.prune === true, ...overridesOf(opts) };
   if (opts.maxDeletes !== undefined) own.maxDeletes = opts.maxDeletes;
   return own;
 }

@@ -75,11 +75,11 @@ function schedule(graph: RequestGraph, s: Scheduling): (req: PlannedRequest) => 
   const limit = pLimit(Math.max(1, opts.concurrency));
   const outcomes = new Map<string, Promise<Outcome>>();
 
-  const skip = (req: PlannedRequest, reason: string): Outcome => {
+  const skip = (req: PlannedRequest, reason: string, blocked = false): Outcome => {
     phases.touch(req.phase);
     emit({ type: 'request-skip', request: req, reason });
     phases.settle(req.phase, 'skipped');
-    return { status: 'skipped', reason };
+    return { status: 'skipped', reason, ...(blocked ? { blocked: true as const } : {}) };
   };
 
   let others: Promise<string | undefined> | undefined;
@@ -112,7 +112,7 @@ function schedule(graph: RequestGraph, s: Scheduling): (req: PlannedRequest) => 
 
   const decide = async (req: PlannedRequest): Promise<Outcome> => {
     const refused = opts.refuse?.get(req.address);
-    if (refused !== undefined) return skip(req, refused);
+    if (refused !== undefined) return skip(req, refused, true);
     const barrier = req.phase === 5 ? await othersEnded() : undefined;
     if (barrier !== undefined) return skip(req, barrier);
     const deps = graph.deps.get(req.id) ?? [];
@@ -120,7 +120,8 @@ function schedule(graph: RequestGraph, s: Scheduling): (req: PlannedRequest) => 
     for (let i = 0; i < deps.length; i++) {
       const o = depOutcomes[i]!;
       if (o.status === 'applied') continue;
-      return skip(req, o.status === 'failed' ? `depends on ${deps[i]} which failed` : o.reason);
+      if (o.status === 'failed') return skip(req, `depends on ${deps[i]} which failed`);
+      return skip(req, o.reason, o.blocked === true);
     }
     return limit(() => sendNow(req));
   };

@@ -186,9 +186,13 @@ export interface OwnershipContext {
   prune: boolean;
   /** `--max-deletes`; default: the larger of 25 and a fifth of the resources recorded for the bundle. */
   maxDeletes?: number;
+  /** `--overwrite-ui-edits`: every address (true) or these; a blocked resource so named is planned as a change. */
+  overwrite?: true | string[];
+  /** `--take-over ADDR`: resources recorded for another bundle that this one takes. */
+  takeOver?: string[];
 }
 
-export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop' | 'record' | 'delete';
+export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop' | 'record' | 'delete' | 'blocked';
 export type ResourceKind = 'workbook' | 'report' | 'user-attribute' | 'folder';
 
 /**
@@ -296,8 +300,30 @@ export interface ResourceChange {
    * resource alone unless told to overwrite.
    */
   uiEdits?: string[];
+  /**
+   * Parts changed outside wsc that the bundle did not change since its last
+   * apply: kept as they are live (`name`, `meta.dashboardDraft widget a`).
+   */
+  kept?: string[];
+  /**
+   * Why apply leaves the resource alone, and the flag that proceeds. Its
+   * requests stay in the plan: apply sends them only when that flag names it.
+   */
+  blocked?: Blocked;
+  /** What a deleted resource was: its name and the bundle file it came from (from its ownership record). */
+  was?: { name?: string; file?: string };
   /** A note for people (why a delete is held back, a slug rename). */
   note?: string;
+}
+
+export interface Blocked {
+  reason: 'ui-edit' | 'record-missing' | 'record-malformed' | 'other-bundle';
+  /** One line, e.g. `edited outside wsc since the last apply: name`, `owned by bundle "team-b"`. */
+  message: string;
+  /** The flag that proceeds, with the address (`--overwrite-ui-edits report/x`, `--take-over report/x`). */
+  flag: string;
+  /** Only a flag naming the address proceeds, not the flag alone (a delete of a resource whose record is not wsc's). */
+  explicit?: true;
 }
 
 /** Identity of a live object as read by plan, checked again by `apply PLANFILE`. */
@@ -323,6 +349,8 @@ export interface PlanSummary {
   noop: number;
   record?: number;
   delete?: number;
+  /** Resources apply leaves alone (a UI edit the bundle also changed, a record missing or another bundle's). */
+  blocked?: number;
   unmanaged: { workbooks: number; reports: number; userAttributes: number };
 }
 
@@ -371,9 +399,12 @@ export interface UnmanagedResource {
   identity?: string;
 }
 
-/** Whether apply would change anything; refreshing an ownership record alone is not a change. */
+/** Whether apply would change anything; refreshing an ownership record alone is not a change, nor a blocked resource. */
 export function hasChanges(plan: Plan): boolean {
-  return plan.changes.some((c) => c.requests.length > 0 && !(c.actions.length === 1 && c.actions[0] === 'record'));
+  return plan.changes.some(
+    (c) =>
+      c.requests.length > 0 && !(c.actions.length === 1 && (c.actions[0] === 'record' || c.actions[0] === 'blocked')),
+  );
 }
 
 /** Whether apply has any request to make (ownership records included). */

@@ -3,7 +3,9 @@
 // ownership and actions (README, `wsc plan`), and the phases and dependencies
 // of the requests apply will send.
 import type {
+  DesiredReport,
   DesiredState,
+  DesiredWorkbook,
   LiveState,
   Plan,
   PlanContext,
@@ -11,12 +13,12 @@ import type {
   ResourceChange,
   UnmanagedResource,
 } from './model.js';
-import { stillChartedWarnings } from './plan/charted.js';
+import { dashboardsAfter, stillChartedWarnings } from './plan/charted.js';
 import { planFolders } from './plan/folder.js';
 import { locateChanges } from './plan/locate.js';
 import { match, refTargets } from './plan/match.js';
 import { refuseManagedOdd, splitOdd } from './plan/odd.js';
-import { addOwnership, ownedDesired } from './plan/ownership.js';
+import { planOwned } from './plan/ownership.js';
 import { planPrune } from './plan/prune.js';
 import { planReport } from './plan/report.js';
 import { planUserAttribute } from './plan/user-attribute.js';
@@ -78,16 +80,24 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     ...p,
     change: locateChanges(p.change, d),
   });
-  const workbooks = sortedWorkbooks.map((w) =>
-    located(
-      folders.finish(planWorkbook(w, m.workbooks.get(w), m, targets, m.adoptedWorkbooks.has(w)), w, m.workbooks.get(w)),
-      w,
-    ),
-  );
+  const own = ctx.ownership;
+  const workbooks = sortedWorkbooks.map((w) => {
+    const lw = m.workbooks.get(w);
+    const adopting = m.adoptedWorkbooks.has(w);
+    const planWith = (fields: DesiredWorkbook['fields']) => planWorkbook({ ...w, fields }, lw, m, targets, adopting);
+    const site = { address: w.address, pos: w.pos, refPos: w.refPos };
+    const p = own ? planOwned(w.fields, site, lw, { own, targets, adopting }, planWith) : planWith(w.fields);
+    return located(folders.finish(p, w, lw), w);
+  });
   const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
-  const reports = sortedReports.map((rm) =>
-    located(folders.finish(planReport(rm, m, targets), rm.desired, rm.live), rm.desired),
-  );
+  const reports = sortedReports.map((rm) => {
+    const d = rm.desired;
+    const planWith = (fields: DesiredReport['fields']) => planReport({ ...rm, desired: { ...d, fields } }, m, targets);
+    const site = { address: d.address, pos: d.pos, refPos: d.refPos };
+    const ownCtx = { own: own!, targets, adopting: rm.adopting };
+    const p = own ? planOwned(d.fields, site, rm.live, ownCtx, planWith) : planWith(d.fields);
+    return located(folders.finish(p, d, rm.live), d);
+  });
   const attrs = [...desired.userAttributes]
     .sort(byAddress)
     .map((a) => located(planUserAttribute(a, m.userAttributes.get(a)), a));
@@ -102,28 +112,24 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     reports: live.reports.filter((r) => !matchedReports.has(r.id)),
     userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)),
   };
+
+  let pruned: ReturnType<typeof planPrune> | undefined;
+  if (own !== undefined) {
+    const reportChanges = new Map(
+      reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),
+    );
+    const boards = dashboardsAfter(sortedWorkbooks, workbooks, m, live);
+    pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own, boards);
+    // A resource of this bundle that it no longer holds is a delete (or a candidate), not an unmanaged one.
+    const gone = pruned.gone;
+    left.workbooks = left.workbooks.filter((w) => !gone.workbooks.has(w.id));
+    left.reports = left.reports.filter((r) => !gone.reports.has(r.id));
+  }
   const unmanaged = {
     workbooks: left.workbooks.length,
     reports: left.reports.length,
     userAttributes: left.userAttributes.length,
   };
-
-  const own = ctx.ownership;
-  let pruned: ReturnType<typeof planPrune> | undefined;
-  if (own !== undefined) {
-    sortedWorkbooks.forEach((w, i) => {
-      const d = ownedDesired(w.fields, targets, { address: w.address, pos: w.pos, refPos: w.refPos });
-      addOwnership(workbooks[i]!, d, m.workbooks.get(w), own);
-    });
-    sortedReports.forEach((rm, i) => {
-      const { fields, address, pos, refPos } = rm.desired;
-      addOwnership(reports[i]!, ownedDesired(fields, targets, { address, pos, refPos }), rm.live, own);
-    });
-    const reportChanges = new Map(
-      reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),
-    );
-    pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own);
-  }
 
   const kept = selectTargets(
     [...folders.planned, ...workbooks, ...reports, ...attrs, ...(pruned?.planned ?? [])],

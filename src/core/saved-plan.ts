@@ -34,7 +34,7 @@ export interface SavedPlan {
 const Json: z.ZodType<unknown> = z.unknown();
 const PublicIds = z.enum(['as-is', 'per-deployment']);
 const Pos = z.object({ file: z.string(), line: z.int(), col: z.int() });
-const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop', 'record', 'delete']);
+const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop', 'record', 'delete', 'blocked']);
 const WorkbookRef = z.object({ $workbook: z.string() });
 const Hashes = z.record(z.string(), z.string());
 const Record = z
@@ -94,6 +94,16 @@ const Change = z.object({
   requests: z.array(Request),
   pos: Pos.optional(),
   uiEdits: z.array(z.string()).optional(),
+  kept: z.array(z.string()).optional(),
+  blocked: z
+    .object({
+      reason: z.enum(['ui-edit', 'record-missing', 'record-malformed', 'other-bundle']),
+      message: z.string(),
+      flag: z.string(),
+      explicit: z.literal(true).optional(),
+    })
+    .optional(),
+  was: z.object({ name: z.string().optional(), file: z.string().optional() }).optional(),
   note: z.string().optional(),
 });
 const Fingerprint = z.object({
@@ -119,6 +129,7 @@ const PlanSchema = z.object({
     noop: Count,
     record: Count.optional(),
     delete: Count.optional(),
+    blocked: Count.optional(),
     unmanaged: z.object({ workbooks: Count, reports: Count, userAttributes: Count }),
   }),
   fingerprints: z.array(Fingerprint),

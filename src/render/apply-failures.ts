@@ -1,7 +1,8 @@
 // The failures of an apply, grouped by cause (ten reports refused for one
 // reason are one message with ten names), and the closing line that says
 // honestly whether re-running apply will converge: only when every failure
-// was transient (no answer, throttled, a server error, an interruption).
+// was transient (no answer, throttled, a server error, an interruption) and
+// nothing was blocked (a blocked resource stays blocked until someone acts).
 import { INTERRUPTED, type ApplyResult, type FailedRequest } from '../core/execute.js';
 import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 import { ApiError, NetworkError, type WscError } from '../errors.js';
@@ -102,6 +103,21 @@ export function renderSkipGroups(
 /** The closing line of an apply that did not complete. */
 export function convergenceNote(result: ApplyResult, style: Style): string {
   const permanent = result.failed.filter((f) => !isTransient(f.error)).length;
+  const blocked = new Set(result.skipped.filter((s) => s.blocked).map((s) => s.request.address)).size;
+  if (blocked > 0) {
+    const one = blocked === 1;
+    const rest =
+      result.failed.length === 0
+        ? ''
+        : permanent === 0
+          ? ' The failures above were transient: a re-run may apply them.'
+          : ` ${plural(permanent, 'request')} failed for a reason a re-run meets again: change what the messages say.`;
+    return style.c.yellow(
+      `${plural(blocked, 'resource')} ${one ? 'is' : 'are'} blocked: re-running apply alone leaves ` +
+        `${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}; take one of the two ways forward named ` +
+        `for ${one ? 'it' : 'each'} above.${rest}`,
+    );
+  }
   if (permanent === 0) {
     const why =
       result.failed.length === 0 && result.skipped.some((s) => s.reason === INTERRUPTED)

@@ -135,6 +135,7 @@ function recoveredNote(result: ApplyResult): string {
  */
 function incompleteHead(result: ApplyResult, style: Style): string {
   const { c } = style;
+  if (applyStatus(result) === 'blocked') return c.yellow('Apply complete but for what is blocked:');
   const interrupted = result.skipped.some((s) => s.reason === INTERRUPTED);
   if (interrupted && result.failed.length === 0) return c.yellow('Apply interrupted:');
   return result.applied.length > 0 ? c.red('Apply partly failed:') : c.red('Apply failed:');
@@ -174,8 +175,10 @@ export function renderApplySummary(result: ApplyResult, style: Style): string {
   return out;
 }
 
-export function applyStatus(result: ApplyResult): 'applied' | 'partial' | 'failed' {
+/** `blocked`: nothing failed, but something was left alone (exit 5); `partial`: some applied, some failed (exit 4). */
+export function applyStatus(result: ApplyResult): 'applied' | 'blocked' | 'partial' | 'failed' {
   if (result.failed.length === 0 && result.skipped.length === 0) return 'applied';
+  if (result.failed.length === 0 && result.skipped.every((s) => s.blocked)) return 'blocked';
   return result.applied.length > 0 ? 'partial' : 'failed';
 }
 
@@ -224,7 +227,12 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
         ...(e.hint ? { hint: e.hint } : {}),
       };
     }),
-    skipped: result.skipped.map((s) => ({ request: s.request.id, address: s.request.address, reason: s.reason })),
+    skipped: result.skipped.map((s) => ({
+      request: s.request.id,
+      address: s.request.address,
+      reason: s.reason,
+      ...(s.blocked ? { blocked: true } : {}),
+    })),
   };
 }
 

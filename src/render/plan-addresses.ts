@@ -7,6 +7,7 @@ import type { FieldChange, Plan, ResourceChange, UnmanagedResource } from '../co
 import type { WidgetChange } from '../core/plan/dashboard-diff.js';
 import { hasCreateOnly, isShown } from '../core/plan/create-only.js';
 import { actionSymbol } from './plan-human.js';
+import { wasLine } from './plan-ownership.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
@@ -62,13 +63,16 @@ function changedNames(c: FieldChange): string[] {
 export function addressEntries(plan: Plan): AddressEntry[] {
   return plan.changes.filter(isShown).map((rc: ResourceChange) => {
     const marks: string[] = [];
-    if (rc.uiEdits !== undefined) marks.push('! edited outside wsc');
+    if (rc.blocked !== undefined)
+      marks.push(`! ${rc.blocked.reason === 'ui-edit' ? 'edited outside wsc' : rc.blocked.message}`);
     if (hasCreateOnly(rc)) marks.push('cannot be changed by update');
-    if (rc.actions.includes('delete') && rc.pos === undefined) marks.push('not in the bundle');
+    const deleting = rc.requests.some((r) => r.phase === 5);
+    if (deleting && rc.pos === undefined) marks.push('not in the bundle');
+    const was = deleting ? wasLine(rc) : undefined;
     return {
       symbol: actionSymbol(rc),
       address: visible(rc.address),
-      ...(rc.pos ? { file: visible(rc.pos.file) } : {}),
+      ...(rc.pos ? { file: visible(rc.pos.file) } : was !== undefined ? { file: `(${was})` } : {}),
       marks,
       fields: rc.changes.flatMap(changedNames),
     };

@@ -9,7 +9,7 @@ import type { Style } from './style.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 import { fieldView, type DiffLine } from './value.js';
-import { ownershipLines, uiEditLines } from './plan-ownership.js';
+import { blockedPhrase, ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashboard-diff.js';
 
 /** The width a layout map is drawn for when the terminal's is not known. */
@@ -25,6 +25,7 @@ const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = {
   publish: '↑',
   record: '=',
   delete: '-',
+  blocked: '!',
 };
 
 /** The symbol of a resource's first action. */
@@ -41,6 +42,7 @@ const PAST: Record<ActionKind, string> = {
   noop: 'left as it is',
   record: "recorded as this bundle's (ownership record only)",
   delete: 'deleted',
+  blocked: 'left alone',
 };
 
 /** `will be created and published`, `will be adopted (report 90) and updated`. */
@@ -59,11 +61,14 @@ export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const records = s.record ? ` ${plural(s.record, 'ownership record')} to write.` : '';
   const blocked = createOnlyChanges(plan).length;
-  if (!hasChanges(plan) && blocked === 0) return `No changes. The deployment matches the bundle.${records}`;
+  const left = blockedPhrase(plan);
+  if (!hasChanges(plan) && blocked === 0 && left === undefined) {
+    return `No changes. The deployment matches the bundle.${records}`;
+  }
   const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
   const line =
     `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to ` +
-    `adopt, ${s.publish} to publish${deletes}.${records}`;
+    `adopt, ${s.publish} to publish${deletes}${left !== undefined ? `, ${left}` : ''}.${records}`;
   if (blocked === 0) return line;
   const n = blocked === 1 ? '1 difference' : `${blocked} differences`;
   return `${line} ${n} only a create can make: this plan cannot be applied.`;
@@ -116,6 +121,8 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
   const [mark, what] = uiEditLines(rc, dir);
   if (mark !== undefined) out += `    ${c.red(mark)}\n    ${c.dim(what!)}\n`;
   if (rc.note !== undefined) out += `    ${c.dim(`note: ${rc.note}`)}\n`;
+  const was = wasLine(rc);
+  if (was !== undefined) out += `    ${c.dim(was)}\n`;
   if (rc.pos) out += `    ${c.dim(`${visible(rc.pos.file)}:${rc.pos.line}`)}\n`;
   if (rc.kind === 'report' && rc.livePublicId !== undefined && rc.address !== `report/${rc.livePublicId}`) {
     out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
@@ -176,7 +183,7 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: Pl
   for (const w of plan.warnings ?? []) out += `${c.yellow('warning')} ${visible(w.message)}\n`;
   out += `${c.bold(summaryLine(plan))}\n`;
   out += `${c.dim(leftAloneLine(plan))}\n`;
-  for (const line of ownershipLines(plan)) out += `${c.yellow(line)}\n`;
+  for (const line of ownershipLines(plan, dir)) out += `${c.yellow(visible(line))}\n`;
   if (compact && changed.length > 0) out += `${c.dim(compactNote(changed.length))}\n`;
   if (plan.unmanaged !== undefined) {
     out += plan.unmanaged.length === 0 ? 'No unmanaged resources.\n' : `Unmanaged resources (left alone):\n`;

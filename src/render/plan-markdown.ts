@@ -10,7 +10,7 @@ import { isShown } from '../core/plan/create-only.js';
 import { addressEntries, addressListLines, compactNote, isCompact } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-human.js';
 import { fieldView, type DiffLine } from './value.js';
-import { ownershipLines, uiEditLines } from './plan-ownership.js';
+import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText } from './dashboard-diff.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
@@ -139,6 +139,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   out += `| create | ${s.create} |\n| update | ${s.update} |\n| adopt | ${s.adopt} |\n| publish | ${s.publish} |\n`;
   if (s.delete !== undefined) out += `| delete | ${s.delete} |\n`;
   if (s.record) out += `| ownership record | ${s.record} |\n`;
+  if (s.blocked) out += `| blocked | ${s.blocked} |\n`;
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
   out += semanticMarkdown(opts.semantic, plan.deploymentId, { escape: escapeHtml, code });
   const notes = ownershipLines(plan);
@@ -163,6 +164,8 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
       `${escapeHtml(actionPhrase(rc))}${where}${edited}</summary>\n\n`;
     if (what !== undefined) block += `${escapeHtml(visible(what))}\n\n`;
     if (rc.note !== undefined) block += `_${escapeHtml(visible(`note: ${rc.note}`))}_\n\n`;
+    const was = wasLine(rc);
+    if (was !== undefined) block += `_${escapeHtml(was)}_\n\n`;
     block += fence(resourceDiff(rc), 'diff');
     for (const change of rc.changes) {
       const map = dashboardMap(change, 100).slice(1);

@@ -1,27 +1,69 @@
-// What plans say about ownership, in words shared by the human and markdown
-// plans: the UI-edit mark of a resource, and the prune lines under the summary.
+// What plans and apply say about ownership, in words shared by the human and
+// markdown plans and the apply summary: why a resource is blocked and the two
+// ways forward for its address, the UI edits kept, what a delete was, and the
+// prune lines under the summary.
 import type { Plan, ResourceChange } from '../core/model.js';
+import { visible } from '../visible.js';
 
-export const UI_EDIT_MARK = '! edited outside wsc since the last apply';
+export const UI_EDIT_MARK = '! changed outside wsc and in the bundle since the last apply';
 
-/** The command that takes a resource's UI edit into its file. */
+/** The command that takes a resource's live values into its file of the bundle at `dir`. */
 export function exportOnlyCommand(address: string, dir = '.'): string {
-  return `wsc export --only ${address} --out ${dir}`;
+  return `wsc export --only ${address} --into ${dir}`;
 }
 
-/** `! edited outside wsc since the last apply: title, meta.chart` and what to do about it. */
+/** What proceeds for a blocked resource, for its address: a sentence ending without a full stop. */
+export function waysForward(rc: ResourceChange, dir?: string): string {
+  const b = rc.blocked;
+  const deleting = rc.actions.includes('delete');
+  if (b?.reason === 'other-bundle') {
+    return `take it over with \`wsc apply ${b.flag}\`, or remove it from this bundle`;
+  }
+  const verb = deleting ? 'delete' : 'overwrite';
+  const flag = b?.flag ?? `--overwrite-ui-edits ${rc.address}`;
+  const keep = deleting
+    ? 'keep it by adding its file back'
+    : `take the live values into the file with \`${exportOnlyCommand(rc.address, dir)}\``;
+  return `${keep}, or ${verb} it with \`wsc apply ${flag}\``;
+}
+
+/** The mark of a blocked resource and what to do, or nothing. */
 export function uiEditLines(rc: ResourceChange, dir?: string): string[] {
-  if (rc.uiEdits === undefined) return [];
-  const verb = rc.actions.includes('delete') ? 'delete' : 'overwrite';
-  return [
-    `${UI_EDIT_MARK}: ${rc.uiEdits.join(', ')}`,
-    `apply will not ${verb} it; take the edit into the file with \`${exportOnlyCommand(rc.address, dir)}\`, ` +
-      `or ${verb} it with \`wsc apply --overwrite-ui-edits ${rc.address}\``,
-  ];
+  const b = rc.blocked;
+  if (b === undefined) return [];
+  const mark = b.reason === 'ui-edit' ? `${UI_EDIT_MARK}: ${(rc.uiEdits ?? []).join(', ')}` : `! ${b.message}`;
+  if (!rc.actions.includes('blocked') && !rc.actions.includes('delete')) {
+    return [mark, `the bundle's values win (${b.flag.split(' ')[0]})`];
+  }
+  return [mark, `apply leaves it alone; ${waysForward(rc, dir)}`];
 }
 
-/** Lines about prune, the held-back deletes and the UI edits, for below the summary. */
-export function ownershipLines(plan: Plan): string[] {
+/** `was "NRR KPI", reports/nrr-kpi.yaml`: what a delete removes, when known. */
+export function wasLine(rc: ResourceChange): string | undefined {
+  const w = rc.was;
+  if (w === undefined || (w.name === undefined && w.file === undefined)) return undefined;
+  const parts = [...(w.name !== undefined ? [JSON.stringify(w.name)] : []), ...(w.file !== undefined ? [w.file] : [])];
+  return visible(`was ${parts.join(', ')}`);
+}
+
+/** `1 blocked by a UI edit`, `2 blocked (1 by a UI edit, 1 owned by another bundle)`. */
+export function blockedPhrase(plan: Plan): string | undefined {
+  const reasons = plan.changes.flatMap((c) => (c.actions[0] === 'blocked' && c.blocked ? [c.blocked.reason] : []));
+  if (reasons.length === 0) return undefined;
+  const words: Record<string, string> = {
+    'ui-edit': 'by a UI edit',
+    'record-missing': 'by a missing ownership record',
+    'record-malformed': 'by a malformed ownership record',
+    'other-bundle': 'owned by another bundle',
+  };
+  const kinds = [...new Set(reasons)];
+  if (kinds.length === 1) return `${reasons.length} blocked ${words[kinds[0]!]}`;
+  const each = kinds.map((k) => `${reasons.filter((r) => r === k).length} ${words[k]}`);
+  return `${reasons.length} blocked (${each.join(', ')})`;
+}
+
+/** Lines about prune, the held-back deletes, blocked resources and kept UI edits, for below the summary. */
+export function ownershipLines(plan: Plan, dir?: string): string[] {
   const out: string[] = [];
   const p = plan.prune;
   if (p !== undefined && p.candidates > 0) {
@@ -35,12 +77,15 @@ export function ownershipLines(plan: Plan): string[] {
       out.push(`${what}, but no delete is planned: ${p.withheld}. Run the plan again.`);
     for (const h of p.held ?? []) out.push(`${h.address} is not deleted: ${h.reason}.`);
   }
-  const edited = plan.changes.filter((c) => c.uiEdits !== undefined).length;
-  if (edited > 0) {
-    const one = edited === 1;
+  const blocked = plan.changes.filter((c) => c.actions.includes('blocked') || (c.blocked && c.actions[0] === 'delete'));
+  for (const c of blocked) {
+    out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, dir)}.`);
+  }
+  for (const c of plan.changes) {
+    if (c.kept === undefined) continue;
     out.push(
-      `${edited} resource${one ? ' was' : 's were'} edited outside wsc since the last apply (marked !): ` +
-        `apply leaves ${one ? 'it' : 'them'} alone unless --overwrite-ui-edits.`,
+      `${c.address}: kept as changed outside wsc (the bundle did not change ${c.kept.length === 1 ? 'it' : 'them'}): ` +
+        `${c.kept.join(', ')}; \`${exportOnlyCommand(c.address, dir)}\` takes the live values into the file.`,
     );
   }
   return out;

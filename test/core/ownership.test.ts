@@ -87,24 +87,69 @@ describe('the planner with a bundle name', () => {
     expect(hasRequests(p2)).toBe(false);
   });
 
-  test('a field changed outside wsc that apply would overwrite is marked; one the file already agrees with is not', () => {
+  test('per field, three ways: a UI edit alone is kept, a bundle change alone is made, both are a conflict', () => {
     const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T2' })] });
     const wsc = rec('team', { name: 'R', title: 'T' });
+    // name changed in the UI only: kept; title changed in the bundle only: updated
     const uiEdited = lReport(7, 'rep000000001', { name: 'R (UI)', title: 'T', meta: { wsc } });
-    expect(plan(d, live({ reports: [uiEdited] }), ctx({ ownership: own() })).changes[0]!.uiEdits).toEqual(['name']);
+    const p1 = plan(d, live({ reports: [uiEdited] }), ctx({ ownership: own() })).changes[0]!;
+    expect(p1.uiEdits).toBeUndefined();
+    expect(p1.kept).toEqual(['name']);
+    expect(p1.actions).toEqual(['update']);
+    expect(p1.requests[0]!.operation).toMatchObject({ body: { title: 'T2' } });
+    expect(Object.keys((p1.requests[0]!.operation as { body: object }).body)).not.toContain('name');
+    // title changed on both sides, differently: blocked, the requests kept for --overwrite-ui-edits
+    const both = lReport(7, 'rep000000001', { name: 'R', title: 'T (UI)', meta: { wsc } });
+    const p2 = plan(d, live({ reports: [both] }), ctx({ ownership: own() })).changes[0]!;
+    expect(p2.uiEdits).toEqual(['title']);
+    expect(p2.actions).toEqual(['blocked']);
+    expect(p2.blocked).toMatchObject({ reason: 'ui-edit', flag: '--overwrite-ui-edits report/rep000000001' });
+    expect(p2.requests).toHaveLength(1);
+    const forced = plan(d, live({ reports: [both] }), ctx({ ownership: own({ overwrite: ['report/rep000000001'] }) }));
+    expect(forced.changes[0]!.actions).toEqual(['update']);
+    // both changed to the same value: nothing to do but the record
     const agrees = lReport(7, 'rep000000001', { name: 'R', title: 'T2', meta: { wsc } });
-    const p = plan(d, live({ reports: [agrees] }), ctx({ ownership: own() }));
-    expect(p.changes[0]!.uiEdits).toBeUndefined();
-    expect(p.changes[0]!.actions).toEqual(['record']);
-    // Another bundle's record: no mark, and a note.
-    const theirs = lReport(7, 'rep000000001', {
-      name: 'R (UI)',
-      title: 'T',
-      meta: { wsc: rec('other', { name: 'R', title: 'T' }) },
-    });
-    const p3 = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
+    const p3 = plan(d, live({ reports: [agrees] }), ctx({ ownership: own() }));
     expect(p3.changes[0]!.uiEdits).toBeUndefined();
-    expect(p3.changes[0]!.note).toContain('recorded for bundle "other"');
+    expect(p3.changes[0]!.actions).toEqual(['record']);
+  });
+
+  test("another bundle's record blocks the resource, even unchanged, until --take-over names it", () => {
+    const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T' })] });
+    const theirs = lReport(7, 'rep000000001', { name: 'R', title: 'T', meta: { wsc: rec('other', { name: 'R' }) } });
+    const p = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() })).changes[0]!;
+    expect(p.actions).toEqual(['blocked']);
+    expect(p.blocked).toEqual({
+      reason: 'other-bundle',
+      message: 'owned by bundle "other"',
+      flag: '--take-over report/rep000000001',
+    });
+    // --overwrite-ui-edits is not enough
+    expect(
+      plan(d, live({ reports: [theirs] }), ctx({ ownership: own({ overwrite: true }) })).changes[0]!.actions,
+    ).toEqual(['blocked']);
+    const taken = plan(d, live({ reports: [theirs] }), ctx({ ownership: own({ takeOver: ['report/rep000000001'] }) }));
+    expect(taken.changes[0]!.actions).toEqual(['record']);
+    expect(taken.changes[0]!.note).toContain('taken over by "team"');
+  });
+
+  test.each([
+    ['missing', {}, 'record-missing', 'record missing — edited outside wsc?'],
+    ['a string', { wsc: 'x' }, 'record-malformed', 'record malformed (it is not an object) — edited outside wsc?'],
+    ['{bundle: 5}', { wsc: { bundle: 5 } }, 'record-malformed', 'record malformed (it names no bundle)'],
+    ['[1,2]', { wsc: [1, 2] }, 'record-malformed', 'record malformed (it is not an object)'],
+    ['forged', { wsc: { bundle: 'team', hash: '0', fields: {} } }, 'record-malformed', 'its hash does not match'],
+  ])('a record %s: a content change is blocked; no change only records', (_, meta, reason, message) => {
+    const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T' })] });
+    const changed = lReport(7, 'rep000000001', { name: 'R', title: 'T (UI)', meta });
+    const p = plan(d, live({ reports: [changed] }), ctx({ ownership: own() })).changes[0]!;
+    expect(p.actions).toEqual(['blocked']);
+    expect(p.blocked?.reason).toBe(reason);
+    expect(p.blocked?.message).toContain(message);
+    const same = lReport(7, 'rep000000001', { name: 'R', title: 'T', meta });
+    expect(plan(d, live({ reports: [same] }), ctx({ ownership: own() })).changes[0]!.actions).toEqual(['record']);
+    const forced = plan(d, live({ reports: [changed] }), ctx({ ownership: own({ overwrite: true }) }));
+    expect(forced.changes[0]!.actions).toEqual(['update']);
   });
 });
 

@@ -190,7 +190,7 @@ describe('prune', () => {
 });
 
 describe('UI edits', () => {
-  test('plan marks a UI edit; apply leaves it and applies the rest (exit 4); --overwrite-ui-edits ADDR applies it', async () => {
+  test('a field changed in the UI and in the bundle blocks that report (exit 5) and the rest applies; --overwrite-ui-edits ADDR applies it', async () => {
     const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
     await withEmulator({}, async (emu) => {
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
@@ -200,41 +200,78 @@ describe('UI edits', () => {
         (await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, { name: 'Renamed in the UI' })).status,
       ).toBe(200);
       writeFileSync(
+        join(dir, 'reports/loose-0.yaml'),
+        `kind: Report\npublicId: ${pid(1000)}\nname: Loose 0 v2\nsqlQuery: select 0\n`,
+      );
+      writeFileSync(
         join(dir, 'reports/loose-1.yaml'),
         `kind: Report\npublicId: ${pid(1001)}\nname: Loose 1 v2\nsqlQuery: select 1\n`,
       );
 
       const shown = await cli(['plan'], dir, emu);
-      expect(shown.stdout).toContain('! edited outside wsc since the last apply: name');
-      expect(shown.stdout).toContain(`wsc export --only report/${pid(1000)} --out ${dir}`);
-      expect(shown.stdout).toContain('name: "Renamed in the UI" → "Loose 0"');
+      expect(shown.stdout).toContain(`! report/${pid(1000)}`);
+      expect(shown.stdout).toContain('! changed outside wsc and in the bundle since the last apply: name');
+      expect(shown.stdout).toContain(`wsc export --only report/${pid(1000)} --into ${dir}`);
+      expect(shown.stdout).toContain(`wsc apply --overwrite-ui-edits report/${pid(1000)}`);
+      expect(shown.stdout).toContain('name: "Renamed in the UI" → "Loose 0 v2"');
+      expect(shown.stdout).toContain(
+        'Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish, 0 to delete, 1 blocked by a UI edit.',
+      );
       const json = JSON.parse((await cli(['plan', '--output', 'json'], dir, emu)).stdout) as {
-        changes: { address: string; uiEdits?: string[] }[];
+        changes: { address: string; actions: string[]; uiEdits?: string[]; blocked?: { reason: string } }[];
+        summary: { update: number; blocked?: number };
       };
-      expect(json.changes.find((c) => c.address === `report/${pid(1000)}`)?.uiEdits).toEqual(['name']);
+      const blockedJson = json.changes.find((c) => c.address === `report/${pid(1000)}`)!;
+      expect(blockedJson).toMatchObject({ actions: ['blocked'], uiEdits: ['name'], blocked: { reason: 'ui-edit' } });
       expect(json.changes.find((c) => c.address === `report/${pid(1001)}`)?.uiEdits).toBeUndefined();
+      expect(json.summary).toMatchObject({ update: 1, blocked: 1 });
       const md = (await cli(['plan', '--output', 'markdown'], dir, emu)).stdout;
-      expect(md).toContain('! edited outside wsc since the last apply');
+      expect(md).toContain('! changed outside wsc and in the bundle since the last apply');
+      expect(md).toContain('| blocked | 1 |');
 
       emu.clearLog();
       const partial = await cli(['apply', '--auto-approve'], dir, emu);
-      expect(partial.code).toBe(4);
+      expect(partial.code).toBe(5);
+      expect(partial.stdout).toContain('Apply complete but for what is blocked');
       expect(partial.stdout).toContain(
-        `report/${pid(1000)} (update report ${edited.id}): edited outside wsc since the last apply (name); not overwritten`,
+        `report/${pid(1000)} (update report ${edited.id}): changed outside wsc and in the bundle since the last apply: name; left alone`,
       );
+      expect(partial.stdout).toContain('1 resource is blocked: re-running apply alone leaves it as it is');
+      expect(partial.stdout).not.toContain('converges');
       expect(writes(emu.log).map((e) => e.path)).toEqual([
         `/api/v1/deployments/1/reports/${reportsIn(emu).find((r) => r.publicId === pid(1001))!.id}`,
       ]);
       expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Renamed in the UI');
+      // a re-run is blocked the same way: the same exit code, not a failure
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(5);
 
       const forced = await cli(['apply', '--auto-approve', '--overwrite-ui-edits', `report/${pid(1000)}`], dir, emu);
       expect(forced.code).toBe(0);
-      expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Loose 0');
+      expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Loose 0 v2');
       expect((await cli(['plan', '--detailed-exitcode'], dir, emu)).code).toBe(0);
     });
   });
 
-  test('a UI edit and nothing else: apply exits 1; export --only takes it into the file, keeping the rest; the next plan is empty', async () => {
+  test('a field changed in the UI that the bundle did not change is kept: nothing to apply, the plan says so', async () => {
+    const dir = writeBundle({ looseReports: 1, wscYaml: named('team-a') });
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const edited = reportsIn(emu).find((r) => r.publicId === pid(1000))!;
+      await api(emu, 'PUT', `/api/v1/deployments/1/reports/${edited.id}`, { name: 'Renamed in the UI' });
+      const p = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(p.code).toBe(0);
+      expect(p.stdout).toContain('No changes');
+      expect(p.stdout).toContain(
+        `report/${pid(1000)}: kept as changed outside wsc (the bundle did not change it): name`,
+      );
+      emu.clearLog();
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      expect(writes(emu.log)).toEqual([]);
+      expect(reportsIn(emu).find((r) => r.id === edited.id)!.name).toBe('Renamed in the UI');
+    });
+  });
+
+  test('a UI edit and nothing else: apply keeps it (exit 0); export --only takes it into the file, keeping the rest; the next plan is empty', async () => {
     const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
     const file = join(dir, 'reports/loose-0.yaml');
     writeFileSync(
@@ -252,8 +289,8 @@ describe('UI edits', () => {
           })
         ).status,
       ).toBe(200);
-      const refused = await cli(['apply', '--auto-approve'], dir, emu);
-      expect(refused.code).toBe(1);
+      const kept = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(kept.code).toBe(0);
       const untouched = readFileSync(join(dir, 'reports/loose-1.yaml'), 'utf8');
 
       emu.clearLog();

@@ -45,7 +45,7 @@ export function summarise(
       const pos = posOf(req.address);
       result.failed.push({ request: req, error: o.error, ...(pos ? { pos } : {}) });
     } else {
-      result.skipped.push({ request: req, reason: o.reason });
+      result.skipped.push({ request: req, reason: o.reason, ...(o.blocked ? { blocked: true as const } : {}) });
     }
   }
   for (const change of plan.changes) {

@@ -23,6 +23,8 @@ export interface SkippedRequest {
   request: PlannedRequest;
   /** e.g. `depends on workbook/sales#upsert which failed` */
   reason: string;
+  /** Left alone because its resource (or one it depends on) is blocked (ExecuteOptions.refuse): no failure. */
+  blocked?: true;
 }
 
 export type ResourceStatus = 'applied' | 'partial' | 'failed' | 'skipped';
@@ -86,8 +88,9 @@ export interface ExecuteOptions {
    */
   signal?: AbortSignal;
   /**
-   * Resources not to write, by address, with the reason (edited outside wsc
-   * since the last apply); their requests, and those depending on them, are skipped.
+   * Resources not to write, by address, with the reason (blocked: a UI edit
+   * the bundle also changed, a record missing or another bundle's); their
+   * requests, and those depending on them, are skipped as blocked.
    */
   refuse?: Map<string, string>;
 }
@@ -99,4 +102,4 @@ export const INTERRUPTED = 'not started: apply was interrupted';
 export type Outcome =
   | { status: 'applied'; id?: number; recovered: boolean }
   | { status: 'failed'; error: WscError }
-  | { status: 'skipped'; reason: string };
+  | { status: 'skipped'; reason: string; blocked?: true };

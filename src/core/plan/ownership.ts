@@ -1,7 +1,9 @@
-// The planner's ownership step, run on a resource's planned change once it
-// is made: each write gets the record it leaves in `meta.wsc`, a resource
-// whose record is missing or out of date gets a request of its own, and
-// managed fields changed outside wsc (and about to be overwritten) are marked.
+// The planner's ownership step around a managed resource: the three-way
+// decision against this bundle's record (three-way.ts) before it is planned;
+// after, each write gets the record it leaves in `meta.wsc` (a resource whose
+// record is missing or out of date gets a request of its own), and what
+// blocks it is marked: a part changed on both sides, a record missing or
+// malformed where the bundle would change content, another bundle's record.
 //
 // What a record holds per managed field is the bundle's value (references
 // resolved), as kubectl's last-applied configuration: a write that comes
@@ -9,23 +11,17 @@
 // its draft) records the field as it was, so a run that stops between the two
 // leaves a record that still tells a pending change from a UI edit.
 import type { Report, Workbook } from '../../domain/wire.js';
-import { isFolderRef, type JsonValue, type OwnershipContext, type PlannedRequest, type RecordSpec } from '../model.js';
-import {
-  DRAFT_PATH,
-  draftParts,
-  editedFields,
-  fieldHash,
-  readRecord,
-  recordIsCurrent,
-  RECORD_KEY,
-} from '../ownership.js';
-import { valueAtPath, type OwnershipRecord } from '../ownership.js';
+import { isFolderRef, type Blocked, type JsonValue, type OwnershipContext } from '../model.js';
+import type { PlannedRequest, RecordSpec } from '../model.js';
+import { DRAFT_PATH, draftParts, fieldHash, readRecord, recordIsCurrent, RECORD_KEY } from '../ownership.js';
+import { valueAtPath, type OwnershipRecord, type RecordState } from '../ownership.js';
+import { threeWay, type DesiredValues } from './three-way.js';
 import { resolveRefs, type RefSite, type RefTargets } from '../refs.js';
 import { request, type Obj, type Planned } from './compare.js';
 
 /** The bundle's value of each managed field, references resolved where their target exists. */
 export interface OwnedDesired {
-  values: Map<string, { value: JsonValue; pending: boolean }>;
+  values: DesiredValues;
   /** The resource's name (a report's title, else its name) and file, kept in the record for deletes. */
   name?: string;
   file?: string;
@@ -117,25 +113,91 @@ function specFor(
   return spec;
 }
 
-/** Adds ownership to a planned resource (in place). */
+/**
+ * Plans one managed resource with ownership: the three-way decision against
+ * this bundle's record first (kept UI edits and the merged draft go into the
+ * fields planned), then the record on each write, then what blocks it.
+ */
+export function planOwned(
+  fields: Obj,
+  site: Omit<RefSite, 'path'>,
+  live: Report | Workbook | undefined,
+  ctx: { own: OwnershipContext; targets: RefTargets; adopting: boolean },
+  planWith: (fields: Obj) => Planned,
+): Planned {
+  const { own } = ctx;
+  const desired = ownedDesired(fields, ctx.targets, site);
+  const read: RecordState | undefined = live ? readRecord(live) : undefined;
+  const ours = read?.state === 'record' && read.record.bundle === own.bundle ? read.record : undefined;
+  const tw = ours !== undefined ? threeWay(fields, desired, live, ours) : undefined;
+  const p = planWith(tw?.fields ?? fields);
+  addOwnership(p, desired, live, own, ours);
+  if (tw !== undefined && tw.kept.length > 0) p.change.kept = tw.kept;
+  if (read !== undefined) gate(p, read, tw?.conflicts ?? [], ctx);
+  return p;
+}
+
+function names(address: string, list: true | string[] | undefined, explicit = false): boolean {
+  return (list === true && !explicit) || (Array.isArray(list) && list.includes(address));
+}
+
+/** Marks what blocks a resource (its actions become `blocked` unless a flag names it). */
+function gate(
+  p: Planned,
+  read: RecordState,
+  conflicts: string[],
+  ctx: { own: OwnershipContext; adopting: boolean },
+): void {
+  const rc = p.change;
+  const { own } = ctx;
+  const address = rc.address;
+  const overwrite = `--overwrite-ui-edits ${address}`;
+  let blocked: Blocked | undefined;
+  const contentChanges = rc.changes.length > 0;
+  if (read.state === 'record' && read.record.bundle !== own.bundle) {
+    if (names(address, own.takeOver)) {
+      rc.note = `recorded for bundle "${read.record.bundle}"; taken over by "${own.bundle}" (--take-over)`;
+    } else {
+      blocked = {
+        reason: 'other-bundle',
+        message: `owned by bundle "${read.record.bundle}"`,
+        flag: `--take-over ${address}`,
+      };
+    }
+  } else if (read.state === 'record') {
+    if (conflicts.length > 0) {
+      rc.uiEdits = conflicts;
+      blocked = {
+        reason: 'ui-edit',
+        message: `changed outside wsc and in the bundle since the last apply: ${conflicts.join(', ')}`,
+        flag: overwrite,
+      };
+    }
+  } else if (contentChanges && !ctx.adopting) {
+    blocked =
+      read.state === 'missing'
+        ? { reason: 'record-missing', message: 'record missing — edited outside wsc?', flag: overwrite }
+        : {
+            reason: 'record-malformed',
+            message: `record malformed (${read.why}) — edited outside wsc?`,
+            flag: overwrite,
+          };
+  }
+  if (blocked === undefined || rc.requests.length === 0) return;
+  rc.blocked = blocked;
+  if (blocked.reason !== 'other-bundle' && names(address, own.overwrite)) return;
+  rc.actions = ['blocked'];
+}
+
+/** Adds the ownership record to a planned resource's writes, or a request of its own (in place). */
 export function addOwnership(
   p: Planned,
   desired: OwnedDesired,
   live: Report | Workbook | undefined,
   own: OwnershipContext,
+  ours: OwnershipRecord | undefined,
 ): void {
   const rc = p.change;
-  const read = live ? readRecord(live) : undefined;
-  const record = read?.state === 'record' ? read.record : undefined;
-  const ours = record?.bundle === own.bundle ? record : undefined;
-  if (ours !== undefined) {
-    const changed = new Set(rc.changes.map((c) => c.path));
-    const edited = editedFields(ours, live, [...desired.values.keys()]).filter((f) => changed.has(f));
-    if (edited.length > 0) rc.uiEdits = edited;
-  } else if (record !== undefined) {
-    rc.note = `recorded for bundle "${record.bundle}"; apply records it for "${own.bundle}"`;
-  }
-
   const writes = rc.requests.filter(isWrite).sort((a, b) => a.phase - b.phase);
   if (writes.length === 0) {
     if (live === undefined) return;

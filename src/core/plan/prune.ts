@@ -8,8 +8,15 @@ import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js'
 import { WscError, EXIT } from '../../errors.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { LiveState, OwnershipContext, PlanPrune, ResourceChange } from '../model.js';
-import { editedFields, liveRecord } from '../ownership.js';
-import { request, type Planned } from './compare.js';
+import { changedOutside, noPartChanges, readRecord, RECORD_KEY } from '../ownership.js';
+import { stillChartedError, type Dashboard, whereCharted } from './charted.js';
+import { isObj, request, type Planned } from './compare.js';
+
+/** Whether a live resource's record names this bundle: a well-formed record, or one that only claims to be. */
+function namesBundle(o: Report | Workbook, bundle: string): boolean {
+  const r = isObj(o.meta) ? o.meta[RECORD_KEY] : undefined;
+  return isObj(r) && r['bundle'] === bundle;
+}
 
 /** The default cap: a fifth of the resources recorded for the bundle, at least 25. */
 export function defaultMaxDeletes(recorded: number): number {
@@ -32,6 +39,8 @@ function movesTo(change: ResourceChange | undefined): unknown {
 export interface PruneResult {
   planned: Planned[];
   prune: PlanPrune;
+  /** The ids of the candidates (recorded for this bundle, no longer in it), planned as deletes or not. */
+  gone: { reports: Set<number>; workbooks: Set<number> };
 }
 
 export function planPrune(
@@ -39,18 +48,20 @@ export function planPrune(
   kept: { reports: Set<number>; workbooks: Set<number> },
   reportChanges: Map<number, ResourceChange>,
   own: OwnershipContext,
+  dashboards: readonly Dashboard[] = [],
 ): PruneResult {
-  const mine = (o: Report | Workbook) => liveRecord(o)?.bundle === own.bundle;
+  const mine = (o: Report | Workbook) => namesBundle(o, own.bundle);
   const recordedReports = live.reports.filter(mine);
   const recordedWorkbooks = live.workbooks.filter(mine);
   const goneReports = recordedReports.filter((r) => !kept.reports.has(r.id)).sort((a, b) => a.id - b.id);
   const goneWorkbooks = recordedWorkbooks.filter((w) => !kept.workbooks.has(w.id)).sort((a, b) => a.id - b.id);
   const candidates = goneReports.length + goneWorkbooks.length;
   const prune: PlanPrune = { candidates, enabled: own.prune };
-  if (!own.prune || candidates === 0) return { planned: [], prune };
+  const gone = { reports: new Set(goneReports.map((r) => r.id)), workbooks: new Set(goneWorkbooks.map((w) => w.id)) };
+  if (!own.prune || candidates === 0) return { planned: [], prune, gone };
   if (live.shortReads !== undefined && live.shortReads.length > 0) {
     prune.withheld = `the deployment's lists were read short of their count (${live.shortReads.join(', ')})`;
-    return { planned: [], prune };
+    return { planned: [], prune, gone };
   }
   const max = own.maxDeletes ?? defaultMaxDeletes(recordedReports.length + recordedWorkbooks.length);
   if (candidates > max) {
@@ -67,6 +78,18 @@ export function planPrune(
     );
   }
 
+  // Never a report a dashboard still charts after this apply (the dashboards of workbooks this plan deletes
+  // excepted): its chart would point at nothing.
+  const staysIn = (w: Workbook) => (r: Report) => {
+    if (r.workbookId !== w.id || gone.reports.has(r.id)) return false;
+    const to = movesTo(reportChanges.get(r.id));
+    return to === undefined || to === w.id;
+  };
+  const deletedWorkbooks = new Set(goneWorkbooks.filter((w) => !live.reports.some(staysIn(w))).map((w) => w.id));
+  const after = dashboards.filter((d) => d.workbookId === undefined || !deletedWorkbooks.has(d.workbookId));
+  const charted = goneReports.flatMap((r) => whereCharted(r, after).map((where) => ({ report: r, where })));
+  if (charted.length > 0) throw stillChartedError(charted);
+
   const planned: Planned[] = [];
   const deleted = new Set<number>();
   for (const r of goneReports) {
@@ -81,18 +104,14 @@ export function planPrune(
       changes: [],
       requests: [request(address, 'delete', 5, { op: 'deleteReport', reportId: r.id })],
     };
-    planned.push(deletion(rc, r, own.bundle));
+    planned.push(deletion(rc, r, own));
   }
   // A report moving to a workbook known only after apply: one is being created (a renamed slug, perhaps).
   const creatingWorkbook = [...reportChanges.values()].some((c) => typeof movesTo(c) === 'object');
   for (const w of goneWorkbooks) {
     const address = workbookAddress(w);
     const inside = live.reports.filter((r) => r.workbookId === w.id);
-    const staying = inside.filter((r) => {
-      if (deleted.has(r.id)) return false;
-      const to = movesTo(reportChanges.get(r.id));
-      return to === undefined || to === w.id;
-    });
+    const staying = inside.filter(staysIn(w));
     if (staying.length > 0) {
       const ids =
         staying
@@ -127,17 +146,51 @@ export function planPrune(
         'a slug cannot be changed: when this is a rename, the workbook of the new slug is created ' +
         'and the reports move to it first';
     }
-    planned.push(deletion(rc, w, own.bundle));
+    planned.push(deletion(rc, w, own));
   }
-  return { planned, prune };
+  return { planned, prune, gone };
 }
 
-/** A planned delete: its live object found again by id, managed fields edited outside wsc marked. */
-function deletion(rc: ResourceChange, live: Report | Workbook, bundle: string): Planned {
-  const rec = liveRecord(live);
-  if (rec !== undefined && rec.bundle === bundle) {
-    const edited = editedFields(rec, live, Object.keys(rec.fields).sort());
-    if (edited.length > 0) rc.uiEdits = edited;
+/**
+ * A planned delete: its live object found again by id, what it was (name and
+ * file, from the record), and blocked unless its live content is what the
+ * record says wsc left there: a resource edited since, or whose record is not
+ * one wsc wrote (a forged or damaged one), is deleted only with
+ * --overwrite-ui-edits (naming it, for a record that is not wsc's).
+ */
+function deletion(rc: ResourceChange, live: Report | Workbook, own: OwnershipContext): Planned {
+  const read = readRecord(live);
+  const liveName = 'title' in live && typeof live.title === 'string' && live.title !== '' ? live.title : live.name;
+  const rec = read.state === 'record' ? read.record : undefined;
+  const name = rec?.name ?? liveName;
+  rc.was = { ...(name !== undefined ? { name } : {}), ...(rec?.file !== undefined ? { file: rec.file } : {}) };
+  const flag = `--overwrite-ui-edits ${rc.address}`;
+  if (rec === undefined || Object.keys(rec.fields).length === 0) {
+    const why = read.state === 'malformed' ? read.why : 'it records no field';
+    rc.blocked = {
+      reason: 'record-malformed',
+      message: `its record names this bundle but is not one wsc wrote (${why})`,
+      flag,
+      explicit: true,
+    };
+    rc.uiEdits = ['the ownership record'];
+  } else {
+    const outside = changedOutside(rec, live);
+    const edited = [
+      ...outside.fields.filter((f) => f !== 'meta.dashboardDraft' || outside.draft === undefined),
+      ...(outside.draft !== undefined && !noPartChanges(outside.draft) ? ['meta.dashboardDraft'] : []),
+    ];
+    if (edited.length > 0) {
+      rc.uiEdits = edited;
+      rc.blocked = {
+        reason: 'ui-edit',
+        message: `edited outside wsc since the last apply: ${edited.join(', ')}`,
+        flag,
+      };
+    }
   }
+  const b = rc.blocked;
+  const allowed = own.overwrite === true ? b?.explicit !== true : (own.overwrite ?? []).includes(rc.address);
+  if (b !== undefined && !allowed) rc.actions = ['blocked'];
   return { change: rc, fingerprints: () => [fingerprintOf(rc.address, live, 'id')] };
 }
