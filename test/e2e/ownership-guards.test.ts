@@ -1,0 +1,124 @@
+// Ownership cannot be switched off or forged from outside (issue 34, items
+// 1-3): a record removed, damaged or naming another bundle never lets apply
+// overwrite a UI edit, and a forged record never makes prune delete. The
+// built CLI against the emulator; outside edits made through its API as a
+// UI (or anyone with edit rights) would.
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { writes } from '../../src/emulator/index.js';
+import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
+import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+beforeAll(ensureBuilt, 180_000);
+afterAll(cleanupTemp);
+
+const named = (bundle: string) => `bundle: ${bundle}\nenvironments:\n  test:\n    deploymentId: 1\n`;
+const cli = (args: string[], dir: string, emu: Emulator) =>
+  runCli([...args, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+const reportPath = (id: number) => `/api/v1/deployments/1/reports/${id}`;
+
+/** A bundle of one report with a title, applied; the live report. */
+async function applied(emu: Emulator, bundle = 'team-a') {
+  const dir = writeBundle({
+    wscYaml: named(bundle),
+    files: { 'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: R\ntitle: From the bundle\nsqlQuery: select 1\n` },
+  });
+  expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+  return { dir, report: reportsIn(emu).find((r) => r.publicId === pid(1))! };
+}
+
+describe('a UI save that replaces or damages the record does not switch the guard off', () => {
+  test.each([
+    ['removed', undefined, '! record missing — edited outside wsc?'],
+    ['"x"', 'x', '! record malformed (it is not an object) — edited outside wsc?'],
+    ['{bundle: 5}', { bundle: 5 }, '! record malformed (it names no bundle) — edited outside wsc?'],
+    ['[1,2]', [1, 2], '! record malformed (it is not an object) — edited outside wsc?'],
+  ])('record %s with a UI title: shown, left alone (exit 5); --overwrite-ui-edits ADDR proceeds', async (_, wsc, mark) => {
+    await withEmulator({}, async (emu) => {
+      const { dir, report } = await applied(emu);
+      const meta = wsc === undefined ? { note: 'saved by the UI' } : { note: 'saved by the UI', wsc };
+      expect((await api(emu, 'PUT', reportPath(report.id), { title: 'From the UI', meta })).status).toBe(200);
+
+      const p = await cli(['plan'], dir, emu);
+      expect(p.stdout).toContain(mark);
+      expect(p.stdout).toContain(`wsc apply --overwrite-ui-edits report/${pid(1)}`);
+      emu.clearLog();
+      const a = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(a.code).toBe(5);
+      expect(writes(emu.log)).toEqual([]);
+      expect(reportsIn(emu)[0]!.title).toBe('From the UI');
+
+      const forced = await cli(['apply', '--auto-approve', '--overwrite-ui-edits', `report/${pid(1)}`], dir, emu);
+      expect(forced.code).toBe(0);
+      const now = reportsIn(emu)[0]!;
+      expect(now.title).toBe('From the bundle');
+      // the UI's other meta member is not lost, and the record is back
+      expect(now.meta).toMatchObject({ note: 'saved by the UI', wsc: { bundle: 'team-a' } });
+      expect((await cli(['plan', '--detailed-exitcode'], dir, emu)).code).toBe(0);
+    });
+  });
+});
+
+describe("another bundle's resource", () => {
+  test('is never taken over silently: shown, left alone; --overwrite-ui-edits is not enough; --take-over ADDR is', async () => {
+    await withEmulator({}, async (emu) => {
+      const { report } = await applied(emu, 'team-b');
+      await api(emu, 'PUT', reportPath(report.id), { title: 'From the UI', meta: report.meta });
+      const mine = writeBundle({
+        wscYaml: named('team-a'),
+        files: { 'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: R\ntitle: Team A's\nsqlQuery: select 1\n` },
+      });
+      const p = await cli(['plan'], mine, emu);
+      expect(p.stdout).toContain('! owned by bundle "team-b"');
+      expect(p.stdout).toContain(`take it over with \`wsc apply --take-over report/${pid(1)}\``);
+      emu.clearLog();
+      expect((await cli(['apply', '--auto-approve'], mine, emu)).code).toBe(5);
+      expect((await cli(['apply', '--auto-approve', '--overwrite-ui-edits'], mine, emu)).code).toBe(5);
+      expect(writes(emu.log)).toEqual([]);
+      const taken = await cli(['apply', '--auto-approve', '--take-over', `report/${pid(1)}`], mine, emu);
+      expect(taken.code).toBe(0);
+      expect(reportsIn(emu)[0]).toMatchObject({ title: "Team A's", meta: { wsc: { bundle: 'team-a' } } });
+    });
+  });
+});
+
+describe('a forged record never makes prune delete', () => {
+  test('a report given {bundle: <ours>, hash: "0"} in the UI: listed, not deleted, not even with --overwrite-ui-edits alone', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir } = await applied(emu);
+      const made = await api(emu, 'POST', '/api/v1/deployments/1/reports', { name: 'Not ours', publicId: pid(9) });
+      expect(made.status).toBe(200);
+      const id = (made.body as { id: number }).id;
+      await api(emu, 'PUT', reportPath(id), { meta: { wsc: { bundle: 'team-a', hash: '0' } } });
+
+      const p = await cli(['plan', '--prune'], dir, emu);
+      expect(p.stdout).toContain(`report/${pid(9)} is left alone (its record names this bundle but is not one wsc wrote`);
+      emu.clearLog();
+      expect((await cli(['apply', '--auto-approve', '--prune'], dir, emu)).code).toBe(5);
+      expect((await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits'], dir, emu)).code).toBe(5);
+      expect(writes(emu.log)).toEqual([]);
+      expect(reportsIn(emu).some((r) => r.id === id)).toBe(true);
+      // named explicitly, it goes
+      const named = await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits', `report/${pid(9)}`], dir, emu);
+      expect(named.code).toBe(0);
+      expect(reportsIn(emu).some((r) => r.id === id)).toBe(false);
+    });
+  });
+
+  test('a report of ours edited in the UI after its last apply is not pruned without --overwrite-ui-edits', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir, report } = await applied(emu);
+      await api(emu, 'PUT', reportPath(report.id), { title: 'From the UI', meta: report.meta });
+      writeBundle({ wscYaml: named('team-a') }, dir);
+      const { rmSync } = await import('node:fs');
+      rmSync(`${dir}/reports/r.yaml`);
+      const p = await cli(['plan', '--prune'], dir, emu);
+      expect(p.stdout).toContain('edited outside wsc since the last apply: title');
+      emu.clearLog();
+      expect((await cli(['apply', '--auto-approve', '--prune'], dir, emu)).code).toBe(5);
+      expect(writes(emu.log)).toEqual([]);
+      expect((await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits'], dir, emu)).code).toBe(0);
+      expect(reportsIn(emu)).toEqual([]);
+    });
+  });
+});
