@@ -31,6 +31,8 @@ export function httpPort(client: ApiClient, deploymentId: number, address?: stri
 
     updateReport: (reportId, body) => send('PUT', paths.report(deploymentId, reportId), Report, body),
 
+    readReport: (reportId) => send('GET', paths.report(deploymentId, reportId), Report),
+
     findReportsByPublicId: async (publicId) => {
       const all = await client.listAll(paths.reports(deploymentId), Report, REPORT_ORDER, label);
       return all.filter((r) => r.publicId === publicId);

@@ -251,7 +251,18 @@ export type Operation =
   | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue }; record?: RecordSpec }
   | { op: 'adoptWorkbook'; workbookId: number; slug: string }
   | { op: 'createReport'; body: CreateReportInput | { [k: string]: JsonValue }; record?: RecordSpec }
-  | { op: 'updateReport'; reportId: number; body: { [k: string]: JsonValue }; record?: RecordSpec }
+  | {
+      op: 'updateReport';
+      reportId: number;
+      body: { [k: string]: JsonValue };
+      record?: RecordSpec;
+      /**
+       * The `meta` members this request sets. A report's PUT replaces `meta`
+       * whole, so the executor reads the report again just before the write
+       * and sends its current members with these (and the record) on top.
+       */
+      metaKeys?: string[];
+    }
   | { op: 'deleteReport'; reportId: number }
   | { op: 'deleteWorkbook'; workbookId: number }
   | { op: 'publishWorkbook'; workbook: number | WorkbookRef; body: Omit<PublishDashboardInput, 'workbookId'> }
@@ -422,6 +433,8 @@ export interface ApiPort {
   adoptWorkbook(workbookId: number, slug: string): Promise<void>;
   createReport(body: CreateReportInput): Promise<Report>;
   updateReport(reportId: number, body: Record<string, unknown>): Promise<Report>;
+  /** GET /reports/{id}: read again just before a write that replaces its `meta`. */
+  readReport(reportId: number): Promise<Report>;
   /** Reads every report and returns those carrying this publicId (for create-outcome checks). */
   findReportsByPublicId(publicId: string): Promise<Report[]>;
   publishWorkbook(workbookId: number, body: PublishDashboardInput): Promise<unknown>;

@@ -51,7 +51,13 @@ const Operation = z.discriminatedUnion('op', [
   z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json), record: Record }),
   z.object({ op: z.literal('adoptWorkbook'), workbookId: z.int(), slug: z.string() }),
   z.object({ op: z.literal('createReport'), body: z.record(z.string(), Json), record: Record }),
-  z.object({ op: z.literal('updateReport'), reportId: z.int(), body: z.record(z.string(), Json), record: Record }),
+  z.object({
+    op: z.literal('updateReport'),
+    reportId: z.int(),
+    body: z.record(z.string(), Json),
+    record: Record,
+    metaKeys: z.array(z.string()).optional(),
+  }),
   z.object({ op: z.literal('deleteReport'), reportId: z.int() }),
   z.object({ op: z.literal('deleteWorkbook'), workbookId: z.int() }),
   z.object({

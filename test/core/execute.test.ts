@@ -73,6 +73,9 @@ class FakePort implements ApiPort {
   updateReport(id: number, body: Record<string, unknown>) {
     return this.call('updateReport', [id, body], () => report({ id, publicId: (body['publicId'] as string) ?? 'x' }));
   }
+  readReport(id: number) {
+    return this.call('readReport', [id], () => this.reports.find((r) => r.id === id) ?? report({ id, publicId: 'x' }));
+  }
   findReportsByPublicId(publicId: string) {
     return this.call('findReportsByPublicId', [publicId], () => this.reports.filter((r) => r.publicId === publicId));
   }

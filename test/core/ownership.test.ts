@@ -252,6 +252,7 @@ describe('the executor', () => {
         return lReport(id, 'rep000000001');
       },
       findReportsByPublicId: no,
+      readReport: async (id) => lReport(id, 'rep000000001'),
       publishWorkbook: no,
       createUserAttribute: no,
       updateUserAttribute: no,

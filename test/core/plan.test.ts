@@ -193,10 +193,12 @@ describe('plan: an existing deployment', () => {
       { path: 'meta.size', after: 2 },
     ]);
     // `extra`, which the file does not name, is sent as it is live: a PUT that replaces meta keeps it
+    // (the executor takes it again from a read just before the write: only `metaKeys` are the file's)
     expect(r.requests[0]!.operation).toEqual({
       op: 'updateReport',
       reportId: 41,
       body: { meta: { color: 'blue', extra: 1, size: 2 } },
+      metaKeys: ['color', 'size'],
     });
   });
 

@@ -120,19 +120,29 @@ describe('a UI edit blocks only what it touched', () => {
           .status,
       ).toBeLessThan(300);
       const file = join(dir, 'workbooks/sales.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('position: { x: 0, y: 4, w: 6, h: 4 }', 'position: { x: 0, y: 4, w: 6, h: 5 }'));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          'position: { x: 0, y: 4, w: 6, h: 4 }',
+          'position: { x: 0, y: 4, w: 6, h: 5 }',
+        ),
+      );
 
       const p = await cli(['plan'], dir, emu);
       expect(p.stdout).toContain('~ widget w1 resized');
       expect(p.stdout).not.toContain('widget w0 moved');
-      expect(p.stdout).toContain('kept as changed outside wsc (the bundle did not change it): meta.dashboardDraft widget w0');
+      expect(p.stdout).toContain(
+        'kept as changed outside wsc (the bundle did not change it): meta.dashboardDraft widget w0',
+      );
       emu.clearLog();
       const a = await cli(['apply', '--auto-approve'], dir, emu);
       expect(a.code).toBe(0);
       expect(a.stdout).not.toContain('converges');
       const sent = writes(emu.log);
       expect(sent).toHaveLength(1);
-      const body = sent[0]!.requestBody as { meta: { dashboardDraft: { widgets: { id: string; position: object }[] } } };
+      const body = sent[0]!.requestBody as {
+        meta: { dashboardDraft: { widgets: { id: string; position: object }[] } };
+      };
       expect(body.meta.dashboardDraft.widgets.map((w) => [w.id, w.position])).toEqual([
         ['w0', { x: 6, y: 0, w: 6, h: 4 }],
         ['w1', { x: 0, y: 4, w: 6, h: 5 }],

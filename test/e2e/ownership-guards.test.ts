@@ -21,7 +21,9 @@ const reportPath = (id: number) => `/api/v1/deployments/1/reports/${id}`;
 async function applied(emu: Emulator, bundle = 'team-a') {
   const dir = writeBundle({
     wscYaml: named(bundle),
-    files: { 'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: R\ntitle: From the bundle\nsqlQuery: select 1\n` },
+    files: {
+      'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: R\ntitle: From the bundle\nsqlQuery: select 1\n`,
+    },
   });
   expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
   return { dir, report: reportsIn(emu).find((r) => r.publicId === pid(1))! };
@@ -33,30 +35,33 @@ describe('a UI save that replaces or damages the record does not switch the guar
     ['"x"', 'x', '! record malformed (it is not an object) — edited outside wsc?'],
     ['{bundle: 5}', { bundle: 5 }, '! record malformed (it names no bundle) — edited outside wsc?'],
     ['[1,2]', [1, 2], '! record malformed (it is not an object) — edited outside wsc?'],
-  ])('record %s with a UI title: shown, left alone (exit 5); --overwrite-ui-edits ADDR proceeds', async (_, wsc, mark) => {
-    await withEmulator({}, async (emu) => {
-      const { dir, report } = await applied(emu);
-      const meta = wsc === undefined ? { note: 'saved by the UI' } : { note: 'saved by the UI', wsc };
-      expect((await api(emu, 'PUT', reportPath(report.id), { title: 'From the UI', meta })).status).toBe(200);
+  ])(
+    'record %s with a UI title: shown, left alone (exit 5); --overwrite-ui-edits ADDR proceeds',
+    async (_, wsc, mark) => {
+      await withEmulator({}, async (emu) => {
+        const { dir, report } = await applied(emu);
+        const meta = wsc === undefined ? { note: 'saved by the UI' } : { note: 'saved by the UI', wsc };
+        expect((await api(emu, 'PUT', reportPath(report.id), { title: 'From the UI', meta })).status).toBe(200);
 
-      const p = await cli(['plan'], dir, emu);
-      expect(p.stdout).toContain(mark);
-      expect(p.stdout).toContain(`wsc apply --overwrite-ui-edits report/${pid(1)}`);
-      emu.clearLog();
-      const a = await cli(['apply', '--auto-approve'], dir, emu);
-      expect(a.code).toBe(5);
-      expect(writes(emu.log)).toEqual([]);
-      expect(reportsIn(emu)[0]!.title).toBe('From the UI');
+        const p = await cli(['plan'], dir, emu);
+        expect(p.stdout).toContain(mark);
+        expect(p.stdout).toContain(`wsc apply --overwrite-ui-edits report/${pid(1)}`);
+        emu.clearLog();
+        const a = await cli(['apply', '--auto-approve'], dir, emu);
+        expect(a.code).toBe(5);
+        expect(writes(emu.log)).toEqual([]);
+        expect(reportsIn(emu)[0]!.title).toBe('From the UI');
 
-      const forced = await cli(['apply', '--auto-approve', '--overwrite-ui-edits', `report/${pid(1)}`], dir, emu);
-      expect(forced.code).toBe(0);
-      const now = reportsIn(emu)[0]!;
-      expect(now.title).toBe('From the bundle');
-      // the UI's other meta member is not lost, and the record is back
-      expect(now.meta).toMatchObject({ note: 'saved by the UI', wsc: { bundle: 'team-a' } });
-      expect((await cli(['plan', '--detailed-exitcode'], dir, emu)).code).toBe(0);
-    });
-  });
+        const forced = await cli(['apply', '--auto-approve', '--overwrite-ui-edits', `report/${pid(1)}`], dir, emu);
+        expect(forced.code).toBe(0);
+        const now = reportsIn(emu)[0]!;
+        expect(now.title).toBe('From the bundle');
+        // the UI's other meta member is not lost, and the record is back
+        expect(now.meta).toMatchObject({ note: 'saved by the UI', wsc: { bundle: 'team-a' } });
+        expect((await cli(['plan', '--detailed-exitcode'], dir, emu)).code).toBe(0);
+      });
+    },
+  );
 });
 
 describe("another bundle's resource", () => {
@@ -66,7 +71,9 @@ describe("another bundle's resource", () => {
       await api(emu, 'PUT', reportPath(report.id), { title: 'From the UI', meta: report.meta });
       const mine = writeBundle({
         wscYaml: named('team-a'),
-        files: { 'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: R\ntitle: Team A's\nsqlQuery: select 1\n` },
+        files: {
+          'reports/r.yaml': `kind: Report\npublicId: ${pid(1)}\nname: R\ntitle: Team A's\nsqlQuery: select 1\n`,
+        },
       });
       const p = await cli(['plan'], mine, emu);
       expect(p.stdout).toContain('! owned by bundle "team-b"');
@@ -92,14 +99,20 @@ describe('a forged record never makes prune delete', () => {
       await api(emu, 'PUT', reportPath(id), { meta: { wsc: { bundle: 'team-a', hash: '0' } } });
 
       const p = await cli(['plan', '--prune'], dir, emu);
-      expect(p.stdout).toContain(`report/${pid(9)} is left alone (its record names this bundle but is not one wsc wrote`);
+      expect(p.stdout).toContain(
+        `report/${pid(9)} is left alone (its record names this bundle but is not one wsc wrote`,
+      );
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve', '--prune'], dir, emu)).code).toBe(5);
       expect((await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits'], dir, emu)).code).toBe(5);
       expect(writes(emu.log)).toEqual([]);
       expect(reportsIn(emu).some((r) => r.id === id)).toBe(true);
       // named explicitly, it goes
-      const named = await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits', `report/${pid(9)}`], dir, emu);
+      const named = await cli(
+        ['apply', '--auto-approve', '--prune', '--overwrite-ui-edits', `report/${pid(9)}`],
+        dir,
+        emu,
+      );
       expect(named.code).toBe(0);
       expect(reportsIn(emu).some((r) => r.id === id)).toBe(false);
     });
@@ -119,6 +132,44 @@ describe('a forged record never makes prune delete', () => {
       expect(writes(emu.log)).toEqual([]);
       expect((await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits'], dir, emu)).code).toBe(0);
       expect(reportsIn(emu)).toEqual([]);
+    });
+  });
+});
+
+describe('the read-to-write window of a report write (issue 34, item 10)', () => {
+  test("a meta member the UI added after the plan's read survives the write: the report is read again just before it", async () => {
+    const { rewritingProxy } = await import('./helpers/rewriting-proxy.js');
+    await withEmulator({}, async (emu) => {
+      const { dir, report } = await applied(emu);
+      // the UI adds a member of its own; the list the plan reads is served as it was before that
+      await api(emu, 'PUT', reportPath(report.id), { meta: { ...report.meta, note: 'added in the UI' } });
+      const hideNote = (v: unknown): unknown => {
+        if (Array.isArray(v)) return v.map(hideNote);
+        if (v === null || typeof v !== 'object') return v;
+        const out: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) if (k !== 'note') out[k] = hideNote(x);
+        return out;
+      };
+      const proxy = await rewritingProxy(emu.url, {
+        answer: (path, body) => (path === '/api/v1/deployments/1/reports' ? hideNote(body) : body),
+      });
+      try {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(
+          `${dir}/reports/r.yaml`,
+          `kind: Report\npublicId: ${pid(1)}\nname: R\ntitle: Changed in the bundle\nsqlQuery: select 1\n`,
+        );
+        const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(proxy)], { env: emulatorEnv });
+        expect(a.code).toBe(0);
+        const seen = proxy.seen.map((s) => `${s.method} ${s.path}`);
+        const put = seen.indexOf(`PUT ${reportPath(report.id)}`);
+        expect(seen[put - 1]).toBe(`GET ${reportPath(report.id)}`);
+      } finally {
+        await proxy.close();
+      }
+      const now = reportsIn(emu)[0]!;
+      expect(now.title).toBe('Changed in the bundle');
+      expect(now.meta).toMatchObject({ note: 'added in the UI', wsc: { bundle: 'team-a' } });
     });
   });
 });

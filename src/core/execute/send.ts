@@ -57,7 +57,7 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
       case 'createReport':
         return createReport(ctx, req, owned(resolve(op.body), op.record), port);
       case 'updateReport': {
-        const body = owned(resolve(op.body), op.record);
+        const body = owned(await withCurrentMeta(port, op, resolve(op.body)), op.record);
         try {
           const r = await port.updateReport(op.reportId, body);
           return { id: r.id, recovered: false };
@@ -98,6 +98,26 @@ function resolveSpec(spec: RecordSpec, resolve: <T>(v: T) => T): RecordSpec {
   if (spec.values === undefined) return spec;
   const values = resolve(spec.values);
   return { ...spec, values };
+}
+
+/**
+ * A report's PUT replaces `meta` whole: the members this request does not set
+ * are taken from the report as it is now, read just before the write, so an
+ * edit of another member made since the plan read it is kept. What remains is
+ * the time between this read and the write (the API has no version check).
+ */
+async function withCurrentMeta(
+  port: ApiPort,
+  op: { reportId: number; metaKeys?: string[] },
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const meta = body['meta'];
+  if (op.metaKeys === undefined || meta === null || typeof meta !== 'object' || Array.isArray(meta)) return body;
+  const current = (await port.readReport(op.reportId)).meta;
+  const merged: Record<string, unknown> = {};
+  if (current !== null && typeof current === 'object' && !Array.isArray(current)) Object.assign(merged, current);
+  for (const k of op.metaKeys) if (Object.hasOwn(meta, k)) merged[k] = (meta as Record<string, unknown>)[k];
+  return { ...body, meta: merged };
 }
 
 /** A delete repeated after its answer was lost meets 404: the object is gone, as asked. */

@@ -206,7 +206,13 @@ export function addOwnership(
     // A report's PUT replaces `meta`, so the live members go with the record.
     const operation: PlannedRequest['operation'] =
       rc.kind === 'report'
-        ? { op: 'updateReport', reportId: live.id, body: { meta: liveMetaWithoutRecord(live) }, record: spec }
+        ? {
+            op: 'updateReport',
+            reportId: live.id,
+            body: { meta: liveMetaWithoutRecord(live) },
+            record: spec,
+            metaKeys: [],
+          }
         : { op: 'upsertWorkbook', slug: (live as Workbook).slug ?? '', body: {}, record: spec };
     rc.requests.push(request(rc.address, 'record', rc.kind === 'report' ? 2 : 1, operation));
     if (rc.actions.length === 1 && rc.actions[0] === 'noop') rc.actions = ['record'];
@@ -219,6 +225,7 @@ export function addOwnership(
     // A report's PUT replaces `meta`: one that sends none keeps the live members.
     if (w.operation.op === 'updateReport' && live !== undefined && !Object.hasOwn(w.operation.body, 'meta')) {
       w.operation.body = { ...w.operation.body, meta: liveMetaWithoutRecord(live) };
+      w.operation.metaKeys = [];
     }
     w.operation.record = specFor(own.bundle, desired, ours, live, writes.slice(i + 1));
   }

@@ -87,16 +87,25 @@ export function planReport(rm: ReportMatch, m: Matches, targets: RefTargets): Pl
   }
 
   const dependsOn = [...deps].filter((x) => x !== `${d.address}#create`).sort();
+  // The members of `meta` this update sets; the others are the live ones, read again before the write.
+  const fileMeta = d.fields.meta;
+  const metaSet = 'meta' in body && isObj(fileMeta) ? { metaKeys: Object.keys(fileMeta).sort() } : {};
   const actions = writeActions(exists, adopting, changes.length);
   const requests: PlannedRequest[] = [];
   if (!exists) {
     const createBody = { publicId: livePid, ...(d.source !== undefined ? { source: d.source } : {}), ...body };
     requests.push(request(d.address, 'create', 2, { op: 'createReport', body: createBody }, dependsOn));
   } else if (adopting) {
-    const operation = { op: 'updateReport' as const, reportId: lr.id, body: { publicId: livePid, ...body } };
+    const operation = {
+      op: 'updateReport' as const,
+      reportId: lr.id,
+      body: { publicId: livePid, ...body },
+      ...metaSet,
+    };
     requests.push(request(d.address, 'adopt', 2, operation, dependsOn));
   } else if (changes.length > 0) {
-    requests.push(request(d.address, 'update', 2, { op: 'updateReport', reportId: lr.id, body }, dependsOn));
+    const operation = { op: 'updateReport' as const, reportId: lr.id, body, ...metaSet };
+    requests.push(request(d.address, 'update', 2, operation, dependsOn));
   } else {
     actions.push('noop');
   }
