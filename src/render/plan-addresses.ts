@@ -63,10 +63,11 @@ function changedNames(c: FieldChange): string[] {
 export function addressEntries(plan: Plan): AddressEntry[] {
   return plan.changes.filter(isShown).map((rc: ResourceChange) => {
     const marks: string[] = [];
-    if (rc.blocked !== undefined)
-      marks.push(`! ${rc.blocked.reason === 'ui-edit' ? 'edited outside wsc' : rc.blocked.message}`);
+    const b = rc.blocked;
+    if (b !== undefined) marks.push(`! ${b.reason === 'ui-edit' ? 'edited outside wsc' : b.message}`);
+    else if (rc.uiEdits !== undefined) marks.push('! edited outside wsc');
     if (hasCreateOnly(rc)) marks.push('cannot be changed by update');
-    const deleting = rc.requests.some((r) => r.phase === 5);
+    const deleting = rc.actions.includes('delete') || rc.requests.some((r) => r.phase === 5);
     if (deleting && rc.pos === undefined) marks.push('not in the bundle');
     const was = deleting ? wasLine(rc) : undefined;
     return {

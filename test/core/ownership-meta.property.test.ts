@@ -72,7 +72,10 @@ function bundle(reports: { title: string; name: string; chart: string | undefine
     if (r.chart !== undefined) fields.meta = { chart: r.chart };
     rs.push(dReport(pidOf(i), fields));
   });
-  const draft = { title: 'D', widgets: xs.map((x, i) => ({ id: `w${i}`, type: 'TEXT', position: { x, y: i, w: 1, h: 1 } })) };
+  const draft = {
+    title: 'D',
+    widgets: xs.map((x, i) => ({ id: `w${i}`, type: 'TEXT', position: { x, y: i, w: 1, h: 1 } })),
+  };
   const wbs: DesiredWorkbook[] = [dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft: draft } })];
   return desired({ reports: rs, workbooks: wbs });
 }
@@ -97,10 +100,7 @@ function editMeta(meta: unknown, e: MetaEdit): Obj {
   return m;
 }
 type MetaEdit =
-  | { kind: 'remove' }
-  | { kind: 'set'; v: JsonValue }
-  | { kind: 'rehash'; hash: string }
-  | { kind: 'member'; v: string };
+  { kind: 'remove' } | { kind: 'set'; v: JsonValue } | { kind: 'rehash'; hash: string } | { kind: 'member'; v: string };
 
 describe('outside edits to meta never widen what apply overwrites or deletes', () => {
   test('property: plan after meta edits ⊆ plan without them (fields overwritten, resources deleted)', () => {
@@ -116,7 +116,11 @@ describe('outside edits to meta never widen what apply overwrites or deletes', (
         fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
         fc.array(fc.option(metaEdit, { nil: undefined }), { minLength: 5, maxLength: 5 }),
         (reports0, xs0, outside, reports1, keep, metaEdits) => {
-          const d0 = bundle(reports0, xs0, reports0.map(() => true));
+          const d0 = bundle(
+            reports0,
+            xs0,
+            reports0.map(() => true),
+          );
           const applied = applyInMemory(plan(d0, live({}), ctx({ ownership: own })), live({}));
           // outside wsc: content edits (a report's title, a widget moved)
           const edited = live({
@@ -139,9 +143,7 @@ describe('outside edits to meta never widen what apply overwrites or deletes', (
           );
           // outside wsc: edits to meta alone
           const tampered = live({
-            workbooks: edited.workbooks.map((w) =>
-              metaEdits[4] ? { ...w, meta: editMeta(w.meta, metaEdits[4]) } : w,
-            ),
+            workbooks: edited.workbooks.map((w) => (metaEdits[4] ? { ...w, meta: editMeta(w.meta, metaEdits[4]) } : w)),
             reports: edited.reports.map((r, i) => (metaEdits[i] ? { ...r, meta: editMeta(r.meta, metaEdits[i]!) } : r)),
           });
           const without = overwrites(plan(d1, edited, ctx({ ownership: own })));

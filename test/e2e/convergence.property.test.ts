@@ -74,8 +74,9 @@ async function uiStep(emu: Emulator, s: Step): Promise<void> {
     if (r) await api(emu, 'PUT', `/api/v1/deployments/1/reports/${r.id}`, { title: s.v });
   } else if (s.kind === 'ui-widget') {
     const wb = workbooksIn(emu).find((w) => w.slug === 'sales');
-    const draft = structuredClone((wb?.meta as { dashboardDraft?: { widgets?: { id: string; position: object }[] } })
-      ?.dashboardDraft);
+    const draft = structuredClone(
+      (wb?.meta as { dashboardDraft?: { widgets?: { id: string; position: object }[] } })?.dashboardDraft,
+    );
     const w = draft?.widgets?.find((x) => x.id === `w${s.i}`);
     if (!draft || !w) return;
     w.position = { ...w.position, x: s.x };
@@ -101,7 +102,14 @@ describe('convergence over generated bundles and edits', () => {
         fc.boolean(),
         fc.array(stepArb, { minLength: 1, maxLength: 4 }),
         async (named, publish, steps) => {
-          const m: Model = { named, publish, titles: ['A', 'A', 'A'], xs: [0, 0, 0], dropped: [false, false, false], attr: 'x' };
+          const m: Model = {
+            named,
+            publish,
+            titles: ['A', 'A', 'A'],
+            xs: [0, 0, 0],
+            dropped: [false, false, false],
+            attr: 'x',
+          };
           const dir = tempDir();
           await withEmulator({ randomSeed: 7 }, async (emu) => {
             const cli = (args: string[]) =>

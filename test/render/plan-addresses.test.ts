@@ -47,10 +47,15 @@ function everyKind(): Plan {
       rc({
         address: 'report/revMrrTrnd01',
         kind: 'report',
-        actions: ['update'],
+        actions: ['blocked'],
         liveId: 6,
         pos: pos('reports/mrr-trend.yaml'),
         uiEdits: ['name'],
+        blocked: {
+          reason: 'ui-edit',
+          message: 'changed outside wsc and in the bundle since the last apply: name',
+          flag: '--overwrite-ui-edits report/revMrrTrnd01',
+        },
         changes: [{ path: 'name', before: 'MRR (UI)', after: 'MRR' }],
       }),
       rc({
@@ -92,13 +97,13 @@ wsc will make these changes to deployment 7 (environment prod):
 
 + folder/Sales/EMEA                            (name)
 - report/oldReport001                          not in the bundle
-~ report/revMrrTrnd01  reports/mrr-trend.yaml  (name)  ! edited outside wsc
+! report/revMrrTrnd01  reports/mrr-trend.yaml  (name)  ! edited outside wsc
 = report/recorded0001  reports/recorded.yaml
 ~ report/source000001  reports/source.yaml     (source, name)  cannot be changed by update
 
-Plan: 1 to create, 2 to update, 0 to adopt, 0 to publish, 1 to delete. 1 ownership record to write. 1 difference only a create can make: this plan cannot be applied.
+Plan: 1 to create, 2 to update, 0 to adopt, 0 to publish, 1 to delete, 1 blocked by a UI edit. 1 ownership record to write. 1 difference only a create can make: this plan cannot be applied.
 0 unchanged, 0 unmanaged resources left alone.
-1 resource was edited outside wsc since the last apply (marked !): apply leaves it alone unless --overwrite-ui-edits.
+report/revMrrTrnd01 is left alone (changed outside wsc and in the bundle since the last apply: name): take the live values into the file with \`wsc export --only report/revMrrTrnd01 --into .\`, or overwrite it with \`wsc apply --overwrite-ui-edits report/revMrrTrnd01\`.
 Compact plan (5 resources change): values left out; \`--no-compact\` shows them.
 `);
   });
@@ -106,7 +111,7 @@ Compact plan (5 resources change): values left out; \`--no-compact\` shows them.
   it('human, not compact: the list, then the details', () => {
     const out = renderPlanHuman(everyKind(), plainStyle, '.', { compact: false });
     const list = out.indexOf('= report/recorded0001  reports/recorded.yaml\n');
-    const detail = out.indexOf('~ report/revMrrTrnd01 will be updated\n');
+    const detail = out.indexOf('! report/revMrrTrnd01 will be left alone\n');
     expect(list).toBeGreaterThan(0);
     expect(detail).toBeGreaterThan(list);
     expect(out).toContain('    name: "MRR (UI)" → "MRR"\n');
@@ -119,7 +124,7 @@ Compact plan (5 resources change): values left out; \`--no-compact\` shows them.
     expect(j.addresses).toEqual([
       { address: 'folder/Sales/EMEA', action: 'create' },
       { address: 'report/oldReport001', action: 'delete' },
-      { address: 'report/revMrrTrnd01', action: 'update', file: 'reports/mrr-trend.yaml' },
+      { address: 'report/revMrrTrnd01', action: 'blocked', file: 'reports/mrr-trend.yaml' },
       { address: 'report/recorded0001', action: 'record', file: 'reports/recorded.yaml' },
       { address: 'report/source000001', action: 'update', file: 'reports/source.yaml' },
     ]);
@@ -132,7 +137,7 @@ Compact plan (5 resources change): values left out; \`--no-compact\` shows them.
 \`\`\`diff
 + folder/Sales/EMEA                            (name)
 - report/oldReport001                          not in the bundle
-~ report/revMrrTrnd01  reports/mrr-trend.yaml  (name)  ! edited outside wsc
+! report/revMrrTrnd01  reports/mrr-trend.yaml  (name)  ! edited outside wsc
 = report/recorded0001  reports/recorded.yaml
 ~ report/source000001  reports/source.yaml     (source, name)  cannot be changed by update
 \`\`\`
