@@ -410,7 +410,7 @@ export interface UnmanagedResource {
   identity?: string;
 }
 
-/** Whether apply would change anything; refreshing an ownership record alone is not a change, nor a blocked resource. */
+/** Whether apply would change anything; an ownership record alone is not a change, nor a blocked resource. */
 export function hasChanges(plan: Plan): boolean {
   return plan.changes.some(
     (c) =>

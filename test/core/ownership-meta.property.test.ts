@@ -31,7 +31,7 @@ function applyInMemory(p: Plan, state: LiveState): LiveState {
       const rec = (body: Obj, spec: RecordSpec | undefined) => (spec ? (withRecord(body, spec) as Obj) : body);
       if (op.op === 'createReport') {
         const body = rec(op.body as Obj, op.record);
-        reports.set(next, lReport(next, String(body['publicId']), body as Partial<Report>));
+        reports.set(next, lReport(next, String(body['publicId']), body));
         next++;
       } else if (op.op === 'updateReport') {
         const cur = reports.get(op.reportId)!;
@@ -132,7 +132,7 @@ describe('outside edits to meta never widen what apply overwrites or deletes', (
               return { ...w, meta };
             }),
             reports: applied.reports.map((r, i) =>
-              outside[i]?.title !== undefined ? { ...r, title: outside[i]!.title } : r,
+              outside[i]?.title !== undefined ? { ...r, title: outside[i].title } : r,
             ),
           });
           // the bundle changes: some reports dropped (prune), values changed, widgets moved
@@ -144,7 +144,7 @@ describe('outside edits to meta never widen what apply overwrites or deletes', (
           // outside wsc: edits to meta alone
           const tampered = live({
             workbooks: edited.workbooks.map((w) => (metaEdits[4] ? { ...w, meta: editMeta(w.meta, metaEdits[4]) } : w)),
-            reports: edited.reports.map((r, i) => (metaEdits[i] ? { ...r, meta: editMeta(r.meta, metaEdits[i]!) } : r)),
+            reports: edited.reports.map((r, i) => (metaEdits[i] ? { ...r, meta: editMeta(r.meta, metaEdits[i]) } : r)),
           });
           const without = overwrites(plan(d1, edited, ctx({ ownership: own })));
           const withEdits = overwrites(plan(d1, tampered, ctx({ ownership: own })));

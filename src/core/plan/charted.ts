@@ -114,9 +114,9 @@ export function stillChartedError(charted: { report: Report; where: ChartedAt }[
 }
 
 function publishedConfig(w: Workbook): JsonValue | undefined {
-  if (isObj(w.dashboardPublished)) return w.dashboardPublished as JsonValue;
+  if (isObj(w.dashboardPublished)) return w.dashboardPublished;
   const config = w.publishedDashboard?.config;
-  return isObj(config) ? (config as JsonValue) : undefined;
+  return isObj(config) ? (config) : undefined;
 }
 
 /**
