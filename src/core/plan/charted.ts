@@ -116,7 +116,7 @@ export function stillChartedError(charted: { report: Report; where: ChartedAt }[
 function publishedConfig(w: Workbook): JsonValue | undefined {
   if (isObj(w.dashboardPublished)) return w.dashboardPublished;
   const config = w.publishedDashboard?.config;
-  return isObj(config) ? (config) : undefined;
+  return isObj(config) ? config : undefined;
 }
 
 /**
