@@ -12,10 +12,15 @@ export function exportOnlyCommand(address: string, dir = '.'): string {
   return `wsc export --only ${address} --into ${dir}`;
 }
 
+/** A planned delete, blocked or not. */
+export function isDelete(rc: ResourceChange): boolean {
+  return rc.actions.includes('delete') || rc.requests.some((r) => r.phase === 5);
+}
+
 /** What proceeds for a blocked resource, for its address: a sentence ending without a full stop. */
 export function waysForward(rc: ResourceChange, dir?: string): string {
   const b = rc.blocked;
-  const deleting = rc.actions.includes('delete');
+  const deleting = isDelete(rc);
   if (b?.reason === 'other-bundle') {
     return `take it over with \`wsc apply ${b.flag}\`, or remove it from this bundle`;
   }
@@ -32,7 +37,7 @@ export function uiEditLines(rc: ResourceChange, dir?: string): string[] {
   const b = rc.blocked;
   if (b === undefined) return [];
   const mark = b.reason === 'ui-edit' ? `${UI_EDIT_MARK}: ${(rc.uiEdits ?? []).join(', ')}` : `! ${b.message}`;
-  if (!rc.actions.includes('blocked') && !rc.actions.includes('delete')) {
+  if (!rc.actions.includes('blocked') && !isDelete(rc)) {
     return [mark, `the bundle's values win (${b.flag.split(' ')[0]})`];
   }
   return [mark, `apply leaves it alone; ${waysForward(rc, dir)}`];
@@ -77,7 +82,7 @@ export function ownershipLines(plan: Plan, dir?: string): string[] {
       out.push(`${what}, but no delete is planned: ${p.withheld}. Run the plan again.`);
     for (const h of p.held ?? []) out.push(`${h.address} is not deleted: ${h.reason}.`);
   }
-  const blocked = plan.changes.filter((c) => c.actions.includes('blocked') || (c.blocked && c.actions[0] === 'delete'));
+  const blocked = plan.changes.filter((c) => c.actions.includes('blocked'));
   for (const c of blocked) {
     out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, dir)}.`);
   }

@@ -127,6 +127,9 @@ describe('a forged record never makes prune delete', () => {
       rmSync(`${dir}/reports/r.yaml`);
       const p = await cli(['plan', '--prune'], dir, emu);
       expect(p.stdout).toContain('edited outside wsc since the last apply: title');
+      expect(p.stdout).toContain(
+        `keep it by adding its file back, or delete it with \`wsc apply --overwrite-ui-edits report/${pid(1)}\``,
+      );
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve', '--prune'], dir, emu)).code).toBe(5);
       expect(writes(emu.log)).toEqual([]);
