@@ -68,6 +68,7 @@ const EXPECTED: Record<string, string[]> = {
     '--prune',
     '--max-deletes',
     '--overwrite-ui-edits',
+    '--take-over',
     '--compact',
     '--no-compact',
     '--show-unmanaged',

@@ -129,7 +129,7 @@ describe('a UI edit blocks only what it touched', () => {
       );
 
       const p = await cli(['plan'], dir, emu);
-      expect(p.stdout).toContain('~ widget w1 resized');
+      expect(p.stdout).toContain('~ widget w1 "Report 1" resized');
       expect(p.stdout).not.toContain('widget w0 moved');
       expect(p.stdout).toContain(
         'kept as changed outside wsc (the bundle did not change it): meta.dashboardDraft widget w0',
