@@ -136,8 +136,8 @@ describe('convergence over generated bundles and edits', () => {
               } else if (s.kind === 'race') {
                 // two applies of the same bundle at once, then one more if either did not end cleanly
                 const both = await Promise.all([apply(), apply()]);
-                run = both.every((r) => r.code === both[0]!.code && (r.code === 0 || r.code === 5))
-                  ? both[0]!
+                run = both.every((r) => r.code === both[0].code && (r.code === 0 || r.code === 5))
+                  ? both[0]
                   : await apply();
               } else run = await apply();
               const context = `steps ${JSON.stringify(steps)}\n${run.stdout}\n${run.stderr}`;

@@ -82,7 +82,7 @@ export interface ChartedAt {
 export function whereCharted(r: Report, dashboards: readonly Dashboard[]): ChartedAt[] {
   const out: ChartedAt[] = [];
   for (const d of dashboards) {
-    for (const widget of chartingWidgets(d.config, r.publicId, r.id)) {
+    for (const widget of chartingWidgets(d.config, r.publicId ?? '', r.id)) {
       const pos = d.refPos?.get(`report/${r.publicId}`) ?? d.pos;
       const dashboard = d.which === 'draft' ? d.label : `${d.label} (published dashboard)`;
       out.push({ dashboard, widget, ...(pos ? { pos } : {}) });
