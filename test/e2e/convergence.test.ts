@@ -2,23 +2,14 @@
 // and a second apply sends nothing, for every kind, embedded and against a
 // server (issue 29, item 1: the example bundle with `bundle:` set planned
 // three ownership records after its first apply).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
-import { cleanupTemp, copyFixture, emulatorEnv, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { namedExample } from './helpers/bundles.js';
+import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
-
-/** fixtures/example with `bundle: demo` at the top of its wsc.yaml. */
-function namedExample(): string {
-  const dir = copyFixture('example');
-  const file = join(dir, 'wsc.yaml');
-  writeFileSync(file, `bundle: demo\n${readFileSync(file, 'utf8')}`);
-  return dir;
-}
 
 describe('with bundle: set, apply converges at once', () => {
   test('against a server: plan is empty and the second apply sends no request', async () => {

@@ -6,17 +6,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
-import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  copyFixture,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  withEmulator,
-  type Emulator,
-} from './helpers/index.js';
+import { api, namedExample, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
+import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -26,13 +17,6 @@ const named = (bundle: string) => `bundle: ${bundle}\nenvironments:\n  test:\n  
 const cli = (args: string[], dir: string, emu: Emulator) =>
   runCli([...args, '--dir', dir, ...target(emu)], { env: emulatorEnv });
 const deletes = (emu: Emulator) => writes(emu.log).filter((e) => e.method === 'DELETE');
-
-function namedExample(): string {
-  const dir = copyFixture('example');
-  const file = join(dir, 'wsc.yaml');
-  writeFileSync(file, `bundle: demo\n${readFileSync(file, 'utf8')}`);
-  return dir;
-}
 
 describe('prune is safe by construction', () => {
   test("a report the bundle's dashboard still charts: plan and apply --prune refuse, naming report, dashboard, widget and file:line; nothing is deleted", async () => {

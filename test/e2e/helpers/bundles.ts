@@ -2,7 +2,17 @@
 // state back. Files are plain YAML as a user would write them.
 import type { Emulator } from '../../../src/emulator/index.js';
 import type { ReportRec, WorkbookRec } from '../../../src/emulator/types.js';
-import { writeFiles } from './index.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyFixture, writeFiles } from './index.js';
+
+/** A copy of fixtures/example with `bundle: <name>` at the top of its wsc.yaml (ownership on). */
+export function namedExample(name = 'demo'): string {
+  const dir = copyFixture('example');
+  const file = join(dir, 'wsc.yaml');
+  writeFileSync(file, `bundle: ${name}\n${readFileSync(file, 'utf8')}`);
+  return dir;
+}
 
 /** A 12-character publicId for report number i: `rep` + 9 digits. */
 export function pid(i: number): string {
