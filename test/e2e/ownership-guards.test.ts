@@ -81,6 +81,12 @@ describe("another bundle's resource", () => {
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve'], mine, emu)).code).toBe(5);
       expect((await cli(['apply', '--auto-approve', '--overwrite-ui-edits'], mine, emu)).code).toBe(5);
+      const json = await cli(['apply', '--auto-approve', '--output', 'json'], mine, emu);
+      expect(json.code).toBe(5);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        status: 'blocked',
+        skipped: [{ address: `report/${pid(1)}`, blocked: true }],
+      });
       expect(writes(emu.log)).toEqual([]);
       const taken = await cli(['apply', '--auto-approve', '--take-over', `report/${pid(1)}`], mine, emu);
       expect(taken.code).toBe(0);
