@@ -93,7 +93,9 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
   // Checked before anything is read, as for `wsc apply --target`.
   const { checkTargetsIn } = await import('../core/targets.js');
   if ((saved.targets ?? []).length > 0) checkTargetsIn(desired, saved.targets!);
-  if (Array.isArray(opts.overwriteUiEdits)) checkTargetsIn(desired, opts.overwriteUiEdits, '--overwrite-ui-edits');
+  const { checkOwnershipAddresses, overridesOf } = await import('./prepare.js');
+  const pruning = saved.plan.prune?.enabled === true;
+  await checkOwnershipAddresses(desired, opts, pruning);
 
   const { connect } = await import('../api/connect.js');
   const { connectOptions } = await import('./connection.js');
@@ -120,7 +122,6 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
       );
     }
     const { plan } = await import('../core/plan.js');
-    const { overridesOf } = await import('./prepare.js');
     const { requestDifferences } = await import('../core/saved-plan-check.js');
     const derived = plan(desired, live, {
       environment: env.name,
@@ -143,6 +144,7 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
     });
     endPhase('plan');
     // The bundle changed since the plan was saved in a way only a create can make: never applied.
+    if (pruning) await checkOwnershipAddresses(desired, opts, false, derived);
     const refused = createOnlyError(derived);
     if (refused) throw refused;
     const differences = requestDifferences(saved.plan, derived);

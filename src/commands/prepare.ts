@@ -35,6 +35,29 @@ export function overridesOf(opts: PlanOptions | ApplyOptions): Pick<OwnershipCon
   return out;
 }
 
+/**
+ * `--overwrite-ui-edits` and `--take-over` addresses must name a resource of the bundle (exit 3, did you mean);
+ * an overwrite may also name a delete of `plan`. Before the plan (none given), the overwrite addresses are
+ * left for later when `deferOverwrite` (prune is on).
+ */
+export async function checkOwnershipAddresses(
+  desired: DesiredState,
+  opts: PlanOptions | ApplyOptions,
+  deferOverwrite: boolean,
+  plan?: Plan,
+): Promise<void> {
+  const { overwriteUiEdits, takeOver } = opts as ApplyOptions;
+  if (overwriteUiEdits === undefined && takeOver === undefined) return;
+  const { checkTargets, targetableAddresses } = await import('../core/targets.js');
+  const known = targetableAddresses(desired);
+  if (plan === undefined && takeOver !== undefined) checkTargets(takeOver, known, '--take-over');
+  if (!Array.isArray(overwriteUiEdits) || overwriteUiEdits.length === 0 || (plan === undefined && deferOverwrite)) {
+    return;
+  }
+  const deletes = (plan?.changes ?? []).filter((c) => c.requests.some((r) => r.phase === 5)).map((c) => c.address);
+  checkTargets(overwriteUiEdits, [...known, ...deletes], '--overwrite-ui-edits');
+}
+
 function ownershipOf(bundle: string, opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): OwnershipContext {
   const own: OwnershipContext = { bundle, prune: opts.prune === true || env.prune === true, ...overridesOf(opts) };
   if (opts.maxDeletes !== undefined) own.maxDeletes = opts.maxDeletes;
@@ -81,10 +104,10 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   // An unknown --target stops here too: nothing is read for a run that cannot do what was asked.
   if (opts.target.length > 0) (await import('../core/targets.js')).checkTargetsIn(desired, opts.target);
-  // So is an address of --overwrite-ui-edits: a typo there would leave the edit guarded with no word said.
-  const overwrite = 'overwriteUiEdits' in opts ? opts.overwriteUiEdits : undefined;
-  if (Array.isArray(overwrite) && overwrite.length > 0)
-    (await import('../core/targets.js')).checkTargetsIn(desired, overwrite, '--overwrite-ui-edits');
+  // So is an address of --overwrite-ui-edits or --take-over: a typo there would leave the resource guarded with
+  // no word said. With prune, an overwrite may name a delete, known once the deployment is read: checked then.
+  const pruning = opts.prune === true || env.prune === true;
+  await checkOwnershipAddresses(desired, opts, pruning);
   endPhase('bundle');
 
   const [{ connect }, { hintsFor, readLiveState }, { plan, splitOdd }, { reportSemantic, startSemanticCheck }] =
@@ -124,6 +147,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       ...(env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, opts, env) } : {}),
     });
     endPhase('plan');
+    if (pruning) await checkOwnershipAddresses(desired, opts, false, p);
     return { env, desired, warnings, conn, live, plan: p, semantic };
   } catch (e) {
     await conn.close();

@@ -88,6 +88,9 @@ describe("another bundle's resource", () => {
         skipped: [{ address: `report/${pid(1)}`, blocked: true }],
       });
       expect(writes(emu.log)).toEqual([]);
+      const typo = await cli(['apply', '--auto-approve', '--take-over', `report/${pid(1).slice(0, -1)}x`], mine, emu);
+      expect(typo.code).toBe(3);
+      expect(typo.stderr).toContain(`Did you mean \`report/${pid(1)}\`?`);
       const taken = await cli(['apply', '--auto-approve', '--take-over', `report/${pid(1)}`], mine, emu);
       expect(taken.code).toBe(0);
       expect(reportsIn(emu)[0]).toMatchObject({ title: "Team A's", meta: { wsc: { bundle: 'team-a' } } });
@@ -113,6 +116,14 @@ describe('a forged record never makes prune delete', () => {
       expect((await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits'], dir, emu)).code).toBe(5);
       expect(writes(emu.log)).toEqual([]);
       expect(reportsIn(emu).some((r) => r.id === id)).toBe(true);
+      // an address that is neither in the bundle nor a delete of the plan is refused, with prune too
+      const unknown = await cli(
+        ['apply', '--auto-approve', '--prune', '--overwrite-ui-edits', 'report/nothing000000'],
+        dir,
+        emu,
+      );
+      expect(unknown.code).toBe(3);
+      expect(writes(emu.log)).toEqual([]);
       // named explicitly, it goes
       const named = await cli(
         ['apply', '--auto-approve', '--prune', '--overwrite-ui-edits', `report/${pid(9)}`],
