@@ -25,12 +25,18 @@ const status = (e: WscError | undefined) => (e instanceof ApiError ? e.status : 
  */
 const apiAnswered = (e: WscError) => e instanceof ApiError && e.jsonBody === true && [401, 403, 404].includes(e.status);
 
+const BASE_URL_HINT =
+  'Check the base URL: it names the host of the Workspace Content API only (wsc appends /api/v1), ' +
+  'not a web page or another service.';
+
 export const hostAnswers: DoctorCheck = {
   name: 'host',
   async run(ctx) {
     const e = await failure(ctx.probe());
     if (e !== undefined && !apiAnswered(e)) {
-      const hint = e.hint ?? 'Check the base URL: the host only, wsc appends /api/v1.';
+      // A web page's 404 or 401 says nothing of deployments or tokens: the URL is what to check.
+      const page = e instanceof ApiError && e.jsonBody !== true;
+      const hint = page || e.hint === undefined ? BASE_URL_HINT : e.hint;
       const more = e.details.length > 0 ? ` — ${e.details.join(' ')}` : '';
       return fail(`${ctx.client.baseUrl} does not answer as the Workspace Content API: ${e.message}${more}`, hint);
     }

@@ -138,6 +138,9 @@ describe('wsc doctor', () => {
         );
         expect(r.code).toBe(1);
         expect(r.stdout).toMatch(/✗ host: http:\/\/127\.0\.0\.1:\d+ does not answer as the Workspace Content API: /);
+        // The hint is about the URL, never a deployment or a token a web page knows nothing of.
+        expect(r.stdout).toContain('hint: Check the base URL');
+        expect(r.stdout).not.toMatch(/hint: .*(Deployment 1|token)/);
         const lines = checkLines(r.stdout).filter((l) => !l.startsWith('    '));
         expect(lines).toHaveLength(CHECKS.length);
         for (const l of lines.slice(1)) expect(l).toMatch(/^– .*: not checked: host failed$/);
