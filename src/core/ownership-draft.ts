@@ -33,7 +33,7 @@ export interface DraftPartChanges {
   order: boolean;
 }
 
-export function partHash(v: unknown): string {
+function partHash(v: unknown): string {
   return createHash('sha256')
     .update(canonicalJson(withoutNullMembers(v)))
     .digest('hex')
