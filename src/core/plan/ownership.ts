@@ -137,8 +137,8 @@ export function planOwned(
   return p;
 }
 
-function names(address: string, list: true | string[] | undefined, explicit = false): boolean {
-  return (list === true && !explicit) || (Array.isArray(list) && list.includes(address));
+function names(address: string, list: true | string[] | undefined): boolean {
+  return list === true || (Array.isArray(list) && list.includes(address));
 }
 
 /** Marks what blocks a resource (its actions become `blocked` unless a flag names it). */
