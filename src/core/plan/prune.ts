@@ -91,9 +91,7 @@ export function planPrune(
   if (charted.length > 0) throw stillChartedError(charted);
 
   const planned: Planned[] = [];
-  const deleted = new Set<number>();
   for (const r of goneReports) {
-    deleted.add(r.id);
     const address = reportAddress(r);
     const rc: ResourceChange = {
       address,
@@ -129,7 +127,7 @@ export function planPrune(
     // A workbook goes after the reports this plan deletes from it or moves out of it.
     const dependsOn = new Set<string>();
     for (const r of inside) {
-      const id = deleted.has(r.id) ? `${reportAddress(r)}#delete` : reportChanges.get(r.id)?.requests[0]?.id;
+      const id = gone.reports.has(r.id) ? `${reportAddress(r)}#delete` : reportChanges.get(r.id)?.requests[0]?.id;
       if (id !== undefined) dependsOn.add(id);
     }
     const operation = { op: 'deleteWorkbook' as const, workbookId: w.id };
