@@ -1,8 +1,8 @@
 // A scripted HTTP server on 127.0.0.1 port 0 for client tests: each test
 // says how to answer the n-th request; every request is recorded.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
+import { listenOnLoopback } from '../helpers/listen.js';
 
 export interface Seen {
   method: string;
@@ -42,17 +42,7 @@ export async function serve(handler: Handler): Promise<TestServer> {
       void Promise.resolve(handler(s, res, seen.length)).catch(() => res.destroy());
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  const t: TestServer = {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  const t: TestServer = { ...(await listenOnLoopback(server)), seen };
   open.push(t);
   return t;
 }

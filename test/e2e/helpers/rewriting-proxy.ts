@@ -3,7 +3,7 @@
 // answer (shapes the API allows but the emulator does not produce). Every
 // request it forwarded is recorded as it was forwarded.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../helpers/listen.js';
 
 export interface Forwarded {
   method: string;
@@ -57,15 +57,5 @@ export async function rewritingProxy(upstream: string, rules: ProxyRules): Promi
       })().catch(() => res.destroy());
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), seen };
 }
