@@ -5,16 +5,14 @@
 // switch breakpoints, edit files and watch the page follow, and keep
 // screenshots in test-artifacts/ (a CI artifact). Without Chromium the suite
 // is skipped, and its name says why.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
-import { servePreview, type ServedPreview } from './helpers/preview.js';
+import { copyFixture, root, runCli, tempDir } from './helpers/index.js';
+import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
 
-const executable = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
-const reason = executable ? '' : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
 const artifacts = join(root, 'test-artifacts');
 
 type Box = { x: number; y: number; w: number; h: number };
@@ -49,29 +47,17 @@ async function cardBoxes(page: Page): Promise<Record<string, Box>> {
   });
 }
 
-describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
-  let browser: Browser;
-  let served: ServedPreview | undefined;
-  let url = '';
+describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}`, () => {
   let dir = '';
-
-  beforeAll(async () => {
+  const preview = previewInBrowser(() => {
     mkdirSync(artifacts, { recursive: true });
     dir = copyFixture('example');
-    served = await servePreview(['--dir', dir]);
-    url = served.url;
-    browser = await chromium.launch({ executablePath: executable!, args: ['--no-sandbox'] });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (served) expect((await served.stop()).code).toBe(0);
-    cleanupTemp();
+    return ['--dir', dir];
   });
 
   test('lists the workbooks and draws every widget of fixtures/example at its grid position', async () => {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-    await page.goto(url);
+    const page = await preview.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    await page.goto(preview.url);
     await page.waitForSelector('.card');
     expect(await page.locator('nav a').evaluateAll((as) => as.map((a) => a.getAttribute('data-slug')))).toEqual([
       'customer-health',
@@ -101,8 +87,8 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
   });
 
   test('switches breakpoints: a layout of its own, else the nearest larger one fitted into the columns', async () => {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-    await page.goto(`${url}#/revenue-overview/lg`);
+    const page = await preview.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    await page.goto(`${preview.url}#/revenue-overview/lg`);
     await page.waitForSelector('.card');
     const { widgets, cols } = widgetsOf(dir, 'revenue-overview');
     const mrr = widgets.find((w) => w.id === 'mrr-trend')!;
@@ -126,8 +112,8 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
   });
 
   test('follows file changes, keeping the dashboard and breakpoint; TEXT markdown is safe; diagnostics with file:line:col', async () => {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-    await page.goto(`${url}#/revenue-overview/md`);
+    const page = await preview.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    await page.goto(`${preview.url}#/revenue-overview/md`);
     await page.waitForSelector('.card');
     const v0 = Number(await page.evaluate(() => document.body.dataset['version']));
     const before = await cardBoxes(page);
@@ -173,7 +159,7 @@ describe.skipIf(!executable)(`wsc preview in Chromium${reason}`, () => {
       'revenue-overview.sm.svg',
       'sales-pipeline.lg.svg',
     ]);
-    const page = await browser.newPage({ viewport: { width: 1240, height: 900 } });
+    const page = await preview.browser.newPage({ viewport: { width: 1240, height: 900 } });
     for (const f of files) {
       const text = readFileSync(join(out, f), 'utf8');
       const parsed = await page.evaluate((t) => {

@@ -8,15 +8,13 @@
 // change is marked, and the toggle takes the marks away. Screenshots go to
 // test-artifacts/ (a CI artifact). Without Chromium the suite is skipped.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cleanupTemp, copyFixture, root, tempDir } from './helpers/index.js';
-import { servePreview, type ServedPreview } from './helpers/preview.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { copyFixture, root, tempDir } from './helpers/index.js';
+import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
 
-const executable = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
-const reason = executable ? '' : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
 const artifacts = join(root, 'test-artifacts');
 
 type Rect = { left: number; top: number; right: number; bottom: number };
@@ -30,12 +28,8 @@ const rectOf = (page: Page, selector: string): Promise<Rect> =>
     });
 const overlap = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-describe.skipIf(!executable)(`the preview page at laptop sizes${reason}`, () => {
-  let browser: Browser;
-  let served: ServedPreview | undefined;
-  let url = '';
-
-  beforeAll(async () => {
+describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromiumReason}`, () => {
+  const preview = previewInBrowser(() => {
     mkdirSync(artifacts, { recursive: true });
     const repo = tempDir('wsc-git-');
     const git = (...args: string[]) =>
@@ -52,20 +46,12 @@ describe.skipIf(!executable)(`the preview page at laptop sizes${reason}`, () => 
         .replace('visualization: bar', 'visualization: area')
         .replace(/ {6}- id: divider-accounts\n.*\n.*\n/, ''),
     );
-    served = await servePreview(['--dir', repo, '--against', 'git:main']);
-    url = served.url;
-    browser = await chromium.launch({ executablePath: executable!, args: ['--no-sandbox'] });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (served) expect((await served.stop()).code).toBe(0);
-    cleanupTemp();
+    return ['--dir', repo, '--against', 'git:main'];
   });
 
   async function open(width: number, height: number, hash = '#/revenue-overview/lg'): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height } });
-    await page.goto(`${url}${hash}`);
+    const page = await preview.browser.newPage({ viewport: { width, height } });
+    await page.goto(`${preview.url}${hash}`);
     await page.waitForSelector('.card');
     return page;
   }

@@ -2,7 +2,16 @@
 // test process on a free loopback port, the page's address read from its first
 // line; `stop` sends SIGINT and resolves to the run's result.
 import type { ChildProcess } from 'node:child_process';
-import { runCli, type CliResult } from './index.js';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { cleanupTemp, runCli, type CliResult } from './index.js';
+
+/** Debian's Chromium, if installed; browser suites skip without it and say why in their name. */
+export const chromiumExecutable = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
+export const noChromiumReason = chromiumExecutable
+  ? ''
+  : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
 
 export interface ServedPreview {
   url: string;
@@ -33,4 +42,30 @@ export async function servePreview(args: string[]): Promise<ServedPreview> {
       return done;
     },
   };
+}
+
+export interface PreviewInBrowser {
+  browser: Browser;
+  url: string;
+}
+
+/**
+ * Inside a describe: before all, `wsc preview` with the arguments `setup` returns is served and
+ * Chromium launched (fields filled in then); after all, both are closed (the preview must exit 0)
+ * and temp dirs removed.
+ */
+export function previewInBrowser(setup: () => string[] | Promise<string[]>): PreviewInBrowser {
+  const ctx = { url: '' } as PreviewInBrowser;
+  let served: ServedPreview | undefined;
+  beforeAll(async () => {
+    served = await servePreview(await setup());
+    ctx.url = served.url;
+    ctx.browser = await chromium.launch({ executablePath: chromiumExecutable!, args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(async () => {
+    await ctx.browser?.close();
+    if (served) expect((await served.stop()).code).toBe(0);
+    cleanupTemp();
+  });
+  return ctx;
 }
