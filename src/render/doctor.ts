@@ -1,7 +1,7 @@
 // `wsc doctor` output: one ✓/✗ line per check (– for one not run), a hint
 // under each failed one, the check's findings under it, and a closing line;
-// or the same as JSON. The human form comes in pieces so that the command
-// prints each line as soon as it is decided. Pure: (model, style) -> string.
+// or the same as JSON. The human form comes in pieces (header, line, summary)
+// so that the command prints each line as soon as it is decided. Pure: (model, style) -> string.
 import type { CheckLine } from '../doctor/types.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
@@ -42,14 +42,6 @@ export function renderDoctorSummary(checks: readonly CheckLine[], style: Style):
   if (failed === 0 && skipped === 0) return `${c.green(`All ${checks.length} checks passed.`)}\n`;
   const notRun = skipped > 0 ? `, ${skipped} not checked` : '';
   return `${c.red(`${failed} of ${checks.length} checks failed${notRun}.`)}\n`;
-}
-
-export function renderDoctorHuman(r: DoctorReport, style: Style): string {
-  return (
-    renderDoctorHeader(r) +
-    r.checks.map((x) => renderDoctorLine(x, style)).join('') +
-    renderDoctorSummary(r.checks, style)
-  );
 }
 
 export function renderDoctorJson(r: DoctorReport): string {
