@@ -10,13 +10,16 @@
 //
 // Prism lives in contract/ under its own lockfile (`npm ci --prefix contract`,
 // which .ci/run does); without it the suite is skipped with a message saying
-// so, except under CI, where a missing proxy fails instead of passing quietly.
+// so, `CI` set or not (a fork's CI that never installed it still passes).
+// WSC_REQUIRE_CONTRACT=1, which .ci/run sets, turns that skip into a failure,
+// so the CI that does install Prism cannot pass without running the suite.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, uiMadeSeed, type Emulator } from '../../src/emulator/index.js';
+import { contractGate } from '../helpers/contract-gate.js';
 import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
 
 const prismJs = join(root, 'contract/node_modules/@stoplight/prism-cli/dist/index.js');
@@ -24,15 +27,10 @@ const excerpt = join(root, 'contract/cube-platform-api.excerpt.yaml');
 const sharedExcerpt = join(root, '../shared/api/cube-platform-api.excerpt.yaml');
 const dataModelExcerpt = join(root, 'contract/cube-platform-data-model.excerpt.yaml');
 const sharedDataModelExcerpt = join(root, '../shared/api/cube-platform-data-model.excerpt.yaml');
-const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
-const skipReason = inCi
-  ? undefined
-  : !existsSync(prismJs)
-    ? 'contract/node_modules is missing: run `npm ci --prefix contract` to install Prism'
-    : !existsSync(excerpt)
-      ? `the API description is missing: ${excerpt}`
-      : undefined;
-if (skipReason) console.warn(`contract.test.ts skipped: ${skipReason}`);
+const gate = contractGate(process.env, { prism: prismJs, description: excerpt });
+if (gate.missing && !gate.required) {
+  console.warn(`contract.test.ts skipped: ${gate.missing} (WSC_REQUIRE_CONTRACT=1 makes this a failure)`);
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,14 +51,15 @@ describe('contract: the vendored API description', () => {
   it.skipIf(!existsSync(sharedDataModelExcerpt))('its data-model part is a verbatim copy of ../shared/api too', () => {
     expect(readFileSync(dataModelExcerpt, 'utf8')).toBe(readFileSync(sharedDataModelExcerpt, 'utf8'));
   });
-  it.runIf(inCi)('Prism is installed under CI (npm ci --prefix contract)', () => {
-    expect(existsSync(prismJs), 'contract/node_modules is missing: .ci/run must run `npm ci --prefix contract`').toBe(
-      true,
-    );
-  });
+  it.runIf(gate.required)(
+    'Prism is installed, as WSC_REQUIRE_CONTRACT asks (.ci/run: npm ci --prefix contract)',
+    () => {
+      expect(gate.missing, `WSC_REQUIRE_CONTRACT is set but ${gate.missing}`).toBeUndefined();
+    },
+  );
 });
 
-describe.skipIf(skipReason !== undefined)(
+describe.skipIf(gate.missing !== undefined)(
   'contract: wsc and the emulator conform to the API description (Prism proxy --errors)',
   () => {
     let emu: Emulator;
