@@ -1,7 +1,7 @@
 // An export kept in memory, file by file, as `wsc export` would write it
 // (`wsc doctor --deep` loads it back without touching the disk).
 import { parse } from 'yaml';
-import type { DocKind, ExportSink } from '../core/export.js';
+import type { DocKind, ExportSink } from '../core/export/index.js';
 import type { Doc } from '../core/export/docs.js';
 import { serializeDoc } from './write.js';
 

@@ -18,8 +18,8 @@ import {
 import { lstat, mkdir, readdir, readFile, realpath, rename as fsRename } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
-import type { DocKind, ExportSink } from '../core/export.js';
-import { DIRS } from '../core/export.js';
+import type { DocKind, ExportSink } from '../core/export/index.js';
+import { DIRS } from '../core/export/index.js';
 import type { Doc } from '../core/export/docs.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import { fsCause, MAX_FILE_BYTES } from '../yaml/read.js';

@@ -3,7 +3,7 @@
 // and the shared plan preparation of `wsc plan`.
 import { resolve } from 'node:path';
 import type { ApplyOptions } from './options.js';
-import { execute, type ApplyResult } from '../core/execute.js';
+import { execute, type ApplyResult } from '../core/execute/index.js';
 import { hasRequests, type Plan } from '../core/model.js';
 import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
@@ -121,7 +121,7 @@ async function applySavedPlan(planFile: string, opts: Options, ctx: CommandConte
         { hint: 'Run `wsc plan --out FILE` again, review it, and apply the new plan.' },
       );
     }
-    const { plan } = await import('../core/plan.js');
+    const { plan } = await import('../core/plan/index.js');
     const { requestDifferences } = await import('../core/saved-plan-check.js');
     const derived = plan(desired, live, {
       environment: env.name,

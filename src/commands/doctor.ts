@@ -57,7 +57,7 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   const json = opts.output === 'json';
   try {
     const { hintsFor, readLiveState } = await import('../api/live.js');
-    const { plan } = await import('../core/plan.js');
+    const { plan } = await import('../core/plan/index.js');
     let planned: ReturnType<typeof planOnce> | undefined;
     const planOnce = async () => {
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };

@@ -39,7 +39,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
   const { connect } = await import('../api/connect.js');
   const { readFolderTree } = await import('../api/folders.js');
   const { normalizeSlug } = await import('../domain/wire.js');
-  const { exportDeployment } = await import('../core/export.js');
+  const { exportDeployment } = await import('../core/export/index.js');
   const { MemorySink, placeExport, bundleMatches, intoDecisions } = await import('../core/export/into.js');
   const { DirSink } = await import('../bundle/write-files.js');
   const render = await import('../render/export.js');

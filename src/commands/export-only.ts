@@ -48,7 +48,7 @@ type EnvAndBundle = Awaited<ReturnType<typeof environmentAndBundle>>;
 /** The deployment, read once, and the plan of the bundle against it. */
 export async function liveAndPlan(conn: Connection, { env, desired }: EnvAndBundle, targets: string[]) {
   const { hintsFor, readLiveState } = await import('../api/live.js');
-  const { plan } = await import('../core/plan.js');
+  const { plan } = await import('../core/plan/index.js');
   const hints = hintsFor(desired);
   const live = await readLiveState(conn.client, conn.deploymentId, hints);
   const p = plan(desired, live, {

@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import { readFolderTree, workbookPages } from '../api/folders.js';
 import { oddCollector } from '../api/live.js';
 import { paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
-import type { ExportSource } from '../core/export.js';
+import type { ExportSource } from '../core/export/index.js';
 import type { OddItem } from '../core/model.js';
 
 /** `odd`, when given, collects the items this version of wsc cannot read; they are left out of the export. */

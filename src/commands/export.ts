@@ -25,7 +25,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   const { resolveEnvironment } = await import('../config/environment.js');
   const { DirSink, GITIGNORE } = await import('../bundle/write-files.js');
   const { generatedConfig } = await import('../bundle/write.js');
-  const { exportDeployment } = await import('../core/export.js');
+  const { exportDeployment } = await import('../core/export/index.js');
   const render = await import('../render/export.js');
 
   const connOpts = connectOptions(opts, ctx);

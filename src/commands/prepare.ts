@@ -71,7 +71,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   const later = Promise.all([
     import('../api/connect.js'),
     import('../api/live.js'),
-    import('../core/plan.js'),
+    import('../core/plan/index.js'),
     import('./semantic.js'),
   ]);
   later.catch(() => undefined);

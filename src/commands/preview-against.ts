@@ -147,7 +147,7 @@ export async function envBaselines(
     import('../config/environment.js'),
     import('../api/connect.js'),
     import('../api/live.js'),
-    import('../core/plan.js'),
+    import('../core/plan/index.js'),
   ]);
   const env = await resolveEnvironment({ dir, flags: { env: name }, env: ctx.env });
   const common = { dir, output: 'human' as const, color: opts.color, verbose: false, concurrency: 8, maxRetries: 6 };

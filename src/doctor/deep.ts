@@ -8,9 +8,9 @@ import { hintsFor, readLiveState } from '../api/live.js';
 import { MemorySink } from '../bundle/memory-sink.js';
 import { loadBundleTexts } from '../bundle/load.js';
 import type { ResolvedEnvironment } from '../config/types.js';
-import { exportDeployment, type ExportSource } from '../core/export.js';
+import { exportDeployment, type ExportSource } from '../core/export/index.js';
 import type { OddItem, ResourceChange } from '../core/model.js';
-import { plan } from '../core/plan.js';
+import { plan } from '../core/plan/index.js';
 import { ApiError, isWscError, NetworkError } from '../errors.js';
 import { pass, type DeepFindings, type DoctorCheck } from './types.js';
 

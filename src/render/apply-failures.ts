@@ -3,7 +3,7 @@
 // honestly whether re-running apply will converge: only when every failure
 // was transient (no answer, throttled, a server error, an interruption) and
 // nothing was blocked (a blocked resource stays blocked until someone acts).
-import { INTERRUPTED, type ApplyResult, type FailedRequest } from '../core/execute.js';
+import { INTERRUPTED, type ApplyResult, type FailedRequest } from '../core/execute/index.js';
 import { THROTTLE_STATUSES, TRANSIENT_CONFLICT_CODES, UNKNOWN_OUTCOME_STATUSES } from '../domain/wire.js';
 import { ApiError, NetworkError, type WscError } from '../errors.js';
 import type { Style } from './style.js';

@@ -2,7 +2,7 @@
 // the resources export had to give an identity to, and what it could not
 // turn into references. Human text (lists cut after a few lines; the JSON
 // form has everything) and a stable JSON summary.
-import type { ExportSummary, ExportWarning } from '../core/export.js';
+import type { ExportSummary, ExportWarning } from '../core/export/index.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
 

@@ -3,7 +3,7 @@
 // recoveries printed above it and a line per kind once its last request has
 // ended; anywhere else, plain lines in the order requests end.
 import ora, { type Ora } from 'ora';
-import type { ApplyEvent, Phase } from '../core/execute.js';
+import type { ApplyEvent, Phase } from '../core/execute/index.js';
 import { PHASE_TITLES, renderApplyEvent } from './apply.js';
 import { LISTED_PER_CAUSE } from './apply-failures.js';
 import type { Style } from './style.js';

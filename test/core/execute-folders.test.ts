@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder } from '../../src/domain/wire.js';
 import { createFolderOnce } from '../../src/core/execute/folder-create.js';
-import { execute } from '../../src/core/execute.js';
+import { execute } from '../../src/core/execute/index.js';
 import type { ApiPort } from '../../src/core/model.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { applyResultJson, renderApplySummary } from '../../src/render/apply.js';
 import { decideStyle } from '../../src/render/style.js';

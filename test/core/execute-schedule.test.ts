@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Workbook } from '../../src/domain/wire.js';
-import { execute } from '../../src/core/execute.js';
+import { execute } from '../../src/core/execute/index.js';
 import type { ApiPort, Plan, PlannedRequest } from '../../src/core/model.js';
 import { ApiError } from '../../src/errors.js';
 import { runs } from '../helpers/property.js';

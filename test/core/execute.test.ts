@@ -4,7 +4,7 @@
 // the built CLI against the emulator: test/e2e/apply*.test.ts.)
 import { describe, expect, test } from 'vitest';
 import type { Folder, Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
-import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute.js';
+import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute/index.js';
 import type { ApiPort, Plan, PlannedRequest, ResourceChange } from '../../src/core/model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';
 

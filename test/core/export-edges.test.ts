@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DirSink, GITIGNORE } from '../../src/bundle/write-files.js';
-import { exportDeployment, type ExportSource } from '../../src/core/export.js';
+import { exportDeployment, type ExportSource } from '../../src/core/export/index.js';
 import { freePath, MemorySink, placeExport, renameRefs } from '../../src/core/export/into.js';
 import { reportFileRaw } from '../../src/core/export/names.js';
 import { lReport, lWorkbook } from './builders.js';

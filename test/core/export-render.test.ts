@@ -1,6 +1,6 @@
 // The export summary as the user reads it (human) and as scripts read it (JSON).
 import { describe, expect, test } from 'vitest';
-import type { ExportSummary } from '../../src/core/export.js';
+import type { ExportSummary } from '../../src/core/export/index.js';
 import { renderExportHuman, renderExportJson, renderExportWarnings } from '../../src/render/export.js';
 import { plainStyle } from '../../src/render/style.js';
 

@@ -17,10 +17,10 @@ import {
   type ExportSink,
   type ExportSource,
   type Doc,
-} from '../../src/core/export.js';
+} from '../../src/core/export/index.js';
 import { jsonQueryValue, reportDoc, workbookDoc, type RefLookup } from '../../src/core/export/docs.js';
 import { mintPublicId } from '../../src/core/export/mint.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { ctx, lAttr, lReport, lWorkbook } from './builders.js';
 import { runs } from '../helpers/property.js';

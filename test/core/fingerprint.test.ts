@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFingerprints } from '../../src/core/fingerprint.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, lAttr, live, lReport, lWorkbook } from './builders.js';
 

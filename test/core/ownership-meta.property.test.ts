@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import type { Report, Workbook } from '../../src/domain/wire.js';
 import type { DesiredReport, DesiredWorkbook, JsonValue, LiveState, Plan, RecordSpec } from '../../src/core/model.js';
 import { withRecord } from '../../src/core/ownership.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { runs } from '../helpers/property.js';
 import { ctx, desired, dReport, dWorkbook, live, lReport, lWorkbook } from './builders.js';
 

@@ -14,7 +14,7 @@ import {
   recordFor,
   withRecord,
 } from '../../src/core/ownership.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import type { JsonValue, RecordSpec } from '../../src/core/model.js';
 import { ctx, desired, dWorkbook, live, lWorkbook } from './builders.js';
 

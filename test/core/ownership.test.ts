@@ -3,11 +3,11 @@
 import { describe, expect, test } from 'vitest';
 import type { Report } from '../../src/domain/wire.js';
 import { ApiError } from '../../src/errors.js';
-import { execute } from '../../src/core/execute.js';
+import { execute } from '../../src/core/execute/index.js';
 import type { ApiPort, OwnershipContext, Plan, PlannedRequest } from '../../src/core/model.js';
 import { hasChanges, hasRequests } from '../../src/core/model.js';
 import { fieldHash, recordFor, withRecord } from '../../src/core/ownership.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { defaultMaxDeletes } from '../../src/core/plan/prune.js';
 import { ctx, dReport, desired, dWorkbook, live, lReport, lWorkbook } from './builders.js';
 

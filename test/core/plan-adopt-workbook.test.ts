@@ -1,7 +1,7 @@
 // Adopting a UI-made (slugless) workbook, the draft read from wherever the
 // server keeps it, and live items wsc cannot read (tolerant reading).
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { liveDraft } from '../../src/core/live-draft.js';
 import { ctx, desired, dReport, dWorkbook, errorOf, live, lWorkbook } from './builders.js';
 

@@ -1,7 +1,7 @@
 // Adopt blocks checked by the planner: only a report without a publicId of its
 // own can be given one; the block's publicId names the report's live one.
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { ctx, desired, dReport, errorOf, live, lReport } from './builders.js';
 

@@ -1,7 +1,7 @@
 // Two live workbooks holding one slug: the plan names both and refuses to
 // pick one (before, the one with the lower id was silently managed).
 import { describe, expect, test } from 'vitest';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { ctx, dWorkbook, live, lWorkbook } from './builders.js';
 
 describe('a slug held by two live workbooks', () => {

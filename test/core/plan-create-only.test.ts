@@ -1,7 +1,7 @@
 // Create-only fields in the planner: compared on existing resources, shown
 // marked, never sent; the refusal names each difference.
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { createOnlyError, isShown } from '../../src/core/plan/create-only.js';
 import { ctx, dAttr, desired, dReport, lAttr, live, lReport } from './builders.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder } from '../../src/domain/wire.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { ctx, desired, dReport, dWorkbook, live, lReport, lWorkbook } from './builders.js';
 
 const folder = (id: number, name: string, parentId: number | null = null) => ({ id, name, parentId }) as Folder;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import { collectRefs } from '../../src/core/refs.js';
 import { isRef, type DesiredState, type JsonValue, type LiveState, type PlanContext } from '../../src/core/model.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { livePublicId } from '../../src/core/publicid.js';
 import { dAttr, dReport, dWorkbook, lAttr, lReport, lWorkbook } from './builders.js';
 import { runs } from '../helpers/property.js';

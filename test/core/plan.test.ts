@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { derivePublicId } from '../../src/core/publicid.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import type { JsonValue } from '../../src/core/model.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, errorOf, lAttr, live, lReport, lWorkbook } from './builders.js';
 

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/core/execute/graph.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { damageJson, jsonDamage } from '../helpers/json-damage.js';

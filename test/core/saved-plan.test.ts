@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { ctx, desired, dReport, dWorkbook, live, lWorkbook } from './builders.js';

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { JsonValue, OwnershipContext, Plan, RecordSpec } from '../../src/core/model.js';
 import { draftParts, fieldHash, makeRecord, recordFor } from '../../src/core/ownership.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { ctx, desired, dWorkbook, live, lWorkbook } from './builders.js';
 
 type Obj = { [k: string]: JsonValue };

@@ -1,6 +1,6 @@
 // Apply's progress lines and result, as printed (plain style).
 import { describe, expect, test } from 'vitest';
-import { INTERRUPTED, type ApplyResult } from '../../src/core/execute.js';
+import { INTERRUPTED, type ApplyResult } from '../../src/core/execute/index.js';
 import type { Plan, PlannedRequest } from '../../src/core/model.js';
 import {
   applyStatus,

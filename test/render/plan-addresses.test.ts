@@ -1,7 +1,7 @@
 // Every plan starts with every address that changes; compact plans; values by
 // identity; the still-charted warning; unmanaged resources; 300 resources.
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import type { Plan, ResourceChange } from '../../src/core/model.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { COMPACT_OVER } from '../../src/render/plan-addresses.js';

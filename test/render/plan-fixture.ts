@@ -1,5 +1,5 @@
 // One plan with every kind of change, made by the planner from small inputs.
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import type { Plan } from '../../src/core/model.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, live, lReport, lWorkbook } from '../core/builders.js';
 

@@ -5,7 +5,7 @@
 // the values that the planned field changes take. The rest are new, and get
 // new files beside the bundle's, never over one of them. Pure: the export
 // arrives as documents, the bundle as the plan's matches.
-import type { DocKind, ExportSink } from '../export.js';
+import type { DocKind, ExportSink } from './index.js';
 import type { Doc } from './docs.js';
 import type { DesiredState, ResourceChange } from '../model.js';
 import { mergeResource, type MergeResult } from './merge.js';

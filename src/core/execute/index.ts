@@ -8,15 +8,15 @@
 // phases follow from the dependencies (see execute/graph.ts), so user
 // attributes and unrelated resources never wait for a whole phase.
 import pLimit from 'p-limit';
-import { InternalError, isWscError, type SourcePos, type WscError } from '../errors.js';
-import type { ApiPort, Plan, PlannedRequest } from './model.js';
-import { buildGraph, type RequestGraph } from './execute/graph.js';
-import { trackPhases, type PhaseTracker } from './execute/phases.js';
-import { makeSender, type Sent } from './execute/send.js';
-import { emptyFolders, summarise } from './execute/summary.js';
-import { INTERRUPTED, type ApplyEvent, type ApplyResult, type ExecuteOptions, type Outcome } from './execute/types.js';
+import { InternalError, isWscError, type SourcePos, type WscError } from '../../errors.js';
+import type { ApiPort, Plan, PlannedRequest } from '../model.js';
+import { buildGraph, type RequestGraph } from './graph.js';
+import { trackPhases, type PhaseTracker } from './phases.js';
+import { makeSender, type Sent } from './send.js';
+import { emptyFolders, summarise } from './summary.js';
+import { INTERRUPTED, type ApplyEvent, type ApplyResult, type ExecuteOptions, type Outcome } from './types.js';
 
-export * from './execute/types.js';
+export * from './types.js';
 
 export async function execute(plan: Plan, port: ApiPort, opts: ExecuteOptions): Promise<ApplyResult> {
   const graph = buildGraph(plan);

@@ -12,20 +12,20 @@ import type {
   PlanSummary,
   ResourceChange,
   UnmanagedResource,
-} from './model.js';
-import { dashboardsAfter, stillChartedWarnings } from './plan/charted.js';
-import { planFolders } from './plan/folder.js';
-import { locateChanges } from './plan/locate.js';
-import { match, refTargets } from './plan/match.js';
-import { refuseManagedOdd, splitOdd } from './plan/odd.js';
-import { planOwned } from './plan/ownership.js';
-import { planPrune } from './plan/prune.js';
-import { planReport } from './plan/report.js';
-import { planUserAttribute } from './plan/user-attribute.js';
-import { planWorkbook } from './plan/workbook.js';
-import { checkTargetsIn, selectTargets } from './targets.js';
+} from '../model.js';
+import { dashboardsAfter, stillChartedWarnings } from './charted.js';
+import { planFolders } from './folder.js';
+import { locateChanges } from './locate.js';
+import { match, refTargets } from './match.js';
+import { refuseManagedOdd, splitOdd } from './odd.js';
+import { planOwned } from './ownership.js';
+import { planPrune } from './prune.js';
+import { planReport } from './report.js';
+import { planUserAttribute } from './user-attribute.js';
+import { planWorkbook } from './workbook.js';
+import { checkTargetsIn, selectTargets } from '../targets.js';
 
-export { splitOdd } from './plan/odd.js';
+export { splitOdd } from './odd.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;

@@ -11,10 +11,10 @@
 // publicId is re-keyed (an earlier one is patched when a later one shows the
 // same id), and names that collide are all suffixed (an earlier file is
 // renamed). No I/O here: the source and the sink are ports.
-import type { Report, UserAttribute, Workbook } from '../domain/wire.js';
-import { isPlaceholderPublicId } from '../domain/wire.js';
-import { SCHEMA_OF_KIND, type Kind } from '../domain/bundle-schema/index.js';
-import { ApiError, WscError, EXIT } from '../errors.js';
+import type { Report, UserAttribute, Workbook } from '../../domain/wire.js';
+import { isPlaceholderPublicId } from '../../domain/wire.js';
+import { SCHEMA_OF_KIND, type Kind } from '../../domain/bundle-schema/index.js';
+import { ApiError, WscError, EXIT } from '../../errors.js';
 import {
   reportDoc,
   userAttributeDoc,
@@ -23,9 +23,9 @@ import {
   type Dangling,
   type Doc,
   type RefLookup,
-} from './export/docs.js';
-import { mintPublicId } from './export/mint.js';
-import { selectWorkbooks, workbookIndex, type Selection, type WorkbookEntry } from './export/select.js';
+} from './docs.js';
+import { mintPublicId } from './mint.js';
+import { selectWorkbooks, workbookIndex, type Selection, type WorkbookEntry } from './select.js';
 import {
   DIRS,
   type Adoption,
@@ -36,13 +36,13 @@ import {
   type ExportSource,
   type ExportSummary,
   type ExportWarning,
-} from './export/types.js';
-import { FolderPaths } from './export/folders.js';
-import { DOC_SHAPES, inExportOrder } from './export/order.js';
-import { assignNames, NameRegistry, reportFileRaw } from './export/names.js';
+} from './types.js';
+import { FolderPaths } from './folders.js';
+import { DOC_SHAPES, inExportOrder } from './order.js';
+import { assignNames, NameRegistry, reportFileRaw } from './names.js';
 
-export type { Doc } from './export/docs.js';
-export * from './export/types.js';
+export type { Doc } from './docs.js';
+export * from './types.js';
 
 const KIND_OF: Record<DocKind, Kind> = { workbook: 'Workbook', report: 'Report', 'user-attribute': 'UserAttribute' };
 
