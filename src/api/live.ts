@@ -3,7 +3,7 @@
 // compares. Cost: ceil(R/page) + ceil(W/page) + ceil(A/page) requests, at
 // least one each. Reports are read in createdAt order: no update moves a
 // report in it, so the chain cannot skip one that was there all along.
-import type { DesiredState, LiveState, OddItem } from '../core/model.js';
+import type { DesiredState, LiveState, UnreadableItem } from '../core/model.js';
 import type { ApiClient } from './client.js';
 import { listFolders, readAllWorkbooks, readFolderTree } from './folders.js';
 import { normalizeSlug, paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
@@ -36,7 +36,10 @@ export function hintsFor(desired: DesiredState): LiveHints {
  * (tolerant reading): one entry per item, even when lists read as one (the
  * workbooks of the root and of each folder) list it twice.
  */
-export function oddCollector(odd: OddItem[], kind: OddItem['kind']): (item: unknown, why: string) => void {
+export function unreadableCollector(
+  unreadable: UnreadableItem[],
+  kind: UnreadableItem['kind'],
+): (item: unknown, why: string) => void {
   const seen = new Set<number>();
   const key = kind === 'report' ? 'publicId' : kind === 'workbook' ? 'slug' : 'name';
   return (item, why) => {
@@ -47,10 +50,10 @@ export function oddCollector(odd: OddItem[], kind: OddItem['kind']): (item: unkn
       seen.add(id);
     }
     const raw = o[key];
-    const entry: OddItem = { kind, why };
+    const entry: UnreadableItem = { kind, why };
     if (id !== undefined) entry.id = id;
     if (typeof raw === 'string') entry.identity = kind === 'workbook' ? normalizeSlug(raw) : raw;
-    odd.push(entry);
+    unreadable.push(entry);
   };
 }
 
@@ -70,7 +73,7 @@ export async function readLiveState(
   deploymentId: number,
   hints: LiveHints = {},
 ): Promise<LiveState> {
-  const odd: OddItem[] = [];
+  const unreadable: UnreadableItem[] = [];
   const reportCount = new CountWatch();
   const workbookCount = new CountWatch();
   // Read once: at the start when the bundle names folders, else only if the
@@ -87,26 +90,31 @@ export async function readLiveState(
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
     client.listAll(paths.reports(deploymentId), Report, REPORT_ORDER, {
       asIs: true,
-      onInvalid: oddCollector(odd, 'report'),
+      onInvalid: unreadableCollector(unreadable, 'report'),
       onPage: (p) => reportCount.see(p.count),
     }),
     readAllWorkbooks(client, deploymentId, folders, {
       onPage: (p) => workbookCount.see(p.count),
-      onInvalid: oddCollector(odd, 'workbook'),
+      onInvalid: unreadableCollector(unreadable, 'workbook'),
     }),
     hints.userAttributes === false
       ? Promise.resolve([])
-      : client.listAll(paths.userAttributes(), UserAttribute, {}, { onInvalid: oddCollector(odd, 'user-attribute') }),
+      : client.listAll(
+          paths.userAttributes(),
+          UserAttribute,
+          {},
+          { onInvalid: unreadableCollector(unreadable, 'user-attribute') },
+        ),
   ]);
   const workbooks = workbookRead.workbooks;
   const live: LiveState = { reports, workbooks, userAttributes };
   if (tree !== undefined) live.folders = await tree;
-  if (odd.length > 0) live.odd = odd;
+  if (unreadable.length > 0) live.unreadable = unreadable;
   // Items left out as unreadable were still read: they count towards the whole.
-  const oddOf = (kind: OddItem['kind']) => odd.filter((o) => o.kind === kind).length;
+  const unreadableOf = (kind: UnreadableItem['kind']) => unreadable.filter((o) => o.kind === kind).length;
   const shortReads = [
-    reportCount.short('reports', reports.length + oddOf('report')),
-    workbookCount.short('workbooks', workbooks.length + oddOf('workbook')),
+    reportCount.short('reports', reports.length + unreadableOf('report')),
+    workbookCount.short('workbooks', workbooks.length + unreadableOf('workbook')),
   ].filter((x) => x !== undefined);
   if (shortReads.length > 0) live.shortReads = shortReads;
   return live;

@@ -19,7 +19,7 @@ export const MAX_PAGES = 100_000;
 /** So many empty pages in a row, each promising more, is a server paging forever with fresh cursors. */
 export const MAX_EMPTY_PAGES_IN_A_ROW = 100;
 
-/** A list page with its items not yet validated: an odd item must not fail the page (tolerant reading). */
+/** A list page with its items not yet validated: an unreadable item must not fail the page (tolerant reading). */
 const rawListEnvelope = z.looseObject({
   items: z.array(z.unknown()),
   pageInfo: PageInfo.nullish(),
@@ -43,7 +43,7 @@ export interface PageOptions {
   /**
    * Tolerant reading: an item that fails its schema is handed here (as sent,
    * with what is wrong with it) and left out, instead of failing the read.
-   * The caller decides whether it matters (see core/plan/odd.ts).
+   * The caller decides whether it matters (see core/plan/unreadable.ts).
    */
   onInvalid?: (item: unknown, why: string) => void;
   /** The resource the list is read for, named in --verbose lines and wait notices. */

@@ -9,7 +9,7 @@ import type { DoctorOptions } from './options.js';
 import { EXIT, isWscError } from '../errors.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
-import type { OddItem } from '../core/model.js';
+import type { UnreadableItem } from '../core/model.js';
 
 /** One request's time in doctor (the configured timeout when shorter). */
 export const DOCTOR_REQUEST_TIMEOUT_MS = 5_000;
@@ -69,9 +69,9 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
     const deep = async () => {
       const { deepRoundTrip } = await import('../doctor/deep.js');
       const { exportSourceOf } = await import('./export-source.js');
-      const odd: OddItem[] = [];
-      const source = exportSourceOf(conn.client, conn.deploymentId, odd);
-      return deepRoundTrip({ client: conn.client, deploymentId: conn.deploymentId, env, source, odd });
+      const unreadable: UnreadableItem[] = [];
+      const source = exportSourceOf(conn.client, conn.deploymentId, unreadable);
+      return deepRoundTrip({ client: conn.client, deploymentId: conn.deploymentId, env, source, unreadable });
     };
     const baseUrl = env.embedded ? 'embedded emulator' : conn.baseUrl;
     const head = { environment: env.name, baseUrl, deploymentId: conn.deploymentId };

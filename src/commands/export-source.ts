@@ -4,18 +4,19 @@
 // only the root's.
 import type { ApiClient } from '../api/client.js';
 import { readFolderTree, workbookPages } from '../api/folders.js';
-import { oddCollector } from '../api/live.js';
+import { unreadableCollector } from '../api/live.js';
 import { paths, Report, UserAttribute, type Folder } from '../domain/wire.js';
 import type { ExportSource } from '../core/export/index.js';
-import type { OddItem } from '../core/model.js';
+import type { UnreadableItem } from '../core/model.js';
 
-/** `odd`, when given, collects the items this version of wsc cannot read; they are left out of the export. */
-export function exportSourceOf(client: ApiClient, deploymentId: number, odd?: OddItem[]): ExportSource {
-  const tolerant = (kind: OddItem['kind']) => (odd ? { onInvalid: oddCollector(odd, kind) } : {});
+/** `unreadable`, when given, collects the items this version of wsc cannot read; they are left out of the export. */
+export function exportSourceOf(client: ApiClient, deploymentId: number, unreadable?: UnreadableItem[]): ExportSource {
+  const tolerant = (kind: UnreadableItem['kind']) =>
+    unreadable ? { onInvalid: unreadableCollector(unreadable, kind) } : {};
   // One tree read at most, shared by the workbook listing and the folder paths.
   let tree: Promise<Folder[]> | undefined;
   const folders = () => (tree ??= readFolderTree(client, deploymentId));
-  // One collector for both reads of the workbooks: an odd workbook is named once.
+  // One collector for both reads of the workbooks: an unreadable workbook is named once.
   const workbookOpts = tolerant('workbook');
   return {
     workbooks: () => workbookPages(client, deploymentId, folders, workbookOpts),

@@ -3,7 +3,7 @@
 // bundle/write-files, the words render/export.
 import { resolve } from 'node:path';
 import type { ExportOptions } from './options.js';
-import type { OddItem } from '../core/model.js';
+import type { UnreadableItem } from '../core/model.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import { LIST_TOO_LONG } from '../api/list-bound.js';
 import type { CommandContext } from './context.js';
@@ -43,8 +43,8 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   try {
     const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
     ctx.err(ctx.style.c.dim(`Exporting deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    const odd: OddItem[] = [];
-    const summary = await exportDeployment(exportSourceOf(conn.client, conn.deploymentId, odd), sink, {
+    const unreadable: UnreadableItem[] = [];
+    const summary = await exportDeployment(exportSourceOf(conn.client, conn.deploymentId, unreadable), sink, {
       deploymentId: conn.deploymentId,
       workbooks: opts.workbook,
       publicIds: env.publicIds,
@@ -54,7 +54,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       if (e instanceof WscError && DISCARDS.has(e.code)) sink.discardNew();
       throw e;
     });
-    for (const o of odd) {
+    for (const o of unreadable) {
       const id = o.id !== undefined ? ` ${o.id}` : '';
       const name = `${o.kind}${id}${o.identity !== undefined ? ` (${o.identity})` : ''}`;
       summary.warnings.push({ code: 'resource-skipped', message: `${name} not exported: the server sent ${o.why}.` });

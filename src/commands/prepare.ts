@@ -110,7 +110,7 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
   await checkOwnershipAddresses(desired, opts, pruning);
   endPhase('bundle');
 
-  const [{ connect }, { hintsFor, readLiveState }, { plan, splitOdd }, { reportSemantic, startSemanticCheck }] =
+  const [{ connect }, { hintsFor, readLiveState }, { plan, splitUnreadable }, { reportSemantic, startSemanticCheck }] =
     await later;
   const conn = await connect(env, connOpts);
   try {
@@ -132,9 +132,9 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
     const semantic = await semanticRun;
     reportSemantic(semantic, env.deploymentId, ctx);
     endPhase('read deployment');
-    if (live.odd) {
-      const { renderOddWarnings } = await import('../render/odd.js');
-      ctx.err(renderOddWarnings(splitOdd(desired, live, env).unmanaged, ctx.style));
+    if (live.unreadable) {
+      const { renderUnreadableWarnings } = await import('../render/unreadable.js');
+      ctx.err(renderUnreadableWarnings(splitUnreadable(desired, live, env).unmanaged, ctx.style));
     }
     const p = plan(desired, live, {
       environment: env.name,

@@ -139,7 +139,7 @@ export interface LiveState {
   workbooks: Workbook[];
   userAttributes: UserAttribute[];
   /** Items the server sent that this version of wsc cannot read (left out of the lists above). */
-  odd?: OddItem[];
+  unreadable?: UnreadableItem[];
   /**
    * Lists that gave fewer items than the `count` they stated (e.g.
    * `reports: 998 of 1000`): something may be missing, so nothing is pruned.
@@ -150,7 +150,7 @@ export interface LiveState {
 }
 
 /** A live item that failed its wire schema: an unknown enum value, a member of an unexpected type... */
-export interface OddItem {
+export interface UnreadableItem {
   kind: 'workbook' | 'report' | 'user-attribute';
   id?: number;
   /** Its identity as sent, if readable: slug (normalised), publicId or name. */

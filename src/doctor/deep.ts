@@ -9,7 +9,7 @@ import { MemorySink } from '../bundle/memory-sink.js';
 import { loadBundleTexts } from '../bundle/load.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import { exportDeployment, type ExportSource } from '../core/export/index.js';
-import type { OddItem, ResourceChange } from '../core/model.js';
+import type { UnreadableItem, ResourceChange } from '../core/model.js';
 import { plan } from '../core/plan/index.js';
 import { ApiError, isWscError, NetworkError } from '../errors.js';
 import { pass, type DeepFindings, type DoctorCheck } from './types.js';
@@ -18,12 +18,12 @@ export interface DeepInput {
   client: ApiClient;
   deploymentId: number;
   env: ResolvedEnvironment;
-  /** The export's reads (commands/export-source.ts), collecting what it cannot read into `odd`. */
+  /** The export's reads (commands/export-source.ts), collecting what it cannot read into `unreadable`. */
   source: ExportSource;
-  odd: OddItem[];
+  unreadable: UnreadableItem[];
 }
 
-const oddLine = (o: OddItem) =>
+const unreadableLine = (o: UnreadableItem) =>
   `${o.kind}${o.id !== undefined ? ` ${o.id}` : ''}${o.identity !== undefined ? ` (${o.identity})` : ''}: ${o.why}`;
 
 function changeLine(c: ResourceChange): string {
@@ -60,7 +60,7 @@ export async function deepRoundTrip(a: DeepInput): Promise<DeepFindings> {
     notRoundTripped.push(`the export cannot be planned: ${e.message} [${e.code}]`);
   }
   return {
-    unreadable: a.odd.map(oddLine),
+    unreadable: a.unreadable.map(unreadableLine),
     notRoundTripped,
     wouldChange,
     exported: summary.files,

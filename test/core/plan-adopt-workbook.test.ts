@@ -89,29 +89,34 @@ describe('the live draft: one rule', () => {
 });
 
 describe('live items wsc could not read', () => {
-  const odd = { kind: 'report' as const, id: 9, identity: 'oddReport001', why: 'source: "NOTEBOOK" (Invalid option)' };
+  const unreadable = {
+    kind: 'report' as const,
+    id: 9,
+    identity: 'notebookRep1',
+    why: 'source: "NOTEBOOK" (Invalid option)',
+  };
   it('a managed one stops the plan, naming the field and the value', () => {
     const e = errorOf(() =>
-      plan(desired({ reports: [dReport('oddReport001', { name: 'x' })] }), live({ odd: [odd] }), ctx()),
+      plan(desired({ reports: [dReport('notebookRep1', { name: 'x' })] }), live({ unreadable: [unreadable] }), ctx()),
     );
     expect(e.code).toBe('live_value_unknown');
-    expect(e.message).toContain('report/oddReport001 (live id 9): the server sent source: "NOTEBOOK"');
+    expect(e.message).toContain('report/notebookRep1 (live id 9): the server sent source: "NOTEBOOK"');
     expect(e.hint).toContain('API version');
   });
   it('one without a readable identity cannot be ruled out when the bundle manages that kind', () => {
     const blind = { kind: 'report' as const, why: 'publicId: 7 (Invalid input)' };
     const e = errorOf(() =>
-      plan(desired({ reports: [dReport('otherReport1', { name: 'x' })] }), live({ odd: [blind] }), ctx()),
+      plan(desired({ reports: [dReport('otherReport1', { name: 'x' })] }), live({ unreadable: [blind] }), ctx()),
     );
     expect(e.message).toContain('a report wsc cannot identify: the server sent publicId: 7');
-    expect(plan(desired({ workbooks: [dWorkbook('w')] }), live({ odd: [blind] }), ctx()).changes[0]!.actions).toEqual([
-      'create',
-    ]);
+    expect(
+      plan(desired({ workbooks: [dWorkbook('w')] }), live({ unreadable: [blind] }), ctx()).changes[0]!.actions,
+    ).toEqual(['create']);
   });
   it('an unmanaged one does not (the command warns)', () => {
     expect(
-      plan(desired({ reports: [dReport('otherReport1', { name: 'x' })] }), live({ odd: [odd] }), ctx()).changes[0]!
-        .actions,
+      plan(desired({ reports: [dReport('otherReport1', { name: 'x' })] }), live({ unreadable: [unreadable] }), ctx())
+        .changes[0]!.actions,
     ).toEqual(['create']);
   });
 });

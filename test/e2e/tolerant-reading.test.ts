@@ -15,7 +15,7 @@ function seed(): SeedState {
   s.reports!.push({
     id: 9001,
     deploymentId: 1,
-    publicId: 'oddReport001',
+    publicId: 'notebookRep1',
     name: 'From a newer server',
     source: 'NOTEBOOK',
   });
@@ -31,26 +31,26 @@ describe('an item this version of wsc cannot read', () => {
       const r = await runCli(['plan', '--dir', dir, ...target(emu), '--detailed-exitcode'], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(
-        /warning report 9001 \(oddReport001\): not read: source: "NOTEBOOK" \(.*\); the bundle does not manage it, so it is left alone\./,
+        /warning report 9001 \(notebookRep1\): not read: source: "NOTEBOOK" \(.*\); the bundle does not manage it, so it is left alone\./,
       );
       expect(r.stdout).toContain('Plan: 1 to create');
 
       const out = tempDir();
       const ex = await runCli(['export', '--out', out, ...target(emu)], { env: emulatorEnv, cwd: tempDir() });
       expect(ex.code, ex.stderr).toBe(0);
-      expect(ex.stderr).toContain('report 9001 (oddReport001) not exported: the server sent source: "NOTEBOOK"');
+      expect(ex.stderr).toContain('report 9001 (notebookRep1) not exported: the server sent source: "NOTEBOOK"');
       expect(ex.stdout).toMatch(/Exported deployment 1 to .*30 reports/);
     });
   }, 60_000);
 
   test('managed: exit 1 naming the field and the value, a hint at the server version, nothing sent', async () => {
     await withEmulator({ seed: seed() }, async (emu) => {
-      const dir = writeFiles({ 'reports/odd.yaml': 'kind: Report\npublicId: oddReport001\nname: Renamed\n' });
+      const dir = writeFiles({ 'reports/unreadable.yaml': 'kind: Report\npublicId: notebookRep1\nname: Renamed\n' });
       emu.clearLog();
       const r = await runCli(['apply', '--dir', dir, ...target(emu), '--auto-approve'], { env: emulatorEnv });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
-        /reports\/odd\.yaml:2:\d+: report\/oddReport001 \(live id 9001\): the server sent source: "NOTEBOOK"/,
+        /reports\/unreadable\.yaml:2:\d+: report\/notebookRep1 \(live id 9001\): the server sent source: "NOTEBOOK"/,
       );
       expect(r.stderr).toMatch(
         /Hint: The server is likely newer than this wsc: compare the API version `wsc doctor` reports/,

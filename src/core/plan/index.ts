@@ -17,7 +17,7 @@ import { dashboardsAfter, stillChartedWarnings } from './charted.js';
 import { planFolders } from './folder.js';
 import { locateChanges } from './locate.js';
 import { match, refTargets } from './match.js';
-import { refuseManagedOdd, splitOdd } from './odd.js';
+import { refuseManagedUnreadable, splitUnreadable } from './unreadable.js';
 import { planOwned } from './ownership.js';
 import { planPrune } from './prune.js';
 import { planReport } from './report.js';
@@ -25,7 +25,7 @@ import { planUserAttribute } from './user-attribute.js';
 import { planWorkbook } from './workbook.js';
 import { checkTargetsIn, selectTargets } from '../targets.js';
 
-export { splitOdd } from './odd.js';
+export { splitUnreadable } from './unreadable.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
@@ -68,7 +68,7 @@ export function summarize(
 
 export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): Plan {
   checkTargetsIn(bundle, ctx.targets);
-  refuseManagedOdd(splitOdd(bundle, live, ctx));
+  refuseManagedUnreadable(splitUnreadable(bundle, live, ctx));
   // `folder:` paths become `folderId`s (live ids, or folders this plan creates).
   const folders = planFolders(bundle, live);
   const desired = folders.desired;

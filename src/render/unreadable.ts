@@ -1,10 +1,10 @@
 // Warnings for live items wsc could not read and the bundle does not manage:
 // one line each, naming the item, on stderr. Pure: (items, style) -> string.
-import type { OddItem } from '../core/model.js';
+import type { UnreadableItem } from '../core/model.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
 
-export function renderOddWarnings(items: readonly OddItem[], style: Style): string {
+export function renderUnreadableWarnings(items: readonly UnreadableItem[], style: Style): string {
   let out = '';
   for (const o of items) {
     const id = o.id !== undefined ? ` ${o.id}` : '';

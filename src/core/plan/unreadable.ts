@@ -5,23 +5,23 @@
 // otherwise it is left alone, with a warning naming it.
 import { KNOWN_API_VERSION } from '../../domain/wire.js';
 import type { SourcePos } from '../../errors.js';
-import type { DesiredState, LiveState, OddItem, PlanContext } from '../model.js';
+import type { DesiredState, LiveState, UnreadableItem, PlanContext } from '../model.js';
 import { livePublicId } from '../publicid.js';
 import { at, planError } from './compare.js';
 
-export interface OddSplit {
+export interface UnreadableSplit {
   /** Each with the bundle address that manages it. */
-  managed: { item: OddItem; address: string; where: string }[];
-  unmanaged: OddItem[];
+  managed: { item: UnreadableItem; address: string; where: string }[];
+  unmanaged: UnreadableItem[];
 }
 
-export function splitOdd(
+export function splitUnreadable(
   desired: DesiredState,
   live: LiveState,
   ctx: Pick<PlanContext, 'deploymentId' | 'publicIds'>,
-): OddSplit {
-  const split: OddSplit = { managed: [], unmanaged: [] };
-  if (!live.odd || live.odd.length === 0) return split;
+): UnreadableSplit {
+  const split: UnreadableSplit = { managed: [], unmanaged: [] };
+  if (!live.unreadable || live.unreadable.length === 0) return split;
   const here = (a: { deploymentId: number; id: number } | undefined) =>
     a !== undefined && a.deploymentId === ctx.deploymentId ? a.id : undefined;
   const owners = new Map<string, { address: string; where: string }>();
@@ -37,7 +37,7 @@ export function splitOdd(
   for (const a of desired.userAttributes) own('user-attribute', a, a.name, a.id);
   // The kinds the bundle holds any of.
   const kinds = new Set([...owners.keys()].map((k) => k.slice(0, k.indexOf(':'))));
-  for (const item of live.odd) {
+  for (const item of live.unreadable) {
     // Without a readable identity it could be one the bundle manages: that cannot be ruled out.
     if (item.identity === undefined && kinds.has(item.kind)) {
       split.managed.push({ item, address: `a ${item.kind} wsc cannot identify`, where: '' });
@@ -53,7 +53,7 @@ export function splitOdd(
 }
 
 /** Throws when the bundle manages a live item wsc could not read. */
-export function refuseManagedOdd(split: OddSplit): void {
+export function refuseManagedUnreadable(split: UnreadableSplit): void {
   if (split.managed.length === 0) return;
   const lines = split.managed.map(
     ({ item, address, where }) =>
