@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toYaml } from '../src/bundle/write.js';
-import type { JsonValue } from '../src/core/model.js';
+import type { JsonValue } from '../src/core/json.js';
 import type { SeedState } from '../src/emulator/index.js';
 
 export interface BenchBundle {

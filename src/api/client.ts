@@ -29,6 +29,7 @@ import { DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_LIST_ITEMS } from './list-bound.js'
 import { ListsTooLarge, readBody, TooLarge, type ListBudget } from './body.js';
 import { PageSizes } from './page-size.js';
 import { readPages, type PageOptions } from './pagination.js';
+import type { Query, RequestSpec } from './request.js';
 import { policyWithMaxRetries, RETRY_POLICY, retryDecision, type RetryPolicy } from './retry.js';
 import { ConnectBreaker } from './breaker.js';
 import { VERSION } from '../version.js';
@@ -42,9 +43,6 @@ export const DEFAULT_PAGE_SIZE = 500;
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** A wait at least this long (a retry's delay, an answer that does not come) is shown on stderr. */
 export const NOTICE_AFTER_MS = 5_000;
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type Query = Record<string, string | number | undefined>;
 
 export interface ApiClientOptions {
   /** Host URL (maybe with a path prefix), no `/api/v1`: paths from wire.ts carry it. */
@@ -75,21 +73,6 @@ export interface ApiClientOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
   random?: () => number;
-}
-
-export interface RequestSpec<T> {
-  method: HttpMethod;
-  /** Starts with /api/v1 (wire.ts `paths`). */
-  path: string;
-  query?: Query;
-  body?: unknown;
-  schema: z.ZodType<T>;
-  /** A POST whose repetition is harmless (it carries its own identity, or is idempotent). */
-  safeToRetryPost?: boolean;
-  /** The resource this request is for (`workbook/sales`), named in --verbose lines and wait notices. */
-  label?: string;
-  /** A page of a list: its body counts toward the client's budget of list bytes. */
-  listPage?: boolean;
 }
 
 /** What a failed attempt tells the retry policy, beside its error. */

@@ -2,7 +2,7 @@
 // the emulator in-process on a free loopback port and talks HTTP to it like
 // to any server, so the same client code runs in both cases.
 import type { ResolvedEnvironment } from '../config/types.js';
-import type { ApiPort } from '../core/model.js';
+import type { ApiPort } from '../core/api-port.js';
 import { ConfigError } from '../errors.js';
 import { ApiClient, type ApiClientOptions } from './client.js';
 import { httpPort } from './port.js';

@@ -8,10 +8,10 @@
 import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
 import { ApiError, type ApiCode } from '../errors.js';
-import type { ApiClient, Query } from './client.js';
-import { invalidBody, issuesText, valuedIssues } from './error-wording.js';
+import { invalidBody, issuesText, valuedIssues, type Wording } from './error-wording.js';
 import { LIST_TOO_LONG, ListBound } from './list-bound.js';
-import type { PageSize } from './page-size.js';
+import type { PageSize, PageSizes } from './page-size.js';
+import type { Query, RequestSpec } from './request.js';
 import { PageInfo } from '../domain/wire.js';
 
 /** A list longer than this many pages is treated as a server that pages forever. */
@@ -50,11 +50,23 @@ export interface PageOptions {
   label?: string;
 }
 
+/** What a cursor chain needs of the client that reads it (ApiClient is one). */
+export interface PageClient {
+  /** `first` of list requests, per list (page-size.ts). */
+  readonly pageSizes: PageSizes;
+  /** Items one list may have (list-bound.ts). */
+  readonly maxListItems: number;
+  readonly wording: Wording;
+  request<T>(spec: RequestSpec<T>): Promise<T>;
+  redact(s: string): string;
+  trace(line: string): void;
+}
+
 const serverBug = 'This is a server bug; report it with the output of --verbose.';
 
 /** The pages of one list, in order, each page's items validated. */
 export async function* readPages<T>(
-  client: ApiClient,
+  client: PageClient,
   path: string,
   itemSchema: z.ZodType<T>,
   query: Query = {},
@@ -145,7 +157,7 @@ const countSaysMore = (count: unknown, read: number) => typeof count === 'number
 
 /** One page; a server that refuses this `first` is asked again with a smaller one (page-size.ts). */
 async function readPage(
-  client: ApiClient,
+  client: PageClient,
   size: PageSize,
   path: string,
   query: Query,
@@ -182,7 +194,7 @@ const CHECK_CHUNK = 50;
  * and other lists' answers are read meanwhile.
  */
 async function validateItems<T>(
-  client: ApiClient,
+  client: PageClient,
   path: string,
   raw: unknown[],
   itemSchema: z.ZodType<T>,

@@ -3,9 +3,10 @@
 // `labelled` gives the same port with every request named by the resource
 // address it is for, in --verbose lines and wait notices.
 import * as z from 'zod';
-import type { ApiPort } from '../core/model.js';
+import type { ApiPort } from '../core/api-port.js';
 import { ApiError } from '../errors.js';
-import type { ApiClient, HttpMethod } from './client.js';
+import type { ApiClient } from './client.js';
+import type { HttpMethod } from './request.js';
 import { listFolders } from './folders.js';
 import { REPORT_ORDER } from './live.js';
 import { Folder, paths, Report, UserAttribute, Workbook } from '../domain/wire.js';

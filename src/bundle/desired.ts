@@ -2,14 +2,8 @@
 // become fields (partial ownership); jsonQuery written as a mapping becomes
 // its JSON text, in the key order written.
 import { normalizeSlug, REPORT_INPUT_FIELDS, type ReportSource } from '../domain/wire.js';
-import type {
-  DesiredReport,
-  DesiredState,
-  DesiredUserAttribute,
-  DesiredWorkbook,
-  JsonValue,
-  Locate,
-} from '../core/model.js';
+import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, Locate } from '../core/model.js';
+import type { JsonValue } from '../core/json.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { parseFolderPath } from '../domain/folder-path.js';

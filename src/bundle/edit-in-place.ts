@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import type { Document, Node as YamlNode, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import type { DocEdit, DocPath } from '../core/export/merge.js';
-import type { JsonValue } from '../core/model.js';
+import type { JsonValue } from '../core/json.js';
 import { toYaml } from './write.js';
 
 type Yaml = typeof import('yaml');

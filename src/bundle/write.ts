@@ -3,7 +3,7 @@
 // anchors or aliases, no line folding, one editor-schema line on top. What is
 // written here reads back (yaml parse) as exactly the same data.
 import { Document, isPair, isScalar, visit, type YAMLMap, type YAMLSeq } from 'yaml';
-import type { JsonValue } from '../core/model.js';
+import type { JsonValue } from '../core/json.js';
 
 export type SchemaKind = 'workbook' | 'report' | 'user-attribute' | 'wsc';
 

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { ApplyOptions } from './options.js';
 import { execute, type ApplyResult } from '../core/execute/index.js';
-import { hasRequests, type Plan } from '../core/model.js';
+import { hasRequests, type Plan } from '../core/plan-model.js';
 import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { semanticError } from '../core/semantic/outcome.js';

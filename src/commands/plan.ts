@@ -4,7 +4,7 @@
 import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { PlanOptions } from './options.js';
-import { hasChanges, type Plan } from '../core/model.js';
+import { hasChanges, type Plan } from '../core/plan-model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
 import { envValue } from '../env.js';

@@ -4,7 +4,8 @@
 import { resolve } from 'node:path';
 import type { ApplyOptions, PlanOptions } from './options.js';
 import type { ResolvedEnvironment } from '../config/types.js';
-import type { DesiredState, LiveState, OwnershipContext, Plan } from '../core/model.js';
+import type { DesiredState, LiveState, OwnershipContext } from '../core/model.js';
+import type { Plan } from '../core/plan-model.js';
 import { UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { connectOptions } from './connection.js';

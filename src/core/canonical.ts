@@ -2,7 +2,7 @@
 // planner compares and hashes only through this file, so key order and
 // formatting can never show up as a change (no phantom diffs).
 import { createHash } from 'node:crypto';
-import type { JsonValue } from './model.js';
+import type { JsonValue } from './json.js';
 
 /** Sets an own member, even one named `__proto__` (plain assignment would set the prototype). */
 export function setMember(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {

@@ -5,9 +5,9 @@
 // holding such placements is packed upwards as the grid packs it; a layout
 // the dashboard states in full for that breakpoint is kept as written, its
 // overlaps and widgets outside the grid flagged. Pure: used by the plan's map, the SVGs and the preview.
-import type { JsonValue } from './model.js';
-import { boxOf, type GridBox } from './plan/dashboard-diff.js';
-import { isObj } from './plan/compare.js';
+import { isObj, type JsonValue } from './json.js';
+import { boxOf } from './plan/dashboard-diff.js';
+import type { GridBox } from './diff-model.js';
 import { BREAKPOINTS, DEFAULT_COLS, type Breakpoint } from '../domain/grid.js';
 
 export interface PlacedWidget {

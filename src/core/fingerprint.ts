@@ -2,7 +2,8 @@
 // refuse a plan the deployment has moved away from (README, `wsc apply PLANFILE`).
 import { normalizeSlug } from '../domain/wire.js';
 import { contentHash } from './canonical.js';
-import type { Fingerprint, LiveState, PlanContext } from './model.js';
+import type { Fingerprint } from './plan-model.js';
+import type { LiveState, PlanContext } from './model.js';
 import { livePublicId } from './publicid.js';
 
 export interface LiveObject {

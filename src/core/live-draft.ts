@@ -4,7 +4,7 @@
 // a server may keep a draft made in the UI). The one rule, used by plan and
 // export alike: `meta.dashboardDraft` wins when it holds a dashboard; the top
 // level counts only when meta holds none.
-import { isObj, type Obj } from './plan/compare.js';
+import { isObj, type Obj } from './json.js';
 
 /** The live draft of a workbook, wherever the server put it; undefined when it has none. */
 export function liveDraft(wb: { meta?: unknown; dashboardDraft?: unknown } | undefined): Obj | undefined {

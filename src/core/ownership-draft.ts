@@ -6,8 +6,7 @@
 // independent changes, not one conflict over the whole draft.
 import { createHash } from 'node:crypto';
 import { canonicalJson, withoutNullMembers } from './canonical.js';
-import type { JsonValue } from './model.js';
-import { isObj, type Obj } from './plan/compare.js';
+import { isObj, type JsonValue, type Obj } from './json.js';
 
 /** What the record keeps of a draft. Keys are the draft's own (widget ids, layout and member names). */
 export interface DraftParts {

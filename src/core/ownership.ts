@@ -22,7 +22,8 @@
 // written by wsc: it is read as a malformed record.
 import { createHash } from 'node:crypto';
 import { canonicalJson, parseJsonString, withoutNullMembers } from './canonical.js';
-import type { JsonValue, RecordSpec } from './model.js';
+import { isObj, type JsonValue, type Obj } from './json.js';
+import type { RecordSpec } from './plan-model.js';
 import {
   draftPartChanges,
   draftParts,
@@ -30,7 +31,6 @@ import {
   type DraftPartChanges,
   type DraftParts,
 } from './ownership-draft.js';
-import { isObj, type Obj } from './plan/compare.js';
 
 export type { DraftPartChanges, DraftParts } from './ownership-draft.js';
 export { draftPartChanges, draftParts, noPartChanges } from './ownership-draft.js';

@@ -6,7 +6,7 @@
 import { BREAKPOINTS, type Breakpoint } from '../domain/grid.js';
 import { breakpointsWithLayout } from './dashboard-grid.js';
 import { fileStem, groupNames } from './export/names.js';
-import type { JsonValue } from './model.js';
+import type { JsonValue } from './json.js';
 
 /** The file stem of each slug's pictures, among the slugs drawn together. */
 export function pictureStems(slugs: readonly string[]): Map<string, string> {

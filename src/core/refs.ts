@@ -6,8 +6,9 @@ import { normalizeSlug } from '../domain/wire.js';
 import { oneOf } from '../domain/suggest.js';
 import { EXIT, WscError, type SourcePos } from '../errors.js';
 import { setMember } from './canonical.js';
-import { isRef, type JsonValue, type Ref } from './model.js';
-import { at } from './plan/compare.js';
+import { isRef, type Ref } from './model.js';
+import type { JsonValue } from './json.js';
+import { at } from './where.js';
 
 /** What a reference points at: a live id, `pending` (created by this apply), or unknown. */
 export interface RefTargets {

@@ -4,7 +4,7 @@
 // exactly those (one added, widened, redirected or dropped) is refused.
 import { canonicalJson } from './canonical.js';
 import { buildGraph } from './execute/graph.js';
-import type { Plan, PlannedRequest } from './model.js';
+import type { Plan, PlannedRequest } from './plan-model.js';
 
 /** At most this many differences are named; the count says the rest. */
 const SHOWN = 10;

@@ -4,7 +4,8 @@
 import * as z from 'zod';
 import { InternalError, UsageError } from '../errors.js';
 import { buildGraph } from './execute/graph.js';
-import type { Plan, PublicIdMode } from './model.js';
+import type { Plan } from './plan-model.js';
+import type { PublicIdMode } from './model.js';
 
 export const SAVED_PLAN_FORMAT = 1;
 

@@ -7,7 +7,8 @@
 import { closest } from '../domain/suggest.js';
 import { UsageError } from '../errors.js';
 import { buildGraph } from './execute/graph.js';
-import type { DesiredState, FieldChange, PlannedRequest, ResourceChange } from './model.js';
+import type { DesiredState } from './model.js';
+import type { FieldChange, PlannedRequest, ResourceChange } from './plan-model.js';
 import type { Planned } from './plan/compare.js';
 import { folderAddress } from './plan/folder.js';
 import { managedPaths } from './plan/ownership.js';

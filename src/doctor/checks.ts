@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { detectWorkbookListing, type WorkbookListing } from '../api/folders.js';
 import { paths, Report, UserAttribute } from '../domain/wire.js';
-import type { Plan } from '../core/model.js';
+import type { Plan } from '../core/plan-model.js';
 import { ApiError, NetworkError, type WscError } from '../errors.js';
 import { fail, failure, pass, type DoctorCheck } from './types.js';
 import { SPEC_CHECKS } from './spec-checks.js';

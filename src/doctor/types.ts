@@ -2,7 +2,8 @@
 // connection, the bundle, the reads shared between checks) and one line.
 import type { ApiClient } from '../api/client.js';
 import type { ResolvedEnvironment } from '../config/types.js';
-import type { DesiredState, Plan } from '../core/model.js';
+import type { DesiredState } from '../core/model.js';
+import type { Plan } from '../core/plan-model.js';
 import { ApiError, NetworkError, type WscError } from '../errors.js';
 import type { TenantSpec } from './tenant-spec.js';
 

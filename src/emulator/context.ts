@@ -2,8 +2,7 @@
 import { API_CODES } from '../domain/wire.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import type { Store } from './store.js';
-import type { Deployment, User } from './types.js';
-import type { DataModelState } from './routes-data-model.js';
+import type { DataModelState, Deployment, User } from './types.js';
 
 export interface Ctx {
   store: Store;

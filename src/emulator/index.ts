@@ -22,10 +22,10 @@ import { route, ROUTE_TEMPLATES } from './router.js';
 import { apiDocument, type ApiDocument } from './api-document.js';
 import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
-import { CORE_API_PREFIX, coreDataApi, type DataModelState } from './routes-data-model.js';
+import { CORE_API_PREFIX, coreDataApi } from './routes-data-model.js';
+import { type DataModelState, type SeedState, type User } from './types.js';
 import { defaultModel, loadModelFile } from './model.js';
 import type { MetaAnswer } from '../domain/data-model.js';
-import type { SeedState, User } from './types.js';
 
 export type * from './types.js';
 export type { FaultSpec, ScriptedFault, FaultKind } from './faults.js';

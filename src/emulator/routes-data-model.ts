@@ -3,21 +3,14 @@
 // tokens for that API, the model's compile check, and the Core Data API's
 // `GET /cubejs-api/v1/meta`, which takes only a minted token (sent bare, as
 // Cube takes it) and refuses a platform token.
-import type { MetaAnswer } from '../domain/data-model.js';
 import type { Ctx } from './context.js';
 import { badRequest, forbidden, HttpError, notFound } from './http-error.js';
 import { randomBase62 } from './prng.js';
 import type { Store } from './store.js';
+import type { DataModelState } from './types.js';
 
 /** The path prefix of the Core Data API on this server. */
 export const CORE_API_PREFIX = '/cubejs-api/';
-
-export interface DataModelState {
-  /** The `/v1/meta` answer; null: the deployments have no data model (no `rest` credentials). */
-  meta: MetaAnswer | null;
-  /** What the environments list gives as the `rest` url (this server's Core Data API unless set). */
-  restUrl: string;
-}
 
 interface Minted {
   deploymentId: number;

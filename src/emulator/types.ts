@@ -1,6 +1,7 @@
 // The emulator's whole state, as persisted to the state file and as accepted
 // as a seed. A seed may leave most fields out (the loader fills them); a
 // snapshot or state file always has every field.
+import type { MetaAnswer } from '../domain/data-model.js';
 
 export type Role = 'admin' | 'ai-bi-user' | 'viewer';
 export type AccessLevel = 'view' | 'edit' | 'manage';
@@ -135,3 +136,11 @@ export type Folder = Required<SeedFolder>;
 export type WorkbookRec = Required<Omit<SeedWorkbook, 'dashboardDraft'>> & Pick<SeedWorkbook, 'dashboardDraft'>;
 export type ReportRec = Required<SeedReport>;
 export type UserAttributeRec = Required<SeedUserAttribute>;
+
+/** The data model the emulator serves (routes-data-model.ts). */
+export interface DataModelState {
+  /** The `/v1/meta` answer; null: the deployments have no data model (no `rest` credentials). */
+  meta: MetaAnswer | null;
+  /** What the environments list gives as the `rest` url (this server's Core Data API unless set). */
+  restUrl: string;
+}

@@ -3,8 +3,8 @@
 // and options, a TEXT widget's markdown; and the widget's config as the file
 // writes it (YAML, the file's key order) with the line it starts on.
 import { dump } from 'js-yaml';
-import { isObj } from '../core/plan/compare.js';
-import type { JsonValue, Locate } from '../core/model.js';
+import { isObj, type JsonValue } from '../core/json.js';
+import type { Locate } from '../core/model.js';
 import { glyphOf, type GlyphKind } from './glyphs.js';
 import { markdownHtml } from './markdown.js';
 

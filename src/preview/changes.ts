@@ -5,10 +5,9 @@
 // at that breakpoint; config from the draft's diff by widget (core), which
 // reads references in the bundle's terms on both sides. Pure.
 import { gridAt, type PlacedWidget } from '../core/dashboard-grid.js';
-import type { JsonValue } from '../core/model.js';
-import type { DashboardDiff, GridBox } from '../core/plan/dashboard-diff.js';
+import { isObj, type JsonValue } from '../core/json.js';
+import type { DashboardDiff, GridBox } from '../core/diff-model.js';
 import { headingOf } from '../core/plan/dashboard-diff.js';
-import { isObj } from '../core/plan/compare.js';
 import { BREAKPOINTS, type Breakpoint } from '../domain/grid.js';
 
 export type MarkKind = 'added' | 'moved' | 'resized' | 'config';

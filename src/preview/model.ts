@@ -6,8 +6,8 @@
 // page are drawn from it.
 import { breakpointsWithLayout, gridAt } from '../core/dashboard-grid.js';
 import { BREAKPOINTS, type Breakpoint } from '../domain/grid.js';
-import { isRef, type DesiredReport, type DesiredState, type JsonValue } from '../core/model.js';
-import { isObj } from '../core/plan/compare.js';
+import { isRef, type DesiredReport, type DesiredState } from '../core/model.js';
+import { isObj, type JsonValue } from '../core/json.js';
 import type { Diagnostic } from '../errors.js';
 import { cardContent, yamlOf, type CardContent, type Shown } from './card.js';
 import { GLYPHS, type GlyphKind } from './glyphs.js';

@@ -9,7 +9,7 @@
 // says so. No fonts, images or scripts from elsewhere, no dates: the same
 // input gives the same bytes, so the files can be committed or uploaded.
 import { pictureName, pictureStems } from '../core/picture-names.js';
-import type { GridBox } from '../core/plan/dashboard-diff.js';
+import type { GridBox } from '../core/diff-model.js';
 import type { CardMarks, GridChanges, RemovedCard } from './changes.js';
 import { GLYPHS } from './glyphs.js';
 import type { PreviewCard, PreviewGrid, PreviewWorkbook } from './model.js';

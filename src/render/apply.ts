@@ -1,7 +1,7 @@
 // What apply prints: one plain line per notable event on stderr (progress),
 // and the result on stdout (a summary, or JSON). Pure: (data, style) -> string.
 import { INTERRUPTED, type ApplyEvent, type ApplyResult } from '../core/execute/index.js';
-import type { Plan, PlannedRequest } from '../core/model.js';
+import type { Plan, PlannedRequest } from '../core/plan-model.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { convergenceNote, renderFailureGroups, renderSkipGroups } from './apply-failures.js';
 import { plural } from './diagnostics.js';

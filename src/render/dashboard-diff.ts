@@ -3,8 +3,10 @@
 // as `{ $report: <publicId> }` with the report's title; long text members
 // (a TEXT widget's markdown, an APP's html) as a line diff under their line.
 // Shared by the human and markdown plans, which style the signs.
-import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
-import type { DashboardDiff, GridBox, WidgetChange } from '../core/plan/dashboard-diff.js';
+import { isRef } from '../core/model.js';
+import type { FieldChange } from '../core/plan-model.js';
+import type { JsonValue } from '../core/json.js';
+import type { DashboardDiff, GridBox, WidgetChange } from '../core/diff-model.js';
 import { layoutMap } from './dashboard-map.js';
 import { inlineValue, lineDiff, valueLines, type DiffLine } from './value.js';
 import { visible } from '../visible.js';

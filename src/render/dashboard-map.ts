@@ -5,7 +5,7 @@
 // otherwise. A label is cut only where its box is narrower than it. ASCII
 // only, so it lines up in any font.
 import { gridAt, type Grid } from '../core/dashboard-grid.js';
-import type { JsonValue } from '../core/model.js';
+import type { JsonValue } from '../core/json.js';
 import { visible } from '../visible.js';
 
 const GAP = 2;

@@ -4,7 +4,7 @@
 // edited by hand (a value the file writes with a variable), and whether it
 // decided without an ownership record.
 import type { MergeResult } from '../core/export/merge.js';
-import type { JsonValue } from '../core/model.js';
+import type { JsonValue } from '../core/json.js';
 import { visible } from '../visible.js';
 
 /** A value shown on one line, cut when long. */

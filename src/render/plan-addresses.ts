@@ -3,10 +3,10 @@
 // records, folders, UI-edited and create-only differences included), so that
 // a plan of any size names all it would touch before any detail. A compact
 // plan adds the names of the changed fields and leaves the values out.
-import type { FieldChange, Plan, ResourceChange, UnmanagedResource } from '../core/model.js';
-import type { WidgetChange } from '../core/plan/dashboard-diff.js';
+import type { FieldChange, Plan, ResourceChange, UnmanagedResource } from '../core/plan-model.js';
+import type { WidgetChange } from '../core/diff-model.js';
 import { hasCreateOnly, isShown } from '../core/plan/create-only.js';
-import { actionSymbol } from './plan-human.js';
+import { actionSymbol } from './plan-wording.js';
 import { isDelete, wasLine } from './plan-ownership.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';

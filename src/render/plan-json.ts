@@ -2,7 +2,7 @@
 // (formatVersion 1, additive-only). Never compact: a program wants the values. Only resources that
 // change are listed; the summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).
-import { hasChanges, type Plan } from '../core/model.js';
+import { hasChanges, type Plan } from '../core/plan-model.js';
 import { isShown } from '../core/plan/create-only.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { semanticJson } from './plan-semantic.js';

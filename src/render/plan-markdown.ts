@@ -4,11 +4,11 @@
 // lines start with `+`, `-` or a space at column 0 (GitHub colours them).
 // Values are user content: HTML is escaped outside fences and fences are
 // longer than any backtick run inside them.
-import type { Plan, ResourceChange } from '../core/model.js';
+import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { pictureBreakpoints, pictureName, pictureStems } from '../core/picture-names.js';
 import { isShown } from '../core/plan/create-only.js';
 import { addressEntries, addressListLines, compactNote, isCompact } from './plan-addresses.js';
-import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-human.js';
+import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText } from './dashboard-diff.js';

@@ -2,7 +2,7 @@
 // markdown plans and the apply summary: why a resource is blocked and the two
 // ways forward for its address, the UI edits kept, what a delete was, and the
 // prune lines under the summary.
-import type { Plan, ResourceChange } from '../core/model.js';
+import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { visible } from '../visible.js';
 
 export const UI_EDIT_MARK = '! changed outside wsc and in the bundle since the last apply';

@@ -6,7 +6,9 @@
 // Shared by the human and markdown renderers.
 import { createRequire } from 'node:module';
 import { structuredPatch } from 'diff';
-import { isRef, type FieldChange, type JsonValue } from '../core/model.js';
+import { isRef } from '../core/model.js';
+import type { FieldChange } from '../core/plan-model.js';
+import type { JsonValue } from '../core/json.js';
 import { visible } from '../visible.js';
 
 const INLINE_MAX = 60;

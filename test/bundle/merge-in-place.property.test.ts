@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { applyEdits, editInPlace } from '../../src/bundle/edit-in-place.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { mergeResource } from '../../src/core/export/merge.js';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { runs } from '../helpers/property.js';
 
 const position = fc.record({

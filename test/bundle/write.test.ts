@@ -21,7 +21,7 @@ import { generatedConfig, schemaLine, serializeDoc, toYaml } from '../../src/bun
 import { DirSink, TMP_SUFFIX } from '../../src/bundle/write-files.js';
 import { generateSchemas, schemaText } from '../../src/bundle/json-schema.js';
 import { parseYaml } from '../../src/yaml/parse.js';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
 import { runs } from '../helpers/property.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { diffDashboard, type ReportNames } from '../../src/core/plan/dashboard-diff.js';
 import { runs } from '../helpers/property.js';
 

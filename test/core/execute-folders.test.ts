@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Folder } from '../../src/domain/wire.js';
 import { createFolderOnce } from '../../src/core/execute/folder-create.js';
 import { execute } from '../../src/core/execute/index.js';
-import type { ApiPort } from '../../src/core/model.js';
+import type { ApiPort } from '../../src/core/api-port.js';
 import { plan } from '../../src/core/plan/index.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { applyResultJson, renderApplySummary } from '../../src/render/apply.js';

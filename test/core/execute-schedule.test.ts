@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Workbook } from '../../src/domain/wire.js';
 import { execute } from '../../src/core/execute/index.js';
-import type { ApiPort, Plan, PlannedRequest } from '../../src/core/model.js';
+import type { ApiPort } from '../../src/core/api-port.js';
+import type { Plan, PlannedRequest } from '../../src/core/plan-model.js';
 import { ApiError } from '../../src/errors.js';
 import { runs } from '../helpers/property.js';
 

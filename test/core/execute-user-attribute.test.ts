@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import type { UserAttribute } from '../../src/domain/wire.js';
 import { createUserAttributeConverging } from '../../src/core/execute/user-attribute-create.js';
-import type { ApiPort } from '../../src/core/model.js';
+import type { ApiPort } from '../../src/core/api-port.js';
 import { ApiError } from '../../src/errors.js';
 
 const conflict = () =>

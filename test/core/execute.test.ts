@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Folder, Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute/index.js';
-import type { ApiPort, Plan, PlannedRequest, ResourceChange } from '../../src/core/model.js';
+import type { ApiPort } from '../../src/core/api-port.js';
+import type { Plan, PlannedRequest, ResourceChange } from '../../src/core/plan-model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';
 
 const DEP = 1;

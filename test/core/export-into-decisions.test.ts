@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { bundleMatches, intoDecisions, type IntoSides } from '../../src/core/export/into.js';
 import { mergeResource } from '../../src/core/export/merge.js';
-import type { JsonValue, ResourceChange } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
+import type { ResourceChange } from '../../src/core/plan-model.js';
 import type { Doc } from '../../src/core/export/docs.js';
 import { draftParts, fieldHash, makeRecord, type OwnershipRecord } from '../../src/core/ownership.js';
 import { dAttr, dReport, dWorkbook, desired } from './builders.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOC_SHAPES, inExportOrder } from '../../src/core/export/order.js';
 import { canonicalJson } from '../../src/core/canonical.js';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { runs } from '../helpers/property.js';
 
 const keysDeep = (v: unknown, out: string[][] = []): string[][] => {

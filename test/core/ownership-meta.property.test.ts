@@ -9,7 +9,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Report, Workbook } from '../../src/domain/wire.js';
-import type { DesiredReport, DesiredWorkbook, JsonValue, LiveState, Plan, RecordSpec } from '../../src/core/model.js';
+import type { DesiredReport, DesiredWorkbook, LiveState } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
+import type { Plan, RecordSpec } from '../../src/core/plan-model.js';
 import { withRecord } from '../../src/core/ownership.js';
 import { plan } from '../../src/core/plan/index.js';
 import { runs } from '../helpers/property.js';

@@ -15,7 +15,8 @@ import {
   withRecord,
 } from '../../src/core/ownership.js';
 import { plan } from '../../src/core/plan/index.js';
-import type { JsonValue, RecordSpec } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
+import type { RecordSpec } from '../../src/core/plan-model.js';
 import { ctx, desired, dWorkbook, live, lWorkbook } from './builders.js';
 
 const box = (x: number, y = 0) => ({ x, y, w: 4, h: 3 });

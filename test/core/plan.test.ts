@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { plan } from '../../src/core/plan/index.js';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, errorOf, lAttr, live, lReport, lWorkbook } from './builders.js';
 
 const draftWith = (reportRef: JsonValue): { [k: string]: JsonValue; widgets: { [k: string]: JsonValue }[] } => ({

@@ -1,7 +1,7 @@
 // `--target`: the named resources and what they need to exist, never their siblings.
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan/index.js';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { checkTargets, targetableAddresses } from '../../src/core/targets.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, errorOf, lAttr, live, lReport, lWorkbook } from './builders.js';
 

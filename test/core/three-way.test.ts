@@ -3,7 +3,9 @@
 // request carries the merged draft); only a part changed on both sides is a
 // conflict; a record without parts decides on the whole draft.
 import { describe, expect, test } from 'vitest';
-import type { JsonValue, OwnershipContext, Plan, RecordSpec } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
+import type { OwnershipContext } from '../../src/core/model.js';
+import type { Plan, RecordSpec } from '../../src/core/plan-model.js';
 import { draftParts, fieldHash, makeRecord, recordFor } from '../../src/core/ownership.js';
 import { plan } from '../../src/core/plan/index.js';
 import { ctx, desired, dWorkbook, live, lWorkbook } from './builders.js';

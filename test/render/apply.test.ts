@@ -1,7 +1,7 @@
 // Apply's progress lines and result, as printed (plain style).
 import { describe, expect, test } from 'vitest';
 import { INTERRUPTED, type ApplyResult } from '../../src/core/execute/index.js';
-import type { Plan, PlannedRequest } from '../../src/core/model.js';
+import type { Plan, PlannedRequest } from '../../src/core/plan-model.js';
 import {
   applyStatus,
   renderApplyEvent,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldChange, JsonValue } from '../../src/core/model.js';
+import type { FieldChange } from '../../src/core/plan-model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { diffDashboard, type ReportNames } from '../../src/core/plan/dashboard-diff.js';
 import { dashboardLines, dashValue } from '../../src/render/dashboard-diff.js';
 import { layoutMap } from '../../src/render/dashboard-map.js';

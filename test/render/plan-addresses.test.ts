@@ -2,7 +2,7 @@
 // identity; the still-charted warning; unmanaged resources; 300 resources.
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan/index.js';
-import type { Plan, ResourceChange } from '../../src/core/model.js';
+import type { Plan, ResourceChange } from '../../src/core/plan-model.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { COMPACT_OVER } from '../../src/render/plan-addresses.js';
 import { renderPlanHuman } from '../../src/render/plan-human.js';

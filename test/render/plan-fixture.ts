@@ -1,6 +1,6 @@
 // One plan with every kind of change, made by the planner from small inputs.
 import { plan } from '../../src/core/plan/index.js';
-import type { Plan } from '../../src/core/model.js';
+import type { Plan } from '../../src/core/plan-model.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, live, lReport, lWorkbook } from '../core/builders.js';
 
 export function samplePlan(): Plan {

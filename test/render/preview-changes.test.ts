@@ -6,7 +6,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DesiredState, JsonValue } from '../../src/core/model.js';
+import type { DesiredState } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { diffDashboard, type ReportNames } from '../../src/core/plan/dashboard-diff.js';
 import { workbookChanges } from '../../src/preview/changes.js';
 import { markChanges, previewModel } from '../../src/preview/model.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { breakpointsWithLayout, gridAt } from '../../src/core/dashboard-grid.js';
-import type { DesiredState, JsonValue } from '../../src/core/model.js';
+import type { DesiredState } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { previewModel } from '../../src/preview/model.js';
 import { dashboardSvgs } from '../../src/preview/svg.js';
 import { dReport, dWorkbook } from '../core/builders.js';

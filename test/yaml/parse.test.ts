@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { VarLookup } from '../../src/yaml/variables.js';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { parseFast, parseYaml, parseYamlWithLibrary, type ParseResult } from '../../src/yaml/parse.js';
 import { runs } from '../helpers/property.js';

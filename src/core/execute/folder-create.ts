@@ -9,7 +9,8 @@
 // unknown is never repeated blindly: the re-list tells whether it happened.
 import type { Folder } from '../../domain/wire.js';
 import { ApiError, NetworkError } from '../../errors.js';
-import { isFolderRef, type ApiPort, type FolderRef } from '../model.js';
+import { isFolderRef, type FolderRef } from '../plan-model.js';
+import type { ApiPort } from '../api-port.js';
 
 export interface FolderCreated {
   /** The folder to use: ours, or the lower-id one another writer made. */

@@ -4,7 +4,7 @@
 // destination folder; a report needs edit access to both), so the error
 // names both, and the folders by path.
 import { ApiError } from '../../errors.js';
-import type { Plan, PlannedRequest } from '../model.js';
+import type { Plan, PlannedRequest } from '../plan-model.js';
 import { rewrap } from './report-create.js';
 
 export function explainMove(e: unknown, req: PlannedRequest, body: Record<string, unknown>, plan: Plan): unknown {

@@ -4,7 +4,7 @@
 // waits for earlier-phase requests of the same resource, and for the request
 // that produces each id its body still refers to symbolically.
 import { InternalError, type SourcePos } from '../../errors.js';
-import type { Plan, PlannedRequest } from '../model.js';
+import type { Plan, PlannedRequest } from '../plan-model.js';
 import { collectRefs } from './resolve.js';
 
 export interface RequestGraph {

@@ -9,7 +9,8 @@
 // attributes and unrelated resources never wait for a whole phase.
 import pLimit from 'p-limit';
 import { InternalError, isWscError, type SourcePos, type WscError } from '../../errors.js';
-import type { ApiPort, Plan, PlannedRequest } from '../model.js';
+import type { ApiPort } from '../api-port.js';
+import type { Plan, PlannedRequest } from '../plan-model.js';
 import { buildGraph, type RequestGraph } from './graph.js';
 import { trackPhases, type PhaseTracker } from './phases.js';
 import { makeSender, type Sent } from './send.js';

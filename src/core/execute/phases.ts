@@ -1,6 +1,6 @@
 // Phase events: a kind of request is announced when its first request
 // settles or starts, and closed with its counts when its last one has ended.
-import type { PlannedRequest } from '../model.js';
+import type { PlannedRequest } from '../plan-model.js';
 import type { ApplyEvent, Outcome, Phase } from './types.js';
 
 export interface PhaseTracker {

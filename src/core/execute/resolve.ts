@@ -2,7 +2,8 @@
 // target is written by the same apply) are replaced by numeric ids just before
 // a request is sent. Bodies are walked deeply: a widget's config may hold a
 // reference at any depth.
-import { isFolderRef, isRef, type PlannedRequest } from '../model.js';
+import { isFolderRef, type PlannedRequest } from '../plan-model.js';
+import { isRef } from '../model.js';
 import { collectRefs as refsIn } from '../refs.js';
 
 export function refAddress(ref: { $report: string } | { $workbook: string }): string {

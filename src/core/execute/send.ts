@@ -4,7 +4,8 @@
 // was lost, is settled here by reading the report back (exactly once).
 import type { Report } from '../../domain/wire.js';
 import { ApiError, NetworkError, type SourcePos } from '../../errors.js';
-import { isFolderRef, type ApiPort, type Plan, type PlannedRequest, type RecordSpec } from '../model.js';
+import { isFolderRef, type Plan, type PlannedRequest, type RecordSpec } from '../plan-model.js';
+import type { ApiPort } from '../api-port.js';
 import { withRecord } from '../ownership.js';
 import { createFolderOnce, folderIdOf, resolveFolderId } from './folder-create.js';
 import { explainMove } from './folder-move.js';

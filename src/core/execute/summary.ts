@@ -1,7 +1,7 @@
 // What a run did, from each request's outcome: the requests applied, failed
 // and skipped, one outcome per resource, the counts, and the folders left empty.
 import type { SourcePos } from '../../errors.js';
-import type { ActionKind, Plan, PlannedRequest, ResourceChange } from '../model.js';
+import type { ActionKind, Plan, PlannedRequest, ResourceChange } from '../plan-model.js';
 import type { ApplyCounts, ApplyResult, Outcome, ResourceStatus } from './types.js';
 
 /**

@@ -1,7 +1,7 @@
 // The executor's data: what a run reports (per request, per resource, in
 // counts) and the events progress is drawn from.
 import type { SourcePos, WscError } from '../../errors.js';
-import type { ActionKind, PlannedRequest, ResourceKind } from '../model.js';
+import type { ActionKind, PlannedRequest, ResourceKind } from '../plan-model.js';
 
 export type Phase = PlannedRequest['phase'];
 

@@ -5,7 +5,7 @@
 // updated. Only a different `type` (create-only) cannot be reconciled.
 import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute, type UserAttributeUpdateInput } from '../../domain/wire.js';
 import { ApiError, type SourcePos } from '../../errors.js';
-import type { ApiPort } from '../model.js';
+import type { ApiPort } from '../api-port.js';
 import { rewrap } from './report-create.js';
 
 type CreateBody = Parameters<ApiPort['createUserAttribute']>[0];

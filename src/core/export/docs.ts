@@ -3,12 +3,12 @@
 // createdAt, user, canEdit, version, folderPath, description of reports...)
 // are left out, and so are null or absent fields: a field absent from a file
 // is unmanaged, a field written equals the live value after loading, exactly.
-import type { Report, UserAttribute, Workbook } from '../../domain/wire.js';
-import { UserAttributeType } from '../../domain/wire.js';
+import { type Report, type UserAttribute, UserAttributeType, type Workbook } from '../../domain/wire.js';
 import { FORBIDDEN_KEYS } from '../../domain/forbidden-keys.js';
 import { liveDraft, metaWithDraft } from '../live-draft.js';
 import { sameContent } from '../canonical.js';
-import { isRef, type JsonValue } from '../model.js';
+import { isRef } from '../model.js';
+import type { JsonValue } from '../json.js';
 import { RECORD_KEY } from '../ownership.js';
 
 export type Doc = { [k: string]: JsonValue };

@@ -7,7 +7,8 @@
 // arrives as documents, the bundle as the plan's matches.
 import type { DocKind, ExportSink } from './index.js';
 import type { Doc } from './docs.js';
-import type { DesiredState, ResourceChange } from '../model.js';
+import type { DesiredState } from '../model.js';
+import type { ResourceChange } from '../plan-model.js';
 import { mergeResource, type MergeResult } from './merge.js';
 import type { OwnershipRecord } from '../ownership.js';
 

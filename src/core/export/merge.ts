@@ -12,7 +12,8 @@
 // with `${vars.…}` stays when its rendering equals the live value; when the
 // UI changed it, nothing is written there and it is named to edit by hand.
 import type { Doc } from './docs.js';
-import type { FieldChange, JsonValue, ResourceChange } from '../model.js';
+import type { FieldChange, ResourceChange } from '../plan-model.js';
+import { isObj, type JsonValue, type Obj } from '../json.js';
 import { isRef } from '../model.js';
 import { sameContent } from '../canonical.js';
 import { collectRefs } from '../refs.js';
@@ -24,7 +25,6 @@ import {
   fieldHash,
   type OwnershipRecord,
 } from '../ownership.js';
-import { isObj, type Obj } from '../plan/compare.js';
 
 /** A path in the file's document: mapping keys and sequence indices. */
 export type DocPath = (string | number)[];

@@ -20,7 +20,7 @@ import { UserAttributeSchema } from '../../domain/bundle-schema/user-attribute.j
 import { WorkbookSchema } from '../../domain/bundle-schema/workbook.js';
 import { Breakpoints, DashboardAppSource, ResponsiveLayouts } from '../../domain/wire.js';
 import { setMember } from '../canonical.js';
-import type { JsonValue } from '../model.js';
+import type { JsonValue } from '../json.js';
 
 /** What the schema says of a value: its members' order, and the shapes of members and array items. */
 interface Shape {

@@ -6,7 +6,7 @@
 import { isPlaceholderPublicId, type Report } from '../../domain/wire.js';
 import { EXIT, WscError } from '../../errors.js';
 import type { DesiredReport, PlanContext } from '../model.js';
-import { at } from './compare.js';
+import { at } from '../where.js';
 
 /**
  * Whether the API lets this report be given a publicId: it has none, or one

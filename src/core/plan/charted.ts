@@ -5,9 +5,10 @@
 // dashboard still charts it after this apply: an error, nothing planned.
 import type { Report, Workbook } from '../../domain/wire.js';
 import { EXIT, WscError, type SourcePos } from '../../errors.js';
-import { isObj, type Planned } from './compare.js';
-import { isRef, type DesiredWorkbook, type JsonValue, type LiveState, type PlanWarning } from '../model.js';
-import type { ResourceChange } from '../model.js';
+import { isObj, type JsonValue } from '../json.js';
+import type { Planned } from './compare.js';
+import { isRef, type DesiredWorkbook, type LiveState } from '../model.js';
+import type { PlanWarning, ResourceChange } from '../plan-model.js';
 import { liveDraft } from '../live-draft.js';
 import type { Matches } from './match.js';
 

@@ -1,28 +1,15 @@
 // Comparison and shared pieces of the planner: live field access, the
 // FieldChange constructor, and the one normalisation of dashboard drafts.
-import { EXIT, WscError, type SourcePos, type TargetCode } from '../../errors.js';
+import { EXIT, WscError, type TargetCode } from '../../errors.js';
 import { sameContent } from '../canonical.js';
-import type {
-  ActionKind,
-  FieldChange,
-  Fingerprint,
-  JsonValue,
-  Operation,
-  PlannedRequest,
-  ResourceChange,
-} from '../model.js';
-
-export type Obj = { [k: string]: JsonValue };
+import type { ActionKind, FieldChange, Fingerprint, Operation, PlannedRequest, ResourceChange } from '../plan-model.js';
+import { isObj, type JsonValue } from '../json.js';
 
 /** A planned resource: its change and the fingerprints of what was read for it. */
 export interface Planned {
   change: ResourceChange;
   /** Computed only for a plan that keeps fingerprints (PlanContext.fingerprints): hashing live objects is costly. */
   fingerprints: () => Fingerprint[];
-}
-
-export function at(pos: SourcePos | undefined): string {
-  return pos ? `${pos.file}:${pos.line}:${pos.col}: ` : '';
 }
 
 /** The live state does not fit the bundle (exit 1: the input is valid, the target is not as expected). */
@@ -48,10 +35,6 @@ export function alignWidgetIds(desired: JsonValue, live: unknown): JsonValue {
     return typeof id === 'string' ? { ...w, id } : w;
   });
   return { ...desired, widgets };
-}
-
-export function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 export function sameDraft(desired: JsonValue, live: unknown): boolean {

@@ -4,7 +4,8 @@
 // the plan shows it, marked, and plan and apply refuse to go on: a plan that
 // said "no changes" (or applied the rest) would hide it.
 import { EXIT, WscError } from '../../errors.js';
-import type { FieldChange, JsonValue, Plan, ResourceChange } from '../model.js';
+import type { FieldChange, Plan, ResourceChange } from '../plan-model.js';
+import type { JsonValue } from '../json.js';
 
 /** The difference of a create-only field of an existing resource; undefined when there is none to show. */
 export function createOnlyDifference(

@@ -4,56 +4,11 @@
 // Values keep references in their bundle form (`{ $report: <publicId> }`),
 // with the titles of the reports they name, whichever side they come from.
 import { sameContent, setMember } from '../canonical.js';
-import { isRef, type JsonValue } from '../model.js';
+import type { DashboardDiff, GridBox, MemberChange, WidgetChange } from '../diff-model.js';
+import { isObj, type JsonValue, type Obj } from '../json.js';
+import { isRef } from '../model.js';
 import { collectRefs } from '../refs.js';
-import { alignWidgetIds, isObj, type Obj } from './compare.js';
-
-export interface GridBox {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/**
- * What every widget change says of its widget: its title (the title of the report it charts, a TEXT
- * widget's heading, a FILTER's label) and the line of the widget (of the member, for a member
- * change) in the workbook's file; a removed widget has no line.
- */
-interface WidgetNamed {
-  widget: string;
-  title?: string;
-  line?: number;
-}
-
-export type WidgetChange = WidgetNamed &
-  (
-    | { change: 'added'; type?: string; position?: GridBox; reports: string[] }
-    | { change: 'removed'; type?: string; position?: GridBox }
-    | { change: 'moved'; before: { x: number; y: number }; after: { x: number; y: number } }
-    | { change: 'resized'; before: { w: number; h: number }; after: { w: number; h: number } }
-    | { change: 'type'; before?: string; after?: string }
-    | { change: 'member'; path: string; before?: JsonValue; after?: JsonValue }
-  );
-
-export interface MemberChange {
-  path: string;
-  before?: JsonValue;
-  after?: JsonValue;
-  /** Its line in the workbook's file. */
-  line?: number;
-}
-
-export interface DashboardDiff {
-  /** Dashboard members other than `widgets`, by dotted path, in path order. */
-  members: MemberChange[];
-  /** Per widget, in the after draft's order, then the removed ones in the before draft's order. */
-  widgets: WidgetChange[];
-  /** Titles of the reports named by `{ $report }` in the values above, by bundle publicId. */
-  reports: { [publicId: string]: string };
-  /** A widget was added, removed, moved or resized, or the grid's columns changed: the layout map is worth drawing. */
-  layoutChanged: boolean;
-}
+import { alignWidgetIds } from './compare.js';
 
 /** What the planner knows about reports: bundle publicId and title by live id, title by bundle publicId. */
 export interface ReportNames {

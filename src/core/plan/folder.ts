@@ -10,19 +10,16 @@
 import { normalizeSlug, type Folder, type Report, type Workbook } from '../../domain/wire.js';
 import { listSome } from '../../domain/suggest.js';
 import { folderNamesAlike, formatFolderPath, segmentOf, stepOf } from '../../domain/folder-path.js';
-import type {
-  DesiredReport,
-  DesiredState,
-  DesiredWorkbook,
-  FieldChange,
-  FolderRef,
-  JsonValue,
-  LiveState,
-  PlannedRequest,
-  PlanWarning,
-  ResourceChange,
-} from '../model.js';
-import { isFolderRef } from '../model.js';
+import type { DesiredReport, DesiredState, DesiredWorkbook, LiveState } from '../model.js';
+import {
+  type FieldChange,
+  type FolderRef,
+  isFolderRef,
+  type PlannedRequest,
+  type PlanWarning,
+  type ResourceChange,
+} from '../plan-model.js';
+import type { JsonValue } from '../json.js';
 import { request, type Planned } from './compare.js';
 
 export function folderAddress(path: readonly string[]): string {

@@ -2,17 +2,8 @@
 // clock; the same inputs give a deep-equal plan: comparison, partial
 // ownership and actions (README, `wsc plan`), and the phases and dependencies
 // of the requests apply will send.
-import type {
-  DesiredReport,
-  DesiredState,
-  DesiredWorkbook,
-  LiveState,
-  Plan,
-  PlanContext,
-  PlanSummary,
-  ResourceChange,
-  UnmanagedResource,
-} from '../model.js';
+import type { DesiredReport, DesiredState, DesiredWorkbook, LiveState, PlanContext } from '../model.js';
+import type { Plan, PlanSummary, ResourceChange, UnmanagedResource } from '../plan-model.js';
 import { dashboardsAfter, stillChartedWarnings } from './charted.js';
 import { planFolders } from './folder.js';
 import { locateChanges } from './locate.js';

@@ -2,8 +2,9 @@
 // dashboard member's line, a widget's line (a widget member's own line when
 // the file writes it), so that every plan format can point at it. Lines come
 // from the resource's `locate`, asked only for the resources that change.
-import type { DesiredReport, DesiredUserAttribute, DesiredWorkbook, JsonValue, ResourceChange } from '../model.js';
-import { isObj } from './compare.js';
+import type { DesiredReport, DesiredUserAttribute, DesiredWorkbook } from '../model.js';
+import { isObj, type JsonValue } from '../json.js';
+import type { ResourceChange } from '../plan-model.js';
 
 type Path = (string | number)[];
 

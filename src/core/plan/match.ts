@@ -16,7 +16,8 @@ import { KnownNames } from '../../domain/suggest.js';
 import type { RefTargets } from '../refs.js';
 import { slugProblem } from '../../domain/slug.js';
 import { adoptAliasElsewhere, adoptPublicIdSet, canTakePublicId } from './adopt.js';
-import { at, planError } from './compare.js';
+import { at } from '../where.js';
+import { planError } from './compare.js';
 
 export interface ReportMatch {
   desired: DesiredReport;

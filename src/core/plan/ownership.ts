@@ -11,13 +11,23 @@
 // its draft) records the field as it was, so a run that stops between the two
 // leaves a record that still tells a pending change from a UI edit.
 import type { Report, Workbook } from '../../domain/wire.js';
-import { isFolderRef, type Blocked, type JsonValue, type OwnershipContext } from '../model.js';
-import type { PlannedRequest, RecordSpec } from '../model.js';
-import { DRAFT_PATH, draftParts, fieldHash, readRecord, recordIsCurrent, RECORD_KEY } from '../ownership.js';
-import { valueAtPath, type OwnershipRecord, type RecordState } from '../ownership.js';
+import { type Blocked, isFolderRef, type PlannedRequest, type RecordSpec } from '../plan-model.js';
+import type { JsonValue, Obj } from '../json.js';
+import type { OwnershipContext } from '../model.js';
+import {
+  DRAFT_PATH,
+  draftParts,
+  fieldHash,
+  type OwnershipRecord,
+  readRecord,
+  RECORD_KEY,
+  recordIsCurrent,
+  type RecordState,
+  valueAtPath,
+} from '../ownership.js';
 import { threeWay, type DesiredValues } from './three-way.js';
 import { resolveRefs, type RefSite, type RefTargets } from '../refs.js';
-import { request, type Obj, type Planned } from './compare.js';
+import { request, type Planned } from './compare.js';
 
 /** The bundle's value of each managed field, references resolved where their target exists. */
 export interface OwnedDesired {

@@ -7,10 +7,12 @@
 import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js';
 import { WscError, EXIT } from '../../errors.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { LiveState, OwnershipContext, PlanPrune, ResourceChange } from '../model.js';
+import type { LiveState, OwnershipContext } from '../model.js';
+import type { PlanPrune, ResourceChange } from '../plan-model.js';
 import { changedOutside, noPartChanges, readRecord, RECORD_KEY } from '../ownership.js';
 import { stillChartedError, type Dashboard, whereCharted } from './charted.js';
-import { isObj, request, type Planned } from './compare.js';
+import { isObj } from '../json.js';
+import { request, type Planned } from './compare.js';
 
 /** Whether a live resource's record names this bundle: a well-formed record, or one that only claims to be. */
 function namesBundle(o: Report | Workbook, bundle: string): boolean {

@@ -2,7 +2,7 @@
 // bundle publicId of a live report id (the live publicId for a report the
 // bundle does not manage) and a title (the bundle's, else the live one's).
 import type { Report } from '../../domain/wire.js';
-import type { JsonValue } from '../model.js';
+import type { JsonValue } from '../json.js';
 import type { ReportNames } from './dashboard-diff.js';
 import type { Matches } from './match.js';
 

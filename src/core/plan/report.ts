@@ -3,17 +3,11 @@
 import { REPORT_INPUT_FIELDS, sameSourceName } from '../../domain/wire.js';
 import { sameContent, sameJsonString, setMember } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
-import {
-  isRef,
-  type FieldChange,
-  type Fingerprint,
-  type JsonValue,
-  type PlannedRequest,
-  type Ref,
-  type ResourceChange,
-} from '../model.js';
+import { isRef, type Ref } from '../model.js';
+import type { FieldChange, Fingerprint, PlannedRequest, ResourceChange } from '../plan-model.js';
+import { isObj, type JsonValue, type Obj } from '../json.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../refs.js';
-import { change, isObj, liveField, request, writeActions, type Obj, type Planned } from './compare.js';
+import { change, liveField, request, writeActions, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
 import { dependencyOf, type Matches, type ReportMatch } from './match.js';
 

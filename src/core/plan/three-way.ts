@@ -11,10 +11,9 @@
 //     file takes the edit (`wsc export --only ADDR --into DIR`).
 // The result is the file's fields with kept values and the merged draft in
 // place, which the planner then plans as usual.
-import type { JsonValue } from '../model.js';
+import { isObj, type JsonValue, type Obj } from '../json.js';
 import { DRAFT_PATH, fieldHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
 import { draftPartChanges, draftParts, type DraftParts } from '../ownership-draft.js';
-import { isObj, type Obj } from './compare.js';
 
 export interface ThreeWay {
   /** The fields to plan: the file's, with kept live values and the merged draft. */

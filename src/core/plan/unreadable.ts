@@ -7,7 +7,8 @@ import { KNOWN_API_VERSION } from '../../domain/wire.js';
 import type { SourcePos } from '../../errors.js';
 import type { DesiredState, LiveState, UnreadableItem, PlanContext } from '../model.js';
 import { livePublicId } from '../publicid.js';
-import { at, planError } from './compare.js';
+import { at } from '../where.js';
+import { planError } from './compare.js';
 
 export interface UnreadableSplit {
   /** Each with the bundle address that manages it. */

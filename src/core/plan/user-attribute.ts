@@ -2,8 +2,10 @@
 import { USER_ATTRIBUTE_INPUT_FIELDS, type UserAttribute } from '../../domain/wire.js';
 import { sameContent } from '../canonical.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { DesiredUserAttribute, FieldChange, JsonValue, PlannedRequest, ResourceChange } from '../model.js';
-import { change, liveField, request, writeActions, type Obj, type Planned } from './compare.js';
+import type { DesiredUserAttribute } from '../model.js';
+import type { FieldChange, PlannedRequest, ResourceChange } from '../plan-model.js';
+import type { JsonValue, Obj } from '../json.js';
+import { change, liveField, request, writeActions, type Planned } from './compare.js';
 import { createOnlyDifference } from './create-only.js';
 
 export function planUserAttribute(a: DesiredUserAttribute, la: UserAttribute | undefined): Planned {

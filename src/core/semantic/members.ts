@@ -6,7 +6,7 @@
 // file:line:col; a use inside a string (a jsonQuery or sqlQuery written as
 // text) also says which appearance of the name in that string it is. What
 // cannot be checked is returned as such, never guessed.
-import type { JsonValue } from '../model.js';
+import type { JsonValue } from '../json.js';
 import { sqlMembers } from './sql.js';
 
 export type MemberRole =

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { JsonValue } from '../../../src/core/model.js';
+import type { JsonValue } from '../../../src/core/json.js';
 import { dashboardMembers, rawOccurrences, reportMembers, whereOf } from '../../../src/core/semantic/members.js';
 
 const brief = (x: ReturnType<typeof reportMembers>) =>
