@@ -1,7 +1,8 @@
 // Builds compared interleaved, as docs/performance.md asks: each build's
-// `wsc plan` (no changes) and the fetch script run in turn against one
-// emulator, so the machine's hour weighs on all of them alike. Prints the
-// medians of wall time, reads (first request to last answer) and CPU.
+// `wsc plan` (no changes), the same-work script and the fetch-only script run
+// in turn against one emulator, so the machine's hour weighs on all of them
+// alike. Prints the medians of wall time, reads (first request to last
+// answer) and CPU.
 //
 //   node --import tsx bench/compare.ts SIZE RUNS BUILD_DIR [BUILD_DIR...]
 //
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { createEmulator } from '../src/emulator/index.js';
 import { generateSeed } from '../src/emulator/seed.js';
 import { writeBundleFromSeed } from './bundle.js';
+import { buildSameWork } from './build-scripts.js';
 import { runNode, root, type CliRun } from './measure.js';
 
 const [sizeArg, runsArg, ...builds] = process.argv.slice(2);
@@ -34,14 +36,19 @@ const emu = await createEmulator({ port: 0, seed, latencyMs, maxPageSize, logRes
 const dir = mkdtempSync(join(tmpdir(), 'wsc-compare-'));
 writeBundleFromSeed(seed, dir);
 const env = { WSC_TOKEN: emu.adminToken };
-const script = 'fetch script (bench/honest.mjs)';
+const lists = [emu.url, '1', String(maxPageSize)];
+const scripts: Record<string, string[]> = {
+  'same-work script (bench/same-work.ts)': [await buildSameWork(), dir, ...lists],
+  'fetch-only script (bench/honest.mjs)': [join(root, 'bench/honest.mjs'), ...lists],
+};
 const results = new Map<string, CliRun[]>();
 try {
   for (let i = 0; i < runs; i++) {
-    for (const b of [...builds, script]) {
+    for (const b of [...builds, ...Object.keys(scripts)]) {
+      const script = scripts[b];
       const r =
-        b === script
-          ? await runNode(emu, join(root, 'bench/honest.mjs'), [emu.url, '1', String(maxPageSize)], env)
+        script !== undefined
+          ? await runNode(emu, script[0]!, script.slice(1), env)
           : await runNode(
               emu,
               join(b, 'bin/wsc.js'),

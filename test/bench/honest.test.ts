@@ -1,28 +1,96 @@
-// The honest alternative the benchmark compares `wsc plan` with: it must read
-// every item of the three lists, each as one cursor chain of full pages, or
-// the comparison flatters wsc.
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runNode, root } from '../../bench/measure.js';
+// The scripts the benchmark runs beside `wsc plan`. The fetch-only script must
+// read every item of the three lists, each as one cursor chain of full pages,
+// or the comparison flatters wsc. The same-work script (the targeted
+// comparison) must do the work it is named for: parse every bundle file and
+// check each document with wsc's own schemas, so a broken file fails it.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeBundleFromSeed } from '../../bench/bundle.js';
+import { buildSameWork } from '../../bench/build-scripts.js';
+import { runNode, root, type CliRun } from '../../bench/measure.js';
 import { createEmulator, generateSeed, type Emulator } from '../../src/emulator/index.js';
-import { join } from 'node:path';
 
 let emu: Emulator;
+let sameWork: string;
+let dir: string;
+const seed = generateSeed({ reports: 1200, workbooks: 7, withDashboards: true, randomSeed: 5 });
 beforeAll(async () => {
-  const seed = generateSeed({ reports: 1200, workbooks: 7, randomSeed: 5 });
   emu = await createEmulator({ port: 0, seed, maxPageSize: 500, logResponses: false, randomSeed: 1 });
+  sameWork = await buildSameWork();
+  dir = mkdtempSync(join(tmpdir(), 'wsc-bench-test-'));
+  writeBundleFromSeed(seed, dir);
+}, 60_000);
+afterAll(async () => {
+  await emu.close();
+  rmSync(dir, { recursive: true, force: true });
 });
-afterAll(() => emu.close());
 
-test('reads 1,200 reports in 3 pages of 500 one after another, the workbooks and user attributes beside them', async () => {
-  const run = await runNode(emu, join(root, 'bench/honest.mjs'), [emu.url, '1', '500'], { WSC_TOKEN: emu.adminToken });
-  expect(run.code, run.stderr).toBe(0);
-  const [reports, workbooks, attributes] = run.stdout.trim().split(' ').map(Number);
-  expect([reports, workbooks]).toEqual([1200, 7]);
-  expect(attributes).toBeGreaterThanOrEqual(0);
+const env = () => ({ WSC_TOKEN: emu.adminToken });
+const lists = () => [emu.url, '1', '500'];
+
+/** 1,200 reports in 3 pages of 500 one after another, the workbooks and user attributes beside them. */
+function expectPagedReads(run: CliRun): void {
   const reportPages = run.log.filter((e) => e.path === '/api/v1/deployments/1/reports');
   expect(reportPages.map((e) => e.query['first'])).toEqual(['500', '500', '500']);
   expect(reportPages.map((e) => e.query['after'] !== undefined)).toEqual([false, true, true]);
+  expect(run.log.some((e) => e.path === '/api/v1/deployments/1/workbooks')).toBe(true);
+  expect(run.log.some((e) => e.path === '/api/v1/user-attributes')).toBe(true);
   expect(run.longestChain).toBe(3);
   expect(run.writes).toBe(0);
+}
+
+test('the fetch-only script reads 1,200 reports in 3 pages of 500 one after another, the other lists beside', async () => {
+  const run = await runNode(emu, join(root, 'bench/honest.mjs'), lists(), env());
+  expect(run.code, run.stderr).toBe(0);
+  const [reports, workbooks, attributes] = run.stdout.trim().split(' ').map(Number);
+  expect([reports, workbooks, attributes]).toEqual([1200, 7, seed.userAttributes?.length ?? 0]);
+  expectPagedReads(run);
   expect(run.maxRssMb).toBeGreaterThan(0);
+});
+
+describe('the same-work script', () => {
+  test('checks every document of the bundle and reads every list, side by side or one after the other', async () => {
+    for (const extra of [[], ['--sequential']]) {
+      const run = await runNode(emu, sameWork, [dir, ...lists(), ...extra], env());
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.trim()).toBe(`${1200 + 7} 1200 7 ${seed.userAttributes?.length ?? 0}`);
+      expectPagedReads(run);
+    }
+  });
+
+  /** A copy of the bundle with one file replaced, run through the script. */
+  async function withFile(rel: string, text: string): Promise<CliRun> {
+    const copy = mkdtempSync(join(tmpdir(), 'wsc-bench-broken-'));
+    try {
+      writeBundleFromSeed(seed, copy);
+      mkdirSync(dirname(join(copy, rel)), { recursive: true });
+      writeFileSync(join(copy, rel), text);
+      return await runNode(emu, sameWork, [copy, ...lists()], env());
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }
+  const someReport = () => `reports/${seed.reports!.find((r) => r.deploymentId === 1)!.publicId}.yaml`;
+
+  test('fails on a file js-yaml cannot parse, naming it', async () => {
+    const run = await withFile(someReport(), 'kind: Report\npublicId: [unclosed\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(someReport());
+    expect(run.stdout).toBe('');
+  });
+
+  test("fails on a document wsc's schema refuses (an unknown key, a publicId too short), naming the path", async () => {
+    const run = await withFile(someReport(), 'kind: Report\npublicId: abc\ntitel: typo\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/publicId: /);
+    expect(run.stderr).toContain('titel');
+  });
+
+  test('fails on a document of no known kind, in a nested directory too', async () => {
+    const run = await withFile('reports/more/zz-extra.yml', 'kind: Dashboard\nname: x\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('reports/more/zz-extra.yml: unknown kind "Dashboard"');
+  });
 });

@@ -38,3 +38,10 @@ describe('longestChain', () => {
 test('reads span from the first arrival to the last answer', () => {
   expect(logFigures([get(R, {}, 0, 20), get(R, {}, 25, 20)]).readMs).toBe(45);
 });
+
+test("the semantic check's deployment token is a POST that changes nothing: not counted as a write", () => {
+  const mint = { ...get('/api/v1/deployments/1/token', {}, 0, 20), method: 'POST' };
+  const write = { ...get(`${R}/7`, {}, 100, 20), method: 'PATCH' };
+  expect(logFigures([mint, get(R, {}, 0, 20), write])).toMatchObject({ requests: 3, writes: 1, writeMs: 20 });
+  expect(logFigures([mint, get(R, {}, 0, 20)]).readMs).toBe(20);
+});
