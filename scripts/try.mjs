@@ -4,7 +4,9 @@
 // validate, a first apply (compact: its plan is every resource created), then
 // a change as a pull request would make it (a widget resized, a chart drawn
 // as a line) planned in full, applied (compact), and the final plan, empty.
-// Prints each command it runs and each edit it makes.
+// Prints each command it runs and each edit it makes, and ends with the
+// README's next step: the copy stays, so `npx wsc plan --dir <copy>` after an
+// edit of it shows that edit alone.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,3 +43,7 @@ wsc('plan');
 wsc('apply', '--compact', '--auto-approve');
 wsc('plan', '--detailed-exitcode');
 process.stdout.write(`\nDone. The bundle and the embedded deployment's state are in ${dir}\n`);
+// The README's next step, spelt out with this run's directory: the copy is
+// applied, so a plan of it shows the reader's edit and nothing else.
+const file = join(dir, 'reports', 'mrr-trend.yaml');
+process.stdout.write(`\nYour turn: edit ${file} (its title, say), then run\n  npx wsc plan --dir ${dir}\n`);

@@ -1,6 +1,6 @@
 // The error codes are one list (ERROR_CODES in src/errors.ts): every code
 // src/ throws is in it under the group of its class and exit code, every
-// code in it is thrown somewhere, and the README's table says the same.
+// code in it is thrown somewhere, and docs/errors.md's table says the same.
 // The types hold calls through helpers (planError, rewrap); this reads the
 // constructions themselves, so a code cast past the types is still caught.
 import fs from 'node:fs';
@@ -107,10 +107,12 @@ describe('the error codes', () => {
     expect(ALL.filter((c) => !text.includes(`'${c}'`))).toEqual([]);
   });
 
-  test("the README's table lists the same groups, exit codes and codes", () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const start = readme.indexOf('## Exit codes');
-    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  test("docs/errors.md's table lists the same groups, exit codes and codes", () => {
+    const page = fs.readFileSync(path.join(ROOT, 'docs/errors.md'), 'utf8');
+    const start = page.indexOf('\n## Error codes\n');
+    expect(start).toBeGreaterThan(-1);
+    const end = page.indexOf('\n## ', start + 1);
+    const section = page.slice(start, end === -1 ? undefined : end);
     const rows = section
       .split('\n')
       .filter((l) => /^\| [a-z]+ \| \d \|/.test(l))

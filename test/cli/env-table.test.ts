@@ -1,4 +1,4 @@
-// The README's environment-variable table is the table in src/env.ts, and
+// The environment-variable table of docs/commands.md is the table in src/env.ts, and
 // every WSC_* variable the code mentions is in that table.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,9 +15,9 @@ function files(dir: string): string[] {
   });
 }
 
-test('README env table matches src/env.ts', () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const table = /<!-- env-table:start -->([\s\S]*)<!-- env-table:end -->/.exec(readme)?.[1] ?? '';
+test('docs/commands.md env table matches src/env.ts', () => {
+  const page = readFileSync(join(root, 'docs/commands.md'), 'utf8');
+  const table = /<!-- env-table:start -->([\s\S]*)<!-- env-table:end -->/.exec(page)?.[1] ?? '';
   const rows = table.split('\n').filter((l) => l.startsWith('| `'));
   expect(rows.map((r) => /^\| `([^`]+)`/.exec(r)?.[1])).toEqual(ENV_VARS.map((v) => v.name));
   for (const v of ENV_VARS) expect(table).toContain(`| \`${v.name}\` | ${v.description} |`);

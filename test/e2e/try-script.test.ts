@@ -1,7 +1,9 @@
 // `npm run try` as a newcomer runs it: every step shown (validate, the first
 // apply, an edit, the plan of that edit in full, its apply, the final plan),
-// in a length one screen of scrolling takes in.
+// in a length one screen of scrolling takes in. Then the README's next step,
+// followed as written: edit the file the run names, run the command it prints.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuilt, root } from './helpers/index.js';
@@ -32,4 +34,47 @@ describe('npm run try', () => {
     expect(out).toContain('Apply complete: 0 created, 1 updated, 0 adopted, 1 published.');
     expect(out).toContain('No changes. The deployment matches the bundle.');
   }, 180_000);
+
+  test("the README's next step shows the reader's edit and nothing else", () => {
+    // The README shows the run's last lines with a sample directory; the run must print them so.
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const sample = /Now make a change of your own[\s\S]*?\n```\n([\s\S]*?)\n```\n/.exec(readme)?.[1];
+    expect(sample, 'the README shows the lines `npm run try` ends with').toBeDefined();
+    const sampleDir = /--dir (\S+)/.exec(sample!)![1]!;
+    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const shape = new RegExp(escape(sample!).split(escape(sampleDir)).join('(/\\S+)'));
+
+    const r = spawnSync(process.execPath, [join(root, 'scripts/try.mjs')], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const m = shape.exec(r.stdout);
+    expect(m, r.stdout.slice(-400)).not.toBeNull();
+    const dir = m![1]!;
+    expect(m!.slice(1).every((d) => d === dir)).toBe(true);
+    try {
+      // "edit …/reports/mrr-trend.yaml (its title, say)"
+      const file = join(dir, 'reports/mrr-trend.yaml');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toMatch(/^title: Monthly recurring revenue$/m);
+      writeFileSync(file, text.replace(/^title: .*$/m, 'title: MRR by month'));
+      // "then run  npx wsc plan --dir …", in the clone, as printed.
+      const command = /\n {2}(npx wsc plan --dir \S+)\n/.exec(r.stdout)![1]!;
+      const plan = spawnSync(command, { cwd: root, shell: true, encoding: 'utf8', timeout: 60_000 });
+      expect(plan.status, plan.stderr).toBe(0);
+      expect(plan.stdout).toContain('title: "Monthly recurring revenue" → "MRR by month"');
+      expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish.');
+      expect(plan.stdout.match(/^[~+\-!] \S+/gm)).toEqual(['~ report/revMrrTrnd01', '~ report/revMrrTrnd01']);
+      // "`npx wsc apply --dir …` applies it …, and `npx wsc plan --dir …` is then empty again"
+      // (--auto-approve answers the question a terminal would be asked).
+      const apply = spawnSync(`npx wsc apply --dir ${dir} --auto-approve`, {
+        cwd: root,
+        shell: true,
+        encoding: 'utf8',
+      });
+      expect(apply.status, apply.stderr).toBe(0);
+      const again = spawnSync(command, { cwd: root, shell: true, encoding: 'utf8', timeout: 60_000 });
+      expect(again.stdout).toContain('No changes. The deployment matches the bundle.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
