@@ -187,11 +187,12 @@ async function readPage(
 const CHECK_CHUNK = 50;
 
 /**
- * A page's items, checked. Checking 500 items is CPU work of about 10 ms: it
- * yields to the event loop every CHECK_CHUNK items, so the next page's
- * request (which undici writes a few turns after it is made, once the
- * keep-alive socket is checked idle) leaves early in it rather than after it,
- * and other lists' answers are read meanwhile.
+ * A page's items, checked. Checking a full page is CPU work long enough to
+ * hold up the next request (docs/performance.md): it yields to the event loop
+ * every CHECK_CHUNK items, so the next page's request (which undici writes a
+ * few turns after it is made, once the keep-alive socket is checked idle)
+ * leaves early in it rather than after it, and other lists' answers are read
+ * meanwhile.
  */
 async function validateItems<T>(
   client: PageClient,

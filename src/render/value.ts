@@ -29,7 +29,7 @@ export function orderLike(before: JsonValue, like: JsonValue | undefined): JsonV
   return Object.fromEntries(keys.map((k) => [k, orderLike(before[k]!, isObj(like) ? like[k] : undefined)]));
 }
 
-/** The `yaml` library, loaded at first use: a plan without changes shows no value, and loading it costs ~30 ms. */
+/** The `yaml` library, loaded at first use: a plan without changes shows no value, and loading it takes time. */
 let yamlLib: typeof import('yaml') | undefined;
 
 function yaml(v: JsonValue, flow: boolean): string {

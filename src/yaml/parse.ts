@@ -342,7 +342,8 @@ function sizeLimits(file: string, text: string): ParseResult | undefined {
 
 /**
  * The `yaml` library, loaded at first use: most bundles never need it (the
- * fast path takes their files), and loading it costs about 40 ms.
+ * fast path takes their files), and loading it is a noticeable part of a
+ * run's start-up (docs/performance.md).
  */
 let yamlLib: typeof import('yaml') | undefined;
 const library = (): typeof import('yaml') =>
