@@ -1,5 +1,5 @@
 // The environment variables wsc reads: one table, used by the code and
-// printed in the README (a test keeps the two in step). Precedence:
+// printed in docs/commands.md (a test keeps the two in step). Precedence:
 // flags > environment variables > wsc.yaml > defaults.
 export interface EnvVarDoc {
   name: string;

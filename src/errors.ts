@@ -1,6 +1,6 @@
 // One small error hierarchy for the whole CLI. Every error a user can meet is
 // a WscError with a stable `code` (for scripts and tests), a message, an
-// optional hint (what to do next) and its exit code (README, Exit codes). main.ts is
+// optional hint (what to do next) and its exit code (docs/errors.md). main.ts is
 // the only place that turns them into output and an exit status; a known
 // error prints no stack trace.
 
@@ -17,9 +17,9 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
  * Every stable error code, in groups by the class that carries it and the
- * exit code it ends with. Scripts and tests match on these; the README lists
- * them, and test/errors.test.ts holds this list, the codes thrown in src/ and
- * the README's table equal.
+ * exit code it ends with. Scripts and tests match on these; docs/errors.md
+ * lists them, and test/errors.test.ts holds this list, the codes thrown in
+ * src/ and that page's table equal.
  */
 export const ERROR_CODES = {
   /** UsageError: flags, arguments or command usage; nothing was sent. */

@@ -1,6 +1,6 @@
 // What `wsc CMD --help` prints after the flags: a few examples and the exit
 // codes of that command. Kept apart from the wiring in cli.ts so the words
-// can be read (and changed) in one place; README's tables say the same.
+// can be read (and changed) in one place; docs/commands.md says the same.
 import type { Command } from 'commander';
 
 export type CommandName = 'validate' | 'plan' | 'apply' | 'export' | 'doctor' | 'emulator' | 'preview' | 'schema';

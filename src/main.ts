@@ -1,5 +1,5 @@
 // The one place that exits. Parses argv, runs the command, and turns any
-// error into a message and an exit code (README, Exit codes). Known errors print no
+// error into a message and an exit code (docs/errors.md). Known errors print no
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError, type Command } from 'commander';
 import { EXIT, InternalError, isWscError } from './errors.js';

@@ -1,5 +1,5 @@
 // Fingerprints of the live objects a plan read, so that `apply PLANFILE` can
-// refuse a plan the deployment has moved away from (README, `wsc apply PLANFILE`).
+// refuse a plan the deployment has moved away from (docs/plan-apply.md, saved plans).
 import { normalizeSlug } from '../domain/wire.js';
 import { contentHash } from './canonical.js';
 import type { Fingerprint } from './plan-model.js';

@@ -1,4 +1,4 @@
-// The local Workspace Content API (README, `wsc emulator`): a node:http server over an
+// The local Workspace Content API (docs/emulator.md): a node:http server over an
 // in-memory store, with fault injection, latency, a request log and an
 // atomically written state file. Used by `wsc emulator`, by `embedded: true`
 // environments, by the tests and by the benchmark.

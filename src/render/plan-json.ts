@@ -1,4 +1,4 @@
-// `--output json`: the plan for programs, in the format README's "Plan JSON format" describes
+// `--output json`: the plan for programs, in the format docs/plan-json.md describes
 // (formatVersion 1, additive-only). Never compact: a program wants the values. Only resources that
 // change are listed; the summary counts the rest. References not resolved yet stay as
 // `{ "$report": ... }` / `{ "$workbook": ... }` objects (known after apply).

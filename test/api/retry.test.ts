@@ -1,4 +1,4 @@
-// The retry policy (README, `wsc apply`), table-driven over retryDecision.
+// The retry policy (docs/plan-apply.md, what apply guarantees), table-driven over retryDecision.
 import { describe, expect, test } from 'vitest';
 import {
   backoffMs,

@@ -1,4 +1,4 @@
-// The CLI surface: every command of the README is listed, --version works,
+// The CLI surface: every command is listed, --version works,
 // usage errors exit 3. Runs the built launcher as a user would.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -5,7 +5,7 @@
 // faults then re-run, two applies racing), after every apply that ends without a failure the plan
 // has nothing to do and another apply sends no request. A resource blocked by
 // a UI edit stays blocked (exit 5) and is sent nothing either.
-// `npm test` runs a few cases; WSC_PROPERTY_RUNS scales them (README, Testing).
+// `npm test` runs a few cases; WSC_PROPERTY_RUNS scales them (docs/testing.md).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';

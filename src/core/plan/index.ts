@@ -1,6 +1,6 @@
 // The planner: (desired, live) → Plan. Pure and deterministic: no I/O, no
 // clock; the same inputs give a deep-equal plan: comparison, partial
-// ownership and actions (README, `wsc plan`), and the phases and dependencies
+// ownership and actions (docs/plan-apply.md), and the phases and dependencies
 // of the requests apply will send.
 import type { DesiredReport, DesiredState, DesiredWorkbook, LiveState, PlanContext } from '../model.js';
 import type { Plan, PlanSummary, ResourceChange, UnmanagedResource } from '../plan-model.js';
