@@ -28,6 +28,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     description: 'Seconds to wait for one HTTP response before it counts as failed (default 30).',
   },
   {
+    name: 'WSC_DOCTOR_TIMEOUT',
+    description:
+      'Seconds `wsc doctor` may take for all its checks (default 45); a check has at most 12 s of it ' +
+      '(the round trip 40 s), and what is left when it runs out is shown as not checked.',
+  },
+  {
     name: 'WSC_PAGE_SIZE',
     description:
       'Items per list page wsc asks for (like `--page-size`; default 500). A ' +

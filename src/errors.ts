@@ -62,6 +62,7 @@ export const ERROR_CODES = {
       'config_variable',
       'deployment_invalid',
       'deployment_missing',
+      'doctor_timeout_invalid',
       'env_no_target',
       'env_required',
       'env_unknown',

@@ -5,25 +5,30 @@
 import type { ConnectOptions } from '../api/connect.js';
 import type { CommonOptions } from './options.js';
 import { envValue } from '../env.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, type ConfigCode } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { visible } from '../visible.js';
 
-export function requestTimeoutMs(env: Record<string, string | undefined>): number | undefined {
-  const raw = envValue(env, 'WSC_REQUEST_TIMEOUT');
+/** A variable giving seconds above 0, in milliseconds; a bad value is a config error (`code`) naming the default. */
+export function secondsVariable(
+  env: Record<string, string | undefined>,
+  name: string,
+  code: ConfigCode,
+  defaults: { seconds: number; example: number },
+): number | undefined {
+  const raw = envValue(env, name);
   if (raw === undefined) return undefined;
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new ConfigError(
-      'request_timeout_invalid',
-      `WSC_REQUEST_TIMEOUT must be a number of seconds above 0, got "${raw}".`,
-      {
-        hint: 'Unset it for the default (30 s), or set e.g. WSC_REQUEST_TIMEOUT=60.',
-      },
-    );
+    throw new ConfigError(code, `${name} must be a number of seconds above 0, got "${raw}".`, {
+      hint: `Unset it for the default (${defaults.seconds} s), or set e.g. ${name}=${defaults.example}.`,
+    });
   }
   return Math.round(seconds * 1000);
 }
+
+export const requestTimeoutMs = (env: Record<string, string | undefined>): number | undefined =>
+  secondsVariable(env, 'WSC_REQUEST_TIMEOUT', 'request_timeout_invalid', { seconds: 30, example: 60 });
 
 /** `--page-size`, else WSC_PAGE_SIZE, else the client's default. */
 export function pageSize(flag: number | undefined, env: Record<string, string | undefined>): number | undefined {

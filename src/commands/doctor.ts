@@ -7,9 +7,10 @@
 import { resolve } from 'node:path';
 import type { DoctorOptions } from './options.js';
 import { EXIT, isWscError } from '../errors.js';
-import { connectOptions } from './connection.js';
+import { connectOptions, secondsVariable } from './connection.js';
 import type { CommandContext } from './context.js';
 import type { UnreadableItem } from '../core/model.js';
+import type { CheckLine } from '../doctor/types.js';
 
 /** One request's time in doctor (the configured timeout when shorter). */
 export const DOCTOR_REQUEST_TIMEOUT_MS = 5_000;
@@ -20,11 +21,15 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   const { resolveEnvironment } = await import('../config/environment.js');
   const { loadValidBundle } = await import('../bundle/load.js');
   const { checksOf, probeOf } = await import('../doctor/checks.js');
-  const { runChecks } = await import('../doctor/run.js');
+  const { runChecks, TOTAL_BUDGET_MS } = await import('../doctor/run.js');
   const { readTenantSpec } = await import('../doctor/tenant-spec.js');
   const render = await import('../render/doctor.js');
   const dir = resolve(ctx.cwd, opts.dir);
   const given = connectOptions(opts, ctx);
+  const totalBudgetMs = secondsVariable(ctx.env, 'WSC_DOCTOR_TIMEOUT', 'doctor_timeout_invalid', {
+    seconds: TOTAL_BUDGET_MS / 1000,
+    example: 20,
+  });
   const connOpts = {
     ...given,
     requestTimeoutMs: Math.min(given.requestTimeoutMs ?? DOCTOR_REQUEST_TIMEOUT_MS, DOCTOR_REQUEST_TIMEOUT_MS),
@@ -88,7 +93,10 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
         ...(opts.deep ? { deep } : {}),
       },
       checksOf(opts.deep === true),
-      json ? {} : { onLine: (line) => ctx.out(render.renderDoctorLine(line, ctx.style)) },
+      {
+        ...(totalBudgetMs !== undefined ? { totalBudgetMs } : {}),
+        ...(json ? {} : { onLine: (line: CheckLine) => ctx.out(render.renderDoctorLine(line, ctx.style)) }),
+      },
     );
     const report = { ...head, checks };
     ctx.out(json ? render.renderDoctorJson(report) : render.renderDoctorSummary(checks, ctx.style));

@@ -1,8 +1,9 @@
 // Doctor's runner: each line handed on as it is decided, a check without a
 // verdict in its time is ✗, the run's time bounds the whole, and a check whose
 // needs failed is not run (naming the failed check at the root).
-import { describe, expect, test } from 'vitest';
-import { runChecks } from '../../src/doctor/run.js';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { CHECK_BUDGET_MS, runChecks, TOTAL_BUDGET_MS } from '../../src/doctor/run.js';
+import { deepCheck } from '../../src/doctor/deep.js';
 import type { CheckLine, DoctorCheck, DoctorContext } from '../../src/doctor/types.js';
 
 const ctx = {} as DoctorContext;
@@ -78,5 +79,39 @@ describe('runChecks', () => {
       ['slow', true, expect.stringMatching(/^no verdict within/)],
       ['late', false, "not checked: doctor's 0 s ran out"],
     ]);
+  });
+
+  describe('the defaults README states, on a fake clock', () => {
+    afterEach(() => void vi.useRealTimers());
+
+    test('each check has 12 s, the round trip 40 s, the whole run 45 s; what is left is not checked', async () => {
+      vi.useFakeTimers();
+      expect([CHECK_BUDGET_MS, TOTAL_BUDGET_MS, deepCheck.budgetMs]).toEqual([12_000, 45_000, 40_000]);
+      const t0 = Date.now();
+      const decided: [string, number][] = [];
+      const done = runChecks(
+        ctx,
+        [check('a', never), check('b', never), { ...deepCheck, run: never }, check('c', never), check('d', ok)],
+        { onLine: (l) => decided.push([l.name, Date.now() - t0]) },
+      );
+      await vi.advanceTimersByTimeAsync(TOTAL_BUDGET_MS + 1_000);
+      const lines = await done;
+      expect(lines.map((l) => [l.name, l.checked, l.detail.replace(/:.*/, '')])).toEqual([
+        ['a', true, 'no verdict within 12 s'],
+        ['b', true, 'no verdict within 12 s'],
+        // 40 s of its own, cut to the 21 s left of the run.
+        ['export round trip', true, 'no verdict within 21 s'],
+        ['c', false, 'not checked'],
+        ['d', false, 'not checked'],
+      ]);
+      expect(lines[3]!.detail).toBe("not checked: doctor's 45 s ran out");
+      expect(decided).toEqual([
+        ['a', 12_000],
+        ['b', 24_000],
+        ['export round trip', 45_000],
+        ['c', 45_000],
+        ['d', 45_000],
+      ]);
+    });
   });
 });

@@ -3,21 +3,34 @@
 // whose Retry-After is 10^9 seconds (readable or not), a host that answers
 // some requests and hangs on the rest. Each request has a few seconds and one
 // retry; a Retry-After longer than doctor waits is reported, not waited.
+//
+// The never-answering host is waited for at the defaults (5 s per request,
+// one retry), in real time. The hanging host is checked at a shorter request
+// time (WSC_REQUEST_TIMEOUT) and a shorter whole run (WSC_DOCTOR_TIMEOUT): the
+// same code paths, in seconds instead of a minute; test/doctor/run.test.ts
+// checks the default check and run budgets (12 s, 45 s) on a fake clock.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanupTemp, runCli, writeFiles } from './helpers/index.js';
-import { json, serve } from '../api/server.js';
+import { json, serve, type Handler } from '../api/server.js';
 
 afterAll(cleanupTemp);
 
 const TOKEN = 'doctor-budget-token';
 const empty = { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
-const doctor = (url: string, onSpawn?: (c: ChildProcess) => void) =>
+const doctor = (url: string, opts: { onSpawn?: (c: ChildProcess) => void; env?: Record<string, string> } = {}) =>
   runCli(['doctor', '--dir', writeFiles({}), '--base-url', url, '--deployment', '1'], {
-    env: { WSC_TOKEN: TOKEN },
+    env: { WSC_TOKEN: TOKEN, ...opts.env },
     timeoutMs: 90_000,
-    ...(onSpawn ? { onSpawn } : {}),
+    ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}),
   });
+/** The probe answers, and so do the user attributes; every other request hangs. */
+const hangsAfterProbe: Handler = (q, res) => {
+  const path = new URL(q.url, 'http://x').pathname;
+  const probe = path === '/api/v1/deployments/1/workbooks' && q.url.includes('first=1');
+  if (probe || path === '/api/v1/user-attributes') return json(res, 200, empty);
+  return new Promise(() => undefined);
+};
 const timed = async <T>(f: () => Promise<T>) => {
   const t0 = Date.now();
   const r = await f();
@@ -25,11 +38,15 @@ const timed = async <T>(f: () => Promise<T>) => {
 };
 
 describe('wsc doctor within its budget', () => {
-  test('a host that accepts and never answers: ✗ host after one retry, the rest not checked, well within 60 s', async () => {
+  test('a host that accepts and never answers: ✗ host after one retry, the rest not checked, well within 60 s', async ({
+    expect,
+  }) => {
     const s = await serve(() => new Promise(() => undefined));
     const r = await timed(() => doctor(s.url));
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(60_000);
+    // Each of the two attempts was given doctor's default 5 s.
+    expect(r.ms).toBeGreaterThanOrEqual(9_900);
     expect(r.stdout).toMatch(
       /✗ host: .* does not answer as the Workspace Content API: .*(no answer|timed out|did not answer)/i,
     );
@@ -39,7 +56,7 @@ describe('wsc doctor within its budget', () => {
     expect(s.seen).toHaveLength(2);
   }, 90_000);
 
-  test('429 with Retry-After: 1000000000: reported, not waited; no second attempt', async () => {
+  test('429 with Retry-After: 1000000000: reported, not waited; no second attempt', async ({ expect }) => {
     const s = await serve((_q, res) =>
       json(res, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1000000000' }),
     );
@@ -53,7 +70,7 @@ describe('wsc doctor within its budget', () => {
     expect(s.seen).toHaveLength(1);
   }, 90_000);
 
-  test('429 with an unreadable Retry-After (1e9): one short retry, then ✗ host', async () => {
+  test('429 with an unreadable Retry-After (1e9): one short retry, then ✗ host', async ({ expect }) => {
     const s = await serve((_q, res) =>
       json(res, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1e9' }),
     );
@@ -64,17 +81,18 @@ describe('wsc doctor within its budget', () => {
     expect(s.seen).toHaveLength(2);
   }, 90_000);
 
-  test('a host that answers the probe and hangs on the rest: each line printed as decided, done within 60 s', async () => {
-    const s = await serve((q, res) => {
-      const path = new URL(q.url, 'http://x').pathname;
-      const probe = path === '/api/v1/deployments/1/workbooks' && q.url.includes('first=1');
-      if (probe || path === '/api/v1/user-attributes') return json(res, 200, empty);
-      return new Promise(() => undefined);
-    });
+  test('a host that answers the probe and hangs on the rest: each line printed as decided, done in time', async ({
+    expect,
+  }) => {
+    const s = await serve(hangsAfterProbe);
+    const requestMs = 500;
     const arrivals: { at: number; text: string }[] = [];
     const t0 = Date.now();
-    const r = await doctor(s.url, (child) => {
-      child.stdout!.on('data', (d: Buffer | string) => arrivals.push({ at: Date.now() - t0, text: String(d) }));
+    const r = await doctor(s.url, {
+      env: { WSC_REQUEST_TIMEOUT: String(requestMs / 1000) },
+      onSpawn: (child) => {
+        child.stdout!.on('data', (d: Buffer | string) => arrivals.push({ at: Date.now() - t0, text: String(d) }));
+      },
     });
     const ended = Date.now() - t0;
     expect(r.code).toBe(1);
@@ -84,11 +102,41 @@ describe('wsc doctor within its budget', () => {
     const pageSize = when(/✗ page size: /);
     expect(host).toBeDefined();
     expect(pageSize).toBeDefined();
-    // The host's line came out while the next checks were still waiting on the server.
-    expect(pageSize! - host!).toBeGreaterThan(4_000);
-    expect(ended - host!).toBeGreaterThan(8_000);
+    // The host's line came out while the next checks were still waiting on the server (two attempts each).
+    expect(pageSize! - host!).toBeGreaterThan(0.8 * 2 * requestMs);
+    expect(ended - host!).toBeGreaterThan(1.6 * 2 * requestMs);
     expect(r.stdout).toMatch(/✓ user attributes: readable/);
     expect(r.stdout).toMatch(/✗ API description: .*cannot be read/);
     expect(r.stdout).toMatch(/– routes: publish: not checked: API description failed/);
+    // Every check came to a verdict of its own: the whole run's time did not run out.
+    expect(r.stdout).not.toMatch(/ran out/);
   }, 90_000);
+
+  test("the whole run's time (WSC_DOCTOR_TIMEOUT) ends a run that hangs: the check in flight ✗, the rest not checked", async ({
+    expect,
+  }) => {
+    const s = await serve(hangsAfterProbe);
+    // Requests keep their default 5 s: the run's 2 s run out while the page size's first attempt still waits.
+    const r = await timed(() => doctor(s.url, { env: { WSC_DOCTOR_TIMEOUT: '2' } }));
+    expect(r.code).toBe(1);
+    expect(r.ms).toBeGreaterThanOrEqual(2_000);
+    // Less than the page size's two attempts of 5 s: what was in flight was abandoned, not awaited.
+    expect(r.ms).toBeLessThan(9_000);
+    expect(r.stdout).toMatch(/✓ host: /);
+    expect(r.stdout).toMatch(/✗ page size: no verdict within 2 s/);
+    expect(r.stdout).toMatch(/– user attributes: not checked: doctor's 2 s ran out/);
+    expect(r.stdout).toMatch(/– data model: not checked: doctor's 2 s ran out/);
+    expect(r.stdout).not.toMatch(/✓ user attributes/);
+  }, 90_000);
+
+  test('a WSC_DOCTOR_TIMEOUT that is not a number of seconds above 0: exit 3, nothing sent', async ({ expect }) => {
+    const s = await serve(hangsAfterProbe);
+    for (const bad of ['soon', '0', '-5']) {
+      const r = await doctor(s.url, { env: { WSC_DOCTOR_TIMEOUT: bad } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(`WSC_DOCTOR_TIMEOUT must be a number of seconds above 0, got "${bad}"`);
+      expect(r.stderr).toMatch(/doctor_timeout_invalid/);
+    }
+    expect(s.seen).toEqual([]);
+  });
 });
