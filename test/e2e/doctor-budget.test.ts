@@ -38,9 +38,7 @@ const timed = async <T>(f: () => Promise<T>) => {
 };
 
 describe('wsc doctor within its budget', () => {
-  test('a host that accepts and never answers: ✗ host after one retry, the rest not checked, well within 60 s', async ({
-    expect,
-  }) => {
+  test('a host that accepts and never answers: ✗ host after one retry, the rest not checked, well within 60 s', async () => {
     const s = await serve(() => new Promise(() => undefined));
     const r = await timed(() => doctor(s.url));
     expect(r.code).toBe(1);
@@ -56,7 +54,7 @@ describe('wsc doctor within its budget', () => {
     expect(s.seen).toHaveLength(2);
   }, 90_000);
 
-  test('429 with Retry-After: 1000000000: reported, not waited; no second attempt', async ({ expect }) => {
+  test('429 with Retry-After: 1000000000: reported, not waited; no second attempt', async () => {
     const s = await serve((_q, res) =>
       json(res, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1000000000' }),
     );
@@ -70,7 +68,7 @@ describe('wsc doctor within its budget', () => {
     expect(s.seen).toHaveLength(1);
   }, 90_000);
 
-  test('429 with an unreadable Retry-After (1e9): one short retry, then ✗ host', async ({ expect }) => {
+  test('429 with an unreadable Retry-After (1e9): one short retry, then ✗ host', async () => {
     const s = await serve((_q, res) =>
       json(res, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1e9' }),
     );
@@ -81,9 +79,7 @@ describe('wsc doctor within its budget', () => {
     expect(s.seen).toHaveLength(2);
   }, 90_000);
 
-  test('a host that answers the probe and hangs on the rest: each line printed as decided, done in time', async ({
-    expect,
-  }) => {
+  test('a host that answers the probe and hangs on the rest: each line printed as decided, done in time', async () => {
     const s = await serve(hangsAfterProbe);
     const requestMs = 500;
     const arrivals: { at: number; text: string }[] = [];
@@ -112,9 +108,7 @@ describe('wsc doctor within its budget', () => {
     expect(r.stdout).not.toMatch(/ran out/);
   }, 90_000);
 
-  test("the whole run's time (WSC_DOCTOR_TIMEOUT) ends a run that hangs: the check in flight ✗, the rest not checked", async ({
-    expect,
-  }) => {
+  test("the whole run's time (WSC_DOCTOR_TIMEOUT) ends a run that hangs: the check in flight ✗, the rest not checked", async () => {
     const s = await serve(hangsAfterProbe);
     // Requests keep their default 5 s: the run's 2 s run out while the page size's first attempt still waits.
     const r = await timed(() => doctor(s.url, { env: { WSC_DOCTOR_TIMEOUT: '2' } }));
@@ -129,7 +123,7 @@ describe('wsc doctor within its budget', () => {
     expect(r.stdout).not.toMatch(/✓ user attributes/);
   }, 90_000);
 
-  test('a WSC_DOCTOR_TIMEOUT that is not a number of seconds above 0: exit 3, nothing sent', async ({ expect }) => {
+  test('a WSC_DOCTOR_TIMEOUT that is not a number of seconds above 0: exit 3, nothing sent', async () => {
     const s = await serve(hangsAfterProbe);
     for (const bad of ['soon', '0', '-5']) {
       const r = await doctor(s.url, { env: { WSC_DOCTOR_TIMEOUT: bad } });
