@@ -132,15 +132,16 @@ describe('every wait is bounded and shown', () => {
     try {
       const started = Date.now();
       const r = await runCli(['plan', '--max-retries', '0', ...connection(s.url), '--dir', copyFixture('example')], {
-        env: { ...env, WSC_REQUEST_TIMEOUT: '7' },
+        // Just past the 5 s after which a wait is shown.
+        env: { ...env, WSC_REQUEST_TIMEOUT: '5.5' },
         timeoutMs: 90_000,
       });
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(
-        /wsc: still waiting for GET \/api\/v1\/deployments\/1\/reports from 127\.0\.0\.1:\d+: 5 s so far \(attempt 1 of 1; it counts as failed after 7 s\)\./,
+        /wsc: still waiting for GET \/api\/v1\/deployments\/1\/reports from 127\.0\.0\.1:\d+: 5 s so far \(attempt 1 of 1; it counts as failed after 5\.5 s\)\./,
       );
-      expect(r.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 7 s/);
+      expect(r.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 5\.5 s/);
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
     } finally {
       await s.close();
@@ -223,10 +224,10 @@ describe('a server that dies mid-apply', () => {
     const dir = writeBundle({ looseReports: 300 });
     try {
       const started = Date.now();
-      const r = await runCli(['apply', '--auto-approve', '--concurrency', '1', ...connection(s.url), '--dir', dir], {
-        env,
-        timeoutMs: 120_000,
-      });
+      // Three retries (not six): the first failing write still uses up its retries before the next one trips
+      // the breaker, with a fraction of the backoff.
+      const args = ['apply', '--auto-approve', '--concurrency', '1', '--max-retries', '3'];
+      const r = await runCli([...args, ...connection(s.url), '--dir', dir], { env, timeoutMs: 120_000 });
       expect(r.code, r.stdout + r.stderr).toBe(4);
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(created).toBe(20);
