@@ -81,7 +81,7 @@ describe('runChecks', () => {
     ]);
   });
 
-  describe('the defaults README states, on a fake clock', () => {
+  describe('the defaults docs/commands.md states, on a fake clock', () => {
     afterEach(() => void vi.useRealTimers());
 
     test('each check has 12 s, the round trip 40 s, the whole run 45 s; what is left is not checked', async () => {
