@@ -1,0 +1,218 @@
+// The tools of `npm run lint` that hold the structure of src/ (dependency-cruiser
+// and knip, with this repository's own configuration files) run on a small tree
+// written to a temporary directory: a few files that keep every rule and, beside
+// them, one file that breaks each. Each rule must name its breaking import and
+// nothing else, so a rule that matches nothing (a typo in a path pattern, a
+// dependency type that does not exist) fails here, not silently in CI.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
+
+let dir: string;
+
+/** A file of the fixture tree, its parent folders made. */
+function write(file: string, text: string): void {
+  const full = path.join(dir, file);
+  fs.mkdirSync(path.dirname(full), { recursive: true });
+  fs.writeFileSync(full, text);
+}
+
+function tool(name: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(bin(name), args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+/** dependency-cruiser's violations as `rule: from → to`, sorted. */
+function cruise(config: string, ...paths: string[]): string[] {
+  const r = tool('depcruise', ['--config', path.join(ROOT, config), '--output-type', 'json', ...paths]);
+  expect(r.stderr).toBe('');
+  const out = JSON.parse(r.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
+  expect(out.summary.totalCruised).toBeGreaterThan(5);
+  // A package by its name (the fixture's node_modules is a link to the repository's).
+  const shown = (to: string) => to.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, '$1');
+  return out.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${shown(v.to)}`).sort();
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsc-dependency-rules-'));
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
+  fs.copyFileSync(path.join(ROOT, 'knip.jsonc'), path.join(dir, 'knip.jsonc'));
+  write(
+    'package.json',
+    JSON.stringify({
+      name: 'fixture',
+      type: 'module',
+      private: true,
+      dependencies: { zod: '*', chalk: '*', 'p-limit': '*' },
+      devDependencies: { vitest: '*' },
+    }),
+  );
+  // Imports every rule allows.
+  write('src/errors.ts', 'export class WscError extends Error {}\n');
+  write('src/make-dir.ts', "import { mkdir } from 'node:fs/promises';\nexport const makeDir = mkdir;\n");
+  write('src/domain/wire.ts', "import * as z from 'zod';\nexport const Slug = z.string();\n");
+  write(
+    'src/core/json.ts',
+    "import { createHash } from 'node:crypto';\nexport const hash = (s: string) => createHash('sha256').update(s);\n",
+  );
+  write(
+    'src/core/plan.ts',
+    "import { Slug } from '../domain/wire.js';\nimport { WscError } from '../errors.js';\nimport { hash } from './json.js';\n" +
+      'export const plan = () => [Slug, WscError, hash];\n',
+  );
+  write(
+    'src/emulator/index.ts',
+    "import { Slug } from '../domain/wire.js';\nimport { makeDir } from '../make-dir.js';\nexport const emulator = [Slug, makeDir];\n",
+  );
+  write(
+    'src/render/plan.ts',
+    "import { plan } from '../core/plan.js';\nexport const renderPlan = () => String(plan());\n",
+  );
+  write('src/api/client.ts', "import { Slug } from '../domain/wire.js';\nexport class ApiClient { slug = Slug; }\n");
+  write(
+    'src/api/semantic.ts',
+    "import { ApiClient } from './client.js';\nexport const check = () => new ApiClient();\n",
+  );
+  write(
+    'src/commands/validate.ts',
+    // A type-only import is erased and a dynamic one loads only on its path: neither loads the client.
+    "import type { ApiClient } from '../api/client.js';\nimport { renderPlan } from '../render/plan.js';\n" +
+      "import { offline } from './offline.js';\n" +
+      "export const validate = async (c?: ApiClient) => c ?? (await import('../api/semantic.js')).check() ?? " +
+      'renderPlan() ?? offline;\n',
+  );
+  write('src/commands/offline.ts', "export const offline = 'offline';\n");
+  write(
+    'src/main.ts',
+    "import chalk from 'chalk';\nimport { emulator } from './emulator/index.js';\n" +
+      "import { validate } from './commands/validate.js';\nexport const main = () => [chalk, emulator, validate];\n",
+  );
+}, 30_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
+  test('each rule names the import that breaks it, and only that one', () => {
+    const bad = [
+      // A cycle through three files, one import of it type-only.
+      ['src/core/cycle-a.ts', "import type { B } from './cycle-b.js';\nexport type A = B | 1;\n"],
+      ['src/core/cycle-b.ts', "import { c } from './cycle-c.js';\nexport type B = typeof c;\n"],
+      ['src/core/cycle-c.ts', "import type { A } from './cycle-a.js';\nexport const c: A | 2 = 2;\n"],
+      ['src/core/io.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n"],
+      ['src/core/renders.ts', "import { renderPlan } from '../render/plan.js';\nexport const r = renderPlan;\n"],
+      ['src/emulator/uses-core.ts', "import { plan } from '../core/plan.js';\nexport const p = plan;\n"],
+      ['src/domain/uses-errors.ts', "import { WscError } from '../errors.js';\nexport const e = WscError;\n"],
+      ['src/render/uses-api.ts', "import { ApiClient } from '../api/client.js';\nexport const a = ApiClient;\n"],
+      ['src/preview/serve.ts', "import { ApiClient } from '../api/client.js';\nexport const a = ApiClient;\n"],
+      ['src/yaml/read.ts', "import type { Cfg } from '../config/types.js';\nexport type C = Cfg;\n"],
+      ['src/config/types.ts', "import { files } from '../bundle/files.js';\nexport type Cfg = typeof files;\n"],
+      ['src/bundle/files.ts', "import type { Cfg } from '../config/types.js';\nexport const files: Cfg[] = [];\n"],
+      ['src/api/test-only.ts', "import { expect } from 'vitest';\nexport const e = expect;\n"],
+      ['src/api/undeclared.ts', "import ora from 'ora';\nexport const o = ora;\n"],
+      ['src/api/typo.ts', "import { x } from './no-such-file.js';\nexport const y = x;\n"],
+      // Folders in a cycle through files that form none.
+      ['src/doctor/check.ts', "import { Slug } from '../domain/wire.js';\nexport const check = Slug;\n"],
+      ['src/doctor/run.ts', "import { e } from '../api/test-only.js';\nexport const run = e;\n"],
+      ['src/api/doctor.ts', "import { check } from '../doctor/check.js';\nexport const d = check;\n"],
+      ['src/env.ts', "import { plan } from './core/plan.js';\nexport const env = plan;\n"],
+      ['src/commands/exit.ts', "import { main } from '../main.js';\nexport const exit = main;\n"],
+    ];
+    for (const [file, text] of bad) write(file!, text!);
+    try {
+      expect(cruise('.dependency-cruiser.cjs', 'src')).toEqual([
+        'bundle-not-config: src/bundle/files.ts → src/config/types.ts',
+        'config-not-bundle: src/config/types.ts → src/bundle/files.ts',
+        'core-is-pure: src/core/renders.ts → src/render/plan.ts',
+        'core-no-io-modules: src/core/io.ts → fs',
+        'domain-is-the-bottom: src/domain/uses-errors.ts → src/errors.ts',
+        'emulator-is-independent: src/emulator/uses-core.ts → src/core/plan.ts',
+        'main-and-cli-on-top: src/commands/exit.ts → src/main.ts',
+        // A folder cycle is named from each of its folders: api ⇄ doctor through files in no cycle, and the
+        // folders of the two file cycles below and of core/renders.ts (render/ imports core/).
+        'no-circular-folders: src/api → src/doctor',
+        'no-circular-folders: src/bundle → src/config',
+        'no-circular-folders: src/config → src/bundle',
+        'no-circular-folders: src/core → src/render',
+        'no-circular-folders: src/doctor → src/api',
+        'no-circular-folders: src/render → src/core',
+        // One violation per cycle, at the import where the cruise closed it.
+        'no-circular: src/bundle/files.ts → src/config/types.ts',
+        'no-circular: src/core/cycle-a.ts → src/core/cycle-b.ts',
+        'no-dev-dependencies-in-src: src/api/test-only.ts → vitest',
+        'no-undeclared-packages: src/api/undeclared.ts → ora',
+        'no-unresolvable: src/api/typo.ts → ./no-such-file.js',
+        'preview-offline: src/preview/serve.ts → src/api/client.ts',
+        'render-does-no-io: src/render/uses-api.ts → src/api/client.ts',
+        'shared-files-are-leaves: src/env.ts → src/core/plan.ts',
+        'yaml-below-config-and-bundle: src/yaml/read.ts → src/config/types.ts',
+      ]);
+    } finally {
+      for (const [file] of bad) fs.rmSync(path.join(dir, file!));
+    }
+  });
+});
+
+describe('dependency-cruiser: .dependency-cruiser-static.cjs', () => {
+  test('validate may reach the client through a type-only or a dynamic import', () => {
+    expect(cruise('.dependency-cruiser-static.cjs', 'src/commands/validate.ts')).toEqual([]);
+  });
+
+  test('a static path from validate to the client breaks the rule', () => {
+    const offline = path.join(dir, 'src/commands/offline.ts');
+    const before = fs.readFileSync(offline, 'utf8');
+    fs.writeFileSync(offline, `import '../api/semantic.js';\n${before}`);
+    try {
+      expect(cruise('.dependency-cruiser-static.cjs', 'src/commands/validate.ts')).toEqual([
+        'validate-offline: src/commands/validate.ts → src/api/client.ts',
+      ]);
+    } finally {
+      fs.writeFileSync(offline, before);
+    }
+  });
+});
+
+describe('knip: knip.jsonc', () => {
+  test('names an unused file, export, exported type and dependency, and fails', () => {
+    write('src/orphan.ts', 'export const orphan = 1;\n');
+    write(
+      'src/core/leftover.ts',
+      "import { plan } from './plan.js';\nexport const used = plan;\nexport const unused = 2;\nexport type Unused = 3;\n",
+    );
+    write('src/render/uses-leftover.ts', "import { used } from '../core/leftover.js';\nexport const u = used;\n");
+    write(
+      'src/main.ts',
+      `${fs.readFileSync(path.join(dir, 'src/main.ts'), 'utf8')}import './render/uses-leftover.js';\n`,
+    );
+    const r = tool('knip', ['--no-progress', '--reporter', 'json']);
+    expect(r.status).not.toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      issues: { file: string; [kind: string]: unknown }[];
+    };
+    const named = (kind: string) =>
+      out.issues
+        .flatMap((i) => {
+          const v = i[kind];
+          const list = Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v) : [];
+          return (list as { name: string }[]).map((x) => `${i.file}: ${x.name}`);
+        })
+        .sort();
+    expect(named('files')).toContain('src/orphan.ts: src/orphan.ts');
+    expect(named('exports')).toContain('src/core/leftover.ts: unused');
+    expect(named('types')).toContain('src/core/leftover.ts: Unused');
+    expect(named('dependencies')).toEqual(['package.json: p-limit']);
+  }, 30_000);
+});
