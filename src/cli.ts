@@ -12,7 +12,7 @@ import type {
   SchemaOptions,
   ValidateOptions,
 } from './commands/options.js';
-import { parseBytes } from './commands/connection.js';
+import { parseBytes } from './env.js';
 import { processContext, type CommandContext, type ContextFactory } from './commands/context.js';
 import { withHelp } from './help.js';
 import { VERSION } from './version.js';

@@ -1,6 +1,9 @@
-// The environment variables wsc reads: one table, used by the code and
-// printed in docs/commands.md (a test keeps the two in step). Precedence:
-// flags > environment variables > wsc.yaml > defaults.
+// The environment variables wsc reads: one table, printed in docs/commands.md
+// (a test keeps the two in step), and the one reader of them, `readSettings`.
+// Everything else takes the values from the Settings it returns; flags,
+// wsc.yaml and defaults are merged with them by config/resolve.ts
+// (flags > environment variables > wsc.yaml > defaults).
+import { ConfigError, type ConfigCode } from './errors.js';
 export interface EnvVarDoc {
   name: string;
   description: string;
@@ -77,8 +80,175 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   },
 ] as const;
 
-/** Reads one of the variables above; an empty string counts as unset. */
-export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v === '' ? undefined : v;
+export type AuthScheme = 'bearer' | 'api-key' | 'raw';
+export const AUTH_SCHEMES: readonly AuthScheme[] = ['bearer', 'api-key', 'raw'];
+
+/**
+ * The variables above, read once, typed. A malformed value is found when it
+ * is read but reported (a ConfigError naming the variable, exit 3) when a
+ * command uses it: `wsc validate` does not fail for a bad WSC_PAGE_SIZE it
+ * never uses.
+ */
+export interface Settings {
+  /** WSC_ENV */
+  readonly envName: string | undefined;
+  /** WSC_BASE_URL, as given (config/base-url.ts checks it with its source). */
+  readonly baseUrl: string | undefined;
+  /** WSC_DEPLOYMENT_ID */
+  readonly deploymentId: number | undefined;
+  /** WSC_TOKEN */
+  readonly token: string | undefined;
+  /** WSC_AUTH_SCHEME */
+  readonly authScheme: AuthScheme | undefined;
+  /** WSC_REQUEST_TIMEOUT, in milliseconds. */
+  readonly requestTimeoutMs: number | undefined;
+  /** WSC_DOCTOR_TIMEOUT, in milliseconds. */
+  readonly doctorTimeoutMs: number | undefined;
+  /** WSC_PAGE_SIZE */
+  readonly pageSize: number | undefined;
+  /** WSC_MAX_LIST_ITEMS */
+  readonly maxListItems: number | undefined;
+  /** WSC_MAX_LIST_BYTES, in bytes. */
+  readonly maxListBytes: number | undefined;
+  /** WSC_TIMINGS set. */
+  readonly timings: boolean;
+  /** NO_COLOR set. */
+  readonly noColor: boolean;
+  /** CI as set (a value of `false` turns spinners back on, but not prompts). */
+  readonly ci: string | undefined;
+  /** COLUMNS, a positive whole number (else undefined). */
+  readonly columns: number | undefined;
+  /** TERM is `dumb`: no colour. */
+  readonly dumbTerminal: boolean;
+  /** GITHUB_STEP_SUMMARY */
+  readonly stepSummary: string | undefined;
+  /** Every variable as it was, for `${env.NAME}` in wsc.yaml and the bundle files (own properties only). */
+  readonly variables: Readonly<Record<string, string | undefined>>;
+}
+
+/** A size in bytes: a whole number, or one with `K`, `M` or `G` (powers of 1024; `MiB`, `MB` alike). */
+export function parseBytes(text: string): number | undefined {
+  const m = /^\s*(\d+)\s*(?:([kmg])(?:i?b)?|b)?\s*$/i.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] ?? ' ').toLowerCase());
+  return n >= 1 && Number.isSafeInteger(n) ? n : undefined;
+}
+
+type Parsed<T> = { value: T | undefined } | { error: ConfigError };
+
+/** One variable's value, or the error that names it and what it takes. */
+function parsed<T>(raw: string | undefined, parse: (raw: string) => T | ConfigError): Parsed<T> {
+  if (raw === undefined) return { value: undefined };
+  const v = parse(raw);
+  return v instanceof ConfigError ? { error: v } : { value: v };
+}
+
+function take<T>(p: Parsed<T>): T | undefined {
+  if ('error' in p) throw p.error;
+  return p.value;
+}
+
+/** At most 40 characters of a bad value, quoted: enough to recognise it, never a pasted file. */
+const shown = (raw: string) => JSON.stringify(raw.slice(0, 40));
+
+function deploymentId(raw: string): number | ConfigError {
+  if (/^\s*\d+\s*$/.test(raw) && Number(raw) >= 1 && Number.isSafeInteger(Number(raw))) return Number(raw);
+  return new ConfigError('deployment_invalid', `WSC_DEPLOYMENT_ID must be a positive whole number, got ${shown(raw)}`);
+}
+
+function authScheme(raw: string): AuthScheme | ConfigError {
+  if ((AUTH_SCHEMES as readonly string[]).includes(raw)) return raw as AuthScheme;
+  return new ConfigError(
+    'auth_scheme_invalid',
+    `WSC_AUTH_SCHEME must be one of ${AUTH_SCHEMES.join(', ')}, got ${shown(raw)}`,
+  );
+}
+
+/** A variable giving seconds above 0, in milliseconds; else the error naming it and its default. */
+function seconds(name: string, code: ConfigCode, defaults: { seconds: number; example: number }) {
+  return (raw: string): number | ConfigError => {
+    const n = Number(raw);
+    if (Number.isFinite(n) && n > 0) return Math.round(n * 1000);
+    return new ConfigError(code, `${name} must be a number of seconds above 0, got "${raw}".`, {
+      hint: `Unset it for the default (${defaults.seconds} s), or set e.g. ${name}=${defaults.example}.`,
+    });
+  };
+}
+const requestTimeout = seconds('WSC_REQUEST_TIMEOUT', 'request_timeout_invalid', { seconds: 30, example: 60 });
+const doctorTimeout = seconds('WSC_DOCTOR_TIMEOUT', 'doctor_timeout_invalid', { seconds: 45, example: 20 });
+
+function pageSize(raw: string): number | ConfigError {
+  const n = Number(raw);
+  if (/^\d+$/.test(raw.trim()) && n >= 1 && n <= 10_000) return n;
+  return new ConfigError('page_size_invalid', `WSC_PAGE_SIZE must be a whole number from 1 to 10000, got "${raw}".`, {
+    hint: 'Unset it for the default (500), or set e.g. WSC_PAGE_SIZE=100.',
+  });
+}
+
+function maxListItems(raw: string): number | ConfigError {
+  const n = Number(raw);
+  if (/^\d+$/.test(raw.trim()) && n >= 1 && Number.isSafeInteger(n)) return n;
+  return new ConfigError('max_list_items_invalid', `WSC_MAX_LIST_ITEMS must be a whole number above 0, got "${raw}".`, {
+    hint: 'Unset it for the default (200000), or set e.g. WSC_MAX_LIST_ITEMS=500000.',
+  });
+}
+
+function maxListBytes(raw: string): number | ConfigError {
+  const n = parseBytes(raw);
+  if (n !== undefined) return n;
+  return new ConfigError('max_list_bytes_invalid', `WSC_MAX_LIST_BYTES must be a size above 0, got "${raw}".`, {
+    hint: 'Unset it for the default (512M), or set e.g. WSC_MAX_LIST_BYTES=2G.',
+  });
+}
+
+/** Reads the environment `env` (the process's, or a test's) once; an empty value counts as unset. */
+export function readSettings(env: Readonly<Record<string, string | undefined>>): Settings {
+  const variables: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
+  for (const [k, v] of Object.entries(env)) variables[k] = v;
+  Object.freeze(variables);
+  const get = (name: string): string | undefined => {
+    const v = Object.hasOwn(variables, name) ? variables[name] : undefined;
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const deployment = parsed(get('WSC_DEPLOYMENT_ID'), deploymentId);
+  const scheme = parsed(get('WSC_AUTH_SCHEME'), authScheme);
+  const timeout = parsed(get('WSC_REQUEST_TIMEOUT'), requestTimeout);
+  const doctor = parsed(get('WSC_DOCTOR_TIMEOUT'), doctorTimeout);
+  const size = parsed(get('WSC_PAGE_SIZE'), pageSize);
+  const items = parsed(get('WSC_MAX_LIST_ITEMS'), maxListItems);
+  const bytes = parsed(get('WSC_MAX_LIST_BYTES'), maxListBytes);
+  const columns = Number(get('COLUMNS'));
+  return Object.freeze({
+    envName: get('WSC_ENV'),
+    baseUrl: get('WSC_BASE_URL'),
+    get deploymentId() {
+      return take(deployment);
+    },
+    token: get('WSC_TOKEN'),
+    get authScheme() {
+      return take(scheme);
+    },
+    get requestTimeoutMs() {
+      return take(timeout);
+    },
+    get doctorTimeoutMs() {
+      return take(doctor);
+    },
+    get pageSize() {
+      return take(size);
+    },
+    get maxListItems() {
+      return take(items);
+    },
+    get maxListBytes() {
+      return take(bytes);
+    },
+    timings: get('WSC_TIMINGS') !== undefined,
+    noColor: get('NO_COLOR') !== undefined,
+    ci: get('CI'),
+    columns: Number.isInteger(columns) && columns > 0 ? columns : undefined,
+    dumbTerminal: get('TERM') === 'dumb',
+    stepSummary: get('GITHUB_STEP_SUMMARY'),
+    variables,
+  });
 }

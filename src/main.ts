@@ -3,7 +3,6 @@
 // stack; unknown ones are internal bugs and print their stack.
 import { CommanderError, type Command } from 'commander';
 import { EXIT, InternalError, isWscError } from './errors.js';
-import { envValue } from './env.js';
 import type { Style } from './render/style.js';
 import { enableTimings, endPhase, phaseTimings, renderTimings } from './timings.js';
 import { visible } from './visible.js';
@@ -48,7 +47,7 @@ async function runWith(argv: string[], context: ContextFactory, processStreams: 
   const own = context({ noColor: argv.includes('--no-color') });
   const out = (t: string) => own.out(t);
   const err = (t: string) => own.err(t);
-  const timings = envValue(own.env, 'WSC_TIMINGS') !== undefined;
+  const timings = own.settings.timings;
   if (timings) enableTimings();
   let code: number;
   try {

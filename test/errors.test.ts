@@ -18,6 +18,7 @@ import {
   type ErrorCode,
 } from '../src/errors.js';
 import { report } from '../src/main.js';
+import { readSettings } from '../src/env.js';
 import { decideStyle } from '../src/render/style.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -134,7 +135,7 @@ describe('the error codes', () => {
 });
 
 describe('how main prints an error', () => {
-  const style = decideStyle({ isTTY: false, columns: 80, env: {}, noColorFlag: true });
+  const style = decideStyle({ isTTY: false, columns: 80, settings: readSettings({}), noColorFlag: true });
   afterEach(() => vi.restoreAllMocks());
 
   async function printed(e: unknown): Promise<{ code: number; text: string }> {

@@ -1,13 +1,16 @@
 // What a command gets from the process: streams, environment, terminal
 // facts. Commands are the only code (with main.ts) that touches the process;
 // they receive it through this object so tests can run them in-process too.
+import { createInterface } from 'node:readline/promises';
+import { readSettings, type Settings } from '../env.js';
 import { decideStyle, type Style } from '../render/style.js';
 import { redact } from '../redact.js';
 
 export interface CommandContext {
   out(text: string): void;
   err(text: string): void;
-  env: Record<string, string | undefined>;
+  /** The environment variables, read once (src/env.ts). */
+  settings: Settings;
   cwd: string;
   style: Style;
   /** stdin is a terminal (prompts allowed). */
@@ -56,25 +59,29 @@ export function interrupted(ctx: CommandContext): Promise<void> {
   });
 }
 
+let processSettings: Settings | undefined;
+
 export function processContext(opts: { noColor?: boolean }): CommandContext {
+  // Read once per process: main.ts and the command get the same values.
+  const settings = (processSettings ??= readSettings(process.env));
   const style = decideStyle({
     isTTY: Boolean(process.stderr.isTTY),
     columns: process.stderr.columns,
     outColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
-    env: process.env,
+    settings,
     noColorFlag: opts.noColor === true,
   });
   return {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
-    env: process.env,
+    settings,
     // Read when a command asks: main.ts makes a context before any command runs, and
     // process.cwd() throws in a directory that was removed (`wsc --version` must still answer).
     get cwd() {
       return process.cwd();
     },
     style,
-    interactive: Boolean(process.stdin.isTTY) && !process.env['CI'],
+    interactive: Boolean(process.stdin.isTTY) && settings.ci === undefined,
     onInterrupt: onProcessInterrupt,
     confirm: (question) => confirmOn(process.stdin, process.stderr, style, question),
   };
@@ -91,7 +98,6 @@ export async function confirmOn(
   style: Style,
   question: string,
 ): Promise<boolean> {
-  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input, output, terminal: style.color });
   try {
     const answer = await rl.question(`${question} `);
@@ -118,12 +124,13 @@ export function capturedContext(
   captured: Captured,
   opts: { env: Record<string, string | undefined>; cwd: string; input?: string },
 ): ContextFactory {
+  const settings = readSettings(opts.env);
   return (o) => ({
     out: (t) => void (captured.stdout += redact(t)),
     err: (t) => void (captured.stderr += redact(t)),
-    env: opts.env,
+    settings,
     cwd: opts.cwd,
-    style: decideStyle({ isTTY: false, columns: undefined, env: opts.env, noColorFlag: o.noColor === true }),
+    style: decideStyle({ isTTY: false, columns: undefined, settings, noColorFlag: o.noColor === true }),
     interactive: false,
     onInterrupt: () => () => {},
     confirm: async (question) => {

@@ -6,11 +6,26 @@
 // configuration is exit 3 as for every command.
 import { resolve } from 'node:path';
 import type { DoctorOptions } from './options.js';
-import { EXIT, isWscError } from '../errors.js';
-import { connectOptions, secondsVariable } from './connection.js';
-import type { CommandContext } from './context.js';
+import { connect } from '../api/connect.js';
 import type { UnreadableItem } from '../core/model.js';
+import { checksOf, probeOf } from '../doctor/checks.js';
+import { deepRoundTrip } from '../doctor/deep.js';
+import { runChecks } from '../doctor/run.js';
 import type { CheckLine } from '../doctor/types.js';
+import { readTenantSpec } from '../doctor/tenant-spec.js';
+import { EXIT, isWscError } from '../errors.js';
+import {
+  doctorPassed,
+  renderDoctorHeader,
+  renderDoctorJson,
+  renderDoctorLine,
+  renderDoctorSummary,
+} from '../render/doctor.js';
+import { configure } from './configure.js';
+import { connectOptions } from './connection.js';
+import type { CommandContext } from './context.js';
+import { exportSourceOf } from './export-source.js';
+import { planOf, readLive, validBundle } from './steps.js';
 
 /** One request's time in doctor (the configured timeout when shorter). */
 export const DOCTOR_REQUEST_TIMEOUT_MS = 5_000;
@@ -18,18 +33,10 @@ export const DOCTOR_REQUEST_TIMEOUT_MS = 5_000;
 export const DOCTOR_RETRY_AFTER_MS = 5_000;
 
 export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<number> {
-  const { resolveEnvironment } = await import('../config/environment.js');
-  const { loadValidBundle } = await import('../bundle/load.js');
-  const { checksOf, probeOf } = await import('../doctor/checks.js');
-  const { runChecks, TOTAL_BUDGET_MS } = await import('../doctor/run.js');
-  const { readTenantSpec } = await import('../doctor/tenant-spec.js');
-  const render = await import('../render/doctor.js');
-  const dir = resolve(ctx.cwd, opts.dir);
-  const given = connectOptions(opts, ctx);
-  const totalBudgetMs = secondsVariable(ctx.env, 'WSC_DOCTOR_TIMEOUT', 'doctor_timeout_invalid', {
-    seconds: TOTAL_BUDGET_MS / 1000,
-    example: 20,
-  });
+  // WSC_DOCTOR_TIMEOUT: the whole run's time (doctor/run.ts's default otherwise); checked before anything is read.
+  const totalBudgetMs = ctx.settings.doctorTimeoutMs;
+  const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
+  const given = connectOptions(opts, client, ctx);
   const connOpts = {
     ...given,
     requestTimeoutMs: Math.min(given.requestTimeoutMs ?? DOCTOR_REQUEST_TIMEOUT_MS, DOCTOR_REQUEST_TIMEOUT_MS),
@@ -41,46 +48,31 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
       maxTotalMs: 2 * DOCTOR_REQUEST_TIMEOUT_MS + DOCTOR_RETRY_AFTER_MS,
     },
   };
-  const flags = { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment };
-  const env = await resolveEnvironment({ dir, flags, env: ctx.env });
   // An invalid bundle is one failed check, not the end of the others.
-  const loadOpts = {
-    vars: env.vars,
-    env: ctx.env,
-    mayHoldUnknownRefs: env.mayHoldUnknownRefs,
-    tokenVariables: env.tokenVariables,
-  };
-  const bundle = await loadValidBundle(dir, loadOpts).then(
+  const bundle = await validBundle(resolve(ctx.cwd, opts.dir), env, ctx).then(
     ({ desired }) => ({ desired }),
     (e: unknown) => {
       if (!isWscError(e)) throw e;
       return { error: e };
     },
   );
-  const { connect } = await import('../api/connect.js');
   const conn = await connect(env, connOpts);
   const json = opts.output === 'json';
   try {
-    const { hintsFor, readLiveState } = await import('../api/live.js');
-    const { plan } = await import('../core/plan/index.js');
     let planned: ReturnType<typeof planOnce> | undefined;
     const planOnce = async () => {
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };
-      const live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
-      const { name: environment, deploymentId, publicIds } = env;
-      return plan(desired, live, { environment, deploymentId, publicIds, targets: [], fingerprints: false });
+      return planOf(desired, await readLive(conn, desired), env);
     };
     let spec: ReturnType<typeof readTenantSpec> | undefined;
-    const deep = async () => {
-      const { deepRoundTrip } = await import('../doctor/deep.js');
-      const { exportSourceOf } = await import('./export-source.js');
+    const deep = () => {
       const unreadable: UnreadableItem[] = [];
       const source = exportSourceOf(conn.client, conn.deploymentId, unreadable);
       return deepRoundTrip({ client: conn.client, deploymentId: conn.deploymentId, env, source, unreadable });
     };
     const baseUrl = env.embedded ? 'embedded emulator' : conn.baseUrl;
     const head = { environment: env.name, baseUrl, deploymentId: conn.deploymentId };
-    if (!json) ctx.out(render.renderDoctorHeader(head));
+    if (!json) ctx.out(renderDoctorHeader(head));
     const checks = await runChecks(
       {
         env,
@@ -95,12 +87,12 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
       checksOf(opts.deep === true),
       {
         ...(totalBudgetMs !== undefined ? { totalBudgetMs } : {}),
-        ...(json ? {} : { onLine: (line: CheckLine) => ctx.out(render.renderDoctorLine(line, ctx.style)) }),
+        ...(json ? {} : { onLine: (line: CheckLine) => ctx.out(renderDoctorLine(line, ctx.style)) }),
       },
     );
     const report = { ...head, checks };
-    ctx.out(json ? render.renderDoctorJson(report) : render.renderDoctorSummary(checks, ctx.style));
-    return render.doctorPassed(report) ? EXIT.ok : EXIT.failure;
+    ctx.out(json ? renderDoctorJson(report) : renderDoctorSummary(checks, ctx.style));
+    return doctorPassed(report) ? EXIT.ok : EXIT.failure;
   } finally {
     await conn.close();
   }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { EmulatorOptions as CliEmulatorOptions } from './options.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../domain/loopback.js';
+import { createEmulator, FaultSpecError, parseFaults, uiMadeSeed } from '../emulator/index.js';
 import { interrupted, type CommandContext } from './context.js';
 
 export function parseLatency(value: string | undefined): number | { min: number; max: number } | undefined {
@@ -20,7 +21,6 @@ export function parseLatency(value: string | undefined): number | { min: number;
 }
 
 export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promise<number> {
-  const { createEmulator, parseFaults, FaultSpecError, uiMadeSeed } = await import('../emulator/index.js');
   if (!isLoopbackHost(opts.host)) {
     throw new UsageError(`--host: the emulator serves loopback only, not "${opts.host}".`, {
       hint: 'use 127.0.0.1 (the default)',

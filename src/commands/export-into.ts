@@ -8,12 +8,19 @@
 import { resolve } from 'node:path';
 import type { ExportOptions } from './options.js';
 import { EXIT, UsageError } from '../errors.js';
+import { readFolderTree } from '../api/folders.js';
+import { discoverFiles, isDirectory } from '../bundle/files.js';
+import { DirSink } from '../bundle/write-files.js';
+import { exportDeployment } from '../core/export/index.js';
+import { bundleMatches, intoDecisions, MemorySink, placeExport } from '../core/export/into.js';
+import { normalizeSlug } from '../domain/wire.js';
+import { renderExportWarnings } from '../render/export.js';
 import type { CommandContext } from './context.js';
-import { connectOptions } from './connection.js';
 import { editDocument, environmentAndBundle, liveAndPlan, mergeSides } from './export-only.js';
 import { mergeJson, mergeLines } from '../render/export-merge.js';
 import { exportSourceOf } from './export-source.js';
 import { visible } from '../visible.js';
+import { sayReading } from './steps.js';
 import { endPhase } from '../timings.js';
 
 export interface IntoResult {
@@ -28,7 +35,6 @@ export interface IntoResult {
 }
 
 export async function runExportInto(opts: ExportOptions, ctx: CommandContext): Promise<number> {
-  const { isDirectory, discoverFiles } = await import('../bundle/files.js');
   const root = resolve(ctx.cwd, opts.into!);
   if (!(await isDirectory(root))) {
     throw new UsageError(`--into ${opts.into}: no such directory. --into updates an existing bundle.`, {
@@ -36,22 +42,11 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
       hint: 'Give the directory of the bundle to update, or write a new one with --out.',
     });
   }
-  const { connect } = await import('../api/connect.js');
-  const { readFolderTree } = await import('../api/folders.js');
-  const { normalizeSlug } = await import('../domain/wire.js');
-  const { exportDeployment } = await import('../core/export/index.js');
-  const { MemorySink, placeExport, bundleMatches, intoDecisions } = await import('../core/export/into.js');
-  const { DirSink } = await import('../bundle/write-files.js');
-  const render = await import('../render/export.js');
-
-  const connOpts = connectOptions(opts, ctx);
-  const { env, desired } = await environmentAndBundle(opts, ctx, root);
-  const conn = await connect(env, connOpts);
+  const path = await environmentAndBundle(opts, ctx, root);
+  const { env, desired, conn } = path;
   try {
-    const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
-    const what = `deployment ${env.deploymentId} at ${where} into ${opts.into} (environment ${env.name})`;
-    ctx.err(ctx.style.c.dim(`Exporting ${what}…\n`));
-    const { hints, live, changes } = await liveAndPlan(conn, { env, desired }, []);
+    sayReading(env, ctx, 'Exporting', ` into ${opts.into}`);
+    const { hints, live, changes } = await liveAndPlan(path, []);
     // The same export as `--out`, from what was just read (user attributes read here when the plan did not).
     const once = <T>(items: T[]) =>
       async function* () {
@@ -107,7 +102,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const warnings = summary.warnings.filter((w) =>
       w.file === undefined ? w.code !== 'per-deployment-ids' : newFiles.has(w.file),
     );
-    ctx.err(render.renderExportWarnings(warnings, ctx.style));
+    ctx.err(renderExportWarnings(warnings, ctx.style));
     const json = () => `${JSON.stringify({ formatVersion: 1, into: opts.into, ...result }, null, 2)}\n`;
     ctx.out(opts.output === 'json' ? json() : intoHuman(opts.into!, result, lines));
     return EXIT.ok;

@@ -14,52 +14,44 @@ import { connectOptions } from './connection.js';
 import { visible } from '../visible.js';
 import { replaceFile } from '../bundle/write-files.js';
 import { matchOf, type IntoEdit, type IntoSides } from '../core/export/into.js';
-import type { Doc } from '../core/export/docs.js';
+import { reportDoc, workbookDoc, type Doc } from '../core/export/docs.js';
+import { mergeResource } from '../core/export/merge.js';
 import type { DesiredState, LiveState } from '../core/model.js';
 import type { ResourceChange } from '../core/plan-model.js';
 import { liveRecord } from '../core/ownership.js';
+import { livePublicId } from '../core/publicid.js';
+import { checkTargetsIn } from '../core/targets.js';
 import { editInPlace } from '../bundle/edit-in-place.js';
-import type { Connection } from '../api/connect.js';
+import { connect, type Connection } from '../api/connect.js';
+import { hintsFor } from '../api/live.js';
+import { mergeLines } from '../render/export-merge.js';
+import { configure } from './configure.js';
+import { planOf, readLive, validBundle } from './steps.js';
 
 const ADDRESS_RE = /^(report|workbook)\/.+$/;
 
 /**
- * The environment and the bundle at `root` an export updates in place. A
- * bundle that does not load is not updated (exit 3, nothing read).
+ * The environment, the bundle at `root` an export updates in place, and a
+ * connection: a bundle that does not load is not updated (exit 3, nothing
+ * read). `only`: the addresses of --only, checked before any request.
  */
-export async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, root: string) {
-  const { resolveEnvironment } = await import('../config/environment.js');
-  const { loadValidBundle } = await import('../bundle/load.js');
-  const env = await resolveEnvironment({
-    // Whose wsc.yaml names the environment: --dir when given; else, into a bundle (--into), that bundle's own.
-    dir: resolve(ctx.cwd, opts.dirGiven !== true && opts.into !== undefined ? opts.into : opts.dir),
-    flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
-    env: ctx.env,
-  });
-  const { desired } = await loadValidBundle(root, {
-    vars: env.vars,
-    env: ctx.env,
-    mayHoldUnknownRefs: true,
-    tokenVariables: env.tokenVariables,
-  });
-  return { env, desired };
+export async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, root: string, only?: string[]) {
+  // Whose wsc.yaml names the environment: --dir when given; else, into a bundle (--into), that bundle's own.
+  const dir = opts.dirGiven !== true && opts.into !== undefined ? opts.into : opts.dir;
+  const { environment: env, client } = await configure(opts, ctx, { dir });
+  const { desired } = await validBundle(root, env, ctx, true);
+  // In the words of the flag given (plan would say `--target`).
+  if (only !== undefined) checkTargetsIn(desired, only, '--only');
+  const conn = await connect(env, connectOptions(opts, client, ctx));
+  return { env, desired, conn };
 }
 type EnvAndBundle = Awaited<ReturnType<typeof environmentAndBundle>>;
 
 /** The deployment, read once, and the plan of the bundle against it. */
-export async function liveAndPlan(conn: Connection, { env, desired }: EnvAndBundle, targets: string[]) {
-  const { hintsFor, readLiveState } = await import('../api/live.js');
-  const { plan } = await import('../core/plan/index.js');
+export async function liveAndPlan({ env, desired, conn }: EnvAndBundle, targets: string[]) {
   const hints = hintsFor(desired);
-  const live = await readLiveState(conn.client, conn.deploymentId, hints);
-  const p = plan(desired, live, {
-    environment: env.name,
-    deploymentId: env.deploymentId,
-    publicIds: env.publicIds,
-    targets,
-    fingerprints: false,
-  });
-  return { hints, live, changes: p.changes };
+  const live = await readLive(conn, desired);
+  return { hints, live, changes: planOf(desired, live, env, { targets }).changes };
 }
 
 export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): Promise<number> {
@@ -69,19 +61,11 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
       throw new UsageError(`--only ${a}: expected report/<publicId> or workbook/<slug>.`, { code: 'bad_only_address' });
     }
   }
-  const { connect } = await import('../api/connect.js');
-  const { reportDoc, workbookDoc } = await import('../core/export/docs.js');
-  const { mergeResource } = await import('../core/export/merge.js');
-  const { mergeLines } = await import('../render/export-merge.js');
-  const { livePublicId } = await import('../core/publicid.js');
-
   const root = resolve(ctx.cwd, (opts.into ?? opts.out)!);
-  const { env, desired } = await environmentAndBundle(opts, ctx, root);
-  // Before any request, and in the words of the flag given (plan would say `--target`).
-  (await import('../core/targets.js')).checkTargetsIn(desired, only, '--only');
-  const conn = await connect(env, connectOptions(opts, ctx));
+  const path = await environmentAndBundle(opts, ctx, root, only);
+  const { env, desired, conn } = path;
   try {
-    const { live, changes } = await liveAndPlan(conn, { env, desired }, only);
+    const { live, changes } = await liveAndPlan(path, only);
     const bundleIdOf = new Map(
       desired.reports.map((r) => [livePublicId(r.publicId, env.publicIds, env.deploymentId), r.publicId]),
     );

@@ -5,10 +5,19 @@ import { resolve } from 'node:path';
 import type { ExportOptions } from './options.js';
 import type { UnreadableItem } from '../core/model.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
+import { connect } from '../api/connect.js';
 import { LIST_TOO_LONG } from '../api/list-bound.js';
+import { DirSink, GITIGNORE } from '../bundle/write-files.js';
+import { generatedConfig } from '../bundle/write.js';
+import { exportDeployment } from '../core/export/index.js';
+import { renderExportHuman, renderExportJson, renderExportWarnings } from '../render/export.js';
+import { configure } from './configure.js';
 import type { CommandContext } from './context.js';
 import { exportSourceOf } from './export-source.js';
+import { runExportInto } from './export-into.js';
+import { runExportOnly } from './export-only.js';
 import { connectOptions } from './connection.js';
+import { sayReading } from './steps.js';
 import { endPhase } from '../timings.js';
 
 /** Failures after which an export keeps none of the files it made. */
@@ -18,31 +27,16 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   endPhase('start-up');
   const out = checkExportFlags(opts);
   // Into the existing files of a bundle, not a snapshot: their own adapters.
-  if (opts.only !== undefined && opts.only.length > 0) {
-    return (await import('./export-only.js')).runExportOnly(opts, ctx);
-  }
-  if (opts.into !== undefined) return (await import('./export-into.js')).runExportInto(opts, ctx);
-  const { resolveEnvironment } = await import('../config/environment.js');
-  const { DirSink, GITIGNORE } = await import('../bundle/write-files.js');
-  const { generatedConfig } = await import('../bundle/write.js');
-  const { exportDeployment } = await import('../core/export/index.js');
-  const render = await import('../render/export.js');
+  if (opts.only !== undefined && opts.only.length > 0) return runExportOnly(opts, ctx);
+  if (opts.into !== undefined) return runExportInto(opts, ctx);
 
-  const connOpts = connectOptions(opts, ctx);
-  const env = await resolveEnvironment({
-    dir: resolve(ctx.cwd, opts.dir),
-    flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
-    env: ctx.env,
-  });
+  const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
   // Unsafe output directories are refused before anything is read (exit 3).
-  const outAbs = resolve(ctx.cwd, out);
-  const sink = await DirSink.open(outAbs);
+  const sink = await DirSink.open(resolve(ctx.cwd, out));
 
-  const { connect } = await import('../api/connect.js');
-  const conn = await connect(env, connOpts);
+  const conn = await connect(env, connectOptions(opts, client, ctx));
   try {
-    const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
-    ctx.err(ctx.style.c.dim(`Exporting deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
+    sayReading(env, ctx, 'Exporting');
     const unreadable: UnreadableItem[] = [];
     const summary = await exportDeployment(exportSourceOf(conn.client, conn.deploymentId, unreadable), sink, {
       deploymentId: conn.deploymentId,
@@ -80,12 +74,8 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       changed: sink.changedDocs,
     };
     endPhase('export');
-    ctx.err(render.renderExportWarnings(summary.warnings, ctx.style));
-    ctx.out(
-      opts.output === 'json'
-        ? render.renderExportJson(summary, facts)
-        : render.renderExportHuman(summary, facts, ctx.style),
-    );
+    ctx.err(renderExportWarnings(summary.warnings, ctx.style));
+    ctx.out(opts.output === 'json' ? renderExportJson(summary, facts) : renderExportHuman(summary, facts, ctx.style));
     return EXIT.ok;
   } finally {
     await conn.close();

@@ -6,27 +6,28 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { PlanOptions } from './options.js';
 import { hasChanges, type Plan } from '../core/plan-model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
+import { serializeSavedPlan } from '../core/saved-plan.js';
 import { semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
-import { envValue } from '../env.js';
 import { EXIT, UsageError } from '../errors.js';
+import { renderPlanHuman } from '../render/plan-human.js';
+import { renderPlanJson } from '../render/plan-json.js';
+import { renderPlanMarkdown } from '../render/plan-markdown.js';
 import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
+import { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } from './saved-plan-file.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
 
-async function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style: Style): Promise<string> {
-  const compact = opts.compact;
-  if (opts.output === 'json') return (await import('../render/plan-json.js')).renderPlanJson(plan, semantic);
-  if (opts.output === 'markdown') {
-    const pictures = opts.pictures;
-    return (await import('../render/plan-markdown.js')).renderPlanMarkdown(plan, {
-      compact,
-      semantic,
-      ...(pictures !== undefined ? { pictures } : {}),
-    });
-  }
-  return (await import('../render/plan-human.js')).renderPlanHuman(plan, style, opts.dir, { compact, semantic });
+function markdown(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions): string {
+  const pictures = opts.pictures;
+  return renderPlanMarkdown(plan, { compact: opts.compact, semantic, ...(pictures !== undefined ? { pictures } : {}) });
+}
+
+function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style: Style): string {
+  if (opts.output === 'json') return renderPlanJson(plan, semantic);
+  if (opts.output === 'markdown') return markdown(plan, semantic, opts);
+  return renderPlanHuman(plan, style, opts.dir, { compact: opts.compact, semantic });
 }
 
 function planOutError(shown: string, e: unknown): UsageError {
@@ -64,11 +65,10 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
   const { env, plan, conn, semantic } = await preparePlan(opts, ctx);
   try {
-    ctx.out(await render(plan, semantic, opts, ctx.style));
+    ctx.out(render(plan, semantic, opts, ctx.style));
     // A difference only a create can make, or a member the data model lacks: shown above, never saved nor applied.
     const refused = createOnlyError(plan) ?? semanticError(semantic, false);
     if (opts.out !== undefined && refused === undefined) {
-      const { serializeSavedPlan } = await import('../core/saved-plan.js');
       const bundleDir = relative(ctx.cwd, resolve(ctx.cwd, opts.dir)).split(sep).join('/') || '.';
       const text = serializeSavedPlan({
         wscVersion: VERSION,
@@ -78,7 +78,6 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
         targets: opts.target,
         plan,
       });
-      const { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } = await import('./saved-plan-file.js');
       const bytes = Buffer.byteLength(text);
       if (bytes > MAX_SAVED_PLAN_BYTES) throw planTooLargeToSave(opts.out, bytes);
       await writeAtomic(outFile!, text).catch((e: unknown) => {
@@ -86,16 +85,10 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
       });
       ctx.err(`Saved the plan to ${opts.out}. Apply exactly this plan with \`wsc apply ${opts.out}\`.\n`);
     }
-    const stepSummary = envValue(ctx.env, 'GITHUB_STEP_SUMMARY');
+    const stepSummary = ctx.settings.stepSummary;
     if (stepSummary !== undefined) {
-      const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
       // The job summary is a courtesy: failing to add to it does not fail the plan.
-      const md = renderPlanMarkdown(plan, {
-        compact: opts.compact,
-        semantic,
-        ...(opts.pictures !== undefined ? { pictures: opts.pictures } : {}),
-      });
-      await appendFile(stepSummary, redact(`${md}\n`), 'utf8').catch((e: unknown) => {
+      await appendFile(stepSummary, redact(`${markdown(plan, semantic, opts)}\n`), 'utf8').catch((e: unknown) => {
         ctx.err(
           `${ctx.style.c.yellow('warning')} could not add the plan to ` +
             `GITHUB_STEP_SUMMARY (${stepSummary}): ` +

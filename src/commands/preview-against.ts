@@ -10,15 +10,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import type { DesiredState } from '../core/model.js';
+import { connect } from '../api/connect.js';
 import type { JsonValue } from '../core/json.js';
+import type { DesiredState, LiveState } from '../core/model.js';
 import { diffDashboard, type ReportNames } from '../core/plan/dashboard-diff.js';
 import { UsageError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import type { Baseline } from '../preview/changes.js';
+import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
-import type { PreviewOptions } from './options.js';
+import { planOf, readLive, sayReading } from './steps.js';
 
 const run = promisify(execFile);
 
@@ -141,34 +143,20 @@ export async function envBaselines(
   name: string,
   dir: string,
   desired: DesiredState,
-  opts: PreviewOptions,
   ctx: CommandContext,
 ): Promise<Baselines> {
-  const [{ resolveEnvironment }, { connect }, { hintsFor, readLiveState }, { plan }] = await Promise.all([
-    import('../config/environment.js'),
-    import('../api/connect.js'),
-    import('../api/live.js'),
-    import('../core/plan/index.js'),
-  ]);
-  const env = await resolveEnvironment({ dir, flags: { env: name }, env: ctx.env });
-  const common = { dir, output: 'human' as const, color: opts.color, verbose: false, concurrency: 8, maxRetries: 6 };
-  const conn = await connect(env, connectOptions(common, ctx));
-  let live;
+  const { environment: env, client } = await configure({ env: name }, ctx, { dir });
+  // preview has no connection flags: their defaults.
+  const conn = await connect(env, connectOptions({ verbose: false, concurrency: 8, maxRetries: 6 }, client, ctx));
+  let live: LiveState;
   try {
-    const where = env.embedded ? 'the embedded emulator' : env.baseUrl;
-    ctx.err(ctx.style.c.dim(`Reading deployment ${env.deploymentId} at ${where} (environment ${env.name})…\n`));
-    live = await readLiveState(conn.client, conn.deploymentId, hintsFor(desired));
+    sayReading(env, ctx);
+    live = await readLive(conn, desired);
   } finally {
     await conn.close();
   }
   return (now) => {
-    const p = plan(now, live, {
-      environment: env.name,
-      deploymentId: env.deploymentId,
-      publicIds: env.publicIds,
-      targets: [],
-      fingerprints: false,
-    });
+    const p = planOf(now, live, env);
     const out = new Map<string, Baseline>();
     for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
     for (const c of p.changes) {

@@ -11,13 +11,14 @@ import { indexModel, type ModelIndex } from '../core/semantic/model-index.js';
 import { join, resolve } from 'node:path';
 import { isDirectory } from '../bundle/files.js';
 import { loadBundle } from '../bundle/load.js';
-import { resolveEnvironment } from '../config/environment.js';
 import type { DesiredState } from '../core/model.js';
 import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { markChanges, previewModel, type PreviewModel } from '../preview/model.js';
+import { startPreviewServer } from '../preview/server.js';
 import { dashboardSvgs } from '../preview/svg.js';
+import { configure } from './configure.js';
 import type { PreviewOptions } from './options.js';
 import { interrupted, type CommandContext } from './context.js';
 import {
@@ -55,8 +56,9 @@ async function loadDesired(
   ctx: CommandContext,
 ): Promise<{ desired: DesiredState; diagnostics: Diagnostic[] }> {
   try {
-    const env = await resolveEnvironment({ dir, flags: { env: envName }, env: ctx.env, requireToken: false });
-    return await loadBundle(dir, { vars: env.vars, env: ctx.env, mayHoldUnknownRefs: env.mayHoldUnknownRefs });
+    const { environment: env } = await configure({ env: envName }, ctx, { dir, connects: false });
+    const { vars, mayHoldUnknownRefs } = env;
+    return await loadBundle(dir, { vars, env: ctx.settings.variables, mayHoldUnknownRefs });
   } catch (e) {
     // wsc.yaml itself is invalid: nothing to draw, its diagnostics to show.
     if (!(e instanceof BundleError)) throw e;
@@ -70,10 +72,9 @@ async function baselinesOf(
   dir: string,
   envName: string | undefined,
   ctx: CommandContext,
-  opts: PreviewOptions,
 ): Promise<Baselines> {
   const ref = parseAgainst(against);
-  if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, opts, ctx);
+  if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, ctx);
   const copy = await bundleAtRef(dir, ref.ref);
   try {
     // The committed bundle as it loads: its problems are not this run's (only its dashboards are drawn from).
@@ -93,7 +94,7 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
   const index = opts.model !== undefined ? await readModel(opts.model, ctx) : undefined;
-  const baselines = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx, opts);
+  const baselines = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
   const load = async (): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> => {
     const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
     const model = previewModel(desired, diagnostics, index);
@@ -102,7 +103,6 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
   };
   if (opts.out !== undefined) return writeSvgs(opts.out, load, opts, ctx);
 
-  const { startPreviewServer } = await import('../preview/server.js');
   let server;
   try {
     server = await startPreviewServer({

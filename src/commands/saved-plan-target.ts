@@ -6,11 +6,12 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { ApplyOptions } from './options.js';
-import type { ResolvedEnvironment } from '../config/types.js';
+import type { ResolvedConfig } from '../config/resolve.js';
 import type { SavedPlan, SavedPlanEnvironment } from '../core/saved-plan.js';
-import { envValue } from '../env.js';
 import { UsageError } from '../errors.js';
 import { visible } from '../visible.js';
+import { configure } from './configure.js';
+import type { CommandContext } from './context.js';
 
 /** --dir when given; otherwise the directory the plan records, which must lie inside the working directory. */
 export function savedPlanDir(saved: SavedPlan, opts: Pick<ApplyOptions, 'dir' | 'dirGiven'>, cwd: string): string {
@@ -54,22 +55,17 @@ function where(e: { embedded: boolean; baseUrl?: string; deploymentId: number })
 
 /**
  * The environment of wsc.yaml in `dir` that --env or WSC_ENV names, or else
- * the one the plan names. A plan whose recorded host, deployment or publicId
+ * the one the plan names (and the client's settings). A plan whose recorded host, deployment or publicId
  * mode differs from it is refused (exit 3) before anything is sent.
  */
 export async function savedPlanEnvironment(
   saved: SavedPlanEnvironment,
   dir: string,
-  opts: Pick<ApplyOptions, 'env' | 'baseUrl' | 'deployment'>,
-  penv: Record<string, string | undefined>,
-): Promise<ResolvedEnvironment> {
-  const { resolveEnvironment } = await import('../config/environment.js');
-  const name = opts.env ?? (envValue(penv, 'WSC_ENV') === undefined ? saved.name : undefined);
-  const env = await resolveEnvironment({
-    dir,
-    flags: { env: name, baseUrl: opts.baseUrl, deployment: opts.deployment },
-    env: penv,
-  });
+  opts: ApplyOptions,
+  ctx: CommandContext,
+): Promise<ResolvedConfig> {
+  const config = await configure(opts, ctx, { dir, envName: saved.name });
+  const env = config.environment;
   const same =
     env.deploymentId === saved.deploymentId &&
     env.embedded === saved.embedded &&
@@ -90,5 +86,5 @@ export async function savedPlanEnvironment(
       },
     );
   }
-  return env;
+  return config;
 }

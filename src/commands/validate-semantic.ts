@@ -8,17 +8,17 @@ import type { DesiredState } from '../core/model.js';
 import type { Diagnostic } from '../errors.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
-import type { ValidateOptions } from './options.js';
 import { startSemanticCheck } from './semantic.js';
 import { connect } from '../api/connect.js';
+import type { ClientLimits } from '../config/resolve.js';
 
 export async function semanticDiagnostics(
   desired: DesiredState,
   env: ResolvedEnvironment,
-  opts: ValidateOptions,
+  client: ClientLimits,
   ctx: CommandContext,
 ): Promise<Diagnostic[]> {
-  const connOpts = connectOptions({ ...opts, verbose: false, concurrency: 2, maxRetries: 2 }, ctx);
+  const connOpts = connectOptions({ verbose: false, concurrency: 2, maxRetries: 2 }, client, ctx);
   const conn = await connect(env, connOpts);
   try {
     // Asked for by name: also where wsc.yaml turns it off for plan.

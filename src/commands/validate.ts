@@ -3,12 +3,23 @@
 import { resolve } from 'node:path';
 import { countResources, loadBundle } from '../bundle/load.js';
 import { isDirectory } from '../bundle/files.js';
-import { resolveEnvironment } from '../config/environment.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { DesiredState } from '../core/model.js';
 import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics, renderValidateSummary, sortDiagnostics } from '../render/diagnostics.js';
 import type { ValidateOptions } from './options.js';
 import type { CommandContext } from './context.js';
+import { configure } from './configure.js';
 import { endPhase } from '../timings.js';
+
+/**
+ * `--semantic-check`, the one networked part of validate: its module (and the HTTP client with it) is loaded
+ * only then, so that a plain validate never loads the HTTP client (test/cli/loaded-modules.test.ts).
+ */
+async function semanticCheck(desired: DesiredState, target: ResolvedConfig, ctx: CommandContext): Promise<Diagnostic[]> {
+  const { semanticDiagnostics } = await import('./validate-semantic.js');
+  return semanticDiagnostics(desired, target.environment, target.client, ctx);
+}
 
 export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<number> {
   if (opts.output === 'markdown') throw new UsageError('`wsc validate` prints --output human or json.');
@@ -22,15 +33,10 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
   let diagnostics: Diagnostic[];
   let resources: ReturnType<typeof countResources>;
   try {
-    const env = await resolveEnvironment({
-      dir,
-      flags: { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment },
-      env: ctx.env,
-      requireToken: false,
-    });
+    const { environment: env } = await configure(opts, ctx, { dir, connects: false });
     const loaded = await loadBundle(dir, {
       vars: env.vars,
-      env: ctx.env,
+      env: ctx.settings.variables,
       mayHoldUnknownRefs: env.mayHoldUnknownRefs,
       strict: opts.strict === true,
       tokenVariables: env.tokenVariables,
@@ -39,11 +45,9 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
     resources = countResources(loaded.desired);
     // Only a valid bundle is checked against a model: nothing is sent for one that is not.
     if (opts.semanticCheck === true && !diagnostics.some((d) => d.severity === 'error')) {
-      const flags = { env: opts.env, baseUrl: opts.baseUrl, deployment: opts.deployment };
       // Resolved again with its token required: the check connects.
-      const target = await resolveEnvironment({ dir, flags, env: ctx.env });
-      const { semanticDiagnostics } = await import('./validate-semantic.js');
-      diagnostics = [...diagnostics, ...(await semanticDiagnostics(loaded.desired, target, opts, ctx))];
+      const target = await configure(opts, ctx, { dir });
+      diagnostics = [...diagnostics, ...(await semanticCheck(loaded.desired, target, ctx))];
     }
   } catch (e) {
     // wsc.yaml itself is invalid: its diagnostics are part of this command's result, and so are the bundle
@@ -53,7 +57,7 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
     const loaded = await loadBundle(dir, {
       vars: {},
       varsUnknown: true,
-      env: ctx.env,
+      env: ctx.settings.variables,
       mayHoldUnknownRefs: true,
       strict: opts.strict === true,
     });

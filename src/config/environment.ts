@@ -1,9 +1,10 @@
-// Which environment a command runs against, and how to reach it.
-// Precedence: flags > environment variables > wsc.yaml > defaults.
+// Which environment a command runs against, and how to reach it: what the
+// flags and environment variables say (merged by config/resolve.ts, the one
+// entry point), then wsc.yaml, then the defaults.
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { envValue } from '../env.js';
+import type { Settings } from '../env.js';
 import { BundleError, ConfigError } from '../errors.js';
 import { closest, listSome } from '../domain/suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
@@ -14,48 +15,43 @@ import { loadWscConfig } from './wsc-yaml.js';
 import type { Path, PositionIndex } from '../yaml/positions.js';
 import { addSecret, holdsSecret } from '../redact.js';
 
-export interface EnvironmentFlags {
-  env?: string;
-  baseUrl?: string;
-  deployment?: number;
-}
-
-export interface ResolveInput {
-  dir: string;
-  flags: EnvironmentFlags;
-  env: Record<string, string | undefined>;
-  /**
-   * false: a missing token is not an error (`wsc validate` never calls the
-   * API, so CI can validate without secrets). Default true.
-   */
-  requireToken?: boolean;
-}
-
-const AUTH_SCHEMES: readonly AuthScheme[] = ['bearer', 'api-key', 'raw'];
 export const IMPLICIT_ENV = 'local';
 
-/** What flags and environment variables say, before wsc.yaml is consulted. */
-interface Overrides {
-  /** --env, else WSC_ENV */
+/** What flags and environment variables say (the flag where both do), before wsc.yaml is consulted. */
+export interface Overrides {
+  /** --env, else WSC_ENV (else, for `apply PLANFILE`, the plan's environment) */
   envName?: string;
   baseUrl?: { raw: string; source: string };
   deployment?: number;
   authScheme?: AuthScheme;
 }
 
-export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedEnvironment> {
+export interface EnvironmentInput {
+  dir: string;
+  /** Called once wsc.yaml is known to be valid: a bad variable is reported after a missing directory or a bad file. */
+  overrides: () => Overrides;
+  /** WSC_TOKEN and the variables `${env.NAME}` reads. */
+  settings: Pick<Settings, 'token' | 'variables'>;
+  /**
+   * false: a missing token is not an error (`wsc validate` never calls the
+   * API, so CI can validate without secrets).
+   */
+  requireToken: boolean;
+}
+
+export async function resolveEnvironment(input: EnvironmentInput): Promise<ResolvedEnvironment> {
   const dir = resolve(input.dir);
   await requireBundleDir(dir);
-  const penv = input.env;
-  const requireToken = input.requireToken !== false;
+  const { requireToken } = input;
+  const penv = input.settings.variables;
   const loaded = loadWscConfig(dir);
   // Every token any environment could use is a secret from here on, before anything can print it.
   const tokenVariables = loaded?.tokenVariables ?? [];
-  addSecret(envValue(penv, 'WSC_TOKEN'));
+  addSecret(input.settings.token);
   for (const v of tokenVariables) addSecret(Object.hasOwn(penv, v) ? penv[v] : undefined);
   if (loaded && !loaded.config) throw new BundleError(loaded.diagnostics);
-  const over = overridesOf(input.flags, penv);
-  if (!loaded?.config) return withoutConfig(dir, over, penv, requireToken);
+  const over = input.overrides();
+  if (!loaded?.config) return withoutConfig(dir, over, input.settings.token, requireToken);
 
   const config = loaded.config;
   const name = chooseEnvironment(config.environments, config.defaultEnvironment, over.envName);
@@ -97,7 +93,7 @@ export async function resolveEnvironment(input: ResolveInput): Promise<ResolvedE
         String(expand(cfg.baseUrl!, ['baseUrl'], '`baseUrl`')),
         `${at(['baseUrl'])}: environment \`${name}\``,
       );
-  let token = envValue(penv, 'WSC_TOKEN');
+  let token = input.settings.token;
   let source = 'WSC_TOKEN';
   if (token === undefined && cfg.token !== undefined && requireToken) {
     token = String(expand(cfg.token, ['token'], 'its token'));
@@ -124,25 +120,11 @@ async function requireBundleDir(dir: string): Promise<void> {
   });
 }
 
-function overridesOf(flags: EnvironmentFlags, penv: Record<string, string | undefined>): Overrides {
-  const over: Overrides = {};
-  const envName = flags.env ?? envValue(penv, 'WSC_ENV');
-  if (envName !== undefined) over.envName = envName;
-  const fromEnv = envValue(penv, 'WSC_BASE_URL');
-  if (flags.baseUrl !== undefined) over.baseUrl = { raw: flags.baseUrl, source: '--base-url' };
-  else if (fromEnv !== undefined) over.baseUrl = { raw: fromEnv, source: 'WSC_BASE_URL' };
-  const deployment = flags.deployment ?? deploymentFromEnv(penv);
-  if (deployment !== undefined) over.deployment = deployment;
-  const scheme = authSchemeFromEnv(penv);
-  if (scheme !== undefined) over.authScheme = scheme;
-  return over;
-}
-
 /** No wsc.yaml: the embedded environment, or the host the flags name. */
 function withoutConfig(
   dir: string,
   over: Overrides,
-  penv: Record<string, string | undefined>,
+  wscToken: string | undefined,
   requireToken: boolean,
 ): ResolvedEnvironment {
   if (!over.baseUrl) {
@@ -159,7 +141,7 @@ function withoutConfig(
     name,
     baseUrl: normalizeBaseUrl(over.baseUrl.raw, over.baseUrl.source),
     deploymentId: requireDeployment(name, over.deployment),
-    token: tokenOrFail(name, envValue(penv, 'WSC_TOKEN'), requireToken, 'WSC_TOKEN'),
+    token: tokenOrFail(name, wscToken, requireToken, 'WSC_TOKEN'),
     authScheme: over.authScheme ?? 'bearer',
     publicIds: 'as-is',
     vars: {},
@@ -205,7 +187,7 @@ function chooseEnvironment(
 function expanderFor(
   name: string,
   positions: PositionIndex,
-  penv: Record<string, string | undefined>,
+  penv: Readonly<Record<string, string | undefined>>,
   tokenVariables: readonly string[],
 ): { at: (path: Path) => string; expand: (text: string, path: Path, what: string) => unknown } {
   const at = (path: Path) => {
@@ -326,29 +308,6 @@ export function tokenProblem(token: string): string | undefined {
   return undefined;
 }
 
-function deploymentFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const raw = envValue(env, 'WSC_DEPLOYMENT_ID');
-  if (raw === undefined) return undefined;
-  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
-    throw new ConfigError(
-      'deployment_invalid',
-      `WSC_DEPLOYMENT_ID must be a positive whole number, got ${JSON.stringify(raw.slice(0, 40))}`,
-    );
-  }
-  return Number(raw);
-}
-
-function authSchemeFromEnv(env: Record<string, string | undefined>): AuthScheme | undefined {
-  const raw = envValue(env, 'WSC_AUTH_SCHEME');
-  if (raw === undefined) return undefined;
-  if ((AUTH_SCHEMES as readonly string[]).includes(raw)) return raw as AuthScheme;
-  throw new ConfigError(
-    'auth_scheme_invalid',
-    `WSC_AUTH_SCHEME must be one of ${AUTH_SCHEMES.join(', ')}, got ${JSON.stringify(raw.slice(0, 40))}`,
-  );
-}
-
-/** `${env.NAME}` in the string values of `vars`, recursively. */
 /**
  * A `vars` value that equals or contains a token wsc resolved, however it got
  * there (a literal, `${env.X}` under another name): refused, naming where and
@@ -369,6 +328,7 @@ function refuseTokenValues(vars: Record<string, unknown>, where: (path: Path) =>
   walk(vars, []);
 }
 
+/** `${env.NAME}` in the string values of `vars`, recursively. */
 function expandVars(
   value: Record<string, unknown>,
   expand: (text: string, path: Path) => unknown,

@@ -1,8 +1,9 @@
 // The environment a command runs against, after wsc.yaml, environment
 // variables and flags have been merged (flags > env vars > wsc.yaml > defaults).
 import type { PublicIdMode } from '../core/model.js';
+import type { AuthScheme } from '../env.js';
 
-export type AuthScheme = 'bearer' | 'api-key' | 'raw';
+export type { AuthScheme };
 
 export interface ResolvedEnvironment {
   /** Environment name (`local` for the implicit embedded one). */

@@ -2,11 +2,13 @@
 // environment; renderers receive a Style and never look at the process.
 // (chalk and ora ignore NO_COLOR by themselves, so wsc decides for them.)
 import { Chalk, type ChalkInstance } from 'chalk';
+import type { Settings } from '../env.js';
 
 export interface TerminalFacts {
   isTTY: boolean;
   columns: number | undefined;
-  env: Record<string, string | undefined>;
+  /** NO_COLOR, CI, COLUMNS and TERM as src/env.ts read them. */
+  settings: Pick<Settings, 'noColor' | 'ci' | 'columns' | 'dumbTerminal'>;
   /** `--no-color` given. */
   noColorFlag: boolean;
   /** The width of the terminal stdout writes to, when it is one. */
@@ -25,14 +27,12 @@ export interface Style {
 /** The terminal's width, else `COLUMNS` (a pipe has none; shells and CI set it for programs that ask). */
 function widthOf(t: TerminalFacts): number | undefined {
   if (t.outColumns !== undefined && t.outColumns > 0) return t.outColumns;
-  const n = Number(t.env['COLUMNS']);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
+  return t.settings.columns;
 }
 
 export function decideStyle(t: TerminalFacts): Style {
-  const noColorEnv = t.env['NO_COLOR'] !== undefined && t.env['NO_COLOR'] !== '';
-  const ci = t.env['CI'] !== undefined && t.env['CI'] !== '' && t.env['CI'] !== 'false';
-  const color = t.isTTY && !noColorEnv && !t.noColorFlag && t.env['TERM'] !== 'dumb';
+  const ci = t.settings.ci !== undefined && t.settings.ci !== 'false';
+  const color = t.isTTY && !t.settings.noColor && !t.noColorFlag && !t.settings.dumbTerminal;
   // A spinner is escape sequences too (cursor and line control): none when colour is turned off.
   const spinner = color && (t.columns ?? 0) > 0 && !ci;
   const width = widthOf(t);

@@ -3,7 +3,8 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle, loadValidBundle } from '../../src/bundle/load.js';
-import { resolveEnvironment } from '../../src/config/environment.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { readSettings } from '../../src/env.js';
 import { BundleError } from '../../src/errors.js';
 import { bundle } from './tmp.js';
 
@@ -13,7 +14,8 @@ const opts = { vars: {}, env: {}, mayHoldUnknownRefs: false };
 describe('the example bundle', () => {
   it("loads clean in every environment, with that environment's vars", async () => {
     for (const name of ['local', 'staging', 'production']) {
-      const env = await resolveEnvironment({ dir: example, flags: { env: name }, env: {}, requireToken: false });
+      const config = { dir: example, flags: { env: name }, settings: readSettings({}), connects: false };
+      const env = (await resolveConfig(config)).environment;
       const { desired, diagnostics } = await loadBundle(example, {
         vars: env.vars,
         env: {},

@@ -1,12 +1,13 @@
 // What `wsc validate` does, in-process: resolve the environment (no token
 // needed), load the bundle, return every diagnostic.
 import { loadBundle, type LoadResult } from '../../src/bundle/load.js';
-import { resolveEnvironment } from '../../src/config/environment.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { readSettings } from '../../src/env.js';
 import { BundleError } from '../../src/errors.js';
 
 export async function validateDir(dir: string, env: Record<string, string | undefined> = {}): Promise<LoadResult> {
   try {
-    const e = await resolveEnvironment({ dir, flags: {}, env, requireToken: false });
+    const e = (await resolveConfig({ dir, flags: {}, settings: readSettings(env), connects: false })).environment;
     return await loadBundle(dir, { vars: e.vars, env, mayHoldUnknownRefs: e.mayHoldUnknownRefs });
   } catch (err) {
     if (err instanceof BundleError)

@@ -5,9 +5,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { confirmOn } from '../../src/commands/context.js';
+import { readSettings } from '../../src/env.js';
 import { decideStyle } from '../../src/render/style.js';
 
-const TERMINAL = { isTTY: true, columns: 120, env: {} as Record<string, string | undefined> };
+const TERMINAL = { isTTY: true, columns: 120, settings: readSettings({}) };
 const ESC = '\u001b';
 
 type Style = ReturnType<typeof decideStyle>;
@@ -28,7 +29,7 @@ async function prompt(style: Style, answer: string): Promise<{ yes: boolean; wri
 describe('--no-color', () => {
   test('on a terminal: no colour and no spinner, with the flag or NO_COLOR', () => {
     const flag = decideStyle({ ...TERMINAL, noColorFlag: true });
-    const env = decideStyle({ ...TERMINAL, env: { NO_COLOR: '1' }, noColorFlag: false });
+    const env = decideStyle({ ...TERMINAL, settings: readSettings({ NO_COLOR: '1' }), noColorFlag: false });
     for (const style of [flag, env]) {
       expect(style.color).toBe(false);
       expect(style.spinner).toBe(false);

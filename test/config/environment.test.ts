@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeBaseUrl } from '../../src/config/base-url.js';
-import { resolveEnvironment, type EnvironmentFlags } from '../../src/config/environment.js';
+import { resolveConfig, type ConfigFlags } from '../../src/config/resolve.js';
+import { readSettings } from '../../src/env.js';
 import { BundleError, ConfigError } from '../../src/errors.js';
 
 const dirs: string[] = [];
@@ -50,10 +51,16 @@ const bareDir = dirWith();
 
 const resolveIn = (
   dir: string,
-  flags: EnvironmentFlags,
+  flags: ConfigFlags,
   env: Record<string, string | undefined>,
   requireToken?: boolean,
-) => resolveEnvironment({ dir, flags, env, ...(requireToken === undefined ? {} : { requireToken }) });
+) =>
+  resolveConfig({
+    dir,
+    flags,
+    settings: readSettings(env),
+    ...(requireToken === undefined ? {} : { connects: requireToken }),
+  }).then((c) => c.environment);
 
 describe('resolveEnvironment: precedence', () => {
   it('no wsc.yaml, no base URL: the embedded `local` environment', async () => {
@@ -72,9 +79,9 @@ describe('resolveEnvironment: precedence', () => {
   type Row = [
     string,
     string,
-    EnvironmentFlags,
+    ConfigFlags,
     Record<string, string>,
-    Partial<Awaited<ReturnType<typeof resolveEnvironment>>>,
+    Partial<Awaited<ReturnType<typeof resolveIn>>>,
   ];
   const rows: Row[] = [
     ['bare', 'flag deployment', { deployment: 2 }, {}, { name: 'local', embedded: true, deploymentId: 2 }],
@@ -181,7 +188,7 @@ describe('resolveEnvironment: precedence', () => {
 
 describe('resolveEnvironment: errors', () => {
   const SECRET = 'sk_secret_value_123';
-  type Case = [string, string, EnvironmentFlags, Record<string, string>, string, RegExp, RegExp];
+  type Case = [string, string, ConfigFlags, Record<string, string>, string, RegExp, RegExp];
   const cases: Case[] = [
     [
       'cfg',

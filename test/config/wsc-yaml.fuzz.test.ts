@@ -9,7 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveEnvironment } from '../../src/config/environment.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { readSettings } from '../../src/env.js';
 import { BundleError, ConfigError } from '../../src/errors.js';
 import { applyEdit, edit } from '../bundle/damage.js';
 import { bundle } from '../bundle/tmp.js';
@@ -23,7 +24,7 @@ const TOKENS = {
 };
 const SECRET = /S3CRET/;
 
-describe('resolveEnvironment on a damaged wsc.yaml', () => {
+describe('resolveConfig on a damaged wsc.yaml', () => {
   const dir = bundle();
 
   it('answers with an environment, a BundleError or a ConfigError; positions in wsc.yaml; no token in any message', async () => {
@@ -36,11 +37,11 @@ describe('resolveEnvironment on a damaged wsc.yaml', () => {
           writeFileSync(resolve(dir, 'wsc.yaml'), text);
           const where = `edits ${JSON.stringify(edits)}, env ${String(env)}`;
           try {
-            const r = await resolveEnvironment({
+            const { environment: r } = await resolveConfig({
               dir,
               flags: env === undefined ? {} : { env },
-              env: TOKENS,
-              requireToken: false,
+              settings: readSettings(TOKENS),
+              connects: false,
             });
             const { token, ...rest } = r as unknown as { token?: unknown } & Record<string, unknown>;
             void token;
@@ -73,7 +74,8 @@ describe('resolveEnvironment on a damaged wsc.yaml', () => {
   it('the undamaged file resolves every environment (the property starts from a valid file)', async () => {
     const clean = bundle({ 'wsc.yaml': ORIGINAL });
     for (const env of ['local', 'staging', 'production']) {
-      const r = await resolveEnvironment({ dir: clean, flags: { env }, env: TOKENS, requireToken: false });
+      const config = { dir: clean, flags: { env }, settings: readSettings(TOKENS), connects: false };
+      const { environment: r } = await resolveConfig(config);
       expect(r.name).toBe(env);
     }
   });

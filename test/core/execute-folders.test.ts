@@ -7,10 +7,11 @@ import type { ApiPort } from '../../src/core/api-port.js';
 import { plan } from '../../src/core/plan/index.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { applyResultJson, renderApplySummary } from '../../src/render/apply.js';
+import { readSettings } from '../../src/env.js';
 import { decideStyle } from '../../src/render/style.js';
 import { ctx, desired, dWorkbook, live } from './builders.js';
 
-const plainStyle = decideStyle({ isTTY: false, columns: 0, env: {}, noColorFlag: true });
+const plainStyle = decideStyle({ isTTY: false, columns: 0, settings: readSettings({}), noColorFlag: true });
 
 /** Folders in memory; `beforeCreate` may act as another writer, `createFails` may lose the answer. */
 function folderPort(

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { ApplyOptions } from '../../src/commands/options.js';
 import { run } from '../../src/commands/apply.js';
 import type { CommandContext } from '../../src/commands/context.js';
+import { readSettings } from '../../src/env.js';
 import { writes } from '../../src/emulator/index.js';
 import { plainStyle } from '../../src/render/style.js';
 import { reportsIn, writeBundle } from './helpers/bundles.js';
@@ -18,7 +19,7 @@ function terminal(answer: boolean) {
   const ctx: CommandContext = {
     out: (t) => void (seen.out += t),
     err: (t) => void (seen.err += t),
-    env: { WSC_TOKEN: 'dev-token' },
+    settings: readSettings({ WSC_TOKEN: 'dev-token' }),
     cwd: process.cwd(),
     style: plainStyle,
     interactive: true,
