@@ -252,3 +252,10 @@ export function readSettings(env: Readonly<Record<string, string | undefined>>):
     variables,
   });
 }
+
+let ofProcess: Settings | undefined;
+
+/** The process's environment, read once per process: main.ts and the command get the same values. */
+export function processSettings(): Settings {
+  return (ofProcess ??= readSettings(process.env));
+}

@@ -2,7 +2,7 @@
 // facts. Commands are the only code (with main.ts) that touches the process;
 // they receive it through this object so tests can run them in-process too.
 import { createInterface } from 'node:readline/promises';
-import { readSettings, type Settings } from '../env.js';
+import { processSettings, readSettings, type Settings } from '../env.js';
 import { decideStyle, type Style } from '../render/style.js';
 import { redact } from '../redact.js';
 
@@ -59,11 +59,8 @@ export function interrupted(ctx: CommandContext): Promise<void> {
   });
 }
 
-let processSettings: Settings | undefined;
-
 export function processContext(opts: { noColor?: boolean }): CommandContext {
-  // Read once per process: main.ts and the command get the same values.
-  const settings = (processSettings ??= readSettings(process.env));
+  const settings = processSettings();
   const style = decideStyle({
     isTTY: Boolean(process.stderr.isTTY),
     columns: process.stderr.columns,
