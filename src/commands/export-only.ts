@@ -22,7 +22,7 @@ import { liveRecord } from '../core/ownership.js';
 import { livePublicId } from '../core/publicid.js';
 import { checkTargetsIn } from '../core/targets.js';
 import { editInPlace } from '../bundle/edit-in-place.js';
-import { connect, type Connection } from '../api/connect.js';
+import { connect } from '../api/connect.js';
 import { hintsFor } from '../api/live.js';
 import { mergeLines } from '../render/export-merge.js';
 import { configure } from './configure.js';

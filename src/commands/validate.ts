@@ -16,7 +16,11 @@ import { endPhase } from '../timings.js';
  * `--semantic-check`, the one networked part of validate: its module (and the HTTP client with it) is loaded
  * only then, so that a plain validate never loads the HTTP client (test/cli/loaded-modules.test.ts).
  */
-async function semanticCheck(desired: DesiredState, target: ResolvedConfig, ctx: CommandContext): Promise<Diagnostic[]> {
+async function semanticCheck(
+  desired: DesiredState,
+  target: ResolvedConfig,
+  ctx: CommandContext,
+): Promise<Diagnostic[]> {
   const { semanticDiagnostics } = await import('./validate-semantic.js');
   return semanticDiagnostics(desired, target.environment, target.client, ctx);
 }

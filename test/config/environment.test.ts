@@ -49,12 +49,7 @@ environments:
 const cfgDir = dirWith(CONFIG);
 const bareDir = dirWith();
 
-const resolveIn = (
-  dir: string,
-  flags: ConfigFlags,
-  env: Record<string, string | undefined>,
-  requireToken?: boolean,
-) =>
+const resolveIn = (dir: string, flags: ConfigFlags, env: Record<string, string | undefined>, requireToken?: boolean) =>
   resolveConfig({
     dir,
     flags,
@@ -76,13 +71,7 @@ describe('resolveEnvironment: precedence', () => {
     });
   });
 
-  type Row = [
-    string,
-    string,
-    ConfigFlags,
-    Record<string, string>,
-    Partial<Awaited<ReturnType<typeof resolveIn>>>,
-  ];
+  type Row = [string, string, ConfigFlags, Record<string, string>, Partial<Awaited<ReturnType<typeof resolveIn>>>];
   const rows: Row[] = [
     ['bare', 'flag deployment', { deployment: 2 }, {}, { name: 'local', embedded: true, deploymentId: 2 }],
     ['bare', 'WSC_DEPLOYMENT_ID', {}, { WSC_DEPLOYMENT_ID: '5' }, { deploymentId: 5 }],
