@@ -81,7 +81,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
 ] as const;
 
 export type AuthScheme = 'bearer' | 'api-key' | 'raw';
-export const AUTH_SCHEMES: readonly AuthScheme[] = ['bearer', 'api-key', 'raw'];
+const AUTH_SCHEMES: readonly AuthScheme[] = ['bearer', 'api-key', 'raw'];
 
 /**
  * The variables above, read once, typed. A malformed value is found when it

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../config/resolve.js';
 import type { CommandContext } from './context.js';
 
-export interface ConfigureOptions {
+interface ConfigureOptions {
   /** Whose wsc.yaml names the environment (relative to the working directory). */
   dir: string;
   /** false: no token needed and the client's settings are not read. Default true. */

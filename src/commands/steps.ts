@@ -44,7 +44,7 @@ export function readLive(conn: Connection, desired: DesiredState, more: LiveHint
 }
 
 /** What the planner takes besides the environment; by default every resource, no fingerprints, no ownership. */
-export type PlanChoices = Partial<Pick<PlanContext, 'targets' | 'fingerprints' | 'ownership' | 'listUnmanaged'>>;
+type PlanChoices = Partial<Pick<PlanContext, 'targets' | 'fingerprints' | 'ownership' | 'listUnmanaged'>>;
 
 /** The plan of the bundle against the live state, in the environment. */
 export function planOf(desired: DesiredState, live: LiveState, env: ResolvedEnvironment, o: PlanChoices = {}): Plan {

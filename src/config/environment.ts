@@ -26,7 +26,7 @@ export interface Overrides {
   authScheme?: AuthScheme;
 }
 
-export interface EnvironmentInput {
+interface EnvironmentInput {
   dir: string;
   /** Called once wsc.yaml is known to be valid: a bad variable is reported after a missing directory or a bad file. */
   overrides: () => Overrides;

@@ -24,7 +24,7 @@ export interface ClientLimits {
   maxListBytes?: number;
 }
 
-export interface ConfigInput {
+interface ConfigInput {
   /** The bundle directory, whose wsc.yaml names the environments. */
   dir: string;
   flags: ConfigFlags;
