@@ -181,6 +181,12 @@ describe('a malformed value names its variable', () => {
     });
   }
 
+  it('WSC_DOCTOR_TIMEOUT=0: doctor_timeout_invalid when doctor reads it (no flag, not part of resolveConfig)', () => {
+    const settings = readSettings({ WSC_DOCTOR_TIMEOUT: '0' });
+    expect(() => settings.doctorTimeoutMs).toThrow(/WSC_DOCTOR_TIMEOUT must be a number of seconds above 0, got "0"/);
+    expect(readSettings({ WSC_DOCTOR_TIMEOUT: '2.5' }).doctorTimeoutMs).toBe(2500);
+  });
+
   it('a flag given for it makes a malformed variable irrelevant', async () => {
     const got = await resolveWith(
       bareDir,
