@@ -17,7 +17,7 @@ import { processContext, type CommandContext, type ContextFactory } from './comm
 import { withHelp } from './help.js';
 import { VERSION } from './version.js';
 
-export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
+function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}".`);
     const n = Number(value);

@@ -23,7 +23,7 @@ import { visible } from '../visible.js';
 import { sayReading } from './steps.js';
 import { endPhase } from '../timings.js';
 
-export interface IntoResult {
+interface IntoResult {
   /** Resources whose files took something from the deployment, or kept or left something (see mergeJson). */
   updated: ReturnType<typeof mergeJson>[];
   /** Resources the bundle did not hold: a new file each. */

@@ -18,7 +18,7 @@ function unreadable(shown: string, why: string, hint = 'Save a plan with `wsc pl
 const SMALLER = 'Plan smaller parts with `--target ADDR` and save each.';
 
 /** A plan's text too large to be read back. */
-export function planTooLarge(shown: string, bytes: number): UsageError {
+function planTooLarge(shown: string, bytes: number): UsageError {
   return unreadable(shown, `it is ${mib(bytes)}, over the ${mib(MAX_SAVED_PLAN_BYTES)} wsc reads`, SMALLER);
 }
 

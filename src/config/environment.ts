@@ -15,7 +15,7 @@ import { loadWscConfig } from './wsc-yaml.js';
 import type { Path, PositionIndex } from '../yaml/positions.js';
 import { addSecret, holdsSecret } from '../redact.js';
 
-export const IMPLICIT_ENV = 'local';
+const IMPLICIT_ENV = 'local';
 
 /** What flags and environment variables say (the flag where both do), before wsc.yaml is consulted. */
 export interface Overrides {

@@ -41,7 +41,7 @@ export interface ResolvedConfig {
 }
 
 /** The client's settings: each flag, else its variable, else the client's default. */
-export function clientLimits(flags: ConfigFlags, settings: Settings): ClientLimits {
+function clientLimits(flags: ConfigFlags, settings: Settings): ClientLimits {
   const out: ClientLimits = {};
   const timeout = settings.requestTimeoutMs;
   const pageSize = flags.pageSize ?? settings.pageSize;

@@ -10,9 +10,9 @@ const NAME = z
   );
 const VAR_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The only form a token may take in wsc.yaml: the file is committed, the token is not. */
-export const ENV_REF_RE = /^\$\{env\.[A-Za-z_][A-Za-z0-9_]*\}$/;
+const ENV_REF_RE = /^\$\{env\.[A-Za-z_][A-Za-z0-9_]*\}$/;
 
-export const EnvironmentSchema = z
+const EnvironmentSchema = z
   .strictObject({
     embedded: z.boolean().optional().describe('Run against an in-process emulator; state in .wsc/state/<name>.json.'),
     baseUrl: z
