@@ -11,12 +11,20 @@ export interface NodePos {
   /** The key of the mapping entry holding the value (absent for the root and sequence items). */
   key?: LineCol;
   value: LineCol;
+  /** A tag that is not plain data, where it is written. */
+  tag?: LineCol;
+  /**
+   * A string scalar holding `${`: how far its first character is from the
+   * value's position (a quote: 1), when a variable's column can be known from
+   * its index in the value (one line, plain or quoted).
+   */
+  shift?: number;
 }
 
 export class PositionIndex {
   /**
-   * Made at the first position set: a document the fast reader read, and whose positions are never
-   * looked up past its root keys, has none (thousands of documents are kept until the run ends).
+   * Made at the first position set: a document whose positions are never looked up past its root
+   * keys has none (thousands of documents are kept until the run ends).
    */
   private map: Map<string, NodePos> | undefined;
   /** Positions of the root's keys alone (the key, not the value): what a valid bundle needs of every document. */
@@ -24,9 +32,9 @@ export class PositionIndex {
 
   /**
    * `fill`, when given, records the positions not recorded yet; it runs at
-   * the first lookup the recorded ones cannot answer. The fast reader records
+   * the first lookup the recorded ones cannot answer. The reader records
    * only the root's keys (or nothing) while loading, and the file is read
-   * again with positions when a problem is to be reported.
+   * again for positions when a problem is to be reported.
    */
   constructor(
     private startPos: LineCol | undefined,

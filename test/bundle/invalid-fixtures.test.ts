@@ -162,7 +162,7 @@ const CASES: [string, string, string, string, number, number][] = [
   [
     'yaml-syntax',
     'yaml-syntax',
-    'YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    'YAML syntax error: missed comma between flow collection entries',
     'workbooks/revenue.yaml',
     5,
     1,
