@@ -122,7 +122,7 @@ function readValues(
       json,
       // Bounds js-yaml's recursion; the walk reports the depth past MAX_DEPTH where it is.
       maxDepth: MAX_DEPTH + 1,
-      onWarning: (w: jsyaml.YAMLException) => warnings.push({ message: w.reason, pos: markOf(w) }),
+      onWarning: (w: jsyaml.YAMLException) => warnings.push({ message: w.reason, pos: markOf(w, text) }),
     } as jsyaml.LoadOptions);
   let duplicate: LineCol | undefined;
   try {
@@ -130,7 +130,7 @@ function readValues(
       return { values: load(false), warnings };
     } catch (e) {
       if (!(e instanceof jsyaml.YAMLException) || e.reason !== 'duplicated mapping key') throw e;
-      duplicate = markOf(e);
+      duplicate = markOf(e, text);
       warnings.length = 0;
       return { values: load(true), duplicate, warnings };
     }
@@ -140,15 +140,19 @@ function readValues(
       const why = e instanceof RangeError ? 'nesting too deep' : String((e as Error)?.message ?? e);
       diag('error', 'yaml-syntax', `cannot parse YAML: ${why}`, { line: 1, col: 1 });
     } else if (/^nesting exceeded maxDepth/.test(e.reason)) {
-      diag('error', 'yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, markOf(e));
-    } else diag('error', 'yaml-syntax', `YAML syntax error: ${e.reason}`, markOf(e));
+      diag('error', 'yaml-limit', `values are nested more than ${MAX_DEPTH} levels deep`, markOf(e, text));
+    } else diag('error', 'yaml-syntax', `YAML syntax error: ${e.reason}`, markOf(e, text));
     return undefined;
   }
 }
 
-function markOf(e: jsyaml.YAMLException): LineCol {
+/** Where js-yaml's mark points; past the text's end (js-yaml reads a final line break that may not be there), at its end. */
+function markOf(e: jsyaml.YAMLException, text: string): LineCol {
   const mark = e.mark as { line?: number; column?: number } | undefined;
-  return { line: (mark?.line ?? 0) + 1, col: (mark?.column ?? 0) + 1 };
+  const lines = text.split(/\r?\n/);
+  const line = (mark?.line ?? 0) + 1;
+  if (line > lines.length) return { line: lines.length, col: lines[lines.length - 1]!.length + 1 };
+  return { line, col: (mark?.column ?? 0) + 1 };
 }
 
 /** The key written at `pos` (js-yaml's mark of a duplicate), as a string. */
@@ -181,23 +185,17 @@ function lazyPositions(
   value: unknown,
   topKeys: { key: string; pos: LineCol }[] | undefined,
 ): PositionIndex {
-  const positions = new PositionIndex(undefined, (p) => {
+  const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : undefined;
+  const exact = topKeys !== undefined && own !== undefined && topKeys.length > 0 && topKeys.length === own.length;
+  const found = exact && topKeys.every((k, i) => k.key === own[i]) ? topKeys : undefined;
+  const positions = new PositionIndex(found?.[0]!.pos, (p) => {
     const loc = located(src)[index];
     if (!loc) return;
-    p.start = loc.start;
+    // The start found with the root keys stays: a position once given does not move.
+    if (!found) p.start = loc.start;
     for (const [key, pos] of loc.positions) p.setByKey(key, pos);
   });
-  const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : undefined;
-  if (
-    topKeys &&
-    own &&
-    topKeys.length > 0 &&
-    topKeys.length === own.length &&
-    topKeys.every((k, i) => k.key === own[i])
-  ) {
-    positions.start = topKeys[0]!.pos;
-    for (const k of topKeys) positions.setTopKey(k.key, k.pos);
-  }
+  for (const k of found ?? []) positions.setTopKey(k.key, k.pos);
   return positions;
 }
 

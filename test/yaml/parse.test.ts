@@ -48,9 +48,9 @@ describe('values', () => {
   });
 
   test('plain-data tags are read; `!` makes a string', () => {
-    expect(values('a: !!int 5\nb: !!str 5\nc: ! 5\nd: !!float 1\ne: !!null ~\nf: !!bool true\ng: !!map {x: 1}\n')).toEqual(
-      [{ a: 5, b: '5', c: '5', d: 1, e: null, f: true, g: { x: 1 } }],
-    );
+    expect(
+      values('a: !!int 5\nb: !!str 5\nc: ! 5\nd: !!float 1\ne: !!null ~\nf: !!bool true\ng: !!map {x: 1}\n'),
+    ).toEqual([{ a: 5, b: '5', c: '5', d: 1, e: null, f: true, g: { x: 1 } }]);
   });
 
   test('a comment line between a key and its indented value (the two former readers disagreed on it)', () => {
@@ -168,7 +168,10 @@ describe('problems, each at its file:line:col', () => {
   });
 
   test('variables: each problem at its column in a plain or quoted one-line scalar, else at the scalar', () => {
-    const r = read('a: x ${vars.nope}\nb: "q ${env.MY_TOKEN}"\nc: |\n  ${vars.zz}\nd: ${vars.n}\ne: ["${vars.s}"]\n', true);
+    const r = read(
+      'a: x ${vars.nope}\nb: "q ${env.MY_TOKEN}"\nc: |\n  ${vars.zz}\nd: ${vars.n}\ne: ["${vars.s}"]\n',
+      true,
+    );
     expect(r.diagnostics).toEqual([]);
     expect(r.varProblems.map((u) => [u.path, u.problem.kind, u.pos.line, u.pos.col])).toEqual([
       [['a'], 'undefined', 1, 6],
