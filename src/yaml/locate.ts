@@ -23,8 +23,8 @@ export interface DocLocation {
 
 /**
  * The `yaml` library, loaded at first use: a valid bundle needs no position
- * past its root keys (found by rootKeys), and loading the library costs tens
- * of milliseconds.
+ * past its root keys (found by rootKeys), and loading the library is a
+ * noticeable part of a run's start-up (docs/performance.md).
  */
 let yamlLib: typeof import('yaml') | undefined;
 const library = (): typeof import('yaml') =>
@@ -93,7 +93,7 @@ class Locator {
     // An alias stands where it is written; what it repeats has the positions of its anchor.
     if (lib.isAlias(n) || depth > MAX_DEPTH) return;
     if (lib.isSeq(n)) n.items.forEach((item, i) => this.node(item as Node | null, [...path, i], undefined, depth + 1));
-    else if (lib.isMap(n)) this.map(n.items as Pair[], path, pos.value, depth);
+    else if (lib.isMap(n)) this.map(n.items, path, pos.value, depth);
   }
 
   private map(pairs: Pair[], path: Path, mapPos: LineCol, depth: number): void {

@@ -146,7 +146,10 @@ function readValues(
   }
 }
 
-/** Where js-yaml's mark points; past the text's end (js-yaml reads a final line break that may not be there), at its end. */
+/**
+ * Where js-yaml's mark points; past the text's end (js-yaml reads a final
+ * line break that may not be there), at its end.
+ */
 function markOf(e: jsyaml.YAMLException, text: string): LineCol {
   const mark = e.mark as { line?: number; column?: number } | undefined;
   const lines = text.split(/\r?\n/);
