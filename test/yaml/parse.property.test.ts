@@ -7,7 +7,7 @@
 // Counts through runs(); the seed is fixed in `npm test` (test/helpers/property.ts).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { JsonValue } from '../../src/core/model.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { parseYaml, type ParseResult } from '../../src/yaml/parse.js';
 import type { Path } from '../../src/yaml/positions.js';
