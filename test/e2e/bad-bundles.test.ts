@@ -83,7 +83,8 @@ const cases: Case[] = [
   {
     name: 'a mapping nested in a plain scalar',
     files: { 'workbooks/sales.yaml': wb('meta:\n  a: 1\n   b: 2\n') },
-    at: 'workbooks/sales.yaml:4',
+    // At the over-indented `b: 2`, where js-yaml finds a mapping entry it cannot place.
+    at: 'workbooks/sales.yaml:5',
   },
   {
     name: 'document is a plain string',
