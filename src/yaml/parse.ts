@@ -76,13 +76,14 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
     for (const d of dups) diag('error', 'duplicate-key', `duplicate key \`${d.key}\``, d.pos, hint);
   }
   const maybeComplex = MAYBE_COMPLEX_KEY.test(text);
+  const anchors = text.includes('&');
   const keys = rootKeys(text);
   for (let index = 0; index < values.length; index++) {
     // An empty document (nothing but comments, or `~`): skipped.
     if (values[index] === null || values[index] === undefined) continue;
     const complex = maybeComplex ? (located(src)[index]?.complexKeys ?? []) : [];
     for (const pos of complex) diag('error', 'yaml-key', 'keys must be plain strings', pos);
-    const plain = toPlain(values[index], opts.lookup);
+    const plain = toPlain(values[index], opts.lookup, anchors);
     if (complex.length === 0 && plain.findings.length === 0 && 'value' in plain) {
       const topKeys = keys?.length === values.length ? keys[index] : undefined;
       out.docs.push({ index, value: plain.value, positions: lazyPositions(src, index, plain.value, topKeys) });

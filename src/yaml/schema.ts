@@ -27,8 +27,9 @@ export class RefusedTag {
   }
 }
 
-const NULL = /^(?:~|null|Null|NULL|)$/;
-const BOOL = /^(?:true|True|TRUE|false|False|FALSE)$/;
+const NULL: ReadonlySet<string> = new Set(['~', 'null', 'Null', 'NULL', '']);
+const TRUE: ReadonlySet<string> = new Set(['true', 'True', 'TRUE']);
+const FALSE: ReadonlySet<string> = new Set(['false', 'False', 'FALSE']);
 const INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const FLOAT =
   /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
