@@ -54,13 +54,13 @@ const scalar = (tag: string, test: (s: string) => boolean, construct: (s: string
 
 const nullType = scalar(
   'null',
-  (s) => NULL.test(s),
+  (s) => NULL.has(s),
   () => null,
 );
 const boolType = scalar(
   'bool',
-  (s) => BOOL.test(s),
-  (s) => s.charCodeAt(0) === 0x74 || s.charCodeAt(0) === 0x54,
+  (s) => TRUE.has(s) || FALSE.has(s),
+  (s) => TRUE.has(s),
 );
 // Integers and floats resolve alike: only the number read matters here.
 const isNumber = (s: string) => INT.test(s) || FLOAT.test(s);
