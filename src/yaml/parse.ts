@@ -51,11 +51,17 @@ interface Source {
 const located = (src: Source): (DocLocation | undefined)[] => (src.located ??= locate(src.text));
 
 /**
- * Text where a key may be a mapping or a sequence (`? ` before a key, `]` or
- * `}` before a `:`, an alias before a `:`): only then is the node tree asked
+ * Text where a key may be a mapping or a sequence (`]` or `}` before a `:`,
+ * `? ` before a key, an alias before a `:`): only then is the node tree asked
  * for such keys, which js-yaml reads as strings ("[object Object]").
  */
-const MAYBE_COMPLEX_KEY = /[\]}][ \t]*:|(?:^|[\s,[{])(?:\?(?:\s|$)|\*[^\s,[\]{}]*[ \t]*:)/m;
+const FLOW_KEY = /[\]}][ \t]*:/;
+const EXPLICIT_KEY = /(?:^|[\s,[{])\?(?:\s|$)/m;
+const ALIAS_KEY = /(?:^|[\s,[{])\*[^\s,[\]{}]*[ \t]*:/m;
+const mayHoldComplexKey = (text: string): boolean =>
+  FLOW_KEY.test(text) ||
+  (text.includes('?') && EXPLICIT_KEY.test(text)) ||
+  (text.includes('*') && ALIAS_KEY.test(text));
 
 export function parseYaml(file: string, text: string, opts: ParseOptions = {}): ParseResult {
   const out: ParseResult = { docs: [], diagnostics: [], varProblems: [], incomplete: false };
@@ -75,7 +81,7 @@ export function parseYaml(file: string, text: string, opts: ParseOptions = {}): 
     const hint = 'A mapping may name each key once; the later value would silently win.';
     for (const d of dups) diag('error', 'duplicate-key', `duplicate key \`${d.key}\``, d.pos, hint);
   }
-  const maybeComplex = MAYBE_COMPLEX_KEY.test(text);
+  const maybeComplex = mayHoldComplexKey(text);
   const anchors = text.includes('&');
   const keys = rootKeys(text);
   for (let index = 0; index < values.length; index++) {
