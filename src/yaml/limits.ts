@@ -18,9 +18,9 @@ export const MAX_DEPTH = 64;
  * documents and by bracket depth, before parsing. Real bundle files are far
  * below all three.
  */
-export const MAX_ELEMENTS = 50_000;
-export const MAX_DOCUMENTS = 1_000;
-export const MAX_FLOW_DEPTH = 1000;
+const MAX_ELEMENTS = 50_000;
+const MAX_DOCUMENTS = 1_000;
+const MAX_FLOW_DEPTH = 1000;
 
 /** A refusal when the text is over the limits that bound parsing time, before any parsing. */
 export function sizeLimits(file: string, text: string): Diagnostic | undefined {

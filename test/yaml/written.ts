@@ -111,7 +111,7 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ t: Tree }>((tie) => ({
 })).t;
 const rootTree = fc.dictionary(treeKey, tree, { minKeys: 1, maxKeys: 5 });
 
-export interface Expected {
+interface Expected {
   doc: number;
   path: Path;
   at: 'key' | 'value';
