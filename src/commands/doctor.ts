@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { DoctorOptions } from './options.js';
 import { connect } from '../api/connect.js';
 import type { UnreadableItem } from '../core/model.js';
+import { doctorConnectOptions } from '../doctor/budget.js';
 import { checksOf, probeOf } from '../doctor/checks.js';
 import { deepRoundTrip } from '../doctor/deep.js';
 import { runChecks } from '../doctor/run.js';
@@ -27,27 +28,11 @@ import type { CommandContext } from './context.js';
 import { exportSourceOf } from './export-source.js';
 import { planOf, readLive, validBundle } from './steps.js';
 
-/** One request's time in doctor (the configured timeout when shorter). */
-export const DOCTOR_REQUEST_TIMEOUT_MS = 5_000;
-/** A Retry-After longer than this is reported, not waited for. */
-export const DOCTOR_RETRY_AFTER_MS = 5_000;
-
 export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<number> {
   // WSC_DOCTOR_TIMEOUT: the whole run's time (doctor/run.ts's default otherwise); checked before anything is read.
   const totalBudgetMs = ctx.settings.doctorTimeoutMs;
   const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
-  const given = connectOptions(opts, client, ctx);
-  const connOpts = {
-    ...given,
-    requestTimeoutMs: Math.min(given.requestTimeoutMs ?? DOCTOR_REQUEST_TIMEOUT_MS, DOCTOR_REQUEST_TIMEOUT_MS),
-    maxRetries: Math.min(given.maxRetries, 1),
-    retryPolicy: {
-      capDelayMs: 1_000,
-      retryAfterCapMs: DOCTOR_RETRY_AFTER_MS,
-      longRetryAfter: 'give-up' as const,
-      maxTotalMs: 2 * DOCTOR_REQUEST_TIMEOUT_MS + DOCTOR_RETRY_AFTER_MS,
-    },
-  };
+  const connOpts = doctorConnectOptions(connectOptions(opts, client, ctx));
   // An invalid bundle is one failed check, not the end of the others.
   const bundle = await validBundle(resolve(ctx.cwd, opts.dir), env, ctx).then(
     ({ desired }) => ({ desired }),
