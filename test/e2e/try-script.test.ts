@@ -2,7 +2,7 @@
 // apply, an edit, the plan of that edit in full, its apply, the final plan),
 // in a length one screen of scrolling takes in. Then the README's next step,
 // followed as written: edit the file the run names, run the command it prints.
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -10,9 +10,14 @@ import { ensureBuilt, root } from './helpers/index.js';
 
 beforeAll(ensureBuilt, 180_000);
 
+/** One run of `npm run try` (its script), shared: the first test reads its output, the second follows it. */
+let tried: SpawnSyncReturns<string> | undefined;
+const tryRun = () =>
+  (tried ??= spawnSync(process.execPath, [join(root, 'scripts/try.mjs')], { encoding: 'utf8', timeout: 120_000 }));
+
 describe('npm run try', () => {
   test('shows each step, the change planned in full, applies compact, ends with no changes; under 150 lines', () => {
-    const r = spawnSync(process.execPath, [join(root, 'scripts/try.mjs')], { encoding: 'utf8', timeout: 120_000 });
+    const r = tryRun();
     expect(r.status, r.stderr).toBe(0);
     const out = `${r.stdout}${r.stderr}`;
     const lines = out.split('\n');
@@ -44,7 +49,7 @@ describe('npm run try', () => {
     const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const shape = new RegExp(escape(sample!).split(escape(sampleDir)).join('(/\\S+)'));
 
-    const r = spawnSync(process.execPath, [join(root, 'scripts/try.mjs')], { encoding: 'utf8', timeout: 120_000 });
+    const r = tryRun();
     expect(r.status, r.stderr).toBe(0);
     const m = shape.exec(r.stdout);
     expect(m, r.stdout.slice(-400)).not.toBeNull();
