@@ -7,12 +7,14 @@ import { HELP, helpAfter } from '../../src/help.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** The run's exit code, its output, and how it ended (for a failure's message: a signal, a spawn error). */
+function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string; how: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, NO_COLOR: '1' };
-    execFile('node', [`${root}/bin/wsc.js`, ...args], { env }, (err, stdout, stderr) => {
+    execFile('node', [`${root}/bin/wsc.js`, ...args], { env, cwd: root }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
+      const how = err ? `code ${String(err.code)}, signal ${String(err.signal)}, stderr: ${stderr}` : 'exit 0';
+      resolve({ code, stdout, stderr, how });
     });
   });
 }
@@ -108,7 +110,7 @@ const EXPECTED: Record<string, string[]> = {
 describe('wsc CMD --help', () => {
   test.each(Object.keys(EXPECTED))('%s lists exactly its flags, examples and exit codes', async (cmd) => {
     const r = await wsc([cmd, '--help']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.how).toBe(0);
     expect(flagsOf(r.stdout)).toEqual(EXPECTED[cmd]);
     expect(r.stdout).toContain('\nExamples:\n  $ wsc ');
     expect(r.stdout).toContain('\nExit codes:\n');
