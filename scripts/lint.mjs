@@ -17,7 +17,12 @@ const args = process.argv.slice(2);
 const fix = args.includes('--fix');
 const started = performance.now();
 
-const run = (cmd, argv) => spawnSync(cmd, argv, { cwd: root, stdio: 'inherit' }).status ?? 1;
+const run = (cmd, argv) => {
+  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit' });
+  // A tool missing from node_modules (a checkout not installed since it was added) fails with the reason.
+  if (r.error) console.error(`cannot run ${cmd}: ${r.error.message} (run npm ci)`);
+  return r.status ?? 1;
+};
 const depcruise = (config, ...paths) => run(bin('depcruise'), ['--config', config, '--output-type', 'err', ...paths]);
 const steps = {
   eslint: () => run(bin('eslint'), ['--max-warnings', '0', ...args, '.']),
