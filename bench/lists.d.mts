@@ -1,5 +1,4 @@
 // Types of bench/lists.mjs (a plain module: bench/honest.mjs runs without a build).
-export function readAll(base: string, path: string, pageSize: string, token: string | undefined): Promise<unknown[]>;
 export function readLists(
   base: string,
   deployment: string,

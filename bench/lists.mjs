@@ -4,7 +4,7 @@
 // bench/same-work.ts), so both read exactly alike.
 
 /** Every item of one list, page after page (a page's request needs the previous page's cursor). */
-export async function readAll(base, path, pageSize, token) {
+async function readAll(base, path, pageSize, token) {
   const headers = { authorization: `Bearer ${token}` };
   const items = [];
   let after;

@@ -144,7 +144,7 @@ type CodesOf<K extends keyof typeof ERROR_CODES> = (typeof ERROR_CODES)[K]['code
 export type UsageCode = CodesOf<'usage'>;
 export type ConfigCode = CodesOf<'config'>;
 /** An error status as the server sent it: `http_404`. */
-export type HttpCode = `http_${number}`;
+type HttpCode = `http_${number}`;
 export type ApiCode = CodesOf<'api'> | HttpCode;
 /** Codes of the plan's own checks against the deployment (exit 1). */
 export type TargetCode = CodesOf<'target'>;
@@ -197,7 +197,7 @@ export interface SourcePos {
   col: number;
 }
 
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 /** One finding about the bundle, printed as `file:line:col severity message`. */
 export interface Diagnostic {

@@ -5,7 +5,7 @@
 // writes passes through `redact`. One place, so no renderer can forget it.
 
 /** What a secret is replaced with. */
-export const REDACTED = '***';
+const REDACTED = '***';
 /** Shorter values are not secrets worth hiding (and would blot out ordinary text). */
 const MIN_LENGTH = 4;
 

@@ -36,13 +36,13 @@ import { VERSION } from '../version.js';
 
 export type { PageOptions } from './pagination.js';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** The emulator's largest page, and what wsc asks for. */
-export const DEFAULT_PAGE_SIZE = 500;
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_PAGE_SIZE = 500;
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** A wait at least this long (a retry's delay, an answer that does not come) is shown on stderr. */
-export const NOTICE_AFTER_MS = 5_000;
+const NOTICE_AFTER_MS = 5_000;
 
 export interface ApiClientOptions {
   /** Host URL (maybe with a path prefix), no `/api/v1`: paths from wire.ts carry it. */

@@ -30,7 +30,7 @@ export type CoreClientOptions = Pick<ApiClientOptions, 'requestTimeoutMs' | 'max
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Why a `rest` url may not be given the token, or undefined when it may. */
-export function refusedRestUrl(raw: string): string | undefined {
+function refusedRestUrl(raw: string): string | undefined {
   let url: URL;
   try {
     url = new URL(raw);

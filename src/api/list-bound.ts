@@ -64,7 +64,7 @@ export class ListBound {
 }
 
 /** The error of a list (`what`: its request, or the lists read as one) past its bound. */
-export function listTooLong(path: string, what: string, overrun: ListOverrun): ApiError {
+function listTooLong(path: string, what: string, overrun: ListOverrun): ApiError {
   const init = { method: 'GET', path, status: 200, code: LIST_TOO_LONG };
   return new ApiError(init, `${what}: ${overrun.message}`, { hint: overrun.hint });
 }

@@ -10,7 +10,7 @@
 import { ApiError, type WscError } from '../errors.js';
 
 /** The steps down when a refusal names no size. */
-export const PAGE_SIZE_STEPS = [500, 200, 100, 50, 20, 10, 1] as const;
+const PAGE_SIZE_STEPS = [500, 200, 100, 50, 20, 10, 1] as const;
 
 /** Whether a failed list request was refused for its `first`. */
 export function refusesFirst(e: unknown): e is ApiError {

@@ -15,9 +15,9 @@ import type { Query, RequestSpec } from './request.js';
 import { PageInfo } from '../domain/wire.js';
 
 /** A list longer than this many pages is treated as a server that pages forever. */
-export const MAX_PAGES = 100_000;
+const MAX_PAGES = 100_000;
 /** So many empty pages in a row, each promising more, is a server paging forever with fresh cursors. */
-export const MAX_EMPTY_PAGES_IN_A_ROW = 100;
+const MAX_EMPTY_PAGES_IN_A_ROW = 100;
 
 /** A list page with its items not yet validated: an unreadable item must not fail the page (tolerant reading). */
 const rawListEnvelope = z.looseObject({

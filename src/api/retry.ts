@@ -65,7 +65,7 @@ export interface RetryDecision {
 }
 
 /** A wait in words: `3 s`, `2 h`, `31 years`. */
-export function waitText(ms: number): string {
+function waitText(ms: number): string {
   const s = ms / 1000;
   if (s < 120) return `${Math.round(s)} s`;
   if (s < 7200) return `${Math.round(s / 60)} min`;

@@ -20,7 +20,7 @@ function shown(slug: string): string {
   );
 }
 
-export function slugDiagnostics(item: DocItem): Diagnostic[] {
+function slugDiagnostics(item: DocItem): Diagnostic[] {
   const raw = item.value['slug'];
   if (typeof raw !== 'string') return [];
   const slug = raw.trim();
@@ -62,7 +62,7 @@ export function slugDiagnostics(item: DocItem): Diagnostic[] {
 }
 
 /** Every cycle of `{ $report }` references among the bundle's reports, once each, at its first reference. */
-export function referenceCycles(items: readonly DocItem[]): Diagnostic[] {
+function referenceCycles(items: readonly DocItem[]): Diagnostic[] {
   type Edge = { item: DocItem; ref: FoundRef };
   const edges = new Map<string, Edge[]>();
   for (const item of items) {

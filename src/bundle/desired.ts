@@ -11,7 +11,7 @@ import { makeLocator, setLocator } from './locate.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
-export function identityPos(item: DocItem): SourcePos {
+function identityPos(item: DocItem): SourcePos {
   return { file: item.file, ...item.positions.topKey(IDENTITY_KEY[item.kind]) };
 }
 

@@ -8,7 +8,7 @@ import { sep } from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { CONFIG_FILE, fsCause, type BundleFile } from '../yaml/read.js';
 
-export const MAX_FILES = 100_000;
+const MAX_FILES = 100_000;
 const MAX_DIR_DEPTH = 32;
 
 export interface Discovery {

@@ -30,7 +30,7 @@ export interface Grid {
   widgets: PlacedWidget[];
 }
 
-export function colsAt(draft: JsonValue | undefined, bp: Breakpoint): number {
+function colsAt(draft: JsonValue | undefined, bp: Breakpoint): number {
   const layout = isObj(draft) ? draft['layout'] : undefined;
   const cols = isObj(layout) ? layout['cols'] : undefined;
   const n = isObj(cols) ? cols[bp] : undefined;

@@ -11,7 +11,7 @@ import type { JsonValue } from './json.js';
 // resolved yet (its target is created by the same apply) stays in this form
 // and renders as written (`{ $workbook: sales }`).
 
-export type ReportRef = { $report: string };
+type ReportRef = { $report: string };
 export type WorkbookRef = { $workbook: string };
 export type Ref = ReportRef | WorkbookRef;
 

@@ -40,7 +40,7 @@ function partHash(v: unknown): string {
 }
 
 /** The widgets of a draft by id; undefined when one has no string id or an id repeats (no part-wise record then). */
-export function widgetsById(draft: Obj): Map<string, Obj> | undefined {
+function widgetsById(draft: Obj): Map<string, Obj> | undefined {
   const list = draft['widgets'];
   const out = new Map<string, Obj>();
   if (list === undefined || list === null) return out;

@@ -32,7 +32,7 @@ import {
   type DraftParts,
 } from './ownership-draft.js';
 
-export type { DraftPartChanges, DraftParts } from './ownership-draft.js';
+export type { DraftParts } from './ownership-draft.js';
 export { draftPartChanges, draftParts, noPartChanges } from './ownership-draft.js';
 
 export const RECORD_KEY = 'wsc';
@@ -165,7 +165,7 @@ export function liveRecord(obj: unknown): OwnershipRecord | undefined {
 }
 
 /** The managed fields whose live value differs from what the record says wsc left there. */
-export function editedFields(record: OwnershipRecord, live: unknown, paths: readonly string[]): string[] {
+function editedFields(record: OwnershipRecord, live: unknown, paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const path of paths) {
     const h = record.fields[path];

@@ -18,7 +18,7 @@ export interface RefTargets {
   nearMisses?(ref: Ref): string[];
 }
 
-export function refKey(ref: Ref): string {
+function refKey(ref: Ref): string {
   return '$report' in ref ? `report/${ref.$report}` : `workbook/${normalizeSlug(ref.$workbook)}`;
 }
 

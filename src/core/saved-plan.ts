@@ -7,7 +7,7 @@ import { buildGraph } from './execute/graph.js';
 import type { Plan } from './plan-model.js';
 import type { PublicIdMode } from './model.js';
 
-export const SAVED_PLAN_FORMAT = 1;
+const SAVED_PLAN_FORMAT = 1;
 
 export interface SavedPlanEnvironment {
   name: string;
@@ -159,7 +159,7 @@ const PlanSchema = z.object({
     )
     .optional(),
 });
-export const SavedPlanSchema = z.object({
+const SavedPlanSchema = z.object({
   savedPlanFormat: z.literal(SAVED_PLAN_FORMAT),
   wscVersion: z.string(),
   createdAt: z.string(),

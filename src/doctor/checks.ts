@@ -29,7 +29,7 @@ const BASE_URL_HINT =
   'Check the base URL: it names the host of the Workspace Content API only (wsc appends /api/v1), ' +
   'not a web page or another service.';
 
-export const hostAnswers: DoctorCheck = {
+const hostAnswers: DoctorCheck = {
   name: 'host',
   async run(ctx) {
     const e = await failure(ctx.probe());
@@ -44,7 +44,7 @@ export const hostAnswers: DoctorCheck = {
   },
 };
 
-export const tokenAccepted: DoctorCheck = {
+const tokenAccepted: DoctorCheck = {
   name: 'token',
   needs: ['host'],
   async run(ctx) {
@@ -54,7 +54,7 @@ export const tokenAccepted: DoctorCheck = {
   },
 };
 
-export const deploymentReadable: DoctorCheck = {
+const deploymentReadable: DoctorCheck = {
   name: 'deployment',
   needs: ['token'],
   async run(ctx) {
@@ -64,7 +64,7 @@ export const deploymentReadable: DoctorCheck = {
   },
 };
 
-export const pageSize: DoctorCheck = {
+const pageSize: DoctorCheck = {
   name: 'page size',
   needs: ['deployment'],
   async run(ctx) {
@@ -83,7 +83,7 @@ export const pageSize: DoctorCheck = {
   },
 };
 
-export const userAttributes: DoctorCheck = {
+const userAttributes: DoctorCheck = {
   name: 'user attributes',
   needs: ['token'],
   async run(ctx) {
@@ -108,7 +108,7 @@ const LISTING: Record<WorkbookListing, string> = {
   unknown: 'no workbook is in a folder yet, so either listing reads the same (wsc checks again on every run)',
 };
 
-export const workbookListing: DoctorCheck = {
+const workbookListing: DoctorCheck = {
   name: 'workbook listing',
   needs: ['deployment'],
   async run(ctx) {
@@ -123,7 +123,7 @@ export const workbookListing: DoctorCheck = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export const bundleCounts: DoctorCheck = {
+const bundleCounts: DoctorCheck = {
   name: 'bundle',
   needs: ['deployment'],
   async run(ctx) {
@@ -151,7 +151,7 @@ export const bundleCounts: DoctorCheck = {
 };
 
 /** The checks, in the order they are shown (`--deep` adds deepCheck at the end). */
-export const CHECKS: readonly DoctorCheck[] = [
+const CHECKS: readonly DoctorCheck[] = [
   hostAnswers,
   tokenAccepted,
   deploymentReadable,

@@ -2,14 +2,14 @@
 // routes wsc sends to (is each in the document?) and one per enum wsc checks
 // (does the tenant's list match what wsc reads, and what the bundle writes?).
 // A mismatch says what wsc will do about it.
-import { KNOWN_API_VERSION, DashboardKind, ReportSourceRead, WidgetType } from '../domain/wire.js';
+import { KNOWN_API_VERSION, DashboardKind, ReportSource, WidgetType } from '../domain/wire.js';
 import type { DesiredState } from '../core/model.js';
 import { fail, pass, type CheckResult, type DoctorCheck, type DoctorContext } from './types.js';
 import { routeKey, tenantEnum, type TenantSpec } from './tenant-spec.js';
 
-export const DESCRIPTION = 'API description';
+const DESCRIPTION = 'API description';
 
-export const apiDescription: DoctorCheck = {
+const apiDescription: DoctorCheck = {
   name: DESCRIPTION,
   needs: ['token'],
   async run(ctx) {
@@ -41,7 +41,7 @@ const D = '/api/v1/deployments/{deploymentId}';
 const read = (what: string) => `plan, apply and export stop at their first read of the ${what}`;
 
 /** The routes wsc sends to, by what they are for. */
-export const ROUTE_GROUPS: readonly { name: string; routes: readonly Route[] }[] = [
+const ROUTE_GROUPS: readonly { name: string; routes: readonly Route[] }[] = [
   {
     name: 'workbook upsert',
     routes: [
@@ -162,7 +162,7 @@ const unreadable = (what: string) =>
   `a ${what} holding one cannot be read by this wsc: plan warns and leaves it alone (and stops if the bundle ` +
   'manages it), export leaves it out';
 
-export const ENUMS: readonly EnumSpec[] = [
+const ENUMS: readonly EnumSpec[] = [
   {
     name: 'widget types',
     schemas: /^DashboardWidget\w*Type$/,
@@ -178,7 +178,7 @@ export const ENUMS: readonly EnumSpec[] = [
   {
     name: 'report source',
     schemas: /^\w*Report\w*Source$/,
-    known: ReportSourceRead.options,
+    known: ReportSource.options,
     inBundle: (d) => firstUse(d.reports.map((r): [unknown, string] => [r.source, r.address])),
     unknownMeans: unreadable('report'),
   },

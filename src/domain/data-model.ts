@@ -11,7 +11,7 @@ export const MODEL_TOKEN_SECONDS = 300;
 
 const nullishString = z.string().nullish();
 
-export const ApiCredential = z.looseObject({
+const ApiCredential = z.looseObject({
   type: z.string(),
   url: nullishString,
   host: nullishString,
@@ -41,7 +41,7 @@ const MetaMember = z.looseObject({
 });
 export type MetaMember = z.infer<typeof MetaMember>;
 
-export const MetaCube = z.looseObject({
+const MetaCube = z.looseObject({
   name: z.string(),
   title: nullishString,
   type: z.string().nullish(),
@@ -49,7 +49,7 @@ export const MetaCube = z.looseObject({
   dimensions: z.array(MetaMember).nullish(),
   segments: z.array(MetaMember).nullish(),
 });
-export type MetaCube = z.infer<typeof MetaCube>;
+type MetaCube = z.infer<typeof MetaCube>;
 
 /** `GET {rest url}/v1/meta`: the cubes and views of the deployment's model. */
 export const MetaAnswer = z.looseObject({ cubes: z.array(MetaCube) });

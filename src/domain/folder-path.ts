@@ -25,7 +25,7 @@ export interface FolderStep {
 }
 
 /** The longest folder name the API takes. */
-export const MAX_FOLDER_NAME = 255;
+const MAX_FOLDER_NAME = 255;
 
 export class FolderPathError extends Error {}
 
@@ -35,7 +35,7 @@ const TWIN = /\[([1-9][0-9]{0,5})\]$/;
 /** A name whose end would read as a twin index: its `[` is escaped when written. */
 const LOOKS_LIKE_TWIN = /\[[0-9]+\]$/;
 
-export function escapeFolderName(name: string): string {
+function escapeFolderName(name: string): string {
   const escaped = name.replaceAll('\\', '\\\\').replaceAll('/', '\\/');
   if (!LOOKS_LIKE_TWIN.test(name)) return escaped;
   const at = escaped.lastIndexOf('[');

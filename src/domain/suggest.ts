@@ -163,7 +163,7 @@ export function oneOf(names: readonly string[]): string {
 }
 
 /** Items a hint or message lists at most; the rest are counted. */
-export const LISTED_AT_MOST = 10;
+const LISTED_AT_MOST = 10;
 
 /**
  * `a, b, c`, or the first ten and `and 9,990 more`: a hint that names what

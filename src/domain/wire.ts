@@ -28,7 +28,7 @@ export function isPlaceholderPublicId(id: string): boolean {
   return PLACEHOLDER_PUBLIC_ID_RE.test(id);
 }
 
-export const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
+const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
 /**
  * A report's `source`: the specification's values plus GOOGLE_SHEETS, the
  * vendor's own name of the sheets source (its published description has
@@ -37,22 +37,20 @@ export const ResourceType = z.enum(['FOLDER', 'WORKBOOK', 'REPORT']);
  */
 export const ReportSource = z.enum(['HOSTED_SHEETS', 'GOOGLE_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3']);
 export type ReportSource = z.infer<typeof ReportSource>;
-/** `source` in an answer: the same values. */
-export const ReportSourceRead = ReportSource;
 
 /** A `source` under one name per source, for comparing (GOOGLE_SHEETS and HOSTED_SHEETS are the same source). */
 export function sameSourceName<T>(source: T): T | 'HOSTED_SHEETS' {
   return source === 'GOOGLE_SHEETS' ? 'HOSTED_SHEETS' : source;
 }
 
-export const ResourceOwner = z.looseObject({
+const ResourceOwner = z.looseObject({
   id: z.int(),
   email: z.string(),
   firstName: z.string().nullish(),
   picture: z.string().nullish(),
 });
 
-export const FolderPathEntry = z.looseObject({ id: z.int(), name: z.string() });
+const FolderPathEntry = z.looseObject({ id: z.int(), name: z.string() });
 
 export const PageInfo = z.looseObject({
   hasNextPage: z.boolean(),
@@ -72,7 +70,7 @@ export const PIVOT_DISPLAY = {
   showRowTotals: z.boolean().nullish(),
 };
 
-export const PivotItems = z.looseObject({
+const PivotItems = z.looseObject({
   columns: z.array(z.string()),
   filters: z.array(z.string()),
   measures: z.array(z.string()),
@@ -155,7 +153,7 @@ export const DashboardAppSource = z.object({
 const FreeForm = z.record(z.string(), z.unknown());
 
 /** A widget as the draft input accepts it: `id` optional (the server assigns one). */
-export const DashboardWidgetDraftInput = z.object({
+const DashboardWidgetDraftInput = z.object({
   id: z.string().max(128).nullish(),
   type: WidgetType,
   position: Position,
@@ -163,7 +161,7 @@ export const DashboardWidgetDraftInput = z.object({
   config: FreeForm.nullish(),
   style: FreeForm.nullish(),
 });
-export const DashboardWidget = DashboardWidgetDraftInput.extend({ id: z.string() });
+const DashboardWidget = DashboardWidgetDraftInput.extend({ id: z.string() });
 
 export const DashboardKind = z.enum(['CLASSIC', 'APP']);
 
@@ -181,7 +179,7 @@ export const DashboardConfigDraftInput = z.object({
 export const DashboardConfig = DashboardConfigDraftInput.extend({ widgets: z.array(DashboardWidget).nullish() });
 export type DashboardConfig = z.infer<typeof DashboardConfig>;
 
-export const ReportSnapshot = z.looseObject({
+const ReportSnapshot = z.looseObject({
   id: z.int(),
   reportId: z.int(),
   versionNumber: z.int(),
@@ -259,7 +257,7 @@ export const Report = z.looseObject({
   title: z.string().nullish(),
   description: z.string().nullish(),
   type: ResourceType,
-  source: ReportSourceRead.nullish(),
+  source: ReportSource.nullish(),
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.int().optional(),

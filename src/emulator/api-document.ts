@@ -3,7 +3,7 @@
 // of the enums it validates (named as the API's description names them), so
 // that `wsc doctor` checks the emulator as it checks a tenant. Tests reshape
 // it (EmulatorOptions.apiDocument) to play a tenant that differs.
-import { DashboardKind, KNOWN_API_VERSION, ReportSource, ReportSourceRead, WidgetType } from '../domain/wire.js';
+import { DashboardKind, KNOWN_API_VERSION, ReportSource, WidgetType } from '../domain/wire.js';
 
 export interface ApiDocument {
   openapi: string;
@@ -30,7 +30,7 @@ export function apiDocument(routes: readonly { method: string; path: string }[])
         DashboardConfigKind: stringEnum(DashboardKind.options),
         CreateReportInputSource: stringEnum(ReportSource.options),
         // What it answers: the seed made in the UI holds the older name too.
-        ReportDtoSource: stringEnum(ReportSourceRead.options),
+        ReportDtoSource: stringEnum(ReportSource.options),
       },
     },
   };

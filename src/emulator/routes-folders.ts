@@ -22,7 +22,7 @@ import { folderOf } from './seed-records.js';
 import type { Folder } from './types.js';
 
 /** Nesting past this depth is refused (the real service has a fixed maximum; its value is not stated). */
-export const MAX_FOLDER_DEPTH = 10;
+const MAX_FOLDER_DEPTH = 10;
 
 function renderFolder(ctx: Ctx, f: Folder): Record<string, unknown> {
   return {

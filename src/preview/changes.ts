@@ -10,7 +10,7 @@ import type { DashboardDiff, GridBox } from '../core/diff-model.js';
 import { headingOf } from '../core/plan/dashboard-diff.js';
 import { BREAKPOINTS, type Breakpoint } from '../domain/grid.js';
 
-export type MarkKind = 'added' | 'moved' | 'resized' | 'config';
+type MarkKind = 'added' | 'moved' | 'resized' | 'config';
 
 export interface CardMarks {
   kinds: MarkKind[];

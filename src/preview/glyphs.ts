@@ -2,8 +2,7 @@
 // visualization, as SVG path data on a 16×16 box (stroked, no fill): drawn
 // by the SVG files and, from the model's copy, by the page. A visualization
 // wsc does not know gets the generic glyph.
-export const GLYPH_KINDS = ['line', 'bar', 'area', 'pie', 'kpi', 'table', 'pivot', 'map', 'generic'] as const;
-export type GlyphKind = (typeof GLYPH_KINDS)[number];
+export type GlyphKind = 'line' | 'bar' | 'area' | 'pie' | 'kpi' | 'table' | 'pivot' | 'map' | 'generic';
 
 export const GLYPHS: Record<GlyphKind, string> = {
   line: 'M1 13 L5 8 L8 10 L15 3',

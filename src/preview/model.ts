@@ -17,7 +17,7 @@ import { memberTitles } from '../core/semantic/check.js';
 import { reportMembers } from '../core/semantic/members.js';
 import type { ModelIndex } from '../core/semantic/model-index.js';
 
-export interface PreviewReport {
+interface PreviewReport {
   publicId: string;
   title?: string;
   name?: string;

@@ -60,7 +60,7 @@ function ignored(name: string): boolean {
 }
 
 /** The Host headers the preview answers: its loopback names with its port. */
-export function loopbackOrigins(port: number): Set<string> {
+function loopbackOrigins(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 

@@ -242,11 +242,7 @@ function legend(y: number, width: number): string {
  * The SVG of `wb` at grid `g`; with `changes` (drawn `--against` a baseline), the change marked and
  * `against` named in the title.
  */
-export function dashboardSvg(
-  wb: PreviewWorkbook,
-  g: PreviewGrid,
-  changes?: { grid: GridChanges; against: string },
-): string {
+function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: GridChanges; against: string }): string {
   const colW = g.width / g.cols;
   const top = HEADER + (changes ? LEGEND : 0);
   const removedRows = Math.max(0, ...(changes?.grid.removed ?? []).map((w) => w.box.y + w.box.h));

@@ -11,7 +11,7 @@ import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
 /** A failure that the same request may not meet again: no answer, throttling, a server error, a transient conflict. */
-export function isTransient(e: WscError): boolean {
+function isTransient(e: WscError): boolean {
   if (e instanceof NetworkError) return true;
   if (!(e instanceof ApiError)) return false;
   if (e.status === 409) return e.apiCode !== undefined && TRANSIENT_CONFLICT_CODES.includes(e.apiCode);

@@ -22,7 +22,7 @@ export const PHASE_TITLES: Record<PlannedRequest['phase'], string> = {
 };
 
 /** What a request does, in words: `create report`, `update report 12`, ... */
-export function describeRequest(r: PlannedRequest): string {
+function describeRequest(r: PlannedRequest): string {
   const op = r.operation;
   switch (op.op) {
     case 'upsertWorkbook':

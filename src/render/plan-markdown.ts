@@ -17,7 +17,7 @@ import { visible } from '../visible.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { semanticMarkdown } from './plan-semantic.js';
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
 
@@ -38,7 +38,7 @@ function diffText(l: DiffLine, indent = ''): string {
 }
 
 /** The body of a resource's ```diff fence: every line starts with `+`, `-`, a space or `@@`. */
-export function resourceDiff(rc: ResourceChange): string {
+function resourceDiff(rc: ResourceChange): string {
   let out = '';
   const file = rc.pos?.file;
   const at = (where: string | undefined) => (where === undefined ? '' : `  (${where})`);
@@ -78,7 +78,7 @@ export function resourceDiff(rc: ResourceChange): string {
 }
 
 /** GitHub refuses comment bodies over 65536 characters; details stop before that (the address list never does). */
-export const MARKDOWN_BUDGET = 60_000;
+const MARKDOWN_BUDGET = 60_000;
 
 /** Where the details left out of a comment are. */
 const SEE_ALL = 'see them with `wsc plan --output human --no-compact` or in the JSON plan (`wsc plan --output json`)';

@@ -5,10 +5,10 @@
 import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { visible } from '../visible.js';
 
-export const UI_EDIT_MARK = '! changed outside wsc and in the bundle since the last apply';
+const UI_EDIT_MARK = '! changed outside wsc and in the bundle since the last apply';
 
 /** The command that takes a resource's live values into its file of the bundle at `dir`. */
-export function exportOnlyCommand(address: string, dir = '.'): string {
+function exportOnlyCommand(address: string, dir = '.'): string {
   return `wsc export --only ${address} --into ${dir}`;
 }
 

@@ -133,7 +133,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
   return out;
 }
 
-export function dotted(path: Path): string {
+function dotted(path: Path): string {
   let s = '';
   for (const seg of path) s += typeof seg === 'number' ? `[${seg}]` : s === '' ? seg : `.${seg}`;
   return s;

@@ -10,7 +10,7 @@
  */
 export const SECRET_ENV_RE = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|API_KEY/i;
 
-export type VarNamespace = 'vars' | 'env';
+type VarNamespace = 'vars' | 'env';
 export type VarLookup = (
   ns: VarNamespace,
   name: string,

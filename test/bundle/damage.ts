@@ -4,7 +4,7 @@
 // deleted runs, and duplicated, dropped or re-indented lines.
 import fc from 'fast-check';
 
-export const PIECES = [
+const PIECES = [
   ' ',
   '  ',
   '\n',

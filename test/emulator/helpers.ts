@@ -90,7 +90,7 @@ const RULES: [string, RegExp, z.ZodType][] = [
 const StrictError = ErrorBody.extend({ statusCode: z.int(), message: z.string(), error: z.string() });
 
 /** The wire schema a 200 answer of this route must match; DELETE answers {}. */
-export function schemaFor(method: string, path: string): z.ZodType | undefined {
+function schemaFor(method: string, path: string): z.ZodType | undefined {
   if (method === 'DELETE') return z.strictObject({});
   return RULES.find(([m, re]) => m === method && re.test(path))?.[2];
 }
@@ -103,7 +103,7 @@ export function checkLog(log: readonly RequestLogEntry[]): void {
   }
 }
 
-export function checkAnswer(method: string, path: string, status: number, body: unknown): void {
+function checkAnswer(method: string, path: string, status: number, body: unknown): void {
   const where = `${method} ${path} -> ${status}`;
   if (status !== 200) {
     const r = StrictError.safeParse(body);

@@ -15,7 +15,7 @@ export const jsonDamage: fc.Arbitrary<JsonDamage> = fc.oneof(
 );
 
 /** Every member path of a JSON value (objects' members and arrays' elements), parents before children. */
-export function memberPaths(
+function memberPaths(
   v: unknown,
   path: (string | number)[] = [],
   out: (string | number)[][] = [],

@@ -9,9 +9,9 @@
 import fc from 'fast-check';
 
 /** The runs of every property at CI's default, and what WSC_PROPERTY_RUNS scales from. */
-export const DEFAULT_PROPERTY_RUNS = 100;
+const DEFAULT_PROPERTY_RUNS = 100;
 
-export function propertyScale(env: Record<string, string | undefined> = process.env): number {
+function propertyScale(env: Record<string, string | undefined> = process.env): number {
   const v = env['WSC_PROPERTY_RUNS'];
   if (v === undefined || v === '') return 1;
   const n = Number(v);

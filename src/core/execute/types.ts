@@ -5,7 +5,7 @@ import type { ActionKind, PlannedRequest, ResourceKind } from '../plan-model.js'
 
 export type Phase = PlannedRequest['phase'];
 
-export interface AppliedRequest {
+interface AppliedRequest {
   request: PlannedRequest;
   /** The id of the object written (workbook, report, user attribute). */
   id?: number;
@@ -19,7 +19,7 @@ export interface FailedRequest {
   error: WscError;
   pos?: SourcePos;
 }
-export interface SkippedRequest {
+interface SkippedRequest {
   request: PlannedRequest;
   /** e.g. `depends on workbook/sales#upsert which failed` */
   reason: string;
@@ -28,7 +28,7 @@ export interface SkippedRequest {
 }
 
 export type ResourceStatus = 'applied' | 'partial' | 'failed' | 'skipped';
-export interface ResourceOutcome {
+interface ResourceOutcome {
   address: string;
   kind: ResourceKind;
   actions: ActionKind[];

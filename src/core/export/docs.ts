@@ -53,7 +53,7 @@ function putFolder(doc: Doc, folderId: number, folderPath: unknown, refs: RefLoo
  * `${` starts a variable in any scalar the loader reads; `$${` is a literal
  * `${`. Escaping every `${` makes the loaded text equal the live text.
  */
-export function escapeVars(text: string): string {
+function escapeVars(text: string): string {
   return text.includes('${') ? text.replaceAll('${', () => '$${') : text;
 }
 
@@ -67,7 +67,7 @@ function escapeDeep(v: unknown): JsonValue {
 }
 
 /** Deepest nesting of mappings and sequences the export writes under one field (the loader stops at 64). */
-export const MAX_VALUE_DEPTH = 60;
+const MAX_VALUE_DEPTH = 60;
 
 function depthOf(v: unknown): number {
   if (v === null || typeof v !== 'object') return 0;
@@ -81,7 +81,7 @@ function depthOf(v: unknown): number {
  * key the loader refuses, a mapping the loader would read as a reference, or
  * nesting deeper than the loader reads.
  */
-export function unloadable(v: unknown, field = ''): string | undefined {
+function unloadable(v: unknown, field = ''): string | undefined {
   const walk = (x: unknown, path: string): string | undefined => {
     if (typeof x === 'number' && Number.isInteger(x) && !Number.isSafeInteger(x)) {
       // JSON.parse has already rounded it, if it was not a power of two: writing it would make the rounding stick.
@@ -237,7 +237,7 @@ export function referencedReportIds(meta: unknown): number[] {
 }
 
 /** A field (or a top-level key of `meta`) left out because it cannot be written faithfully. */
-export interface Dropped {
+interface Dropped {
   path: string;
   reason: string;
 }

@@ -54,7 +54,7 @@ const IDENTITY = new Set(['kind', 'publicId', 'slug', 'adopt']);
  * but the bundle's stricter schema does not), field by field (a top-level key
  * of `meta` at a time), so that the rest of the document stays managed.
  */
-export function finalizeDoc(kind: DocKind, built: Built): Built {
+function finalizeDoc(kind: DocKind, built: Built): Built {
   const schema = SCHEMA_OF_KIND[KIND_OF[kind]];
   let doc = built.doc;
   const dropped = [...built.dropped];

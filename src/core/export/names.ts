@@ -13,7 +13,7 @@ export const MAX_STEM = 60;
 
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)$/;
 
-export function shortHash(text: string, hexChars = 8): string {
+function shortHash(text: string, hexChars = 8): string {
   return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, hexChars);
 }
 

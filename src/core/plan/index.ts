@@ -16,8 +16,6 @@ import { planUserAttribute } from './user-attribute.js';
 import { planWorkbook } from './workbook.js';
 import { checkTargetsIn, selectTargets } from '../targets.js';
 
-export { splitUnreadable } from './unreadable.js';
-
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
 }
@@ -38,7 +36,7 @@ function unmanagedList(left: Pick<LiveState, 'workbooks' | 'reports' | 'userAttr
   ];
 }
 
-export function summarize(
+function summarize(
   changes: readonly ResourceChange[],
   unmanaged: PlanSummary['unmanaged'],
   owned = false,

@@ -30,7 +30,7 @@ import { resolveRefs, type RefSite, type RefTargets } from '../refs.js';
 import { request, type Planned } from './compare.js';
 
 /** The bundle's value of each managed field, references resolved where their target exists. */
-export interface OwnedDesired {
+interface OwnedDesired {
   values: DesiredValues;
   /** The resource's name (a report's title, else its name) and file, kept in the record for deletes. */
   name?: string;
@@ -50,7 +50,7 @@ export function managedPaths(fields: { [k: string]: unknown }): string[] {
 }
 
 /** The bundle's values of a resource's managed fields, as the record hashes them. */
-export function ownedDesired(
+function ownedDesired(
   fields: { [k: string]: unknown },
   targets: RefTargets,
   site: Omit<RefSite, 'path'>,
@@ -200,7 +200,7 @@ function gate(
 }
 
 /** Adds the ownership record to a planned resource's writes, or a request of its own (in place). */
-export function addOwnership(
+function addOwnership(
   p: Planned,
   desired: OwnedDesired,
   live: Report | Workbook | undefined,

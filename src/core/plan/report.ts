@@ -12,7 +12,7 @@ import { createOnlyDifference } from './create-only.js';
 import { dependencyOf, type Matches, type ReportMatch } from './match.js';
 
 /** `base` with each member of `over` set (added or replaced); neither is changed. */
-export function withMembers(base: Obj, over: Obj): Obj {
+function withMembers(base: Obj, over: Obj): Obj {
   const out: Obj = {};
   for (const k of Object.keys(base)) setMember(out, k, base[k]!);
   for (const k of Object.keys(over)) setMember(out, k, over[k]!);
@@ -20,7 +20,7 @@ export function withMembers(base: Obj, over: Obj): Obj {
 }
 
 /** `{ $workbook: <slug> }` for a live workbook id, when that workbook has a slug; the id otherwise. */
-export function workbookRefOf(id: JsonValue | undefined, m: Matches): JsonValue | undefined {
+function workbookRefOf(id: JsonValue | undefined, m: Matches): JsonValue | undefined {
   if (typeof id !== 'number') return id;
   const slug = m.liveWorkbookById.get(id)?.slug;
   return typeof slug === 'string' && slug !== '' ? { $workbook: slug } : id;

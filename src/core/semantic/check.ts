@@ -8,7 +8,7 @@ import type { DesiredState, Locator } from '../model.js';
 import { dashboardMembers, reportMembers, whereOf, type Extracted, type MemberRole } from './members.js';
 import { resolveMember, suggestMember, type ModelIndex } from './model-index.js';
 
-export interface SemanticIssue {
+interface SemanticIssue {
   /** `report/<publicId>` or `workbook/<slug>`. */
   address: string;
   /** Where in the resource, in words: `jsonQuery.measures[0]`, `widget region-filter config.member`. */
@@ -20,7 +20,7 @@ export interface SemanticIssue {
   message: string;
 }
 
-export interface UncheckedEntry {
+interface UncheckedEntry {
   address: string;
   where: string;
   text: string;

@@ -23,7 +23,7 @@ export type MemberRole =
 
 export type DocPath = (string | number)[];
 
-export interface MemberUse {
+interface MemberUse {
   /** As written: `orders.count`, `orders.created_at.month` (a pivot's granularity). */
   member: string;
   role: MemberRole;
@@ -43,7 +43,7 @@ export interface MemberUse {
 }
 
 /** A reference that looks like it may name the model but cannot be checked, with the reason. */
-export interface UncheckedRef {
+interface UncheckedRef {
   text: string;
   why: string;
   path: DocPath;
@@ -66,7 +66,7 @@ export interface Extracted {
 const PIVOT_MEASURES = 'measures';
 
 /** Widget types whose config names members, and the keys that do (a name, or a list of names). */
-export const WIDGET_MEMBER_KEYS: Readonly<Record<string, readonly string[]>> = {
+const WIDGET_MEMBER_KEYS: Readonly<Record<string, readonly string[]>> = {
   FILTER: ['member', 'members', 'dimension', 'dimensions'],
   TIME_GRAIN: ['member', 'members', 'dimension', 'dimensions', 'timeDimension'],
   FIELD: ['member', 'members', 'dimension', 'dimensions', 'measure', 'measures'],

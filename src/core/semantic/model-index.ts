@@ -6,9 +6,9 @@ import { closest } from '../../domain/suggest.js';
 import type { MetaAnswer, MetaMember } from '../../domain/data-model.js';
 
 /** The granularities Cube gives every time dimension. */
-export const STANDARD_GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
+const STANDARD_GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
-export type MemberKind = 'measure' | 'dimension' | 'segment';
+type MemberKind = 'measure' | 'dimension' | 'segment';
 
 export interface ModelMember {
   name: string;

@@ -37,7 +37,7 @@ const KEYWORDS = new Set(
 );
 
 /** The tokens of a SQL text; strings, comments and whitespace dropped. */
-export function tokenize(sql: string): Token[] {
+function tokenize(sql: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   const n = sql.length;

@@ -7,7 +7,7 @@ import { AdoptSchema } from './report.js';
 const WorkbookAdoptSchema = AdoptSchema.omit({ publicId: true });
 
 /** Workbook `meta`: free-form, but `dashboardDraft` is validated as a dashboard. */
-export const WorkbookMetaSchema = z
+const WorkbookMetaSchema = z
   .looseObject({ dashboardDraft: DashboardDraftSchema.nullish() })
   .describe('Free-form metadata, merged by the server per top-level key; `dashboardDraft` holds the dashboard.');
 

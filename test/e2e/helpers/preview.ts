@@ -13,12 +13,12 @@ export const noChromiumReason = chromiumExecutable
   ? ''
   : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
 
-export interface ServedPreview {
+interface ServedPreview {
   url: string;
   stop(): Promise<CliResult>;
 }
 
-export async function servePreview(args: string[]): Promise<ServedPreview> {
+async function servePreview(args: string[]): Promise<ServedPreview> {
   let child: ChildProcess | undefined;
   let out = '';
   let ready: (url: string) => void = () => {};

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { listenOnLoopback } from '../../helpers/listen.js';
 
-export interface Forwarded {
+interface Forwarded {
   method: string;
   path: string;
   query: URLSearchParams;
