@@ -386,7 +386,11 @@ async function listen(rt: Runtime, port: number, host: string): Promise<Listenin
     inflight.add(p);
     void p.finally(() => inflight.delete(p));
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than any test or pipeline's pause between requests: a client that
+  // reuses an idle connection without reading the Keep-Alive hint (a proxy
+  // such as the contract test's) would otherwise race the server's close and
+  // see "socket hang up". Shutting down destroys every socket anyway.
+  server.keepAliveTimeout = 65_000;
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
