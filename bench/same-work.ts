@@ -14,7 +14,8 @@
 // as wsc itself is bundled, so neither pays for loading modules one by one.
 //
 //   node same-work.mjs DIR BASE_URL DEPLOYMENT PAGE_SIZE [--sequential]   (token in WSC_TOKEN)
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { SCHEMA_OF_KIND } from '../src/domain/bundle-schema/index.js';
@@ -53,10 +54,9 @@ async function loadBundle(root: string): Promise<unknown[]> {
     (n) => /\.ya?ml$/.test(n) && n !== 'wsc.yaml' && !n.split(/[\\/]/).some((part) => part.startsWith('.')),
   );
   const docs: unknown[] = [];
-  const problems = await Promise.all(
-    names.sort().map(async (n) => check(n, await readFile(join(root, n), 'utf8'), docs)),
-  );
-  const all = problems.flat();
+  // Read with readFileSync, one file after another: for thousands of small files that costs far less CPU than
+  // readFile for every file at once (docs/performance.md), so the comparison does not flatter wsc.
+  const all = names.sort().flatMap((n) => check(n, readFileSync(join(root, n), 'utf8'), docs));
   if (all.length > 0) throw new Error(`the bundle is not valid:\n${all.join('\n')}`);
   return docs;
 }
