@@ -231,9 +231,10 @@ function overlapNote(size: number, same: Summary, sequential: Summary, phases: P
   const [bundle, reads] = [phase('bundle'), phase('read deployment')];
   return (
     `${size}: the same-work script takes ${fmtMs(same.wallMs)} with the bundle and the lists side by side and ` +
-    `${fmtMs(sequential.wallMs)} one after the other (${fmtMs(sequential.wallMs - same.wallMs)} saved by the ` +
-    `overlap); \`wsc plan\` spends ${fmtMs(bundle)} in its bundle phase and ${fmtMs(reads)} reading the ` +
-    `deployment, one after the other, so overlapping them could save at most ${fmtMs(Math.min(bundle, reads))}.`
+    `${fmtMs(sequential.wallMs)} one after the other (it reads its files synchronously, so the lists wait for ` +
+    `the bundle after their first page); \`wsc plan\` spends ${fmtMs(bundle)} in its bundle phase and ` +
+    `${fmtMs(reads)} reading the deployment, one after the other: overlapping them could save less than ` +
+    `${fmtMs(Math.min(bundle, reads))}, at most the main thread's idle time in the reads (docs/performance.md).`
   );
 }
 
