@@ -1,0 +1,80 @@
+// The command reference in docs/ names every flag each command's --help
+// lists, and every flag its tables describe is one that command takes.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ensureBuilt, root } from '../e2e/helpers/index.js';
+import { read } from './markdown.js';
+
+beforeAll(ensureBuilt, 180_000);
+
+const page = (name: string) => read(join(root, 'docs', name));
+
+/** The part of a page under the heading `## title`, up to the next heading of that level or above. */
+function section(text: string, title: string): string {
+  const start = text.indexOf(`\n## ${title}\n`);
+  expect(start, `a "## ${title}" section`).toBeGreaterThan(-1);
+  const end = text.slice(start + 1).search(/\n#{1,2} /);
+  return text.slice(start, end === -1 ? undefined : start + 1 + end);
+}
+
+/** Where each command's flags are described: its own section or page, after the shared flags. */
+function reference(command: string): string {
+  const commands = page('commands.md');
+  const shared = section(commands, 'Flags of `validate`, `plan`, `apply`, `export` and `doctor`');
+  const own: Record<string, string> = {
+    plan: page('plan-apply.md'),
+    apply: page('plan-apply.md'),
+    export: page('export.md'),
+  };
+  return `${shared}\n${own[command] ?? section(commands, `\`wsc ${command}\``)}`;
+}
+
+function helpFlags(command: string): string[] {
+  const text = execFileSync(process.execPath, [join(root, 'bin/wsc.js'), command, '--help'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
+  });
+  const options = text.split('\nOptions:\n')[1]!.split('\n\n')[0]!;
+  return [...options.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]!).filter((f) => f !== '--help');
+}
+
+/** The flags a markdown table of the text describes: the first cell of each row, `--flag …`. */
+function tableFlags(text: string): string[] {
+  return [...text.matchAll(/^\| `(--[\w-]+)/gm)].map((m) => m[1]!);
+}
+
+const COMMANDS = ['validate', 'plan', 'apply', 'export', 'doctor', 'emulator', 'preview', 'schema'];
+
+describe('docs/ command reference', () => {
+  test('names every command of the CLI', () => {
+    const help = execFileSync(process.execPath, [join(root, 'bin/wsc.js'), '--help'], { encoding: 'utf8' });
+    const listed = [...help.split('\nCommands:\n')[1]!.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]!);
+    expect(listed.filter((c) => c !== 'help').sort()).toEqual([...COMMANDS].sort());
+    for (const c of COMMANDS) expect(page('commands.md')).toContain(`| \`wsc ${c}`);
+  });
+
+  test.each(COMMANDS)('every flag of `wsc %s --help` is described', (command) => {
+    const text = reference(command);
+    const missing = helpFlags(command).filter((f) => !new RegExp(`\`${f}[\` ,]`).test(text));
+    expect(missing).toEqual([]);
+  });
+
+  test.each(COMMANDS)('every flag the tables for `wsc %s` describe is one it takes', (command) => {
+    const commands = page('commands.md');
+    const own: Record<string, string> = {
+      plan: section(page('plan-apply.md'), '`wsc plan`'),
+      apply: section(page('plan-apply.md'), '`wsc apply [PLANFILE]`'),
+      export: page('export.md'),
+    };
+    const text = own[command] ?? section(commands, `\`wsc ${command}\``);
+    const takes = new Set(helpFlags(command));
+    expect(tableFlags(text).filter((f) => !takes.has(f))).toEqual([]);
+  });
+
+  test('the shared flags are those of plan', () => {
+    const shared = section(page('commands.md'), 'Flags of `validate`, `plan`, `apply`, `export` and `doctor`');
+    const takes = new Set(helpFlags('plan'));
+    expect(tableFlags(shared).filter((f) => !takes.has(f))).toEqual([]);
+  });
+});
