@@ -4,19 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuilt, root } from '../e2e/helpers/index.js';
-import { read } from './markdown.js';
+import { read, section } from './markdown.js';
 
 beforeAll(ensureBuilt, 180_000);
 
 const page = (name: string) => read(join(root, 'docs', name));
-
-/** The part of a page under the heading `## title`, up to the next heading of that level or above. */
-function section(text: string, title: string): string {
-  const start = text.indexOf(`\n## ${title}\n`);
-  expect(start, `a "## ${title}" section`).toBeGreaterThan(-1);
-  const end = text.slice(start + 1).search(/\n#{1,2} /);
-  return text.slice(start, end === -1 ? undefined : start + 1 + end);
-}
 
 /** Where each command's flags are described: its own section or page, after the shared flags. */
 function reference(command: string): string {

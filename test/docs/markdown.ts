@@ -60,6 +60,14 @@ export function anchorsOf(text: string): Set<string> {
   return anchors;
 }
 
+/** The part of a page under `## title`, up to the next `## ` (a page has one `# ` title, so no higher one). */
+export function section(text: string, title: string): string {
+  const start = text.indexOf(`\n## ${title}\n`);
+  if (start === -1) throw new Error(`no "## ${title}" section`);
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
+}
+
 export function read(file: string): string {
   return readFileSync(file, 'utf8');
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { ensureBuilt, root } from '../e2e/helpers/index.js';
-import { anchorsOf, linksOf, read } from './markdown.js';
+import { anchorsOf, linksOf, read, section } from './markdown.js';
 
 const README = read(join(root, 'README.md'));
 
@@ -20,14 +20,6 @@ function help(...args: string[]): string {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
   });
-}
-
-/** The section of a markdown text under `## title`, up to the next `## `. */
-function section(text: string, title: string): string {
-  const start = text.indexOf(`\n## ${title}\n`);
-  expect(start, `a "## ${title}" section`).toBeGreaterThan(-1);
-  const end = text.indexOf('\n## ', start + 1);
-  return text.slice(start, end === -1 ? undefined : end);
 }
 
 /** The cells of each body row of the first table in a text. */
