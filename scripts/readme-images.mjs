@@ -1,7 +1,8 @@
-// `node scripts/readme-images.mjs`: the README's pictures, made with the built
-// CLI and Debian's Chromium (playwright-core): a markdown plan of "move one
-// widget" on fixtures/example as GitHub shows a comment, the preview page at a
-// laptop's size with a card's details open, and the picture of a change
+// `node scripts/readme-images.mjs`: the pictures of docs/ (plan-apply.md and
+// commands.md), made with the built CLI and Debian's Chromium
+// (playwright-core): a markdown plan of "move one widget" on fixtures/example
+// as GitHub shows a comment, the preview page at a laptop's size with a
+// card's details open, and the picture of a change
 // (`preview --out --against git:main` in a repository holding the example,
 // edited as a pull request would: a widget added, removed, moved, resized,
 // reconfigured). Written to docs/images/; run after `npm run build`.
