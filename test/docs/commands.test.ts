@@ -1,6 +1,7 @@
 // The command reference in docs/ names every flag each command's --help
 // lists, and every flag its tables describe is one that command takes.
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuilt, root } from '../e2e/helpers/index.js';
@@ -68,5 +69,29 @@ describe('docs/ command reference', () => {
     const shared = section(page('commands.md'), 'Flags of `validate`, `plan`, `apply`, `export` and `doctor`');
     const takes = new Set(helpFlags('plan'));
     expect(tableFlags(shared).filter((f) => !takes.has(f))).toEqual([]);
+  });
+
+  test('every `wsc COMMAND --flag` written in README, CONTRIBUTING and docs/ is a flag of that command', () => {
+    const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)];
+    const takes = new Map(COMMANDS.map((c) => [c, new Set(helpFlags(c))]));
+    const uses: string[] = [];
+    const wrong: string[] = [];
+    for (const file of pages.filter((f) => f.endsWith('.md'))) {
+      read(join(root, file))
+        .split('\n')
+        .forEach((line, i) => {
+          // A command line as written in a code span or block: `wsc plan --dir x --out plan.json`.
+          for (const m of line.matchAll(/\bwsc (\w+)((?: +(?:--[\w-]+|[^\s`|)\]-][^\s`|)\]]*))*)/g)) {
+            const flags = takes.get(m[1]!);
+            if (!flags) continue;
+            for (const flag of m[2]!.match(/(?<![\w-])--[\w-]+/g) ?? []) {
+              uses.push(flag);
+              if (!flags.has(flag)) wrong.push(`${file}:${i + 1} wsc ${m[1]} ${flag}`);
+            }
+          }
+        });
+    }
+    expect(uses.length).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
   });
 });
