@@ -5,8 +5,9 @@
 // a change as a pull request would make it (a widget resized, a chart drawn
 // as a line) planned in full, applied (compact), and the final plan, empty.
 // Prints each command it runs and each edit it makes, and ends with the
-// README's next step: the copy stays, so `npx wsc plan --dir <copy>` after an
-// edit of it shows that edit alone.
+// README's next step: the copy stays, so `node bin/wsc.js plan --dir <copy>` after
+// an edit of it shows that edit alone. Not `npx wsc`: in the clone npx would
+// install the clone into its cache and run its `prepare` (a rebuild of dist/).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,4 +47,4 @@ process.stdout.write(`\nDone. The bundle and the embedded deployment's state are
 // The README's next step, spelt out with this run's directory: the copy is
 // applied, so a plan of it shows the reader's edit and nothing else.
 const file = join(dir, 'reports', 'mrr-trend.yaml');
-process.stdout.write(`\nYour turn: edit ${file} (its title, say), then run\n  npx wsc plan --dir ${dir}\n`);
+process.stdout.write(`\nYour turn: edit ${file} (its title, say), then run\n  node bin/wsc.js plan --dir ${dir}\n`);

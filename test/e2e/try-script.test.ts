@@ -61,16 +61,16 @@ describe('npm run try', () => {
       const text = readFileSync(file, 'utf8');
       expect(text).toMatch(/^title: Monthly recurring revenue$/m);
       writeFileSync(file, text.replace(/^title: .*$/m, 'title: MRR by month'));
-      // "then run  npx wsc plan --dir …", in the clone, as printed.
-      const command = /\n {2}(npx wsc plan --dir \S+)\n/.exec(r.stdout)![1]!;
+      // "then run  node bin/wsc.js plan --dir …", in the clone, as printed.
+      const command = /\n {2}(node bin\/wsc\.js plan --dir \S+)\n/.exec(r.stdout)![1]!;
       const plan = spawnSync(command, { cwd: root, shell: true, encoding: 'utf8', timeout: 60_000 });
       expect(plan.status, plan.stderr).toBe(0);
       expect(plan.stdout).toContain('title: "Monthly recurring revenue" → "MRR by month"');
       expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish.');
       expect(plan.stdout.match(/^[~+\-!] \S+/gm)).toEqual(['~ report/revMrrTrnd01', '~ report/revMrrTrnd01']);
-      // "`npx wsc apply --dir …` applies it …, and `npx wsc plan --dir …` is then empty again"
+      // "`node bin/wsc.js apply --dir …` applies it …, and `node bin/wsc.js plan --dir …` is then empty again"
       // (--auto-approve answers the question a terminal would be asked).
-      const apply = spawnSync(`npx wsc apply --dir ${dir} --auto-approve`, {
+      const apply = spawnSync(`node bin/wsc.js apply --dir ${dir} --auto-approve`, {
         cwd: root,
         shell: true,
         encoding: 'utf8',
