@@ -12,6 +12,7 @@ import type {
   SchemaOptions,
   ValidateOptions,
 } from './commands/options.js';
+import { MAX_LIST_BYTES, MAX_LIST_ITEMS, PAGE_SIZE, sizeText } from './defaults.js';
 import { parseBytes } from './env.js';
 import { processContext, type CommandContext, type ContextFactory } from './commands/context.js';
 import { withHelp } from './help.js';
@@ -66,17 +67,18 @@ function connectionFlags(cmd: Command): Command {
     .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6)
     .option(
       '--page-size <n>',
-      'items per list page asked for (env: WSC_PAGE_SIZE; default 500, less if the server refuses)',
+      `items per list page asked for (env: WSC_PAGE_SIZE; default ${PAGE_SIZE}, less if the server refuses)`,
       intArg(1, 10_000),
     )
     .option(
       '--max-list-items <n>',
-      'items one list may have before wsc stops reading it (env: WSC_MAX_LIST_ITEMS; default 200000)',
+      `items one list may have before wsc stops reading it (env: WSC_MAX_LIST_ITEMS; default ${MAX_LIST_ITEMS})`,
       intArg(1),
     )
     .option(
       '--max-list-bytes <size>',
-      'bytes of list answers the command reads in all, e.g. 2G (env: WSC_MAX_LIST_BYTES; default 512M)',
+      'bytes of list answers the command reads in all, e.g. 2G ' +
+        `(env: WSC_MAX_LIST_BYTES; default ${sizeText(MAX_LIST_BYTES)})`,
       bytesFlag,
     );
 }

@@ -3,6 +3,14 @@
 // Everything else takes the values from the Settings it returns; flags,
 // wsc.yaml and defaults are merged with them by config/resolve.ts
 // (flags > environment variables > wsc.yaml > defaults).
+import {
+  DOCTOR_TIMEOUT_S,
+  MAX_LIST_BYTES,
+  MAX_LIST_ITEMS,
+  PAGE_SIZE,
+  REQUEST_TIMEOUT_S,
+  sizeText,
+} from './defaults.js';
 import { ConfigError, type ConfigCode } from './errors.js';
 export interface EnvVarDoc {
   name: string;
@@ -28,25 +36,26 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   },
   {
     name: 'WSC_REQUEST_TIMEOUT',
-    description: 'Seconds to wait for one HTTP response before it counts as failed (default 30).',
+    description: `Seconds to wait for one HTTP response before it counts as failed (default ${REQUEST_TIMEOUT_S}).`,
   },
   {
     name: 'WSC_DOCTOR_TIMEOUT',
     description:
-      'Seconds `wsc doctor` may take for all its checks (default 45); a check has at most 12 s of it ' +
-      '(the round trip 40 s), and what is left when it runs out is shown as not checked.',
+      `Seconds \`wsc doctor\` may take for all its checks (default ${DOCTOR_TIMEOUT_S}); ` +
+      'a check has at most 12 s of it (the round trip 40 s), and what is left when it runs out ' +
+      'is shown as not checked.',
   },
   {
     name: 'WSC_PAGE_SIZE',
     description:
-      'Items per list page wsc asks for (like `--page-size`; default 500). A ' +
+      `Items per list page wsc asks for (like \`--page-size\`; default ${PAGE_SIZE}). A ` +
       'list whose server refuses it or answers shorter pages gets smaller ones for ' +
       'the rest of the run, that list only (`--verbose` says so).',
   },
   {
     name: 'WSC_MAX_LIST_ITEMS',
     description:
-      'Items one list may have (like `--max-list-items`; default 200000). A ' +
+      `Items one list may have (like \`--max-list-items\`; default ${MAX_LIST_ITEMS}). A ` +
       'list also stops at the count its first page gave plus a margin (10%, ' +
       'at least 1000): past either, the command stops with exit 1 and writes ' +
       'nothing, instead of reading a server that pages forever.',
@@ -55,7 +64,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     name: 'WSC_MAX_LIST_BYTES',
     description:
       'Bytes of list answers one command reads in all (like `--max-list-bytes`; ' +
-      'default 512M; `K`, `M`, `G` are powers of 1024). Past it the command ' +
+      `default ${sizeText(MAX_LIST_BYTES)}; \`K\`, \`M\`, \`G\` are powers of 1024). Past it the command ` +
       'stops with exit 1 and writes nothing, instead of holding whatever a server sends.',
   },
   {
@@ -174,14 +183,20 @@ function seconds(name: string, code: ConfigCode, defaults: { seconds: number; ex
     });
   };
 }
-const requestTimeout = seconds('WSC_REQUEST_TIMEOUT', 'request_timeout_invalid', { seconds: 30, example: 60 });
-const doctorTimeout = seconds('WSC_DOCTOR_TIMEOUT', 'doctor_timeout_invalid', { seconds: 45, example: 20 });
+const requestTimeout = seconds('WSC_REQUEST_TIMEOUT', 'request_timeout_invalid', {
+  seconds: REQUEST_TIMEOUT_S,
+  example: 60,
+});
+const doctorTimeout = seconds('WSC_DOCTOR_TIMEOUT', 'doctor_timeout_invalid', {
+  seconds: DOCTOR_TIMEOUT_S,
+  example: 20,
+});
 
 function pageSize(raw: string): number | ConfigError {
   const n = Number(raw);
   if (/^\d+$/.test(raw.trim()) && n >= 1 && n <= 10_000) return n;
   return new ConfigError('page_size_invalid', `WSC_PAGE_SIZE must be a whole number from 1 to 10000, got "${raw}".`, {
-    hint: 'Unset it for the default (500), or set e.g. WSC_PAGE_SIZE=100.',
+    hint: `Unset it for the default (${PAGE_SIZE}), or set e.g. WSC_PAGE_SIZE=100.`,
   });
 }
 
@@ -189,7 +204,7 @@ function maxListItems(raw: string): number | ConfigError {
   const n = Number(raw);
   if (/^\d+$/.test(raw.trim()) && n >= 1 && Number.isSafeInteger(n)) return n;
   return new ConfigError('max_list_items_invalid', `WSC_MAX_LIST_ITEMS must be a whole number above 0, got "${raw}".`, {
-    hint: 'Unset it for the default (200000), or set e.g. WSC_MAX_LIST_ITEMS=500000.',
+    hint: `Unset it for the default (${MAX_LIST_ITEMS}), or set e.g. WSC_MAX_LIST_ITEMS=500000.`,
   });
 }
 
@@ -197,7 +212,7 @@ function maxListBytes(raw: string): number | ConfigError {
   const n = parseBytes(raw);
   if (n !== undefined) return n;
   return new ConfigError('max_list_bytes_invalid', `WSC_MAX_LIST_BYTES must be a size above 0, got "${raw}".`, {
-    hint: 'Unset it for the default (512M), or set e.g. WSC_MAX_LIST_BYTES=2G.',
+    hint: `Unset it for the default (${sizeText(MAX_LIST_BYTES)}), or set e.g. WSC_MAX_LIST_BYTES=2G.`,
   });
 }
 

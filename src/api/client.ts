@@ -25,7 +25,7 @@ import {
   type Wording,
 } from './error-wording.js';
 import { parseJsonBody } from './json-body.js';
-import { DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_LIST_ITEMS } from './list-bound.js';
+import { MAX_LIST_BYTES, MAX_LIST_ITEMS, PAGE_SIZE, REQUEST_TIMEOUT_S } from '../defaults.js';
 import { ListsTooLarge, readBody, TooLarge, type ListBudget } from './body.js';
 import { PageSizes } from './page-size.js';
 import { readPages, type PageOptions } from './pagination.js';
@@ -36,10 +36,8 @@ import { VERSION } from '../version.js';
 
 export type { PageOptions } from './pagination.js';
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = REQUEST_TIMEOUT_S * 1000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-/** The emulator's largest page, and what wsc asks for. */
-const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** A wait at least this long (a retry's delay, an answer that does not come) is shown on stderr. */
 const NOTICE_AFTER_MS = 5_000;
@@ -164,9 +162,9 @@ export class ApiClient {
     this.timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const connectTimeoutMs = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs);
     this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.maxListItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
-    this.listBudget = { used: 0, max: opts.maxListBytes ?? DEFAULT_MAX_LIST_BYTES };
-    this.pageSizes = new PageSizes(opts.pageSize ?? DEFAULT_PAGE_SIZE, (line) => this.trace(line));
+    this.maxListItems = opts.maxListItems ?? MAX_LIST_ITEMS;
+    this.listBudget = { used: 0, max: opts.maxListBytes ?? MAX_LIST_BYTES };
+    this.pageSizes = new PageSizes(opts.pageSize ?? PAGE_SIZE, (line) => this.trace(line));
     const policy = { ...RETRY_POLICY, ...opts.retryPolicy };
     this.policy = opts.maxRetries === undefined ? policy : policyWithMaxRetries(opts.maxRetries, policy);
     this.traceFn = opts.trace;

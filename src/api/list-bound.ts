@@ -5,20 +5,11 @@
 // ceiling (`--max-list-items`, WSC_MAX_LIST_ITEMS) for lists that give no count.
 // What is read as many lists (the folder tree, a list of workbooks per folder)
 // is bounded as one, by the ceiling.
+import { MAX_LIST_ITEMS } from '../defaults.js';
 import { ApiError, type ApiCode } from '../errors.js';
 
 /** Error code of a list that went past its bound. */
 export const LIST_TOO_LONG: ApiCode = 'list_too_long';
-
-/**
- * Bytes of list answers one command reads in all, unless raised: each page is
- * under the per-answer cap, but pages without end of large items would
- * otherwise hold memory without end.
- */
-export const DEFAULT_MAX_LIST_BYTES = 512 * 1024 * 1024;
-
-/** Items of one list at most, unless raised. */
-export const DEFAULT_MAX_LIST_ITEMS = 200_000;
 
 /** Items a list may gain while it is read, beyond the count its first page gave. */
 export function listMargin(count: number): number {
@@ -36,7 +27,7 @@ export class ListBound {
   private items = 0;
   private pages = 0;
 
-  constructor(private readonly ceiling: number = DEFAULT_MAX_LIST_ITEMS) {}
+  constructor(private readonly ceiling: number = MAX_LIST_ITEMS) {}
 
   /** The most items this list may have, as far as it is known now. */
   get limit(): number {

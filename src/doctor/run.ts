@@ -4,13 +4,14 @@
 // run and says so. Whatever the host does, the run ends: a check that has no
 // verdict in time is a ✗, and what is still in flight is aborted when the
 // command closes the client.
+import { DOCTOR_TIMEOUT_S } from '../defaults.js';
 import type { WscError } from '../errors.js';
 import type { CheckLine, CheckResult, DoctorCheck, DoctorContext } from './types.js';
 
 /** Time for one check (its requests have a few seconds each and one retry: see commands/doctor.ts). */
 export const CHECK_BUDGET_MS = 12_000;
 /** Time for every check together: doctor ends within a minute whatever the host does. */
-export const TOTAL_BUDGET_MS = 45_000;
+export const TOTAL_BUDGET_MS = DOCTOR_TIMEOUT_S * 1000;
 
 export interface RunOptions {
   checkBudgetMs?: number;

@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { ApiClient } from '../../src/api/client.js';
-import { DEFAULT_MAX_LIST_ITEMS, ListBound, listMargin } from '../../src/api/list-bound.js';
+import { ListBound, listMargin } from '../../src/api/list-bound.js';
+import { MAX_LIST_ITEMS } from '../../src/defaults.js';
 import { BREAKER_THRESHOLD, ConnectBreaker } from '../../src/api/breaker.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { json, page, report, serve } from './server.js';
@@ -41,7 +42,7 @@ describe('ListBound', () => {
     expect(b.page('many', 1)?.hint).toBe(
       'If the list really is this long, raise --max-list-items or WSC_MAX_LIST_ITEMS (now 10).',
     );
-    expect(new ListBound().limit).toBe(DEFAULT_MAX_LIST_ITEMS);
+    expect(new ListBound().limit).toBe(MAX_LIST_ITEMS);
     const big = new ListBound(5);
     big.page(1_000_000, 0);
     expect(big.limit).toBe(5); // the ceiling wins over a count

@@ -1,0 +1,29 @@
+// The defaults a user can change (by a flag, a variable or wsc.yaml), in one
+// place: the code that applies them and the texts that state them (--help,
+// the variables' table in docs/commands.md, an invalid value's hint) read
+// them here, so a changed default cannot leave a text saying the old one.
+
+/** Seconds one HTTP response may take (`WSC_REQUEST_TIMEOUT`). */
+export const REQUEST_TIMEOUT_S = 30;
+/** Items per list page asked for (`--page-size`, `WSC_PAGE_SIZE`); the emulator's largest page. */
+export const PAGE_SIZE = 500;
+/** Items of one list at most (`--max-list-items`, `WSC_MAX_LIST_ITEMS`). */
+export const MAX_LIST_ITEMS = 200_000;
+/**
+ * Bytes of list answers one command reads in all (`--max-list-bytes`, `WSC_MAX_LIST_BYTES`): each page is
+ * under the per-answer cap, but pages without end of large items would otherwise hold memory without end.
+ */
+export const MAX_LIST_BYTES = 512 * 1024 * 1024;
+/** Seconds `wsc doctor` may take in all (`WSC_DOCTOR_TIMEOUT`). */
+export const DOCTOR_TIMEOUT_S = 45;
+
+/** A byte count as the flags take it: `512M`, `2G`, `64K`, or the number. */
+export function sizeText(bytes: number): string {
+  for (const [unit, size] of [
+    ['G', 1024 ** 3],
+    ['M', 1024 ** 2],
+    ['K', 1024],
+  ] as const)
+    if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
+  return String(bytes);
+}
