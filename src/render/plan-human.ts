@@ -56,7 +56,7 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
   const { c } = style;
   const sym = actionSymbol(rc);
   let out = `${colorSymbol(sym, style)} ${c.bold(visible(rc.address))} ${c.dim(actionPhrase(rc))}\n`;
-  const [mark, what] = uiEditLines(rc, dir);
+  const [mark, what] = uiEditLines(rc);
   if (mark !== undefined) out += `    ${c.red(mark)}\n    ${c.dim(what!)}\n`;
   if (rc.note !== undefined) out += `    ${c.dim(`note: ${rc.note}`)}\n`;
   const was = wasLine(rc);
