@@ -30,6 +30,8 @@ export interface LoadOptions {
   strict?: boolean;
   /** Variables a `token:` of wsc.yaml reads: refused whatever their names. */
   tokenVariables?: readonly string[];
+  /** wsc.yaml `folderLookAlikes`: folder paths alike but for case, white space or letters are an error unless `allow`. */
+  folderLookAlikes?: 'allow' | 'error';
   /** wsc.yaml could not be read: `${vars.NAME}` is taken as defined, its value unknown (no diagnostic of its own). */
   varsUnknown?: boolean;
 }
@@ -90,7 +92,7 @@ function loadReads(files: BundleFile[], reads: ReadResult[], opts: LoadOptions, 
   const strict = opts.strict === true;
   const mayHoldUnknownRefs = opts.mayHoldUnknownRefs && !strict;
   diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs, strict, checkRefs: !incomplete }));
-  diagnostics.push(...safetyChecks(items));
+  diagnostics.push(...safetyChecks(items, opts.folderLookAlikes ?? 'error'));
   diagnostics.push(...folderNearMisses(checked));
   diagnostics.push(...memberChecks(items));
   return { desired: buildDesired(items), diagnostics };
