@@ -10,6 +10,7 @@ import { sameContent } from '../canonical.js';
 import { isRef } from '../model.js';
 import type { JsonValue } from '../json.js';
 import { RECORD_KEY } from '../ownership.js';
+import { namedWidgets } from '../widget-identity.js';
 
 export type Doc = { [k: string]: JsonValue };
 
@@ -262,7 +263,10 @@ function workbookMeta(meta: Record<string, unknown>, refs: RefLookup, dangling: 
   if (draft === null || typeof draft !== 'object' || Array.isArray(draft)) return out;
   const widgets = draft['widgets'];
   if (!Array.isArray(widgets)) return out;
-  draft['widgets'] = widgets.map((w, i) => rewriteWidget(w, `meta.dashboardDraft.widgets[${i}]`, refs, dangling));
+  // A widget the UI left without a usable id (empty, missing, repeated) is named: the bundle needs ids.
+  draft['widgets'] = namedWidgets(widgets).map((w, i) =>
+    rewriteWidget(w, `meta.dashboardDraft.widgets[${i}]`, refs, dangling),
+  );
   return out;
 }
 

@@ -20,12 +20,18 @@ import { collectRefs } from '../refs.js';
 import type { DraftPartChanges } from '../ownership-draft.js';
 import {
   changedOutside,
+  decisionHash,
   draftPartChanges,
   draftParts,
   DRAFT_PATH,
   fieldHash,
+  recordedHash,
   type OwnershipRecord,
 } from '../ownership.js';
+import { isWidgetList, widgetsById } from '../widget-identity.js';
+
+/** The ids of a draft's widgets when they can be told apart, else none. */
+const usableIds = (draft: unknown): string[] => [...(widgetsById(draft)?.keys() ?? [])];
 
 /** A path in the file's document: mapping keys and sequence indices. */
 export type DocPath = (string | number)[];
@@ -229,18 +235,9 @@ class Merger {
   }
 }
 
-function isWidgetList(v: unknown[]): v is Obj[] {
-  const ids = new Set<string>();
-  for (const w of v) {
-    if (!isObj(w) || typeof w['id'] !== 'string' || ids.has(w['id'])) return false;
-    ids.add(w['id']);
-  }
-  return true;
-}
-
 /** The plan's `after` holds a reference only when its target is created by the same apply. */
-function bundleMoved(c: FieldChange, base: string): boolean {
-  return collectRefs(c.after).length > 0 || fieldHash(c.path, c.after) !== base;
+function bundleMoved(c: FieldChange, record: OwnershipRecord): boolean {
+  return collectRefs(c.after).length > 0 || decisionHash(record, c.path, c.after) !== recordedHash(record, c.path);
 }
 
 /** Whether the folder id the bundle's path resolves to (as a write sends it) is not the recorded one. */
@@ -271,7 +268,7 @@ export function mergeResource(input: MergeInput): MergeResult {
       continue;
     }
     const liveMoved = outside!.fields.includes(recorded);
-    const fileMoved = c.path === 'folder' ? folderMoved(change, base) : bundleMoved(c, base);
+    const fileMoved = c.path === 'folder' ? folderMoved(change, base) : bundleMoved(c, record);
     if (!liveMoved) {
       if (fileMoved) m.out.kept.push(c.path);
       continue;
@@ -306,14 +303,18 @@ function draftByParts(
   keys: DocPath,
   s: DraftSides,
   record: OwnershipRecord,
-  liveParts: ReturnType<typeof draftPartChanges>,
+  outsideParts: ReturnType<typeof draftPartChanges>,
 ): void {
+  let liveParts = outsideParts;
   const fileParts = draftParts(s.after);
   if (!isObj(s.raw) || !isObj(s.live) || fileParts === undefined || collectRefs(s.after).length > 0) {
     m.conflict(s.take, DRAFT_PATH, () => m.take(keys, DRAFT_PATH, s.raw, s.rendered, s.live));
     return;
   }
   const bundle = draftPartChanges(record.draft!, fileParts);
+  // A widget the export named (the live draft could not tell it apart: widget-identity.ts) is new to the record.
+  const named = usableIds(s.live).filter((id) => !Object.hasOwn(record.draft!.widgets, id));
+  liveParts = { ...liveParts, widgets: [...new Set([...liveParts.widgets, ...named])].sort() };
   const shown = DRAFT_PATH;
   // A part changed on both sides conflicts unless both made the same change.
   const same = (file: unknown, live: unknown) => sameContent(file, unescapeVars(live));

@@ -12,8 +12,9 @@
 // The result is the file's fields with kept values and the merged draft in
 // place, which the planner then plans as usual.
 import { isObj, type JsonValue, type Obj } from '../json.js';
-import { DRAFT_PATH, fieldHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
+import { decisionHash, DRAFT_PATH, fieldHash, recordedHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
 import { draftPartChanges, draftParts, type DraftParts } from '../ownership-draft.js';
+import { widgetsById } from '../widget-identity.js';
 
 export interface ThreeWay {
   /** The fields to plan: the file's, with kept live values and the merged draft. */
@@ -58,12 +59,12 @@ export function threeWay(
 ): ThreeWay {
   const out: ThreeWay = { fields: { ...fields }, kept: [], conflicts: [] };
   for (const [path, d] of desired.values) {
-    const base = record.fields[path];
+    const base = recordedHash(record, path);
     if (base === undefined) continue; // newly managed: the file's value, as on a first apply
     const liveValue = valueAtPath(live, path) as JsonValue | undefined;
-    const hLive = fieldHash(path, liveValue);
-    const hFile = d.pending ? undefined : fieldHash(path, d.value);
-    if (hFile === hLive) continue;
+    const hLive = decisionHash(record, path, liveValue);
+    const hFile = d.pending ? undefined : decisionHash(record, path, d.value);
+    if (hFile === hLive || namesLiveWidgets(path, d.value, liveValue)) continue;
     const side = decide(base, hFile, hLive);
     if (side === 'file') continue;
     if (side === 'live') {
@@ -81,6 +82,16 @@ export function threeWay(
     out.conflicts.push(...merged.conflicts.map((p) => `${path} ${p}`));
   }
   return out;
+}
+
+/**
+ * Whether the file's draft is the live one but for ids the live draft cannot
+ * tell its widgets apart by (empty, missing, repeated: widget-identity.ts),
+ * as `wsc export` names them: the file wins, and its write names them.
+ */
+function namesLiveWidgets(path: string, file: JsonValue, live: JsonValue | undefined): boolean {
+  if (path !== DRAFT_PATH || widgetsById(live) !== undefined || widgetsById(file) === undefined) return false;
+  return fieldHash(path, file) === fieldHash(path, live);
 }
 
 /** A draft kept whole, named by the parts that changed outside wsc when the record has them. */
@@ -147,8 +158,9 @@ function mergeDraft(
   }
   if (Object.keys(layout).length > 0 || isObj(raw['layout']) || isObj(live['layout'])) draft['layout'] = layout;
 
-  const rawWidgets = byId(raw['widgets']);
-  const liveWidgets = byId(live['widgets']);
+  // Both split into parts above: their widgets are told apart by id.
+  const rawWidgets = widgetsById(raw) ?? new Map<string, Obj>();
+  const liveWidgets = widgetsById(live) ?? new Map<string, Obj>();
   const chosen = new Map<string, { side: Side; w: Obj }>();
   for (const id of union(base.widgets, fileParts.widgets, liveParts.widgets)) {
     const side = pick(`widget ${id}`, base.widgets[id], fileParts.widgets[id], liveParts.widgets[id]);
@@ -174,13 +186,6 @@ function sameSet(a: DraftParts, b: DraftParts): boolean {
   const x = Object.keys(a.widgets).sort();
   const y = Object.keys(b.widgets).sort();
   return x.length === y.length && x.every((k, i) => k === y[i]);
-}
-
-function byId(list: unknown): Map<string, Obj> {
-  const out = new Map<string, Obj>();
-  if (!Array.isArray(list)) return out;
-  for (const w of list) if (isObj(w) && typeof w['id'] === 'string') out.set(w['id'], w);
-  return out;
 }
 
 /**
