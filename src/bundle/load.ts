@@ -30,7 +30,7 @@ export interface LoadOptions {
   strict?: boolean;
   /** Variables a `token:` of wsc.yaml reads: refused whatever their names. */
   tokenVariables?: readonly string[];
-  /** wsc.yaml `folderLookAlikes`: folder paths alike but for case, white space or letters are an error unless `allow`. */
+  /** wsc.yaml `folderLookAlikes`: folder paths alike but for case, white space or letters: an error unless `allow`. */
   folderLookAlikes?: 'allow' | 'error';
   /** wsc.yaml could not be read: `${vars.NAME}` is taken as defined, its value unknown (no diagnostic of its own). */
   varsUnknown?: boolean;

@@ -86,7 +86,7 @@ export function alignWidgetIds<T>(desired: T, live: unknown): T {
     const id = l['id'];
     return typeof id === 'string' ? { ...w, id } : w;
   });
-  return { ...desired, widgets } as T;
+  return { ...desired, widgets };
 }
 
 /**

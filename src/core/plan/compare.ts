@@ -18,7 +18,7 @@ export function planError(code: TargetCode, message: string, hint: string): WscE
   return new WscError(code, message, EXIT.failure, { hint });
 }
 
-/** Whether a desired draft equals the live one (widgets written without an id take the live one's: widget-identity.ts). */
+/** Whether a desired draft equals the live one (a widget written without an id takes the live one's). */
 export function sameDraft(desired: JsonValue, live: unknown): boolean {
   return sameContent(alignWidgetIds(desired, live), live);
 }
