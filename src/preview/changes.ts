@@ -4,6 +4,7 @@
 // widget with the box it had. Boxes are compared where the grid places them
 // at that breakpoint; config from the draft's diff by widget (core), which
 // reads references in the bundle's terms on both sides. Pure.
+import { idRecord } from '../core/widget-identity.js';
 import { gridAt, type PlacedWidget } from '../core/dashboard-grid.js';
 import { isObj, type JsonValue } from '../core/json.js';
 import type { DashboardDiff, GridBox } from '../core/diff-model.js';
@@ -80,7 +81,8 @@ export function workbookChanges(after: JsonValue | undefined, base: Baseline): W
     const now = gridAt(after, bp);
     const then = created ? undefined : gridAt(base.before, bp);
     const old = new Map((then?.widgets ?? []).map((w) => [w.id, w]));
-    const cards: GridChanges['cards'] = {};
+    // Keyed by widget id: `__proto__` is an id like any other (core/widget-identity.ts).
+    const cards: GridChanges['cards'] = idRecord<CardMarks>();
     for (const w of now.widgets) {
       const o = old.get(w.id);
       const kinds: MarkKind[] = [];
