@@ -90,6 +90,25 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
     });
   });
 
+  test('the other way forward, `wsc apply --overwrite-ui-edits ADDR`, followed as printed: the bundle wins', async () => {
+    const dir = namedExample();
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      edit(dir, TOP, 'title: Top 25 accounts by ARR', 'title: Top accounts (Git)');
+      await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI)');
+      const blocked = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(blocked.code).toBe(5);
+      const m = /`wsc (apply --overwrite-ui-edits \S+)`/.exec(blocked.stdout);
+      expect(m, blocked.stdout).not.toBeNull();
+      const args = m![1]!.split(' ');
+      expect(args).toEqual(['apply', '--overwrite-ui-edits', 'report/revTopAcct01']);
+      const followed = await cli([...args, '--auto-approve'], dir, emu);
+      expect(followed.code, followed.stdout + followed.stderr).toBe(0);
+      expect(reportsIn(emu).find((r) => r.publicId === 'revTopAcct01')!.title).toBe('Top accounts (Git)');
+      expect(read(dir, TOP)).toContain('\ntitle: Top accounts (Git)\n');
+    });
+  });
+
   test('`export --into` leaves a conflict, naming the command that takes it; that command takes it', async () => {
     const dir = namedExample();
     await withEmulator({}, async (emu) => {
