@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, namedExample, workbooksIn } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+import { cleanupTemp, ensureBuilt, runCli, target, tempDir, withEmulator, type Emulator } from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -171,6 +171,13 @@ describe('a draft whose widgets cannot be told apart by id is one value everywhe
         const kept = await planJson(dir, emu);
         expect(draftFields(kept)).toEqual([]);
         expect(overview(kept).kept).toEqual(['meta.dashboardDraft']);
+        // A fresh export names the widget, and says so.
+        const out = join(tempDir(), 'out');
+        const fresh = await runCli(['export', '--out', out, ...target(emu)], { env: { WSC_TOKEN: 'dev-token' } });
+        expect(fresh.code, fresh.stderr).toBe(0);
+        expect(fresh.stderr).toContain('does not tell it apart; written as `widget-9`, which the next apply gives it');
+        expect(readFileSync(join(out, OVERVIEW), 'utf8')).toContain('- id: widget-9\n');
+        expect((await runCli(['validate', '--dir', out])).code).toBe(0);
 
         // The bundle changes a widget too: blocked on the whole draft, and the diff is not matched by id either.
         edit(dir, 'visualization: line', 'visualization: area');
