@@ -268,7 +268,9 @@ function workbookMeta(meta: Record<string, unknown>, refs: RefLookup, dangling: 
   withNames.forEach((w, i) => {
     if (w === widgets[i]) return;
     const [was, is] = [(widgets[i] as Doc)['id'], (w as Doc)['id']];
-    const reason = `its id ${JSON.stringify(was)} does not tell it apart; written as \`${String(is)}\`, which the next apply gives it`;
+    const reason =
+      `its id ${JSON.stringify(was)} does not tell it apart; ` +
+      `written as \`${String(is)}\`, which the next apply gives it`;
     named.push({ path: `meta.dashboardDraft.widgets[${i}]`, reason });
   });
   draft['widgets'] = withNames.map((w, i) => rewriteWidget(w, `meta.dashboardDraft.widgets[${i}]`, refs, dangling));
