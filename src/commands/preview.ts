@@ -75,7 +75,9 @@ async function baselinesOf(
 ): Promise<Baselines> {
   const ref = parseAgainst(against);
   if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, ctx);
-  const copy = await bundleAtRef(dir, ref.ref);
+  const { copy, skipped } = await bundleAtRef(dir, ref.ref);
+  for (const s of skipped)
+    ctx.err(`${ctx.style.c.yellow('warning')} ${against}: ${s.path}: ${s.why}; not read, the baseline is without it\n`);
   try {
     // The committed bundle as it loads: its problems are not this run's (only its dashboards are drawn from).
     return gitBaselines((await loadDesired(copy, envName, ctx)).desired);
