@@ -43,6 +43,9 @@ export interface FieldChange {
   shown?: { before?: JsonValue; after?: JsonValue };
 }
 
+/** The resource an ownership record is written for: a report by its live publicId, a workbook by its slug. */
+export type RecordOf = { deployment: number; publicId: string } | { deployment: number; slug: string };
+
 /**
  * The ownership record a write carries in `meta.wsc`: per managed field, the
  * hash of its value after this request, or null where the value is the one
@@ -62,6 +65,8 @@ export interface RecordSpec {
   /** The resource's name and bundle file, for the deletes of a later prune. */
   name?: string;
   file?: string;
+  /** The resource the record is written for (its deployment and live publicId or slug). */
+  of?: RecordOf;
 }
 
 /**
@@ -149,7 +154,7 @@ export interface ResourceChange {
 }
 
 export interface Blocked {
-  reason: 'ui-edit' | 'record-missing' | 'record-malformed' | 'other-bundle';
+  reason: 'ui-edit' | 'record-missing' | 'record-malformed' | 'other-bundle' | 'other-resource';
   /** One line, e.g. `edited outside wsc since the last apply: name`, `owned by bundle "team-b"`. */
   message: string;
   /** The flag that proceeds, with the address (`--overwrite-ui-edits report/x`, `--take-over report/x`). */

@@ -46,6 +46,12 @@ const Record = z
     draft: z.object({ widgets: Hashes, order: z.string(), layout: Hashes, members: Hashes }).optional(),
     name: z.string().optional(),
     file: z.string().optional(),
+    of: z
+      .union([
+        z.strictObject({ deployment: z.int(), publicId: z.string() }),
+        z.strictObject({ deployment: z.int(), slug: z.string() }),
+      ])
+      .optional(),
   })
   .optional();
 const Operation = z.discriminatedUnion('op', [
@@ -104,7 +110,7 @@ const Change = z.object({
   kept: z.array(z.string()).optional(),
   blocked: z
     .object({
-      reason: z.enum(['ui-edit', 'record-missing', 'record-malformed', 'other-bundle']),
+      reason: z.enum(['ui-edit', 'record-missing', 'record-malformed', 'other-bundle', 'other-resource']),
       message: z.string(),
       flag: z.string(),
       explicit: z.literal(true).optional(),

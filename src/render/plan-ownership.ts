@@ -21,9 +21,10 @@ export function isDelete(rc: ResourceChange): boolean {
 export function waysForward(rc: ResourceChange, dir?: string): string {
   const b = rc.blocked;
   const deleting = isDelete(rc);
-  if (b?.reason === 'other-bundle') {
+  if (b?.reason === 'other-bundle' || (b?.reason === 'other-resource' && !deleting)) {
     return `take it over with \`wsc apply ${b.flag}\`, or remove it from this bundle`;
   }
+  if (b?.reason === 'other-resource') return `if it is no copy, delete it with \`wsc apply ${b.flag}\``;
   const verb = deleting ? 'delete' : 'overwrite';
   const flag = b?.flag ?? `--overwrite-ui-edits ${rc.address}`;
   const keep = deleting
@@ -60,6 +61,7 @@ export function blockedPhrase(plan: Plan): string | undefined {
     'record-missing': 'by a missing ownership record',
     'record-malformed': 'by a malformed ownership record',
     'other-bundle': 'owned by another bundle',
+    'other-resource': 'by a record written for another resource',
   };
   const kinds = [...new Set(reasons)];
   if (kinds.length === 1) return `${reasons.length} blocked ${words[kinds[0]!]}`;
