@@ -32,6 +32,7 @@ export const ERROR_CODES = {
       'confirmation_required',
       'export_out_dir',
       'export_unsafe_path',
+      'output_link',
       'plan_dir_outside',
       'plan_file_unreadable',
       'plan_out_unwritable',
