@@ -115,6 +115,7 @@ export const ERROR_CODES = {
       'adopt_target_missing',
       'ambiguous_public_id',
       'ambiguous_slug',
+      'draft_changed',
       'live_value_unknown',
       'prune_still_charted',
       'too_many_deletes',

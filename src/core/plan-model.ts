@@ -74,7 +74,17 @@ export interface RecordSpec {
  * it into method + path + body once the references it holds are resolved.
  */
 export type Operation =
-  | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue }; record?: RecordSpec }
+  | {
+      op: 'upsertWorkbook';
+      slug: string;
+      body: WorkbookInput | { [k: string]: JsonValue };
+      record?: RecordSpec;
+      /**
+       * The draft this write sends was merged with the live one as the plan read it (these parts): the
+       * executor reads the workbook again just before the write and merges an edit made since.
+       */
+      reread?: { workbookId: number; draft: DraftParts };
+    }
   | { op: 'adoptWorkbook'; workbookId: number; slug: string }
   | { op: 'createReport'; body: CreateReportInput | { [k: string]: JsonValue }; record?: RecordSpec }
   | {

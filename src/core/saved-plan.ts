@@ -38,12 +38,13 @@ const Pos = z.object({ file: z.string(), line: z.int(), col: z.int() });
 const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop', 'record', 'delete', 'blocked']);
 const WorkbookRef = z.object({ $workbook: z.string() });
 const Hashes = z.record(z.string(), z.string());
+const DraftParts = z.object({ widgets: Hashes, order: z.string(), layout: Hashes, members: Hashes });
 const Record = z
   .object({
     bundle: z.string(),
     fields: z.record(z.string(), z.string().nullable()),
     values: z.record(z.string(), Json).optional(),
-    draft: z.object({ widgets: Hashes, order: z.string(), layout: Hashes, members: Hashes }).optional(),
+    draft: DraftParts.optional(),
     name: z.string().optional(),
     file: z.string().optional(),
     of: z
@@ -55,7 +56,13 @@ const Record = z
   })
   .optional();
 const Operation = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json), record: Record }),
+  z.object({
+    op: z.literal('upsertWorkbook'),
+    slug: z.string(),
+    body: z.record(z.string(), Json),
+    record: Record,
+    reread: z.object({ workbookId: z.int(), draft: DraftParts }).optional(),
+  }),
   z.object({ op: z.literal('adoptWorkbook'), workbookId: z.int(), slug: z.string() }),
   z.object({ op: z.literal('createReport'), body: z.record(z.string(), Json), record: Record }),
   z.object({

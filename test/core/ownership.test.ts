@@ -255,6 +255,7 @@ describe('the executor', () => {
       },
       findReportsByPublicId: no,
       readReport: async (id) => lReport(id, 'rep000000001'),
+      readWorkbook: no,
       publishWorkbook: no,
       createUserAttribute: no,
       updateUserAttribute: no,

@@ -29,6 +29,7 @@ import { threeWay, type DesiredValues } from './three-way.js';
 import { resolveRefs, type RefSite, type RefTargets } from '../refs.js';
 import { request, type Planned } from './compare.js';
 import type { Claims } from './record-claims.js';
+import { guardDraftWindow } from './draft-window.js';
 
 /** The bundle's value of each managed field, references resolved where their target exists. */
 interface OwnedDesired {
@@ -146,6 +147,8 @@ export function planOwned(
   const tw = ours !== undefined ? threeWay(fields, desired, live, ours) : undefined;
   const p = planWith(tw?.fields ?? fields);
   addOwnership(p, desired, live, { bundle: own.bundle, deployment: ctx.deployment }, ours);
+  // A UI edit made after the plan's read is merged just before the write, unless the bundle's values win.
+  if (ours !== undefined && !names(p.change.address, own.overwrite)) guardDraftWindow(p, live as Workbook);
   if (tw !== undefined && tw.kept.length > 0) p.change.kept = tw.kept;
   if (read !== undefined) gate(p, read, tw?.conflicts ?? [], { ...ctx, copy });
   return p;

@@ -110,7 +110,7 @@ interface MergedDraft {
  * Undefined when a side cannot be split into parts: the caller decides on the
  * whole draft.
  */
-function mergeDraft(
+export function mergeDraft(
   raw: unknown,
   resolved: JsonValue,
   live: unknown,
