@@ -297,7 +297,8 @@ describe('export never writes outside --out', () => {
     plant(out, outside);
     const r = await runCli(['export', '--base-url', emu.url, '--deployment', '1', '--out', out], { env });
     expect(r.code, r.stderr).toBe(expected);
-    if (expected === 3) expect(r.stderr).toMatch(/is a symbolic link; wsc will not write through it\..*\[output_link\]/s);
+    if (expected === 3)
+      expect(r.stderr).toMatch(/is a symbolic link; wsc will not write through it\..*\[output_link\]/s);
     expect(r.stderr).not.toMatch(/internal error/);
     expect(readdirSync(outside)).toEqual(['victim.yaml']);
     expect(readFileSync(join(outside, 'victim.yaml'), 'utf8')).toBe('untouched\n');

@@ -17,7 +17,7 @@ import { addressOf, bindingOf, readRecord, type OwnershipRecord } from '../owner
 import type { DesiredState, LiveState } from '../model.js';
 
 /** What the record a live resource carries is to this bundle. */
-export type Claim =
+type Claim =
   | { state: 'ours' }
   /** Not this bundle's there (a copy): on an address of the bundle, blocked as another bundle's; never pruned. */
   | { state: 'copy'; why: string }
