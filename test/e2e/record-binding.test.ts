@@ -130,6 +130,25 @@ describe("a UI copy of a managed resource is not this bundle's", () => {
   });
 });
 
+describe('what a delete "was"', () => {
+  test('never a file the bundle now holds for another address (a publicId changed in its file)', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = await applied(emu);
+      writeFileSync(
+        join(dir, 'reports/loose-0.yaml'),
+        `kind: Report\npublicId: ${pid(3000)}\nname: Loose 0\nsqlQuery: select 0\n`,
+      );
+      const p = await cli(['plan', '--prune'], dir, emu);
+      expect(p.stdout).toContain(`+ report/${pid(3000)}`);
+      expect(p.stdout).toContain(`- report/${pid(1000)}  (was "Loose 0")       not in the bundle`);
+      expect(p.stdout).not.toContain('was "Loose 0", reports/loose-0.yaml');
+      const json = JSON.parse((await cli(['plan', '--prune', '--output', 'json'], dir, emu)).stdout);
+      const gone = json.changes.find((c: { address: string }) => c.address === `report/${pid(1000)}`);
+      expect(gone.was).toEqual({ name: 'Loose 0' });
+    });
+  });
+});
+
 /** Every record of the deployment rewritten as wsc wrote it before the binding: format 2, no `of`. */
 async function downgradeRecords(emu: Emulator): Promise<void> {
   for (const r of reportsIn(emu)) {
