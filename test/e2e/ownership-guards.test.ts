@@ -270,6 +270,11 @@ describe("the read-to-write window of a workbook's draft (issue 43, item 10)", (
       expect(p.stdout).toContain(
         'changed outside wsc and in the bundle since the last apply: meta.dashboardDraft widget w0',
       );
+      expect(a.stdout).toContain('Re-running apply plans again: it shows the draft edited outside wsc');
+      // followed: the re-run leaves it alone (exit 5) and names the two ways forward
+      const again = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(again.code).toBe(5);
+      expect(again.stdout).toContain('--overwrite-ui-edits workbook/sales');
     });
   });
 });
