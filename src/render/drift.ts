@@ -13,6 +13,8 @@ export interface DriftModel {
   deploymentId: number;
   bundle?: string;
   uiEdits?: string;
+  /** The bundle's directory, as given (`--dir`), for the commands printed. */
+  dir?: string;
   entries: DriftEntry[];
 }
 
@@ -83,9 +85,19 @@ export function renderDriftMarkdown(m: DriftModel): string {
       `| ${code(e.address)} | ${code(e.field)} | ${code(inlineValue(e.live))} | ${code(inlineValue(e.bundle))} ` +
       `| ${WHO[e.changed]} | ${APPLY[e.apply]} | ${file} |\n`;
   }
-  out +=
-    '\nTake the live values into the files with `wsc export --only ADDR --into DIR`, or write the ' +
-    "bundle's over them with `wsc apply --overwrite-ui-edits ADDR` (`uiEdits: revert` in wsc.yaml does it on " +
-    'every apply).\n';
-  return out;
+  return `${out}\n${waysForward(m)}`;
+}
+
+/** How to end the drift: per address edited outside wsc, the file takes it or apply writes over it. */
+function waysForward(m: DriftModel): string {
+  const dir = m.dir ?? '.';
+  const addresses = [...new Set(m.entries.filter((e) => e.changed !== 'bundle').map((e) => e.address))];
+  const over = (a: string) => (m.bundle !== undefined ? `wsc apply --overwrite-ui-edits ${a}` : `wsc apply`);
+  const lines = addresses.map(
+    (a) =>
+      `- ${code(a)}: \`wsc export --only ${a} --into ${dir}\` takes the live values into its file; ` +
+      `\`${over(a)}\` writes the bundle's.`,
+  );
+  if (m.entries.length > lines.length) lines.push('- `wsc apply` makes what only the bundle changed.');
+  return `${lines.join('\n')}\n`;
 }
