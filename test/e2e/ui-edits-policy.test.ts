@@ -3,7 +3,7 @@
 // and `uiEdits: revert` write the bundle's value over an edit made outside
 // wsc, `uiEdits: block` and a conflict exit 5 from `plan --detailed-exitcode`,
 // a saved plan keeps its policy, and `wsc drift` reads and compares only.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
@@ -212,6 +212,50 @@ describe('Git wins when you say so', () => {
       expect((await cli(['apply', '--auto-approve', '--ui-edits', 'revert'], dir, emu)).code).toBe(0);
       const back = workbooksIn(emu)[0]!.meta as typeof wb.meta & { dashboardDraft: typeof draft };
       expect(back.dashboardDraft.widgets.find((w) => w.id === 'w1')!.position).toEqual({ x: 0, y: 4, w: 6, h: 4 });
+    });
+  });
+});
+
+describe('preview agrees with the plan', () => {
+  test('--against env: a widget moved in the UI and kept is marked kept, not moved; under revert it is the move apply makes', async () => {
+    await withEmulator({}, async (emu) => {
+      const yaml = (extra: string) =>
+        `bundle: team-a\nenvironments:\n  live:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n${extra}`;
+      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, wscYaml: yaml('') });
+      const run = (args: string[]) => runCli([...args, '--dir', dir], { env: emulatorEnv });
+      expect((await run(['apply', '--auto-approve'])).code).toBe(0);
+      const wb = workbooksIn(emu)[0]!;
+      const draft = (wb.meta as { dashboardDraft: { widgets: { id: string; position: object }[] } }).dashboardDraft;
+      const moved = {
+        ...draft,
+        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { x: 6, y: 0, w: 6, h: 4 } } : w)),
+      };
+      expect(
+        (
+          await api(emu, 'PUT', `/api/v1/deployments/1/workbooks/${wb.id}`, {
+            meta: { ...wb.meta, dashboardDraft: moved },
+          })
+        ).status,
+      ).toBe(200);
+      const change = (svg: string, id: string) =>
+        new RegExp(`<g data-id="${id}" data-change="([a-z ]+)"`).exec(svg)?.[1];
+
+      const kept = tempDir('wsc-pictures-');
+      const k = await run(['preview', '--out', kept, '--against', 'env:live']);
+      expect(k.code, k.stderr).toBe(0);
+      const svg = readFileSync(join(kept, 'sales.lg.svg'), 'utf8');
+      expect(change(svg, 'w1')).toBe('kept');
+      expect(svg).toContain('kept, edited outside wsc');
+      expect(svg).toContain('data-was="w1"');
+      expect(change(svg, 'w0')).toBeUndefined();
+      // and the plan says the same: nothing to change, w1 kept
+      expect((await run(['plan', '--detailed-exitcode'])).stdout).toContain('meta.dashboardDraft widget w1 position');
+
+      writeFileSync(join(dir, 'wsc.yaml'), yaml('    uiEdits: revert\n'));
+      const reverted = tempDir('wsc-pictures-');
+      expect((await run(['preview', '--out', reverted, '--against', 'env:live'])).code).toBe(0);
+      expect(change(readFileSync(join(reverted, 'sales.lg.svg'), 'utf8'), 'w1')).toBe('moved');
+      expect((await run(['plan', '--detailed-exitcode'])).code).toBe(2);
     });
   });
 });
