@@ -28,11 +28,12 @@ const record = makeRecord({
 });
 // The UI moved widget a; the bundle changed widget b.
 const uiDraft: Obj = { ...base, widgets: [widget('a', 8), widget('b', 4)] };
-const fileDraft: Obj = { ...base, widgets: [widget('a', 0), widget('b', 4, { config: { content: 'new' } })] };
+const newB = widget('b', 4, { config: { content: 'new' } });
+const fileDraft: Obj = { ...base, widgets: [widget('a', 0), newB] };
 
 function planWith(o: OwnershipContext, file = fileDraft, liveDraft = uiDraft): Plan {
   const d = desired({ workbooks: [dWorkbook('sales', { meta: { dashboardDraft: file } })] });
-  const l = live({ workbooks: [lWorkbook(1, 'sales', { meta: { dashboardDraft: liveDraft, wsc: record as never } })] });
+  const l = live({ workbooks: [lWorkbook(1, 'sales', { meta: { dashboardDraft: liveDraft, wsc: record } })] });
   return plan(d, l, ctx({ ownership: o }));
 }
 
@@ -55,7 +56,7 @@ describe('the UI-edits policy', () => {
         file: 'workbooks/sales.yaml',
       },
     ]);
-    expect(sent(p)['widgets']).toEqual([widget('a', 8), fileDraft['widgets']![1]]);
+    expect(sent(p)['widgets']).toEqual([widget('a', 8), newB]);
   });
 
   test('revert: the file draft is sent whole; the moved widget is listed as reverted', () => {
