@@ -46,6 +46,7 @@ export const ERROR_CODES = {
       'saved_plan_invalid',
       'schema_out_dir',
       'target_with_plan',
+      'ui_edits_with_plan',
       'unknown_target',
     ],
   },

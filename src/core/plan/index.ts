@@ -151,6 +151,9 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   if (own !== undefined) {
     out.bundle = own.bundle;
     out.prune = pruned!.prune;
+    out.uiEdits = own.uiEdits ?? 'keep';
+    const drift = changes.flatMap((c) => c.drift ?? []);
+    if (drift.length > 0) out.drift = drift;
   }
   const warnings = [
     ...folders.warnings,
