@@ -63,6 +63,7 @@ export async function resolveEnvironment(input: EnvironmentInput): Promise<Resol
     if (config.bundle !== undefined) env.bundle = config.bundle;
     if (config.folderLookAlikes === 'allow') env.folderLookAlikes = 'allow';
     if (cfg.prune === true) env.prune = true;
+    if (cfg.uiEdits !== undefined) env.uiEdits = cfg.uiEdits;
     if (cfg.semanticCheck === false) env.semanticCheck = false;
     return env;
   };

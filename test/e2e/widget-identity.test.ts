@@ -79,9 +79,15 @@ describe('a widget id renamed in the UI is a change outside wsc like any other',
       const p = await planJson(dir, emu);
       expect(draftFields(p)).toEqual([]);
       expect(overview(p).kept).toEqual(['meta.dashboardDraft widget grain', 'meta.dashboardDraft widget grain-ui']);
+      // `wsc drift` sees it too (the field's hash leaves ids out; the rule compares them).
+      const drift = await cli(['drift', '--detailed-exitcode'], dir, emu);
+      expect(drift.code, drift.stdout + drift.stderr).toBe(2);
+      expect(drift.stdout).toContain('meta.dashboardDraft widget grain');
       const applied = await cli(['apply', '--auto-approve'], dir, emu);
       expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-      expect(applied.stdout).toContain('kept as changed outside wsc');
+      // Said: the rename is drift, listed field by field.
+      expect(applied.stdout).toContain('2 fields differ from the bundle, kept as edited outside wsc.');
+      expect(applied.stdout).toMatch(/meta\.dashboardDraft widget grain: .* → \(none\) .*: kept, edited outside wsc/);
       expect(liveWidgets(emu).map((w) => w['id'])).toContain('grain');
       expect(liveWidgets(emu).map((w) => w['id'])).not.toContain('grain-ui');
 
