@@ -3,10 +3,7 @@
 // title; which names are time dimensions (a granularity may follow them);
 // "did you mean" from the members of the same cube first, then of all.
 import { closest } from '../../domain/suggest.js';
-import type { MetaAnswer, MetaMember } from '../../domain/data-model.js';
-
-/** The granularities Cube gives every time dimension. */
-const STANDARD_GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
+import { STANDARD_GRANULARITIES, type MetaAnswer, type MetaDimension } from '../../domain/data-model.js';
 
 type MemberKind = 'measure' | 'dimension' | 'segment';
 
@@ -35,7 +32,7 @@ export function indexModel(meta: MetaAnswer): ModelIndex {
   for (const cube of meta.cubes) {
     index.cubes.set(cube.name, { type: cube.type ?? 'cube', ...(cube.title ? { title: cube.title } : {}) });
     const names: string[] = index.byCube.get(cube.name) ?? [];
-    const add = (list: readonly MetaMember[] | null | undefined, kind: MemberKind) => {
+    const add = (list: readonly (Partial<MetaDimension> & { name: string })[] | null | undefined, kind: MemberKind) => {
       for (const m of list ?? []) {
         // Names are fully qualified in /v1/meta; a bare one is taken as the cube's.
         const name = m.name.includes('.') ? m.name : `${cube.name}.${m.name}`;
@@ -65,7 +62,9 @@ export function resolveMember(index: ModelIndex, name: string): ModelMember | un
   const base = index.members.get(name.slice(0, dot));
   const grain = name.slice(dot + 1);
   if (base?.kind !== 'dimension' || base.type !== 'time') return undefined;
-  return STANDARD_GRANULARITIES.includes(grain) || base.granularities?.includes(grain) ? base : undefined;
+  return (STANDARD_GRANULARITIES as readonly string[]).includes(grain) || base.granularities?.includes(grain)
+    ? base
+    : undefined;
 }
 
 /** The closest member name, from the same cube first; a granularity written after the name is kept. */
