@@ -136,6 +136,10 @@ export const SqlPlanAnswer = z.looseObject({
 });
 export type SqlPlanAnswer = z.infer<typeof SqlPlanAnswer>;
 
+/** What the planner said of a query: accepted, refused (Cube's text), or it could not be asked (why). */
+export type PlannerVerdict =
+  { kind: 'accepted' } | { kind: 'refused'; error: string } | { kind: 'unavailable'; why: string };
+
 /** A Core Data API error: `{type: "UserError", error: "Cube 'x' not found for path 'x.count'"}`. */
 export const CoreErrorBody = z.looseObject({ error: z.string(), type: nullishString });
 export type CoreErrorBody = z.infer<typeof CoreErrorBody>;
