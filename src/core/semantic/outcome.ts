@@ -69,8 +69,14 @@ export function savedSemantic(o: SemanticOutcome): { status: SemanticOutcome['st
 /** Apply PLANFILE's warning for a plan saved without the check, or undefined when it ran. */
 export function savedSemanticWarning(s: { status: string; reason?: string } | undefined): string | undefined {
   if (s?.status === 'off')
-    return `this plan was saved with the semantic check off (${s.reason ?? 'no reason recorded'}): its queries were not checked against the data model`;
+    return (
+      `this plan was saved with the semantic check off (${s.reason ?? 'no reason recorded'}): ` +
+      'its queries were not checked against the data model'
+    );
   if (s?.status === 'unavailable')
-    return `the semantic check did not run when this plan was saved (the data model could not be read: ${s.reason ?? 'no reason recorded'})`;
+    return (
+      'the semantic check did not run when this plan was saved ' +
+      `(the data model could not be read: ${s.reason ?? 'no reason recorded'})`
+    );
   return undefined;
 }
