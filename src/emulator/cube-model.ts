@@ -70,9 +70,6 @@ export interface CubeModel {
 
 export type MemberRole = 'measures' | 'dimensions' | 'segments';
 
-/** The granularities every time dimension has (Cube does not list them). */
-export const STANDARD_GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
-
 const isPublicCube = (c: CubeDef): boolean => c.public !== false && c.isVisible !== false;
 
 /** Whether production `/v1/meta` lists the member: not `public: false`, and a primary key only when `public: true`. */

@@ -5,9 +5,9 @@
 // cubes too: Cube plans queries that name them), the granularities, and a
 // join path between the cubes the query reads.
 import { checkQueryFormat, CubeError } from './cube-query-format.js';
+import { STANDARD_GRANULARITIES } from '../domain/data-model.js';
 import {
   connectedComponents,
-  STANDARD_GRANULARITIES,
   type CubeDef,
   type CubeMember,
   type CubeModel,
@@ -116,7 +116,7 @@ function joinOrder(model: CubeModel, cubes: string[]): string[] {
 
 function granularityOf(td: PlannedTimeDimension): void {
   const g = td.granularity;
-  if (g === undefined || STANDARD_GRANULARITIES.includes(g)) return;
+  if (g === undefined || (STANDARD_GRANULARITIES as readonly string[]).includes(g)) return;
   if (!td.member.granularities?.some((x) => x.name === g))
     throw userError(`Granularity "${g}" does not exist in dimension ${td.name}`);
 }

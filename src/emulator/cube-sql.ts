@@ -108,7 +108,7 @@ const QUERY_TYPE = { regular: true, post_processing: false, pushdown: false };
 /**
  * `format=sql`: a SQL-API query planned. Its tables (after FROM / JOIN) must be
  * cubes or views, and a `table.column` or `MEASURE(table.column)` naming one
- * of them a member of it. `{sql: {status, sql | error, query_type}}`.
+ * of them a member of it. `{sql: {status, sql, values | error, query_type}}`.
  */
 export function sqlApiAnswer(model: CubeModel, text: unknown): unknown {
   if (typeof text !== 'string' || text.trim() === '') throw new CubeError('Query param is required', false);
@@ -125,5 +125,5 @@ export function sqlApiAnswer(model: CubeModel, text: unknown): unknown {
     const known = [...def.measures, ...def.dimensions, ...def.segments].some((m) => m.name === `${cube}.${name}`);
     if (!known) return fail(`SQL compilation error: column "${cube}.${name}" is not a member of ${cube}`);
   }
-  return { sql: { status: 'ok', sql: [text, []], query_type: QUERY_TYPE } };
+  return { sql: { status: 'ok', sql: text, values: [], query_type: QUERY_TYPE } };
 }
