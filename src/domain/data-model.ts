@@ -127,7 +127,8 @@ export const SqlPlanAnswer = z.looseObject({
       sql: z.unknown().optional(),
       status: nullishString,
       error: nullishString,
-      query_type: nullishString,
+      /** Cube's native planner answers an object (`{regular, post_processing, pushdown}`). */
+      query_type: z.unknown().optional(),
     })
     .nullish(),
   /** Some servers answer a `format=sql` verdict at the top level. */

@@ -65,7 +65,7 @@ describe('wsc doctor', () => {
         '✓ bundle: would manage 2 workbooks, 1 report, 1 user attribute (3 to create, 0 to adopt); leaves alone 2 workbooks, 12 reports, 0 user attributes',
       );
       expect(r.stdout).toMatch(
-        /✓ data model: the model is valid with 8 cubes; readable \(8 cubes and views at http:\/\/127\.0\.0\.1:\d+\/cubejs-api\/v1\); 0 member use\(s\) of the bundle checked: no error\n/,
+        /✓ data model: the model is valid with 9 cubes; readable \(8 cubes and views at http:\/\/127\.0\.0\.1:\d+\/cubejs-api\/v1\); 0 member use\(s\) of the bundle checked: no error\n/,
       );
       expect(r.stdout).toContain('All 19 checks passed.');
       // GETs only, but for the deployment token the data-model check needs.
