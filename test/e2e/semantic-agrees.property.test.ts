@@ -10,6 +10,7 @@ import { MetaAnswer } from '../../src/domain/data-model.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { CUBE_META, HIDDEN } from '../helpers/cube-model.js';
 import { runs } from '../helpers/property.js';
+import { FAILS_IN_WAREHOUSE } from '../../src/core/semantic/rules.js';
 import { referencePlanner } from '../helpers/reference-planner.js';
 import { httpPlanner, queryArbitrary, wscVerdict, type Planner } from '../helpers/semantic-queries.js';
 
@@ -44,6 +45,10 @@ async function agrees(model: MetaAnswer, hidden: readonly string[], p: Planner, 
       const cube = await p(q);
       expect(cube.kind, JSON.stringify(q)).not.toBe('unavailable');
       const wsc = await wscVerdict(model, q, p);
+      // A time grain on a string dimension: Cube's planner plans it, the warehouse refuses it (the real Cube's
+      // recording in contract-cube/queries.json); wsc refuses it, and says so.
+      const planned = wsc.issues.filter((i) => !i.message.includes(FAILS_IN_WAREHOUSE));
+      if (planned.length < wsc.issues.length && cube.kind === 'accepted') return;
       seen[cube.kind === 'refused' ? 'refused' : 'accepted']++;
       if (wsc.asked > 0) seen.asked++;
       const said = wsc.issues.map((i) => i.message).join('; ');

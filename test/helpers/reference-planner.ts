@@ -18,22 +18,26 @@ export function referencePlanner(
 ): Planner {
   const members = new Map<string, Known>();
   const component = new Map<string, number>();
+  // A view's member is planned as the cube member it exposes: its cube is that member's.
+  const cubeOf = (c: { name: string }, m: { aliasMember?: string | null | undefined }) =>
+    m.aliasMember ? m.aliasMember.split('.')[0]! : c.name;
   for (const c of meta.cubes) {
     if (typeof c.connectedComponent === 'number') component.set(c.name, c.connectedComponent);
-    for (const m of c.measures ?? []) members.set(m.name, { role: 'measure', grains: [], cube: c.name });
+    for (const m of c.measures ?? []) members.set(m.name, { role: 'measure', grains: [], cube: cubeOf(c, m) });
     for (const d of c.dimensions ?? [])
       members.set(d.name, {
         role: 'dimension',
         ...(d.type ? { type: d.type } : {}),
         grains: (d.granularities ?? []).map((g) => g.name),
-        cube: c.name,
+        cube: cubeOf(c, d),
       });
-    for (const s of c.segments ?? []) members.set(s.name, { role: 'segment', grains: [], cube: c.name });
+    for (const s of c.segments ?? []) members.set(s.name, { role: 'segment', grains: [], cube: cubeOf(c, s) });
   }
+  const cubeNames = new Set(meta.cubes.filter((c) => c.type !== 'view').map((c) => c.name));
   for (const m of hidden.measures) members.set(m, { role: 'measure', grains: [], cube: m.split('.')[0]! });
   for (const d of hidden.dimensions)
     members.set(d, { role: 'dimension', type: 'string', grains: [], cube: d.split('.')[0]! });
-  const cubes = new Set([...members.values()].map((m) => m.cube));
+  const cubes = new Set([...members.keys()].map((m) => m.split('.')[0]!));
 
   return (q: Query): Promise<PlannerVerdict> => {
     const used: string[] = [];

@@ -55,9 +55,27 @@ const unknownName = (n: Names): fc.Arbitrary<string> =>
  * non-time dimension, an unknown name), or a hidden member Cube accepts.
  */
 export function queryArbitrary(meta: MetaAnswer, hidden: readonly string[] = []): fc.Arbitrary<Query> {
-  const n = namesOf(meta, hidden);
+  const all = namesOf(meta, hidden);
+  // Most queries stay within one cube or view (so that the mistake drawn is the one judged); one twist adds
+  // a member of any cube (a join Cube may or may not find).
+  const homes = meta.cubes
+    .filter((c) => (c.measures ?? []).length > 0)
+    .map((c) =>
+      namesOf(
+        { cubes: [c] },
+        hidden.filter((h) => h.startsWith(`${c.name}.`)),
+      ),
+    );
+  return (homes.length > 0 ? fc.constantFrom(...homes) : fc.constant(all)).chain((n) => oneQuery(n, all));
+}
+
+function oneQuery(n: Names, all: Names): fc.Arbitrary<Query> {
   const measure = pick(n.measures, 'orders.count');
-  const td = pick(n.timeDimensions, { name: 'orders.created_at', custom: [] });
+  const td = pick(n.timeDimensions.length > 0 ? n.timeDimensions : all.timeDimensions, {
+    name: 'orders.created_at',
+    custom: [],
+  });
+  const dims = n.dimensions.length > 0 ? n.dimensions : all.dimensions;
   const base = fc.record({ measures: fc.array(measure, { minLength: 1, maxLength: 2 }) }).map((q): Query => ({ ...q }));
   const time = td.chain((t) =>
     fc.constantFrom(...STANDARD_GRANULARITIES, ...t.custom).map((g) => ({ name: t.name, grain: g })),
@@ -70,23 +88,28 @@ export function queryArbitrary(meta: MetaAnswer, hidden: readonly string[] = [])
       dimensions: [`${t.name}.${t.grain}`],
       order: { [`${t.name}.${t.grain}`]: 'asc' },
     })),
-    pick(n.dimensions, 'orders.status').map((d) => (q: Query) => ({
+    pick(dims, 'orders.status').map((d) => (q: Query) => ({
       ...q,
       dimensions: [d],
       filters: [{ or: [{ member: d, operator: 'set' }] }],
       order: [[d, 'desc']],
     })),
     pick(n.segments, 'orders.completed').map((s) => (q: Query) => ({ ...q, segments: [s] })),
-    pick(n.hidden, 'orders.count').map((h) => (q: Query) => ({ ...q, dimensions: [h] })),
+    pick(n.hidden.length > 0 ? n.hidden : all.hidden, 'orders.count').map((h) => (q: Query) => ({
+      ...q,
+      dimensions: [h],
+    })),
+    // A member of any cube: a join path Cube finds or not.
+    pick(all.dimensions, 'orders.status').map((d) => (q: Query) => ({ ...q, dimensions: [d] })),
     // Mistakes Cube refuses.
-    pick(n.dimensions, 'orders.status').map((d) => (q: Query) => ({ ...q, measures: [d] })),
+    pick(dims, 'orders.status').map((d) => (q: Query) => ({ ...q, measures: [d] })),
     measure.map((m) => (q: Query) => ({ ...q, dimensions: [m] })),
     measure.map((m) => (q: Query) => ({ ...q, segments: [m] })),
     time.map((t) => (q: Query) => ({ ...q, filters: [{ member: `${t.name}.${t.grain}`, operator: 'set' }] })),
     time.map((t) => (q: Query) => ({ ...q, timeDimensions: [{ dimension: `${t.name}.${t.grain}` }] })),
     td.map((t) => (q: Query) => ({ ...q, timeDimensions: [{ dimension: t.name, granularity: 'fiscal_yr' }] })),
     pick(
-      n.dimensions.filter((d) => !n.timeDimensions.some((t) => t.name === d)),
+      dims.filter((d) => !all.timeDimensions.some((t) => t.name === d)),
       'orders.status',
     ).map((d) => (q: Query) => ({ ...q, timeDimensions: [{ dimension: d, granularity: 'month' }] })),
     unknownName(n).map((u) => (q: Query) => ({ ...q, measures: [...(q['measures'] as string[]), u] })),
