@@ -33,7 +33,6 @@ export function referencePlanner(
       });
     for (const s of c.segments ?? []) members.set(s.name, { role: 'segment', grains: [], cube: cubeOf(c, s) });
   }
-  const cubeNames = new Set(meta.cubes.filter((c) => c.type !== 'view').map((c) => c.name));
   for (const m of hidden.measures) members.set(m, { role: 'measure', grains: [], cube: m.split('.')[0]! });
   for (const d of hidden.dimensions)
     members.set(d, { role: 'dimension', type: 'string', grains: [], cube: d.split('.')[0]! });
@@ -105,10 +104,13 @@ export function referencePlanner(
       const e = check(k, ['measure', 'dimension'], true);
       if (e) return refuse(e);
     }
-    const comps = new Map<number, string>();
+    // Cubes join within their component; a cube without one (when the model gives components) joins nothing.
+    const views = new Set(meta.cubes.filter((c) => c.type === 'view').map((c) => c.name));
+    const comps = new Map<number | string, string>();
     for (const c of joined) {
-      const n = component.get(c);
-      if (n !== undefined && !comps.has(n)) comps.set(n, c);
+      if (views.has(c)) continue;
+      const n = component.get(c) ?? (component.size > 0 ? `alone:${c}` : 'unknown');
+      if (!comps.has(n)) comps.set(n, c);
     }
     if (comps.size > 1)
       return refuse(`Can't find join path to join ${[...comps.values()].map((c) => `'${c}'`).join(', ')}`);
