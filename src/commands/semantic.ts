@@ -24,7 +24,7 @@ import type { CommandContext } from './context.js';
 import { visible } from '../visible.js';
 
 /** The time the whole step may take, from its start: past it, what is not known is a warning. */
-export const SEMANTIC_BUDGET_MS = 10_000;
+const SEMANTIC_BUDGET_MS = 10_000;
 /** Queries asked of Cube's planner at once (its connections). */
 export const PLANNER_CONCURRENCY = 4;
 

@@ -41,7 +41,7 @@ interface UncheckedEntry {
 }
 
 /** What Cube's planner was asked, and what it said. */
-export interface Confirmations {
+interface Confirmations {
   /** Queries sent to `/v1/sql`. */
   asked: number;
   /** Names `/v1/meta` does not list that Cube's planner accepted. */
@@ -60,7 +60,7 @@ export interface SemanticResult {
 }
 
 /** The query Cube's planner is asked about for a report: its `jsonQuery`, or its `sqlQuery` (`format=sql`). */
-export type ReportQuery = { format: 'rest'; query: JsonValue } | { format: 'sql'; query: string };
+type ReportQuery = { format: 'rest'; query: JsonValue } | { format: 'sql'; query: string };
 
 /** A resource of the bundle with its members, before they are checked. */
 export interface ResourceMembers {
