@@ -86,7 +86,6 @@ export type MetaDimension = z.infer<typeof MetaDimension>;
 /** A segment: no `type`. */
 const MetaSegment = z.looseObject({ ...memberFields });
 
-
 const MetaCube = z.looseObject({
   name: z.string(),
   title: nullishString,
