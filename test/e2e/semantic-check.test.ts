@@ -248,6 +248,41 @@ describe("against the emulator's own Core Data API (its Cube-shaped model and pl
   });
 });
 
+describe("a report's SQL is asked of the planner with format=sql", () => {
+  test("a private measure passes; a typo in MEASURE() is refused in Cube's words, at its place", async () => {
+    await withEmulator({}, async (emu) => {
+      const sql = (id: string, m: string) =>
+        `kind: Report\npublicId: ${id}\nname: ${id}\nsqlQuery: |\n  SELECT MEASURE(${m}) AS c FROM orders\n`;
+      const ok = await runCli(
+        [
+          'plan',
+          '--dir',
+          writeFiles({ 'reports/s.yaml': sql('emuSql000001', 'orders.internal_cost') }),
+          ...target(emu),
+        ],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+      const asked = emu.log.filter((e) => e.path === '/cubejs-api/v1/sql');
+      expect(asked.map((e) => e.query)).toEqual([
+        expect.objectContaining({ format: 'sql', query: 'SELECT MEASURE(orders.internal_cost) AS c FROM orders\n' }),
+      ]);
+      const bad = await runCli(
+        ['plan', '--dir', writeFiles({ 'reports/s.yaml': sql('emuSql000002', 'orders.cont') }), ...target(emu)],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(bad.code, bad.stdout + bad.stderr).toBe(3);
+      expect(bad.stdout).toMatch(
+        /✗ reports\/s\.yaml:5:18 report\/emuSql000002 sqlQuery MEASURE\(orders\.cont\): Cube refuses the query: .+ \(did you mean `orders\.count`\?\)/,
+      );
+    });
+  });
+});
+
 describe('what is checked', () => {
   test('members of reports the bundle does not manage are not checked', async () => {
     const seed = {
