@@ -6,13 +6,7 @@
 // join path between the cubes the query reads.
 import { checkQueryFormat, CubeError } from './cube-query-format.js';
 import { STANDARD_GRANULARITIES } from '../domain/data-model.js';
-import {
-  connectedComponents,
-  type CubeDef,
-  type CubeMember,
-  type CubeModel,
-  type MemberRole,
-} from './cube-model.js';
+import { connectedComponents, type CubeDef, type CubeMember, type CubeModel, type MemberRole } from './cube-model.js';
 
 type Obj = Record<string, unknown>;
 
@@ -49,6 +43,8 @@ export interface PlannedQuery {
   cubes: string[];
   /** The normalised query as `/v1/dry-run` shows it. */
   normalized: Obj;
+  /** A time dimension's `compareDateRange`: one query per range (Cube answers a list). */
+  compareRanges: number;
 }
 
 /** Cube's `dbQueryDefaultLimit`. */
@@ -174,6 +170,10 @@ export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
     ...(typeof query['offset'] === 'number' ? { offset: query['offset'] } : {}),
     timezone,
     cubes: joinOrder(model, [...new Set(read)]),
+    compareRanges: Math.max(
+      0,
+      ...rawTds.map((td) => (Array.isArray(td['compareDateRange']) ? td['compareDateRange'].length : 0)),
+    ),
     normalized: {
       ...query,
       measures: measures.map((m) => m.name),
