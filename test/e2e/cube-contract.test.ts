@@ -14,6 +14,7 @@
 // (.ci/run does); without it the suite is skipped with a message saying so,
 // and WSC_REQUIRE_CONTRACT=1 (.ci/run sets it) turns the skip into a failure.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,9 +203,9 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
     const { makeDb } = (await import(pathToFileURL(join(dir, 'make-db.mjs')).href)) as {
       makeDb: (file: string) => Promise<void>;
     };
-    const { DuckDBInstance } = (await import(
+    const { DuckDBInstance } = await import(
       pathToFileURL(join(dir, 'node_modules/@duckdb/node-api/lib/index.js')).href
-    ));
+    );
     const file = join(work, 'own.duckdb');
     await makeDb(file);
     const db = await DuckDBInstance.create(file);
@@ -277,6 +278,57 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
       expect(r.code).toBe(3);
     } finally {
       await e.close();
+    }
+  }, 60_000);
+
+  it('docs/emulator.md\'s "A local open-source Cube", followed literally: wsc plan reads the real Cube', async () => {
+    const doc = readFileSync(join(root, 'docs/emulator.md'), 'utf8');
+    const block = /### A local open-source Cube[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)![1]!.trim().split('\n');
+    expect(block[0]).toBe('npm ci --prefix contract-cube --ignore-scripts');
+    // The server line sets what startCube sets (its port and secret are this test's).
+    expect(block[1]).toMatch(
+      /^PORT=4000 CUBEJS_API_SECRET=local-secret CUBEJS_DB_DUCKDB_DATABASE_PATH=\S+ node contract-cube\/server\.mjs &$/,
+    );
+    const cubePort = new URL(cube.base).port;
+    const ours = (line: string, emuPort: string) =>
+      line
+        .replace(/ &$/, '')
+        .replaceAll('4000', cubePort)
+        .replaceAll('4010', emuPort)
+        .replaceAll('local-secret', SECRET)
+        .split(' ');
+    const emuPort = String(await freePort());
+    const [wsc, command, ...emuArgs] = ours(block[2]!, emuPort);
+    expect([wsc, command]).toEqual(['wsc', 'emulator']);
+    const child = spawn(process.execPath, [join(root, 'bin/wsc.js'), 'emulator', ...emuArgs], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (out.includes('token: ')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`wsc emulator exited ${code}: ${out}`)));
+      });
+      const bundle = writeFiles({
+        // A private primary key, a member with public: false through a view, a custom granularity: Cube runs them.
+        'reports/pk.yaml':
+          'kind: Report\npublicId: docPk0000001\nname: pk\njsonQuery:\n  measures: [orders.count]\n  dimensions: [orders.id]\n',
+        'reports/view.yaml':
+          'kind: Report\npublicId: docView00001\nname: view\njsonQuery:\n  measures: [sales.cost]\n' +
+          '  dimensions: [sales.created_at.fiscal_year]\n',
+      });
+      const [env, wsc2, ...planArgs] = ours(block[3]!.replace('my-bundle', bundle), emuPort);
+      expect([env, wsc2]).toEqual(['WSC_TOKEN=dev-token', 'wsc']);
+      const r = await runCli(planArgs, { env: { WSC_TOKEN: 'dev-token' } });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain('Plan: 2 to create');
+      expect(r.stderr).toMatch(/Cube's planner asked about 1 quer/);
+    } finally {
+      child.kill('SIGINT');
     }
   }, 60_000);
 });
