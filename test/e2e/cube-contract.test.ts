@@ -17,12 +17,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { signJwt } from '../../src/emulator/jwt.js';
 import { cubeContractGate } from '../helpers/contract-gate.js';
 import { askSql, cubeContractModel, cubeQueries, verdict, type CubeQueryCase } from '../helpers/cube-queries.js';
 import { freePort } from '../helpers/listen.js';
+import { runs } from '../helpers/property.js';
 import { cleanupTemp, emulatorEnv, root, runCli, target, tempDir, writeFiles } from './helpers/index.js';
 
 const dir = join(root, 'contract-cube');
@@ -182,6 +184,50 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
       expect(many((await askSql(emuBase, token(), c)).body)).toBe(many(real.body));
     }
   });
+
+  it('random queries over the model (members in any role, suffixes, granularities, filters): the same verdict', async () => {
+    const model = cubeContractModel();
+    const names = [
+      ...model.cubes.flatMap((c) => [...c.measures, ...c.dimensions, ...c.segments].map((m) => m.name)),
+      'orders.statuss',
+      'nosuch.count',
+      'sales.internal_cost',
+    ];
+    const grain = fc.constantFrom('month', 'week', 'fiscal_year', 'sprint', 'fiscal_yr');
+    const member = fc.tuple(fc.constantFrom(...names), fc.option(grain, { freq: 4, nil: undefined }));
+    const name = member.map(([n, g]) => (g === undefined ? n : `${n}.${g}`));
+    const leaf = fc.record(
+      {
+        member: name,
+        operator: fc.constantFrom('equals', 'set', 'gt', 'like'),
+        values: fc.constantFrom(['x'], [1], []),
+      },
+      { requiredKeys: ['member', 'operator'] },
+    );
+    const query = fc.record(
+      {
+        measures: fc.array(name, { maxLength: 2 }),
+        dimensions: fc.array(name, { maxLength: 2 }),
+        segments: fc.array(name, { maxLength: 1 }),
+        timeDimensions: fc.array(fc.record({ dimension: name, granularity: grain }, { requiredKeys: ['dimension'] }), {
+          maxLength: 1,
+        }),
+        filters: fc.array(fc.oneof(leaf, fc.record({ or: fc.array(leaf, { minLength: 1, maxLength: 2 }) })), {
+          maxLength: 2,
+        }),
+        order: fc.dictionary(name, fc.constantFrom('asc', 'desc'), { maxKeys: 1 }),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
+        const c: CubeQueryCase = { name: 'random', query: q, expect: { status: 0 } };
+        const [real, emulated] = await Promise.all([askSql(cube.base, token(), c), askSql(emuBase, token(), c)]);
+        expect(verdict(emulated)).toEqual(verdict(real));
+      }),
+      { numRuns: runs(150) },
+    );
+  }, 120_000);
 
   it('POST /v1/sql {query}: the same verdicts as GET, on both', async () => {
     const post = async (base: string, c: CubeQueryCase) => {
