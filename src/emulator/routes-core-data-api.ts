@@ -75,7 +75,11 @@ const ROUTES: Record<string, (model: CubeModel, req: CoreRequest, state: DataMod
         req.method === 'POST' ? (req.body as { query?: unknown } | null)?.query : req.url.searchParams.get('query');
       return sqlApiAnswer(model, text);
     }
-    return sqlAnswer(planQuery(model, queryOf(req)));
+    const planned = planQuery(model, queryOf(req));
+    // A compareDateRange query is one query per range: Cube answers the list.
+    return planned.compareRanges > 0
+      ? Array.from({ length: planned.compareRanges }, () => sqlAnswer(planned))
+      : sqlAnswer(planned);
   },
   'dry-run': (model, req) => dryRunAnswer(planQuery(model, queryOf(req))),
 };
