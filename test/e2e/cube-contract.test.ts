@@ -120,7 +120,6 @@ function shape(meta: { cubes: Record<string, any>[] }): unknown {
  * and a measure in one and/or group.
  */
 const KNOWN_DISAGREEMENTS = [
-  'false alarm: a segment under dimensions (planned as a boolean column)',
   'miss: a dimension and a measure in one or-group',
   'miss: an unknown filter operator',
   'miss: a filter without values',
