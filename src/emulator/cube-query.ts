@@ -120,9 +120,26 @@ function leaves(filters: Obj[]): Obj[] {
   return filters.flatMap((f) => (Array.isArray(f['or'] ?? f['and']) ? leaves((f['or'] ?? f['and']) as Obj[]) : [f]));
 }
 
+/**
+ * With a view in the query, Cube reaches a cube member the view exposes through the view's own join path
+ * too (`customers.name` beside `sales.count` is `orders,customers`).
+ */
+function throughViews(g: Graph, members: PlannedMember[]): string[][] {
+  const views = members.filter((m) => isView(g, m));
+  const paths = new Map<string, string[]>();
+  for (const v of views) {
+    const view = g.cubes.get(v.name.split('.')[0]!)!;
+    const exposed = new Set([...view.measures, ...view.dimensions].flatMap((m) => m.aliasMember?.split('.')[0] ?? []));
+    for (const [cube, path] of reach(g, v.path[0]!)) if (exposed.has(cube) && !paths.has(cube)) paths.set(cube, path);
+  }
+  return members.map((m) => (m.path.length === 1 && !isView(g, m) ? (paths.get(m.path[0]!) ?? m.path) : m.path));
+}
+
+const isView = (g: Graph, m: PlannedMember) => g.cubes.get(m.name.split('.')[0]!)?.type === 'view';
+
 /** The cubes in join order (a root that reaches the others first), or Cube's "Can't find join path". */
 function joinOrder(g: Graph, members: PlannedMember[]): string[] {
-  const hints = [...new Map(members.map((m) => [m.path.join(','), m.path])).values()];
+  const hints = [...new Map(throughViews(g, members).map((p) => [p.join(','), p])).values()];
   const cubes = [...new Set(hints.flat())];
   if (cubes.length < 2) return cubes;
   const fail = () => userError(`Can't find join path to join ${hints.map((h) => `'${h.join(',')}'`).join(', ')}`);

@@ -174,46 +174,79 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
 
   it('random queries over the model (members in any role, suffixes, granularities, filters): the same verdict', async () => {
     const model = cubeContractModel();
-    const names = [
-      ...model.cubes.flatMap((c) => [...c.measures, ...c.dimensions, ...c.segments].map((m) => m.name)),
+    const of = (role: 'measures' | 'dimensions' | 'segments') => model.cubes.flatMap((c) => c[role].map((m) => m.name));
+    const anyName = fc.constantFrom(
+      ...of('measures'),
+      ...of('dimensions'),
+      ...of('segments'),
       'orders.statuss',
       'nosuch.count',
       'sales.internal_cost',
-    ];
+    );
+    // Mostly a member of the right role (or its cube's joined ones), now and then any name: both verdicts drawn.
+    const pick = (role: 'measures' | 'dimensions' | 'segments') =>
+      fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...of(role)) }, { weight: 1, arbitrary: anyName });
     const grain = fc.constantFrom('month', 'week', 'fiscal_year', 'sprint', 'fiscal_yr');
-    const member = fc.tuple(fc.constantFrom(...names), fc.option(grain, { freq: 4, nil: undefined }));
-    const name = member.map(([n, g]) => (g === undefined ? n : `${n}.${g}`));
+    const suffixed = fc
+      .tuple(pick('dimensions'), fc.option(grain, { freq: 3, nil: undefined }))
+      .map(([n, g]) => (g === undefined ? n : `${n}.${g}`));
     const leaf = fc.record(
       {
-        member: name,
+        member: fc.oneof({ weight: 4, arbitrary: pick('dimensions') }, { weight: 1, arbitrary: suffixed }),
         operator: fc.constantFrom('equals', 'set', 'gt', 'like'),
         values: fc.constantFrom(['x'], [1], []),
       },
       { requiredKeys: ['member', 'operator'] },
     );
-    const query = fc.record(
+    const members = fc.record(
       {
-        measures: fc.array(name, { maxLength: 2 }),
-        dimensions: fc.array(name, { maxLength: 2 }),
-        segments: fc.array(name, { maxLength: 1 }),
-        timeDimensions: fc.array(fc.record({ dimension: name, granularity: grain }, { requiredKeys: ['dimension'] }), {
-          maxLength: 1,
-        }),
+        measures: fc.array(pick('measures'), { maxLength: 2 }),
+        dimensions: fc.array(suffixed, { maxLength: 2 }),
+        segments: fc.array(pick('segments'), { maxLength: 1 }),
+        timeDimensions: fc.array(
+          fc.record({ dimension: pick('dimensions'), granularity: grain }, { requiredKeys: ['dimension'] }),
+          { maxLength: 1 },
+        ),
         filters: fc.array(fc.oneof(leaf, fc.record({ or: fc.array(leaf, { minLength: 1, maxLength: 2 }) })), {
           maxLength: 2,
         }),
-        order: fc.dictionary(name, fc.constantFrom('asc', 'desc'), { maxKeys: 1 }),
+        order: fc.oneof(
+          fc.dictionary(suffixed, fc.constantFrom('asc', 'desc', 'up'), { maxKeys: 1 }),
+          fc.array(fc.tuple(suffixed, fc.constantFrom('asc', 'desc', 'up')), { maxLength: 1 }),
+        ),
       },
       { requiredKeys: [] },
     );
+    // Now and then a key of the query format Cube checks before planning, valid or not.
+    const formatKey = fc.constantFrom(
+      ...[
+        ['limit', 5],
+        ['limit', '5'],
+        ['limit', 2.5],
+        ['offset', -1],
+        ['timezone', 'Europe/Paris'],
+        ['timezone', 'Mars/Olympus'],
+        ['total', 'yes'],
+        ['ungrouped', false],
+        ['colour', 'red'],
+      ].map(([k, v]) => ({ [k as string]: v })),
+    );
+    const query = fc
+      .tuple(members, fc.option(formatKey, { freq: 3, nil: undefined }))
+      .map(([q, extra]) => ({ ...q, ...extra }));
+    // Which verdicts were drawn: planned, the planner's errors (UserError), the format's; a generator of one
+    // kind would prove nothing.
+    const seen = { planned: 0, planner: 0, format: 0 };
     await fc.assert(
       fc.asyncProperty(query, async (q) => {
         const c: CubeQueryCase = { name: 'random', query: q, expect: { status: 0 } };
         const [real, emulated] = await Promise.all([askSql(cube.base, token(), c), askSql(emuBase, token(), c)]);
         expect(verdict(emulated)).toEqual(verdict(real));
+        seen[real.status === 200 ? 'planned' : real.body.type === 'UserError' ? 'planner' : 'format']++;
       }),
       { numRuns: runs(150) },
     );
+    for (const n of Object.values(seen)) expect(n).toBeGreaterThan(runs(150) / 40);
   }, 120_000);
 
   it("the semantic check's property against the real Cube: on generated queries wsc refuses what Cube refuses", async () => {
