@@ -22,7 +22,8 @@ import { route, ROUTE_TEMPLATES } from './router.js';
 import { apiDocument, type ApiDocument } from './api-document.js';
 import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
-import { CORE_API_PREFIX, coreDataApi } from './routes-data-model.js';
+import { CORE_API_PREFIX, coreCaller, coreDataApi } from './routes-data-model.js';
+import { dataRoute, isDataPath } from './routes-data-load.js';
 import { type DataModelState, type SeedState, type User } from './types.js';
 import { defaultModel, loadModelFile } from './model.js';
 import type { MetaAnswer } from '../domain/data-model.js';
@@ -268,6 +269,12 @@ async function dispatch(
   spendLatency: () => Promise<void>,
 ): Promise<unknown> {
   const { store, opts } = rt;
+  if (isDataPath(url.pathname)) {
+    coreCaller(store, req.headers.authorization);
+    if (body.error) throw body.error;
+    const continueWait = rt.faults?.continueWait ?? 0;
+    return dataRoute({ model: rt.dataModel.meta, method, url, body: body.parsed, continueWait });
+  }
   if (url.pathname.startsWith(CORE_API_PREFIX))
     return coreDataApi(rt.dataModel, store, method, url.pathname, req.headers.authorization);
   const match = route(method, url.pathname);

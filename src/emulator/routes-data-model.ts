@@ -72,6 +72,13 @@ export function coreDataApi(
   auth: string | undefined,
 ): unknown {
   if (method !== 'GET' || !/^\/cubejs-api\/v1\/meta\/?$/.test(path)) throw notFound(`Cannot ${method} ${path}`);
+  coreCaller(store, auth);
+  if (state.meta === null) throw notFound('The deployment has no data model');
+  return state.meta;
+}
+
+/** The caller of the Core Data API: a minted, unexpired token; a platform token is refused. */
+export function coreCaller(store: Store, auth: string | undefined): void {
   const value = (auth ?? '').trim().replace(/^Bearer\s+/i, '');
   if (value === '') throw new HttpError(401, 'Authorization header missing');
   const token = minted.get(store)?.get(value);
@@ -80,6 +87,4 @@ export function coreDataApi(
     throw new HttpError(401, 'Invalid token');
   }
   if (token.expiresAt <= Date.now()) throw new HttpError(401, 'Token expired');
-  if (state.meta === null) throw notFound('The deployment has no data model');
-  return state.meta;
 }
