@@ -26,9 +26,9 @@ export function memberOf(model: MetaAnswer, name: string): ModelMember | undefin
   const cube = model.cubes.find((c) => c.name === name.split('.')[0]);
   if (cube === undefined) return undefined;
   const lists: [ModelMember['role'], readonly Loose[] | null | undefined][] = [
-    ['measure', cube.measures as Loose[] | undefined],
-    ['dimension', cube.dimensions as Loose[] | undefined],
-    ['segment', cube.segments as Loose[] | undefined],
+    ['measure', cube.measures],
+    ['dimension', cube.dimensions],
+    ['segment', cube.segments],
   ];
   for (const [role, list] of lists) {
     const m = (list ?? []).find((x) => x.name === name);

@@ -97,7 +97,8 @@ export function parseFaults(spec: string): FaultSpec {
       out.continueWait = Number(value);
     } else {
       throw new FaultSpecError(
-        `fault "${item}": unknown key "${key}" (known: ${FAULT_KINDS.join(', ')}, methods, paths, retry-after, continue-wait)`,
+        `fault "${item}": unknown key "${key}" ` +
+          `(known: ${FAULT_KINDS.join(', ')}, methods, paths, retry-after, continue-wait)`,
       );
     }
   }

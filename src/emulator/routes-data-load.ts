@@ -77,7 +77,7 @@ export function dataRoute(req: DataRequest): unknown {
     throw userError('Invalid query format: "query" must be an object');
   const key = JSON.stringify(query);
   let counts = asked.get(model);
-  if (!counts) asked.set(model, (counts = new Map()));
+  if (!counts) asked.set(model, (counts = new Map<string, number>()));
   const n = (counts.get(key) ?? 0) + 1;
   counts.set(key, n);
   if (n <= req.continueWait) return { error: 'Continue wait' };
@@ -157,10 +157,10 @@ function load(model: MetaAnswer, q: Record<string, unknown>): unknown {
     throw userError('Invalid query format: "limit" must be a positive integer');
   if (typeof rawLimit === 'number' && rawLimit > MAX_LIMIT)
     throw userError(`Invalid query format: "limit" must be at most ${MAX_LIMIT}`);
-  const data = rowsOf(axes, measures, (rawLimit as number | undefined) ?? DEFAULT_LIMIT);
+  const data = rowsOf(axes, measures, (rawLimit) ?? DEFAULT_LIMIT);
   sortRows(data, q['order']);
   return {
-    query: { ...q, limit: (rawLimit as number | undefined) ?? DEFAULT_LIMIT, timezone: 'UTC' },
+    query: { ...q, limit: (rawLimit) ?? DEFAULT_LIMIT, timezone: 'UTC' },
     data,
     annotation: { ...annotation, segments: {}, timeDimensions },
     dataSource: 'default',
