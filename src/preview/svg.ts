@@ -11,6 +11,7 @@
 import { pictureName, pictureStems } from '../core/picture-names.js';
 import type { GridBox } from '../core/diff-model.js';
 import type { CardMarks, GridChanges, RemovedCard } from './changes.js';
+import type { CardChart } from './charts.js';
 import { GLYPHS } from './glyphs.js';
 import type { PreviewCard, PreviewGrid, PreviewWorkbook } from './model.js';
 
@@ -95,6 +96,87 @@ function rect(cls: string, r: { x: number; y: number; w: number; h: number }): s
   return `<rect class="${cls}" x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}" rx="4"/>`;
 }
 
+/** Where a card's chart is drawn, inside its box: under its two lines (and the before/after captions). */
+const CHART_TOP = 16 + LINE + 6;
+const CAPTION = 14;
+
+/**
+ * The pixel size (and place, from the card's corner) of the picture a CHART card draws with data at grid
+ * `g`; `sideBySide`: each of the two (before and after). Undefined when the card is too small for one.
+ */
+export function chartArea(
+  box: GridBox,
+  g: PreviewGrid,
+  sideBySide: boolean,
+): { x: number; y: number; w: number; h: number } | undefined {
+  const r = rectOf(box, { g, colW: g.width / g.cols, top: 0 });
+  const y = CHART_TOP + (sideBySide ? CAPTION : 0);
+  const full = r.w - 12;
+  const w = Math.floor(sideBySide ? (full - 8) / 2 : full);
+  const h = Math.floor(r.h - y - 6);
+  return w >= 60 && h >= 36 ? { x: 6, y, w, h } : undefined;
+}
+
+/** A picture drawn by chart-render.ts, placed at `x`,`y` (its own size kept by its viewBox). */
+function embed(svg: string, x: number, y: number, w: number, h: number): string {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) return '';
+  const view = /viewBox="([^"]+)"/.exec(open[0])?.[1] ?? `0 0 ${w} ${h}`;
+  return (
+    `<svg x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" viewBox="${view}" ` +
+    `preserveAspectRatio="xMidYMid meet">${svg.slice(open[0].length)}`
+  );
+}
+
+/** Words of `s` in lines of at most `px`, at most `max` lines (the last cut with `…`). */
+function wrap(s: string, px: number, max: number): string[] {
+  const n = Math.max(4, Math.floor(px / CHAR));
+  const lines: string[] = [];
+  let line = '';
+  for (const word of s.split(/\s+/)) {
+    if (line === '') line = word;
+    else if (line.length + 1 + word.length <= n) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line !== '') lines.push(line);
+  if (lines.length <= max) return lines.map((l) => cut(l, px));
+  return [...lines.slice(0, max - 1).map((l) => cut(l, px)), cut(`${lines[max - 1]!}…`, px)];
+}
+
+/** One picture, or what stands in its place: Cube's refusal in red, why there is none in grey. */
+function pictureOf(ch: CardChart, x: number, y: number, w: number, h: number): string {
+  if (ch.svg !== undefined) {
+    const note =
+      ch.note !== undefined
+        ? `<text class="t" x="${num(x + w)}" y="${num(y + h + 4)}" text-anchor="end">${xml(ch.note)}</text>`
+        : '';
+    return embed(ch.svg, x, y, w, h) + note;
+  }
+  const [cls, text] = ch.error !== undefined ? ['e', `Cube refused the query: ${ch.error}`] : ['m', ch.why ?? ''];
+  return wrap(text, w, Math.max(1, Math.floor(h / LINE)))
+    .map((l, i) => `<text class="${cls}" x="${num(x)}" y="${num(y + 12 + i * LINE)}">${xml(l)}</text>`)
+    .join('');
+}
+
+/** A CHART card's data: its picture, or the baseline's and its own side by side under their captions. */
+function chartOf(c: PreviewCard, f: Frame): string {
+  const ch = c.chart;
+  if (ch === undefined) return '';
+  const r = rectOf(c, f);
+  const a = chartArea(c, f.g, ch.before !== undefined);
+  if (a === undefined) return '';
+  if (ch.before === undefined) return `<g class="chart">${pictureOf(ch, r.x + a.x, r.y + a.y, a.w, a.h)}</g>`;
+  const x2 = r.x + a.x + a.w + 8;
+  const cap = (x: number, t: string) => `<text class="t" x="${num(x)}" y="${num(r.y + a.y - 4)}">${t}</text>`;
+  return (
+    `<g class="chart">${cap(r.x + a.x, 'before')}${pictureOf(ch.before, r.x + a.x, r.y + a.y, a.w, a.h)}` +
+    `${cap(x2, 'after')}${pictureOf(ch, x2, r.y + a.y, a.w, a.h)}</g>`
+  );
+}
+
 /** What the card says under its type and id, line by line (already cut to `room` pixels). */
 function contentLines(c: PreviewCard, room: number): { lines: string[]; glyph: boolean } {
   if (c.report || c.missingReport !== undefined) {
@@ -166,7 +248,7 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
     });
   }
   if (bad !== undefined) lines.push({ svg: `<tspan class="e">${xml(cut(bad, room))}</tspan>`, indent: 0 });
-  const shown = lines.slice(0, fitLines);
+  const shown = lines.slice(0, c.chart !== undefined && chartArea(c, f.g, c.chart.before !== undefined) ? 2 : fitLines);
   const text = shown
     .map((l, i) => `<text x="${num(r.x + 8 + l.indent)}" y="${num(r.y + 16 + i * LINE)}">${l.svg}</text>`)
     .join('');
@@ -188,7 +270,7 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
   const tip = `${c.type} ${c.id}${label !== undefined ? `: ${label}` : ''}${bad ? ` (${bad})` : ''}${change}`;
   return (
     `<g data-id="${xml(c.id)}"${kinds.length > 0 ? ` data-change="${kinds.join(' ')}"` : ''}>` +
-    `<title>${xml(tip)}</title>${rect(cls, r)}${glyph}${text}${badges.join('')}</g>`
+    `<title>${xml(tip)}</title>${rect(cls, r)}${glyph}${text}${badges.join('')}${chartOf(c, f)}</g>`
   );
 }
 

@@ -91,7 +91,7 @@ describe('the emulator serves data at /v1/load', () => {
       ],
     };
     const days = JSON.parse((await post(emu, 'load', { query: ranged }, token)).text).data;
-    expect(days.map((r: Record<string, string>) => r['subscriptions.billing_date.day'].slice(0, 10))).toEqual([
+    expect(days.map((r: Record<string, string>) => r['subscriptions.billing_date.day']!.slice(0, 10))).toEqual([
       '2026-03-01',
       '2026-03-02',
       '2026-03-03',
