@@ -38,9 +38,11 @@ function glyph(kind) {
   return svg;
 }
 
+/** The dashboard the page opens on: the address's, else the first that changed against the baseline. */
 function state() {
   const [, slug, bp] = location.hash.split('/');
-  const wb = model.workbooks.find((w) => w.slug === decodeURIComponent(slug ?? '')) ?? model.workbooks[0];
+  const first = model.workbooks.find((w) => model.against && w.changes?.changed) ?? model.workbooks[0];
+  const wb = model.workbooks.find((w) => w.slug === decodeURIComponent(slug ?? '')) ?? first;
   return { wb, bp: BREAKPOINTS.includes(bp) ? bp : 'lg' };
 }
 
@@ -147,6 +149,7 @@ function cardBody(c, marks) {
   } else if (c.glyph) {
     parts.push(el('div', { class: 'title' }, glyph(c.glyph), el('span', { text: c.visualization ?? 'chart' })));
   }
+  if (c.chart) parts.push(chartBox(c.chart));
   if (c.filter) {
     parts.push(
       el(
@@ -185,6 +188,26 @@ function cardBody(c, marks) {
   return parts;
 }
 
+/** One picture drawn by wsc (an SVG, shown as an image: nothing in it runs), or what stands in its place. */
+function picture(ch, caption) {
+  const fig = el('figure', { class: 'pic' });
+  if (caption) fig.append(el('figcaption', { class: 'muted', text: caption }));
+  if (ch.svg) {
+    fig.append(
+      el('img', { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(ch.svg)}`, alt: caption ?? 'chart' }),
+    );
+    if (ch.note) fig.append(el('div', { class: 'muted note', text: ch.note }));
+  } else if (ch.error) fig.append(el('div', { class: 'problem', text: `Cube refused the query: ${ch.error}` }));
+  else fig.append(el('div', { class: 'muted why', text: ch.why ?? '' }));
+  return fig;
+}
+
+/** A CHART card's data: its picture, or the baseline's and its own side by side. */
+function chartBox(ch) {
+  if (!ch.before || !marking()) return el('div', { class: 'chart' }, picture(ch));
+  return el('div', { class: 'chart two' }, picture(ch.before, 'before'), picture(ch, 'after'));
+}
+
 function place(box, b, colW, rowH) {
   Object.assign(box.style, {
     left: `${Math.max(0, b.x) * colW}px`,
@@ -220,6 +243,7 @@ function renderGrid(wb, bp) {
     const kinds = marks?.kinds ?? [];
     const cls = ['card'];
     if (c.outOfGrid || c.overlaps.length) cls.push('bad');
+    if (c.chart) cls.push('has-chart');
     for (const k of kinds) cls.push(`chg-${k}`);
     if (c.id === openCard) cls.push('open');
     const box = el('div', {
@@ -403,6 +427,16 @@ function render() {
   }
   if (focused) document.querySelector(`#grid .card[data-id="${CSS.escape(focused)}"] > div`)?.focus();
   $('status').textContent = wb ? `${wb.title ?? wb.name ?? wb.slug} · ${bp}` : 'no workbook in the bundle';
+  const data = model.data;
+  $('data').textContent = !data
+    ? ''
+    : data.from
+      ? `charts with data from ${data.from}`
+      : `charts without data: ${data.off}`;
+  $('data').className = data?.off ? 'off' : 'on';
+  const none = model.against && !model.workbooks.some((w) => w.changes?.changed);
+  $('nochange').hidden = !none;
+  $('nochange').textContent = none ? `No changes: no dashboard changed against ${model.against}.` : '';
   document.body.dataset.version = String(model.version);
 }
 
