@@ -31,8 +31,6 @@ export interface ChartAsk {
 type Spec = Record<string, unknown>;
 
 const FONT = 'DejaVu Sans, Verdana, sans-serif';
-/** Most categories a pie or a series shows (the rest are left out, and the picture says so). */
-const MAX_CATEGORIES = 12;
 
 /** A number in the report's format, with a fixed locale (en-US) so it reads the same everywhere. */
 export function formatValue(v: Cell, format: JsonValue | undefined): string {
@@ -136,7 +134,18 @@ function cartesian(a: ChartAsk, r: Roles): Spec {
       : undefined;
   // Bars of categories lie down: their names read across instead of standing on end under a short card.
   const across = a.kind === 'bar' && r.x !== undefined && r.x.col.kind !== 'time';
-  const encoding = across ? { y: xEncoding(r.x), x: y } : { x: xEncoding(r.x), y };
+  // Bars over time stand on a band each (a time scale would draw them a pixel wide).
+  const x =
+    a.kind === 'bar' && r.x?.col.kind === 'time'
+      ? {
+          field: fieldName(r.x.i),
+          type: 'ordinal',
+          timeUnit: 'utcyearmonthdate',
+          title: r.x.col.title,
+          axis: { format: '%Y-%m-%d' },
+        }
+      : xEncoding(r.x);
+  const encoding = across ? { y: x, x: y } : { x, y };
   const spec: Spec = {
     ...base(a),
     data: { values: data },
@@ -155,16 +164,17 @@ function cartesian(a: ChartAsk, r: Roles): Spec {
 
 function pie(a: ChartAsk, r: Roles): Spec {
   const m = r.measures[0]!;
-  const cat = r.x;
-  const data = values(a.table)
-    .filter((d) => typeof d[fieldName(m.i)] === 'number' && (d[fieldName(m.i)] as number) > 0)
-    .slice(0, MAX_CATEGORIES);
+  // A slice per category (summed over the rest, a series over time included); by time only when no category.
+  const cat = [r.x, r.series].find((c) => c !== undefined && c.col.kind === 'category') ?? r.x;
+  const data = values(a.table).filter(
+    (d) => typeof d[fieldName(m.i)] === 'number' && (d[fieldName(m.i)] as number) > 0,
+  );
   return {
     ...base(a),
     data: { values: data },
     mark: { type: 'arc', innerRadius: 0 },
     encoding: {
-      theta: { field: fieldName(m.i), type: 'quantitative', title: m.col.title },
+      theta: { field: fieldName(m.i), type: 'quantitative', title: m.col.title, aggregate: 'sum' },
       ...(cat
         ? {
             color: {
