@@ -130,7 +130,9 @@ function cardBody(c, marks) {
     const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
     if (layout.length) badges.append(el('span', { class: 'badge moved', text: layout.join(', ') }));
     if (kinds.includes('config'))
-      badges.append(el('span', { class: 'badge config', text: 'config', title: (marks.paths ?? []).join(', ') }));
+      badges.append(
+        el('span', { class: 'badge config', text: c.change ?? 'config', title: c.change ?? (marks.paths ?? []).join(', ') }),
+      );
     head.append(badges);
   }
   const parts = [head];

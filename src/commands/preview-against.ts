@@ -12,11 +12,12 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect } from '../api/connect.js';
 import type { JsonValue } from '../core/json.js';
-import type { DesiredState, LiveState } from '../core/model.js';
+import { isRef, type DesiredState, type LiveState } from '../core/model.js';
 import { diffDashboard, type ReportNames } from '../core/plan/dashboard-diff.js';
 import { UsageError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import type { Baseline } from '../preview/changes.js';
+import { reportAt, type ReportLookup } from '../preview/report-changes.js';
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
@@ -26,6 +27,12 @@ const run = promisify(execFile);
 
 /** Each workbook's baseline by slug, for a bundle as loaded now. */
 export type Baselines = (desired: DesiredState) => Map<string, Baseline>;
+
+/** A baseline: its dashboards, and its reports (what each chart was drawn from there). */
+export interface Against {
+  baselines: Baselines;
+  reports: ReportLookup;
+}
 
 export type AgainstRef = { kind: 'git'; ref: string } | { kind: 'env'; name: string };
 
@@ -124,17 +131,43 @@ function names(now: DesiredState, then: DesiredState): ReportNames {
   return { byId: () => undefined, title: (pid) => titles.get(pid) };
 }
 
-export function gitBaselines(then: DesiredState): Baselines {
+export function gitBaselines(then: DesiredState): Against {
   const before = new Map(then.workbooks.map((w) => [w.slug, draftOf(w)]));
-  return (now) => {
-    const n = names(now, then);
-    return new Map(
-      now.workbooks.map((w) => {
-        const b = before.has(w.slug) ? before.get(w.slug) : undefined;
-        const exists = before.has(w.slug);
-        return [w.slug, { before: exists ? (b ?? {}) : undefined, diff: diffDashboard(b, draftOf(w), n) }];
-      }),
-    );
+  const reports = new Map(then.reports.map((r) => [r.publicId, reportAt(r.fields, r.publicId)]));
+  const lookup: ReportLookup = (ref) => (isRef(ref) && '$report' in ref ? reports.get(ref.$report) : undefined);
+  return {
+    reports: lookup,
+    baselines: (now) => {
+      const n = names(now, then);
+      return new Map(
+        now.workbooks.map((w) => {
+          const b = before.has(w.slug) ? before.get(w.slug) : undefined;
+          const exists = before.has(w.slug);
+          return [w.slug, { before: exists ? (b ?? {}) : undefined, diff: diffDashboard(b, draftOf(w), n) }];
+        }),
+      );
+    },
+  };
+}
+
+/** The live reports by id and by publicId, as the baseline's charts read them. */
+function liveReports(live: LiveState): ReportLookup {
+  const byId = new Map(live.reports.map((r) => [r.id, r]));
+  const byPublicId = new Map(live.reports.flatMap((r) => (r.publicId ? [[r.publicId, r] as const] : [])));
+  return (ref) => {
+    const r =
+      typeof ref === 'number'
+        ? byId.get(ref)
+        : isRef(ref) && '$report' in ref
+          ? byPublicId.get(ref.$report)
+          : undefined;
+    if (r === undefined) return undefined;
+    const fields = {
+      jsonQuery: r.jsonQuery ?? undefined,
+      sqlQuery: r.sqlQuery ?? undefined,
+      meta: r.meta ?? undefined,
+    };
+    return reportAt(fields as Record<string, JsonValue | undefined>, r.publicId ?? undefined);
   };
 }
 
@@ -144,7 +177,7 @@ export async function envBaselines(
   dir: string,
   desired: DesiredState,
   ctx: CommandContext,
-): Promise<Baselines> {
+): Promise<Against> {
   const { environment: env, client } = await configure({ env: name }, ctx, { dir });
   // preview has no connection flags: their defaults.
   const conn = await connect(env, connectOptions({ verbose: false, concurrency: 8, maxRetries: 6 }, client, ctx));
@@ -155,19 +188,22 @@ export async function envBaselines(
   } finally {
     await conn.close();
   }
-  return (now) => {
-    const p = planOf(now, live, env);
-    const out = new Map<string, Baseline>();
-    for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
-    for (const c of p.changes) {
-      if (c.kind !== 'workbook') continue;
-      const slug = c.address.slice('workbook/'.length);
-      if (c.actions.includes('create')) out.set(slug, { before: undefined, diff: undefined });
-      const f = c.changes.find((x) => x.path === 'meta.dashboardDraft');
-      if (f !== undefined && !c.actions.includes('create'))
-        out.set(slug, { before: f.before ?? {}, diff: f.dashboard });
-    }
-    return out;
+  return {
+    reports: liveReports(live),
+    baselines: (now) => {
+      const p = planOf(now, live, env);
+      const out = new Map<string, Baseline>();
+      for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
+      for (const c of p.changes) {
+        if (c.kind !== 'workbook') continue;
+        const slug = c.address.slice('workbook/'.length);
+        if (c.actions.includes('create')) out.set(slug, { before: undefined, diff: undefined });
+        const f = c.changes.find((x) => x.path === 'meta.dashboardDraft');
+        if (f !== undefined && !c.actions.includes('create'))
+          out.set(slug, { before: f.before ?? {}, diff: f.dashboard });
+      }
+      return out;
+    },
   };
 }
 

@@ -8,18 +8,15 @@
 // only: environments, a token, then `/v1/load` and `/v1/cubesql`.
 import { connect, type Connection } from '../api/connect.js';
 import { openDataReader, type DataReader } from '../api/data-load.js';
-import { ChartDrawer, drawCharts, type ChartInput } from '../preview/charts.js';
-import type { PreviewCard, PreviewModel } from '../preview/model.js';
+import { ChartDrawer, drawCharts } from '../preview/charts.js';
+import type { PreviewModel } from '../preview/model.js';
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 
 export interface DataPlan {
   /** Draws the model's charts with data, or marks it with why not. */
-  draw(
-    model: PreviewModel,
-    before?: (slug: string, card: PreviewCard) => { input: ChartInput; change: string } | undefined,
-  ): Promise<PreviewModel>;
+  draw(model: PreviewModel): Promise<PreviewModel>;
   close(): Promise<void>;
 }
 
@@ -54,13 +51,13 @@ export async function dataPlan(
     return off(`no connection to read data with: ${message(e)}`);
   }
   return {
-    async draw(model, before) {
+    async draw(model) {
       // A token per drawing: a page open for hours outlives a minted token.
       const opened = await openDataReader(conn.client, conn.deploymentId, { maxRetries: 2 });
       if (!opened.ok) return { ...model, data: { off: `the Core Data API of ${name} cannot be read: ${opened.why}` } };
       const reader: DataReader = opened.reader;
       try {
-        const drawn = await drawCharts(model, new ChartDrawer(reader), before);
+        const drawn = await drawCharts(model, new ChartDrawer(reader));
         return { ...drawn, data: { from: `${name} (${new URL(reader.restUrl).host})` } };
       } finally {
         await reader.close();

@@ -20,6 +20,7 @@ import { startPreviewServer } from '../preview/server.js';
 import { dashboardSvgs } from '../preview/svg.js';
 import { pngOf } from '../preview/png.js';
 import { dataPlan } from './preview-data.js';
+import { markChartChanges } from '../preview/report-changes.js';
 import { configure } from './configure.js';
 import type { PreviewOptions } from './options.js';
 import { interrupted, type CommandContext } from './context.js';
@@ -29,7 +30,7 @@ import {
   gitBaselines,
   parseAgainst,
   removeBundleCopy,
-  type Baselines,
+  type Against,
 } from './preview-against.js';
 
 /** `--model FILE`: a `/v1/meta` answer, for the members' titles on the report cards. */
@@ -74,7 +75,7 @@ async function baselinesOf(
   dir: string,
   envName: string | undefined,
   ctx: CommandContext,
-): Promise<Baselines> {
+): Promise<Against> {
   const ref = parseAgainst(against);
   if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, ctx);
   const copy = await bundleAtRef(dir, ref.ref);
@@ -96,7 +97,7 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
   const index = opts.model !== undefined ? await readModel(opts.model, ctx) : undefined;
-  const baselines = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
+  const against = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
   const data =
     opts.out !== undefined
       ? await dataPlan(opts.withData === true, 'files carry data only with --with-data', envName, dir, ctx)
@@ -104,7 +105,11 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
   const load = async (): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> => {
     const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
     let model = previewModel(desired, diagnostics, index);
-    if (baselines !== undefined) model = markChanges(model, desired, baselines(desired), opts.against!);
+    if (against !== undefined) {
+      const base = against.baselines(desired);
+      model = markChanges(model, desired, base, opts.against!);
+      model = markChartChanges(model, (slug) => base.get(slug)?.before, against.reports);
+    }
     return { model: await data.draw(model), diagnostics };
   };
   try {

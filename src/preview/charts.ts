@@ -28,8 +28,6 @@ export interface CardChart {
   why?: string;
   /** The picture of the baseline's report or visualization, when either changed (`--against`). */
   before?: CardChart;
-  /** What changed between the two (`visualization table → bar`, `query: + subscriptions.mrr`). */
-  change?: string;
 }
 
 /** Where the data comes from: a reader of the Core Data API (or a stand-in in tests). */
@@ -147,32 +145,24 @@ export class ChartDrawer {
   }
 }
 
-/** The model with each CHART card's picture at every breakpoint (`before`: the baseline's input, per card). */
-export async function drawCharts(
-  model: PreviewModel,
-  drawer: ChartDrawer,
-  before?: (slug: string, card: PreviewCard) => { input: ChartInput; change: string } | undefined,
-): Promise<PreviewModel> {
-  const grid = async (slug: string, g: PreviewGrid): Promise<PreviewGrid> => {
+/** The model with each CHART card's picture at every breakpoint, and what it drew before where that changed. */
+export async function drawCharts(model: PreviewModel, drawer: ChartDrawer): Promise<PreviewModel> {
+  const grid = async (g: PreviewGrid): Promise<PreviewGrid> => {
     const cards = await Promise.all(
       g.cards.map(async (c): Promise<PreviewCard> => {
         const input = inputOf(c);
         if (input === undefined) return c;
-        const was = before?.(slug, c);
-        const area = chartArea(c, g, was !== undefined);
+        const area = chartArea(c, g, c.was !== undefined);
         if (area === undefined) return { ...c, chart: { why: 'the card is too small for a picture' } };
         const chart = { ...(await drawer.draw(input, area.w, area.h)) };
-        if (was !== undefined) {
-          chart.before = await drawer.draw(was.input, area.w, area.h);
-          chart.change = was.change;
-        }
+        if (c.was !== undefined) chart.before = await drawer.draw(c.was, area.w, area.h);
         return { ...c, chart };
       }),
     );
     return { ...g, cards };
   };
   const workbooks = await Promise.all(
-    model.workbooks.map(async (wb) => ({ ...wb, grids: await Promise.all(wb.grids.map((g) => grid(wb.slug, g))) })),
+    model.workbooks.map(async (wb) => ({ ...wb, grids: await Promise.all(wb.grids.map(grid)) })),
   );
   return { ...model, workbooks };
 }

@@ -10,7 +10,7 @@ import { isRef, type DesiredReport, type DesiredState } from '../core/model.js';
 import { isObj, type JsonValue } from '../core/json.js';
 import type { Diagnostic } from '../errors.js';
 import { cardContent, yamlOf, type CardContent, type Shown } from './card.js';
-import type { CardChart } from './charts.js';
+import type { CardChart, ChartInput } from './charts.js';
 import { GLYPHS, type GlyphKind } from './glyphs.js';
 import { pictureBreakpoints } from '../core/picture-names.js';
 import { workbookChanges, type Baseline, type WorkbookChanges } from './changes.js';
@@ -50,8 +50,11 @@ export interface PreviewCard extends CardContent {
   report?: PreviewReport;
   /** A reference to a report that is not in the bundle. */
   missingReport?: string;
-  /** Its report's data drawn at this card's size (`wsc preview` with data), or why not (chart-data.ts). */
+  /** Its report's data drawn at this card's size (`wsc preview` with data), or why not (charts.ts). */
   chart?: CardChart;
+  /** Against a baseline: what changed in what it draws (`visualization table → bar`), and what it drew then. */
+  change?: string;
+  was?: ChartInput;
 }
 
 export interface PreviewGrid {

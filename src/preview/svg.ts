@@ -202,6 +202,13 @@ function contentLines(c: PreviewCard, room: number): { lines: string[]; glyph: b
   return { lines: [], glyph: false };
 }
 
+/** A badge's label cut to `px` (a badge's character is 6 px wide, and it has 10 px of padding). */
+function fitBadge(label: string, px: number): string {
+  const n = Math.max(6, Math.floor((px - 10) / 6));
+  const chars = [...label];
+  return chars.length <= n ? label : `${chars.slice(0, n - 1).join('')}…`;
+}
+
 function badge(label: string, colour: string, right: number, y: number): { svg: string; width: number } {
   const w = label.length * 6 + 10;
   const x = right - w;
@@ -229,7 +236,8 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
   if (kinds.includes('added')) add('added', COLOURS.added);
   const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
   if (layout.length > 0) add(layout.join(', '), COLOURS.moved);
-  if (kinds.includes('config')) add('config', COLOURS.config);
+  // The badge names what changed in what the card draws (`visualization table → bar`), cut to half the card.
+  if (kinds.includes('config')) add(xml(fitBadge(c.change ?? 'config', r.w / 2)), COLOURS.config);
   const headRoom = right - r.x - 8;
   const type = `<tspan class="t">${xml(cut(c.type, headRoom))}</tspan>`;
   const head = `${type} <tspan class="i">${xml(cut(c.id, headRoom - (c.type.length + 1) * CHAR))}</tspan>`;
@@ -266,7 +274,8 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
     .join(' ');
   const label =
     c.report?.title ?? c.filter?.label ?? c.textLines?.[0] ?? (c.glyph !== undefined ? c.visualization : undefined);
-  const change = kinds.length > 0 ? ` [${kinds.join(', ')}${marks?.paths ? `: ${marks.paths.join(', ')}` : ''}]` : '';
+  const what = c.change ?? marks?.paths?.join(', ');
+  const change = kinds.length > 0 ? ` [${kinds.join(', ')}${what !== undefined ? `: ${what}` : ''}]` : '';
   const tip = `${c.type} ${c.id}${label !== undefined ? `: ${label}` : ''}${bad ? ` (${bad})` : ''}${change}`;
   return (
     `<g data-id="${xml(c.id)}"${kinds.length > 0 ? ` data-change="${kinds.join(' ')}"` : ''}>` +
