@@ -131,7 +131,11 @@ function cardBody(c, marks) {
     if (layout.length) badges.append(el('span', { class: 'badge moved', text: layout.join(', ') }));
     if (kinds.includes('config'))
       badges.append(
-        el('span', { class: 'badge config', text: c.change ?? 'config', title: c.change ?? (marks.paths ?? []).join(', ') }),
+        el('span', {
+          class: 'badge config',
+          text: c.change ?? 'config',
+          title: c.change ?? (marks.paths ?? []).join(', '),
+        }),
       );
     head.append(badges);
   }
@@ -275,22 +279,30 @@ function renderGrid(wb, bp) {
       grid.append(was);
     }
   }
+  $('removed-list')?.remove();
+  const list = el('ul', { id: 'removed-list' });
+  const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   for (const r of changes?.removed ?? []) {
+    // A removed widget under a card now there: its outline only; its label goes in the list under the grid.
+    const covered = g.cards.some((c) => meets(r.box, c));
+    const label = [
+      el('span', { class: 'badge removed', text: 'removed' }),
+      el('span', { class: 'type', text: `${r.type} ` }),
+      el('span', { class: 'id', text: r.id }),
+    ];
     const gone = el(
       'div',
-      { class: 'gone', 'data-removed': r.id },
-      el(
-        'div',
-        {},
-        el('span', { class: 'badge removed', text: 'removed' }),
-        el('span', { class: 'type', text: `${r.type} ` }),
-        el('span', { class: 'id', text: r.id }),
-        r.title ? el('div', { text: r.title }) : undefined,
-      ),
+      { class: covered ? 'gone covered' : 'gone', 'data-removed': r.id },
+      covered ? el('div') : el('div', {}, ...label, r.title ? el('div', { text: r.title }) : undefined),
     );
     place(gone, r.box, colW, g.rowHeight);
     grid.append(gone);
+    if (covered) {
+      const where = `the dashed red box at x ${r.box.x}, y ${r.box.y}, w ${r.box.w}, h ${r.box.h}`;
+      list.append(el('li', { 'data-removed-label': r.id }, ...label, ` ${r.title ? `${r.title} ` : ''}(${where})`));
+    }
   }
+  if (list.children.length > 0) grid.after(list);
   // A TEXT card whose markdown does not fit says so.
   for (const md of grid.querySelectorAll('.md')) if (md.scrollHeight > md.clientHeight + 1) md.classList.add('cut');
 }

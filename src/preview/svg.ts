@@ -283,6 +283,27 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
   );
 }
 
+/** Whether two grid boxes share any cell. */
+function intersects(a: GridBox, b: GridBox): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/** A removed widget whose place a card now takes: its outline only, its label in the list under the grid. */
+function coveredCard(w: RemovedCard, f: Frame): string {
+  return `<g data-removed="${xml(w.id)}"><title>${xml(`${w.type} ${w.id} removed`)}</title>${rect('gone', rectOf(w.box, f))}</g>`;
+}
+
+/** The labels of the removed widgets drawn under the grid, one line each, from `y`. */
+function removedList(ws: readonly RemovedCard[], y: number, width: number): string {
+  return ws
+    .map((w, i) => {
+      const where = `x ${w.box.x}, y ${w.box.y}, w ${w.box.w}, h ${w.box.h}`;
+      const line = `removed: ${w.type} ${w.id}${w.title !== undefined ? ` · ${w.title}` : ''} (the dashed red box at ${where})`;
+      return `<text class="e" data-removed-label="${xml(w.id)}" x="8" y="${num(y + 14 + i * LINE)}">${xml(cut(line, width - 16))}</text>`;
+    })
+    .join('');
+}
+
 function removedCard(w: RemovedCard, f: Frame): string {
   const r = rectOf(w.box, f);
   const b = badge('removed', COLOURS.removed, r.x + r.w - 4, r.y + 4);
@@ -336,14 +357,20 @@ function legend(y: number, width: number): string {
 function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: GridChanges; against: string }): string {
   const colW = g.width / g.cols;
   const top = HEADER + (changes ? LEGEND : 0);
-  const removedRows = Math.max(0, ...(changes?.grid.removed ?? []).map((w) => w.box.y + w.box.h));
+  const removed = changes?.grid.removed ?? [];
+  const removedRows = Math.max(0, ...removed.map((w) => w.box.y + w.box.h));
   const rows = Math.max(1, g.rows, removedRows);
-  const height = top + rows * g.rowHeight + PAD;
+  // A removed widget under a card now there: no label over the card's; its label goes under the grid.
+  const covered = removed.filter((w) => g.cards.some((c) => intersects(w.box, c)));
+  const gridBottom = top + rows * g.rowHeight + PAD;
+  const height = gridBottom + (covered.length > 0 ? covered.length * LINE + 10 : 0);
   const f: Frame = { g, colW, top };
   const cols: string[] = [];
   for (let i = 0; i < g.cols; i++) {
     if (i % 2 === 0)
-      cols.push(`<rect class="col" x="${num(i * colW)}" y="${top}" width="${num(colW)}" height="${height - top}"/>`);
+      cols.push(
+        `<rect class="col" x="${num(i * colW)}" y="${top}" width="${num(colW)}" height="${gridBottom - top}"/>`,
+      );
   }
   const what = changes ? ` · changes against ${changes.against}` : '';
   const title = `${wb.title ?? wb.name ?? wb.slug} · ${g.breakpoint} (${g.cols} columns)${what}`;
@@ -365,8 +392,9 @@ function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: Gri
     ...cols,
     ...g.cards.map((c) => card(c, f, marks[c.id])),
     // Over the cards: a removed widget's place may be taken by another now, and both are to be seen.
-    ...(changes?.grid.removed ?? []).map((w) => removedCard(w, f)),
+    ...removed.map((w) => (covered.includes(w) ? coveredCard(w, f) : removedCard(w, f))),
     ...olds,
+    ...(covered.length > 0 ? [removedList(covered, gridBottom, g.width)] : []),
     '</svg>',
     '',
   ].join('\n');
