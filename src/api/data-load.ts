@@ -13,7 +13,7 @@
 import pLimit from 'p-limit';
 import { request } from 'undici';
 import * as z from 'zod';
-import { tableOfLoad, tableOfSql, type DataTable } from '../core/chart-data.js';
+import { tableOfLoad, tableOfSql, type DataRead } from '../core/chart-data.js';
 import {
   DeploymentEnvironmentsList,
   DeploymentTokenResponse,
@@ -26,15 +26,13 @@ import { ApiClient } from './client.js';
 import { productionRest, refusedRestUrl, type CoreClientOptions } from './data-model.js';
 
 /** Rows read of one report at most: more than any card can draw. */
-export const DATA_ROW_LIMIT = 1000;
+const DATA_ROW_LIMIT = 1000;
 /** Milliseconds one report's data may take, polls included. */
-export const DATA_BUDGET_MS = 30_000;
+const DATA_BUDGET_MS = 30_000;
 /** Reports read at once. */
-export const DATA_CONCURRENCY = 3;
+const DATA_CONCURRENCY = 3;
 /** Bytes of one SQL answer at most. */
 const MAX_SQL_BYTES = 8 * 1024 * 1024;
-
-export type DataRead = { ok: true; table: DataTable } | { ok: false; why: string; refused?: boolean };
 
 export interface DataReaderOptions extends CoreClientOptions {
   limit?: number;

@@ -46,7 +46,9 @@ export function refusedRestUrl(raw: string): string | undefined {
 }
 
 /** The environment whose model the deployment's content queries: production, else the only one. */
-export function productionRest(envs: readonly DeploymentEnvironment[]): { env: DeploymentEnvironment; url: string } | string {
+export function productionRest(
+  envs: readonly DeploymentEnvironment[],
+): { env: DeploymentEnvironment; url: string } | string {
   const candidates = envs.filter((e) => e.type === 'production');
   const env = candidates[0] ?? (envs.length === 1 ? envs[0] : undefined);
   if (env === undefined) return `the deployment lists ${envs.length} environments and no production one`;

@@ -26,7 +26,7 @@ import { planOf, readLive, sayReading } from './steps.js';
 const run = promisify(execFile);
 
 /** Each workbook's baseline by slug, for a bundle as loaded now. */
-export type Baselines = (desired: DesiredState) => Map<string, Baseline>;
+type Baselines = (desired: DesiredState) => Map<string, Baseline>;
 
 /** A baseline: its dashboards, and its reports (what each chart was drawn from there). */
 export interface Against {

@@ -5,7 +5,7 @@
 // (`/v1/cubesql`) says each column is. Pure: the client hands over the
 // answer, the pictures read this.
 
-export type ColumnKind = 'measure' | 'time' | 'number' | 'category';
+type ColumnKind = 'measure' | 'time' | 'number' | 'category';
 
 export interface DataColumn {
   key: string;
@@ -15,6 +15,9 @@ export interface DataColumn {
 
 /** A value: a number (measures, numbers, times as epoch ms), a text, or null. */
 export type Cell = number | string | null;
+
+/** A read of a report's data: its table, or why not (`refused`: Cube refused the query, `why` its message). */
+export type DataRead = { ok: true; table: DataTable } | { ok: false; why: string; refused?: boolean };
 
 export interface DataTable {
   columns: DataColumn[];

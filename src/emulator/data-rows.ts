@@ -132,7 +132,7 @@ export function dimensionValues(name: string, m: ModelMember): string[] {
 }
 
 /** A measure's value in the row `key`: a trend over the row's place in a series, the same every time. */
-export function measureValue(name: string, m: ModelMember, key: string, index: number): string {
+function measureValue(name: string, m: ModelMember, key: string, index: number): string {
   const base = unit(`${name}|${key.replace(/\d{4}-\d\d-\d\dT[\d:.]+/g, '')}`);
   const wobble = unit(`${name}|${key}`) - 0.5;
   const grow = 1 + 0.04 * index + 0.08 * wobble;

@@ -157,10 +157,10 @@ function load(model: MetaAnswer, q: Record<string, unknown>): unknown {
     throw userError('Invalid query format: "limit" must be a positive integer');
   if (typeof rawLimit === 'number' && rawLimit > MAX_LIMIT)
     throw userError(`Invalid query format: "limit" must be at most ${MAX_LIMIT}`);
-  const data = rowsOf(axes, measures, (rawLimit) ?? DEFAULT_LIMIT);
+  const data = rowsOf(axes, measures, rawLimit ?? DEFAULT_LIMIT);
   sortRows(data, q['order']);
   return {
-    query: { ...q, limit: (rawLimit) ?? DEFAULT_LIMIT, timezone: 'UTC' },
+    query: { ...q, limit: rawLimit ?? DEFAULT_LIMIT, timezone: 'UTC' },
     data,
     annotation: { ...annotation, segments: {}, timeDimensions },
     dataSource: 'default',

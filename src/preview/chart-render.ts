@@ -18,7 +18,7 @@ function load(): Promise<{ vl: VegaLite; vega: Vega }> {
 }
 
 /** Every `id` of the SVG renamed `<prefix>-<n>` in order, with the references to it. */
-export function renameIds(svg: string, prefix: string): string {
+function renameIds(svg: string, prefix: string): string {
   const ids: string[] = [];
   for (const m of svg.matchAll(/\bid="([^"]+)"/g)) if (!ids.includes(m[1]!)) ids.push(m[1]!);
   let out = svg;

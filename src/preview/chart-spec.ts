@@ -9,7 +9,7 @@ import type { Cell, DataColumn, DataTable } from '../core/chart-data.js';
 import { isObj, type JsonValue } from '../core/json.js';
 
 /** The chart kinds drawn with data (every other visualization gets a card that says why not). */
-export const DRAWN_KINDS = ['line', 'area', 'bar', 'pie', 'kpi', 'table'] as const;
+const DRAWN_KINDS = ['line', 'area', 'bar', 'pie', 'kpi', 'table'] as const;
 export type DrawnKind = (typeof DRAWN_KINDS)[number];
 
 export function isDrawn(kind: string | undefined): kind is DrawnKind {

@@ -8,27 +8,13 @@
 // report's query or visualization changed gets the baseline's picture too.
 // The reading is given (`ChartSource`); the drawing is chart-spec.ts and
 // chart-render.ts.
-import type { DataRead } from '../api/data-load.js';
+import type { DataRead } from '../core/chart-data.js';
 import { chartSpec, isDrawn, type DrawnKind } from './chart-spec.js';
 import { renderChart } from './chart-render.js';
+import type { CardChart, ChartInput } from './chart-types.js';
 import type { GlyphKind } from './glyphs.js';
 import type { PreviewCard, PreviewGrid, PreviewModel } from './model.js';
 import { chartArea } from './svg.js';
-
-export interface CardChart {
-  /** The picture (SVG, its ids prefixed), drawn at `width`×`height`. */
-  svg?: string;
-  width?: number;
-  height?: number;
-  /** Said under the picture: rows left out. */
-  note?: string;
-  /** Cube refused the query: its message. */
-  error?: string;
-  /** Why there is no picture (not an error of the query). */
-  why?: string;
-  /** The picture of the baseline's report or visualization, when either changed (`--against`). */
-  before?: CardChart;
-}
 
 /** Where the data comes from: a reader of the Core Data API (or a stand-in in tests). */
 export interface ChartSource {
@@ -36,22 +22,12 @@ export interface ChartSource {
   sql(text: string): Promise<DataRead>;
 }
 
-/** What a card is drawn from: its report's query and how it is shown. */
-export interface ChartInput {
-  jsonQuery?: string;
-  sqlQuery?: string;
-  kind: GlyphKind;
-  visualization?: string;
-  format?: unknown;
-  stacked?: boolean;
-}
-
 const NOT_DRAWN: Partial<Record<GlyphKind, string>> = {
   pivot: 'a pivot table is drawn as a box: wsc draws lines, areas, bars, pies, KPIs and tables with data',
   map: 'a map is drawn as a box: wsc draws lines, areas, bars, pies, KPIs and tables with data',
 };
 
-export function inputOf(c: PreviewCard): ChartInput | undefined {
+function inputOf(c: PreviewCard): ChartInput | undefined {
   if (c.type !== 'CHART' || c.report === undefined) return undefined;
   const r = c.report;
   return {

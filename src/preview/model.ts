@@ -10,7 +10,7 @@ import { isRef, type DesiredReport, type DesiredState } from '../core/model.js';
 import { isObj, type JsonValue } from '../core/json.js';
 import type { Diagnostic } from '../errors.js';
 import { cardContent, yamlOf, type CardContent, type Shown } from './card.js';
-import type { CardChart, ChartInput } from './charts.js';
+import type { CardChart, ChartInput } from './chart-types.js';
 import { GLYPHS, type GlyphKind } from './glyphs.js';
 import { pictureBreakpoints } from '../core/picture-names.js';
 import { workbookChanges, type Baseline, type WorkbookChanges } from './changes.js';

@@ -6,7 +6,7 @@
 // it, so every dashboard that charts it is drawn; the card keeps what it
 // drew before (`was`), to be drawn beside what it draws now. Pure.
 import { isObj, type JsonValue } from '../core/json.js';
-import type { ChartInput } from './charts.js';
+import type { ChartInput } from './chart-types.js';
 import { glyphOf } from './glyphs.js';
 import type { PreviewCard, PreviewModel } from './model.js';
 

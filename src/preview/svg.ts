@@ -11,7 +11,7 @@
 import { pictureName, pictureStems } from '../core/picture-names.js';
 import type { GridBox } from '../core/diff-model.js';
 import type { CardMarks, GridChanges, RemovedCard } from './changes.js';
-import type { CardChart } from './charts.js';
+import type { CardChart } from './chart-types.js';
 import { GLYPHS } from './glyphs.js';
 import type { PreviewCard, PreviewGrid, PreviewWorkbook } from './model.js';
 
@@ -290,7 +290,8 @@ function intersects(a: GridBox, b: GridBox): boolean {
 
 /** A removed widget whose place a card now takes: its outline only, its label in the list under the grid. */
 function coveredCard(w: RemovedCard, f: Frame): string {
-  return `<g data-removed="${xml(w.id)}"><title>${xml(`${w.type} ${w.id} removed`)}</title>${rect('gone', rectOf(w.box, f))}</g>`;
+  const title = `<title>${xml(`${w.type} ${w.id} removed`)}</title>`;
+  return `<g data-removed="${xml(w.id)}">${title}${rect('gone', rectOf(w.box, f))}</g>`;
 }
 
 /** The labels of the removed widgets drawn under the grid, one line each, from `y`. */
@@ -298,8 +299,9 @@ function removedList(ws: readonly RemovedCard[], y: number, width: number): stri
   return ws
     .map((w, i) => {
       const where = `x ${w.box.x}, y ${w.box.y}, w ${w.box.w}, h ${w.box.h}`;
-      const line = `removed: ${w.type} ${w.id}${w.title !== undefined ? ` · ${w.title}` : ''} (the dashed red box at ${where})`;
-      return `<text class="e" data-removed-label="${xml(w.id)}" x="8" y="${num(y + 14 + i * LINE)}">${xml(cut(line, width - 16))}</text>`;
+      const title = w.title !== undefined ? ` · ${w.title}` : '';
+      const line = xml(cut(`removed: ${w.type} ${w.id}${title} (the dashed red box at ${where})`, width - 16));
+      return `<text class="e" data-removed-label="${xml(w.id)}" x="8" y="${num(y + 14 + i * LINE)}">${line}</text>`;
     })
     .join('');
 }
