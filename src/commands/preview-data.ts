@@ -8,6 +8,7 @@
 // only: environments, a token, then `/v1/load` and `/v1/cubesql`.
 import { connect, type Connection } from '../api/connect.js';
 import { openDataReader, type DataReader } from '../api/data-load.js';
+import type { DataRead } from '../core/chart-data.js';
 import { ChartDrawer, drawCharts } from '../preview/charts.js';
 import type { PreviewModel } from '../preview/model.js';
 import { configure } from './configure.js';
@@ -50,6 +51,8 @@ export async function dataPlan(
   } catch (e) {
     return off(`no connection to read data with: ${message(e)}`);
   }
+  // The page's reloads (a file saved) read each query once: a query runs in the customer's warehouse.
+  const reads = new Map<string, Promise<DataRead>>();
   return {
     async draw(model) {
       // A token per drawing: a page open for hours outlives a minted token.
@@ -57,7 +60,7 @@ export async function dataPlan(
       if (!opened.ok) return { ...model, data: { off: `the Core Data API of ${name} cannot be read: ${opened.why}` } };
       const reader: DataReader = opened.reader;
       try {
-        const drawn = await drawCharts(model, new ChartDrawer(reader));
+        const drawn = await drawCharts(model, new ChartDrawer(reader, reads));
         return { ...drawn, data: { from: `${name} (${new URL(reader.restUrl).host})` } };
       } finally {
         await reader.close();

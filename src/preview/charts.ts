@@ -49,11 +49,14 @@ function dataKey(i: ChartInput): string | undefined {
 
 /** Draws the charts of a model: reads are shared by query, pictures by query, kind and size. */
 export class ChartDrawer {
-  private readonly reads = new Map<string, Promise<DataRead>>();
   private readonly pictures = new Map<string, Promise<CardChart>>();
   private count = 0;
 
-  constructor(private readonly source: ChartSource) {}
+  /** `reads`: the reads of earlier drawings (a page's reloads read a query once; a failed read again). */
+  constructor(
+    private readonly source: ChartSource,
+    private readonly reads = new Map<string, Promise<DataRead>>(),
+  ) {}
 
   private read(i: ChartInput): Promise<DataRead> | string {
     const key = dataKey(i);
@@ -72,6 +75,9 @@ export class ChartDrawer {
     if (read === undefined) {
       read = query !== undefined ? this.source.load(query) : this.source.sql(i.sqlQuery!);
       this.reads.set(key, read);
+      void read.then((r) => {
+        if (!r.ok && r.refused !== true) this.reads.delete(key);
+      });
     }
     return read;
   }

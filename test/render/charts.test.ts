@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, test } from 'vitest';
-import { tableOfLoad, tableOfSql, type DataTable } from '../../src/core/chart-data.js';
+import { tableOfLoad, tableOfSql, type DataRead, type DataTable } from '../../src/core/chart-data.js';
+import type { ChartInput } from '../../src/preview/chart-types.js';
+import { ChartDrawer, type ChartSource } from '../../src/preview/charts.js';
 import { chartSpec, formatValue, type DrawnKind } from '../../src/preview/chart-spec.js';
 import { renderChart } from '../../src/preview/chart-render.js';
 import { runs } from '../helpers/property.js';
@@ -149,4 +151,49 @@ test('property: the same answer always gives the same picture, whatever was draw
     ),
     { numRuns: runs(15) },
   );
+});
+
+describe('the drawer', () => {
+  const card = (jsonQuery: string): ChartInput => ({ jsonQuery, kind: 'bar', visualization: 'bar' });
+  const counting = (answers: DataRead[]) => {
+    const asked: string[] = [];
+    const source: ChartSource = {
+      load: (q) => {
+        asked.push(JSON.stringify(q));
+        return Promise.resolve(answers.shift() ?? { ok: true, table: series });
+      },
+      sql: () => Promise.reject(new Error('no SQL here')),
+    };
+    return { asked, source };
+  };
+
+  test("a page's reloads read a query once (shared reads); a failed read is read again, Cube's refusal is not", async () => {
+    const q = JSON.stringify(query);
+    const { asked, source } = counting([{ ok: false, why: 'socket hang up' }]);
+    const reads = new Map<string, Promise<DataRead>>();
+    expect(await new ChartDrawer(source, reads).draw(card(q), 300, 150)).toEqual({ why: 'no data: socket hang up' });
+    await new Promise((r) => setImmediate(r));
+    const drawn = await new ChartDrawer(source, reads).draw(card(q), 300, 150);
+    expect(drawn.svg).toContain('mark-rect');
+    await new ChartDrawer(source, reads).draw(card(q), 320, 160);
+    expect(asked).toHaveLength(2);
+    const refused = counting([{ ok: false, why: "'x' not found for path 'a.x'", refused: true }]);
+    const kept = new Map<string, Promise<DataRead>>();
+    expect(await new ChartDrawer(refused.source, kept).draw(card('{"measures":["a.x"]}'), 300, 150)).toEqual({
+      error: "'x' not found for path 'a.x'",
+    });
+    await new Promise((r) => setImmediate(r));
+    await new ChartDrawer(refused.source, kept).draw(card('{"measures":["a.x"]}'), 300, 150);
+    expect(refused.asked).toHaveLength(1);
+  });
+
+  test('a kind not drawn with data, or a query that is not JSON: the card says why, nothing is read', async () => {
+    const { asked, source } = counting([]);
+    const d = new ChartDrawer(source);
+    expect(await d.draw({ ...card('{}'), kind: 'pivot' }, 300, 150)).toEqual({
+      why: 'a pivot table is drawn as a box: wsc draws lines, areas, bars, pies, KPIs and tables with data',
+    });
+    expect(await d.draw(card('{nope'), 300, 150)).toEqual({ why: 'its jsonQuery is not JSON' });
+    expect(asked).toEqual([]);
+  });
 });
