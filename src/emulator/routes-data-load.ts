@@ -11,7 +11,8 @@
 // expressions over one member, FROM a cube, with LIMIT; WHERE, GROUP BY and
 // ORDER BY are read past. It answers newline-delimited JSON (a schema line,
 // then data), or refuses what it cannot read with Cube's `{error}`.
-import type { MetaAnswer } from '../domain/data-model.js';
+import type { CubeModel } from './cube-model.js';
+import { planQuery } from './cube-query.js';
 import {
   hasCube,
   memberOf,
@@ -45,7 +46,8 @@ export function isDataPath(path: string): boolean {
 const asked = new WeakMap<object, Map<string, number>>();
 
 export interface DataRequest {
-  model: MetaAnswer | null;
+  /** The whole model (hidden members too: Cube answers queries that name them). */
+  model: CubeModel | null;
   method: string;
   url: URL;
   body: unknown;
@@ -80,6 +82,8 @@ export function dataRoute(req: DataRequest): unknown {
   if (!counts) asked.set(model, (counts = new Map<string, number>()));
   const n = (counts.get(key) ?? 0) + 1;
   counts.set(key, n);
+  // Refused as the planner refuses it (`/v1/sql`'s own verdict and words), before anything waits.
+  planQuery(model, query);
   if (n <= req.continueWait) return { error: 'Continue wait' };
   return load(model, query as Record<string, unknown>);
 }
@@ -93,7 +97,7 @@ function names(q: Record<string, unknown>, k: string): string[] {
 }
 
 /** The member, or Cube's refusal naming what is missing. */
-function need(model: MetaAnswer, name: string, role: ModelMember['role']): ModelMember {
+function need(model: CubeModel, name: string, role: ModelMember['role']): ModelMember {
   const [cube, member] = name.split('.');
   if (member === undefined) throw userError(`Invalid query format: "${name}" is not a member name (cube.member)`);
   if (!hasCube(model, cube!)) throw userError(`Cube '${cube}' not found for path '${name}'`);
@@ -112,7 +116,7 @@ function granularity(dim: string, g: string, m: ModelMember): string {
 
 const annotationOf = (m: ModelMember) => ({ title: m.title, shortTitle: m.title, type: m.type });
 
-function load(model: MetaAnswer, q: Record<string, unknown>): unknown {
+function load(model: CubeModel, q: Record<string, unknown>): unknown {
   const measures = names(q, 'measures').map((key) => ({ key, member: need(model, key, 'measure') }));
   for (const s of names(q, 'segments')) need(model, s, 'segment');
   const axes: Axis[] = [];
@@ -238,7 +242,7 @@ function sqlColumn(item: string, cube: string): SqlColumn {
   };
 }
 
-function cubeSql(model: MetaAnswer, sql: string): string {
+function cubeSql(model: CubeModel, sql: string): string {
   const m = /^\s*SELECT\s+([\s\S]+?)\s+FROM\s+"?([A-Za-z_]\w*)"?([\s\S]*)$/i.exec(sql);
   if (!m) throw userError('Error during planning: only SELECT … FROM <cube> is read by this server');
   const [, list, cube, rest] = m;

@@ -1,6 +1,6 @@
 // The emulator's Core Data API serves data: `/v1/load` answers rows made from its model (a series over time,
 // categories, numbers as strings), the same rows every time, with Cube's annotation; Cube's refusals for what
-// the model lacks; "Continue wait" under `continue-wait=N`; the minted token alone opens it; `/v1/cubesql`
+// the model lacks (the planner's, as `/v1/sql` gives them); a hidden member answered, as Cube answers it; "Continue wait" under `continue-wait=N`; the minted token alone opens it; `/v1/cubesql`
 // answers newline-delimited JSON for the SQL it reads and refuses the rest.
 import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -72,6 +72,13 @@ describe('the emulator serves data at /v1/load', () => {
     expect(JSON.parse((await post(other.emu, 'load', { query: SERIES }, other.token)).text).data).toEqual(body.data);
   });
 
+  test('a member /v1/meta hides (a primary key) is answered, as Cube answers it', async () => {
+    const { emu, token } = await emulator();
+    const a = await post(emu, 'load', { query: { measures: ['accounts.count'], dimensions: ['accounts.id'] } }, token);
+    expect(a.status, a.text).toBe(200);
+    expect(JSON.parse(a.text).data).toHaveLength(5);
+  });
+
   test('limit, order and a dateRange are honoured', async () => {
     const { emu, token } = await emulator();
     const q = {
@@ -105,7 +112,8 @@ describe('the emulator serves data at /v1/load', () => {
     const cases: [unknown, RegExp][] = [
       [{ measures: ['nosuchcube.count'] }, /Cube 'nosuchcube' not found for path 'nosuchcube.count'/],
       [{ measures: ['subscriptions.mrrr'] }, /'mrrr' not found for path 'subscriptions.mrrr'/],
-      [{ measures: ['accounts.region'] }, /'accounts.region' is a dimension, not a measure/],
+      // A dimension under measures: Cube's planner says it as for a missing member.
+      [{ measures: ['accounts.region'] }, /'region' not found for path 'accounts.region'/],
       [
         {
           measures: ['subscriptions.count'],

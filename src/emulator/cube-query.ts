@@ -1,0 +1,238 @@
+// Cube's query planner's verdict on a REST query (`/v1/sql`, `/v1/dry-run`),
+// with its texts (api/cube-core-data-api-facts.md; held to the open-source
+// server by test/e2e/cube-contract.test.ts): the format (cube-query-format.ts),
+// then each member in its role against the WHOLE model (hidden members and
+// cubes too: Cube plans queries that name them), the granularities, and a
+// join path between the cubes the query reads.
+import { checkQueryFormat, CubeError } from './cube-query-format.js';
+import { STANDARD_GRANULARITIES } from '../domain/data-model.js';
+import { connectedComponents, type CubeDef, type CubeMember, type CubeModel, type MemberRole } from './cube-model.js';
+
+type Obj = Record<string, unknown>;
+
+export interface PlannedMember {
+  name: string;
+  member: CubeMember;
+  /** The cube the member reads from: a view member's aliased cube. */
+  cube: string;
+}
+
+interface PlannedTimeDimension extends PlannedMember {
+  granularity?: string;
+  dateRange?: unknown;
+}
+
+interface PlannedFilter extends PlannedMember {
+  operator: string;
+  values: (string | null)[];
+}
+
+/** A query the planner accepts, in Cube's normalised form. */
+export interface PlannedQuery {
+  measures: PlannedMember[];
+  dimensions: PlannedMember[];
+  segments: PlannedMember[];
+  timeDimensions: PlannedTimeDimension[];
+  /** Leaves of the filter tree (its and/or structure does not change the verdict). */
+  filters: PlannedFilter[];
+  order: [string, 'asc' | 'desc'][];
+  limit: number;
+  offset?: number;
+  timezone: string;
+  /** The cubes read, in Cube's order; the first is the root of the join tree. */
+  cubes: string[];
+  /** The normalised query as `/v1/dry-run` shows it. */
+  normalized: Obj;
+  /** A time dimension's `compareDateRange`: one query per range (Cube answers a list). */
+  compareRanges: number;
+}
+
+/** Cube's `dbQueryDefaultLimit`. */
+const DEFAULT_LIMIT = 10_000;
+
+const userError = (m: string) => new CubeError(m, true);
+
+/** A lookup of the model's cubes by name. */
+export function cubesByName(model: CubeModel): Map<string, CubeDef> {
+  return new Map(model.cubes.map((c) => [c.name, c]));
+}
+
+/** `cube.member` in one role (or `filter`: any role), with Cube's "not found" texts. */
+function resolve(cubes: Map<string, CubeDef>, path: string, roles: readonly MemberRole[]): PlannedMember {
+  const [cubeName, memberName] = path.split('.') as [string, string];
+  const cube = cubes.get(cubeName);
+  if (!cube) throw userError(`Cube '${cubeName}' not found for path '${path}'`);
+  for (const role of roles) {
+    const member = cube[role].find((m) => m.name === path || m.name === memberName);
+    if (member) return { name: path, member, cube: sourceCube(cube, member) };
+  }
+  throw userError(`'${memberName}' not found for path '${path}'`);
+}
+
+/**
+ * The cube a member reads: its own, or for a view member the cube of its
+ * `aliasMember` (a view's segment has none in /v1/meta: the view's first cube).
+ */
+function sourceCube(cube: CubeDef, member: CubeMember): string {
+  if (cube.type !== 'view') return cube.name;
+  const alias = member.aliasMember ?? [...cube.measures, ...cube.dimensions].find((m) => m.aliasMember)?.aliasMember;
+  return alias ? alias.split('.')[0]! : cube.name;
+}
+
+function leaves(filters: Obj[]): Obj[] {
+  return filters.flatMap((f) => (Array.isArray(f['or'] ?? f['and']) ? leaves((f['or'] ?? f['and']) as Obj[]) : [f]));
+}
+
+/** Whether `root` reaches every other cube by declared joins (Cube's join graph is directed). */
+function reachesAll(edges: Map<string, string[]>, root: string, cubes: string[]): boolean {
+  const seen = new Set([root]);
+  const todo = [root];
+  while (todo.length > 0) {
+    for (const next of edges.get(todo.pop()!) ?? []) if (!seen.has(next) && seen.add(next)) todo.push(next);
+  }
+  return cubes.every((c) => seen.has(c));
+}
+
+/** The cubes in join order (a root that reaches the others first), or Cube's "Can't find join path". */
+function joinOrder(model: CubeModel, cubes: string[]): string[] {
+  if (cubes.length < 2) return cubes;
+  const fail = () => userError(`Can't find join path to join ${cubes.map((c) => `'${c}'`).join(', ')}`);
+  if (!model.cubes.some((c) => c.joins !== undefined)) {
+    // A model file without joins: `connectedComponent` says which cubes join.
+    const components = connectedComponents(model);
+    const first = components.get(cubes[0]!);
+    if (first === undefined || cubes.some((c) => components.get(c) !== first)) throw fail();
+    return cubes;
+  }
+  const edges = new Map(model.cubes.map((c) => [c.name, (c.joins ?? []).map((j) => j.name)]));
+  const root = cubes.find((c) => reachesAll(edges, c, cubes));
+  if (root === undefined) throw fail();
+  return [root, ...cubes.filter((c) => c !== root)];
+}
+
+function granularityOf(td: PlannedTimeDimension): void {
+  const g = td.granularity;
+  if (g === undefined || (STANDARD_GRANULARITIES as readonly string[]).includes(g)) return;
+  if (!td.member.granularities?.some((x) => x.name === g))
+    throw userError(`Granularity "${g}" does not exist in dimension ${td.name}`);
+}
+
+/** The planner's verdict: the planned query, or a CubeError with Cube's status and text. */
+export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
+  checkQueryFormat(query);
+  const cubes = cubesByName(model);
+  const list = (k: string) => ((query[k] ?? []) as string[]).map(String);
+  const dims = list('dimensions');
+  const suffixed = dims.filter((d) => d.split('.').length === 3);
+  const rawTds: Obj[] = [
+    ...((query['timeDimensions'] ?? []) as Obj[]),
+    ...suffixed.map((d) => ({ dimension: d.split('.').slice(0, 2).join('.'), granularity: d.split('.')[2] })),
+  ];
+  const measures = list('measures').map((m) => resolve(cubes, m, ['measures']));
+  // A segment under `dimensions` is planned as a boolean column (Cube's own answer).
+  const dimensions = dims
+    .filter((d) => !suffixed.includes(d))
+    .map((d) => resolve(cubes, d, ['dimensions', 'segments']));
+  const segments = list('segments').map((s) => resolve(cubes, s, ['segments']));
+  const timeDimensions = rawTds.map((td): PlannedTimeDimension => {
+    const planned: PlannedTimeDimension = resolve(cubes, td['dimension'] as string, ['dimensions']);
+    if (typeof td['granularity'] === 'string') planned.granularity = td['granularity'];
+    if (td['dateRange'] !== undefined) planned.dateRange = td['dateRange'];
+    return planned;
+  });
+  const filters = leaves((query['filters'] ?? []) as Obj[]).map((f): PlannedFilter => ({
+    ...resolve(cubes, (f['member'] ?? f['dimension']) as string, ['dimensions', 'measures', 'segments']),
+    operator: f['operator'] as string,
+    values: ((f['values'] ?? []) as unknown[]).map((v) => (v === null ? null : String(v))),
+  }));
+  timeDimensions.forEach(granularityOf);
+  for (const f of (query['filters'] ?? []) as Obj[]) mixedCondition(cubes, f);
+  // Cube collects the cubes from measures, dimensions, segments, dimension filters, measure filters, time dimensions.
+  const read = [
+    ...measures,
+    ...dimensions,
+    ...segments,
+    ...filters.filter((f) => !measureLike(f)),
+    ...filters.filter(measureLike),
+    ...timeDimensions,
+  ].map((m) => m.cube);
+  const order = orderOf(query, measures, dimensions, timeDimensions);
+  const limit = typeof query['limit'] === 'number' ? query['limit'] : DEFAULT_LIMIT;
+  const timezone = typeof query['timezone'] === 'string' ? query['timezone'] : 'UTC';
+  return {
+    measures,
+    dimensions,
+    segments,
+    timeDimensions,
+    filters,
+    order,
+    limit,
+    ...(typeof query['offset'] === 'number' ? { offset: query['offset'] } : {}),
+    timezone,
+    cubes: joinOrder(model, [...new Set(read)]),
+    compareRanges: Math.max(
+      0,
+      ...rawTds.map((td) => (Array.isArray(td['compareDateRange']) ? td['compareDateRange'].length : 0)),
+    ),
+    normalized: {
+      ...query,
+      measures: measures.map((m) => m.name),
+      dimensions: dimensions.map((d) => d.name),
+      timeDimensions: rawTds,
+      filters: query['filters'] ?? [],
+      order: order.map(([k, d]) => ({ [k]: d })),
+      limit,
+      timezone,
+      rowLimit: limit,
+      queryType: 'regularQuery',
+    },
+  };
+}
+
+const measureLike = (f: PlannedFilter) => f.member.aggType !== undefined;
+
+/** A filter as Cube normalises it (values as strings, `dimension` renamed `member`), for its error texts. */
+function normalizedFilter(f: Obj): Obj {
+  const group = Array.isArray(f['or']) ? 'or' : Array.isArray(f['and']) ? 'and' : undefined;
+  if (group) return { ...f, [group]: (f[group] as Obj[]).map(normalizedFilter) };
+  const res: Obj = { ...f };
+  if (Array.isArray(f['values'])) res['values'] = (f['values'] as unknown[]).map((v) => (v == null ? v : String(v)));
+  if (f['dimension'] !== undefined) {
+    res['member'] = f['dimension'];
+    delete res['dimension'];
+  }
+  return res;
+}
+
+/** An and/or group may hold dimensions (and segments) or measures, not both (Cube's filter tree). */
+function mixedCondition(cubes: Map<string, CubeDef>, f: Obj): void {
+  const group = (f['or'] ?? f['and']) as Obj[] | undefined;
+  if (!Array.isArray(group)) return;
+  const kinds = new Set(
+    leaves(group).map((l) => {
+      const path = (l['member'] ?? l['dimension']) as string;
+      const cube = cubes.get(path.split('.')[0]!);
+      return cube?.measures.some((m) => m.name === path) ? 'measure' : 'dimension';
+    }),
+  );
+  if (kinds.size > 1)
+    throw userError(`You cannot use dimension and measure in same condition: ${JSON.stringify(normalizedFilter(f))}`);
+  group.forEach((g) => mixedCondition(cubes, g));
+}
+
+/** The order Cube plans: the query's (unselected members kept as written), else its default. */
+function orderOf(
+  query: Obj,
+  measures: PlannedMember[],
+  dimensions: PlannedMember[],
+  tds: PlannedTimeDimension[],
+): [string, 'asc' | 'desc'][] {
+  const o = query['order'];
+  if (Array.isArray(o)) return o.map((e) => [String((e as unknown[])[0]), (e as unknown[])[1] as 'asc' | 'desc']);
+  if (o && typeof o === 'object') return Object.entries(o as Record<string, 'asc' | 'desc'>);
+  const grained = tds.find((t) => t.granularity !== undefined);
+  if (grained) return [[grained.name, 'asc']];
+  if (measures[0]) return [[measures[0].name, 'desc']];
+  if (dimensions[0]) return [[dimensions[0].name, 'asc']];
+  return [];
+}
