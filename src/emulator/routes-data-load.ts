@@ -24,6 +24,9 @@ import {
   type ModelMember,
 } from './data-rows.js';
 import { HttpError, notFound } from './http-error.js';
+import { authorize } from './routes-core-data-api.js';
+import type { Store } from './store.js';
+import type { DataModelState } from './types.js';
 import { JsonText } from './render.js';
 
 /** A refusal with Cube's own body: `{ error }`, no NestJS members. */
@@ -45,7 +48,7 @@ export function isDataPath(path: string): boolean {
 /** How many times each query has been asked, per model (for `continue-wait`). */
 const asked = new WeakMap<object, Map<string, number>>();
 
-export interface DataRequest {
+interface DataRequest {
   /** The whole model (hidden members too: Cube answers queries that name them). */
   model: CubeModel | null;
   method: string;
@@ -55,7 +58,20 @@ export interface DataRequest {
   continueWait: number;
 }
 
-export function dataRoute(req: DataRequest): unknown {
+/** One request to `/v1/load` or `/v1/cubesql`: the deployment token checked as `/v1/meta` checks it, then answered. */
+export function dataApi(
+  state: DataModelState,
+  store: Store,
+  req: { method: string; url: URL; auth: string | undefined; body: { parsed: unknown; error?: HttpError } },
+  faults: { continueWait?: number } | undefined,
+): unknown {
+  authorize(state, store, req.auth);
+  if (req.body.error) throw req.body.error;
+  const { method, url } = req;
+  return dataRoute({ model: state.model, method, url, body: req.body.parsed, continueWait: faults?.continueWait ?? 0 });
+}
+
+function dataRoute(req: DataRequest): unknown {
   const { model, method, url } = req;
   if (model === null) throw notFound('The deployment has no data model');
   const body = (req.body ?? {}) as Record<string, unknown>;

@@ -1,7 +1,8 @@
 // The emulator's Core Data API serves data: `/v1/load` answers rows made from its model (a series over time,
 // categories, numbers as strings), the same rows every time, with Cube's annotation; Cube's refusals for what
-// the model lacks (the planner's, as `/v1/sql` gives them); a hidden member answered, as Cube answers it; "Continue wait" under `continue-wait=N`; the minted token alone opens it; `/v1/cubesql`
-// answers newline-delimited JSON for the SQL it reads and refuses the rest.
+// the model lacks (the planner's, as `/v1/sql` gives them); a hidden member answered, as Cube answers it;
+// "Continue wait" under `continue-wait=N`; the minted token alone opens it; `/v1/cubesql` answers
+// newline-delimited JSON for the SQL it reads and refuses the rest.
 import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
