@@ -130,7 +130,7 @@ function refusalOf(e: unknown): string | undefined {
  * The Core Data API, by a client that holds the minted token alone (no `Bearer`, as Cube takes it). A
  * signal (the run failed, or the check's time is up) closes it: what is in flight ends at once.
  */
-export class CoreApi {
+class CoreApi {
   private readonly client: ApiClient;
   private readonly label: string;
   private readonly onAbort = () => void this.close();

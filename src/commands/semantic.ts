@@ -24,9 +24,9 @@ import type { CommandContext } from './context.js';
 import { visible } from '../visible.js';
 
 /** The time the whole step may take, from its start: past it, what is not known is a warning. */
-export const SEMANTIC_BUDGET_MS = 10_000;
+const SEMANTIC_BUDGET_MS = 10_000;
 /** Queries asked of Cube's planner at once (its connections). */
-const PLANNER_CONCURRENCY = 4;
+export const PLANNER_CONCURRENCY = 4;
 
 export interface SemanticRequest {
   skip?: boolean | undefined;

@@ -40,11 +40,6 @@ export const DeploymentTokenResponse = z.looseObject({ cubeApiToken: z.string().
 // `isVisible: false` / `public: false` in dev mode. Types stay open strings
 // (a newer Cube may add one): the constants below say what Cube sends today.
 
-/** The `type` of every measure in Cube's `/v1/meta` (the aggregation is `aggType`). */
-export const MEASURE_TYPE = 'number';
-/** The dimension types Cube knows; only `time` takes a granularity. */
-export const DIMENSION_TYPES = ['string', 'number', 'time', 'boolean', 'geo'] as const;
-export type DimensionType = (typeof DIMENSION_TYPES)[number];
 /** The granularities Cube gives every time dimension (not listed in `/v1/meta`). */
 export const STANDARD_GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 
@@ -77,11 +72,10 @@ const MetaMeasure = z.looseObject({
   /** `count`, `sum`, `avg`, `countDistinct`, `number`, … */
   aggType: nullishString,
 });
-export type MetaMeasure = z.infer<typeof MetaMeasure>;
 
 const MetaDimension = z.looseObject({
   ...memberFields,
-  /** One of DIMENSION_TYPES. */
+  /** `string`, `number`, `time`, `boolean` or `geo` (only `time` takes a granularity). */
   type: nullishString,
   primaryKey: z.boolean().nullish(),
   /** A time dimension's custom granularities (the standard ones are not listed). */
@@ -91,10 +85,6 @@ export type MetaDimension = z.infer<typeof MetaDimension>;
 
 /** A segment: no `type`. */
 const MetaSegment = z.looseObject({ ...memberFields });
-export type MetaSegment = z.infer<typeof MetaSegment>;
-
-/** Any member, as the index reads it. */
-export type MetaMember = MetaMeasure | MetaDimension | MetaSegment;
 
 const MetaCube = z.looseObject({
   name: z.string(),
@@ -110,7 +100,6 @@ const MetaCube = z.looseObject({
   dimensions: z.array(MetaDimension).nullish(),
   segments: z.array(MetaSegment).nullish(),
 });
-export type MetaCube = z.infer<typeof MetaCube>;
 
 /** `GET {rest url}/v1/meta`: the cubes and views of the deployment's model. */
 export const MetaAnswer = z.looseObject({ cubes: z.array(MetaCube) });

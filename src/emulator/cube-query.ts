@@ -15,6 +15,8 @@ export interface PlannedMember {
   member: CubeMember;
   /** The cube the member reads from: a view member's aliased cube. */
   cube: string;
+  /** The cubes joined to reach it: its cube, or a view's path from its first cube (Cube's join hint). */
+  path: string[];
 }
 
 interface PlannedTimeDimension extends PlannedMember {
@@ -57,62 +59,93 @@ export function cubesByName(model: CubeModel): Map<string, CubeDef> {
   return new Map(model.cubes.map((c) => [c.name, c]));
 }
 
-/** `cube.member` in one role (or `filter`: any role), with Cube's "not found" texts. */
-function resolve(cubes: Map<string, CubeDef>, path: string, roles: readonly MemberRole[]): PlannedMember {
+/** The model as the planner walks it: cubes by name, and the directed join graph (none without `joins`). */
+interface Graph {
+  model: CubeModel;
+  cubes: Map<string, CubeDef>;
+  edges: Map<string, string[]> | undefined;
+}
+
+function graphOf(model: CubeModel): Graph {
+  const joined = model.cubes.some((c) => c.joins !== undefined);
+  const edges = joined ? new Map(model.cubes.map((c) => [c.name, (c.joins ?? []).map((j) => j.name)])) : undefined;
+  return { model, cubes: cubesByName(model), edges };
+}
+
+/** `cube.member` in one of `roles`, with Cube's "not found" texts. */
+function resolve(g: Graph, path: string, roles: readonly MemberRole[]): PlannedMember {
   const [cubeName, memberName] = path.split('.') as [string, string];
-  const cube = cubes.get(cubeName);
+  const cube = g.cubes.get(cubeName);
   if (!cube) throw userError(`Cube '${cubeName}' not found for path '${path}'`);
   for (const role of roles) {
     const member = cube[role].find((m) => m.name === path || m.name === memberName);
-    if (member) return { name: path, member, cube: sourceCube(cube, member) };
+    if (member) {
+      if (cube.type !== 'view') return { name: path, member, cube: cubeName, path: [cubeName] };
+      const hint = viewPath(g, cube, member);
+      return { name: path, member, cube: hint[hint.length - 1]!, path: hint };
+    }
   }
   throw userError(`'${memberName}' not found for path '${path}'`);
 }
 
+/** The cubes reached from `root` by declared joins, each with the path that reaches it. */
+function reach(g: Graph, root: string): Map<string, string[]> {
+  const paths = new Map([[root, [root]]]);
+  const todo = [root];
+  while (todo.length > 0) {
+    const at = todo.shift()!;
+    for (const next of g.edges?.get(at) ?? [])
+      if (!paths.has(next)) {
+        paths.set(next, [...paths.get(at)!, next]);
+        todo.push(next);
+      }
+  }
+  return paths;
+}
+
 /**
- * The cube a member reads: its own, or for a view member the cube of its
- * `aliasMember` (a view's segment has none in /v1/meta: the view's first cube).
+ * A view member's join path: from the view's first cube (the one whose joins
+ * reach the others its members expose) to the cube of its `aliasMember`. A
+ * view's segment has no `aliasMember` in /v1/meta: it reads the first cube.
  */
-function sourceCube(cube: CubeDef, member: CubeMember): string {
-  if (cube.type !== 'view') return cube.name;
-  const alias = member.aliasMember ?? [...cube.measures, ...cube.dimensions].find((m) => m.aliasMember)?.aliasMember;
-  return alias ? alias.split('.')[0]! : cube.name;
+function viewPath(g: Graph, view: CubeDef, member: CubeMember): string[] {
+  const aliased = [...view.measures, ...view.dimensions].flatMap((m) => (m.aliasMember ? [m.aliasMember] : []));
+  const cubesOf = [...new Set(aliased.map((a) => a.split('.')[0]!))];
+  const root = cubesOf.find((c) => cubesOf.every((o) => reach(g, c).has(o))) ?? cubesOf[0] ?? view.name;
+  const target = member.aliasMember?.split('.')[0] ?? root;
+  return reach(g, root).get(target) ?? [target];
 }
 
 function leaves(filters: Obj[]): Obj[] {
   return filters.flatMap((f) => (Array.isArray(f['or'] ?? f['and']) ? leaves((f['or'] ?? f['and']) as Obj[]) : [f]));
 }
 
-/** Whether `root` reaches every other cube by declared joins (Cube's join graph is directed). */
-function reachesAll(edges: Map<string, string[]>, root: string, cubes: string[]): boolean {
-  const seen = new Set([root]);
-  const todo = [root];
-  while (todo.length > 0) {
-    for (const next of edges.get(todo.pop()!) ?? []) if (!seen.has(next) && seen.add(next)) todo.push(next);
-  }
-  return cubes.every((c) => seen.has(c));
-}
-
 /** The cubes in join order (a root that reaches the others first), or Cube's "Can't find join path". */
-function joinOrder(model: CubeModel, cubes: string[]): string[] {
+function joinOrder(g: Graph, members: PlannedMember[]): string[] {
+  const hints = [...new Map(members.map((m) => [m.path.join(','), m.path])).values()];
+  const cubes = [...new Set(hints.flat())];
   if (cubes.length < 2) return cubes;
-  const fail = () => userError(`Can't find join path to join ${cubes.map((c) => `'${c}'`).join(', ')}`);
-  if (!model.cubes.some((c) => c.joins !== undefined)) {
+  const fail = () => userError(`Can't find join path to join ${hints.map((h) => `'${h.join(',')}'`).join(', ')}`);
+  if (g.edges === undefined) {
     // A model file without joins: `connectedComponent` says which cubes join.
-    const components = connectedComponents(model);
+    const components = connectedComponents(g.model);
     const first = components.get(cubes[0]!);
     if (first === undefined || cubes.some((c) => components.get(c) !== first)) throw fail();
     return cubes;
   }
-  const edges = new Map(model.cubes.map((c) => [c.name, (c.joins ?? []).map((j) => j.name)]));
-  const root = cubes.find((c) => reachesAll(edges, c, cubes));
+  const root = cubes.find((c) => {
+    const reached = reach(g, c);
+    return cubes.every((o) => reached.has(o));
+  });
   if (root === undefined) throw fail();
   return [root, ...cubes.filter((c) => c !== root)];
 }
 
+const isStandard = (g: string) => (STANDARD_GRANULARITIES as readonly string[]).includes(g);
+
 function granularityOf(td: PlannedTimeDimension): void {
   const g = td.granularity;
-  if (g === undefined || (STANDARD_GRANULARITIES as readonly string[]).includes(g)) return;
+  if (g === undefined || isStandard(g)) return;
   if (!td.member.granularities?.some((x) => x.name === g))
     throw userError(`Granularity "${g}" does not exist in dimension ${td.name}`);
 }
@@ -120,7 +153,7 @@ function granularityOf(td: PlannedTimeDimension): void {
 /** The planner's verdict: the planned query, or a CubeError with Cube's status and text. */
 export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
   checkQueryFormat(query);
-  const cubes = cubesByName(model);
+  const g = graphOf(model);
   const list = (k: string) => ((query[k] ?? []) as string[]).map(String);
   const dims = list('dimensions');
   const suffixed = dims.filter((d) => d.split('.').length === 3);
@@ -128,25 +161,43 @@ export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
     ...((query['timeDimensions'] ?? []) as Obj[]),
     ...suffixed.map((d) => ({ dimension: d.split('.').slice(0, 2).join('.'), granularity: d.split('.')[2] })),
   ];
-  const measures = list('measures').map((m) => resolve(cubes, m, ['measures']));
+  // Cube's order: custom granularities first (each time dimension's member, then the granularity), then the
+  // members in their roles (measures, dimensions, segments), and/or groups, filters, time dimensions.
+  for (const td of rawTds) {
+    const grain = td['granularity'];
+    if (typeof grain === 'string' && !isStandard(grain))
+      granularityOf({ ...resolve(g, td['dimension'] as string, ['dimensions']), granularity: grain });
+  }
+  const filterLeaves = leaves((query['filters'] ?? []) as Obj[]);
+  // Then every member's cube, before any member.
+  for (const path of [
+    ...list('measures'),
+    ...dims,
+    ...list('segments'),
+    ...filterLeaves.map((f) => (f['member'] ?? f['dimension']) as string),
+    ...rawTds.map((td) => td['dimension'] as string),
+  ]) {
+    const cube = path.split('.')[0]!;
+    if (!g.cubes.has(cube))
+      throw userError(`Cube '${cube}' not found for path '${path.split('.').slice(0, 2).join('.')}'`);
+  }
+  const measures = list('measures').map((m) => resolve(g, m, ['measures']));
   // A segment under `dimensions` is planned as a boolean column (Cube's own answer).
-  const dimensions = dims
-    .filter((d) => !suffixed.includes(d))
-    .map((d) => resolve(cubes, d, ['dimensions', 'segments']));
-  const segments = list('segments').map((s) => resolve(cubes, s, ['segments']));
+  const dimensions = dims.filter((d) => !suffixed.includes(d)).map((d) => resolve(g, d, ['dimensions', 'segments']));
+  const segments = list('segments').map((s) => resolve(g, s, ['segments']));
+  for (const f of (query['filters'] ?? []) as Obj[]) mixedCondition(g.cubes, f);
+  const filters = filterLeaves.map((f): PlannedFilter => ({
+    ...resolve(g, (f['member'] ?? f['dimension']) as string, ['dimensions', 'measures', 'segments']),
+    operator: f['operator'] as string,
+    values: ((f['values'] ?? []) as unknown[]).map((v) => (v === null ? null : String(v))),
+  }));
   const timeDimensions = rawTds.map((td): PlannedTimeDimension => {
-    const planned: PlannedTimeDimension = resolve(cubes, td['dimension'] as string, ['dimensions']);
+    // A segment is taken as a time dimension too (its SQL then fails in the warehouse), as Cube does.
+    const planned: PlannedTimeDimension = resolve(g, td['dimension'] as string, ['dimensions', 'segments']);
     if (typeof td['granularity'] === 'string') planned.granularity = td['granularity'];
     if (td['dateRange'] !== undefined) planned.dateRange = td['dateRange'];
     return planned;
   });
-  const filters = leaves((query['filters'] ?? []) as Obj[]).map((f): PlannedFilter => ({
-    ...resolve(cubes, (f['member'] ?? f['dimension']) as string, ['dimensions', 'measures', 'segments']),
-    operator: f['operator'] as string,
-    values: ((f['values'] ?? []) as unknown[]).map((v) => (v === null ? null : String(v))),
-  }));
-  timeDimensions.forEach(granularityOf);
-  for (const f of (query['filters'] ?? []) as Obj[]) mixedCondition(cubes, f);
   // Cube collects the cubes from measures, dimensions, segments, dimension filters, measure filters, time dimensions.
   const read = [
     ...measures,
@@ -155,7 +206,7 @@ export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
     ...filters.filter((f) => !measureLike(f)),
     ...filters.filter(measureLike),
     ...timeDimensions,
-  ].map((m) => m.cube);
+  ];
   const order = orderOf(query, measures, dimensions, timeDimensions);
   const limit = typeof query['limit'] === 'number' ? query['limit'] : DEFAULT_LIMIT;
   const timezone = typeof query['timezone'] === 'string' ? query['timezone'] : 'UTC';
@@ -169,7 +220,7 @@ export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
     limit,
     ...(typeof query['offset'] === 'number' ? { offset: query['offset'] } : {}),
     timezone,
-    cubes: joinOrder(model, [...new Set(read)]),
+    cubes: joinOrder(g, read),
     compareRanges: Math.max(
       0,
       ...rawTds.map((td) => (Array.isArray(td['compareDateRange']) ? td['compareDateRange'].length : 0)),

@@ -204,6 +204,85 @@ describe("Cube decides: no false alarm on what /v1/meta leaves out, Cube's own r
   });
 });
 
+describe("against the emulator's own Core Data API (its Cube-shaped model and planner)", () => {
+  test('a primary key, a hidden cube and a private member pass; a typo, a wrong role and a view name by its cube member are refused', async () => {
+    await withEmulator({}, async (emu) => {
+      const ok = writeFiles({
+        'reports/pk.yaml': report(
+          'emuPk0000001',
+          '  measures: [subscriptions.count]\n  dimensions: [subscriptions.id]\n',
+        ),
+        'reports/audit.yaml': report('emuAudit0001', '  measures: [audit_log.count]\n'),
+        'reports/cost.yaml': report('emuCost00001', '  measures: [orders.internal_cost]\n'),
+      });
+      const r = await runCli(['plan', '--dir', ok, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toMatch(/no cube|not a member|refuses/);
+      const asked = emu.log.filter((e) => e.path === '/cubejs-api/v1/sql');
+      expect(asked).toHaveLength(3);
+      const token = (
+        emu.log.find((e) => e.path === '/api/v1/deployments/1/token')!.responseBody as { cubeApiToken: string }
+      ).cubeApiToken;
+      expect(new Set(asked.map((e) => e.authorization))).toEqual(new Set([token]));
+
+      const bad = writeFiles({
+        'reports/typo.yaml': report('emuTypo00001', '  measures: [orders.cont]\n'),
+        'reports/role.yaml': report('emuRole00001', '  measures: [orders.status]\n'),
+        'reports/view.yaml': report(
+          'emuView00001',
+          '  measures: [revenue.arr]\n  dimensions: [revenue.billing_date]\n',
+        ),
+      });
+      const b = await runCli(['plan', '--dir', bad, ...target(emu)], { env: emulatorEnv });
+      expect(b.code, b.stdout + b.stderr).toBe(3);
+      expect(b.stdout).toMatch(
+        /✗ reports\/typo\.yaml:5:14 report\/emuTypo00001 jsonQuery\.measures\[0\]: Cube refuses the query: .*orders\.cont.* \(did you mean `orders\.count`\?\)/,
+      );
+      expect(b.stdout).toContain(
+        '✗ reports/role.yaml:5:14 report/emuRole00001 jsonQuery.measures[0]: `orders.status` is a',
+      );
+      expect(b.stdout).toMatch(
+        /✗ reports\/view\.yaml:6:16 report\/emuView00001 jsonQuery\.dimensions\[0\]: Cube refuses the query: .*revenue\.billing_date.* \(did you mean `revenue\.month`\?\)/,
+      );
+    });
+  });
+});
+
+describe("a report's SQL is asked of the planner with format=sql", () => {
+  test("a private measure passes; a typo in MEASURE() is refused in Cube's words, at its place", async () => {
+    await withEmulator({}, async (emu) => {
+      const sql = (id: string, m: string) =>
+        `kind: Report\npublicId: ${id}\nname: ${id}\nsqlQuery: |\n  SELECT MEASURE(${m}) AS c FROM orders\n`;
+      const ok = await runCli(
+        [
+          'plan',
+          '--dir',
+          writeFiles({ 'reports/s.yaml': sql('emuSql000001', 'orders.internal_cost') }),
+          ...target(emu),
+        ],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+      const asked = emu.log.filter((e) => e.path === '/cubejs-api/v1/sql');
+      expect(asked.map((e) => e.query)).toEqual([
+        expect.objectContaining({ format: 'sql', query: 'SELECT MEASURE(orders.internal_cost) AS c FROM orders\n' }),
+      ]);
+      const bad = await runCli(
+        ['plan', '--dir', writeFiles({ 'reports/s.yaml': sql('emuSql000002', 'orders.cont') }), ...target(emu)],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(bad.code, bad.stdout + bad.stderr).toBe(3);
+      expect(bad.stdout).toMatch(
+        /✗ reports\/s\.yaml:5:18 report\/emuSql000002 sqlQuery MEASURE\(orders\.cont\): Cube refuses the query: .+ \(did you mean `orders\.count`\?\)/,
+      );
+    });
+  });
+});
+
 describe('what is checked', () => {
   test('members of reports the bundle does not manage are not checked', async () => {
     const seed = {

@@ -16,7 +16,7 @@ import {
   type MemberUse,
 } from './members.js';
 import { resolveMember, type ModelIndex } from './model-index.js';
-import { judgeUse, unjoined, type UseVerdict } from './rules.js';
+import { joins, judgeUse, type UseVerdict } from './rules.js';
 
 export interface SemanticIssue {
   /** `report/<publicId>` or `workbook/<slug>`. */
@@ -41,7 +41,7 @@ interface UncheckedEntry {
 }
 
 /** What Cube's planner was asked, and what it said. */
-export interface Confirmations {
+interface Confirmations {
   /** Queries sent to `/v1/sql`. */
   asked: number;
   /** Names `/v1/meta` does not list that Cube's planner accepted. */
@@ -60,7 +60,7 @@ export interface SemanticResult {
 }
 
 /** The query Cube's planner is asked about for a report: its `jsonQuery`, or its `sqlQuery` (`format=sql`). */
-export type ReportQuery = { format: 'rest'; query: JsonValue } | { format: 'sql'; query: string };
+type ReportQuery = { format: 'rest'; query: JsonValue } | { format: 'sql'; query: string };
 
 /** A resource of the bundle with its members, before they are checked. */
 export interface ResourceMembers {
@@ -75,6 +75,8 @@ export interface ResourceMembers {
 export interface PendingUse {
   use: MemberUse;
   issue: SemanticIssue;
+  /** Not a name meta lacks but a question only the planner answers (a join path): no warning when unasked. */
+  quiet?: true;
 }
 
 export interface PendingResource {
@@ -177,15 +179,19 @@ export function checkMembers(
       if (verdict.kind === 'error') result.issues.push(issueAt(r, use, { ...verdict, by: 'meta' }));
       else if (verdict.kind === 'unlisted') mine.push({ use, issue: issueAt(r, use, { ...verdict, by: 'meta' }) });
     }
-    // Two cubes of one query with no join path: decided by the model's components (a report's query only).
-    const q =
+    // Two cubes of one query with no join path: decided by the model's components (a report's query only);
+    // cubes of one component are asked of the planner (meta does not say which way joins go).
+    const j =
       r.query?.format === 'rest'
-        ? unjoined(
+        ? joins(
             index,
-            judged.filter((j) => j.use.path[0] === 'jsonQuery'),
+            judged.filter((x) => x.use.path[0] === 'jsonQuery'),
           )
-        : undefined;
-    if (q !== undefined) result.issues.push(issueAt(r, q.use, { message: q.message, by: 'meta' }));
+        : {};
+    if (j.refused !== undefined)
+      result.issues.push(issueAt(r, j.refused.use, { message: j.refused.message, by: 'meta' }));
+    if (j.ask !== undefined && mine.length === 0)
+      mine.push({ use: j.ask.use, issue: issueAt(r, j.ask.use, { message: j.ask.message, by: 'meta' }), quiet: true });
     if (mine.length > 0) pending.push({ resource: r, uses: mine });
     for (const u of r.extracted.unchecked) {
       const pos = r.locate(u.path, u.inText !== undefined ? { text: { name: u.text, occurrence: u.inText } } : {});

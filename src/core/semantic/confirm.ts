@@ -114,7 +114,7 @@ export function settle(
     result.warnings.push({ ...p.issue, message: `${p.issue.message}; ${why}` });
   for (const a of asks) {
     const v = verdicts.get(a.key) ?? { kind: 'unavailable', why: 'not asked within the time budget' };
-    if (v.kind === 'accepted') confirmations.accepted += a.uses.length;
+    if (v.kind === 'accepted') confirmations.accepted += a.uses.filter((p) => p.quiet !== true).length;
     else if (v.kind === 'unavailable')
       for (const p of a.uses) warn(p, `Cube's planner could not be asked (${v.why}), so it may be a hidden member`);
     else {

@@ -41,6 +41,8 @@ export interface ModelIndex {
   members: Map<string, ModelMember>;
   /** Did-you-mean over the members, bounded (suggest-member.ts). */
   suggester: Suggester;
+  /** Whether the answer gives any cube a `connectedComponent` (then a cube without one joins nothing). */
+  hasComponents: boolean;
 }
 
 export function indexModel(meta: MetaAnswer): ModelIndex {
@@ -80,7 +82,8 @@ export function indexModel(meta: MetaAnswer): ModelIndex {
     add(cube.segments, 'segment');
     byCube.set(cube.name, names);
   }
-  return { cubes, members, suggester: new Suggester(byCube, byAlias) };
+  const hasComponents = [...cubes.values()].some((c) => c.connectedComponent !== undefined);
+  return { cubes, members, suggester: new Suggester(byCube, byAlias), hasComponents };
 }
 
 /** A name as the model reads it: the member, and the granularity written after it (`orders.created_at.month`). */

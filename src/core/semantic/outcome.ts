@@ -58,3 +58,25 @@ export function semanticError(o: SemanticOutcome, withDetails: boolean): WscErro
     },
   );
 }
+
+/** What a saved plan records of its check: apply PLANFILE does not run it again, and says when it was off. */
+export function savedSemantic(o: SemanticOutcome): { status: SemanticOutcome['status']; reason?: string } {
+  if (o.status === 'off') return { status: 'off', reason: o.reason };
+  if (o.status === 'unavailable') return { status: 'unavailable', reason: o.why };
+  return { status: o.status };
+}
+
+/** Apply PLANFILE's warning for a plan saved without the check, or undefined when it ran. */
+export function savedSemanticWarning(s: { status: string; reason?: string } | undefined): string | undefined {
+  if (s?.status === 'off')
+    return (
+      `this plan was saved with the semantic check off (${s.reason ?? 'no reason recorded'}): ` +
+      'its queries were not checked against the data model'
+    );
+  if (s?.status === 'unavailable')
+    return (
+      'the semantic check did not run when this plan was saved ' +
+      `(the data model could not be read: ${s.reason ?? 'no reason recorded'})`
+    );
+  return undefined;
+}

@@ -63,16 +63,35 @@ function unlisted(index: ModelIndex, name: string): UseVerdict {
   return { kind: 'unlisted', message: message + meanText(s), ...s };
 }
 
-/** A time grain on a member: only a `time` dimension takes one, and only a granularity it has. */
+/** What Cube's planner accepts but the warehouse then refuses (a contract-suite recording of the real Cube). */
+export const FAILS_IN_WAREHOUSE = 'Cube plans it, the query fails in the warehouse';
+
+/**
+ * A time grain on a member: a granularity neither standard nor the dimension's own is refused by Cube's planner;
+ * a standard one on a dimension that is not `time` is planned, then fails in the warehouse.
+ */
 function grainVerdict(index: ModelIndex, m: ModelMember, grain: string, written: string): UseVerdict | undefined {
-  if (m.kind !== 'dimension' || m.type !== 'time')
+  if (!knownGrain(m, grain)) {
+    const s = m.type === 'time' ? withSuggestion(index, written) : {};
+    return {
+      kind: 'error',
+      message: `Granularity "${grain}" does not exist in dimension ${m.name}${meanText(s)}`,
+      ...s,
+    };
+  }
+  if (m.kind !== 'dimension')
     return {
       kind: 'error',
       message: `\`${m.name}\` is ${kindText(m)}: a time grain (\`${grain}\`) applies only to time dimensions`,
     };
-  if (knownGrain(m, grain)) return undefined;
-  const s = withSuggestion(index, written);
-  return { kind: 'error', message: `Granularity "${grain}" does not exist in dimension ${m.name}${meanText(s)}`, ...s };
+  if (m.type !== 'time')
+    return {
+      kind: 'error',
+      message:
+        `\`${m.name}\` is ${kindText(m)}: a time grain (\`${grain}\`) applies only to time dimensions ` +
+        `(${FAILS_IN_WAREHOUSE})`,
+    };
+  return undefined;
 }
 
 /** The verdict on one use, from the model's index alone. */
@@ -102,7 +121,10 @@ export function judgeUse(index: ModelIndex, use: MemberUse): UseVerdict {
     };
   }
   if (use.widget?.type === 'TIME_GRAIN' && r.grain === undefined && (m.kind !== 'dimension' || m.type !== 'time'))
-    return { kind: 'error', message: `\`${m.name}\` is ${kindText(m)}: a TIME_GRAIN widget takes a time dimension` };
+    return {
+      kind: 'error',
+      message: `\`${m.name}\` is ${kindText(m)}: a TIME_GRAIN widget takes a time dimension (${FAILS_IN_WAREHOUSE})`,
+    };
   if (use.granularity !== undefined) {
     const bad = grainVerdict(index, m, use.granularity.value, `${m.name}.${use.granularity.value}`);
     if (bad !== undefined) return { ...bad, atGranularity: true } as UseVerdict;
@@ -114,26 +136,38 @@ export function judgeUse(index: ModelIndex, use: MemberUse): UseVerdict {
 const JOINED: ReadonlySet<MemberUse['role']> = new Set(['measure', 'dimension', 'timeDimension', 'segment', 'filter']);
 
 /**
- * The first use of a query whose cube cannot be joined to the cubes before it: both cubes carry a
- * `connectedComponent` and they differ. Views, and cubes `/v1/meta` gives no component, are never judged.
+ * Whether the cubes of a query join, as far as `/v1/meta` can tell. `refused`: the first use whose cube
+ * cannot be joined to the cubes before it (both carry a `connectedComponent` and they differ, or one carries
+ * none while the model gives them: Cube leaves it out of a cube that joins nothing). `ask`: cubes of one
+ * component, whose directed join path only Cube's planner knows. A view's member counts as the cube member it
+ * exposes (`aliasMember`); a model whose answer has no components at all (an older server) is never judged.
  */
-export function unjoined(
+export function joins(
   index: ModelIndex,
   judged: readonly { use: MemberUse; verdict: UseVerdict }[],
-): { use: MemberUse; message: string } | undefined {
-  let first: { cube: string; component: number } | undefined;
+): { refused?: { use: MemberUse; message: string }; ask?: { use: MemberUse; message: string } } {
+  if (!index.hasComponents) return {};
+  let first: { cube: string; component: number | undefined } | undefined;
+  let ask: { use: MemberUse; message: string } | undefined;
   for (const { use, verdict } of judged) {
     if (verdict.kind !== 'ok' || !JOINED.has(use.role)) continue;
-    const component = index.cubes.get(verdict.member.cube)?.connectedComponent;
-    if (component === undefined) continue;
-    if (first === undefined) first = { cube: verdict.member.cube, component };
-    else if (component !== first.component)
+    const m = verdict.member;
+    const name = index.cubes.get(m.cube)?.type === 'view' ? m.aliasMember?.split('.')[0] : m.cube;
+    const cube = name === undefined ? undefined : index.cubes.get(name);
+    if (name === undefined || cube === undefined || cube.type === 'view') continue;
+    const component = cube.connectedComponent;
+    if (first === undefined) first = { cube: name, component };
+    else if (name === first.cube) continue;
+    else if (component === undefined || component !== first.component)
       return {
-        use,
-        message:
-          `\`${use.member}\`: the model has no join path between \`${first.cube}\` and \`${verdict.member.cube}\` ` +
-          `(Cube: Can't find join path to join '${first.cube}', '${verdict.member.cube}')`,
+        refused: {
+          use,
+          message:
+            `\`${use.member}\`: the model has no join path between \`${first.cube}\` and \`${name}\` ` +
+            `(Cube: Can't find join path to join '${first.cube}', '${name}')`,
+        },
       };
+    else ask ??= { use, message: `\`${use.member}\`: whether \`${first.cube}\` joins \`${name}\` is Cube's to say` };
   }
-  return undefined;
+  return ask !== undefined ? { ask } : {};
 }

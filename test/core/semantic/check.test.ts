@@ -112,19 +112,23 @@ describe('rules decided from /v1/meta alone (Cube refuses the same)', () => {
     };
     const w = { address: 'workbook/w', extracted: dashboardMembers(meta), locate };
     expect(checkMembers([w], model).result.issues.map((i) => i.message)).toEqual([
-      'workbook/w widget g config.member: `orders.status` is a string dimension: a TIME_GRAIN widget takes a time dimension',
+      'workbook/w widget g config.member: `orders.status` is a string dimension: a TIME_GRAIN widget takes a time dimension ' +
+        '(Cube plans it, the query fails in the warehouse)',
     ]);
     const pivot = report({ measures: ['orders.count'] }, { rows: ['orders.status.month'], columns: [], measures: [] });
     expect(checkMembers([pivot], model).result.issues[0]!.message).toContain('a time grain (`month`)');
   });
 
-  test('two cubes with different join components; one component, or a view, is fine', () => {
+  test("two cubes with different join components (a view's member counts as its cube's); one component is fine", () => {
     expect(errorsOf({ measures: ['orders.count', 'products.count'] })).toEqual([
       'jsonQuery.measures[1]: `products.count`: the model has no join path between `orders` and `products` ' +
         "(Cube: Can't find join path to join 'orders', 'products')",
     ]);
     expect(errorsOf({ measures: ['orders.count'], dimensions: ['users.city'] })).toEqual([]);
-    expect(errorsOf({ measures: ['sales.count'], dimensions: ['products.name'] })).toEqual([]);
+    expect(errorsOf({ measures: ['sales.count'], dimensions: ['users.city'] })).toEqual([]);
+    expect(errorsOf({ measures: ['sales.count'], dimensions: ['products.name'] })[0]).toContain(
+      'no join path between `orders` and `products`',
+    );
   });
 });
 
