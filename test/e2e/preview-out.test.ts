@@ -52,6 +52,20 @@ describe('wsc preview --out', () => {
     expect(readFileSync(join(a, 'revenue-overview.lg.png')).subarray(1, 4).toString()).toBe('PNG');
   });
 
+  test('--with-data without a token: the pictures drawn as boxes, and stderr says why (exit 0)', async () => {
+    const dir = copyFixture('example');
+    const out = tempDir('wsc-svg-');
+    const r = await runCli(['preview', '--dir', dir, '--out', out, '--with-data', '--env', 'production'], {
+      env: { WSC_TOKEN: undefined, WSC_PRODUCTION_TOKEN: undefined },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'wsc: the pictures are drawn without data: no connection to read data with: wsc.yaml:25:12: environment ' +
+        '`production` reads its token from ${env.WSC_PRODUCTION_TOKEN}, but WSC_PRODUCTION_TOKEN is not set.\n',
+    );
+    expect(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8')).not.toContain('class="chart"');
+  });
+
   test('an invalid bundle: diagnostics with file:line:col on stderr, exit 3, the valid dashboards still drawn', async () => {
     const dir = copyFixture('example');
     writeFileSync(join(dir, 'workbooks/broken.yaml'), 'kind: Workbook\nslug: broken\ncolour: red\n');
