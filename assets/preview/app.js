@@ -133,7 +133,9 @@ function cardBody(c, marks) {
       badges.append(
         el('span', {
           class: 'badge config',
-          text: c.change ?? 'config',
+          // What changed in words: the chart's change, else the one member that changed, else `config`.
+          text:
+            c.change ?? (marks.paths?.length === 1 ? `${marks.paths[0].replace(/^config\./, '')} changed` : 'config'),
           title: c.change ?? (marks.paths ?? []).join(', '),
         }),
       );

@@ -202,6 +202,16 @@ function contentLines(c: PreviewCard, room: number): { lines: string[]; glyph: b
   return { lines: [], glyph: false };
 }
 
+/**
+ * What a config badge says: the change of what a chart draws (`visualization table → bar`), else the one
+ * member that changed (`label changed`), else `config` for several.
+ */
+function configBadge(c: PreviewCard, marks: CardMarks | undefined): string {
+  if (c.change !== undefined) return c.change;
+  const paths = marks?.paths ?? [];
+  return paths.length === 1 ? `${paths[0]!.replace(/^config\./, '')} changed` : 'config';
+}
+
 /** A badge's label cut to `px` (a badge's character is 6 px wide, and it has 10 px of padding). */
 function fitBadge(label: string, px: number): string {
   const n = Math.max(6, Math.floor((px - 10) / 6));
@@ -237,7 +247,7 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
   const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
   if (layout.length > 0) add(layout.join(', '), COLOURS.moved);
   // The badge names what changed in what the card draws (`visualization table → bar`), cut to half the card.
-  if (kinds.includes('config')) add(xml(fitBadge(c.change ?? 'config', r.w / 2)), COLOURS.config);
+  if (kinds.includes('config')) add(xml(fitBadge(configBadge(c, marks), r.w / 2)), COLOURS.config);
   const headRoom = right - r.x - 8;
   const type = `<tspan class="t">${xml(cut(c.type, headRoom))}</tspan>`;
   const head = `${type} <tspan class="i">${xml(cut(c.id, headRoom - (c.type.length + 1) * CHAR))}</tspan>`;

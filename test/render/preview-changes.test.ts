@@ -152,6 +152,8 @@ const CASES: [string, W[], (svg: string) => void][] = [
       expect(g).toContain('data-change="config"');
       expect(g).toContain('class="card config"');
       expect(g).toContain('config.visualization');
+      // The badge says which member changed, not just "config".
+      expect(g).toContain('>visualization changed</text>');
       expect(svg).not.toContain('data-was=');
     },
   ],
