@@ -274,12 +274,12 @@ export interface UnmanagedResource {
   identity?: string;
 }
 
-/** Whether apply would change anything; an ownership record alone is not a change, nor a blocked resource. */
+/**
+ * Whether apply would send anything: a change of content or an ownership record alone (apply writes it,
+ * so `plan --detailed-exitcode` exits 2). A blocked resource's requests are sent only when a flag names it.
+ */
 export function hasChanges(plan: Plan): boolean {
-  return plan.changes.some(
-    (c) =>
-      c.requests.length > 0 && !(c.actions.length === 1 && (c.actions[0] === 'record' || c.actions[0] === 'blocked')),
-  );
+  return plan.changes.some((c) => c.requests.length > 0 && !(c.actions.length === 1 && c.actions[0] === 'blocked'));
 }
 
 /** Whether apply has any request to make (ownership records included). */

