@@ -74,6 +74,14 @@ export function driftLines(plan: Plan, dir?: string): string[] {
   return out;
 }
 
+/** The parts of a field (a dashboard draft's `widget w1`, `title`) the plan writes back over an edit made outside wsc. */
+export function revertedParts(rc: ResourceChange, path: string): string[] {
+  const prefix = `${path} `;
+  return (rc.drift ?? []).flatMap((d) =>
+    d.apply === 'revert' && d.field.startsWith(prefix) ? [d.field.slice(prefix.length)] : [],
+  );
+}
+
 /** Whether the plan writes a field (or a part of it) back over an edit made outside wsc. */
 export function revertsEdit(rc: ResourceChange, path: string): boolean {
   return (rc.drift ?? []).some((d) => d.apply === 'revert' && (d.field === path || d.field.startsWith(`${path} `)));

@@ -16,7 +16,7 @@ import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { semanticMarkdown } from './plan-semantic.js';
-import { EDITED_OUTSIDE, revertsEdit } from './plan-drift.js';
+import { EDITED_OUTSIDE, revertedParts, revertsEdit } from './plan-drift.js';
 
 function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -47,8 +47,9 @@ function resourceDiff(rc: ResourceChange): string {
     const where = `${revertsEdit(rc, change.path) ? ` ${EDITED_OUTSIDE}` : ''}${at(whereText(file, change.line))}`;
     if (change.dashboard) {
       out += `  ${visible(change.path)}:${where}\n`;
-      for (const l of dashboardLines(change.dashboard, file)) {
-        const here = at(l.where);
+      for (const l of dashboardLines(change.dashboard, file, revertedParts(rc, change.path))) {
+        // The mark goes on what the apply writes (the `+` line of a change), as on a field's line.
+        const here = `${l.edited ? ` ${EDITED_OUTSIDE}` : ''}${at(l.where)}`;
         if (l.nested !== undefined) {
           out += `  ${l.text}${here}\n`;
           for (const d of l.nested) out += `${diffText(d, '    ')}\n`;

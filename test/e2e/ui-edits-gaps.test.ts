@@ -56,3 +56,51 @@ describe('plan --detailed-exitcode: 0 only when apply would send nothing', () =>
     });
   });
 });
+
+describe('uiEdits: revert marks each dashboard part it writes back', () => {
+  test('a widget moved and the title changed in the UI: their lines say (edited outside wsc), human and markdown; a widget the bundle moved does not', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = writeBundle({ workbook: true, dashboard: true, reports: 3, wscYaml: yaml('    uiEdits: revert\n') });
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const wb = workbooksIn(emu)[0]!;
+      type Draft = {
+        title: string;
+        widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[];
+      };
+      const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
+      const edited: Draft = {
+        ...draft,
+        title: 'Sales (UI)',
+        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
+      };
+      const put = await api(emu, 'PUT', `${DEP}/workbooks/${wb.id}`, { meta: { ...wb.meta, dashboardDraft: edited } });
+      expect(put.status).toBe(200);
+      // the bundle moves w2 itself: an update, not an edit outside wsc
+      const file = join(dir, 'workbooks/sales.yaml');
+      const { readFileSync } = await import('node:fs');
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          'position: { x: 0, y: 8, w: 6, h: 4 }',
+          'position: { x: 6, y: 8, w: 6, h: 4 }',
+        ),
+      );
+
+      const p = await cli(['plan', '--detailed-exitcode', '--no-color'], dir, emu);
+      expect(p.code, p.stdout).toBe(2);
+      const lines = p.stdout.split('\n');
+      const line = (re: RegExp) => lines.find((l) => re.test(l)) ?? '';
+      expect(line(/~ widget w1 .*moved 6,0 → 0,4/)).toContain('(edited outside wsc)');
+      expect(line(/~ title: "Sales \(UI\)" → "Sales"/)).toContain('(edited outside wsc)');
+      expect(line(/~ widget w2 .*moved 0,8 → 6,8/)).not.toContain('edited outside wsc');
+
+      const md = (await cli(['plan', '--output', 'markdown', '--no-compact'], dir, emu)).stdout;
+      const mdLines = md.split('\n');
+      const after = (re: RegExp) => mdLines.find((l) => re.test(l)) ?? '';
+      expect(after(/^\+ widget w1 .*at 0,4/)).toContain('(edited outside wsc)');
+      expect(after(/^\+ title: &quot;Sales&quot;|^\+ title: "Sales"/)).toContain('(edited outside wsc)');
+      expect(after(/^\+ widget w2 .*at 6,8/)).not.toContain('edited outside wsc');
+      expect(after(/^- widget w1 /)).not.toContain('edited outside wsc');
+    });
+  });
+});
