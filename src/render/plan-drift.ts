@@ -57,21 +57,31 @@ export function driftLine(d: DriftEntry): string {
   return visible(`${d.address} ${d.field}: ${inlineValue(d.live)} → ${inlineValue(d.bundle)}${where}: ${what(d)}`);
 }
 
-/** The drift section of a plan: a heading, one line per entry, then how to end a kept edit. */
-export function driftLines(plan: Plan, dir?: string): string[] {
+/** The drift section of a plan: a heading, one line per entry, and per address kept how to end it. */
+export interface DriftSection {
+  heading: string;
+  entries: string[];
+  ways: string[];
+}
+
+export function driftSection(plan: Plan, dir?: string): DriftSection | undefined {
   const drift = plan.drift ?? [];
-  if (drift.length === 0) return [];
+  if (drift.length === 0) return undefined;
   const n = drift.length;
-  const out = [`${plural(n, 'field')} ${n === 1 ? 'differs' : 'differ'} from the bundle (live → bundle):`];
-  for (const d of drift) out.push(`  ${driftLine(d)}`);
+  const heading = `${plural(n, 'field')} ${n === 1 ? 'differs' : 'differ'} from the bundle (live → bundle):`;
   const kept = [...new Set(drift.filter((d) => d.apply === 'keep').map((d) => d.address))];
-  for (const a of kept) {
-    out.push(
+  const ways = kept.map(
+    (a) =>
       `${a}: \`wsc export --only ${a} --into ${dir ?? '.'}\` takes the live values into the file; ` +
-        `\`wsc apply --overwrite-ui-edits ${a}\` writes the bundle's over them.`,
-    );
-  }
-  return out;
+      `\`wsc apply --overwrite-ui-edits ${a}\` writes the bundle's over them.`,
+  );
+  return { heading, entries: drift.map(driftLine), ways };
+}
+
+/** The drift section as lines (entries indented under the heading). */
+export function driftLines(plan: Plan, dir?: string): string[] {
+  const s = driftSection(plan, dir);
+  return s === undefined ? [] : [s.heading, ...s.entries.map((e) => `  ${e}`), ...s.ways];
 }
 
 /** The parts of a field (a dashboard draft's `widget w1`, `title`) the plan writes back over an edit made outside wsc. */

@@ -4,7 +4,7 @@
 // `uiEdits: revert` marks each widget line edited outside wsc, and `wsc drift`
 // lists a difference that shows only as a publish and words a field the
 // record does not cover yet as not applied, never as "changed in the bundle".
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
@@ -77,7 +77,6 @@ describe('uiEdits: revert marks each dashboard part it writes back', () => {
       expect(put.status).toBe(200);
       // the bundle moves w2 itself: an update, not an edit outside wsc
       const file = join(dir, 'workbooks/sales.yaml');
-      const { readFileSync } = await import('node:fs');
       writeFileSync(
         file,
         readFileSync(file, 'utf8').replace(
