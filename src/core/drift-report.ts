@@ -5,15 +5,22 @@
 // deployment lacks (creates) and resources recorded for the bundle that it
 // no longer holds (deletes). Read and compared only: nothing here writes.
 import type { DriftEntry, Plan, ResourceChange } from './plan-model.js';
-import { partsDiffering } from './plan/drift.js';
+import { partsDiffering, PUBLISHED } from './plan/drift.js';
 
 /** The field a whole resource differs by: it is in the bundle and not live, or live and no longer in the bundle. */
 export const WHOLE_RESOURCE = '(resource)';
 
-/** Who changed a field the plan updates that no edit outside wsc explains. */
-function changer(plan: Plan, rc: ResourceChange): DriftEntry['changed'] {
+/**
+ * Who changed a field the plan updates that no edit outside wsc explains: the bundle only when this bundle's
+ * record covers the field (it holds what the last apply wrote, and live still equals it). A field newly managed,
+ * a resource with no record of this bundle, a user attribute (no record) or a publish (the published version is
+ * recorded nowhere): nothing says.
+ */
+function changer(plan: Plan, rc: ResourceChange, path: string): DriftEntry['changed'] {
+  const recorded = rc.kind === 'report' || rc.kind === 'workbook';
+  if (plan.bundle === undefined || !recorded || path === PUBLISHED) return 'unknown';
   const unrecorded = rc.blocked?.reason === 'record-missing' || rc.blocked?.reason === 'record-malformed';
-  return plan.bundle !== undefined && !unrecorded ? 'bundle' : 'unknown';
+  return unrecorded || (rc.unrecorded ?? []).includes(path) ? 'unknown' : 'bundle';
 }
 
 function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftEntry[] {
@@ -47,7 +54,7 @@ function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftE
       const line = change.line !== undefined ? { line: change.line } : {};
       // A field only a create can set: no apply changes it.
       const does = change.createOnly === true ? 'blocked' : apply;
-      out.push({ address: rc.address, ...p, changed: changer(plan, rc), apply: does, ...where, ...line });
+      out.push({ address: rc.address, ...p, changed: changer(plan, rc, change.path), apply: does, ...where, ...line });
     }
   }
   return out;

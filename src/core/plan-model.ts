@@ -163,6 +163,11 @@ export interface ResourceChange {
   note?: string;
   /** Managed fields (and draft parts) edited outside wsc whose live value differs from the bundle's. */
   drift?: DriftEntry[];
+  /**
+   * Fields this change sets that this bundle's ownership record does not cover (newly managed, or no record of
+   * this bundle): nothing says who changed the live value (`wsc drift` says `unknown`, not `bundle`).
+   */
+  unrecorded?: string[];
 }
 
 /** One managed field (or dashboard draft part) whose live value differs from the bundle's. */

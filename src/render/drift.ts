@@ -64,7 +64,7 @@ const WHO: Record<DriftEntry['changed'], string> = {
   outside: 'outside wsc',
   both: 'outside wsc and in the bundle',
   bundle: 'the bundle (not applied)',
-  unknown: 'unknown',
+  unknown: 'not known (not applied yet)',
 };
 
 const APPLY: Record<DriftEntry['apply'], string> = {

@@ -23,7 +23,7 @@ export function keptPhrase(plan: Plan): string | undefined {
 /** What apply does with one entry, or who changed it (`wsc drift`). */
 function what(d: DriftEntry): string {
   if (d.changed === 'bundle') return 'changed in the bundle, not applied yet';
-  if (d.changed === 'unknown') return 'differs (no ownership record says who changed it)';
+  if (d.changed === 'unknown') return 'not applied yet (no ownership record says who changed it)';
   const who = d.changed === 'both' ? 'edited outside wsc and changed in the bundle' : 'edited outside wsc';
   if (d.apply === 'keep') return `kept, ${who}`;
   if (d.apply === 'revert') return `${who}; apply writes the bundle's value`;
@@ -58,7 +58,7 @@ export function driftLine(d: DriftEntry): string {
 }
 
 /** The drift section of a plan: a heading, one line per entry, and per address kept how to end it. */
-export interface DriftSection {
+interface DriftSection {
   heading: string;
   entries: string[];
   ways: string[];

@@ -103,3 +103,81 @@ describe('uiEdits: revert marks each dashboard part it writes back', () => {
     });
   });
 });
+
+describe('wsc drift says what differs, truthfully', () => {
+  test('a published dashboard that differs from the draft the bundle publishes is listed (it shows only as a publish)', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const wb = workbooksIn(emu)[0]!;
+      type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
+      const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
+      // published from the UI with w1 moved; the draft is left as the bundle wrote it
+      const config = {
+        ...draft,
+        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
+      };
+      const pub = await api(emu, 'POST', `${DEP}/workbooks/${wb.id}/publish`, { workbookId: wb.id, config });
+      expect(pub.status).toBe(200);
+      emu.clearLog();
+
+      const plan = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(plan.code, plan.stdout).toBe(2);
+      expect(plan.stdout).toContain('↑ workbook/sales will be published');
+      const d = await cli(['drift', '--detailed-exitcode'], dir, emu);
+      expect(d.code, d.stdout).toBe(2);
+      expect(d.stdout).not.toContain('No drift');
+      expect(d.stdout).toContain(
+        'workbook/sales dashboardPublished widget w1 position: { x: 6, y: 0, w: 6, h: 4 } → { x: 0, y: 4, w: 6, h: 4 }',
+      );
+      // who published it is recorded nowhere: never "changed in the bundle"
+      expect(d.stdout).toContain('(workbooks/sales.yaml:6): not applied yet (no ownership record says who changed it)');
+      expect(d.stdout).not.toContain('changed in the bundle');
+      const j = JSON.parse((await cli(['drift', '--output', 'json'], dir, emu)).stdout) as {
+        drift: { address: string; field: string; apply: string }[];
+      };
+      expect(j.drift.map((e) => [e.address, e.field, e.apply])).toEqual([
+        ['workbook/sales', 'dashboardPublished widget w1', 'revert'],
+      ]);
+      expect(writes(emu.log)).toEqual([]);
+      // apply publishes the bundle's draft again; then nothing differs
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      expect((await cli(['drift', '--detailed-exitcode'], dir, emu)).code).toBe(0);
+    });
+  });
+
+  test('a field the bundle manages newly (no record of it yet) is "not applied yet", never "changed in the bundle"', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = writeBundle({ wscYaml: yaml(), files: { 'reports/mrr.yaml': MRR } });
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const r = reportsIn(emu).find((x) => x.publicId === pid(1))!;
+      // set in the UI while the bundle did not manage it, then managed by the bundle with another value;
+      // the title, which the record covers, changed only in the bundle, for contrast
+      const meta = { ...(r.meta as object), chart: 'line' };
+      expect((await api(emu, 'PUT', `${DEP}/reports/${r.id}`, { meta })).status).toBe(200);
+      writeFileSync(
+        join(dir, 'reports/mrr.yaml'),
+        `${MRR.replace('title: Monthly recurring revenue', 'title: MRR')}meta:\n  chart: bar\n`,
+      );
+
+      const d = await cli(['drift'], dir, emu);
+      expect(d.code, d.stderr).toBe(0);
+      const line = (field: string) => d.stdout.split('\n').find((l) => l.includes(`${ADDR} ${field}:`)) ?? '';
+      expect(line('meta.chart')).toContain('"line" → "bar"');
+      expect(line('meta.chart')).toContain('not applied yet');
+      expect(line('meta.chart')).not.toContain('changed in the bundle');
+      expect(line('title')).toContain('changed in the bundle, not applied yet');
+      const j = JSON.parse((await cli(['drift', '--output', 'json'], dir, emu)).stdout) as {
+        drift: { field: string; changed: string }[];
+      };
+      expect(j.drift.map((e) => [e.field, e.changed])).toEqual([
+        ['title', 'bundle'],
+        ['meta.chart', 'unknown'],
+      ]);
+      const md = (await cli(['drift', '--output', 'markdown'], dir, emu)).stdout;
+      const row = md.split('\n').find((l) => l.includes('<code>meta.chart</code>')) ?? '';
+      expect(row).not.toContain('the bundle (not applied)');
+      expect(row).toContain('not applied yet');
+    });
+  });
+});

@@ -11,7 +11,14 @@
 // its draft) records the field as it was, so a run that stops between the two
 // leaves a record that still tells a pending change from a UI edit.
 import type { Report, Workbook } from '../../domain/wire.js';
-import { type Blocked, type DriftEntry, isFolderRef, type PlannedRequest, type RecordOf, type RecordSpec } from '../plan-model.js';
+import {
+  type Blocked,
+  type DriftEntry,
+  isFolderRef,
+  type PlannedRequest,
+  type RecordOf,
+  type RecordSpec,
+} from '../plan-model.js';
 import type { JsonValue, Obj } from '../json.js';
 import type { OwnershipContext, UiEditsPolicy } from '../model.js';
 import type { DriftPart } from './drift.js';
@@ -153,6 +160,8 @@ export function planOwned(
   if (ours !== undefined && policy === 'keep') guardDraftWindow(p, live as Workbook);
   if (tw !== undefined && tw.kept.length > 0) p.change.kept = tw.kept;
   if (tw !== undefined && tw.drift.length > 0) p.change.drift = driftEntries(site, tw.drift, policy);
+  const unrecorded = p.change.changes.map((c) => c.path).filter((path) => ours?.fields[path] === undefined);
+  if (live !== undefined && unrecorded.length > 0) p.change.unrecorded = unrecorded;
   if (read !== undefined) gate(p, read, tw?.conflicts ?? [], { ...ctx, copy }, policy);
   return p;
 }
