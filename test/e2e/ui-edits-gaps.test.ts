@@ -146,6 +146,29 @@ describe('wsc drift says what differs, truthfully', () => {
     });
   });
 
+  test("a draft part kept as edited outside wsc is not called a difference of the published dashboard, which still is the bundle's", async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const wb = workbooksIn(emu)[0]!;
+      type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
+      const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
+      const moved = {
+        ...draft,
+        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
+      };
+      const put = await api(emu, 'PUT', `${DEP}/workbooks/${wb.id}`, { meta: { ...wb.meta, dashboardDraft: moved } });
+      expect(put.status).toBe(200);
+      // apply would publish the kept draft; the published one is still the bundle's: one difference, the draft's
+      const j = JSON.parse((await cli(['drift', '--output', 'json'], dir, emu)).stdout) as {
+        drift: { field: string; changed: string; apply: string }[];
+      };
+      expect(j.drift.map((e) => [e.field, e.changed, e.apply])).toEqual([
+        ['meta.dashboardDraft widget w1', 'outside', 'keep'],
+      ]);
+    });
+  });
+
   test('a field the bundle manages newly (no record of it yet) is "not applied yet", never "changed in the bundle"', async () => {
     await withEmulator({}, async (emu) => {
       const dir = writeBundle({ wscYaml: yaml(), files: { 'reports/mrr.yaml': MRR } });
