@@ -84,7 +84,7 @@ export function driftLines(plan: Plan, dir?: string): string[] {
   return s === undefined ? [] : [s.heading, ...s.entries.map((e) => `  ${e}`), ...s.ways];
 }
 
-/** The parts of a field (a dashboard draft's `widget w1`, `title`) the plan writes back over an edit made outside wsc. */
+/** The parts of a field (a draft's `widget w1`, `title`) the plan writes back over an edit made outside wsc. */
 export function revertedParts(rc: ResourceChange, path: string): string[] {
   const prefix = `${path} `;
   return (rc.drift ?? []).flatMap((d) =>

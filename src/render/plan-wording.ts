@@ -60,7 +60,8 @@ export function summaryLine(plan: Plan): string {
   const content = s.create + s.update + s.adopt + s.publish + (s.delete ?? 0);
   if (content === 0 && blocked === 0 && left === undefined && s.record) {
     // Apply writes the records (so `--detailed-exitcode` is 2), and nothing else.
-    return `Plan: ${plural(s.record, 'ownership record')} to write, no content to change.${kept !== undefined ? ` ${kept}.` : ''}`;
+    const also = kept !== undefined ? ` ${kept}.` : '';
+    return `Plan: ${plural(s.record, 'ownership record')} to write, no content to change.${also}`;
   }
   const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
   const line =
