@@ -86,6 +86,7 @@ export const ERROR_CODES = {
       'adopt_public_id_elsewhere',
       'adopt_public_id_set',
       'create_only_change',
+      'folder_look_alike',
       'semantic_check_failed',
       'unknown_reference',
     ],

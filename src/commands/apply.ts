@@ -68,14 +68,25 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   }
 }
 
-/** The resources the plan blocks (the flags that proceed were not given), with the reason and the ways forward. */
-function refusedBlocked(plan: Plan, dir: string): Map<string, string> {
+const isBlocked = (c: Plan['changes'][number]) => c.actions[0] === 'blocked' && c.blocked !== undefined;
+
+/**
+ * The resources the plan blocks (the flags that proceed were not given), with the reason. Its ways
+ * forward are printed once: by the plan shown, else (`apply PLANFILE`) above the summary (blockedLines),
+ * else (the JSON result alone on stdout) here.
+ */
+function refusedBlocked(plan: Plan, dir: string, ways: boolean): Map<string, string> {
   const refuse = new Map<string, string>();
-  for (const c of plan.changes) {
-    if (c.actions[0] !== 'blocked' || c.blocked === undefined) continue;
-    refuse.set(c.address, `${c.blocked.message}; left alone: ${waysForward(c, dir)}`);
+  for (const c of plan.changes.filter(isBlocked)) {
+    refuse.set(c.address, `${c.blocked!.message}; left alone${ways ? `: ${waysForward(c, dir)}` : ''}`);
   }
   return refuse;
+}
+
+/** A saved plan's blocked resources and their ways forward, above its summary (no plan was shown). */
+function blockedLines(plan: Plan, dir: string): string {
+  const lines = plan.changes.filter(isBlocked).map((c) => `${c.address} is left alone: ${waysForward(c, dir)}.\n`);
+  return lines.length === 0 ? '' : `\n${lines.join('')}`;
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
@@ -114,7 +125,7 @@ async function executeAndReport(
       onEvent: progress.onEvent,
       // The server gone (the client's breaker open) stops new requests like an interrupt.
       signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
-      refuse: refusedBlocked(plan, opts.dir),
+      refuse: refusedBlocked(plan, opts.dir, !shownPlan && opts.output === 'json'),
     });
   } finally {
     stopListening();
@@ -123,7 +134,10 @@ async function executeAndReport(
   endPhase('apply');
   // After a plan on stdout, a blank line sets the result apart.
   const gap = shownPlan && opts.output !== 'json' ? '\n' : '';
-  ctx.out(opts.output === 'json' ? renderApplyJson(plan, result) : `${gap}${renderApplySummary(result, ctx.style)}`);
+  const ways = shownPlan ? '' : blockedLines(plan, opts.dir);
+  ctx.out(
+    opts.output === 'json' ? renderApplyJson(plan, result) : `${ways}${gap}${renderApplySummary(result, ctx.style)}`,
+  );
   const status = applyStatus(result);
   if (status === 'applied') return EXIT.ok;
   return status === 'blocked' ? EXIT.blocked : status === 'partial' ? EXIT.partial : EXIT.failure;

@@ -61,6 +61,7 @@ export async function resolveEnvironment(input: EnvironmentInput): Promise<Resol
   const owned = (env: ResolvedEnvironment): ResolvedEnvironment => {
     if (tokenVariables.length > 0) env.tokenVariables = tokenVariables;
     if (config.bundle !== undefined) env.bundle = config.bundle;
+    if (config.folderLookAlikes === 'allow') env.folderLookAlikes = 'allow';
     if (cfg.prune === true) env.prune = true;
     if (cfg.uiEdits !== undefined) env.uiEdits = cfg.uiEdits;
     if (cfg.semanticCheck === false) env.semanticCheck = false;

@@ -67,6 +67,14 @@ export const WscConfigSchema = z
         "The bundle's name, in the ownership record of everything apply writes (prune and UI-edit marks need it).",
       ),
     defaultEnvironment: z.string().optional().describe('Environment used without --env / WSC_ENV.'),
+    folderLookAlikes: z
+      .enum(['allow', 'error'])
+      .optional()
+      .describe(
+        'A folder path differing from another (of the bundle, or live) only in case, white space or look-alike ' +
+          'letters is an error (`error`, the default: it would be a second folder); `allow`: the bundle wants ' +
+          'both, a warning.',
+      ),
     environments: z.record(NAME, EnvironmentSchema).describe('Target environments by name.'),
   })
   .describe('wsc.yaml: environments of a wsc bundle.');

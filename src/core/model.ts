@@ -163,6 +163,8 @@ export interface PlanContext {
   ownership?: OwnershipContext;
   /** List the live resources the bundle does not manage in `Plan.unmanaged` (`--show-unmanaged`). */
   listUnmanaged?: boolean;
+  /** wsc.yaml `folderLookAlikes`: `allow` makes a folder alike a live one a warning (else an error, exit 3). */
+  folderLookAlikes?: 'allow' | 'error';
 }
 
 /**

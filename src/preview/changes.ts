@@ -6,6 +6,7 @@
 // reads references in the bundle's terms on both sides. A part the plan keeps
 // as edited outside wsc (`uiEdits: keep`) is marked `kept` where it stays live,
 // never as a change apply will not make. Pure.
+import { idRecord } from '../core/widget-identity.js';
 import { gridAt, type PlacedWidget } from '../core/dashboard-grid.js';
 import { isObj, type JsonValue } from '../core/json.js';
 import type { DashboardDiff, GridBox } from '../core/diff-model.js';
@@ -87,7 +88,8 @@ export function workbookChanges(after: JsonValue | undefined, base: Baseline): W
     const now = gridAt(after, bp);
     const then = created ? undefined : gridAt(base.before, bp);
     const old = new Map((then?.widgets ?? []).map((w) => [w.id, w]));
-    const cards: GridChanges['cards'] = {};
+    // Keyed by widget id: `__proto__` is an id like any other (core/widget-identity.ts).
+    const cards: GridChanges['cards'] = idRecord<CardMarks>();
     for (const w of now.widgets) {
       const o = old.get(w.id);
       const kinds: MarkKind[] = [];

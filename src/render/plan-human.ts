@@ -54,11 +54,11 @@ function dashLineHuman(l: DashLine, style: Style): string {
   return out;
 }
 
-export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: string): string {
+export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   const { c } = style;
   const sym = actionSymbol(rc);
   let out = `${colorSymbol(sym, style)} ${c.bold(visible(rc.address))} ${c.dim(actionPhrase(rc))}\n`;
-  const [mark, what] = uiEditLines(rc, dir);
+  const [mark, what] = uiEditLines(rc);
   if (mark !== undefined) out += `    ${c.red(mark)}\n    ${c.dim(what!)}\n`;
   if (rc.note !== undefined) out += `    ${c.dim(`note: ${rc.note}`)}\n`;
   const was = wasLine(rc);
@@ -121,7 +121,7 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: Pl
       out += `${colorSymbol(line.slice(0, line.indexOf(' ')), style)}${line.slice(line.indexOf(' '))}\n`;
     }
     out += '\n';
-    if (!compact) for (const rc of changed) out += `${renderResourceHuman(rc, style, dir)}\n`;
+    if (!compact) for (const rc of changed) out += `${renderResourceHuman(rc, style)}\n`;
   }
   for (const w of plan.warnings ?? []) out += `${c.yellow('warning')} ${visible(w.message)}\n`;
   out += `${c.bold(summaryLine(plan))}\n`;

@@ -33,14 +33,15 @@ export function waysForward(rc: ResourceChange, dir?: string): string {
 }
 
 /** The mark of a blocked resource and what to do, or nothing. */
-export function uiEditLines(rc: ResourceChange, dir?: string): string[] {
+export function uiEditLines(rc: ResourceChange): string[] {
   const b = rc.blocked;
   if (b === undefined) return [];
   const mark = `! ${b.message}`;
   if (!rc.actions.includes('blocked') && !isDelete(rc)) {
     return [mark, `the bundle's values win (${b.flag.split(' ')[0]})`];
   }
-  return [mark, `apply leaves it alone; ${waysForward(rc, dir)}`];
+  // Its ways forward are said once, below the summary (ownershipLines), where a compact plan has them too.
+  return [mark, 'apply leaves it alone (the ways forward are below the summary)'];
 }
 
 /** `was "NRR KPI", reports/nrr-kpi.yaml`: what a delete removes, when known. */

@@ -9,8 +9,8 @@
 // A draft is split as the record splits it (per widget id, `layout` entry,
 // member, and the widgets' order), so a widget moved in the UI is one line.
 import { isObj, type JsonValue } from '../json.js';
-import { DRAFT_PATH, fieldHash, type OwnershipRecord } from '../ownership.js';
-import { draftPartChanges, draftParts, type DraftParts } from '../ownership-draft.js';
+import { decisionHash, DRAFT_PATH, fieldHash, recordedHash, type OwnershipRecord } from '../ownership.js';
+import { draftPartChanges, draftParts, widgetIdOrder, type DraftParts } from '../ownership-draft.js';
 
 /** One field or draft part that differs (the address, file, line and what apply does are added by the caller). */
 export interface DriftPart {
@@ -33,9 +33,10 @@ function labels(c: ReturnType<typeof draftPartChanges>): string[] {
 /** The hash of one part of a split draft, by its label. */
 function partHash(parts: DraftParts, label: string): string | undefined {
   if (label === 'order') return parts.order;
-  if (label.startsWith('widget ')) return parts.widgets[label.slice(7)];
-  if (label.startsWith('layout.')) return parts.layout[label.slice(7)];
-  return parts.members[label];
+  const own = (o: { [k: string]: string }, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
+  if (label.startsWith('widget ')) return own(parts.widgets, label.slice(7));
+  if (label.startsWith('layout.')) return own(parts.layout, label.slice(7));
+  return own(parts.members, label);
 }
 
 /** The value of one part of a draft, by its label (undefined when the draft lacks it). */
@@ -80,10 +81,11 @@ export function editedOutside(
   live: JsonValue | undefined,
   record: OwnershipRecord,
 ): DriftPart[] {
-  const base = record.fields[path];
+  const base = recordedHash(record, path);
   if (base === undefined) return []; // newly managed: no record of what wsc left there
-  const hLive = fieldHash(path, live);
-  const hFile = file === undefined ? undefined : fieldHash(path, file);
+  // With the widget ids in order for a draft recorded in parts: a renamed id is drift (widget-identity.ts).
+  const hLive = decisionHash(record, path, live);
+  const hFile = file === undefined ? undefined : decisionHash(record, path, file);
   if (hFile === hLive || hLive === base) return [];
   const changed = hFile === base ? 'outside' : 'both';
   const fileParts = path === DRAFT_PATH ? draftParts(file) : undefined;
@@ -116,7 +118,8 @@ export function partsDiffering(
 ): { field: string; live?: JsonValue; bundle?: JsonValue }[] {
   const draftLike = path === DRAFT_PATH || path === PUBLISHED;
   const hashAs = draftLike ? DRAFT_PATH : path;
-  if (fieldHash(hashAs, file) === fieldHash(hashAs, live)) return [];
+  const sameIds = !draftLike || widgetIdOrder(file) === widgetIdOrder(live);
+  if (fieldHash(hashAs, file) === fieldHash(hashAs, live) && sameIds) return [];
   const fileParts = draftLike ? draftParts(file) : undefined;
   const liveParts = draftLike ? draftParts(live) : undefined;
   if (fileParts === undefined || liveParts === undefined) {

@@ -60,7 +60,7 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   checkTargetsIn(bundle, ctx.targets);
   refuseManagedUnreadable(splitUnreadable(bundle, live, ctx));
   // `folder:` paths become `folderId`s (live ids, or folders this plan creates).
-  const folders = planFolders(bundle, live);
+  const folders = planFolders(bundle, live, ctx.folderLookAlikes);
   const desired = folders.desired;
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);

@@ -5,6 +5,7 @@
 import type { DesiredReport, DesiredUserAttribute, DesiredWorkbook } from '../model.js';
 import { isObj, type JsonValue } from '../json.js';
 import type { ResourceChange } from '../plan-model.js';
+import { usableWidgetId } from '../widget-identity.js';
 
 type Path = (string | number)[];
 
@@ -19,7 +20,8 @@ function widgetIndex(draft: JsonValue | undefined): Map<string, number> {
   const list = isObj(draft) ? draft['widgets'] : undefined;
   if (Array.isArray(list))
     list.forEach((w, i) => {
-      if (isObj(w) && typeof w['id'] === 'string' && !out.has(w['id'])) out.set(w['id'], i);
+      const id = usableWidgetId(w);
+      if (id !== undefined && !out.has(id)) out.set(id, i);
     });
   return out;
 }

@@ -16,8 +16,9 @@
 // The result is the file's fields with kept values and the merged draft in
 // place, which the planner then plans as usual.
 import { isObj, type JsonValue, type Obj } from '../json.js';
-import { DRAFT_PATH, fieldHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
+import { decisionHash, DRAFT_PATH, fieldHash, recordedHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
 import { draftPartChanges, draftParts, type DraftParts } from '../ownership-draft.js';
+import { widgetsById } from '../widget-identity.js';
 import type { UiEditsPolicy } from '../model.js';
 import { editedOutside, type DriftPart } from './drift.js';
 
@@ -74,12 +75,12 @@ export function threeWay(
     return { fields: { ...fields }, kept: [], conflicts: policy === 'block' ? drift.map((p) => p.field) : [], drift };
   const out: ThreeWay = { fields: { ...fields }, kept: [], conflicts: [], drift };
   for (const [path, d] of desired.values) {
-    const base = record.fields[path];
+    const base = recordedHash(record, path);
     if (base === undefined) continue; // newly managed: the file's value, as on a first apply
     const liveValue = valueAtPath(live, path) as JsonValue | undefined;
-    const hLive = fieldHash(path, liveValue);
-    const hFile = d.pending ? undefined : fieldHash(path, d.value);
-    if (hFile === hLive) continue;
+    const hLive = decisionHash(record, path, liveValue);
+    const hFile = d.pending ? undefined : decisionHash(record, path, d.value);
+    if (hFile === hLive || namesLiveWidgets(path, d.value, liveValue)) continue;
     const side = decide(base, hFile, hLive);
     if (side === 'file') continue;
     if (side === 'live') {
@@ -97,6 +98,16 @@ export function threeWay(
     out.conflicts.push(...merged.conflicts.map((p) => `${path} ${p}`));
   }
   return out;
+}
+
+/**
+ * Whether the file's draft is the live one but for ids the live draft cannot
+ * tell its widgets apart by (empty, missing, repeated: widget-identity.ts),
+ * as `wsc export` names them: the file wins, and its write names them.
+ */
+function namesLiveWidgets(path: string, file: JsonValue, live: JsonValue | undefined): boolean {
+  if (path !== DRAFT_PATH || widgetsById(live) !== undefined || widgetsById(file) === undefined) return false;
+  return fieldHash(path, file) === fieldHash(path, live);
 }
 
 /** A draft kept whole, named by the parts that changed outside wsc when the record has them. */
@@ -149,7 +160,7 @@ export function mergeDraft(
 
   const draft: Obj = {};
   for (const k of union(base.members, fileParts.members, liveParts.members)) {
-    const side = pick(k, base.members[k], fileParts.members[k], liveParts.members[k]);
+    const side = pick(k, own(base.members, k), own(fileParts.members, k), own(liveParts.members, k));
     const v = side === 'file' ? raw[k] : live[k];
     if (v !== undefined) draft[k] = v;
   }
@@ -157,17 +168,18 @@ export function mergeDraft(
   const liveLayout = isObj(live['layout']) ? live['layout'] : {};
   const layout: Obj = {};
   for (const k of union(base.layout, fileParts.layout, liveParts.layout)) {
-    const side = pick(`layout.${k}`, base.layout[k], fileParts.layout[k], liveParts.layout[k]);
+    const side = pick(`layout.${k}`, own(base.layout, k), own(fileParts.layout, k), own(liveParts.layout, k));
     const v = side === 'file' ? rawLayout[k] : liveLayout[k];
     if (v !== undefined && v !== null) layout[k] = v;
   }
   if (Object.keys(layout).length > 0 || isObj(raw['layout']) || isObj(live['layout'])) draft['layout'] = layout;
 
-  const rawWidgets = byId(raw['widgets']);
-  const liveWidgets = byId(live['widgets']);
+  // Both split into parts above: their widgets are told apart by id.
+  const rawWidgets = widgetsById(raw) ?? new Map<string, Obj>();
+  const liveWidgets = widgetsById(live) ?? new Map<string, Obj>();
   const chosen = new Map<string, { side: Side; w: Obj }>();
   for (const id of union(base.widgets, fileParts.widgets, liveParts.widgets)) {
-    const side = pick(`widget ${id}`, base.widgets[id], fileParts.widgets[id], liveParts.widgets[id]);
+    const side = pick(`widget ${id}`, own(base.widgets, id), own(fileParts.widgets, id), own(liveParts.widgets, id));
     const w = (side === 'file' ? rawWidgets : liveWidgets).get(id);
     if (w !== undefined) chosen.set(id, { side, w });
   }
@@ -182,6 +194,11 @@ export function mergeDraft(
   return { draft, kept, conflicts };
 }
 
+/** A part's hash, own members only: a part named `constructor` is not Object's (widget-identity.ts). */
+function own(parts: { [k: string]: string }, k: string): string | undefined {
+  return Object.hasOwn(parts, k) ? parts[k] : undefined;
+}
+
 function union(...maps: { [k: string]: string }[]): string[] {
   return [...new Set(maps.flatMap((m) => Object.keys(m)))].sort();
 }
@@ -190,13 +207,6 @@ function sameSet(a: DraftParts, b: DraftParts): boolean {
   const x = Object.keys(a.widgets).sort();
   const y = Object.keys(b.widgets).sort();
   return x.length === y.length && x.every((k, i) => k === y[i]);
-}
-
-function byId(list: unknown): Map<string, Obj> {
-  const out = new Map<string, Obj>();
-  if (!Array.isArray(list)) return out;
-  for (const w of list) if (isObj(w) && typeof w['id'] === 'string') out.set(w['id'], w);
-  return out;
 }
 
 /**
