@@ -187,17 +187,17 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     changed.length === 0
       ? ''
       : `\n${fence(`${addressListLines(addressEntries(plan), { fields: compact }).join('\n')}\n`, 'diff')}\n`;
+  const pictures = opts.pictures !== undefined && changed.length > 0 ? picturesSection(changed, opts.pictures) : '';
   const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
   const rest = unmanagedSection(plan);
   const warnings = (plan.warnings ?? []).map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('');
-  // The drift lines share what the list, the warnings and the footer leave: half of it when details follow.
-  const room = budget - out.length - list.length - rest.length - warnings.length - footer.length;
+  // The drift lines share what the list, pictures, warnings and footer leave: half of it when details follow.
+  const room = budget - out.length - list.length - pictures.length - rest.length - warnings.length - footer.length;
   out += driftQuote(plan, compact || changed.length === 0 ? room : room / 2);
   if (warnings !== '') out += `\n${warnings}`;
   out += rest;
   if (changed.length === 0) return out;
-  out += list;
-  if (opts.pictures !== undefined) out += picturesSection(changed, opts.pictures);
+  out += list + pictures;
   if (compact) return `${out}_${escapeHtml(compactNote(changed.length))}_\n\n${footer}`;
   for (const [i, rc] of changed.entries()) {
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';
