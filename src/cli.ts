@@ -142,7 +142,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--out <file>', 'save the plan to FILE, for `wsc apply FILE`')
     .option(
       '--detailed-exitcode',
-      'exit 0 when apply would change nothing, 2 when it would, 5 when a resource is blocked, 1 on error',
+      'exit 0 when apply would send nothing, 2 when it would, 5 when a resource is blocked, 1 on error',
       false,
     )
     .option('--target <address>', 'limit to a resource, e.g. report/revqZ1x8Kp0a (repeatable)', collect, [])

@@ -46,7 +46,7 @@ export const HELP: Record<CommandName, CommandHelp> = {
     exitCodes: [
       [0, 'planned (with --detailed-exitcode: apply would send nothing and nothing is blocked)'],
       [1, 'the API, the network or a list bound failed'],
-      [2, 'with --detailed-exitcode only: changes pending'],
+      [2, 'with --detailed-exitcode only: changes pending (ownership records alone to write too: apply sends them)'],
       INVALID,
       [5, 'with --detailed-exitcode only: a resource is blocked (apply would exit 5)'],
     ],

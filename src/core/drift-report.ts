@@ -5,15 +5,40 @@
 // deployment lacks (creates) and resources recorded for the bundle that it
 // no longer holds (deletes). Read and compared only: nothing here writes.
 import type { DriftEntry, Plan, ResourceChange } from './plan-model.js';
-import { partsDiffering } from './plan/drift.js';
+import { canonicalJson } from './canonical.js';
+import { DRAFT_PATH } from './ownership.js';
+import { partsDiffering, PUBLISHED } from './plan/drift.js';
 
 /** The field a whole resource differs by: it is in the bundle and not live, or live and no longer in the bundle. */
 export const WHOLE_RESOURCE = '(resource)';
 
-/** Who changed a field the plan updates that no edit outside wsc explains. */
-function changer(plan: Plan, rc: ResourceChange): DriftEntry['changed'] {
+/**
+ * Who changed a field the plan updates that no edit outside wsc explains: the bundle only when this bundle's
+ * record covers the field (it holds what the last apply wrote, and live still equals it). A field newly managed,
+ * a resource with no record of this bundle, a user attribute (no record) or a publish (the published version is
+ * recorded nowhere): nothing says.
+ */
+function changer(plan: Plan, rc: ResourceChange, path: string): DriftEntry['changed'] {
+  const recorded = rc.kind === 'report' || rc.kind === 'workbook';
+  if (plan.bundle === undefined || !recorded || path === PUBLISHED) return 'unknown';
   const unrecorded = rc.blocked?.reason === 'record-missing' || rc.blocked?.reason === 'record-malformed';
-  return plan.bundle !== undefined && !unrecorded ? 'bundle' : 'unknown';
+  return unrecorded || (rc.unrecorded ?? []).includes(path) ? 'unknown' : 'bundle';
+}
+
+type Part = ReturnType<typeof partsDiffering>[number];
+
+/**
+ * A part of the published dashboard against the bundle's draft: apply publishes the draft it leaves, whose
+ * parts kept as edited outside wsc are the live ones, so where a kept part is the bundle's value that differs
+ * (the published part may equal the bundle's: no difference at all, undefined).
+ */
+function againstBundle(p: Part, outside: readonly DriftEntry[]): Part | undefined {
+  const label = p.field.slice(PUBLISHED.length + 1);
+  const kept = outside.find((d) => d.apply === 'keep' && d.field === `${DRAFT_PATH} ${label}`);
+  if (kept === undefined) return p;
+  if (canonicalJson(p.live ?? null) === canonicalJson(kept.bundle ?? null)) return undefined;
+  const { bundle: _planned, ...rest } = p;
+  return { ...rest, ...(kept.bundle !== undefined ? { bundle: kept.bundle } : {}) };
 }
 
 function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftEntry[] {
@@ -41,13 +66,15 @@ function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftE
   for (const change of rc.changes) {
     // A field edited outside wsc as a whole: its entry says all.
     if (seen.has(change.path)) continue;
-    for (const p of partsDiffering(change.path, change.after, change.before)) {
-      if (seen.has(p.field)) continue;
+    for (const part of partsDiffering(change.path, change.after, change.before)) {
+      const p = change.path === PUBLISHED ? againstBundle(part, outside) : part;
+      if (p === undefined || seen.has(p.field)) continue;
       seen.add(p.field);
       const line = change.line !== undefined ? { line: change.line } : {};
-      // A field only a create can set: no apply changes it.
-      const does = change.createOnly === true ? 'blocked' : apply;
-      out.push({ address: rc.address, ...p, changed: changer(plan, rc), apply: does, ...where, ...line });
+      // A field only a create can set: no apply changes it; a publish of a draft part kept as edited outside wsc
+      // publishes the kept part, not the bundle's.
+      const does = change.createOnly === true ? 'blocked' : p === part ? apply : 'keep';
+      out.push({ address: rc.address, ...p, changed: changer(plan, rc, change.path), apply: does, ...where, ...line });
     }
   }
   return out;

@@ -163,6 +163,11 @@ export interface ResourceChange {
   note?: string;
   /** Managed fields (and draft parts) edited outside wsc whose live value differs from the bundle's. */
   drift?: DriftEntry[];
+  /**
+   * Fields this change sets that this bundle's ownership record does not cover (newly managed, or no record of
+   * this bundle): nothing says who changed the live value (`wsc drift` says `unknown`, not `bundle`).
+   */
+  unrecorded?: string[];
 }
 
 /** One managed field (or dashboard draft part) whose live value differs from the bundle's. */
@@ -274,12 +279,12 @@ export interface UnmanagedResource {
   identity?: string;
 }
 
-/** Whether apply would change anything; an ownership record alone is not a change, nor a blocked resource. */
+/**
+ * Whether apply would send anything: a change of content or an ownership record alone (apply writes it,
+ * so `plan --detailed-exitcode` exits 2). A blocked resource's requests are sent only when a flag names it.
+ */
 export function hasChanges(plan: Plan): boolean {
-  return plan.changes.some(
-    (c) =>
-      c.requests.length > 0 && !(c.actions.length === 1 && (c.actions[0] === 'record' || c.actions[0] === 'blocked')),
-  );
+  return plan.changes.some((c) => c.requests.length > 0 && !(c.actions.length === 1 && c.actions[0] === 'blocked'));
 }
 
 /** Whether apply has any request to make (ownership records included). */

@@ -23,6 +23,8 @@ export interface DashLine {
   after?: string;
   /** `file:line` of the widget or member, where the file writes it. */
   where?: string;
+  /** The widget or member was edited outside wsc and this apply writes the bundle's over it (`uiEdits: revert`). */
+  edited?: true;
 }
 
 const INLINE_MAX = 60;
@@ -122,15 +124,23 @@ export function whereText(file: string | undefined, line: number | undefined): s
   return file !== undefined && line !== undefined ? `${visible(file)}:${line}` : undefined;
 }
 
-/** The lines of a dashboard change: the dashboard's members first, then its widgets; `file` locates them. */
-export function dashboardLines(d: DashboardDiff, file?: string): DashLine[] {
-  const located = (l: DashLine, line: number | undefined): DashLine => {
+/**
+ * The lines of a dashboard change: the dashboard's members first, then its widgets; `file` locates them.
+ * `reverted`: the draft parts this apply writes back over an edit made outside wsc, as the plan's drift
+ * names them (`widget w1`, `title`, `layout.cols`): their lines are marked `edited`.
+ */
+export function dashboardLines(d: DashboardDiff, file?: string, reverted: readonly string[] = []): DashLine[] {
+  const located = (l: DashLine, line: number | undefined, edited: boolean): DashLine => {
     const where = whereText(file, line);
-    return where === undefined ? l : { ...l, where };
+    return { ...l, ...(where !== undefined ? { where } : {}), ...(edited ? { edited: true as const } : {}) };
   };
+  // A member's part is its top-level key (a `layout` entry for layout): `settings.theme` is of `settings`.
+  const memberEdited = (path: string) => reverted.some((p) => path === p || path.startsWith(`${p}.`));
   return [
-    ...d.members.map((m) => located(memberLine('', m.path, m.before, m.after, d.reports), m.line)),
-    ...d.widgets.map((w) => located(widgetLine(w, d.reports), w.line)),
+    ...d.members.map((m) =>
+      located(memberLine('', m.path, m.before, m.after, d.reports), m.line, memberEdited(m.path)),
+    ),
+    ...d.widgets.map((w) => located(widgetLine(w, d.reports), w.line, reverted.includes(`widget ${w.widget}`))),
   ];
 }
 

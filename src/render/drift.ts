@@ -64,7 +64,7 @@ const WHO: Record<DriftEntry['changed'], string> = {
   outside: 'outside wsc',
   both: 'outside wsc and in the bundle',
   bundle: 'the bundle (not applied)',
-  unknown: 'unknown',
+  unknown: 'not known (not applied yet)',
 };
 
 const APPLY: Record<DriftEntry['apply'], string> = {
@@ -73,31 +73,50 @@ const APPLY: Record<DriftEntry['apply'], string> = {
   blocked: 'leaves it alone',
 };
 
-/** An issue body: a headline, a table of every difference, and the commands that end it. */
-export function renderDriftMarkdown(m: DriftModel): string {
+/** GitHub refuses issue bodies over 65536 characters: rows and ways forward stop before that. */
+const ISSUE_BUDGET = 60_000;
+
+/** Where every difference is when some are left out. */
+const SEE_ALL = 'see them all with `wsc drift --output human` or `wsc drift --output json`';
+
+/** An issue body: a headline, a table of every difference, and the commands that end it (within `maxChars`). */
+export function renderDriftMarkdown(m: DriftModel, maxChars = ISSUE_BUDGET): string {
   let out = `### wsc drift: ${code(m.environment)} (deployment ${m.deploymentId})\n\n`;
   out += `**${escapeHtml(headline(m))}**\n`;
   if (m.entries.length === 0) return out;
   out += '\n| address | field | live | bundle | changed by | apply | file |\n|---|---|---|---|---|---|---|\n';
-  for (const e of m.entries) {
+  // The rows take at most half the budget when ways forward follow, so both are seen.
+  const rows = m.entries.map((e) => {
     const file = e.file === undefined ? '' : code(e.line === undefined ? e.file : `${e.file}:${e.line}`);
-    out +=
+    return (
       `| ${code(e.address)} | ${code(e.field)} | ${code(inlineValue(e.live))} | ${code(inlineValue(e.bundle))} ` +
-      `| ${WHO[e.changed]} | ${APPLY[e.apply]} | ${file} |\n`;
+      `| ${WHO[e.changed]} | ${APPLY[e.apply]} | ${file} |\n`
+    );
+  });
+  out += within(rows, (maxChars - out.length) / 2, (n) => `\n_… and ${plural(n, 'more difference')}: ${SEE_ALL}._\n`);
+  return `${out}\n${within(waysForward(m), maxChars - out.length, (n) => `- … and ${n} more: ${SEE_ALL}.\n`)}`;
+}
+
+/** As many of `items` as fit in `room` characters with room left for the line `more(n)` that says how many did not. */
+function within(items: readonly string[], room: number, more: (n: number) => string): string {
+  let out = '';
+  for (const [i, item] of items.entries()) {
+    if (out.length + item.length + 200 > room) return out + more(items.length - i);
+    out += item;
   }
-  return `${out}\n${waysForward(m)}`;
+  return out;
 }
 
 /** How to end the drift: per address edited outside wsc, the file takes it or apply writes over it. */
-function waysForward(m: DriftModel): string {
+function waysForward(m: DriftModel): string[] {
   const dir = m.dir ?? '.';
   const addresses = [...new Set(m.entries.filter((e) => e.changed !== 'bundle').map((e) => e.address))];
   const over = (a: string) => (m.bundle !== undefined ? `wsc apply --overwrite-ui-edits ${a}` : `wsc apply`);
   const lines = addresses.map(
     (a) =>
       `- ${code(a)}: \`wsc export --only ${a} --into ${dir}\` takes the live values into its file; ` +
-      `\`${over(a)}\` writes the bundle's.`,
+      `\`${over(a)}\` writes the bundle's.\n`,
   );
-  if (m.entries.length > lines.length) lines.push('- `wsc apply` makes what only the bundle changed.');
-  return `${lines.join('\n')}\n`;
+  if (m.entries.length > lines.length) lines.push('- `wsc apply` makes what only the bundle changed.\n');
+  return lines;
 }

@@ -23,7 +23,7 @@ export function keptPhrase(plan: Plan): string | undefined {
 /** What apply does with one entry, or who changed it (`wsc drift`). */
 function what(d: DriftEntry): string {
   if (d.changed === 'bundle') return 'changed in the bundle, not applied yet';
-  if (d.changed === 'unknown') return 'differs (no ownership record says who changed it)';
+  if (d.changed === 'unknown') return 'not applied yet (no ownership record says who changed it)';
   const who = d.changed === 'both' ? 'edited outside wsc and changed in the bundle' : 'edited outside wsc';
   if (d.apply === 'keep') return `kept, ${who}`;
   if (d.apply === 'revert') return `${who}; apply writes the bundle's value`;
@@ -57,21 +57,39 @@ export function driftLine(d: DriftEntry): string {
   return visible(`${d.address} ${d.field}: ${inlineValue(d.live)} → ${inlineValue(d.bundle)}${where}: ${what(d)}`);
 }
 
-/** The drift section of a plan: a heading, one line per entry, then how to end a kept edit. */
-export function driftLines(plan: Plan, dir?: string): string[] {
+/** The drift section of a plan: a heading, one line per entry, and per address kept how to end it. */
+interface DriftSection {
+  heading: string;
+  entries: string[];
+  ways: string[];
+}
+
+export function driftSection(plan: Plan, dir?: string): DriftSection | undefined {
   const drift = plan.drift ?? [];
-  if (drift.length === 0) return [];
+  if (drift.length === 0) return undefined;
   const n = drift.length;
-  const out = [`${plural(n, 'field')} ${n === 1 ? 'differs' : 'differ'} from the bundle (live → bundle):`];
-  for (const d of drift) out.push(`  ${driftLine(d)}`);
+  const heading = `${plural(n, 'field')} ${n === 1 ? 'differs' : 'differ'} from the bundle (live → bundle):`;
   const kept = [...new Set(drift.filter((d) => d.apply === 'keep').map((d) => d.address))];
-  for (const a of kept) {
-    out.push(
+  const ways = kept.map(
+    (a) =>
       `${a}: \`wsc export --only ${a} --into ${dir ?? '.'}\` takes the live values into the file; ` +
-        `\`wsc apply --overwrite-ui-edits ${a}\` writes the bundle's over them.`,
-    );
-  }
-  return out;
+      `\`wsc apply --overwrite-ui-edits ${a}\` writes the bundle's over them.`,
+  );
+  return { heading, entries: drift.map(driftLine), ways };
+}
+
+/** The drift section as lines (entries indented under the heading). */
+export function driftLines(plan: Plan, dir?: string): string[] {
+  const s = driftSection(plan, dir);
+  return s === undefined ? [] : [s.heading, ...s.entries.map((e) => `  ${e}`), ...s.ways];
+}
+
+/** The parts of a field (a draft's `widget w1`, `title`) the plan writes back over an edit made outside wsc. */
+export function revertedParts(rc: ResourceChange, path: string): string[] {
+  const prefix = `${path} `;
+  return (rc.drift ?? []).flatMap((d) =>
+    d.apply === 'revert' && d.field.startsWith(prefix) ? [d.field.slice(prefix.length)] : [],
+  );
 }
 
 /** Whether the plan writes a field (or a part of it) back over an edit made outside wsc. */

@@ -11,7 +11,7 @@ import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashboard-diff.js';
 import { semanticHuman } from './plan-semantic.js';
-import { EDITED_OUTSIDE, revertsEdit } from './plan-drift.js';
+import { EDITED_OUTSIDE, revertedParts, revertsEdit } from './plan-drift.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
@@ -48,7 +48,8 @@ function whereSuffix(where: string | undefined, style: Style): string {
 function dashLineHuman(l: DashLine, style: Style): string {
   const { c } = style;
   const color = l.sign === '+' ? c.green : l.sign === '-' ? c.red : c.yellow;
-  let out = `      ${color(l.sign)} ${l.text}${whereSuffix(l.where, style)}\n`;
+  const edited = l.edited ? ` ${c.yellow(EDITED_OUTSIDE)}` : '';
+  let out = `      ${color(l.sign)} ${l.text}${edited}${whereSuffix(l.where, style)}\n`;
   for (const d of l.nested ?? []) out += `          ${diffLine(d, style)}\n`;
   return out;
 }
@@ -73,7 +74,8 @@ export function renderResourceHuman(rc: ResourceChange, style: Style): string {
     const where = `${edited}${whereSuffix(whereText(file, change.line), style)}`;
     if (change.dashboard) {
       out += `    ${visible(change.path)}:${where}\n`;
-      for (const l of dashboardLines(change.dashboard, file)) out += dashLineHuman(l, style);
+      const reverted = revertedParts(rc, change.path);
+      for (const l of dashboardLines(change.dashboard, file, reverted)) out += dashLineHuman(l, style);
       const map = dashboardMap(change, (style.width ?? MAP_WIDTH) - 4);
       for (const l of map) out += l === '' ? '\n' : `    ${c.dim(l)}\n`;
       continue;

@@ -10,13 +10,13 @@ import { isShown } from '../core/plan/create-only.js';
 import { addressEntries, addressListLines, compactNote, isCompact } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
 import { fieldView, type DiffLine } from './value.js';
-import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
+import { ownershipNotes, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText } from './dashboard-diff.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { semanticMarkdown } from './plan-semantic.js';
-import { EDITED_OUTSIDE, revertsEdit } from './plan-drift.js';
+import { driftSection, EDITED_OUTSIDE, revertedParts, revertsEdit } from './plan-drift.js';
 
 function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -47,8 +47,9 @@ function resourceDiff(rc: ResourceChange): string {
     const where = `${revertsEdit(rc, change.path) ? ` ${EDITED_OUTSIDE}` : ''}${at(whereText(file, change.line))}`;
     if (change.dashboard) {
       out += `  ${visible(change.path)}:${where}\n`;
-      for (const l of dashboardLines(change.dashboard, file)) {
-        const here = at(l.where);
+      for (const l of dashboardLines(change.dashboard, file, revertedParts(rc, change.path))) {
+        // The mark goes on what the apply writes (the `+` line of a change), as on a field's line.
+        const here = `${l.edited ? ` ${EDITED_OUTSIDE}` : ''}${at(l.where)}`;
         if (l.nested !== undefined) {
           out += `  ${l.text}${here}\n`;
           for (const d of l.nested) out += `${diffText(d, '    ')}\n`;
@@ -83,6 +84,40 @@ const MARKDOWN_BUDGET = 60_000;
 
 /** Where the details left out of a comment are. */
 const SEE_ALL = 'see them with `wsc plan --output human --no-compact` or in the JSON plan (`wsc plan --output json`)';
+
+/** Where every difference left out of a comment's drift lines is. */
+const SEE_DRIFT = 'see them all with `wsc drift`, `wsc plan --output human` or in the JSON plan (`drift`)';
+
+/** A blockquote of notes, one paragraph each. */
+function quote(lines: readonly string[]): string {
+  return lines.map((l) => `> ${escapeHtml(visible(l))}`).join('\n>\n');
+}
+
+/**
+ * The drift lines within `room` characters: the heading, then entries and ways forward while they fit, then
+ * how many are left out and where they all are. Each line is a paragraph of the notes' blockquote.
+ */
+function driftQuote(plan: Plan, room: number): string {
+  const s = driftSection(plan);
+  if (s === undefined) return '';
+  let out = `\n${quote([s.heading])}\n`;
+  const lines = [...s.entries, ...s.ways];
+  for (const [i, line] of lines.entries()) {
+    const next = `>\n${quote([line])}\n`;
+    // Room is kept for the line that says what is left out.
+    if (out.length + next.length + 300 > room) {
+      const entries = Math.max(0, s.entries.length - i);
+      const ways = lines.length - Math.max(i, s.entries.length);
+      const what = [
+        ...(entries > 0 ? [`${plural(entries, 'more field')} that ${entries === 1 ? 'differs' : 'differ'}`] : []),
+        ...(ways > 0 ? [`the ways forward of ${ways} more ${ways === 1 ? 'address' : 'addresses'}`] : []),
+      ].join(', and ');
+      return `${out}>\n${quote([`… and ${what}: left out to fit a comment; ${SEE_DRIFT}.`])}\n`;
+    }
+    out += next;
+  }
+  return out;
+}
 
 export interface MarkdownOptions {
   maxChars?: number;
@@ -143,18 +178,26 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   if (s.blocked) out += `| blocked | ${s.blocked} |\n`;
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
   out += semanticMarkdown(opts.semantic, plan.deploymentId, { escape: escapeHtml, code });
-  const notes = ownershipLines(plan);
-  if (notes.length > 0) out += `\n${notes.map((l) => `> ${escapeHtml(visible(l))}`).join('\n>\n')}\n`;
-  if (plan.warnings) out += `\n${plan.warnings.map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('')}`;
-  out += unmanagedSection(plan);
+  const notes = ownershipNotes(plan);
+  if (notes.length > 0) out += `\n${quote(notes)}\n`;
   const changed = plan.changes.filter(isShown);
-  if (changed.length === 0) return out;
   const compact = isCompact(plan, opts.compact);
   // Every address, whatever the budget: a reviewer must see all that the apply would touch.
-  const list = addressListLines(addressEntries(plan), { fields: compact });
-  out += `\n${fence(`${list.join('\n')}\n`, 'diff')}\n`;
-  if (opts.pictures !== undefined) out += picturesSection(changed, opts.pictures);
+  const list =
+    changed.length === 0
+      ? ''
+      : `\n${fence(`${addressListLines(addressEntries(plan), { fields: compact }).join('\n')}\n`, 'diff')}\n`;
+  const pictures = opts.pictures !== undefined && changed.length > 0 ? picturesSection(changed, opts.pictures) : '';
   const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
+  const rest = unmanagedSection(plan);
+  const warnings = (plan.warnings ?? []).map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('');
+  // The drift lines share what the list, pictures, warnings and footer leave: half of it when details follow.
+  const room = budget - out.length - list.length - pictures.length - rest.length - warnings.length - footer.length;
+  out += driftQuote(plan, compact || changed.length === 0 ? room : room / 2);
+  if (warnings !== '') out += `\n${warnings}`;
+  out += rest;
+  if (changed.length === 0) return out;
+  out += list + pictures;
   if (compact) return `${out}_${escapeHtml(compactNote(changed.length))}_\n\n${footer}`;
   for (const [i, rc] of changed.entries()) {
     const where = rc.pos ? ` in ${code(rc.pos.file)}` : '';

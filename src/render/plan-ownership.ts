@@ -71,6 +71,12 @@ export function blockedPhrase(plan: Plan): string | undefined {
 
 /** Lines about prune, the held-back deletes, blocked resources and kept UI edits, for below the summary. */
 export function ownershipLines(plan: Plan, dir?: string): string[] {
+  // Every field edited outside wsc that differs from the bundle, kept or not: never summarised as "matches".
+  return [...ownershipNotes(plan, dir), ...driftLines(plan, dir)];
+}
+
+/** The lines of `ownershipLines` before the drift section (the markdown plan budgets that one). */
+export function ownershipNotes(plan: Plan, dir?: string): string[] {
   const out: string[] = [];
   const p = plan.prune;
   if (p !== undefined && p.candidates > 0) {
@@ -88,7 +94,5 @@ export function ownershipLines(plan: Plan, dir?: string): string[] {
   for (const c of blocked) {
     out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, dir)}.`);
   }
-  // Every field edited outside wsc that differs from the bundle, kept or not: never summarised as "matches".
-  out.push(...driftLines(plan, dir));
   return out;
 }

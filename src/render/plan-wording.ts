@@ -57,6 +57,12 @@ export function summaryLine(plan: Plan): string {
     if (kept !== undefined) return `No changes to make. ${kept}.${records}`;
     return `No changes. The deployment matches the bundle.${records}`;
   }
+  const content = s.create + s.update + s.adopt + s.publish + (s.delete ?? 0);
+  if (content === 0 && blocked === 0 && left === undefined && s.record) {
+    // Apply writes the records (so `--detailed-exitcode` is 2), and nothing else.
+    const also = kept !== undefined ? ` ${kept}.` : '';
+    return `Plan: ${plural(s.record, 'ownership record')} to write, no content to change.${also}`;
+  }
   const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
   const line =
     `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to ` +

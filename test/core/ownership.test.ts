@@ -64,7 +64,7 @@ describe('the planner with a bundle name', () => {
     expect(p.summary).toMatchObject({ record: 0, delete: 0 });
   });
 
-  test('a managed resource without a record gets its own small request, which is not a change; a current record gets none', () => {
+  test('a managed resource without a record gets its own small request, which apply sends (a change for --detailed-exitcode); a current record gets none', () => {
     const d = desired({ reports: [dReport('rep000000001', { name: 'R', meta: { chart: 'line' } })] });
     const bare = lReport(7, 'rep000000001', { name: 'R', meta: { chart: 'line', other: 1 } });
     const p1 = plan(d, live({ reports: [bare] }), ctx({ ownership: own() }));
@@ -76,7 +76,7 @@ describe('the planner with a bundle name', () => {
       reportId: 7,
       body: { meta: { chart: 'line', other: 1 } },
     });
-    expect(hasChanges(p1)).toBe(false);
+    expect(hasChanges(p1)).toBe(true);
     expect(hasRequests(p1)).toBe(true);
 
     const recorded = lReport(7, 'rep000000001', {
@@ -118,8 +118,12 @@ describe('the planner with a bundle name', () => {
   test("another bundle's record blocks the resource, even unchanged, until --take-over names it", () => {
     const d = desired({ reports: [dReport('rep000000001', { name: 'R', title: 'T' })] });
     const theirs = lReport(7, 'rep000000001', { name: 'R', title: 'T', meta: { wsc: rec('other', { name: 'R' }) } });
-    const p = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() })).changes[0]!;
+    const whole = plan(d, live({ reports: [theirs] }), ctx({ ownership: own() }));
+    const p = whole.changes[0]!;
     expect(p.actions).toEqual(['blocked']);
+    // Apply sends nothing for it (the flag is missing): no change, the exit code is 5 for the block alone.
+    expect(hasChanges(whole)).toBe(false);
+    expect(hasRequests(whole)).toBe(true);
     expect(p.blocked).toEqual({
       reason: 'other-bundle',
       message: 'owned by bundle "other"',
@@ -131,6 +135,7 @@ describe('the planner with a bundle name', () => {
     ).toEqual(['blocked']);
     const taken = plan(d, live({ reports: [theirs] }), ctx({ ownership: own({ takeOver: ['report/rep000000001'] }) }));
     expect(taken.changes[0]!.actions).toEqual(['record']);
+    expect(hasChanges(taken)).toBe(true);
     expect(taken.changes[0]!.note).toContain('taken over by "team"');
   });
 

@@ -271,7 +271,7 @@ describe('UI edits', () => {
     });
   });
 
-  test('a UI edit and nothing else: apply keeps it (exit 0); export --only takes it into the file, keeping the rest; the next plan is empty', async () => {
+  test('a UI edit and nothing else: apply keeps it (exit 0); export --only takes it into the file, keeping the rest; the next plan writes the record alone, then is empty', async () => {
     const dir = writeBundle({ looseReports: 2, wscYaml: named('team-a') });
     const file = join(dir, 'reports/loose-0.yaml');
     writeFileSync(
@@ -310,9 +310,14 @@ describe('UI edits', () => {
       expect(text).not.toContain('wsc');
       expect(readFileSync(join(dir, 'reports/loose-1.yaml'), 'utf8')).toBe(untouched);
 
+      // the record still holds the bundle's old values: the plan writes it alone (apply sends it, exit 2)
       const next = await cli(['plan', '--detailed-exitcode'], dir, emu);
-      expect(next.code).toBe(0);
-      expect(next.stdout).toContain('No changes');
+      expect(next.code).toBe(2);
+      expect(next.stdout).toContain('Plan: 1 ownership record to write, no content to change.');
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      const empty = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(empty.code).toBe(0);
+      expect(empty.stdout).toContain('No changes');
     });
   });
 

@@ -88,6 +88,15 @@ describe('drift is never hidden', () => {
       // the printed way to end it, followed literally: the file takes the live value, and nothing differs
       const take = await runCli(['export', '--only', ADDR, '--into', dir, ...target(emu)], { env: emulatorEnv });
       expect(take.code).toBe(0);
+      // what is left is the record learning the file's new value: apply sends it, so the plan says so (exit 2)
+      const recordOnly = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(recordOnly.code).toBe(2);
+      expect(recordOnly.stdout).toContain('Plan: 1 ownership record to write, no content to change.');
+      expect(recordOnly.stdout).not.toContain('differs from the bundle');
+      emu.clearLog();
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      expect(writes(emu.log)).toHaveLength(1);
+      expect(titleOf(emu, id)).toBe('Edited in the UI');
       const after = await cli(['plan', '--detailed-exitcode'], dir, emu);
       expect(after.code).toBe(0);
       expect(after.stdout).toContain('No changes. The deployment matches the bundle.');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DriftEntry } from '../../src/core/plan-model.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { emptyPlan, samplePlan } from './plan-fixture.js';
 
@@ -123,6 +124,39 @@ describe('renderPlanMarkdown', () => {
     expect(cut).toMatch(
       /_The details of 4 of 5 resources are left out to fit a comment \(all are named above\): see them with `wsc plan --output human --no-compact` or in the JSON plan \(`wsc plan --output json`\)._\n\n_0 unchanged, 1 unmanaged resource left alone._\n$/,
     );
+  });
+
+  it('drift lines count against the budget: a long list ends with how many are left out, the addresses stay', () => {
+    const drift = (n: number): DriftEntry[] =>
+      Array.from({ length: n }, (_, i) => ({
+        address: `report/drift${String(i).padStart(7, '0')}`,
+        field: 'title',
+        live: `Edited in the UI ${'x'.repeat(40)}`,
+        bundle: 'Monthly recurring revenue',
+        changed: 'outside' as const,
+        apply: 'keep' as const,
+        file: `reports/drift-${i}.yaml`,
+        line: 4,
+      }));
+    const shown = (md: string) => md.split('\n').filter((l) => /^> +report\/drift\d+ title: /.test(l)).length;
+    const few = renderPlanMarkdown({ ...samplePlan(), drift: drift(3) }, { compact: false });
+    expect(shown(few)).toBe(3);
+    expect(few).not.toContain('left out to fit a comment');
+
+    for (const compact of [false, true]) {
+      const md = renderPlanMarkdown({ ...samplePlan(), drift: drift(5000) }, { compact });
+      expect(md.length).toBeLessThanOrEqual(60_000);
+      const more =
+        /> … and (\d+) more fields that differ, and the ways forward of 5000 more addresses: left out to fit a comment; see them all with `wsc drift`/.exec(
+          md,
+        );
+      expect(more).not.toBeNull();
+      expect(shown(md) + Number(more![1])).toBe(5000);
+      expect(shown(md)).toBeGreaterThan(50);
+      // every address the apply touches is still listed, and the footer ends the comment
+      expect(md).toMatch(/\n\+ user-attribute\/region {2}user-attributes\/region\.yaml.*\n```\n/);
+      expect(md.endsWith('_0 unchanged, 1 unmanaged resource left alone._\n')).toBe(true);
+    }
   });
 
   it('an empty plan is the summary alone', () => {

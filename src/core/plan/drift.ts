@@ -104,16 +104,24 @@ export function editedOutside(
   return out;
 }
 
-/** Every part of one field where live and bundle differ, whoever changed it (`wsc drift`). */
+/** The plan's field for a publish alone: the live published dashboard against the draft the bundle publishes. */
+export const PUBLISHED = 'dashboardPublished';
+
+/**
+ * Every part of one field where live and bundle differ, whoever changed it (`wsc drift`). A published
+ * dashboard is a draft too: split as one, so a widget moved in what was published is one line.
+ */
 export function partsDiffering(
   path: string,
   file: JsonValue | undefined,
   live: JsonValue | undefined,
 ): { field: string; live?: JsonValue; bundle?: JsonValue }[] {
-  const sameIds = path !== DRAFT_PATH || widgetIdOrder(file) === widgetIdOrder(live);
-  if (fieldHash(path, file) === fieldHash(path, live) && sameIds) return [];
-  const fileParts = path === DRAFT_PATH ? draftParts(file) : undefined;
-  const liveParts = path === DRAFT_PATH ? draftParts(live) : undefined;
+  const draftLike = path === DRAFT_PATH || path === PUBLISHED;
+  const hashAs = draftLike ? DRAFT_PATH : path;
+  const sameIds = !draftLike || widgetIdOrder(file) === widgetIdOrder(live);
+  if (fieldHash(hashAs, file) === fieldHash(hashAs, live) && sameIds) return [];
+  const fileParts = draftLike ? draftParts(file) : undefined;
+  const liveParts = draftLike ? draftParts(live) : undefined;
   if (fileParts === undefined || liveParts === undefined) {
     return [{ field: path, ...present('live', live), ...present('bundle', file) }];
   }

@@ -29,6 +29,7 @@ import {
   type OwnershipRecord,
   readRecord,
   RECORD_KEY,
+  recordedHash,
   recordIsCurrent,
   type RecordState,
   valueAtPath,
@@ -160,6 +161,10 @@ export function planOwned(
   if (ours !== undefined && policy === 'keep') guardDraftWindow(p, live as Workbook);
   if (tw !== undefined && tw.kept.length > 0) p.change.kept = tw.kept;
   if (tw !== undefined && tw.drift.length > 0) p.change.drift = driftEntries(site, tw.drift, policy);
+  const unrecorded = p.change.changes
+    .map((c) => c.path)
+    .filter((path) => ours === undefined || recordedHash(ours, path) === undefined);
+  if (live !== undefined && unrecorded.length > 0) p.change.unrecorded = unrecorded;
   if (read !== undefined) gate(p, read, tw?.conflicts ?? [], { ...ctx, copy }, policy);
   return p;
 }

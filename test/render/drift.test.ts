@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { DriftEntry } from '../../src/core/plan-model.js';
+import { renderDriftMarkdown, type DriftModel } from '../../src/render/drift.js';
+
+const entries = (n: number): DriftEntry[] =>
+  Array.from({ length: n }, (_, i) => ({
+    address: `report/drift${String(i).padStart(7, '0')}`,
+    field: 'title',
+    live: `Edited in the UI ${'x'.repeat(40)}`,
+    bundle: 'Monthly recurring revenue',
+    changed: 'outside' as const,
+    apply: 'keep' as const,
+    file: `reports/drift-${i}.yaml`,
+    line: 4,
+  }));
+
+const model = (n: number): DriftModel => ({
+  environment: 'prod',
+  deploymentId: 1,
+  bundle: 'team-a',
+  dir: 'dashboards',
+  entries: entries(n),
+});
+
+const rows = (md: string) => md.split('\n').filter((l) => l.startsWith('| <code>report/drift')).length;
+const ways = (md: string) => md.split('\n').filter((l) => l.startsWith('- <code>report/drift')).length;
+
+describe('renderDriftMarkdown (an issue body)', () => {
+  it('a few differences: every row and every way forward', () => {
+    const md = renderDriftMarkdown(model(3));
+    expect(rows(md)).toBe(3);
+    expect(ways(md)).toBe(3);
+    expect(md).not.toContain('more difference');
+    expect(md).toContain(
+      '- <code>report/drift0000002</code>: `wsc export --only report/drift0000002 --into dashboards` takes the live values',
+    );
+  });
+
+  it("stays under GitHub's issue body limit: rows and ways forward end with how many are left out", () => {
+    const md = renderDriftMarkdown(model(5000));
+    expect(md.length).toBeLessThanOrEqual(60_000);
+    const more =
+      /_… and (\d+) more differences: see them all with `wsc drift --output human` or `wsc drift --output json`._/.exec(
+        md,
+      );
+    expect(more).not.toBeNull();
+    expect(rows(md) + Number(more![1])).toBe(5000);
+    const moreWays = /- … and (\d+) more: see them all/.exec(md);
+    expect(moreWays).not.toBeNull();
+    expect(ways(md) + Number(moreWays![1])).toBe(5000);
+    expect(rows(md)).toBeGreaterThan(50);
+    expect(ways(md)).toBeGreaterThan(50);
+  });
+});
