@@ -33,6 +33,7 @@ export function httpPort(client: ApiClient, deploymentId: number, address?: stri
     updateReport: (reportId, body) => send('PUT', paths.report(deploymentId, reportId), Report, body),
 
     readReport: (reportId) => send('GET', paths.report(deploymentId, reportId), Report),
+    readWorkbook: (workbookId) => send('GET', paths.workbook(deploymentId, workbookId), Workbook),
 
     findReportsByPublicId: async (publicId) => {
       const all = await client.listAll(paths.reports(deploymentId), Report, REPORT_ORDER, label);

@@ -16,6 +16,7 @@ import { isObject, issuesToDiagnostics } from '../yaml/issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from '../domain/bundle-schema/index.js';
 import { closest } from '../domain/suggest.js';
 import { folderNearMisses } from './checks-folders.js';
+import { folderDepth } from './checks-folder-depth.js';
 import { parseYaml, type ParsedDoc, type VarUse } from '../yaml/parse.js';
 import { readBundleFileSync, type BundleFile, type ReadResult } from '../yaml/read.js';
 
@@ -92,6 +93,7 @@ function loadReads(files: BundleFile[], reads: ReadResult[], opts: LoadOptions, 
   diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs, strict, checkRefs: !incomplete }));
   diagnostics.push(...safetyChecks(items));
   diagnostics.push(...folderNearMisses(checked));
+  diagnostics.push(...folderDepth(items));
   diagnostics.push(...memberChecks(items));
   return { desired: buildDesired(items), diagnostics };
 }

@@ -4,17 +4,7 @@
 // (inside the root's real path). Directories that are symbolic links are
 // refused before anything is written, and files are opened with O_NOFOLLOW,
 // so a link planted inside the root cannot redirect a write outside it.
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, realpath, rename as fsRename } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
@@ -25,12 +15,11 @@ import { EXIT, UsageError, WscError } from '../errors.js';
 import { fsCause, MAX_FILE_BYTES } from '../yaml/read.js';
 import { makeDirectory } from '../make-dir.js';
 import { redact } from '../redact.js';
+import { linkRefused, NO_FOLLOW, refuseLink, writeOutFile } from '../out-file.js';
 import { generateSchemas, schemaText } from './json-schema.js';
 import { SCHEMA_DIR, serializeDoc } from './write.js';
 
 const SAFE_REL = /^(workbooks|reports|user-attributes|schemas)\/[a-z0-9_][a-z0-9_.-]*\.(yaml|json)$/;
-const NO_FOLLOW = constants.O_NOFOLLOW;
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 /** Ends the name of the file a write goes to before it is renamed over its target (never *.yaml: bundles ignore it). */
 export const TMP_SUFFIX = '.wsc-tmp';
 /** What an exported bundle keeps out of Git: the state of its embedded environments. */
@@ -55,12 +44,6 @@ function writeFailure(abs: string, e: unknown): unknown {
 
 function unsafe(message: string, hint?: string): UsageError {
   return new UsageError(message, { code: 'export_unsafe_path', ...(hint ? { hint } : {}) });
-}
-
-const LINK_HINT = 'Remove the link or export into another directory.';
-
-function linkRefused(abs: string, hint?: string): UsageError {
-  return unsafe(`${abs} is a symbolic link; export will not write through it.`, hint);
 }
 
 export class DirSink implements ExportSink {
@@ -104,11 +87,10 @@ export class DirSink implements ExportSink {
         missing.push(p);
         continue;
       }
-      if (st.isSymbolicLink())
-        throw unsafe(`${p} is a symbolic link; export writes only into real directories under ${root}.`, LINK_HINT);
+      if (st.isSymbolicLink()) throw linkRefused(p);
       if (!st.isDirectory()) throw unsafe(`${p} exists and is not a directory.`);
       for (const e of await readdir(p, { withFileTypes: true })) {
-        if (e.isSymbolicLink()) throw linkRefused(join(p, e.name), LINK_HINT);
+        if (e.isSymbolicLink()) throw linkRefused(join(p, e.name));
         // Left by an export that was killed between writing a file and renaming it.
         if (e.isFile() && e.name.endsWith(TMP_SUFFIX)) rmSync(join(p, e.name), { force: true });
         else sink.before.add(`${sub}/${e.name}`);
@@ -193,7 +175,7 @@ export class DirSink implements ExportSink {
   async writeIfAbsent(name: 'wsc.yaml' | '.gitignore', text: string): Promise<boolean> {
     const p = join(this.root, name);
     if (await lstat(p).catch(() => undefined)) return false;
-    writeNoFollow(p, text, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW);
+    writeOutFile(p, text, { exclusive: true });
     return true;
   }
 
@@ -219,15 +201,15 @@ export class DirSink implements ExportSink {
  */
 export function replaceFile(abs: string, text: string): boolean {
   refuseUnreadable(abs, text);
+  refuseLink(abs);
   const st = lstatSync(abs, { throwIfNoEntry: false });
-  if (st?.isSymbolicLink()) throw linkRefused(abs);
   // A file that already holds the text is left alone: exporting again into
   // the same repository rewrites only what changed (and reading is cheaper
   // than a write and a rename).
   if (st?.isFile() && st.size === Buffer.byteLength(text) && sameText(abs, text)) return false;
   const tmp = `${abs}.${process.pid}${TMP_SUFFIX}`;
   try {
-    writeNoFollow(tmp, text, WRITE_FLAGS);
+    writeOutFile(tmp, text);
     renameSync(tmp, abs);
   } catch (e) {
     // A full disk, or a directory in the way: no temporary file stays (rmSync removes a link, never its target).
@@ -269,27 +251,6 @@ function sameText(abs: string, text: string): boolean {
   }
   try {
     return readFileSync(fd, 'utf8') === text;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Writes `text` to a new or truncated file, never through a link. Synchronous
- * on purpose: export writes thousands of small files, and the promise API
- * costs more CPU per file (a handle, three round trips through the thread
- * pool) than the write itself; the calls are the same three system calls.
- */
-function writeNoFollow(abs: string, text: string, flags: number): void {
-  let fd: number;
-  try {
-    fd = openSync(abs, flags, 0o644);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkRefused(abs);
-    throw e;
-  }
-  try {
-    writeFileSync(fd, text, 'utf8'); // loops until every byte is written
   } finally {
     closeSync(fd);
   }

@@ -39,6 +39,16 @@ export async function applySavedPlan(
     });
   }
   const saved = parseSavedPlan(await readSavedPlanFile(resolve(ctx.cwd, planFile), planFile), planFile);
+  const uiEdits = saved.plan.uiEdits;
+  if (opts.uiEdits !== undefined && opts.uiEdits !== (uiEdits ?? 'keep')) {
+    throw new UsageError(
+      `--ui-edits ${opts.uiEdits} cannot change a saved plan made with uiEdits ${uiEdits ?? 'keep'}.`,
+      {
+        code: 'ui_edits_with_plan',
+        hint: `Make a new saved plan with \`wsc plan --ui-edits ${opts.uiEdits} --out FILE\`.`,
+      },
+    );
+  }
   // The check is not run again: what it was when the plan was saved is said, so that an off check is not missed.
   const unchecked = savedSemanticWarning(saved.semanticCheck);
   if (unchecked !== undefined) ctx.err(`${ctx.style.c.yellow('warning')} ${visible(unchecked)}.\n`);
@@ -66,6 +76,8 @@ export async function applySavedPlan(
               prune: pruning,
               maxDeletes: Number.MAX_SAFE_INTEGER,
               ...overridesOf(opts),
+              // The policy the plan was made with, whatever wsc.yaml says now.
+              ...(uiEdits !== undefined ? { uiEdits } : {}),
             },
           }
         : {}),

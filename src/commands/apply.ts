@@ -12,6 +12,8 @@ import { EXIT, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { waysForward } from '../render/plan-ownership.js';
+import { driftLines } from '../render/plan-drift.js';
+import { summaryLine } from '../render/plan-wording.js';
 import { createProgress } from '../render/progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -19,8 +21,6 @@ import { preparePlan } from './prepare.js';
 import { endPhase } from '../timings.js';
 
 type Options = ApplyOptions & { args?: string[] };
-
-const NO_CHANGES = 'No changes. The deployment matches the bundle.\n';
 
 export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   const planFile = opts.args?.[0];
@@ -81,7 +81,9 @@ function refusedBlocked(plan: Plan, dir: string): Map<string, string> {
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
   const counts = { created: 0, updated: 0, adopted: 0, published: 0 };
   const empty: ApplyResult = { applied: [], failed: [], skipped: [], resources: [], counts };
-  ctx.out(opts.output === 'json' ? renderApplyJson(plan, empty) : NO_CHANGES);
+  // "No changes", or, with fields kept as edited outside wsc, which ones: never "matches" when they differ.
+  const text = [summaryLine(plan), ...driftLines(plan, opts.dir)].join('\n');
+  ctx.out(opts.output === 'json' ? renderApplyJson(plan, empty) : `${text}\n`);
   return EXIT.ok;
 }
 

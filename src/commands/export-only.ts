@@ -155,6 +155,8 @@ export function mergeSides(
     live: liveOf,
     record: (address) => {
       const r = bundle === undefined ? undefined : liveRecord(liveOf(address));
+      // A record written for another resource (a UI copy's) says nothing of this one: the plan blocked it so.
+      if (byAddress.get(address)?.blocked?.reason === 'other-resource') return undefined;
       return r?.bundle === bundle ? r : undefined;
     },
     raw: (address) => {

@@ -1,7 +1,7 @@
 // `wsc plan`: read the live deployment and print what apply would change.
 // stdout holds the plan alone (--output human|json|markdown); progress and
 // warnings go to stderr. Never writes to the API.
-import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { PlanOptions } from './options.js';
 import { hasChanges, type Plan } from '../core/plan-model.js';
@@ -18,6 +18,7 @@ import { preparePlan } from './prepare.js';
 import { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } from './saved-plan-file.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
+import { refuseLink, writeOutFile } from '../out-file.js';
 
 function markdown(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions): string {
   const pictures = opts.pictures;
@@ -31,6 +32,7 @@ function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style:
 }
 
 function planOutError(shown: string, e: unknown): UsageError {
+  if (e instanceof UsageError) return e; // a link where the plan goes (out-file.ts)
   const code = (e as NodeJS.ErrnoException).code ?? String(e);
   return new UsageError(`cannot save the plan to ${shown}: ${code}.`, {
     code: 'plan_out_unwritable',
@@ -44,6 +46,7 @@ async function checkPlanOut(file: string, shown: string): Promise<void> {
     throw planOutError(shown, e);
   });
   if (!dir.isDirectory()) throw planOutError(shown, { code: 'ENOTDIR' });
+  refuseLink(file);
   const existing = await stat(file).catch(() => undefined);
   if (existing?.isDirectory()) throw planOutError(shown, { code: 'EISDIR' });
 }
@@ -52,7 +55,8 @@ async function checkPlanOut(file: string, shown: string): Promise<void> {
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, redact(text), 'utf8');
+    writeOutFile(tmp, redact(text));
+    refuseLink(file); // a link planted since the check is not replaced either
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);
@@ -98,7 +102,10 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
       });
     }
     if (refused) throw refused;
-    return opts.detailedExitcode && hasChanges(plan) ? EXIT.changes : EXIT.ok;
+    if (!opts.detailedExitcode) return EXIT.ok;
+    // As apply would: a resource left alone is exit 5, before any change to make (2).
+    if (plan.changes.some((c) => c.actions.includes('blocked'))) return EXIT.blocked;
+    return hasChanges(plan) ? EXIT.changes : EXIT.ok;
   } finally {
     await conn.close();
   }

@@ -12,10 +12,14 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect } from '../api/connect.js';
 import type { JsonValue } from '../core/json.js';
-import type { DesiredState, LiveState } from '../core/model.js';
+import type { DesiredState, LiveState, OwnershipContext } from '../core/model.js';
+import { liveDraft } from '../core/live-draft.js';
+import type { DriftEntry } from '../core/plan-model.js';
+import type { ResolvedEnvironment } from '../config/types.js';
 import { diffDashboard, type ReportNames } from '../core/plan/dashboard-diff.js';
 import { UsageError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
+import { overFileLimit } from '../yaml/read.js';
 import type { Baseline } from '../preview/changes.js';
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
@@ -82,36 +86,49 @@ function catFiles(dir: string, ids: string[]): Promise<Map<string, Buffer>> {
   });
 }
 
+/** A bundle file at a ref that is not read: over the size of a bundle file (its size from `ls-tree -l`). */
+export interface SkippedBlob {
+  path: string;
+  why: string;
+}
+
 /**
  * The bundle directory `dir` as committed at `ref`, written into a new temporary directory (the
- * caller removes it): its YAML files only, which is all a bundle is.
+ * caller removes it): its YAML files only, which is all a bundle is. A blob over the limit of a
+ * bundle file is never read (`skipped`), as the same file in the working tree would not be.
  */
-export async function bundleAtRef(dir: string, ref: string): Promise<string> {
+export async function bundleAtRef(dir: string, ref: string): Promise<{ copy: string; skipped: SkippedBlob[] }> {
   const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
   const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).trim();
   const commit = (await git(dir, ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`])).trim();
-  const listing = await git(top, ['ls-tree', '-r', '-z', commit, '--', prefix === '' ? '.' : prefix]);
+  const listing = await git(top, ['ls-tree', '-r', '-l', '-z', commit, '--', prefix === '' ? '.' : prefix]);
   const files = listing
     .split('\0')
     .filter((l) => l !== '')
     .map((l) => {
       const [meta, path] = [l.slice(0, l.indexOf('\t')), l.slice(l.indexOf('\t') + 1)];
-      const [mode, type, id] = meta.split(' ');
-      return { mode: mode!, type: type!, id: id!, path: path.slice(prefix.length) };
+      const [mode, type, id, size] = meta.split(/ +/);
+      return { mode: mode!, type: type!, id: id!, size: Number(size), path: path.slice(prefix.length) };
     })
     .filter((f) => f.type === 'blob' && f.mode !== '120000' && /\.ya?ml$/i.test(f.path))
     .filter((f) => !f.path.split('/').some((p) => p === '..' || p.startsWith('.wsc')));
+  const skipped: SkippedBlob[] = [];
+  const read = files.filter((f) => {
+    const why = Number.isFinite(f.size) ? overFileLimit(f.size) : 'its size is unknown';
+    if (why !== undefined) skipped.push({ path: f.path, why });
+    return why === undefined;
+  });
   const blobs = await catFiles(
     top,
-    files.map((f) => f.id),
+    read.map((f) => f.id),
   );
   const out = await mkdtemp(join(tmpdir(), 'wsc-against-'));
-  for (const f of files) {
+  for (const f of read) {
     const target = join(out, f.path);
     await makeDirectory(dirname(target));
     await writeFile(target, blobs.get(f.id) ?? Buffer.alloc(0));
   }
-  return out;
+  return { copy: out, skipped };
 }
 
 /** Report titles of both bundles (now first), for the drafts' diffs; no live ids in a git baseline. */
@@ -155,20 +172,37 @@ export async function envBaselines(
   } finally {
     await conn.close();
   }
+  // Planned as `wsc plan` plans it (ownership and the environment's uiEdits), so that the picture agrees with it.
+  const ownership = env.bundle !== undefined ? ownershipFor(env.bundle, env) : undefined;
   return (now) => {
-    const p = planOf(now, live, env);
+    const p = planOf(now, live, env, ownership !== undefined ? { ownership } : {});
     const out = new Map<string, Baseline>();
     for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
     for (const c of p.changes) {
       if (c.kind !== 'workbook') continue;
       const slug = c.address.slice('workbook/'.length);
       if (c.actions.includes('create')) out.set(slug, { before: undefined, diff: undefined });
+      const kept = keptParts(c.drift);
       const f = c.changes.find((x) => x.path === 'meta.dashboardDraft');
+      const liveDraftOf = () => liveDraft(live.workbooks.find((w) => w.id === c.liveId)) ?? {};
       if (f !== undefined && !c.actions.includes('create'))
-        out.set(slug, { before: f.before ?? {}, diff: f.dashboard });
+        out.set(slug, { before: f.before ?? {}, diff: f.dashboard, ...(kept.length > 0 ? { kept } : {}) });
+      else if (kept.length > 0) out.set(slug, { before: liveDraftOf(), diff: undefined, kept });
     }
     return out;
   };
+}
+
+function ownershipFor(bundle: string, env: ResolvedEnvironment): OwnershipContext {
+  return { bundle, prune: false, ...(env.uiEdits !== undefined ? { uiEdits: env.uiEdits } : {}) };
+}
+
+/** The draft parts a workbook's plan keeps as edited outside wsc (`widget w1`, `title`). */
+function keptParts(drift: readonly DriftEntry[] | undefined): string[] {
+  const prefix = 'meta.dashboardDraft ';
+  return (drift ?? [])
+    .filter((d) => d.apply === 'keep' && d.field.startsWith(prefix))
+    .map((d) => d.field.slice(prefix.length));
 }
 
 /** Removes a directory made by bundleAtRef. */

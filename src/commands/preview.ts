@@ -5,15 +5,16 @@
 // committed; env:<name>: the live deployment, read once and only read).
 // Nothing else is read from the API and nothing is ever written to it:
 // --env only picks the variables for interpolation.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { MetaAnswer } from '../domain/data-model.js';
 import { indexModel, type ModelIndex } from '../core/semantic/model-index.js';
 import { join, resolve } from 'node:path';
 import { isDirectory } from '../bundle/files.js';
 import { loadBundle } from '../bundle/load.js';
 import type { DesiredState } from '../core/model.js';
-import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../errors.js';
+import { BundleError, ConfigError, EXIT, UsageError, WscError, type Diagnostic } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
+import { refuseLink, writeOutFile } from '../out-file.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { markChanges, previewModel, type PreviewModel } from '../preview/model.js';
 import { startPreviewServer } from '../preview/server.js';
@@ -75,7 +76,9 @@ async function baselinesOf(
 ): Promise<Baselines> {
   const ref = parseAgainst(against);
   if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, ctx);
-  const copy = await bundleAtRef(dir, ref.ref);
+  const { copy, skipped } = await bundleAtRef(dir, ref.ref);
+  for (const s of skipped)
+    ctx.err(`${ctx.style.c.yellow('warning')} ${against}: ${s.path}: ${s.why}; not read, the baseline is without it\n`);
   try {
     // The committed bundle as it loads: its problems are not this run's (only its dashboards are drawn from).
     return gitBaselines((await loadDesired(copy, envName, ctx)).desired);
@@ -138,8 +141,11 @@ async function writeSvgs(
   const target = resolve(ctx.cwd, out);
   try {
     await makeDirectory(target);
-    for (const f of files) await writeFile(join(target, f.name), f.text);
+    // A link where a picture goes is refused before any is written (and, planted later, at its own write).
+    for (const f of files) refuseLink(join(target, f.name));
+    for (const f of files) writeOutFile(join(target, f.name), f.text);
   } catch (e) {
+    if (e instanceof WscError) throw e;
     throw new UsageError(`cannot write the pictures into ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
       code: 'preview_out_dir',
       hint: 'Give --out a directory you can write to (it is created when missing).',

@@ -1,9 +1,10 @@
 // `wsc schema`: write the JSON Schemas of the file formats, or check them.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { generateSchemas, schemaText } from '../bundle/json-schema.js';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, UsageError, WscError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
+import { refuseLink, writeOutFile } from '../out-file.js';
 import type { SchemaOptions } from './options.js';
 import type { CommandContext } from './context.js';
 
@@ -32,8 +33,10 @@ export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<num
   }
   try {
     await makeDirectory(dir);
-    for (const f of files) await writeFile(f.path, f.text);
+    for (const f of files) refuseLink(f.path);
+    for (const f of files) writeOutFile(f.path, f.text);
   } catch (e) {
+    if (e instanceof WscError) throw e;
     throw new UsageError(
       `cannot write the schemas into ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
       {

@@ -62,6 +62,7 @@ export async function resolveEnvironment(input: EnvironmentInput): Promise<Resol
     if (tokenVariables.length > 0) env.tokenVariables = tokenVariables;
     if (config.bundle !== undefined) env.bundle = config.bundle;
     if (cfg.prune === true) env.prune = true;
+    if (cfg.uiEdits !== undefined) env.uiEdits = cfg.uiEdits;
     if (cfg.semanticCheck === false) env.semanticCheck = false;
     return env;
   };

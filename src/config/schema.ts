@@ -41,6 +41,14 @@ const EnvironmentSchema = z
       .boolean()
       .optional()
       .describe('Delete what this bundle recorded as its own and no longer holds (like --prune). Needs `bundle:`.'),
+    uiEdits: z
+      .enum(['keep', 'revert', 'block'])
+      .optional()
+      .describe(
+        'What apply does with a managed field edited outside wsc since the last apply (needs `bundle:`): keep ' +
+          '(default: kept unless the bundle changed it too, then the resource is blocked), revert (the ' +
+          "bundle's value is written), block (the resource is left alone, exit 5). --ui-edits overrides it.",
+      ),
     semanticCheck: z
       .boolean()
       .optional()

@@ -29,6 +29,8 @@ export interface ResolvedEnvironment {
   bundle?: string;
   /** The environment's `prune: true`. */
   prune?: boolean;
+  /** The environment's `uiEdits:` (what apply does with edits made outside wsc; default keep). */
+  uiEdits?: 'keep' | 'revert' | 'block';
   /** The environment's `semanticCheck: false`: plan and apply do not read the data model. */
   semanticCheck?: false;
 }

@@ -19,6 +19,8 @@ export interface ApiPort {
   updateReport(reportId: number, body: Record<string, unknown>): Promise<Report>;
   /** GET /reports/{id}: read again just before a write that replaces its `meta`. */
   readReport(reportId: number): Promise<Report>;
+  /** GET /workbooks/{id}: read again just before a write of a draft merged with the live one. */
+  readWorkbook(workbookId: number): Promise<Workbook>;
   /** Reads every report and returns those carrying this publicId (for create-outcome checks). */
   findReportsByPublicId(publicId: string): Promise<Report[]>;
   publishWorkbook(workbookId: number, body: PublishDashboardInput): Promise<unknown>;

@@ -165,6 +165,13 @@ export interface PlanContext {
   listUnmanaged?: boolean;
 }
 
+/**
+ * What apply does with a UI edit: `keep` (the three-way merge: an edit the
+ * bundle did not change is kept, one it changed too blocks its resource),
+ * `revert` (the bundle's value is written), `block` (the resource is left alone).
+ */
+export type UiEditsPolicy = 'keep' | 'revert' | 'block';
+
 export interface OwnershipContext {
   bundle: string;
   /** `--prune` or the environment's `prune: true`: plan the deletes. */
@@ -175,4 +182,6 @@ export interface OwnershipContext {
   overwrite?: true | string[];
   /** `--take-over ADDR`: resources recorded for another bundle that this one takes. */
   takeOver?: string[];
+  /** wsc.yaml `uiEdits` or `--ui-edits` (default keep); `overwrite` is `revert` for the addresses it names. */
+  uiEdits?: UiEditsPolicy;
 }

@@ -14,16 +14,24 @@
 //           draft is not managed or its widgets have no ids of their own.
 //   name    (optional) the resource's name (a report's title, else its name)
 //   file    (optional) the bundle file it came from, relative to the bundle
-//   v       2 for this format; absent in the first one (bundle, hash, fields)
+//   of      the resource it was written for: `{ deployment, publicId }` (a
+//           report) or `{ deployment, slug }` (a workbook). A UI copy of a
+//           resource copies its `meta`, record included: a record whose `of`
+//           is not the resource carrying it is not this bundle's there
+//           (plan/record-claims.ts). Absent in records of earlier formats.
+//   v       3 for this format (with `of`); 2 for the one before (no `of`);
+//           absent in the first one (bundle, hash, fields)
 //   hash    integrity of the record: 16 hex of sha256 over the canonical
 //           JSON of the record without `hash` (first format: of `fields`)
 // `name` and `file` describe; they are refreshed with any write and never
 // cause one. A record whose `hash` does not match its content was not
-// written by wsc: it is read as a malformed record.
+// written by wsc: it is read as a malformed record. A record of an earlier
+// format stays as it is until the next write of its resource rebinds it.
 import { createHash } from 'node:crypto';
 import { canonicalJson, parseJsonString, withoutNullMembers } from './canonical.js';
 import { isObj, type JsonValue, type Obj } from './json.js';
-import type { RecordSpec } from './plan-model.js';
+import { normalizeSlug } from '../domain/wire.js';
+import type { RecordOf, RecordSpec } from './plan-model.js';
 import {
   draftPartChanges,
   draftParts,
@@ -48,6 +56,8 @@ export interface OwnershipRecord {
   draft?: DraftParts;
   name?: string;
   file?: string;
+  /** The resource the record was written for; absent in records of earlier formats. */
+  of?: RecordOf;
 }
 
 function sha(text: string): string {
@@ -86,13 +96,47 @@ function integrity(r: Omit<OwnershipRecord, 'hash'> & { v?: number }): string {
   return sha(canonicalJson({ ...r, hash: undefined }));
 }
 
-/** A record from its parts, hashed. */
-export function makeRecord(content: Omit<OwnershipRecord, 'hash'>): OwnershipRecord & { v: 2 } {
-  const body: Omit<OwnershipRecord, 'hash'> & { v: 2 } = { bundle: content.bundle, fields: content.fields, v: 2 };
+/** A record from its parts, hashed: the current format when it says what it is `of`, else the one before. */
+export function makeRecord(content: Omit<OwnershipRecord, 'hash'>): OwnershipRecord & { v: 2 | 3 } {
+  const v = content.of !== undefined ? 3 : 2;
+  const body: Omit<OwnershipRecord, 'hash'> & { v: 2 | 3 } = { bundle: content.bundle, fields: content.fields, v };
   if (content.draft !== undefined) body.draft = content.draft;
   if (content.name !== undefined) body.name = content.name;
   if (content.file !== undefined) body.file = content.file;
+  if (content.of !== undefined) body.of = { ...content.of };
   return { ...body, hash: integrity(body) };
+}
+
+function readOf(of: unknown): RecordOf | undefined {
+  if (!isObj(of) || !Number.isSafeInteger(of['deployment'])) return undefined;
+  const keys = Object.keys(of).sort().join(',');
+  const deployment = of['deployment'] as number;
+  if (keys === 'deployment,publicId' && typeof of['publicId'] === 'string') {
+    return { deployment, publicId: of['publicId'] };
+  }
+  if (keys === 'deployment,slug' && typeof of['slug'] === 'string') return { deployment, slug: of['slug'] };
+  return undefined;
+}
+
+/** The address a record was written for, as the plan names it (`report/<publicId>`, `workbook/<slug>`). */
+export function addressOf(of: RecordOf): string {
+  return 'publicId' in of ? `report/${of.publicId}` : `workbook/${of.slug}`;
+}
+
+/**
+ * Whether a record was written for the resource that carries it: `here`,
+ * `unbound` (a record of an earlier format, which names no resource), or
+ * `elsewhere` (another publicId, slug or deployment: a copy).
+ */
+export function bindingOf(
+  record: OwnershipRecord,
+  carrier: { kind: 'report' | 'workbook'; identity: unknown; deployment: number },
+): 'here' | 'unbound' | 'elsewhere' {
+  const of = record.of;
+  if (of === undefined) return 'unbound';
+  if (of.deployment !== carrier.deployment || typeof carrier.identity !== 'string') return 'elsewhere';
+  if (carrier.kind === 'report') return 'publicId' in of && of.publicId === carrier.identity ? 'here' : 'elsewhere';
+  return 'slug' in of && normalizeSlug(of.slug) === normalizeSlug(carrier.identity) ? 'here' : 'elsewhere';
 }
 
 /**
@@ -118,6 +162,7 @@ export function recordFor(spec: RecordSpec, body: unknown): OwnershipRecord {
     ...(draft !== undefined ? { draft } : {}),
     ...(spec.name !== undefined ? { name: spec.name } : {}),
     ...(spec.file !== undefined ? { file: spec.file } : {}),
+    ...(spec.of !== undefined ? { of: spec.of } : {}),
   });
 }
 
@@ -138,12 +183,18 @@ export function readRecord(obj: unknown): RecordState {
   if (!isObj(meta) || !Object.hasOwn(meta, RECORD_KEY)) return { state: 'missing' };
   const r = meta[RECORD_KEY];
   if (!isObj(r)) return { state: 'malformed', why: 'it is not an object' };
-  const { bundle, hash, fields, draft, name, file, v } = r;
+  const { bundle, hash, fields, draft, name, file, v, of } = r;
   if (typeof bundle !== 'string' || bundle === '') return { state: 'malformed', why: 'it names no bundle' };
   if (typeof hash !== 'string' || !isObj(fields) || !Object.values(fields).every((x) => typeof x === 'string')) {
     return { state: 'malformed', why: 'its hashes are missing or not strings' };
   }
-  if (v !== undefined && v !== 2) return { state: 'malformed', why: `its format (v: ${canonicalJson(v)}) is unknown` };
+  if (v !== undefined && v !== 2 && v !== 3) {
+    return { state: 'malformed', why: `its format (v: ${canonicalJson(v)}) is unknown` };
+  }
+  const bound = v === 3 ? readOf(of) : undefined;
+  if ((v === 3) !== (bound !== undefined) || (v !== 3 && of !== undefined)) {
+    return { state: 'malformed', why: 'the resource it names is malformed' };
+  }
   const parts = draft === undefined ? undefined : readDraftParts(draft);
   if (draft !== undefined && parts === undefined) return { state: 'malformed', why: 'its draft parts are malformed' };
   if ((name !== undefined && typeof name !== 'string') || (file !== undefined && typeof file !== 'string')) {
@@ -153,7 +204,8 @@ export function readRecord(obj: unknown): RecordState {
   if (parts !== undefined) record.draft = parts;
   if (typeof name === 'string') record.name = name;
   if (typeof file === 'string') record.file = file;
-  const expected = integrity(v === 2 ? { ...record, v: 2 } : { bundle, fields: record.fields });
+  if (bound !== undefined) record.of = bound;
+  const expected = integrity(v !== undefined ? { ...record, v } : { bundle, fields: record.fields });
   if (expected !== hash) return { state: 'malformed', why: 'its hash does not match its content' };
   return { state: 'record', record };
 }

@@ -10,7 +10,7 @@ import type {
 import type { SourcePos } from '../errors.js';
 import type { DashboardDiff } from './diff-model.js';
 import { isObj, type JsonValue } from './json.js';
-import type { PublicIdMode, WorkbookRef } from './model.js';
+import type { PublicIdMode, UiEditsPolicy, WorkbookRef } from './model.js';
 import type { DraftParts } from './ownership-draft.js';
 
 export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop' | 'record' | 'delete' | 'blocked';
@@ -43,6 +43,9 @@ export interface FieldChange {
   shown?: { before?: JsonValue; after?: JsonValue };
 }
 
+/** The resource an ownership record is written for: a report by its live publicId, a workbook by its slug. */
+export type RecordOf = { deployment: number; publicId: string } | { deployment: number; slug: string };
+
 /**
  * The ownership record a write carries in `meta.wsc`: per managed field, the
  * hash of its value after this request, or null where the value is the one
@@ -62,6 +65,8 @@ export interface RecordSpec {
   /** The resource's name and bundle file, for the deletes of a later prune. */
   name?: string;
   file?: string;
+  /** The resource the record is written for (its deployment and live publicId or slug). */
+  of?: RecordOf;
 }
 
 /**
@@ -69,7 +74,17 @@ export interface RecordSpec {
  * it into method + path + body once the references it holds are resolved.
  */
 export type Operation =
-  | { op: 'upsertWorkbook'; slug: string; body: WorkbookInput | { [k: string]: JsonValue }; record?: RecordSpec }
+  | {
+      op: 'upsertWorkbook';
+      slug: string;
+      body: WorkbookInput | { [k: string]: JsonValue };
+      record?: RecordSpec;
+      /**
+       * The draft this write sends was merged with the live one as the plan read it (these parts): the
+       * executor reads the workbook again just before the write and merges an edit made since.
+       */
+      reread?: { workbookId: number; draft: DraftParts };
+    }
   | { op: 'adoptWorkbook'; workbookId: number; slug: string }
   | { op: 'createReport'; body: CreateReportInput | { [k: string]: JsonValue }; record?: RecordSpec }
   | {
@@ -146,10 +161,34 @@ export interface ResourceChange {
   was?: { name?: string; file?: string };
   /** A note for people (why a delete is held back, a slug rename). */
   note?: string;
+  /** Managed fields (and draft parts) edited outside wsc whose live value differs from the bundle's. */
+  drift?: DriftEntry[];
+}
+
+/** One managed field (or dashboard draft part) whose live value differs from the bundle's. */
+export interface DriftEntry {
+  address: string;
+  /** `title`, `meta.chart`, or a draft part: `meta.dashboardDraft widget w1`, `… layout.cols`, `… title`, `… order`. */
+  field: string;
+  /** Absent when the live resource (or draft) has no such field (or part). */
+  live?: JsonValue;
+  /** Absent when the bundle has no such part; references resolved (or as written when they are not yet). */
+  bundle?: JsonValue;
+  /**
+   * Who changed it since the last apply: `outside` (only outside wsc), `both` (outside wsc and in the
+   * bundle), `bundle` (only the bundle: not applied yet; `wsc drift` only), `unknown` (no ownership record
+   * says; `wsc drift` only).
+   */
+  changed: 'outside' | 'both' | 'bundle' | 'unknown';
+  /** What this apply does with it: `keep` the live value, `revert` it to the bundle's, or leave it `blocked`. */
+  apply: 'keep' | 'revert' | 'blocked';
+  /** The resource's file and the line of the field (or part) in it. */
+  file?: string;
+  line?: number;
 }
 
 export interface Blocked {
-  reason: 'ui-edit' | 'record-missing' | 'record-malformed' | 'other-bundle';
+  reason: 'ui-edit' | 'record-missing' | 'record-malformed' | 'other-bundle' | 'other-resource';
   /** One line, e.g. `edited outside wsc since the last apply: name`, `owned by bundle "team-b"`. */
   message: string;
   /** The flag that proceeds, with the address (`--overwrite-ui-edits report/x`, `--take-over report/x`). */
@@ -219,6 +258,10 @@ export interface Plan {
   warnings?: PlanWarning[];
   /** The live resources the bundle does not manage, when asked for (`--show-unmanaged`). */
   unmanaged?: UnmanagedResource[];
+  /** What apply does with UI edits (with a bundle name only): wsc.yaml `uiEdits`, or `--ui-edits`. */
+  uiEdits?: UiEditsPolicy;
+  /** Every managed field edited outside wsc that differs from the bundle (present only when there is one). */
+  drift?: DriftEntry[];
 }
 
 /** A live resource no bundle file matches: left alone. */

@@ -46,18 +46,31 @@ const Pos = z.object({ file: z.string(), line: z.int(), col: z.int() });
 const Action = z.enum(['create', 'update', 'adopt', 'publish', 'noop', 'record', 'delete', 'blocked']);
 const WorkbookRef = z.object({ $workbook: z.string() });
 const Hashes = z.record(z.string(), z.string());
+const DraftParts = z.object({ widgets: Hashes, order: z.string(), layout: Hashes, members: Hashes });
 const Record = z
   .object({
     bundle: z.string(),
     fields: z.record(z.string(), z.string().nullable()),
     values: z.record(z.string(), Json).optional(),
-    draft: z.object({ widgets: Hashes, order: z.string(), layout: Hashes, members: Hashes }).optional(),
+    draft: DraftParts.optional(),
     name: z.string().optional(),
     file: z.string().optional(),
+    of: z
+      .union([
+        z.strictObject({ deployment: z.int(), publicId: z.string() }),
+        z.strictObject({ deployment: z.int(), slug: z.string() }),
+      ])
+      .optional(),
   })
   .optional();
 const Operation = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('upsertWorkbook'), slug: z.string(), body: z.record(z.string(), Json), record: Record }),
+  z.object({
+    op: z.literal('upsertWorkbook'),
+    slug: z.string(),
+    body: z.record(z.string(), Json),
+    record: Record,
+    reread: z.object({ workbookId: z.int(), draft: DraftParts }).optional(),
+  }),
   z.object({ op: z.literal('adoptWorkbook'), workbookId: z.int(), slug: z.string() }),
   z.object({ op: z.literal('createReport'), body: z.record(z.string(), Json), record: Record }),
   z.object({
@@ -112,7 +125,7 @@ const Change = z.object({
   kept: z.array(z.string()).optional(),
   blocked: z
     .object({
-      reason: z.enum(['ui-edit', 'record-missing', 'record-malformed', 'other-bundle']),
+      reason: z.enum(['ui-edit', 'record-missing', 'record-malformed', 'other-bundle', 'other-resource']),
       message: z.string(),
       flag: z.string(),
       explicit: z.literal(true).optional(),
@@ -131,6 +144,7 @@ const Fingerprint = z.object({
 });
 const Count = z.int().min(0);
 const PlanSchema = z.object({
+  uiEdits: z.enum(['keep', 'revert', 'block']).optional(),
   formatVersion: z.literal(1),
   environment: z.string(),
   deploymentId: z.int(),

@@ -27,6 +27,13 @@ export interface FolderStep {
 /** The longest folder name the API takes. */
 const MAX_FOLDER_NAME = 255;
 
+/**
+ * The deepest folder path wsc writes: the API refuses a folder past a fixed
+ * nesting depth (400) without stating it; this is the depth wsc holds paths to
+ * (and the emulator's).
+ */
+export const MAX_FOLDER_DEPTH = 10;
+
 export class FolderPathError extends Error {}
 
 /** A twin index at the end of a segment's text (unescaped `[`). */

@@ -118,6 +118,14 @@ export function convergenceNote(result: ApplyResult, style: Style): string {
         `for ${one ? 'it' : 'each'} above.${rest}`,
     );
   }
+  const raced = result.failed.filter((f) => f.error.code === 'draft_changed').length;
+  if (raced > 0 && raced === permanent) {
+    // A draft edited outside wsc during this apply: the next plan shows the edit as changed on both sides.
+    return style.c.yellow(
+      `Re-running apply plans again: it shows the draft edited outside wsc during this apply as changed on both ` +
+        `sides, and leaves it alone until one of the two ways forward named for it is taken.`,
+    );
+  }
   if (permanent === 0) {
     const why =
       result.failed.length === 0 && result.skipped.some((s) => s.reason === INTERRUPTED)

@@ -11,6 +11,7 @@ import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashboard-diff.js';
 import { semanticHuman } from './plan-semantic.js';
+import { EDITED_OUTSIDE, revertsEdit } from './plan-drift.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
@@ -67,7 +68,9 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
   }
   const file = rc.pos?.file;
   for (const change of rc.changes) {
-    const where = whereSuffix(whereText(file, change.line), style);
+    // A field edited outside wsc that this apply writes back: said so on its line.
+    const edited = revertsEdit(rc, change.path) ? ` ${c.yellow(EDITED_OUTSIDE)}` : '';
+    const where = `${edited}${whereSuffix(whereText(file, change.line), style)}`;
     if (change.dashboard) {
       out += `    ${visible(change.path)}:${where}\n`;
       for (const l of dashboardLines(change.dashboard, file)) out += dashLineHuman(l, style);

@@ -4,8 +4,7 @@
 // prune lines under the summary.
 import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { visible } from '../visible.js';
-
-const UI_EDIT_MARK = '! changed outside wsc and in the bundle since the last apply';
+import { driftLines } from './plan-drift.js';
 
 /** The command that takes a resource's live values into its file of the bundle at `dir`. */
 function exportOnlyCommand(address: string, dir = '.'): string {
@@ -21,9 +20,10 @@ export function isDelete(rc: ResourceChange): boolean {
 export function waysForward(rc: ResourceChange, dir?: string): string {
   const b = rc.blocked;
   const deleting = isDelete(rc);
-  if (b?.reason === 'other-bundle') {
+  if (b?.reason === 'other-bundle' || (b?.reason === 'other-resource' && !deleting)) {
     return `take it over with \`wsc apply ${b.flag}\`, or remove it from this bundle`;
   }
+  if (b?.reason === 'other-resource') return `if it is no copy, delete it with \`wsc apply ${b.flag}\``;
   const verb = deleting ? 'delete' : 'overwrite';
   const flag = b?.flag ?? `--overwrite-ui-edits ${rc.address}`;
   const keep = deleting
@@ -36,7 +36,7 @@ export function waysForward(rc: ResourceChange, dir?: string): string {
 export function uiEditLines(rc: ResourceChange, dir?: string): string[] {
   const b = rc.blocked;
   if (b === undefined) return [];
-  const mark = b.reason === 'ui-edit' ? `${UI_EDIT_MARK}: ${(rc.uiEdits ?? []).join(', ')}` : `! ${b.message}`;
+  const mark = `! ${b.message}`;
   if (!rc.actions.includes('blocked') && !isDelete(rc)) {
     return [mark, `the bundle's values win (${b.flag.split(' ')[0]})`];
   }
@@ -60,6 +60,7 @@ export function blockedPhrase(plan: Plan): string | undefined {
     'record-missing': 'by a missing ownership record',
     'record-malformed': 'by a malformed ownership record',
     'other-bundle': 'owned by another bundle',
+    'other-resource': 'by a record written for another resource',
   };
   const kinds = [...new Set(reasons)];
   if (kinds.length === 1) return `${reasons.length} blocked ${words[kinds[0]!]}`;
@@ -86,12 +87,7 @@ export function ownershipLines(plan: Plan, dir?: string): string[] {
   for (const c of blocked) {
     out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, dir)}.`);
   }
-  for (const c of plan.changes) {
-    if (c.kept === undefined) continue;
-    out.push(
-      `${c.address}: kept as changed outside wsc (the bundle did not change ${c.kept.length === 1 ? 'it' : 'them'}): ` +
-        `${c.kept.join(', ')}; \`${exportOnlyCommand(c.address, dir)}\` takes the live values into the file.`,
-    );
-  }
+  // Every field edited outside wsc that differs from the bundle, kept or not: never summarised as "matches".
+  out.push(...driftLines(plan, dir));
   return out;
 }

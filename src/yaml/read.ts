@@ -126,8 +126,7 @@ function readAtMost(fd: number, limit: number): number | string {
       if (n >= limit) break;
       if (size === undefined) {
         size = fstatSync(fd).size;
-        if (size >= limit)
-          return `file is ${formatMiB(size)}, over the ${formatMiB(limit - 1)} limit for a bundle file`;
+        if (size >= limit) return overFileLimit(size, limit - 1)!;
       }
       const bigger = Buffer.allocUnsafe(Math.min(Math.max(shared.length * 2, size + 1), limit));
       shared.copy(bigger, 0, 0, n);
@@ -138,6 +137,12 @@ function readAtMost(fd: number, limit: number): number | string {
     n += got;
   }
   return n;
+}
+
+/** Why a file of `size` bytes is not read as a bundle file, or undefined when it may be. */
+export function overFileLimit(size: number, limit = MAX_FILE_BYTES): string | undefined {
+  if (size <= limit) return undefined;
+  return `file is ${formatMiB(size)}, over the ${formatMiB(limit)} limit for a bundle file`;
 }
 
 function formatMiB(n: number): string {

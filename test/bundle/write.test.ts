@@ -176,7 +176,7 @@ describe('DirSink', () => {
     const outside = tmp();
     mkdirSync(join(dir, 'out'));
     symlinkSync(outside, join(dir, 'out/reports'));
-    await expect(DirSink.open(join(dir, 'out'))).rejects.toMatchObject({ code: 'export_unsafe_path', exitCode: 3 });
+    await expect(DirSink.open(join(dir, 'out'))).rejects.toMatchObject({ code: 'output_link', exitCode: 3 });
     expect(existsSync(join(dir, 'out/workbooks'))).toBe(false);
   });
 
@@ -186,7 +186,7 @@ describe('DirSink', () => {
     writeFileSync(join(outside, 'target.yaml'), 'keep\n');
     mkdirSync(join(dir, 'reports'), { recursive: true });
     symlinkSync(join(outside, 'target.yaml'), join(dir, 'reports/x.yaml'));
-    await expect(DirSink.open(dir)).rejects.toMatchObject({ code: 'export_unsafe_path' });
+    await expect(DirSink.open(dir)).rejects.toMatchObject({ code: 'output_link' });
     expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe('keep\n');
   });
 
@@ -197,7 +197,7 @@ describe('DirSink', () => {
     const sink = await DirSink.open(dir);
     symlinkSync(join(outside, 'target.yaml'), join(dir, 'reports/x.yaml'));
     await expect(sink.writeDoc('report', 'reports/x.yaml', { a: 1 })).rejects.toMatchObject({
-      code: 'export_unsafe_path',
+      code: 'output_link',
     });
     expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe('keep\n');
   });

@@ -77,6 +77,11 @@ class FakePort implements ApiPort {
   readReport(id: number) {
     return this.call('readReport', [id], () => this.reports.find((r) => r.id === id) ?? report({ id, publicId: 'x' }));
   }
+  readWorkbook(id: number): Promise<never> {
+    return this.call('readWorkbook', [id], () => {
+      throw new Error('not used by these tests');
+    });
+  }
   findReportsByPublicId(publicId: string) {
     return this.call('findReportsByPublicId', [publicId], () => this.reports.filter((r) => r.publicId === publicId));
   }

@@ -194,9 +194,10 @@ describe('prune', () => {
   });
 
   test('a workbook goes after the reports deleted from it; one still holding a report that stays is kept', () => {
-    const wsc = { wsc: rec('team', { name: 'wb' }) };
+    // two records of an earlier format (no `of`): distinct, or they would be taken for a copy and its original
+    const wsc = (name: string) => ({ wsc: rec('team', { name }) });
     const l = live({
-      workbooks: [lWorkbook(10, 'gone', { meta: wsc }), lWorkbook(11, 'busy', { meta: wsc })],
+      workbooks: [lWorkbook(10, 'gone', { meta: wsc('gone') }), lWorkbook(11, 'busy', { meta: wsc('busy') })],
       reports: [mine(1, 'rep000000001', { workbookId: 10 }), lReport(2, 'rep000000002', { workbookId: 11 })],
     });
     const p = plan(desired({}), l, ctx({ ownership: own() }));
@@ -254,6 +255,7 @@ describe('the executor', () => {
       },
       findReportsByPublicId: no,
       readReport: async (id) => lReport(id, 'rep000000001'),
+      readWorkbook: no,
       publishWorkbook: no,
       createUserAttribute: no,
       updateUserAttribute: no,

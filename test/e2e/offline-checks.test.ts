@@ -87,6 +87,36 @@ describe('caught offline', () => {
   });
 });
 
+describe('folder depth (issue 43, item 7)', () => {
+  const levels = (n: number) => Array.from({ length: n }, (_, i) => `L${i + 1}`).join('/');
+
+  test('a 50-level folder path is refused offline, naming the limit', () =>
+    refused(
+      { 'reports/a.yaml': `${report(1)}folder: ${levels(50)}\n` },
+      /reports\/a\.yaml:4:9 error folder path is 50 levels deep; the API nests folders at most 10 levels \[folder-too-deep\]/,
+    ));
+
+  test('10 levels, the limit, validate and apply (the emulator nests as deep and no deeper)', async () => {
+    const dir = writeFiles({ 'reports/a.yaml': `${report(1)}folder: ${levels(10)}\n` });
+    expect((await runCli(['validate', '--dir', dir])).code).toBe(0);
+    await withEmulator({}, async (emu) => {
+      const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(a.code, a.stderr).toBe(0);
+      const eleven = await runCli(
+        [
+          'apply',
+          '--auto-approve',
+          '--dir',
+          writeFiles({ 'reports/a.yaml': `${report(1)}folder: ${levels(11)}\n` }),
+          ...target(emu),
+        ],
+        { env: emulatorEnv },
+      );
+      expect(eleven.code).toBe(3);
+    });
+  });
+});
+
 describe('confusable slugs warn, shown visibly', () => {
   test('a zero-width space and a Cyrillic letter', async () => {
     const dir = writeFiles({

@@ -5,7 +5,7 @@
 // UI (or anyone with edit rights) would.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
-import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
+import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -190,6 +190,91 @@ describe('the read-to-write window of a report write (issue 34, item 10)', () =>
       const now = reportsIn(emu)[0]!;
       expect(now.title).toBe('Changed in the bundle');
       expect(now.meta).toMatchObject({ note: 'added in the UI', wsc: { bundle: 'team-a' } });
+    });
+  });
+});
+
+describe("the read-to-write window of a workbook's draft (issue 43, item 10)", () => {
+  const DEP = '/api/v1/deployments/1';
+
+  /** The workbook `sales` charting two reports (widgets w0, w1), applied; the bundle then moves w0. */
+  async function setUp(emu: Emulator) {
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const dir = writeBundle({ reports: 2, workbook: true, dashboard: true, wscYaml: named('team-a') });
+    expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+    const file = `${dir}/workbooks/sales.yaml`;
+    writeFileSync(file, readFileSync(file, 'utf8').replace('{ x: 0, y: 0, w: 6, h: 4 }', '{ x: 6, y: 0, w: 6, h: 4 }'));
+    const wb = (await api(emu, 'GET', `${DEP}/workbooks?first=100`)).body.items[0];
+    return { dir, wb: wb as { id: number; meta: { dashboardDraft: { widgets: { id: string; position: object }[] } } } };
+  }
+
+  /** The UI's edit of one widget's position, made after the plan's read: the list still shows the old draft. */
+  async function editedAfterRead(emu: Emulator, wb: Awaited<ReturnType<typeof setUp>>['wb'], id: string, h: number) {
+    const { rewritingProxy } = await import('./helpers/rewriting-proxy.js');
+    const draft = structuredClone(wb.meta.dashboardDraft);
+    const w = draft.widgets.find((x) => x.id === id)!;
+    w.position = { ...w.position, h };
+    expect((await api(emu, 'PUT', `${DEP}/workbooks/by-slug/sales`, { meta: { dashboardDraft: draft } })).status).toBe(
+      200,
+    );
+    const stale = (body: unknown) => {
+      const b = body as { items?: { id: number; meta: unknown }[] };
+      for (const item of b.items ?? []) if (item.id === wb.id) item.meta = wb.meta;
+      return body;
+    };
+    return rewritingProxy(emu.url, { answer: (path, body) => (path === `${DEP}/workbooks` ? stale(body) : body) });
+  }
+
+  const positions = (emu: Emulator) => {
+    const draft = (workbooksIn(emu)[0]!.meta as { dashboardDraft: { widgets: { id: string; position: object }[] } })
+      .dashboardDraft;
+    return Object.fromEntries(draft.widgets.map((w) => [w.id, w.position]));
+  };
+
+  test('a UI edit of another widget made after the plan read the draft is kept: the workbook is read again just before the write', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir, wb } = await setUp(emu);
+      const proxy = await editedAfterRead(emu, wb, 'w1', 8);
+      try {
+        const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(proxy)], { env: emulatorEnv });
+        expect(a.code, a.stdout + a.stderr).toBe(0);
+        const seen = proxy.seen.map((s) => `${s.method} ${s.path}`);
+        const put = seen.indexOf(`PUT ${DEP}/workbooks/by-slug/sales`);
+        expect(seen[put - 1]).toBe(`GET ${DEP}/workbooks/${wb.id}`);
+      } finally {
+        await proxy.close();
+      }
+      expect(positions(emu)).toEqual({ w0: { x: 6, y: 0, w: 6, h: 4 }, w1: { x: 0, y: 4, w: 6, h: 8 } });
+      // the next plan keeps the UI's edit, as one made before the plan
+      const p = await cli(['plan', '--detailed-exitcode'], dir, emu);
+      expect(p.code, p.stdout).toBe(0);
+    });
+  });
+
+  test('a UI edit of the very widget this apply changes, made after the read: the write fails (draft_changed), nothing is overwritten', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir, wb } = await setUp(emu);
+      const proxy = await editedAfterRead(emu, wb, 'w0', 2);
+      let a;
+      try {
+        a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(proxy)], { env: emulatorEnv });
+      } finally {
+        await proxy.close();
+      }
+      expect(a.code).toBe(1); // nothing applied
+      expect(a.stderr + a.stdout).toContain(
+        'workbook/sales: its dashboard draft was changed outside wsc after the plan read it (widget w0), and this apply changes the same; nothing was written.',
+      );
+      expect(positions(emu)['w0']).toEqual({ x: 0, y: 0, w: 6, h: 2 });
+      const p = await cli(['plan'], dir, emu);
+      expect(p.stdout).toContain(
+        'changed outside wsc and in the bundle since the last apply: meta.dashboardDraft widget w0',
+      );
+      expect(a.stdout).toContain('Re-running apply plans again: it shows the draft edited outside wsc');
+      // followed: the re-run leaves it alone (exit 5) and names the two ways forward
+      const again = await cli(['apply', '--auto-approve'], dir, emu);
+      expect(again.code).toBe(5);
+      expect(again.stdout).toContain('--overwrite-ui-edits workbook/sales');
     });
   });
 });

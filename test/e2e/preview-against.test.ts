@@ -5,7 +5,7 @@
 // Each kind of change lands marked in the picture of its dashboard; a
 // dashboard that did not change gets no picture.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
@@ -92,6 +92,27 @@ describe('preview --against', () => {
     git(repo, 'commit', '-qm', 'edit');
     const none = await runCli(['preview', '--dir', bundle, '--out', tempDir(), '--against', 'git:HEAD'], { env: {} });
     expect(none.stdout).toBe('No dashboard changed against git:HEAD.\n');
+  }, 120_000);
+
+  test('git:REF: a blob over the limit of a bundle file is not read (issue 43, item 8): a warning, the rest drawn', async () => {
+    const repo = tempDir('wsc-git-');
+    const bundle = join(repo, 'dashboards');
+    execFileSync('cp', ['-r', copyFixture('example'), bundle]);
+    // 6 MiB of YAML comment: over the 5 MiB a bundle file may be
+    writeFileSync(join(bundle, 'reports/huge.yaml'), `# ${'x'.repeat(6 * 1024 * 1024)}\n`);
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'dashboards');
+    rmSync(join(bundle, 'reports/huge.yaml'));
+    editExample(bundle);
+    const out = tempDir('wsc-pictures-');
+    const r = await runCli(['preview', '--dir', bundle, '--out', out, '--against', 'git:main'], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'warning git:main: reports/huge.yaml: file is 6.0 MiB, over the 5.0 MiB limit for a bundle file; ' +
+        'not read, the baseline is without it\n',
+    );
+    expectMarks(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8'));
   }, 120_000);
 
   test('a ref git does not know, or no repository, or no form: exit 3 with the code, nothing written', async () => {

@@ -64,7 +64,7 @@ export function referencePlanner(
     };
     const lists = [
       ['measures', ['measure'], false],
-      ['dimensions', ['dimension'], true],
+      ['dimensions', ['dimension', 'segment'], true],
       ['segments', ['segment'], false],
     ] as const;
     for (const [k, roles, suffix] of lists)

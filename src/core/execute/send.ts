@@ -9,6 +9,7 @@ import type { ApiPort } from '../api-port.js';
 import { withRecord } from '../ownership.js';
 import { createFolderOnce, folderIdOf, resolveFolderId } from './folder-create.js';
 import { explainMove } from './folder-move.js';
+import { withCurrentDraft } from './draft-reread.js';
 import { matchesSent, publicIdRejected, publicIdTaken, type PublicIdContext } from './report-create.js';
 import { refAddress, resolveRefs, unresolvedRef } from './resolve.js';
 import { createUserAttributeConverging } from './user-attribute-create.js';
@@ -38,7 +39,13 @@ export function makeSender(ctx: SendContext): (req: PlannedRequest) => Promise<S
       spec === undefined ? body : withRecord(body, resolveSpec(spec, resolve));
     switch (op.op) {
       case 'upsertWorkbook': {
-        const body = owned(resolve(op.body), op.record);
+        const reread = op.reread;
+        const sent = resolve(op.body);
+        const current =
+          reread === undefined
+            ? sent
+            : await withCurrentDraft(() => port.readWorkbook(reread.workbookId), reread, sent, req.address);
+        const body = owned(current, op.record);
         try {
           const wb = await port.upsertWorkbookBySlug(op.slug, body);
           return { id: wb.id, recovered: false };

@@ -11,6 +11,7 @@ import { match, refTargets } from './match.js';
 import { refuseManagedUnreadable, splitUnreadable } from './unreadable.js';
 import { planOwned } from './ownership.js';
 import { planPrune } from './prune.js';
+import { recordClaims } from './record-claims.js';
 import { planReport } from './report.js';
 import { planUserAttribute } from './user-attribute.js';
 import { planWorkbook } from './workbook.js';
@@ -70,12 +71,24 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     change: locateChanges(p.change, d),
   });
   const own = ctx.ownership;
+  const matchedIds = {
+    reports: new Set(m.reports.flatMap((r) => (r.live ? [r.live.id] : []))),
+    workbooks: new Set([...m.workbooks.values()].flatMap((w) => (w ? [w.id] : []))),
+  };
+  const claims = own && recordClaims(desired, live, matchedIds, own.bundle, ctx.deploymentId);
+  const owning = (adopting: boolean) => ({
+    own: own!,
+    targets,
+    adopting,
+    claims: claims!,
+    deployment: ctx.deploymentId,
+  });
   const workbooks = sortedWorkbooks.map((w) => {
     const lw = m.workbooks.get(w);
     const adopting = m.adoptedWorkbooks.has(w);
     const planWith = (fields: DesiredWorkbook['fields']) => planWorkbook({ ...w, fields }, lw, m, targets, adopting);
     const site = { address: w.address, pos: w.pos, refPos: w.refPos };
-    const p = own ? planOwned(w.fields, site, lw, { own, targets, adopting }, planWith) : planWith(w.fields);
+    const p = own ? planOwned(w.fields, site, lw, owning(adopting), planWith) : planWith(w.fields);
     return located(folders.finish(p, w, lw), w);
   });
   const sortedReports = [...m.reports].sort((a, b) => byAddress(a.desired, b.desired));
@@ -83,8 +96,7 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     const d = rm.desired;
     const planWith = (fields: DesiredReport['fields']) => planReport({ ...rm, desired: { ...d, fields } }, m, targets);
     const site = { address: d.address, pos: d.pos, refPos: d.refPos };
-    const ownCtx = { own: own!, targets, adopting: rm.adopting };
-    const p = own ? planOwned(d.fields, site, rm.live, ownCtx, planWith) : planWith(d.fields);
+    const p = own ? planOwned(d.fields, site, rm.live, owning(rm.adopting), planWith) : planWith(d.fields);
     return located(folders.finish(p, d, rm.live), d);
   });
   const attrs = [...desired.userAttributes]
@@ -108,7 +120,8 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
       reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),
     );
     const boards = dashboardsAfter(sortedWorkbooks, workbooks, m, live);
-    pruned = planPrune(live, { reports: matchedReports, workbooks: matchedWorkbooks }, reportChanges, own, boards);
+    const kept = { reports: matchedReports, workbooks: matchedWorkbooks };
+    pruned = planPrune(live, kept, reportChanges, { ...own, claims: claims! }, boards);
     // A resource of this bundle that it no longer holds is a delete (or a candidate), not an unmanaged one.
     const gone = pruned.gone;
     left.workbooks = left.workbooks.filter((w) => !gone.workbooks.has(w.id));
@@ -138,6 +151,9 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   if (own !== undefined) {
     out.bundle = own.bundle;
     out.prune = pruned!.prune;
+    out.uiEdits = own.uiEdits ?? 'keep';
+    const drift = changes.flatMap((c) => c.drift ?? []);
+    if (drift.length > 0) out.drift = drift;
   }
   const warnings = [
     ...folders.warnings,

@@ -11,9 +11,10 @@
 // its draft) records the field as it was, so a run that stops between the two
 // leaves a record that still tells a pending change from a UI edit.
 import type { Report, Workbook } from '../../domain/wire.js';
-import { type Blocked, isFolderRef, type PlannedRequest, type RecordSpec } from '../plan-model.js';
+import { type Blocked, type DriftEntry, isFolderRef, type PlannedRequest, type RecordOf, type RecordSpec } from '../plan-model.js';
 import type { JsonValue, Obj } from '../json.js';
-import type { OwnershipContext } from '../model.js';
+import type { OwnershipContext, UiEditsPolicy } from '../model.js';
+import type { DriftPart } from './drift.js';
 import {
   DRAFT_PATH,
   draftParts,
@@ -28,6 +29,8 @@ import {
 import { threeWay, type DesiredValues } from './three-way.js';
 import { resolveRefs, type RefSite, type RefTargets } from '../refs.js';
 import { request, type Planned } from './compare.js';
+import type { Claims } from './record-claims.js';
+import { guardDraftWindow } from './draft-window.js';
 
 /** The bundle's value of each managed field, references resolved where their target exists. */
 interface OwnedDesired {
@@ -95,7 +98,7 @@ function liveMetaWithoutRecord(live: Report | Workbook): Obj {
  * one, its live hash); any other field records the bundle's value.
  */
 function specFor(
-  bundle: string,
+  { bundle, of }: { bundle: string; of: RecordOf },
   desired: OwnedDesired,
   old: OwnershipRecord | undefined,
   live: Report | Workbook | undefined,
@@ -115,7 +118,7 @@ function specFor(
       if (path === DRAFT_PATH) draft = draftParts(d.value);
     }
   }
-  const spec: RecordSpec = { bundle, fields };
+  const spec: RecordSpec = { bundle, fields, of };
   if (Object.keys(values).length > 0) spec.values = values;
   if (draft !== undefined) spec.draft = draft;
   if (desired.name !== undefined) spec.name = desired.name;
@@ -132,19 +135,41 @@ export function planOwned(
   fields: Obj,
   site: Omit<RefSite, 'path'>,
   live: Report | Workbook | undefined,
-  ctx: { own: OwnershipContext; targets: RefTargets; adopting: boolean },
+  ctx: { own: OwnershipContext; targets: RefTargets; adopting: boolean; claims: Claims; deployment: number },
   planWith: (fields: Obj) => Planned,
 ): Planned {
   const { own } = ctx;
   const desired = ownedDesired(fields, ctx.targets, site);
   const read: RecordState | undefined = live ? readRecord(live) : undefined;
-  const ours = read?.state === 'record' && read.record.bundle === own.bundle ? read.record : undefined;
-  const tw = ours !== undefined ? threeWay(fields, desired, live, ours) : undefined;
+  // A record of this bundle written for another resource (a UI copy's) is not this bundle's here.
+  const claim = read?.state === 'record' && read.record.bundle === own.bundle ? ctx.claims.of(live!) : undefined;
+  const copy = claim?.state === 'copy' ? claim.why : undefined;
+  const ours = claim !== undefined && copy === undefined && read?.state === 'record' ? read.record : undefined;
+  const policy = policyFor(site.address, own);
+  const tw = ours !== undefined ? threeWay(fields, desired, live, ours, policy) : undefined;
   const p = planWith(tw?.fields ?? fields);
-  addOwnership(p, desired, live, own, ours);
+  addOwnership(p, desired, live, { bundle: own.bundle, deployment: ctx.deployment }, ours);
+  // A UI edit made after the plan's read is merged just before the write, unless the bundle's values win.
+  if (ours !== undefined && policy === 'keep') guardDraftWindow(p, live as Workbook);
   if (tw !== undefined && tw.kept.length > 0) p.change.kept = tw.kept;
-  if (read !== undefined) gate(p, read, tw?.conflicts ?? [], ctx);
+  if (tw !== undefined && tw.drift.length > 0) p.change.drift = driftEntries(site, tw.drift, policy);
+  if (read !== undefined) gate(p, read, tw?.conflicts ?? [], { ...ctx, copy }, policy);
   return p;
+}
+
+/** The policy for one address: `--overwrite-ui-edits` naming it (or naming none: all) is `revert`. */
+function policyFor(address: string, own: OwnershipContext): UiEditsPolicy {
+  return names(address, own.overwrite) ? 'revert' : (own.uiEdits ?? 'keep');
+}
+
+/** The drift of a resource as the plan lists it: what apply does with each part under the policy. */
+function driftEntries(site: Omit<RefSite, 'path'>, parts: DriftPart[], policy: UiEditsPolicy): DriftEntry[] {
+  return parts.map((d) => ({
+    address: site.address,
+    ...d,
+    apply: policy === 'revert' ? 'revert' : policy === 'block' || d.changed === 'both' ? 'blocked' : 'keep',
+    ...(site.pos ? { file: site.pos.file } : {}),
+  }));
 }
 
 function names(address: string, list: true | string[] | undefined): boolean {
@@ -156,7 +181,8 @@ function gate(
   p: Planned,
   read: RecordState,
   conflicts: string[],
-  ctx: { own: OwnershipContext; adopting: boolean },
+  ctx: { own: OwnershipContext; adopting: boolean; copy: string | undefined },
+  policy: UiEditsPolicy,
 ): void {
   const rc = p.change;
   const { own } = ctx;
@@ -164,24 +190,26 @@ function gate(
   const overwrite = `--overwrite-ui-edits ${address}`;
   let blocked: Blocked | undefined;
   const contentChanges = rc.changes.length > 0;
-  if (read.state === 'record' && read.record.bundle !== own.bundle) {
+  if (read.state === 'record' && (read.record.bundle !== own.bundle || ctx.copy !== undefined)) {
+    const other = read.record.bundle !== own.bundle;
     if (names(address, own.takeOver)) {
-      rc.note = `recorded for bundle "${read.record.bundle}"; taken over by "${own.bundle}" (--take-over)`;
+      const was = other ? `recorded for bundle "${read.record.bundle}"` : `not this bundle's: ${ctx.copy!}`;
+      rc.note = `${was}; taken over by "${own.bundle}" (--take-over)`;
     } else {
       blocked = {
-        reason: 'other-bundle',
-        message: `owned by bundle "${read.record.bundle}"`,
+        reason: other ? 'other-bundle' : 'other-resource',
+        message: other ? `owned by bundle "${read.record.bundle}"` : `not this bundle's: ${ctx.copy!}`,
         flag: `--take-over ${address}`,
       };
     }
   } else if (read.state === 'record') {
     if (conflicts.length > 0) {
       rc.uiEdits = conflicts;
-      blocked = {
-        reason: 'ui-edit',
-        message: `changed outside wsc and in the bundle since the last apply: ${conflicts.join(', ')}`,
-        flag: overwrite,
-      };
+      const what =
+        policy === 'block'
+          ? 'changed outside wsc since the last apply (uiEdits: block)'
+          : 'changed outside wsc and in the bundle since the last apply';
+      blocked = { reason: 'ui-edit', message: `${what}: ${conflicts.join(', ')}`, flag: overwrite };
     }
   } else if (contentChanges && !ctx.adopting) {
     blocked =
@@ -195,7 +223,7 @@ function gate(
   }
   if (blocked === undefined || rc.requests.length === 0) return;
   rc.blocked = blocked;
-  if (blocked.reason !== 'other-bundle' && names(address, own.overwrite)) return;
+  if (blocked.reason !== 'other-bundle' && blocked.reason !== 'other-resource' && policy === 'revert') return;
   rc.actions = ['blocked'];
 }
 
@@ -204,14 +232,15 @@ function addOwnership(
   p: Planned,
   desired: OwnedDesired,
   live: Report | Workbook | undefined,
-  own: OwnershipContext,
+  own: { bundle: string; deployment: number },
   ours: OwnershipRecord | undefined,
 ): void {
   const rc = p.change;
   const writes = rc.requests.filter(isWrite).sort((a, b) => a.phase - b.phase);
+  const to = (w: Write | undefined) => ({ bundle: own.bundle, of: recordOf(rc.kind, w, live, own.deployment) });
   if (writes.length === 0) {
     if (live === undefined) return;
-    const spec = specFor(own.bundle, desired, ours, live, []);
+    const spec = specFor(to(undefined), desired, ours, live, []);
     if (spec.values === undefined && recordIsCurrent(ours, own.bundle, spec.fields as never, spec.draft)) return;
     // A report's PUT replaces `meta`, so the live members go with the record.
     const operation: PlannedRequest['operation'] =
@@ -237,6 +266,23 @@ function addOwnership(
       w.operation.body = { ...w.operation.body, meta: liveMetaWithoutRecord(live) };
       w.operation.metaKeys = [];
     }
-    w.operation.record = specFor(own.bundle, desired, ours, live, writes.slice(i + 1));
+    w.operation.record = specFor(to(w), desired, ours, live, writes.slice(i + 1));
   }
+}
+
+/** The resource a write's record is for: a report's publicId after the write, a workbook's slug. */
+function recordOf(
+  kind: string,
+  w: Write | undefined,
+  live: Report | Workbook | undefined,
+  deployment: number,
+): RecordOf {
+  const op = w?.operation;
+  if (kind === 'workbook') {
+    const slug = op?.op === 'upsertWorkbook' ? op.slug : (live as Workbook | undefined)?.slug;
+    return { deployment, slug: slug ?? '' };
+  }
+  const sent = op?.body['publicId'];
+  const publicId = typeof sent === 'string' ? sent : (live as Report | undefined)?.publicId;
+  return { deployment, publicId: publicId ?? '' };
 }

@@ -13,11 +13,18 @@ import { changedOutside, noPartChanges, readRecord, RECORD_KEY } from '../owners
 import { stillChartedError, type Dashboard, whereCharted } from './charted.js';
 import { isObj } from '../json.js';
 import { request, type Planned } from './compare.js';
+import type { Claims } from './record-claims.js';
 
-/** Whether a live resource's record names this bundle: a well-formed record, or one that only claims to be. */
-function namesBundle(o: Report | Workbook, bundle: string): boolean {
+/** This bundle's ownership context, and which records of it are this bundle's where they are (record-claims.ts). */
+type PruneContext = OwnershipContext & { claims: Claims };
+
+/**
+ * Whether a live resource's record names this bundle: a well-formed record
+ * written for it (a copy's is not this bundle's), or one that only claims to be.
+ */
+function namesBundle(o: Report | Workbook, own: PruneContext): boolean {
   const r = isObj(o.meta) ? o.meta[RECORD_KEY] : undefined;
-  return isObj(r) && r['bundle'] === bundle;
+  return isObj(r) && r['bundle'] === own.bundle && own.claims.of(o).state !== 'copy';
 }
 
 /** The default cap: a fifth of the resources recorded for the bundle, at least 25. */
@@ -49,10 +56,10 @@ export function planPrune(
   live: LiveState,
   kept: { reports: Set<number>; workbooks: Set<number> },
   reportChanges: Map<number, ResourceChange>,
-  own: OwnershipContext,
+  own: PruneContext,
   dashboards: readonly Dashboard[] = [],
 ): PruneResult {
-  const mine = (o: Report | Workbook) => namesBundle(o, own.bundle);
+  const mine = (o: Report | Workbook) => namesBundle(o, own);
   const recordedReports = live.reports.filter(mine);
   const recordedWorkbooks = live.workbooks.filter(mine);
   const goneReports = recordedReports.filter((r) => !kept.reports.has(r.id)).sort((a, b) => a.id - b.id);
@@ -158,14 +165,19 @@ export function planPrune(
  * one wsc wrote (a forged or damaged one), is deleted only with
  * --overwrite-ui-edits (naming it, for a record that is not wsc's).
  */
-function deletion(rc: ResourceChange, live: Report | Workbook, own: OwnershipContext): Planned {
+function deletion(rc: ResourceChange, live: Report | Workbook, own: PruneContext): Planned {
   const read = readRecord(live);
   const liveName = 'title' in live && typeof live.title === 'string' && live.title !== '' ? live.title : live.name;
   const rec = read.state === 'record' ? read.record : undefined;
   const name = rec?.name ?? liveName;
-  rc.was = { ...(name !== undefined ? { name } : {}), ...(rec?.file !== undefined ? { file: rec.file } : {}) };
+  // A file the bundle holds for another address is not where this one came from (a copy's, or a file reused).
+  const file = rec?.file !== undefined && own.claims.heldIn(rec.file) === undefined ? rec.file : undefined;
+  rc.was = { ...(name !== undefined ? { name } : {}), ...(file !== undefined ? { file } : {}) };
   const flag = `--overwrite-ui-edits ${rc.address}`;
-  if (rec === undefined || Object.keys(rec.fields).length === 0) {
+  const claim = rec === undefined ? undefined : own.claims.of(live);
+  if (claim?.state === 'doubtful') {
+    rc.blocked = { reason: 'other-resource', message: `not surely this bundle's: ${claim.why}`, flag, explicit: true };
+  } else if (rec === undefined || Object.keys(rec.fields).length === 0) {
     const why = read.state === 'malformed' ? read.why : 'it records no field';
     rc.blocked = {
       reason: 'record-malformed',

@@ -9,19 +9,27 @@
 //   - both changed it, differently: a conflict, the resource is blocked
 //     until `--overwrite-ui-edits ADDR` (then the file's value wins) or the
 //     file takes the edit (`wsc export --only ADDR --into DIR`).
+// That is the `keep` policy. Under `revert` the file's value wins for every
+// field it manages (edits outside wsc are written over); under `block` any
+// edit outside wsc that differs from the file blocks the resource. Whatever
+// the policy, the edits that differ from the file are listed (`drift`).
 // The result is the file's fields with kept values and the merged draft in
 // place, which the planner then plans as usual.
 import { isObj, type JsonValue, type Obj } from '../json.js';
 import { DRAFT_PATH, fieldHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
 import { draftPartChanges, draftParts, type DraftParts } from '../ownership-draft.js';
+import type { UiEditsPolicy } from '../model.js';
+import { editedOutside, type DriftPart } from './drift.js';
 
 export interface ThreeWay {
   /** The fields to plan: the file's, with kept live values and the merged draft. */
   fields: Obj;
   /** Parts changed outside wsc that the file did not change: kept (`name`, `meta.dashboardDraft widget a`). */
   kept: string[];
-  /** Parts changed on both sides, differently: the resource is blocked. */
+  /** Parts changed on both sides, differently (under `block`: every part edited outside wsc): blocks the resource. */
   conflicts: string[];
+  /** The parts edited outside wsc that differ from the file, whatever the policy does with them. */
+  drift: DriftPart[];
 }
 
 /** The bundle's value of each managed field, references resolved (pending: its target is created by this apply). */
@@ -55,8 +63,16 @@ export function threeWay(
   desired: { values: DesiredValues },
   live: unknown,
   record: OwnershipRecord,
+  policy: UiEditsPolicy = 'keep',
 ): ThreeWay {
-  const out: ThreeWay = { fields: { ...fields }, kept: [], conflicts: [] };
+  const drift = [...desired.values].flatMap(([path, d]) =>
+    editedOutside(path, d.pending ? undefined : d.value, valueAtPath(live, path) as JsonValue | undefined, record),
+  );
+  // The file's fields as they are: its values are written over every edit made outside wsc (or, under
+  // `block`, the resource is left alone while any differs).
+  if (policy !== 'keep')
+    return { fields: { ...fields }, kept: [], conflicts: policy === 'block' ? drift.map((p) => p.field) : [], drift };
+  const out: ThreeWay = { fields: { ...fields }, kept: [], conflicts: [], drift };
   for (const [path, d] of desired.values) {
     const base = record.fields[path];
     if (base === undefined) continue; // newly managed: the file's value, as on a first apply
@@ -110,7 +126,7 @@ interface MergedDraft {
  * Undefined when a side cannot be split into parts: the caller decides on the
  * whole draft.
  */
-function mergeDraft(
+export function mergeDraft(
   raw: unknown,
   resolved: JsonValue,
   live: unknown,

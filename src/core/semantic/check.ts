@@ -16,6 +16,7 @@ import {
   type MemberUse,
 } from './members.js';
 import { resolveMember, type ModelIndex } from './model-index.js';
+import { formatIssues, type FormatIssue } from './query-format.js';
 import { joins, judgeUse, type UseVerdict } from './rules.js';
 
 export interface SemanticIssue {
@@ -69,6 +70,8 @@ export interface ResourceMembers {
   locate: Locator;
   /** A report's query as sent, for Cube's planner. */
   query?: ReportQuery;
+  /** The `jsonQuery` is written as JSON text: a place inside it is the field's. */
+  queryAsText?: boolean;
 }
 
 /** A use `/v1/meta` does not list, placed and worded, waiting for Cube's planner. */
@@ -115,11 +118,14 @@ export function bundleMembers(
     // The query as written (a mapping or text), so that each member is found where it stands.
     const jsonQuery = r.jsonQueryMapping ?? r.fields.jsonQuery;
     const extracted = reportMembers({ jsonQuery, sqlQuery: r.fields.sqlQuery, pivotItems: r.fields.pivotItems });
-    if (extracted.uses.length + extracted.unchecked.length === 0) continue;
-    const entry: ResourceMembers = { address: r.address, extracted, locate: locate(r) };
     const query = parsedQuery(r.fields.jsonQuery);
-    if (query !== undefined && query !== null) entry.query = { format: 'rest', query };
-    else if (typeof r.fields.sqlQuery === 'string') entry.query = { format: 'sql', query: r.fields.sqlQuery };
+    // A query that names nothing is still checked (Cube refuses a query that selects nothing).
+    if (extracted.uses.length + extracted.unchecked.length === 0 && (query === undefined || query === null)) continue;
+    const entry: ResourceMembers = { address: r.address, extracted, locate: locate(r) };
+    if (query !== undefined && query !== null) {
+      entry.query = { format: 'rest', query };
+      if (r.jsonQueryMapping === undefined) entry.queryAsText = true;
+    } else if (typeof r.fields.sqlQuery === 'string') entry.query = { format: 'sql', query: r.fields.sqlQuery };
     out.push(entry);
   }
   for (const w of desired.workbooks) {
@@ -162,6 +168,21 @@ export function issueAt(
   return issue;
 }
 
+/** A format error of a report's query, at its place (the field's when the query is JSON text). */
+function formatIssueAt(r: ResourceMembers, f: FormatIssue): SemanticIssue {
+  const sub = r.queryAsText === true ? [] : f.path;
+  const where = whereOf({ path: ['jsonQuery', ...f.path] });
+  return {
+    address: r.address,
+    where,
+    member: '',
+    role: 'query',
+    pos: r.locate(['jsonQuery', ...sub], {}),
+    message: `${r.address} ${where}: ${f.message}`,
+    by: 'meta',
+  };
+}
+
 /** What `/v1/meta` decides of the resources' members, and the uses it does not list (for Cube's planner). */
 export function checkMembers(
   resources: readonly ResourceMembers[],
@@ -190,6 +211,8 @@ export function checkMembers(
         : {};
     if (j.refused !== undefined)
       result.issues.push(issueAt(r, j.refused.use, { message: j.refused.message, by: 'meta' }));
+    if (r.query?.format === 'rest')
+      for (const f of formatIssues(r.query.query, index)) result.issues.push(formatIssueAt(r, f));
     if (j.ask !== undefined && mine.length === 0)
       mine.push({ use: j.ask.use, issue: issueAt(r, j.ask.use, { message: j.ask.message, by: 'meta' }), quiet: true });
     if (mine.length > 0) pending.push({ resource: r, uses: mine });

@@ -19,7 +19,9 @@ export type MemberRole =
   | 'pivot'
   | 'widget'
   | 'sql-measure'
-  | 'sql-column';
+  | 'sql-column'
+  /** The query's format itself (Cube's checks before planning), not one member. */
+  | 'query';
 
 export type DocPath = (string | number)[];
 

@@ -30,7 +30,8 @@ const FIELD_RULES: Partial<
   Record<MemberUse['role'], { kinds?: readonly MemberKind[]; suffix: boolean; field: string }>
 > = {
   measure: { kinds: ['measure'], suffix: false, field: 'measures' },
-  dimension: { kinds: ['dimension'], suffix: true, field: 'dimensions' },
+  // Cube plans a segment under `dimensions` as a boolean column (the real Cube's recording).
+  dimension: { kinds: ['dimension', 'segment'], suffix: true, field: 'dimensions' },
   segment: { kinds: ['segment'], suffix: false, field: 'segments' },
   timeDimension: { kinds: ['dimension'], suffix: false, field: 'timeDimensions[].dimension' },
   filter: { suffix: false, field: 'filters[].member' },
@@ -113,6 +114,12 @@ export function judgeUse(index: ModelIndex, use: MemberUse): UseVerdict {
     const bad = grainVerdict(index, m, r.grain, use.member);
     if (bad !== undefined) return bad;
   }
+  // A segment as a time dimension: planned, then refused by the warehouse (the real Cube's recording).
+  if (use.role === 'timeDimension' && m.kind === 'segment')
+    return {
+      kind: 'error',
+      message: `\`${m.name}\` is a segment, not a time dimension (${FAILS_IN_WAREHOUSE})`,
+    };
   if (rule?.kinds !== undefined && !rule.kinds.includes(m.kind)) {
     const want = rule.kinds.map(article).join(' or ');
     return {

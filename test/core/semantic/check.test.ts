@@ -49,6 +49,8 @@ describe('rules decided from /v1/meta alone (Cube refuses the same)', () => {
       'jsonQuery.measures[0]: `orders.status` is a string dimension, not a measure: Cube refuses it in `measures`',
     ]);
     expect(errorsOf({ dimensions: ['orders.count'] })[0]).toContain('`orders.count` is a measure, not a dimension');
+    // A segment under dimensions is planned as a boolean column: no false alarm.
+    expect(errorsOf({ measures: ['orders.count'], dimensions: ['orders.completed'] })).toEqual([]);
     expect(errorsOf({ measures: ['orders.count'], segments: ['orders.status'] })[0]).toContain(
       'is a string dimension, not a segment',
     );
