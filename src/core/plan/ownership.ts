@@ -11,7 +11,14 @@
 // its draft) records the field as it was, so a run that stops between the two
 // leaves a record that still tells a pending change from a UI edit.
 import type { Report, Workbook } from '../../domain/wire.js';
-import { type Blocked, type DriftEntry, isFolderRef, type PlannedRequest, type RecordOf, type RecordSpec } from '../plan-model.js';
+import {
+  type Blocked,
+  type DriftEntry,
+  isFolderRef,
+  type PlannedRequest,
+  type RecordOf,
+  type RecordSpec,
+} from '../plan-model.js';
 import type { JsonValue, Obj } from '../json.js';
 import type { OwnershipContext, UiEditsPolicy } from '../model.js';
 import type { DriftPart } from './drift.js';
