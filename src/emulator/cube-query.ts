@@ -122,24 +122,25 @@ function leaves(filters: Obj[]): Obj[] {
 
 /**
  * With a view in the query, Cube reaches a cube member the view exposes through the view's own join path
- * too (`customers.name` beside `sales.count` is `orders,customers`).
+ * too (`customers.name` beside `sales.count` is `orders,customers`); a view named only inside an and/or
+ * filter group does not (`grouped`).
  */
-function throughViews(g: Graph, members: PlannedMember[]): string[][] {
-  const views = members.filter((m) => isView(g, m));
+function throughViews(g: Graph, members: PlannedMember[], grouped: ReadonlySet<PlannedMember>): string[][] {
+  const views = members.filter((m) => isView(g, m) && !grouped.has(m));
   const paths = new Map<string, string[]>();
   for (const v of views) {
     const view = g.cubes.get(v.name.split('.')[0]!)!;
     const exposed = new Set([...view.measures, ...view.dimensions].flatMap((m) => m.aliasMember?.split('.')[0] ?? []));
     for (const [cube, path] of reach(g, v.path[0]!)) if (exposed.has(cube) && !paths.has(cube)) paths.set(cube, path);
   }
-  return members.map((m) => (m.path.length === 1 && !isView(g, m) ? (paths.get(m.path[0]!) ?? m.path) : m.path));
+  return members.map((m) => (isView(g, m) ? m.path : (paths.get(m.path[0]!) ?? m.path)));
 }
 
 const isView = (g: Graph, m: PlannedMember) => g.cubes.get(m.name.split('.')[0]!)?.type === 'view';
 
 /** The cubes in join order (a root that reaches the others first), or Cube's "Can't find join path". */
-function joinOrder(g: Graph, members: PlannedMember[]): string[] {
-  const hints = [...new Map(throughViews(g, members).map((p) => [p.join(','), p])).values()];
+function joinOrder(g: Graph, members: PlannedMember[], grouped: ReadonlySet<PlannedMember>): string[] {
+  const hints = [...new Map(throughViews(g, members, grouped).map((p) => [p.join(','), p])).values()];
   const cubes = [...new Set(hints.flat())];
   if (cubes.length < 2) return cubes;
   const fail = () => userError(`Can't find join path to join ${hints.map((h) => `'${h.join(',')}'`).join(', ')}`);
@@ -178,20 +179,26 @@ export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
     ...((query['timeDimensions'] ?? []) as Obj[]),
     ...suffixed.map((d) => ({ dimension: d.split('.').slice(0, 2).join('.'), granularity: d.split('.')[2] })),
   ];
-  // Cube's order: custom granularities first (each time dimension's member, then the granularity), then the
-  // members in their roles (measures, dimensions, segments), and/or groups, filters, time dimensions.
+  // Cube's order: and/or groups mixing dimensions and measures first (an unknown name counts as a dimension),
+  // then custom granularities (each time dimension's member, then the granularity), then the
+  // members in their roles (measures, dimensions, segments), filters, time dimensions.
+  for (const f of (query['filters'] ?? []) as Obj[]) mixedCondition(g.cubes, f);
   for (const td of rawTds) {
     const grain = td['granularity'];
     if (typeof grain === 'string' && !isStandard(grain))
       granularityOf({ ...resolve(g, td['dimension'] as string, ['dimensions']), granularity: grain });
   }
   const filterLeaves = leaves((query['filters'] ?? []) as Obj[]);
+  const inGroup = new Set(
+    leaves(((query['filters'] ?? []) as Obj[]).filter((f) => Array.isArray(f['or'] ?? f['and']))),
+  );
   // Then every member's cube, before any member.
   for (const path of [
     ...list('measures'),
     ...dims,
     ...list('segments'),
-    ...filterLeaves.map((f) => (f['member'] ?? f['dimension']) as string),
+    // (a filter inside an and/or group is not among them)
+    ...filterLeaves.filter((f) => !inGroup.has(f)).map((f) => (f['member'] ?? f['dimension']) as string),
     ...rawTds.map((td) => td['dimension'] as string),
   ]) {
     const cube = path.split('.')[0]!;
@@ -202,7 +209,6 @@ export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
   // A segment under `dimensions` is planned as a boolean column (Cube's own answer).
   const dimensions = dims.filter((d) => !suffixed.includes(d)).map((d) => resolve(g, d, ['dimensions', 'segments']));
   const segments = list('segments').map((s) => resolve(g, s, ['segments']));
-  for (const f of (query['filters'] ?? []) as Obj[]) mixedCondition(g.cubes, f);
   const filters = filterLeaves.map((f): PlannedFilter => ({
     ...resolve(g, (f['member'] ?? f['dimension']) as string, ['dimensions', 'measures', 'segments']),
     operator: f['operator'] as string,
@@ -237,7 +243,7 @@ export function planQuery(model: CubeModel, query: unknown): PlannedQuery {
     limit,
     ...(typeof query['offset'] === 'number' ? { offset: query['offset'] } : {}),
     timezone,
-    cubes: joinOrder(g, read),
+    cubes: joinOrder(g, read, new Set(filters.filter((_, i) => inGroup.has(filterLeaves[i]!)))),
     compareRanges: Math.max(
       0,
       ...rawTds.map((td) => (Array.isArray(td['compareDateRange']) ? td['compareDateRange'].length : 0)),
