@@ -97,7 +97,7 @@ describe('wsc preview (the page server)', () => {
     let child: ChildProcess | undefined;
     let url = '';
     const done = runCli(['preview', '--dir', join(root, 'fixtures/example'), '--port', '0'], {
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
       onSpawn: (c) => {
         child = c;
         c.stdout!.on('data', (d: Buffer | string) => {
@@ -105,7 +105,8 @@ describe('wsc preview (the page server)', () => {
         });
       },
     });
-    await expect.poll(() => url, { timeout: 10_000 }).not.toBe('');
+    // The page reads the embedded deployment's data before it serves: seconds under a loaded test run.
+    await expect.poll(() => url, { timeout: 40_000 }).not.toBe('');
     const model = await (await fetch(`${url}api/model`)).json();
     expect(model.workbooks.map((w: { slug: string }) => w.slug)).toEqual([
       'customer-health',
