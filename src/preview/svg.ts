@@ -446,18 +446,19 @@ function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: Gri
 export function dashboardSvgs(
   workbooks: readonly PreviewWorkbook[],
   against?: string,
-): { name: string; text: string }[] {
+): { name: string; slug: string; text: string }[] {
   const drawn = workbooks.filter((wb) =>
     against !== undefined ? wb.changes?.changed === true : !wb.grids.every((g) => g.cards.length === 0),
   );
   const names = pictureStems(drawn.map((wb) => wb.slug));
-  const out: { name: string; text: string }[] = [];
+  const out: { name: string; slug: string; text: string }[] = [];
   for (const wb of drawn) {
     for (const g of wb.grids) {
       if (!wb.layouts.includes(g.breakpoint)) continue;
       const changes =
         against !== undefined && wb.changes ? { grid: wb.changes.grids[g.breakpoint], against } : undefined;
-      out.push({ name: pictureName(names.get(wb.slug)!, g.breakpoint), text: dashboardSvg(wb, g, changes) });
+      const name = pictureName(names.get(wb.slug)!, g.breakpoint);
+      out.push({ name, slug: wb.slug, text: dashboardSvg(wb, g, changes) });
     }
   }
   return out;
