@@ -3,7 +3,7 @@
 // and PNG, with data only with --with-data), names each dashboard's PNG with its SVG beside in the markdown
 // (a dashboard that only charts a changed report too), writes nothing to the API, and leaves the plan as it
 // was without --pictures.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
@@ -88,6 +88,19 @@ describe('plan --pictures DIR', () => {
       });
       expect(nodata.code, nodata.stderr).toBe(0);
       expect(readFileSync(join(boxes, 'revenue-overview.lg.svg'), 'utf8')).not.toContain('<g class="chart"><svg ');
+
+      // The one link-safe writer: a link where a picture goes is refused (exit 3), never written through.
+      const victim = join(tempDir('wsc-victim-'), 'victim.txt');
+      writeFileSync(victim, 'untouched');
+      const linked = tempDir('wsc-plan-linked-');
+      symlinkSync(victim, join(linked, 'revenue-overview.sm.png'));
+      const refused = await runCli(
+        ['plan', '--dir', dir, '--env', 'emu', '--output', 'markdown', '--pictures', linked],
+        { env: emulatorEnv },
+      );
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain('is a symbolic link; wsc will not write through it.');
+      expect(readFileSync(victim, 'utf8')).toBe('untouched');
     });
   }, 180_000);
 });
