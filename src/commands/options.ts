@@ -36,7 +36,7 @@ export interface PlanOptions extends CommonOptions {
   maxDeletes?: number;
   compact?: boolean;
   showUnmanaged?: boolean;
-  /** `--pictures DIR`: the changed dashboards drawn into DIR (as `wsc preview --out DIR --against env:<env>`), named in the markdown plan. */
+  /** `--pictures DIR`: the changed dashboards drawn into DIR (as `preview --out DIR --against env:ENV`), named. */
   pictures?: string;
   /** `--with-data`: the pictures are drawn with the environment's data (as preview's). */
   withData?: boolean;

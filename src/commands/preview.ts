@@ -18,7 +18,7 @@ import { refuseLink, writeOutFile } from '../out-file.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { markChanges, previewModel, type PreviewModel } from '../preview/model.js';
 import { startPreviewServer } from '../preview/server.js';
-import { dashboardSvgs } from '../preview/svg.js';
+import { dashboardSvgs } from '../preview/svg-files.js';
 import { pngOf } from '../preview/png.js';
 import { dataPlan } from './preview-data.js';
 import { markChartChanges } from '../preview/report-changes.js';

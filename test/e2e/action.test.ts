@@ -4,8 +4,9 @@
 // with WSC_BASE_URL and WSC_DEPLOYMENT_ID, as the README workflow test does), a git origin on disk and a
 // GitHub API on loopback that records the comments. The checkout is shallow, as actions/checkout leaves it:
 // the pictures are the plan's, against the environment, so no base branch is needed. A plan that blocks
-// (exit 5) or refuses with a plan printed (exit 3) is posted, then the action fails with its code. The install step (npm ci in the action's
-// directory) and upload-artifact (the runner's) are the only steps not run.
+// (exit 5) or refuses with a plan printed (exit 3) is posted, then the action fails with its code.
+// The install step (npm ci in the action's directory) and upload-artifact (the runner's) are the only
+// steps not run.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
