@@ -19,6 +19,7 @@ import { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } from './saved-plan-file.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
 import { refuseLink, writeOutFile } from '../out-file.js';
+import { writePreviewPictures } from './preview.js';
 
 type Pictures = MarkdownOptions['pictures'];
 
@@ -67,10 +68,9 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 
 /**
  * `--pictures DIR`: the pictures `wsc preview --out DIR --against env:<this environment>` writes (the same
- * step, loaded only when asked: it draws with vega), data only with `--with-data`.
+ * step; the chart libraries load on first use), data only with `--with-data`.
  */
 async function drawPictures(out: string, envName: string, opts: PlanOptions, ctx: CommandContext): Promise<Pictures> {
-  const { writePreviewPictures } = await import('./preview.js');
   const { written } = await writePreviewPictures(
     {
       dir: opts.dir,
