@@ -122,7 +122,6 @@ export async function runAction(
     ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
     ...given,
   };
-  inputs['base-ref'] = given['base-ref'] ?? 'main';
   inputs['github-token'] = given['github-token'] ?? 'gh-token';
   const outputs: Record<string, Record<string, string>> = {
     upload: { 'artifact-url': `${base['GITHUB_SERVER_URL']}/artifacts/1` },
