@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The pull request comment of the wsc action (action.yml): the markdown plan
 // (with its layout maps), then the pictures of the changed dashboards — shown
-// inline when they were published on a branch (WSC_PICTURES_URL), else named,
-// with a link to the artifact that holds them. One comment per pull request:
+// inline when they were published on a branch (WSC_PICTURES_URL; the plan
+// names them in any case), with a link to the artifact that holds them. One comment per pull request:
 // found again by its first line and updated, never posted twice. Reads the
 // GitHub API through GITHUB_API_URL with GITHUB_TOKEN; the pull request is the
 // event's (GITHUB_EVENT_PATH). Exits 1 with the answer when GitHub refuses.
@@ -34,7 +34,7 @@ function picturesSection() {
   const url = env('WSC_PICTURES_URL');
   if (url)
     for (const f of files) out += `<details open><summary>${f}</summary>\n\n![${f}](${url}/${f})\n\n</details>\n`;
-  else out += files.map((f) => `- \`${f}\` (and \`${f.replace(/\.png$/, '.svg')}\`)`).join('\n') + '\n';
+  else out += 'Named in the plan above (PNG, and SVG beside).\n';
   const artifact = env('WSC_ARTIFACT_URL');
   if (artifact) out += `\nAll pictures, SVG and PNG: [the dashboard-pictures artifact](${artifact}).\n`;
   return out;

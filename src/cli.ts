@@ -154,8 +154,10 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
     .option(
       '--pictures <dir>',
-      'markdown plan: name the SVGs `wsc preview --out DIR --against …` draws for each changed dashboard',
+      'draw the changed dashboards into DIR as SVG and PNG (as `wsc preview --out DIR --against env:ENV`) ' +
+        'and name them in the markdown plan',
     )
+    .option('--with-data', "--pictures: draw the charts with the environment's data (files leave the machine)")
     .option('--skip-semantic-check', SKIP_SEMANTIC_HELP)
     .action(action<PlanOptions>(program, () => import('./commands/plan.js')));
 

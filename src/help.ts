@@ -40,6 +40,7 @@ export const HELP: Record<CommandName, CommandHelp> = {
       'wsc plan --output markdown --detailed-exitcode',
       'wsc plan --target report/revMrrTrnd01 --out plan.json',
       'wsc plan --output markdown --pictures dashboard-pictures',
+      'wsc plan --output markdown --pictures dashboard-pictures --with-data',
       'wsc plan --skip-semantic-check',
       'wsc plan --ui-edits revert',
     ],

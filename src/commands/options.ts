@@ -36,8 +36,10 @@ export interface PlanOptions extends CommonOptions {
   maxDeletes?: number;
   compact?: boolean;
   showUnmanaged?: boolean;
-  /** The markdown plan names the pictures `wsc preview --out <this> --against …` writes per changed dashboard. */
+  /** `--pictures DIR`: the changed dashboards drawn into DIR (as `preview --out DIR --against env:ENV`), named. */
   pictures?: string;
+  /** `--with-data`: the pictures are drawn with the environment's data (as preview's). */
+  withData?: boolean;
   /** `--skip-semantic-check` (commander's `--no-semantic-check` form would read as a negated default). */
   skipSemanticCheck?: boolean;
   /** `--ui-edits`: this run's policy for edits made outside wsc. */

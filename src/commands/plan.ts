@@ -11,7 +11,7 @@ import { savedSemantic, semanticError, type SemanticOutcome } from '../core/sema
 import { EXIT, UsageError } from '../errors.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { renderPlanJson } from '../render/plan-json.js';
-import { renderPlanMarkdown } from '../render/plan-markdown.js';
+import { renderPlanMarkdown, type MarkdownOptions } from '../render/plan-markdown.js';
 import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
@@ -19,15 +19,17 @@ import { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } from './saved-plan-file.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
 import { refuseLink, writeOutFile } from '../out-file.js';
+import { writePreviewPictures } from './preview.js';
 
-function markdown(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions): string {
-  const pictures = opts.pictures;
+type Pictures = MarkdownOptions['pictures'];
+
+function markdown(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, pictures: Pictures): string {
   return renderPlanMarkdown(plan, { compact: opts.compact, semantic, ...(pictures !== undefined ? { pictures } : {}) });
 }
 
-function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style: Style): string {
+function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style: Style, pictures: Pictures): string {
   if (opts.output === 'json') return renderPlanJson(plan, semantic);
-  if (opts.output === 'markdown') return markdown(plan, semantic, opts);
+  if (opts.output === 'markdown') return markdown(plan, semantic, opts, pictures);
   return renderPlanHuman(plan, style, opts.dir, { compact: opts.compact, semantic });
 }
 
@@ -64,12 +66,33 @@ async function writeAtomic(file: string, text: string): Promise<void> {
   }
 }
 
+/**
+ * `--pictures DIR`: the pictures `wsc preview --out DIR --against env:<this environment>` writes (the same
+ * step; the chart libraries load on first use), data only with `--with-data`.
+ */
+async function drawPictures(out: string, envName: string, opts: PlanOptions, ctx: CommandContext): Promise<Pictures> {
+  const { written } = await writePreviewPictures(
+    {
+      dir: opts.dir,
+      env: envName,
+      out,
+      against: `env:${envName}`,
+      withData: opts.withData === true,
+      port: 0,
+      color: opts.color,
+    },
+    ctx,
+  );
+  return { dir: out, written };
+}
+
 export async function run(opts: PlanOptions, ctx: CommandContext): Promise<number> {
   const outFile = opts.out === undefined ? undefined : resolve(ctx.cwd, opts.out);
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
   const { env, plan, conn, semantic } = await preparePlan(opts, ctx);
   try {
-    ctx.out(render(plan, semantic, opts, ctx.style));
+    const pictures = opts.pictures !== undefined ? await drawPictures(opts.pictures, env.name, opts, ctx) : undefined;
+    ctx.out(render(plan, semantic, opts, ctx.style, pictures));
     // A difference only a create can make, or a member the data model lacks: shown above, never saved nor applied.
     const refused = createOnlyError(plan) ?? semanticError(semantic, false);
     if (opts.out !== undefined && refused === undefined) {
@@ -93,13 +116,15 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     const stepSummary = ctx.settings.stepSummary;
     if (stepSummary !== undefined) {
       // The job summary is a courtesy: failing to add to it does not fail the plan.
-      await appendFile(stepSummary, redact(`${markdown(plan, semantic, opts)}\n`), 'utf8').catch((e: unknown) => {
-        ctx.err(
-          `${ctx.style.c.yellow('warning')} could not add the plan to ` +
-            `GITHUB_STEP_SUMMARY (${stepSummary}): ` +
-            `${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`,
-        );
-      });
+      await appendFile(stepSummary, redact(`${markdown(plan, semantic, opts, pictures)}\n`), 'utf8').catch(
+        (e: unknown) => {
+          ctx.err(
+            `${ctx.style.c.yellow('warning')} could not add the plan to ` +
+              `GITHUB_STEP_SUMMARY (${stepSummary}): ` +
+              `${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`,
+          );
+        },
+      );
     }
     if (refused) throw refused;
     if (!opts.detailedExitcode) return EXIT.ok;

@@ -14,6 +14,7 @@ import { connect } from '../api/connect.js';
 import type { JsonValue } from '../core/json.js';
 import { isRef, type DesiredState, type LiveState, type OwnershipContext } from '../core/model.js';
 import { liveDraft } from '../core/live-draft.js';
+import { livePublicId } from '../core/publicid.js';
 import type { DriftEntry } from '../core/plan-model.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import { diffDashboard, type ReportNames } from '../core/plan/dashboard-diff.js';
@@ -167,8 +168,12 @@ export function gitBaselines(then: DesiredState): Against {
   };
 }
 
-/** The live reports by id and by publicId, as the baseline's charts read them. */
-function liveReports(live: LiveState): ReportLookup {
+/**
+ * The live reports by id and by publicId, as the baseline's charts read them; each named by the bundle's
+ * publicId (`bundleId`: a per-deployment publicId is the bundle's own), so that a chart is not seen to change
+ * report when only the deployment's name of it differs.
+ */
+function liveReports(live: LiveState, bundleId: (livePid: string) => string): ReportLookup {
   const byId = new Map(live.reports.map((r) => [r.id, r]));
   const byPublicId = new Map(live.reports.flatMap((r) => (r.publicId ? [[r.publicId, r] as const] : [])));
   return (ref) => {
@@ -184,7 +189,8 @@ function liveReports(live: LiveState): ReportLookup {
       sqlQuery: r.sqlQuery ?? undefined,
       meta: r.meta ?? undefined,
     };
-    return reportAt(fields as Record<string, JsonValue | undefined>, r.publicId ?? undefined);
+    const pid = r.publicId != null ? bundleId(r.publicId) : undefined;
+    return reportAt(fields as Record<string, JsonValue | undefined>, pid);
   };
 }
 
@@ -207,8 +213,11 @@ export async function envBaselines(
   }
   // Planned as `wsc plan` plans it (ownership and the environment's uiEdits), so that the picture agrees with it.
   const ownership = env.bundle !== undefined ? ownershipFor(env.bundle, env) : undefined;
+  const toBundle = new Map(
+    desired.reports.map((r) => [livePublicId(r.publicId, env.publicIds, env.deploymentId), r.publicId]),
+  );
   return {
-    reports: liveReports(live),
+    reports: liveReports(live, (pid) => toBundle.get(pid) ?? pid),
     baselines: (now) => {
       const p = planOf(now, live, env, ownership !== undefined ? { ownership } : {});
       const out = new Map<string, Baseline>();

@@ -18,7 +18,7 @@ import { refuseLink, writeOutFile } from '../out-file.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { markChanges, previewModel, type PreviewModel } from '../preview/model.js';
 import { startPreviewServer } from '../preview/server.js';
-import { dashboardSvgs } from '../preview/svg.js';
+import { dashboardSvgs } from '../preview/svg-files.js';
 import { pngOf } from '../preview/png.js';
 import { dataPlan } from './preview-data.js';
 import { markChartChanges } from '../preview/report-changes.js';
@@ -91,7 +91,14 @@ async function baselinesOf(
   }
 }
 
-export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<number> {
+/** The bundle's model as drawn now, marked against the baseline when there is one, its charts with or without data. */
+type Loader = () => Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }>;
+
+/** The drawing of a preview: a loader of the model (called on each reload), and the data's connection to close. */
+async function previewLoader(
+  opts: PreviewOptions,
+  ctx: CommandContext,
+): Promise<{ load: Loader; close: () => Promise<void> }> {
   const dir = resolve(ctx.cwd, opts.dir);
   if (!(await isDirectory(dir))) {
     throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, {
@@ -106,7 +113,7 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
     opts.out !== undefined
       ? await dataPlan(opts.withData === true, 'files carry data only with --with-data', envName, dir, ctx)
       : await dataPlan(opts.data !== false, '--no-data: the charts are drawn as boxes', envName, dir, ctx);
-  const load = async (): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> => {
+  const load: Loader = async () => {
     const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
     let model = previewModel(desired, diagnostics, index);
     if (against !== undefined) {
@@ -116,19 +123,26 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
     }
     return { model: await data.draw(model), diagnostics };
   };
+  return { load, close: () => data.close() };
+}
+
+export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<number> {
+  if (opts.out !== undefined) {
+    const { written, diagnostics } = await writePreviewPictures({ ...opts, out: opts.out }, ctx);
+    const none =
+      opts.against !== undefined ? `No dashboard changed against ${opts.against}.\n` : 'No dashboard to draw.\n';
+    ctx.out(written.length > 0 ? `${written.map((f) => `wrote ${join(opts.out!, f.name)}`).join('\n')}\n` : none);
+    return diagnostics.some((d) => d.severity === 'error') ? EXIT.invalid : EXIT.ok;
+  }
+  const { load, close } = await previewLoader(opts, ctx);
   try {
-    return opts.out !== undefined ? await writeSvgs(opts.out, load, opts, ctx) : await serve(dir, load, opts, ctx);
+    return await serve(resolve(ctx.cwd, opts.dir), load, opts, ctx);
   } finally {
-    await data.close();
+    await close();
   }
 }
 
-async function serve(
-  dir: string,
-  load: () => Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }>,
-  opts: PreviewOptions,
-  ctx: CommandContext,
-): Promise<number> {
+async function serve(dir: string, load: Loader, opts: PreviewOptions, ctx: CommandContext): Promise<number> {
   let server;
   try {
     server = await startPreviewServer({
@@ -152,36 +166,48 @@ async function serve(
   return EXIT.ok;
 }
 
-async function writeSvgs(
-  out: string,
-  load: () => Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }>,
-  opts: PreviewOptions,
+/** A picture written: its file name (in the directory given), and the workbook it draws. */
+export interface WrittenPicture {
+  name: string;
+  slug: string;
+}
+
+/**
+ * `preview --out DIR`: each dashboard (against a baseline, each changed one) as SVG and PNG, per breakpoint,
+ * written into DIR through the one link-safe writer. Also the step of `plan --pictures DIR` (the same
+ * pictures as `preview --out DIR --against env:<the plan's environment>`).
+ */
+export async function writePreviewPictures(
+  opts: PreviewOptions & { out: string },
   ctx: CommandContext,
-): Promise<number> {
-  const { model, diagnostics } = await load();
+): Promise<{ written: WrittenPicture[]; diagnostics: Diagnostic[] }> {
+  const { load, close } = await previewLoader(opts, ctx);
+  let drawn;
+  try {
+    drawn = await load();
+  } finally {
+    await close();
+  }
+  const { model, diagnostics } = drawn;
   if (diagnostics.length > 0) ctx.err(renderDiagnostics(diagnostics, ctx.style));
   if (opts.withData === true && model.data !== undefined && 'off' in model.data)
     ctx.err(`wsc: the pictures are drawn without data: ${model.data.off}.\n`);
-  const svgs = dashboardSvgs(model.workbooks, opts.against);
-  const files: { name: string; bytes: string | Buffer }[] = [];
-  for (const f of svgs) {
-    files.push({ name: f.name, bytes: f.text });
-    files.push({ name: f.name.replace(/\.svg$/, '.png'), bytes: await pngOf(f.text) });
+  const files: { name: string; slug: string; bytes: string | Buffer }[] = [];
+  for (const f of dashboardSvgs(model.workbooks, opts.against)) {
+    files.push({ name: f.name, slug: f.slug, bytes: f.text });
+    files.push({ name: f.name.replace(/\.svg$/, '.png'), slug: f.slug, bytes: await pngOf(f.text) });
   }
-  const target = resolve(ctx.cwd, out);
+  const target = resolve(ctx.cwd, opts.out);
   try {
     await writePictures(target, files);
   } catch (e) {
     if (e instanceof WscError) throw e;
-    throw new UsageError(`cannot write the pictures into ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
-      code: 'preview_out_dir',
-      hint: 'Give --out a directory you can write to (it is created when missing).',
-    });
+    throw new UsageError(
+      `cannot write the pictures into ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
+      { code: 'preview_out_dir', hint: 'Give --out a directory you can write to (it is created when missing).' },
+    );
   }
-  const none =
-    opts.against !== undefined ? `No dashboard changed against ${opts.against}.\n` : 'No dashboard to draw.\n';
-  ctx.out(files.length > 0 ? `${files.map((f) => `wrote ${join(out, f.name)}`).join('\n')}\n` : none);
-  return diagnostics.some((d) => d.severity === 'error') ? EXIT.invalid : EXIT.ok;
+  return { written: files.map(({ name, slug }) => ({ name, slug })), diagnostics };
 }
 
 /** Every file preview writes goes through here: the pictures into `target` (made when missing). */

@@ -8,7 +8,6 @@
 // old box dashed and an arrow from it, config changes badged blue; a legend
 // says so. No fonts, images or scripts from elsewhere, no dates: the same
 // input gives the same bytes, so the files can be committed or uploaded.
-import { pictureName, pictureStems } from '../core/picture-names.js';
 import type { GridBox } from '../core/diff-model.js';
 import type { CardMarks, GridChanges, RemovedCard } from './changes.js';
 import type { CardChart } from './chart-types.js';
@@ -383,7 +382,11 @@ function legend(y: number, width: number, kept: boolean): string {
  * The SVG of `wb` at grid `g`; with `changes` (drawn `--against` a baseline), the change marked and
  * `against` named in the title.
  */
-function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: GridChanges; against: string }): string {
+export function dashboardSvg(
+  wb: PreviewWorkbook,
+  g: PreviewGrid,
+  changes?: { grid: GridChanges; against: string },
+): string {
   const colW = g.width / g.cols;
   const top = HEADER + (changes ? LEGEND : 0);
   const removed = changes?.grid.removed ?? [];
@@ -435,30 +438,4 @@ function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: Gri
     '</svg>',
     '',
   ].join('\n');
-}
-
-/**
- * The files `wsc preview --out` writes: `<stem>.<breakpoint>.svg` per breakpoint with a layout of its own
- * (breakpoint names sort widest first), the stem the safe form of the slug that export uses for file
- * names (no markup, path or hidden name can come from a slug); slugs that share a stem get a hash of the
- * slug, as export's files do. With `against`, only the dashboards that changed, the change marked.
- */
-export function dashboardSvgs(
-  workbooks: readonly PreviewWorkbook[],
-  against?: string,
-): { name: string; text: string }[] {
-  const drawn = workbooks.filter((wb) =>
-    against !== undefined ? wb.changes?.changed === true : !wb.grids.every((g) => g.cards.length === 0),
-  );
-  const names = pictureStems(drawn.map((wb) => wb.slug));
-  const out: { name: string; text: string }[] = [];
-  for (const wb of drawn) {
-    for (const g of wb.grids) {
-      if (!wb.layouts.includes(g.breakpoint)) continue;
-      const changes =
-        against !== undefined && wb.changes ? { grid: wb.changes.grids[g.breakpoint], against } : undefined;
-      out.push({ name: pictureName(names.get(wb.slug)!, g.breakpoint), text: dashboardSvg(wb, g, changes) });
-    }
-  }
-  return out;
 }

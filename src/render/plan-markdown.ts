@@ -5,7 +5,6 @@
 // Values are user content: HTML is escaped outside fences and fences are
 // longer than any backtick run inside them.
 import type { Plan, ResourceChange } from '../core/plan-model.js';
-import { pictureBreakpoints, pictureName, pictureStems } from '../core/picture-names.js';
 import { isShown } from '../core/plan/create-only.js';
 import { addressEntries, addressListLines, compactNote, isCompact } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
@@ -121,8 +120,8 @@ function driftQuote(plan: Plan, room: number): string {
 
 export interface MarkdownOptions {
   maxChars?: number;
-  /** Where `wsc preview --out DIR --against …` put its pictures: each changed dashboard's are named. */
-  pictures?: string;
+  /** `plan --pictures DIR`: the pictures written there (SVG and PNG per breakpoint), named per dashboard. */
+  pictures?: { dir: string; written: readonly { name: string; slug: string }[] };
   /** `--compact` true, `--no-compact` false; undefined: compact past COMPACT_OVER resources. */
   compact?: boolean;
   /** The semantic check's outcome, shown under the summary. */
@@ -141,27 +140,20 @@ function unmanagedSection(plan: Plan): string {
 }
 
 /**
- * The pictures of each changed dashboard, as `wsc preview --out DIR --against …` names them: a table
- * from the workbook to its files, one per breakpoint drawn.
+ * The pictures `plan --pictures DIR` wrote, per dashboard drawn (those whose draft changes, and those that
+ * chart a report that changes): the PNG a comment can show, the SVG beside it, one pair per breakpoint.
  */
-function picturesSection(changed: readonly ResourceChange[], dir: string): string {
-  const drafts = changed.flatMap((rc) => {
-    const c = rc.kind === 'workbook' ? rc.changes.find((f) => f.path === 'meta.dashboardDraft') : undefined;
-    // A draft sent again with nothing of it changed (a reference resolved at apply) gets no picture.
-    const d = c?.dashboard;
-    if (c === undefined || (d !== undefined && c.before !== undefined && d.widgets.length + d.members.length === 0))
-      return [];
-    return [{ rc, c, slug: rc.address.slice('workbook/'.length) }];
-  });
-  if (drafts.length === 0) return '';
-  const stems = pictureStems(drafts.map((d) => d.slug));
-  let out = `**Pictures of the changed dashboards** in ${code(dir)}:\n\n| dashboard | pictures |\n|---|---|\n`;
-  for (const { rc, c, slug } of drafts) {
-    const files = pictureBreakpoints(c.after ?? undefined, c.before ?? undefined).map((bp) =>
-      code(pictureName(stems.get(slug)!, bp)),
-    );
-    out += `| ${code(rc.address)} | ${files.join(', ')} |\n`;
+function picturesSection(pictures: NonNullable<MarkdownOptions['pictures']>): string {
+  const bySlug = new Map<string, string[]>();
+  for (const f of pictures.written) {
+    if (!f.name.endsWith('.png')) continue;
+    const svg = f.name.replace(/\.png$/, '.svg');
+    bySlug.set(f.slug, [...(bySlug.get(f.slug) ?? []), `${code(f.name)} (${code(svg)})`]);
   }
+  if (bySlug.size === 0) return `**Pictures**: no dashboard changed; nothing drawn in ${code(pictures.dir)}.\n\n`;
+  let out = `**Pictures of the changed dashboards** in ${code(pictures.dir)} (PNG, and SVG beside):\n\n`;
+  out += '| dashboard | pictures |\n|---|---|\n';
+  for (const [slug, files] of bySlug) out += `| ${code(`workbook/${slug}`)} | ${files.join(', ')} |\n`;
   return `${out}\n`;
 }
 
@@ -187,7 +179,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     changed.length === 0
       ? ''
       : `\n${fence(`${addressListLines(addressEntries(plan), { fields: compact }).join('\n')}\n`, 'diff')}\n`;
-  const pictures = opts.pictures !== undefined && changed.length > 0 ? picturesSection(changed, opts.pictures) : '';
+  const pictures = opts.pictures !== undefined && changed.length > 0 ? picturesSection(opts.pictures) : '';
   const footer = `_${escapeHtml(leftAloneLine(plan))}_\n`;
   const rest = unmanagedSection(plan);
   const warnings = (plan.warnings ?? []).map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('');

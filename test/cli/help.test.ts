@@ -57,6 +57,7 @@ const EXPECTED: Record<string, string[]> = {
     '--no-compact',
     '--show-unmanaged',
     '--pictures',
+    '--with-data',
     '--skip-semantic-check',
     '--help',
   ],

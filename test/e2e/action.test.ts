@@ -2,14 +2,26 @@
 // its own `env:` (the `${{ … }}` expressions filled in as Actions fills them: inputs with their defaults,
 // runner.temp, the outputs earlier steps wrote), against the emulator (the host and deployment redirected
 // with WSC_BASE_URL and WSC_DEPLOYMENT_ID, as the README workflow test does), a git origin on disk and a
-// GitHub API on loopback that records the comments. The checkout is shallow and has no origin/main, as
-// actions/checkout leaves it: the action fetches the base itself. The install step (npm ci in the action's
-// directory) and upload-artifact (the runner's) are the only steps not run.
+// GitHub API on loopback that records the comments. The checkout is shallow, as actions/checkout leaves it:
+// the pictures are the plan's, against the environment, so no base branch is needed. A plan that blocks
+// (exit 5) or refuses with a plan printed (exit 3) is posted, then the action fails with its code.
+// The install step (npm ci in the action's directory) and upload-artifact (the runner's) are the only
+// steps not run.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { action, fakeGitHub, git, repositories, runAction } from './helpers/action.js';
-import { cleanupTemp, ensureBuilt, root, tempDir, withEmulator } from './helpers/index.js';
+import { api, reportsIn } from './helpers/bundles.js';
+import {
+  cleanupTemp,
+  copyFixture,
+  ensureBuilt,
+  root,
+  runCli,
+  tempDir,
+  withEmulator,
+  type Emulator,
+} from './helpers/index.js';
 
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
@@ -21,7 +33,7 @@ describe('the GitHub Action (action.yml)', () => {
     expect(readme).toMatch(/uses: <owner>\/wsc@\S+/);
   });
 
-  test('on a shallow checkout: plans, draws with data against origin/main, posts one comment and then updates it', async () => {
+  test('on a shallow checkout: plans, draws with data against the environment, posts one comment and then updates it', async () => {
     const { origin, checkout } = repositories();
     const gh = await fakeGitHub();
     const event = join(tempDir('wsc-event-'), 'event.json');
@@ -38,6 +50,11 @@ describe('the GitHub Action (action.yml)', () => {
           WSC_DEPLOYMENT_ID: '1',
         };
         writeFileSync(base.GITHUB_STEP_SUMMARY, '');
+        // Production holds main's dashboards (applied): the pull request changes one visualization.
+        const env = { WSC_BASE_URL: emu.url, WSC_DEPLOYMENT_ID: '1', WSC_PRODUCTION_TOKEN: 'dev-token' };
+        const main = copyFixture('example');
+        const applied = await runCli(['apply', '--auto-approve', '--dir', main, '--env', 'production'], { env });
+        expect(applied.code, applied.stderr).toBe(0);
         const inputs = {
           environment: 'production',
           token: 'dev-token',
@@ -46,6 +63,7 @@ describe('the GitHub Action (action.yml)', () => {
           'pictures-branch': 'wsc-pictures',
         };
         const first = await runAction(checkout, inputs, base);
+        expect(first.failed).toBeUndefined();
         expect(first.outputs['plan']).toEqual({ 'exit-code': '2' });
         // The pictures: the changed dashboard only, SVG and PNG, drawn with data, the change badged.
         const pics = join(first.temp, 'dashboard-pictures');
@@ -84,5 +102,72 @@ describe('the GitHub Action (action.yml)', () => {
     } finally {
       gh.close();
     }
+  }, 240_000);
+
+  /** The action run on a pull request whose plan `edit` makes fail; the run, the comments. */
+  async function failingRun(edit: (bundle: string, emu: Emulator) => Promise<void>) {
+    const { checkout } = repositories();
+    const gh = await fakeGitHub();
+    const event = join(tempDir('wsc-event-'), 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+    try {
+      return await withEmulator({}, async (emu) => {
+        await edit(join(checkout, 'dashboards'), emu);
+        const base = {
+          GITHUB_API_URL: gh.url,
+          GITHUB_SERVER_URL: 'http://127.0.0.1:9',
+          GITHUB_REPOSITORY: 'acme/dashboards',
+          GITHUB_EVENT_PATH: event,
+          WSC_BASE_URL: emu.url,
+          WSC_DEPLOYMENT_ID: '1',
+        };
+        const inputs = { environment: 'production', token: 'dev-token', 'token-variable': 'WSC_PRODUCTION_TOKEN' };
+        const run = await runAction(checkout, inputs, base, { mayFail: true });
+        return { run, comments: [...gh.comments] };
+      });
+    } finally {
+      gh.close();
+    }
+  }
+
+  const replaceIn = (file: string, from: string | RegExp, to: string) => {
+    const text = readFileSync(file, 'utf8');
+    expect(text.replace(from, to)).not.toBe(text);
+    writeFileSync(file, text.replace(from, to));
+  };
+
+  test('a plan that blocks (exit 5: a UI edit needs a decision): the comment is posted, then the action fails with 5', async () => {
+    const { run, comments } = await failingRun(async (bundle, emu) => {
+      const yaml = join(bundle, 'wsc.yaml');
+      writeFileSync(yaml, `bundle: revenue\n${readFileSync(yaml, 'utf8')}`);
+      replaceIn(yaml, '  production:\n', '  production:\n    uiEdits: block\n');
+      const env = { WSC_BASE_URL: emu.url, WSC_DEPLOYMENT_ID: '1', WSC_PRODUCTION_TOKEN: 'dev-token' };
+      const applied = await runCli(['apply', '--auto-approve', '--dir', bundle, '--env', 'production'], { env });
+      expect(applied.code, applied.stderr).toBe(0);
+      // Edited in the UI, and in the pull request too: the plan blocks the report.
+      const r = reportsIn(emu).find((x) => x.title === 'ARR by region')!;
+      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${r.id}`, { title: 'Edited' })).status).toBe(200);
+      replaceIn(join(bundle, 'reports/arr-by-region.yaml'), 'title: ARR by region', 'title: ARR per region');
+    });
+    expect(run.outputs['plan']).toEqual({ 'exit-code': '5' });
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('| blocked | 1 |');
+    expect(run.failed).toEqual({ step: 'result', code: 5 });
+    expect(run.logs['result']).toContain('wsc plan exited 5: see the pull request comment');
+  }, 240_000);
+
+  test('a plan refused with a plan printed (exit 3: a member the data model lacks): posted, then exit 3', async () => {
+    const { run, comments } = await failingRun((bundle) => {
+      replaceIn(
+        join(bundle, 'reports/arr-by-region.yaml'),
+        'measures: [subscriptions.arr]',
+        'measures: [subscriptions.nope]',
+      );
+      return Promise.resolve();
+    });
+    expect(run.outputs['plan']).toEqual({ 'exit-code': '3' });
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('subscriptions.nope');
+    expect(run.failed).toEqual({ step: 'result', code: 3 });
   }, 240_000);
 });

@@ -193,19 +193,22 @@ describe('preview --against', () => {
       expect(writes(log)).toEqual([]);
       expect(log.every((e) => e.method === 'GET')).toBe(true);
 
-      // The markdown plan against the same deployment names exactly these files for that dashboard.
-      const md = await runCli(['plan', '--dir', dir, '--env', 'emu', '--output', 'markdown', '--pictures', 'pics'], {
+      // The markdown plan against the same deployment draws and names exactly these files for that dashboard.
+      const pics = tempDir('wsc-plan-pics-');
+      const md = await runCli(['plan', '--dir', dir, '--env', 'emu', '--output', 'markdown', '--pictures', pics], {
         env: emulatorEnv,
       });
       expect(md.stdout).toContain(
-        '**Pictures of the changed dashboards** in <code>pics</code>:\n\n| dashboard | pictures |\n|---|---|\n' +
+        `**Pictures of the changed dashboards** in <code>${pics}</code> (PNG, and SVG beside):\n\n` +
+          '| dashboard | pictures |\n|---|---|\n' +
           '| <code>workbook/revenue-overview</code> | ' +
           `${readdirSync(out)
             .filter((f) => f.endsWith('.svg'))
             .sort()
-            .map((f) => `<code>${f}</code>`)
+            .map((f) => `<code>${f.replace(/svg$/, 'png')}</code> (<code>${f}</code>)`)
             .join(', ')} |\n\n`,
       );
+      expect(readdirSync(pics).sort()).toEqual(readdirSync(out).sort());
       expect(md.stdout.match(/\| <code>workbook\//g)).toHaveLength(1);
     });
   }, 120_000);

@@ -12,7 +12,7 @@ import { diffDashboard, type ReportNames } from '../../src/core/plan/dashboard-d
 import { workbookChanges } from '../../src/preview/changes.js';
 import { markChanges, previewModel } from '../../src/preview/model.js';
 import { GLYPHS, glyphOf, type GlyphKind } from '../../src/preview/glyphs.js';
-import { dashboardSvgs } from '../../src/preview/svg.js';
+import { dashboardSvgs } from '../../src/preview/svg-files.js';
 import { dReport, dWorkbook } from '../core/builders.js';
 
 type W = { [k: string]: JsonValue };

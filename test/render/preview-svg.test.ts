@@ -3,7 +3,7 @@ import { breakpointsWithLayout, gridAt } from '../../src/core/dashboard-grid.js'
 import type { DesiredState } from '../../src/core/model.js';
 import type { JsonValue } from '../../src/core/json.js';
 import { previewModel } from '../../src/preview/model.js';
-import { dashboardSvgs } from '../../src/preview/svg.js';
+import { dashboardSvgs } from '../../src/preview/svg-files.js';
 import { dReport, dWorkbook } from '../core/builders.js';
 
 type W = { [k: string]: JsonValue };

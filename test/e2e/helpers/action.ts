@@ -106,14 +106,22 @@ export function bash(script: string, cwd: string, env: Record<string, string>): 
   });
 }
 
-/** Runs the action's steps as a runner would, with `given` inputs; the outputs of each step by id. */
-export async function runAction(checkout: string, given: Record<string, string>, base: Record<string, string>) {
+/**
+ * Runs the action's steps as a runner would, with `given` inputs; the outputs of each step by id. A step
+ * that fails stops the run, as on a runner: `failed` names it and its exit code (every step must pass
+ * unless `mayFail`).
+ */
+export async function runAction(
+  checkout: string,
+  given: Record<string, string>,
+  base: Record<string, string>,
+  { mayFail = false }: { mayFail?: boolean } = {},
+) {
   const temp = tempDir('wsc-runner-');
   const inputs = {
     ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
     ...given,
   };
-  inputs['base-ref'] = given['base-ref'] ?? 'main';
   inputs['github-token'] = given['github-token'] ?? 'gh-token';
   const outputs: Record<string, Record<string, string>> = {
     upload: { 'artifact-url': `${base['GITHUB_SERVER_URL']}/artifacts/1` },
@@ -153,7 +161,8 @@ export async function runAction(checkout: string, given: Record<string, string>,
       GITHUB_OUTPUT: out,
     });
     logs[step.id] = r.out;
-    expect(r.code, `${step.id}\n${r.out}`).toBe(0);
+    if (!mayFail) expect(r.code, `${step.id}\n${r.out}`).toBe(0);
+    if (r.code !== 0) return { outputs, logs, temp, failed: { step: step.id, code: r.code } };
     outputs[step.id] = Object.fromEntries(
       readFileSync(out, 'utf8')
         .split('\n')
@@ -161,5 +170,5 @@ export async function runAction(checkout: string, given: Record<string, string>,
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
     );
   }
-  return { outputs, logs, temp };
+  return { outputs, logs, temp, failed: undefined };
 }
