@@ -342,9 +342,16 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
       });
       const { cubeApiToken } = (await r.json()) as { cubeApiToken: string };
       expect((await fetch(`${cube.base}/meta`, { headers: { authorization: cubeApiToken } })).status).toBe(200);
-      expect(
-        (await fetch(`${cube.base}/meta`, { headers: { authorization: signJwt({}, 'another', 60) } })).status,
-      ).toBe(403);
+      // A token Cube does not take, and none: the emulator refuses them in Cube's words (403, its body).
+      const refusal = async (base: string, auth: string | undefined) => {
+        const r = await fetch(`${base}/meta`, auth === undefined ? {} : { headers: { authorization: auth } });
+        return { status: r.status, body: (await r.json()) as unknown };
+      };
+      for (const auth of [signJwt({}, 'another', 60), 'dev-token', undefined]) {
+        const real = await refusal(cube.base, auth);
+        expect(real.status).toBe(403);
+        expect(await refusal(emuBase, auth)).toEqual(real);
+      }
     } finally {
       await e.close();
     }
