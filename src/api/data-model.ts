@@ -42,6 +42,17 @@ export type CoreClientOptions = Pick<ApiClientOptions, 'requestTimeoutMs' | 'max
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/**
+ * Why a Core Data API request failed. Cube answers 403 (some gateways 401) for the token it was given, the
+ * minted deployment token: the platform token's wording ("Access denied", "check WSC_TOKEN") would be false.
+ */
+function coreWhy(e: unknown): string {
+  if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) return message(e);
+  const said = e.serverMessage !== undefined ? `: ${e.serverMessage}` : '';
+  const line = `${e.method} ${e.path} -> ${e.status} ${e.status === 401 ? 'Unauthorized' : 'Forbidden'}${said}`;
+  return `the Core Data API refused the deployment token wsc minted (${line})`;
+}
+
 /** Why a `rest` url may not be given the token, or undefined when it may. */
 export function refusedRestUrl(raw: string): string | undefined {
   let url: URL;
@@ -161,7 +172,7 @@ class CoreApi {
     try {
       return { ok: true, value: await this.client.request({ method: 'GET', path, schema, label: this.label }) };
     } catch (e) {
-      return { ok: false, why: this.opts.signal?.aborted ? String(this.opts.signal.reason) : message(e) };
+      return { ok: false, why: this.opts.signal?.aborted ? String(this.opts.signal.reason) : coreWhy(e) };
     }
   }
 
@@ -185,7 +196,7 @@ class CoreApi {
     } catch (e) {
       if (this.opts.signal?.aborted) return { kind: 'unavailable', why: String(this.opts.signal.reason) };
       const refusal = refusalOf(e);
-      return refusal !== undefined ? { kind: 'refused', error: refusal } : { kind: 'unavailable', why: message(e) };
+      return refusal !== undefined ? { kind: 'refused', error: refusal } : { kind: 'unavailable', why: coreWhy(e) };
     }
   }
 

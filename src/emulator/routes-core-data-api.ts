@@ -9,7 +9,7 @@ import { CubeError } from './cube-query-format.js';
 import { planQuery } from './cube-query.js';
 import { metaAnswer, type CubeModel } from './cube-model.js';
 import { dryRunAnswer, sqlAnswer, sqlApiAnswer } from './cube-sql.js';
-import { forbidden, HttpError, notFound } from './http-error.js';
+import { notFound } from './http-error.js';
 import { verifyJwt } from './jwt.js';
 import type { Store } from './store.js';
 import type { DataModelState } from './types.js';
@@ -33,22 +33,27 @@ export interface CoreRequest {
   body: unknown;
 }
 
+/**
+ * Cube's refusal of a caller: 403 `{"error": …}` for a missing header and for any token it does not take
+ * (a bad signature, an expired one: "Invalid token"), as the open-source Cube answers.
+ */
+const refused = (why: string) => new CubeError(why, false, 403);
+
 /** The caller of the Core Data API (also of its data routes, routes-data-load.ts): a deployment token. */
 export function authorize(state: DataModelState, store: Store, auth: string | undefined): void {
   const value = (auth ?? '').trim().replace(/^Bearer\s+/i, '');
-  if (value === '') throw new HttpError(401, 'Authorization header missing');
+  if (value === '') throw refused("Authorization header isn't set");
   const token = minted.get(store)?.get(value);
   if (token !== undefined) {
-    if (token.expiresAt <= Date.now()) throw new HttpError(401, 'Token expired');
+    if (token.expiresAt <= Date.now()) throw refused('Invalid token');
     return;
   }
   if (state.secret !== undefined) {
     const jwt = verifyJwt(value, state.secret);
-    if (jwt === 'expired') throw new HttpError(401, 'Token expired');
-    if (jwt !== 'invalid') return;
+    if (jwt !== 'invalid' && jwt !== 'expired') return;
   }
-  if (store.tokens.has(value)) throw forbidden('A platform API token is not accepted here: use a deployment token');
-  throw new HttpError(401, 'Invalid token');
+  // A platform token is no JWT of the deployment's secret: Cube says no more than that.
+  throw refused('Invalid token');
 }
 
 /** The query of a planner request: `?query=` (JSON text) or a POST body's `query`. */

@@ -324,13 +324,13 @@ describe('tokens', () => {
     });
   });
 
-  test('the Core Data API refuses a platform token (403), no token (401), and takes a minted one', async () => {
+  test('the Core Data API refuses a platform token and no token (403, as Cube), and takes a minted one', async () => {
     await withEmulator({}, async (emu) => {
       const meta = (auth?: string) =>
         fetch(`${emu.url}/cubejs-api/v1/meta`, auth === undefined ? {} : { headers: { authorization: auth } });
       expect((await meta('Bearer dev-token')).status).toBe(403);
       expect((await meta('dev-token')).status).toBe(403);
-      expect((await meta()).status).toBe(401);
+      expect((await meta()).status).toBe(403);
       const post = (body: unknown) =>
         fetch(`${emu.url}/api/v1/deployments/1/token`, {
           method: 'POST',
@@ -380,6 +380,17 @@ describe('a model that cannot be read is a warning, and the plan goes on', () =>
 
   test('no `rest` credentials', async () => {
     await planWarns({ model: null }, /its production environment has no `rest` API credentials/);
+  });
+
+  test("the Core Data API refuses the minted token (Cube's 403 Invalid token): worded as that, not as the platform token's", async () => {
+    // Another emulator's Core Data API does not take this one's minted tokens, as a Cube with another secret.
+    await withEmulator({}, async (other) => {
+      const { r } = await planWarns(
+        { coreDataApiUrl: `${other.url}/cubejs-api/v1` },
+        /the Core Data API refused the deployment token wsc minted \(GET \/meta -> 403 Forbidden: Invalid token\)/,
+      );
+      expect(r.stderr).not.toMatch(/Access denied|WSC_TOKEN|token is valid/);
+    });
   });
 
   test('the Core Data API unreachable: what was tried names its url', async () => {

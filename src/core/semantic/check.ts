@@ -11,12 +11,13 @@ import {
   dashboardMembers,
   reportMembers,
   whereOf,
+  type DocPath,
   type Extracted,
   type MemberRole,
   type MemberUse,
 } from './members.js';
 import { resolveMember, type ModelIndex } from './model-index.js';
-import { formatIssues, type FormatIssue } from './query-format.js';
+import { doubtfulFormat, formatIssues, type FormatIssue } from './query-format.js';
 import { joins, judgeUse, type UseVerdict } from './rules.js';
 
 export interface SemanticIssue {
@@ -78,8 +79,10 @@ export interface ResourceMembers {
 export interface PendingUse {
   use: MemberUse;
   issue: SemanticIssue;
-  /** Not a name meta lacks but a question only the planner answers (a join path): no warning when unasked. */
+  /** Not a name meta lacks but a question only the planner answers (a join path, a doubtful format). */
   quiet?: true;
+  /** Why it matters when Cube cannot be asked (default: it may be a hidden member). */
+  ifUnasked?: string;
 }
 
 export interface PendingResource {
@@ -183,6 +186,14 @@ function formatIssueAt(r: ResourceMembers, f: FormatIssue): SemanticIssue {
   };
 }
 
+/** A doubt about a report's query format, pending for Cube's planner: its whole query is asked. */
+function doubtAt(r: ResourceMembers, f: FormatIssue): PendingUse {
+  const at: DocPath = ['jsonQuery', ...f.path];
+  const use: MemberUse = { member: '', role: 'query', path: r.queryAsText === true ? ['jsonQuery'] : at, at };
+  const issue = issueAt(r, use, { message: f.message, by: 'meta' });
+  return { use, issue, quiet: true, ifUnasked: 'so wsc cannot tell whether Cube takes the query' };
+}
+
 /** What `/v1/meta` decides of the resources' members, and the uses it does not list (for Cube's planner). */
 export function checkMembers(
   resources: readonly ResourceMembers[],
@@ -211,8 +222,10 @@ export function checkMembers(
         : {};
     if (j.refused !== undefined)
       result.issues.push(issueAt(r, j.refused.use, { message: j.refused.message, by: 'meta' }));
-    if (r.query?.format === 'rest')
+    if (r.query?.format === 'rest') {
       for (const f of formatIssues(r.query.query, index)) result.issues.push(formatIssueAt(r, f));
+      for (const f of doubtfulFormat(r.query.query)) mine.push(doubtAt(r, f));
+    }
     if (j.ask !== undefined && mine.length === 0)
       mine.push({ use: j.ask.use, issue: issueAt(r, j.ask.use, { message: j.ask.message, by: 'meta' }), quiet: true });
     if (mine.length > 0) pending.push({ resource: r, uses: mine });

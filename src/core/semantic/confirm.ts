@@ -89,7 +89,8 @@ export function plannedAsks(
 
 /** The use Cube's error names (the longest name it contains), else the first pending one. */
 function culprit(a: Ask, error: string): PendingUse | { use: PendingUse['use']; issue?: undefined } {
-  const named = (member: string) => error.includes(`'${member}'`) || error.includes(member);
+  // A doubt about the format (no member) is named by its key: `"foo" is not allowed`.
+  const named = (member: string) => member !== '' && (error.includes(`'${member}'`) || error.includes(member));
   const byLength = (x: { use: { member: string } }, y: { use: { member: string } }) =>
     y.use.member.length - x.use.member.length;
   const pending = [...a.uses].sort(byLength).find((p) => named(p.use.member));
@@ -97,7 +98,9 @@ function culprit(a: Ask, error: string): PendingUse | { use: PendingUse['use']; 
   const other = a.resource.extracted.uses
     .filter((u) => u.member !== '' && named(u.member))
     .sort((x, y) => y.member.length - x.member.length)[0];
-  return other !== undefined ? { use: other } : a.uses[0]!;
+  if (other !== undefined) return { use: other };
+  const key = (p: PendingUse) => p.use.at?.[1];
+  return a.uses.find((p) => p.use.member === '' && error.includes(`"${String(key(p))}"`)) ?? a.uses[0]!;
 }
 
 const shortError = (e: string) => (e.length > ERROR_SHOWN ? `${e.slice(0, ERROR_SHOWN)}…` : e);
@@ -116,7 +119,8 @@ export function settle(
     const v = verdicts.get(a.key) ?? { kind: 'unavailable', why: 'not asked within the time budget' };
     if (v.kind === 'accepted') confirmations.accepted += a.uses.filter((p) => p.quiet !== true).length;
     else if (v.kind === 'unavailable')
-      for (const p of a.uses) warn(p, `Cube's planner could not be asked (${v.why}), so it may be a hidden member`);
+      for (const p of a.uses)
+        warn(p, `Cube's planner could not be asked (${v.why}), ${p.ifUnasked ?? 'so it may be a hidden member'}`);
     else {
       const c = culprit(a, v.error);
       const suggestion = c.issue?.suggestion;

@@ -4,9 +4,10 @@
 // query that selects nothing, a limit or offset that is not an integer, an
 // order direction other than asc or desc, a filter operator Cube does not
 // know or one without the values it needs, a time dimension entry with no
-// dimension, a dimension and a measure in one and/or group. Not decided (no
-// false alarm risked on a list wsc would have to keep in step): unknown keys
-// and time zones.
+// dimension, a dimension and a measure in one and/or group. Not decided here
+// (a list wsc would have to keep in step with Cube risks a false alarm): a
+// key outside the query format Cube 1.7 takes and a time zone Node's tz data
+// does not know are doubts, for Cube's planner to decide (`doubtfulFormat`).
 import type { JsonValue } from '../json.js';
 import type { DocPath } from './members.js';
 import { resolveName, type ModelIndex } from './model-index.js';
@@ -119,5 +120,51 @@ export function formatIssues(query: JsonValue, index: ModelIndex): FormatIssue[]
       if (isObj(t) && typeof t['dimension'] !== 'string')
         out.push({ path: ['timeDimensions', i], message: invalid(`"timeDimensions[${i}].dimension" is required`) });
     });
+  return out;
+}
+
+/** The keys of Cube's query format (Cube 1.7); a newer Cube may take more, so another key is a doubt. */
+const KNOWN_KEYS = new Set([
+  'measures',
+  'dimensions',
+  'filters',
+  'timeDimensions',
+  'order',
+  'segments',
+  'timezone',
+  'limit',
+  'offset',
+  'total',
+  'ungrouped',
+  'renewQuery',
+  'cacheMode',
+  'cache',
+  'responseFormat',
+  'subqueryJoins',
+  'joinHints',
+  'maskedMembers',
+]);
+
+function knownTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What only Cube's planner can tell of a query's format: a key outside the format wsc knows, a time zone
+ * Node's tz data does not know (Cube's may differ). Worded as doubts; Cube's answer decides.
+ */
+export function doubtfulFormat(query: JsonValue): FormatIssue[] {
+  if (!isObj(query)) return [];
+  const out: FormatIssue[] = [];
+  for (const k of Object.keys(query))
+    if (!KNOWN_KEYS.has(k)) out.push({ path: [k], message: `"${k}" is not a key of the query format wsc knows` });
+  const tz = query['timezone'];
+  if (typeof tz === 'string' && !knownTimeZone(tz))
+    out.push({ path: ['timezone'], message: `"timezone" ${JSON.stringify(tz)} is not a time zone wsc knows` });
   return out;
 }

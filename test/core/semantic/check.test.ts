@@ -186,6 +186,39 @@ describe('names /v1/meta does not list: Cube decides', () => {
     expect(w.warnings[0]!.message).toContain("Cube's planner could not be asked (GET /v1/sql -> 502)");
   });
 
+  test("a key or a time zone wsc does not know: Cube's planner decides, its refusal located at the key", () => {
+    const known = report({ measures: ['orders.count'], timezone: 'Europe/Paris', renewQuery: true, limit: 5 });
+    expect(checkMembers([known], model).pending).toEqual([]);
+    const r = report({ measures: ['orders.count'], foo: 1, timezone: 'Mars/Olympus' });
+    const { result, pending } = checkMembers([r], model);
+    expect(result.issues).toEqual([]);
+    expect(pending[0]!.uses.map((p) => p.issue.message)).toEqual([
+      'report/abcdefghijkl jsonQuery.foo: "foo" is not a key of the query format wsc knows',
+      'report/abcdefghijkl jsonQuery.timezone: "timezone" "Mars/Olympus" is not a time zone wsc knows',
+    ]);
+    const { asks, notAsked } = plannedAsks(pending, () => true);
+    expect(asks.map((a) => a.queries)).toEqual([[r.query!.query]]);
+    const error = 'Invalid query format: "timezone" must be a valid IANA time zone, got "Mars/Olympus"';
+    const refused = new Map<string, PlannerVerdict>([[asks[0]!.key, { kind: 'refused', error }]]);
+    const out = settle(structuredClone(result), asks, refused, notAsked);
+    expect(out.issues.map((i) => [i.by, i.role, i.where, i.message])).toEqual([
+      [
+        'cube',
+        'query',
+        'jsonQuery.timezone',
+        `report/abcdefghijkl jsonQuery.timezone: Cube refuses the query: ${error}`,
+      ],
+    ]);
+    const ok = settle(structuredClone(result), asks, new Map([[asks[0]!.key, { kind: 'accepted' }]]), notAsked);
+    expect([ok.issues, ok.warnings, ok.confirmations]).toEqual([[], [], { asked: 1, accepted: 0 }]);
+    const down = new Map<string, PlannerVerdict>([[asks[0]!.key, { kind: 'unavailable', why: 'GET /v1/sql -> 502' }]]);
+    const w = settle(structuredClone(result), asks, down, notAsked);
+    expect(w.issues).toEqual([]);
+    expect(w.warnings[0]!.message).toMatch(
+      /jsonQuery.foo: .*could not be asked \(GET \/v1\/sql -> 502\), so wsc cannot tell whether Cube takes the query$/,
+    );
+  });
+
   test("a widget's member is asked alone (as a dimension, then a measure); the same query once; a bound on asks", () => {
     const meta: JsonValue = {
       dashboardDraft: {
