@@ -6,6 +6,7 @@
 // that nothing depends on what the API does with a deleted workbook's reports.
 import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js';
 import { WscError, EXIT } from '../../errors.js';
+import { DELETE_PHASE } from '../deletes.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { LiveState, OwnershipContext } from '../model.js';
 import type { PlanPrune, ResourceChange } from '../plan-model.js';
@@ -109,7 +110,7 @@ export function planPrune(
       liveId: r.id,
       ...(typeof r.publicId === 'string' ? { livePublicId: r.publicId } : {}),
       changes: [],
-      requests: [request(address, 'delete', 5, { op: 'deleteReport', reportId: r.id })],
+      requests: [request(address, 'delete', DELETE_PHASE, { op: 'deleteReport', reportId: r.id })],
     };
     planned.push(deletion(rc, r, own));
   }
@@ -146,7 +147,7 @@ export function planPrune(
       actions: ['delete'],
       liveId: w.id,
       changes: [],
-      requests: [request(address, 'delete', 5, operation, [...dependsOn].sort())],
+      requests: [request(address, 'delete', DELETE_PHASE, operation, [...dependsOn].sort())],
     };
     if (creatingWorkbook || inside.length > 0) {
       rc.note =
