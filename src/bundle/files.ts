@@ -86,7 +86,4 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   return { files, diagnostics };
 }
 
-/** `p` is a directory, or a link to one. */
-export async function isDirectory(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
-}
+export { isDirectory } from '../bundle-dir.js';
