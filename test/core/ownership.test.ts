@@ -9,7 +9,7 @@ import type { OwnershipContext } from '../../src/core/model.js';
 import { hasChanges, hasRequests, type Plan, type PlannedRequest } from '../../src/core/plan-model.js';
 import { fieldHash, recordFor, withRecord } from '../../src/core/ownership.js';
 import { plan } from '../../src/core/plan/index.js';
-import { defaultMaxDeletes } from '../../src/core/plan/prune.js';
+import { defaultMaxDeletes } from '../../src/defaults.js';
 import { ctx, dReport, desired, dWorkbook, live, lReport, lWorkbook } from './builders.js';
 
 const own = (extra: Partial<OwnershipContext> = {}): OwnershipContext => ({ bundle: 'team', prune: true, ...extra });

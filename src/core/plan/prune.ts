@@ -6,6 +6,7 @@
 // that nothing depends on what the API does with a deleted workbook's reports.
 import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js';
 import { WscError, EXIT } from '../../errors.js';
+import { defaultMaxDeletes } from '../../defaults.js';
 import { DELETE_PHASE } from '../deletes.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { LiveState, OwnershipContext } from '../model.js';
@@ -26,11 +27,6 @@ type PruneContext = OwnershipContext & { claims: Claims };
 function namesBundle(o: Report | Workbook, own: PruneContext): boolean {
   const r = isObj(o.meta) ? o.meta[RECORD_KEY] : undefined;
   return isObj(r) && r['bundle'] === own.bundle && own.claims.of(o).state !== 'copy';
-}
-
-/** The default cap: a fifth of the resources recorded for the bundle, at least 25. */
-export function defaultMaxDeletes(recorded: number): number {
-  return Math.max(25, Math.ceil(recorded / 5));
 }
 
 function reportAddress(r: Report): string {
