@@ -42,7 +42,9 @@ function bytesFlag(value: string): number {
   return n;
 }
 
-const MAX_DELETES_HELP = `refuse a plan deleting more (default: the larger of ${MAX_DELETES_FLOOR} and a fifth of what the bundle recorded)`;
+const MAX_DELETES_HELP =
+  `refuse a plan deleting more (default: the larger of ${MAX_DELETES_FLOOR} ` +
+  'and a fifth of what the bundle recorded)';
 
 const SKIP_SEMANTIC_HELP = "do not check the members reports and dashboards name against the deployment's data model";
 

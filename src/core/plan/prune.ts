@@ -69,20 +69,7 @@ export function planPrune(
     prune.withheld = `the deployment's lists were read short of their count (${live.shortReads.join(', ')})`;
     return { planned: [], prune, gone };
   }
-  const max = own.maxDeletes ?? defaultMaxDeletes(recordedReports.length + recordedWorkbooks.length);
-  if (candidates > max) {
-    throw new WscError(
-      'too_many_deletes',
-      `The plan would delete ${candidates} resources recorded for bundle "${own.bundle}", ` +
-        `more than --max-deletes ${max}. Nothing was planned.`,
-      EXIT.failure,
-      {
-        hint:
-          'Check that the bundle directory and environment are the right ones; ' +
-          `if these deletes are intended, pass --max-deletes ${candidates}.`,
-      },
-    );
-  }
+  checkDeleteCap(candidates, recordedReports.length + recordedWorkbooks.length, own);
 
   // Never a report a dashboard still charts after this apply (the dashboards of workbooks this plan deletes
   // excepted): its chart would point at nothing.
@@ -96,20 +83,7 @@ export function planPrune(
   const charted = goneReports.flatMap((r) => whereCharted(r, after).map((where) => ({ report: r, where })));
   if (charted.length > 0) throw stillChartedError(charted);
 
-  const planned: Planned[] = [];
-  for (const r of goneReports) {
-    const address = reportAddress(r);
-    const rc: ResourceChange = {
-      address,
-      kind: 'report',
-      actions: ['delete'],
-      liveId: r.id,
-      ...(typeof r.publicId === 'string' ? { livePublicId: r.publicId } : {}),
-      changes: [],
-      requests: [request(address, 'delete', DELETE_PHASE, { op: 'deleteReport', reportId: r.id })],
-    };
-    planned.push(deletion(rc, r, own));
-  }
+  const planned: Planned[] = goneReports.map((r) => reportDeletion(r, own));
   // A report moving to a workbook known only after apply: one is being created (a renamed slug, perhaps).
   const creatingWorkbook = [...reportChanges.values()].some((c) => typeof movesTo(c) === 'object');
   for (const w of goneWorkbooks) {
@@ -153,6 +127,37 @@ export function planPrune(
     planned.push(deletion(rc, w, own));
   }
   return { planned, prune, gone };
+}
+
+/** --max-deletes (or its default, from the resources recorded for the bundle) against the deletes a plan would make. */
+function checkDeleteCap(candidates: number, recorded: number, own: PruneContext): void {
+  const max = own.maxDeletes ?? defaultMaxDeletes(recorded);
+  if (candidates <= max) return;
+  throw new WscError(
+    'too_many_deletes',
+    `The plan would delete ${candidates} resources recorded for bundle "${own.bundle}", ` +
+      `more than --max-deletes ${max}. Nothing was planned.`,
+    EXIT.failure,
+    {
+      hint:
+        'Check that the bundle directory and environment are the right ones; ' +
+        `if these deletes are intended, pass --max-deletes ${candidates}.`,
+    },
+  );
+}
+
+function reportDeletion(r: Report, own: PruneContext): Planned {
+  const address = reportAddress(r);
+  const rc: ResourceChange = {
+    address,
+    kind: 'report',
+    actions: ['delete'],
+    liveId: r.id,
+    ...(typeof r.publicId === 'string' ? { livePublicId: r.publicId } : {}),
+    changes: [],
+    requests: [request(address, 'delete', DELETE_PHASE, { op: 'deleteReport', reportId: r.id })],
+  };
+  return deletion(rc, r, own);
 }
 
 /**
