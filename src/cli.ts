@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type {
   ApplyOptions,
   DoctorOptions,
+  DriftOptions,
   EmulatorOptions,
   ExportOptions,
   PlanOptions,
@@ -45,6 +46,15 @@ function bytesFlag(value: string): number {
 const MAX_DELETES_HELP =
   `refuse a plan deleting more (default: the larger of ${MAX_DELETES_FLOOR} ` +
   'and a fifth of what the bundle recorded)';
+
+/** `--ui-edits`: plan and apply. */
+function uiEditsOption(): Option {
+  return new Option(
+    '--ui-edits <policy>',
+    'for this run, what apply does with fields edited outside wsc: keep them, revert them to the bundle, ' +
+      "or block the resource (default: the environment's uiEdits, else keep)",
+  ).choices(['keep', 'revert', 'block']);
+}
 
 const SKIP_SEMANTIC_HELP = "do not check the members reports and dashboards name against the deployment's data model";
 
@@ -139,10 +149,15 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
   common(withHelp(program.command('plan'), 'plan'), { output: ['human', 'json', 'markdown'] })
     .description('show what apply would change in the target deployment (never writes)')
     .option('--out <file>', 'save the plan to FILE, for `wsc apply FILE`')
-    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
+    .option(
+      '--detailed-exitcode',
+      'exit 0 when apply would change nothing, 2 when it would, 5 when a resource is blocked, 1 on error',
+      false,
+    )
     .option('--target <address>', 'limit to a resource, e.g. report/revqZ1x8Kp0a (repeatable)', collect, [])
     .option('--prune', 'plan deleting what this bundle recorded as its own and no longer holds')
     .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
+    .addOption(uiEditsOption())
     .option('--compact', 'addresses and changed field names only (the default for large plans)')
     .option('--no-compact', 'show every value, however many resources change')
     .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
@@ -160,9 +175,11 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--target <address>', 'limit to a resource (repeatable)', collect, [])
     .option('--prune', 'delete what this bundle recorded as its own and no longer holds')
     .option('--max-deletes <n>', MAX_DELETES_HELP, intArg(0))
+    .addOption(uiEditsOption())
     .option(
       '--overwrite-ui-edits [address...]',
-      'overwrite edits made outside wsc since the last apply (all, or these)',
+      "--ui-edits revert for these addresses (none named: all): the bundle's values are written over edits made " +
+        'outside wsc',
     )
     .option('--take-over <address...>', 'take these resources over from the bundle whose record they carry')
     .option('--compact', 'addresses and changed field names only (the default for large plans)')
@@ -170,6 +187,13 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--show-unmanaged', 'list the live resources the bundle does not manage (kind, id, name)')
     .option('--skip-semantic-check', SKIP_SEMANTIC_HELP)
     .action(action<ApplyOptions>(program, () => import('./commands/apply.js')));
+
+  common(withHelp(program.command('drift'), 'drift'), { output: ['human', 'json', 'markdown'] })
+    .description(
+      'show what differs between the live deployment and the bundle, whoever changed it (read and compare only)',
+    )
+    .option('--detailed-exitcode', 'exit 0 when nothing differs, 2 when something does, 1 on error', false)
+    .action(action<DriftOptions>(program, () => import('./commands/drift.js')));
 
   common(withHelp(program.command('export'), 'export'), { output: ['human', 'json'] })
     .description('snapshot a deployment into bundle files')

@@ -3,7 +3,8 @@
 // can be read (and changed) in one place; docs/commands.md says the same.
 import type { Command } from 'commander';
 
-export type CommandName = 'validate' | 'plan' | 'apply' | 'export' | 'doctor' | 'emulator' | 'preview' | 'schema';
+export type CommandName =
+  'validate' | 'plan' | 'apply' | 'drift' | 'export' | 'doctor' | 'emulator' | 'preview' | 'schema';
 
 interface CommandHelp {
   examples: readonly string[];
@@ -40,16 +41,23 @@ export const HELP: Record<CommandName, CommandHelp> = {
       'wsc plan --target report/revMrrTrnd01 --out plan.json',
       'wsc plan --output markdown --pictures dashboard-pictures',
       'wsc plan --skip-semantic-check',
+      'wsc plan --ui-edits revert',
     ],
     exitCodes: [
-      [0, 'planned (with --detailed-exitcode: no changes)'],
+      [0, 'planned (with --detailed-exitcode: apply would send nothing and nothing is blocked)'],
       [1, 'the API, the network or a list bound failed'],
       [2, 'with --detailed-exitcode only: changes pending'],
       INVALID,
+      [5, 'with --detailed-exitcode only: a resource is blocked (apply would exit 5)'],
     ],
   },
   apply: {
-    examples: ['wsc apply', 'wsc apply --env prod --auto-approve', 'wsc apply plan.json'],
+    examples: [
+      'wsc apply',
+      'wsc apply --env prod --auto-approve',
+      'wsc apply plan.json',
+      'wsc apply --overwrite-ui-edits report/revMrrTrnd01',
+    ],
     exitCodes: [
       [0, 'applied, or nothing to change'],
       [1, 'failed before any change was applied, cancelled at the prompt, or a stale saved plan'],
@@ -57,6 +65,15 @@ export const HELP: Record<CommandName, CommandHelp> = {
       [4, 'partly applied: some changes applied, some failed (the summary says whether running again converges)'],
       [5, 'nothing failed, but something was blocked (a UI edit, an ownership record); the summary says how to go on'],
       ['130, 143', 'a second SIGINT or SIGTERM during the writes'],
+    ],
+  },
+  drift: {
+    examples: ['wsc drift --env prod', 'wsc drift --env prod --output markdown --detailed-exitcode'],
+    exitCodes: [
+      [0, 'compared (with --detailed-exitcode: nothing differs)'],
+      [1, 'the API, the network or a list bound failed'],
+      [2, 'with --detailed-exitcode only: something differs'],
+      [3, 'invalid input (usage, wsc.yaml, bundle); nothing was read'],
     ],
   },
   export: {

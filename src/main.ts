@@ -15,11 +15,27 @@ export async function main(argv: string[]): Promise<void> {
   // Every line wsc prints passes through here: no token reaches a terminal or a log.
   redactStream(process.stdout);
   redactStream(process.stderr);
+  // A reader that went away (`wsc plan --help | head -1`) is no error: output stops, the run ends as it would.
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   const guard = guardUnfinished(process, (t) => void process.stderr.write(t));
   const code = await runWith(argv, processContext, true);
   // Let pending writes drain; never cut stdout short with process.exit().
   process.exitCode = code;
   guard.done();
+}
+
+/**
+ * Once the reader of `stream` is gone (EPIPE, as `head -1` leaves it), what is
+ * still written there is dropped: no unhandled 'error' event and its stack
+ * trace. The command is not cut short (an apply under way finishes its
+ * requests) and ends with its own exit code, as git and gh end quietly.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    stream.write = () => true;
+  });
 }
 
 let inProcessRuns = 0;

@@ -129,6 +129,7 @@ function cardBody(c, marks) {
     if (layout.length) badges.append(el('span', { class: 'badge moved', text: layout.join(', ') }));
     if (kinds.includes('config'))
       badges.append(el('span', { class: 'badge config', text: 'config', title: (marks.paths ?? []).join(', ') }));
+    if (kinds.includes('kept')) badges.append(el('span', { class: 'badge kept', text: 'kept, edited outside wsc' }));
     head.append(badges);
   }
   const parts = [head];

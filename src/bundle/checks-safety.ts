@@ -116,10 +116,10 @@ function referenceCycles(items: readonly DocItem[]): Diagnostic[] {
 }
 
 /** All of these (and the folder look-alikes of checks-folders-alike.ts), for every document that passed its schema. */
-export function safetyChecks(items: readonly DocItem[]): Diagnostic[] {
+export function safetyChecks(items: readonly DocItem[], lookAlikes: 'allow' | 'error'): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const item of items) if (item.kind === 'Workbook') out.push(...slugDiagnostics(item));
   out.push(...referenceCycles(items));
-  out.push(...folderLookalikes(items));
+  out.push(...folderLookalikes(items, lookAlikes));
   return out;
 }

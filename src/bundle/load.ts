@@ -31,6 +31,8 @@ export interface LoadOptions {
   strict?: boolean;
   /** Variables a `token:` of wsc.yaml reads: refused whatever their names. */
   tokenVariables?: readonly string[];
+  /** wsc.yaml `folderLookAlikes`: folder paths alike but for case, white space or letters: an error unless `allow`. */
+  folderLookAlikes?: 'allow' | 'error';
   /** wsc.yaml could not be read: `${vars.NAME}` is taken as defined, its value unknown (no diagnostic of its own). */
   varsUnknown?: boolean;
 }
@@ -91,7 +93,7 @@ function loadReads(files: BundleFile[], reads: ReadResult[], opts: LoadOptions, 
   const strict = opts.strict === true;
   const mayHoldUnknownRefs = opts.mayHoldUnknownRefs && !strict;
   diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs, strict, checkRefs: !incomplete }));
-  diagnostics.push(...safetyChecks(items));
+  diagnostics.push(...safetyChecks(items, opts.folderLookAlikes ?? 'error'));
   diagnostics.push(...folderNearMisses(checked));
   diagnostics.push(...folderDepth(items));
   diagnostics.push(...memberChecks(items));

@@ -37,6 +37,16 @@ export async function applySavedPlan(
     });
   }
   const saved = parseSavedPlan(await readSavedPlanFile(resolve(ctx.cwd, planFile), planFile), planFile);
+  const uiEdits = saved.plan.uiEdits;
+  if (opts.uiEdits !== undefined && opts.uiEdits !== (uiEdits ?? 'keep')) {
+    throw new UsageError(
+      `--ui-edits ${opts.uiEdits} cannot change a saved plan made with uiEdits ${uiEdits ?? 'keep'}.`,
+      {
+        code: 'ui_edits_with_plan',
+        hint: `Make a new saved plan with \`wsc plan --ui-edits ${opts.uiEdits} --out FILE\`.`,
+      },
+    );
+  }
   const dir = savedPlanDir(saved, opts, ctx.cwd);
   const { environment: env, client } = await savedPlanEnvironment(saved.environment, dir, opts, ctx);
   const targets = saved.targets ?? [];
@@ -61,6 +71,8 @@ export async function applySavedPlan(
               prune: pruning,
               maxDeletes: Number.MAX_SAFE_INTEGER,
               ...overridesOf(opts),
+              // The policy the plan was made with, whatever wsc.yaml says now.
+              ...(uiEdits !== undefined ? { uiEdits } : {}),
             },
           }
         : {}),

@@ -12,6 +12,8 @@ import { EXIT, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { waysForward } from '../render/plan-ownership.js';
+import { driftLines } from '../render/plan-drift.js';
+import { summaryLine } from '../render/plan-wording.js';
 import { createProgress } from '../render/progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -19,8 +21,6 @@ import { preparePlan } from './prepare.js';
 import { endPhase } from '../timings.js';
 
 type Options = ApplyOptions & { args?: string[] };
-
-const NO_CHANGES = 'No changes. The deployment matches the bundle.\n';
 
 export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   const planFile = opts.args?.[0];
@@ -68,20 +68,33 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   }
 }
 
-/** The resources the plan blocks (the flags that proceed were not given), with the reason and the ways forward. */
-function refusedBlocked(plan: Plan, dir: string): Map<string, string> {
+const isBlocked = (c: Plan['changes'][number]) => c.actions[0] === 'blocked' && c.blocked !== undefined;
+
+/**
+ * The resources the plan blocks (the flags that proceed were not given), with the reason. Its ways
+ * forward are printed once: by the plan shown, else (`apply PLANFILE`) above the summary (blockedLines),
+ * else (the JSON result alone on stdout) here.
+ */
+function refusedBlocked(plan: Plan, dir: string, ways: boolean): Map<string, string> {
   const refuse = new Map<string, string>();
-  for (const c of plan.changes) {
-    if (c.actions[0] !== 'blocked' || c.blocked === undefined) continue;
-    refuse.set(c.address, `${c.blocked.message}; left alone: ${waysForward(c, dir)}`);
+  for (const c of plan.changes.filter(isBlocked)) {
+    refuse.set(c.address, `${c.blocked!.message}; left alone${ways ? `: ${waysForward(c, dir)}` : ''}`);
   }
   return refuse;
+}
+
+/** A saved plan's blocked resources and their ways forward, above its summary (no plan was shown). */
+function blockedLines(plan: Plan, dir: string): string {
+  const lines = plan.changes.filter(isBlocked).map((c) => `${c.address} is left alone: ${waysForward(c, dir)}.\n`);
+  return lines.length === 0 ? '' : `\n${lines.join('')}`;
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
   const counts = { created: 0, updated: 0, adopted: 0, published: 0 };
   const empty: ApplyResult = { applied: [], failed: [], skipped: [], resources: [], counts };
-  ctx.out(opts.output === 'json' ? renderApplyJson(plan, empty) : NO_CHANGES);
+  // "No changes", or, with fields kept as edited outside wsc, which ones: never "matches" when they differ.
+  const text = [summaryLine(plan), ...driftLines(plan, opts.dir)].join('\n');
+  ctx.out(opts.output === 'json' ? renderApplyJson(plan, empty) : `${text}\n`);
   return EXIT.ok;
 }
 
@@ -112,7 +125,7 @@ async function executeAndReport(
       onEvent: progress.onEvent,
       // The server gone (the client's breaker open) stops new requests like an interrupt.
       signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
-      refuse: refusedBlocked(plan, opts.dir),
+      refuse: refusedBlocked(plan, opts.dir, !shownPlan && opts.output === 'json'),
     });
   } finally {
     stopListening();
@@ -121,7 +134,10 @@ async function executeAndReport(
   endPhase('apply');
   // After a plan on stdout, a blank line sets the result apart.
   const gap = shownPlan && opts.output !== 'json' ? '\n' : '';
-  ctx.out(opts.output === 'json' ? renderApplyJson(plan, result) : `${gap}${renderApplySummary(result, ctx.style)}`);
+  const ways = shownPlan ? '' : blockedLines(plan, opts.dir);
+  ctx.out(
+    opts.output === 'json' ? renderApplyJson(plan, result) : `${ways}${gap}${renderApplySummary(result, ctx.style)}`,
+  );
   const status = applyStatus(result);
   if (status === 'applied') return EXIT.ok;
   return status === 'blocked' ? EXIT.blocked : status === 'partial' ? EXIT.partial : EXIT.failure;

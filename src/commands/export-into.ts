@@ -87,7 +87,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     for (const e of decided.edits) {
       editDocument(root, e);
       result.updated.push(mergeJson(e.address, e.file, e.merge));
-      lines.push(...mergeLines(e.address, e.file, e.merge));
+      lines.push(...mergeLines(e.address, e.file, e.merge, opts.into));
     }
     if (placed.created.length > 0) {
       const files = await DirSink.open(root, { createDirs: false });

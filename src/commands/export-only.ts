@@ -102,13 +102,15 @@ export async function runExportOnly(opts: ExportOptions, ctx: CommandContext): P
         exported: built.doc,
         raw: sides.raw(address) ?? {},
         rendered: d.fields,
+        // The way forward a blocked apply names: the deployment's value of a part changed on both sides too.
+        takeConflicts: true,
       });
       if (merge.edits.length + merge.kept.length + merge.conflicts.length + merge.byHand.length === 0) {
         lines.push(`= ${visible(address)}: ${visible(d.pos.file)} already matches the deployment`);
         continue;
       }
       editDocument(root, { address, file: d.pos.file, match: matchOf(d), merge });
-      lines.push(...mergeLines(address, d.pos.file, merge));
+      lines.push(...mergeLines(address, d.pos.file, merge, opts.into ?? opts.out));
     }
     ctx.out(`${lines.join('\n')}\n`);
     return EXIT.ok;

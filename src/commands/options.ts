@@ -40,6 +40,8 @@ export interface PlanOptions extends CommonOptions {
   pictures?: string;
   /** `--skip-semantic-check` (commander's `--no-semantic-check` form would read as a negated default). */
   skipSemanticCheck?: boolean;
+  /** `--ui-edits`: this run's policy for edits made outside wsc. */
+  uiEdits?: 'keep' | 'revert' | 'block';
 }
 export interface ApplyOptions extends CommonOptions {
   skipSemanticCheck?: boolean;
@@ -55,6 +57,13 @@ export interface ApplyOptions extends CommonOptions {
   overwriteUiEdits?: boolean | string[];
   /** `--take-over ADDR...`: resources recorded for another bundle that this one takes. */
   takeOver?: string[];
+  /** `--ui-edits`: this run's policy for edits made outside wsc. */
+  uiEdits?: 'keep' | 'revert' | 'block';
+}
+/** `wsc drift`: reads and compares only. */
+export interface DriftOptions extends CommonOptions {
+  /** Exit 2 when anything differs. */
+  detailedExitcode: boolean;
 }
 export interface ExportOptions extends CommonOptions {
   /** A new snapshot (one of out and into is required). */

@@ -101,7 +101,10 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
       });
     }
     if (refused) throw refused;
-    return opts.detailedExitcode && hasChanges(plan) ? EXIT.changes : EXIT.ok;
+    if (!opts.detailedExitcode) return EXIT.ok;
+    // As apply would: a resource left alone is exit 5, before any change to make (2).
+    if (plan.changes.some((c) => c.actions.includes('blocked'))) return EXIT.blocked;
+    return hasChanges(plan) ? EXIT.changes : EXIT.ok;
   } finally {
     await conn.close();
   }

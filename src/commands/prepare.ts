@@ -83,7 +83,16 @@ export async function checkedBundle(
 }
 
 function requireBundleName(opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): void {
-  if (opts.prune !== true || env.bundle !== undefined) return;
+  if (env.bundle !== undefined) return;
+  if (opts.uiEdits !== undefined) {
+    throw new UsageError("--ui-edits needs the bundle's name: wsc tells an edit made outside wsc by its record.", {
+      code: 'bundle_name_required',
+      hint:
+        'Add `bundle: <name>` at the top of wsc.yaml and apply once. Without it there is no record, and apply ' +
+        "writes the bundle's value over every field that differs (as --ui-edits revert).",
+    });
+  }
+  if (opts.prune !== true) return;
   throw new UsageError("--prune needs the bundle's name: wsc deletes only what carries it in its ownership record.", {
     code: 'bundle_name_required',
     hint:
@@ -94,11 +103,21 @@ function requireBundleName(opts: PlanOptions | ApplyOptions, env: ResolvedEnviro
 
 function ownershipOf(bundle: string, opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): OwnershipContext {
   const own: OwnershipContext = { bundle, prune: opts.prune === true || env.prune === true, ...overridesOf(opts) };
+  const uiEdits = opts.uiEdits ?? env.uiEdits;
+  if (uiEdits !== undefined) own.uiEdits = uiEdits;
   if (opts.maxDeletes !== undefined) own.maxDeletes = opts.maxDeletes;
   return own;
 }
 
-export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: CommandContext): Promise<Prepared> {
+/**
+ * `listDeletes` (wsc drift): with a bundle name, plan the deletes of what the bundle recorded and no longer
+ * holds (uncapped), so that they are listed; the plan is never applied.
+ */
+export async function preparePlan(
+  opts: PlanOptions | ApplyOptions,
+  ctx: CommandContext,
+  how: { listDeletes?: boolean } = {},
+): Promise<Prepared> {
   endPhase('start-up');
   const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
   requireBundleName(opts, env);
@@ -134,7 +153,14 @@ export async function preparePlan(opts: PlanOptions | ApplyOptions, ctx: Command
       // Only `plan --out` saves the plan, with the fingerprints apply checks.
       fingerprints: 'out' in opts && opts.out !== undefined,
       ...(opts.showUnmanaged === true ? { listUnmanaged: true } : {}),
-      ...(env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, opts, env) } : {}),
+      ...(env.bundle !== undefined
+        ? {
+            ownership: {
+              ...ownershipOf(env.bundle, opts, env),
+              ...(how.listDeletes === true ? { prune: true, maxDeletes: Number.MAX_SAFE_INTEGER } : {}),
+            },
+          }
+        : {}),
     });
     endPhase('plan');
     if (pruning) checkOwnershipAddresses(desired, opts, false, p);

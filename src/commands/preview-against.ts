@@ -12,7 +12,10 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect } from '../api/connect.js';
 import type { JsonValue } from '../core/json.js';
-import type { DesiredState, LiveState } from '../core/model.js';
+import type { DesiredState, LiveState, OwnershipContext } from '../core/model.js';
+import { liveDraft } from '../core/live-draft.js';
+import type { DriftEntry } from '../core/plan-model.js';
+import type { ResolvedEnvironment } from '../config/types.js';
 import { diffDashboard, type ReportNames } from '../core/plan/dashboard-diff.js';
 import { UsageError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
@@ -169,20 +172,37 @@ export async function envBaselines(
   } finally {
     await conn.close();
   }
+  // Planned as `wsc plan` plans it (ownership and the environment's uiEdits), so that the picture agrees with it.
+  const ownership = env.bundle !== undefined ? ownershipFor(env.bundle, env) : undefined;
   return (now) => {
-    const p = planOf(now, live, env);
+    const p = planOf(now, live, env, ownership !== undefined ? { ownership } : {});
     const out = new Map<string, Baseline>();
     for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
     for (const c of p.changes) {
       if (c.kind !== 'workbook') continue;
       const slug = c.address.slice('workbook/'.length);
       if (c.actions.includes('create')) out.set(slug, { before: undefined, diff: undefined });
+      const kept = keptParts(c.drift);
       const f = c.changes.find((x) => x.path === 'meta.dashboardDraft');
+      const liveDraftOf = () => liveDraft(live.workbooks.find((w) => w.id === c.liveId)) ?? {};
       if (f !== undefined && !c.actions.includes('create'))
-        out.set(slug, { before: f.before ?? {}, diff: f.dashboard });
+        out.set(slug, { before: f.before ?? {}, diff: f.dashboard, ...(kept.length > 0 ? { kept } : {}) });
+      else if (kept.length > 0) out.set(slug, { before: liveDraftOf(), diff: undefined, kept });
     }
     return out;
   };
+}
+
+function ownershipFor(bundle: string, env: ResolvedEnvironment): OwnershipContext {
+  return { bundle, prune: false, ...(env.uiEdits !== undefined ? { uiEdits: env.uiEdits } : {}) };
+}
+
+/** The draft parts a workbook's plan keeps as edited outside wsc (`widget w1`, `title`). */
+function keptParts(drift: readonly DriftEntry[] | undefined): string[] {
+  const prefix = 'meta.dashboardDraft ';
+  return (drift ?? [])
+    .filter((d) => d.apply === 'keep' && d.field.startsWith(prefix))
+    .map((d) => d.field.slice(prefix.length));
 }
 
 /** Removes a directory made by bundleAtRef. */

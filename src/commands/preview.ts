@@ -58,8 +58,9 @@ async function loadDesired(
 ): Promise<{ desired: DesiredState; diagnostics: Diagnostic[] }> {
   try {
     const { environment: env } = await configure({ env: envName }, ctx, { dir, connects: false });
-    const { vars, mayHoldUnknownRefs } = env;
-    return await loadBundle(dir, { vars, env: ctx.settings.variables, mayHoldUnknownRefs });
+    const { vars, mayHoldUnknownRefs, folderLookAlikes } = env;
+    const alike = folderLookAlikes !== undefined ? { folderLookAlikes } : {};
+    return await loadBundle(dir, { vars, env: ctx.settings.variables, mayHoldUnknownRefs, ...alike });
   } catch (e) {
     // wsc.yaml itself is invalid: nothing to draw, its diagnostics to show.
     if (!(e instanceof BundleError)) throw e;

@@ -29,6 +29,7 @@ export function validBundle(dir: string, env: ResolvedEnvironment, ctx: CommandC
     env: ctx.settings.variables,
     mayHoldUnknownRefs: anyRefs || env.mayHoldUnknownRefs,
     tokenVariables: env.tokenVariables,
+    ...(env.folderLookAlikes !== undefined ? { folderLookAlikes: env.folderLookAlikes } : {}),
   });
 }
 
@@ -54,6 +55,7 @@ export function planOf(desired: DesiredState, live: LiveState, env: ResolvedEnvi
     publicIds: env.publicIds,
     targets: o.targets ?? [],
     fingerprints: o.fingerprints ?? false,
+    ...(env.folderLookAlikes !== undefined ? { folderLookAlikes: env.folderLookAlikes } : {}),
     ...(o.listUnmanaged === true ? { listUnmanaged: true } : {}),
     ...(o.ownership !== undefined ? { ownership: o.ownership } : {}),
   });

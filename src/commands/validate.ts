@@ -40,6 +40,7 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
       mayHoldUnknownRefs: env.mayHoldUnknownRefs,
       strict: opts.strict === true,
       tokenVariables: env.tokenVariables,
+      ...(env.folderLookAlikes !== undefined ? { folderLookAlikes: env.folderLookAlikes } : {}),
     });
     diagnostics = loaded.diagnostics;
     resources = countResources(loaded.desired);
@@ -60,6 +61,8 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
       env: ctx.settings.variables,
       mayHoldUnknownRefs: true,
       strict: opts.strict === true,
+      // What wsc.yaml would say is unknown: folder paths alike are only warned of.
+      folderLookAlikes: 'allow',
     });
     diagnostics = [...e.diagnostics, ...loaded.diagnostics];
     resources = countResources(loaded.desired);

@@ -61,7 +61,9 @@ export async function resolveEnvironment(input: EnvironmentInput): Promise<Resol
   const owned = (env: ResolvedEnvironment): ResolvedEnvironment => {
     if (tokenVariables.length > 0) env.tokenVariables = tokenVariables;
     if (config.bundle !== undefined) env.bundle = config.bundle;
+    if (config.folderLookAlikes === 'allow') env.folderLookAlikes = 'allow';
     if (cfg.prune === true) env.prune = true;
+    if (cfg.uiEdits !== undefined) env.uiEdits = cfg.uiEdits;
     if (cfg.semanticCheck === false) env.semanticCheck = false;
     return env;
   };

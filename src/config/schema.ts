@@ -41,6 +41,14 @@ const EnvironmentSchema = z
       .boolean()
       .optional()
       .describe('Delete what this bundle recorded as its own and no longer holds (like --prune). Needs `bundle:`.'),
+    uiEdits: z
+      .enum(['keep', 'revert', 'block'])
+      .optional()
+      .describe(
+        'What apply does with a managed field edited outside wsc since the last apply (needs `bundle:`): keep ' +
+          '(default: kept unless the bundle changed it too, then the resource is blocked), revert (the ' +
+          "bundle's value is written), block (the resource is left alone, exit 5). --ui-edits overrides it.",
+      ),
     semanticCheck: z
       .boolean()
       .optional()
@@ -59,6 +67,14 @@ export const WscConfigSchema = z
         "The bundle's name, in the ownership record of everything apply writes (prune and UI-edit marks need it).",
       ),
     defaultEnvironment: z.string().optional().describe('Environment used without --env / WSC_ENV.'),
+    folderLookAlikes: z
+      .enum(['allow', 'error'])
+      .optional()
+      .describe(
+        'A folder path differing from another (of the bundle, or live) only in case, white space or look-alike ' +
+          'letters is an error (`error`, the default: it would be a second folder); `allow`: the bundle wants ' +
+          'both, a warning.',
+      ),
     environments: z.record(NAME, EnvironmentSchema).describe('Target environments by name.'),
   })
   .describe('wsc.yaml: environments of a wsc bundle.');

@@ -29,6 +29,10 @@ export interface ResolvedEnvironment {
   bundle?: string;
   /** The environment's `prune: true`. */
   prune?: boolean;
+  /** wsc.yaml `folderLookAlikes: allow`: folder paths alike but for case, white space or letters are wanted. */
+  folderLookAlikes?: 'allow';
+  /** The environment's `uiEdits:` (what apply does with edits made outside wsc; default keep). */
+  uiEdits?: 'keep' | 'revert' | 'block';
   /** The environment's `semanticCheck: false`: plan and apply do not read the data model. */
   semanticCheck?: false;
 }

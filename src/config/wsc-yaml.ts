@@ -108,6 +108,15 @@ export function loadWscConfig(dir: string): LoadedConfig | undefined {
           'wsc records it on everything it writes and prunes only what carries it.',
       );
     }
+    if (env.uiEdits !== undefined && config.bundle === undefined) {
+      error(
+        'bundle-name-required',
+        `environment \`${name}\` has \`uiEdits: ${env.uiEdits}\`, which needs the bundle's name`,
+        keyAt(name, 'uiEdits'),
+        "Add `bundle: <name>` at the top of wsc.yaml: wsc tells an edit made outside wsc from the bundle's " +
+          'own change by the ownership record it writes under that name.',
+      );
+    }
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics, tokenVariables };
   // Keep key order as written (zod rebuilds records in input order, but `vars` values must stay the raw values).

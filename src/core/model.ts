@@ -163,7 +163,16 @@ export interface PlanContext {
   ownership?: OwnershipContext;
   /** List the live resources the bundle does not manage in `Plan.unmanaged` (`--show-unmanaged`). */
   listUnmanaged?: boolean;
+  /** wsc.yaml `folderLookAlikes`: `allow` makes a folder alike a live one a warning (else an error, exit 3). */
+  folderLookAlikes?: 'allow' | 'error';
 }
+
+/**
+ * What apply does with a UI edit: `keep` (the three-way merge: an edit the
+ * bundle did not change is kept, one it changed too blocks its resource),
+ * `revert` (the bundle's value is written), `block` (the resource is left alone).
+ */
+export type UiEditsPolicy = 'keep' | 'revert' | 'block';
 
 export interface OwnershipContext {
   bundle: string;
@@ -175,4 +184,6 @@ export interface OwnershipContext {
   overwrite?: true | string[];
   /** `--take-over ADDR`: resources recorded for another bundle that this one takes. */
   takeOver?: string[];
+  /** wsc.yaml `uiEdits` or `--ui-edits` (default keep); `overwrite` is `revert` for the addresses it names. */
+  uiEdits?: UiEditsPolicy;
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, withoutNullMembers } from './canonical.js';
 import { isObj, type JsonValue, type Obj } from './json.js';
+import { idRecord, widgetIdList, widgetsById } from './widget-identity.js';
 
 /** What the record keeps of a draft. Keys are the draft's own (widget ids, layout and member names). */
 export interface DraftParts {
@@ -39,19 +40,6 @@ function partHash(v: unknown): string {
     .slice(0, 16);
 }
 
-/** The widgets of a draft by id; undefined when one has no string id or an id repeats (no part-wise record then). */
-function widgetsById(draft: Obj): Map<string, Obj> | undefined {
-  const list = draft['widgets'];
-  const out = new Map<string, Obj>();
-  if (list === undefined || list === null) return out;
-  if (!Array.isArray(list)) return undefined;
-  for (const w of list) {
-    if (!isObj(w) || typeof w['id'] !== 'string' || w['id'] === '' || out.has(w['id'])) return undefined;
-    out.set(w['id'], w);
-  }
-  return out;
-}
-
 /** A widget as hashed: without its id (the key) and without null members. */
 function widgetBody(w: Obj): Obj {
   const out: Obj = {};
@@ -60,16 +48,22 @@ function widgetBody(w: Obj): Obj {
 }
 
 /**
+ * The hash of a draft's widget ids in their order (the record's `order`): a
+ * renamed id changes it, where the field's hash leaves ids out.
+ */
+export function widgetIdOrder(draft: unknown): string {
+  return partHash(widgetIdList(draft));
+}
+
+/**
  * The parts of a draft, or undefined when it is no object or its widgets
- * cannot be told apart by id (a widget sent without an id gets one from the
- * server, so its key would change on the first read).
+ * cannot be told apart by id (widget-identity.ts: the draft is then whole).
  */
 export function draftParts(draft: JsonValue | undefined): DraftParts | undefined {
   if (!isObj(draft)) return undefined;
   const byId = widgetsById(draft);
   if (byId === undefined) return undefined;
-  const widgets: { [id: string]: string } = {};
-  for (const [id, w] of byId) widgets[id] = partHash(widgetBody(w));
+  const widgets = idRecord([...byId].map(([id, w]) => [id, partHash(widgetBody(w))] as const));
   const layout: { [entry: string]: string } = {};
   const lay = draft['layout'];
   if (isObj(lay)) for (const [k, v] of Object.entries(lay)) if (v !== null) layout[k] = partHash(v);
@@ -78,20 +72,21 @@ export function draftParts(draft: JsonValue | undefined): DraftParts | undefined
     if (k === 'widgets' || v === null || (k === 'layout' && isObj(v))) continue;
     members[k] = partHash(v);
   }
-  return { widgets, order: partHash([...byId.keys()]), layout, members };
+  return { widgets, order: widgetIdOrder(draft), layout, members };
 }
 
 function differing(a: { [k: string]: string }, b: { [k: string]: string }): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => a[k] !== b[k]).sort();
+  const at = (o: { [k: string]: string }, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
+  return [...keys].filter((k) => at(a, k) !== at(b, k)).sort();
 }
 
 /** The parts that differ between `before` and `after`. The order counts only when both hold the same widgets. */
 export function draftPartChanges(before: DraftParts, after: DraftParts): DraftPartChanges {
   const widgets = differing(before.widgets, after.widgets);
   const sameSet = differing(
-    Object.fromEntries(Object.keys(before.widgets).map((k) => [k, ''])),
-    Object.fromEntries(Object.keys(after.widgets).map((k) => [k, ''])),
+    idRecord(Object.keys(before.widgets).map((k) => [k, ''] as const)),
+    idRecord(Object.keys(after.widgets).map((k) => [k, ''] as const)),
   );
   return {
     widgets,
@@ -113,5 +108,5 @@ export function readDraftParts(v: unknown): DraftParts | undefined {
   const strings = (o: unknown): o is { [k: string]: string } =>
     isObj(o) && Object.values(o).every((x) => typeof x === 'string');
   if (!strings(widgets) || typeof order !== 'string' || !strings(layout) || !strings(members)) return undefined;
-  return { widgets: { ...widgets }, order, layout: { ...layout }, members: { ...members } };
+  return { widgets: idRecord(Object.entries(widgets)), order, layout: { ...layout }, members: { ...members } };
 }

@@ -36,6 +36,7 @@ import {
   draftPartChanges,
   draftParts,
   readDraftParts,
+  widgetIdOrder,
   type DraftPartChanges,
   type DraftParts,
 } from './ownership-draft.js';
@@ -81,6 +82,24 @@ export function fieldHash(path: string, value: unknown): string {
   if (path === 'jsonQuery') v = parseJsonString(value) ?? value;
   else if (path === DRAFT_PATH) v = draftForHash(value);
   return sha(canonicalJson(withoutNullMembers(v)));
+}
+
+/**
+ * A managed field's value as the three-way decision compares it with the
+ * record (`recordedHash`): its hash, and for a draft recorded in parts its
+ * widget ids in order too, which the hash leaves out: a renamed id is a
+ * change like any other (widget-identity.ts).
+ */
+export function decisionHash(record: OwnershipRecord, path: string, value: unknown): string {
+  const h = fieldHash(path, value);
+  return path === DRAFT_PATH && record.draft !== undefined ? `${h}:${widgetIdOrder(value)}` : h;
+}
+
+/** What the record says of a managed field, in decisionHash's terms; undefined: the record does not manage it. */
+export function recordedHash(record: OwnershipRecord, path: string): string | undefined {
+  const h = record.fields[path];
+  if (h === undefined) return undefined;
+  return path === DRAFT_PATH && record.draft !== undefined ? `${h}:${record.draft.order}` : h;
 }
 
 /** The value at a managed field path of a resource or request body (`meta.<key>` is one level down). */
@@ -220,8 +239,8 @@ export function liveRecord(obj: unknown): OwnershipRecord | undefined {
 function editedFields(record: OwnershipRecord, live: unknown, paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const path of paths) {
-    const h = record.fields[path];
-    if (h !== undefined && fieldHash(path, valueAtPath(live, path)) !== h) out.push(path);
+    const h = recordedHash(record, path);
+    if (h !== undefined && decisionHash(record, path, valueAtPath(live, path)) !== h) out.push(path);
   }
   return out;
 }

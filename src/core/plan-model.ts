@@ -10,7 +10,7 @@ import type {
 import type { SourcePos } from '../errors.js';
 import type { DashboardDiff } from './diff-model.js';
 import { isObj, type JsonValue } from './json.js';
-import type { PublicIdMode, WorkbookRef } from './model.js';
+import type { PublicIdMode, UiEditsPolicy, WorkbookRef } from './model.js';
 import type { DraftParts } from './ownership-draft.js';
 
 export type ActionKind = 'create' | 'update' | 'adopt' | 'publish' | 'noop' | 'record' | 'delete' | 'blocked';
@@ -161,6 +161,30 @@ export interface ResourceChange {
   was?: { name?: string; file?: string };
   /** A note for people (why a delete is held back, a slug rename). */
   note?: string;
+  /** Managed fields (and draft parts) edited outside wsc whose live value differs from the bundle's. */
+  drift?: DriftEntry[];
+}
+
+/** One managed field (or dashboard draft part) whose live value differs from the bundle's. */
+export interface DriftEntry {
+  address: string;
+  /** `title`, `meta.chart`, or a draft part: `meta.dashboardDraft widget w1`, `… layout.cols`, `… title`, `… order`. */
+  field: string;
+  /** Absent when the live resource (or draft) has no such field (or part). */
+  live?: JsonValue;
+  /** Absent when the bundle has no such part; references resolved (or as written when they are not yet). */
+  bundle?: JsonValue;
+  /**
+   * Who changed it since the last apply: `outside` (only outside wsc), `both` (outside wsc and in the
+   * bundle), `bundle` (only the bundle: not applied yet; `wsc drift` only), `unknown` (no ownership record
+   * says; `wsc drift` only).
+   */
+  changed: 'outside' | 'both' | 'bundle' | 'unknown';
+  /** What this apply does with it: `keep` the live value, `revert` it to the bundle's, or leave it `blocked`. */
+  apply: 'keep' | 'revert' | 'blocked';
+  /** The resource's file and the line of the field (or part) in it. */
+  file?: string;
+  line?: number;
 }
 
 export interface Blocked {
@@ -234,6 +258,10 @@ export interface Plan {
   warnings?: PlanWarning[];
   /** The live resources the bundle does not manage, when asked for (`--show-unmanaged`). */
   unmanaged?: UnmanagedResource[];
+  /** What apply does with UI edits (with a bundle name only): wsc.yaml `uiEdits`, or `--ui-edits`. */
+  uiEdits?: UiEditsPolicy;
+  /** Every managed field edited outside wsc that differs from the bundle (present only when there is one). */
+  drift?: DriftEntry[];
 }
 
 /** A live resource no bundle file matches: left alone. */

@@ -136,6 +136,7 @@ const Fingerprint = z.object({
 });
 const Count = z.int().min(0);
 const PlanSchema = z.object({
+  uiEdits: z.enum(['keep', 'revert', 'block']).optional(),
   formatVersion: z.literal(1),
   environment: z.string(),
   deploymentId: z.int(),

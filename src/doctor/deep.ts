@@ -42,7 +42,13 @@ export async function deepRoundTrip(a: DeepInput): Promise<DeepFindings> {
     publicIds: env.publicIds,
   });
   const notRoundTripped = summary.warnings.map((w) => `${w.file !== undefined ? `${w.file}: ` : ''}${w.message}`);
-  const loaded = loadBundleTexts(sink.files, { vars: {}, env: {}, mayHoldUnknownRefs: false });
+  // Folders alike in the deployment are exported as they are: both are wanted there.
+  const loaded = loadBundleTexts(sink.files, {
+    vars: {},
+    env: {},
+    mayHoldUnknownRefs: false,
+    folderLookAlikes: 'allow',
+  });
   for (const d of loaded.diagnostics) {
     if (d.severity !== 'error') continue;
     notRoundTripped.push(

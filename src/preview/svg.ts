@@ -20,7 +20,7 @@ const PAD = 4;
 const LINE = 16;
 const CHAR = 7; // average width of a 12px sans-serif character, for cutting text to a card
 
-const COLOURS = { added: '#16a34a', removed: '#dc2626', moved: '#d97706', config: '#2563eb' };
+const COLOURS = { added: '#16a34a', removed: '#dc2626', moved: '#d97706', config: '#2563eb', kept: '#7c3aed' };
 
 const STYLE = [
   '.col{fill:#f3f4f6}',
@@ -148,6 +148,8 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
   const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
   if (layout.length > 0) add(layout.join(', '), COLOURS.moved);
   if (kinds.includes('config')) add('config', COLOURS.config);
+  // Edited outside wsc and kept by apply (uiEdits: keep): no change, its own mark.
+  if (kinds.includes('kept')) add('kept, edited outside wsc', COLOURS.kept);
   const headRoom = right - r.x - 8;
   const type = `<tspan class="t">${xml(cut(c.type, headRoom))}</tspan>`;
   const head = `${type} <tspan class="i">${xml(cut(c.id, headRoom - (c.type.length + 1) * CHAR))}</tspan>`;
@@ -218,16 +220,31 @@ function oldBox(id: string, m: CardMarks, now: GridBox, f: Frame): string {
     const [x1, y1, x2, y2] = [from.x + 10, from.y + 10, to.x + 10, to.y + 10];
     arrow = `<path class="arrow" marker-end="url(#arrow)" d="M${num(x1)} ${num(y1)} L${num(x2)} ${num(y2)}"/>`;
   }
-  return `<g data-was="${xml(id)}">${rect('old', from)}${arrow}</g>`;
+  // A kept widget's box is where it stays live (apply does not move it), not where it was.
+  const box = m.kinds.includes('kept')
+    ? `<rect ${STAYS} x="${num(from.x)}" y="${num(from.y)}" width="${num(from.w)}" height="${num(from.h)}" rx="4"/>`
+    : rect('old', from);
+  return `<g data-was="${xml(id)}">${box}${arrow}</g>`;
 }
 
-function legend(y: number, width: number): string {
+/** Where a kept widget stays live: dashed in its own colour (inline, so that pictures without one are unchanged). */
+const STAYS = `fill="none" stroke="${COLOURS.kept}" stroke-width="1.5" stroke-dasharray="5 4"`;
+
+function legend(y: number, width: number, kept: boolean): string {
   const items: [string, string][] = [
     ['added', `<rect class="added" x="0" y="-9" width="14" height="10" rx="2"/>`],
     ['removed (where it was)', `<rect class="gone" x="0" y="-9" width="14" height="10" rx="2"/>`],
     ['moved or resized (old box dashed)', `<rect class="old" x="0" y="-9" width="14" height="10" rx="2"/>`],
     ['config changed', `<rect x="0" y="-9" width="14" height="10" rx="2" fill="${COLOURS.config}"/>`],
-  ];
+    ...(kept
+      ? [
+          [
+            'kept, edited outside wsc (where it stays dashed)',
+            `<rect ${STAYS} x="0" y="-9" width="14" height="10" rx="2"/>`,
+          ],
+        ]
+      : []),
+  ] as [string, string][];
   let x = 8;
   const out: string[] = [];
   for (const [label, swatch] of items) {
@@ -270,7 +287,15 @@ function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: Gri
       : []),
     `<rect width="100%" height="100%" fill="#fafafa"/>`,
     `<text class="h" x="8" y="21">${xml(cut(title, g.width - 16))}</text>`,
-    ...(changes ? [legend(HEADER + 14, g.width)] : []),
+    ...(changes
+      ? [
+          legend(
+            HEADER + 14,
+            g.width,
+            Object.values(marks).some((m) => m.kinds.includes('kept')),
+          ),
+        ]
+      : []),
     ...cols,
     ...g.cards.map((c) => card(c, f, marks[c.id])),
     // Over the cards: a removed widget's place may be taken by another now, and both are to be seen.

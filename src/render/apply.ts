@@ -191,6 +191,8 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
     status: applyStatus(result),
     counts: result.counts,
     ...(result.emptyFolders ? { emptyFolders: [...result.emptyFolders] } : {}),
+    // The plan's drift (docs/plan-json.md): fields edited outside wsc that differ from the bundle.
+    ...(plan.bundle !== undefined ? { drift: (plan.drift ?? []).map((d) => ({ ...d })) } : {}),
     resources: result.resources.map((r) => ({
       address: r.address,
       kind: r.kind,

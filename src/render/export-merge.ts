@@ -7,15 +7,33 @@ import type { MergeResult } from '../core/export/merge.js';
 import type { JsonValue } from '../core/json.js';
 import { visible } from '../visible.js';
 
-/** A value shown on one line, cut when long. */
-function short(v: JsonValue | string): string {
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
-  const one = JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
-  return visible(one);
+/** Where a long value is wrapped (at a space when it has one): never cut, since the difference may be at its end. */
+const WRAP = 72;
+
+/**
+ * A value in full as a JSON string, wrapped onto lines of about WRAP
+ * characters at spaces, each line under `indent`: joined again (without the
+ * indent) the lines are the value's JSON exactly.
+ */
+function wrapped(v: JsonValue | string, indent: string): string[] {
+  const text = visible(JSON.stringify(v));
+  const lines: string[] = [];
+  let rest = text;
+  while (rest.length > WRAP) {
+    const space = rest.lastIndexOf(' ', WRAP);
+    const cut = space > WRAP / 2 ? space + 1 : WRAP;
+    lines.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  lines.push(rest);
+  return lines.map((l) => `${indent}${l}`);
 }
 
-/** The lines of one resource: `~ ADDR: took … into FILE` (or `= ADDR: FILE kept as it is`) and what follows. */
-export function mergeLines(address: string, file: string, m: MergeResult): string[] {
+/**
+ * The lines of one resource: `~ ADDR: took … into FILE` (or `= ADDR: FILE kept as it is`) and what follows.
+ * `into`: the bundle's directory, for the command that takes a conflict's live values.
+ */
+export function mergeLines(address: string, file: string, m: MergeResult, into = '.'): string[] {
   const lines: string[] = [];
   const a = visible(address);
   const f = visible(file);
@@ -30,18 +48,27 @@ export function mergeLines(address: string, file: string, m: MergeResult): strin
   if (m.kept.length > 0) {
     lines.push(`    kept ${m.kept.map(visible).join(', ')}: changed in the bundle and not applied yet`);
   }
+  if (m.replaced.length > 0) {
+    lines.push(
+      `    replaced ${m.replaced.map(visible).join(', ')}: the bundle's value, changed since the last apply and ` +
+        "not applied, is replaced by the deployment's",
+    );
+  }
   if (m.conflicts.length > 0) {
     lines.push(
       `    ! left ${m.conflicts.map(visible).join(', ')}: changed in the bundle and outside wsc since the last ` +
-        'apply; merge by hand, or keep the bundle with `wsc apply --overwrite-ui-edits ' +
-        `${a}\``,
+        `apply; take the deployment's values with \`wsc export --only ${a} --into ${visible(into)}\`, ` +
+        `or keep the bundle's with \`wsc apply --overwrite-ui-edits ${a}\``,
     );
   }
   for (const h of m.byHand) {
     const where = h.line === undefined ? f : `${f}:${h.line}:${h.col}`;
     lines.push(
-      `    ! edit by hand ${visible(h.path)} at ${where}: the file writes ${short(h.file)} (with a variable), ` +
-        `the deployment now has ${short(h.live)}`,
+      `    ! edit by hand ${visible(h.path)} at ${where}: the file writes it with a variable, so wsc does not ` +
+        'rewrite it. The file writes:',
+      ...wrapped(h.file, '        '),
+      '      the deployment now has:',
+      ...wrapped(h.live, '        '),
     );
   }
   return lines;
@@ -55,6 +82,7 @@ export function mergeJson(address: string, file: string, m: MergeResult) {
     fields: m.taken,
     kept: m.kept,
     conflicts: m.conflicts,
+    replaced: m.replaced,
     byHand: m.byHand.map((h) => ({ path: h.path, line: h.line, col: h.col, file: h.file, live: h.live })),
     noRecord: m.noRecord,
   };

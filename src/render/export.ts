@@ -132,6 +132,7 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       'report-id-kept': 'numbers in dashboards that look like report ids and were kept as they are',
       'resource-skipped': 'resources not exported (the server sent values this version of wsc does not read)',
       'publish-differs': 'published dashboards that differ from their draft (written without `publish: true`)',
+      'widget-named': 'widgets whose id was empty or repeated, given one (the next apply writes it)',
     };
     lines.push('', c.yellow(`${plural(s.warnings.length, 'warning')} (on stderr):`));
     for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${label[code] ?? code}`);

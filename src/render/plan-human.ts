@@ -11,6 +11,7 @@ import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashboard-diff.js';
 import { semanticHuman } from './plan-semantic.js';
+import { EDITED_OUTSIDE, revertsEdit } from './plan-drift.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
@@ -52,11 +53,11 @@ function dashLineHuman(l: DashLine, style: Style): string {
   return out;
 }
 
-export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: string): string {
+export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   const { c } = style;
   const sym = actionSymbol(rc);
   let out = `${colorSymbol(sym, style)} ${c.bold(visible(rc.address))} ${c.dim(actionPhrase(rc))}\n`;
-  const [mark, what] = uiEditLines(rc, dir);
+  const [mark, what] = uiEditLines(rc);
   if (mark !== undefined) out += `    ${c.red(mark)}\n    ${c.dim(what!)}\n`;
   if (rc.note !== undefined) out += `    ${c.dim(`note: ${rc.note}`)}\n`;
   const was = wasLine(rc);
@@ -67,7 +68,9 @@ export function renderResourceHuman(rc: ResourceChange, style: Style, dir?: stri
   }
   const file = rc.pos?.file;
   for (const change of rc.changes) {
-    const where = whereSuffix(whereText(file, change.line), style);
+    // A field edited outside wsc that this apply writes back: said so on its line.
+    const edited = revertsEdit(rc, change.path) ? ` ${c.yellow(EDITED_OUTSIDE)}` : '';
+    const where = `${edited}${whereSuffix(whereText(file, change.line), style)}`;
     if (change.dashboard) {
       out += `    ${visible(change.path)}:${where}\n`;
       for (const l of dashboardLines(change.dashboard, file)) out += dashLineHuman(l, style);
@@ -116,7 +119,7 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: Pl
       out += `${colorSymbol(line.slice(0, line.indexOf(' ')), style)}${line.slice(line.indexOf(' '))}\n`;
     }
     out += '\n';
-    if (!compact) for (const rc of changed) out += `${renderResourceHuman(rc, style, dir)}\n`;
+    if (!compact) for (const rc of changed) out += `${renderResourceHuman(rc, style)}\n`;
   }
   for (const w of plan.warnings ?? []) out += `${c.yellow('warning')} ${visible(w.message)}\n`;
   out += `${c.bold(summaryLine(plan))}\n`;

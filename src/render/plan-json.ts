@@ -48,6 +48,9 @@ export function planJson(plan: Plan, semantic?: SemanticOutcome) {
     ...(plan.prune !== undefined ? { prune: plan.prune } : {}),
     ...(plan.warnings ? { warnings: plan.warnings.map((w) => ({ ...w })) } : {}),
     ...(plan.unmanaged ? { unmanaged: plan.unmanaged.map((u) => ({ ...u })) } : {}),
+    ...(plan.uiEdits !== undefined ? { uiEdits: plan.uiEdits } : {}),
+    // Every managed field edited outside wsc that differs from the bundle: present (maybe empty) with a bundle name.
+    ...(plan.bundle !== undefined ? { drift: (plan.drift ?? []).map((d) => ({ ...d })) } : {}),
     ...semanticJson(semantic),
   };
 }

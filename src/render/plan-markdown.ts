@@ -16,6 +16,7 @@ import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { semanticMarkdown } from './plan-semantic.js';
+import { EDITED_OUTSIDE, revertsEdit } from './plan-drift.js';
 
 function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -43,7 +44,7 @@ function resourceDiff(rc: ResourceChange): string {
   const file = rc.pos?.file;
   const at = (where: string | undefined) => (where === undefined ? '' : `  (${where})`);
   for (const change of rc.changes) {
-    const where = at(whereText(file, change.line));
+    const where = `${revertsEdit(rc, change.path) ? ` ${EDITED_OUTSIDE}` : ''}${at(whereText(file, change.line))}`;
     if (change.dashboard) {
       out += `  ${visible(change.path)}:${where}\n`;
       for (const l of dashboardLines(change.dashboard, file)) {

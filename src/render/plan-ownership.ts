@@ -4,8 +4,7 @@
 // prune lines under the summary.
 import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { visible } from '../visible.js';
-
-const UI_EDIT_MARK = '! changed outside wsc and in the bundle since the last apply';
+import { driftLines } from './plan-drift.js';
 
 /** The command that takes a resource's live values into its file of the bundle at `dir`. */
 function exportOnlyCommand(address: string, dir = '.'): string {
@@ -34,14 +33,15 @@ export function waysForward(rc: ResourceChange, dir?: string): string {
 }
 
 /** The mark of a blocked resource and what to do, or nothing. */
-export function uiEditLines(rc: ResourceChange, dir?: string): string[] {
+export function uiEditLines(rc: ResourceChange): string[] {
   const b = rc.blocked;
   if (b === undefined) return [];
-  const mark = b.reason === 'ui-edit' ? `${UI_EDIT_MARK}: ${(rc.uiEdits ?? []).join(', ')}` : `! ${b.message}`;
+  const mark = `! ${b.message}`;
   if (!rc.actions.includes('blocked') && !isDelete(rc)) {
     return [mark, `the bundle's values win (${b.flag.split(' ')[0]})`];
   }
-  return [mark, `apply leaves it alone; ${waysForward(rc, dir)}`];
+  // Its ways forward are said once, below the summary (ownershipLines), where a compact plan has them too.
+  return [mark, 'apply leaves it alone (the ways forward are below the summary)'];
 }
 
 /** `was "NRR KPI", reports/nrr-kpi.yaml`: what a delete removes, when known. */
@@ -88,12 +88,7 @@ export function ownershipLines(plan: Plan, dir?: string): string[] {
   for (const c of blocked) {
     out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, dir)}.`);
   }
-  for (const c of plan.changes) {
-    if (c.kept === undefined) continue;
-    out.push(
-      `${c.address}: kept as changed outside wsc (the bundle did not change ${c.kept.length === 1 ? 'it' : 'them'}): ` +
-        `${c.kept.join(', ')}; \`${exportOnlyCommand(c.address, dir)}\` takes the live values into the file.`,
-    );
-  }
+  // Every field edited outside wsc that differs from the bundle, kept or not: never summarised as "matches".
+  out.push(...driftLines(plan, dir));
   return out;
 }

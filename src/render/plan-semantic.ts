@@ -8,7 +8,30 @@ import { visible } from '../visible.js';
 /** Unchecked references listed one by one before "and N more" (all are in the JSON). */
 const UNCHECKED_SHOWN = 10;
 
-const at = (p: { file: string; line: number; col: number }) => `${p.file}:${p.line}:${p.col}`;
+type Pos = { file: string; line: number; col: number };
+const at = (p: Pos) => `${p.file}:${p.line}:${p.col}`;
+
+/**
+ * What could not be checked, in one line: each text once with where it stands
+ * (`Not checked: month (a column of the SQL result, not a member) at
+ * reports/mrr-trend.yaml:22:10`), a known and harmless note being no reason
+ * for a block of lines on every run.
+ */
+function uncheckedNote(unchecked: readonly { pos: Pos; text: string; why: string }[]): string | undefined {
+  if (unchecked.length === 0) return undefined;
+  const byText = new Map<string, string[]>();
+  for (const u of unchecked) {
+    const key = `${u.text} (${u.why})`;
+    byText.set(key, [...(byText.get(key) ?? []), at(u.pos)]);
+  }
+  const entries = [...byText].map(
+    ([k, where]) => `${k} at ${where[0]}${where.length > 1 ? ` and ${where.length - 1} more` : ''}`,
+  );
+  const shown = entries.slice(0, UNCHECKED_SHOWN).join('; ');
+  const more =
+    entries.length > UNCHECKED_SHOWN ? `; and ${entries.length - UNCHECKED_SHOWN} more (all in --output json)` : '';
+  return `Not checked: ${shown}${more}`;
+}
 
 /**
  * Whether the plan itself shows the check: when it refuses, or did not run (off, or the model unreadable).
@@ -32,12 +55,8 @@ export function semanticHuman(
   let out = `${o.status === 'checked' && o.result.issues.length > 0 ? c.red(headline) : c.dim(headline)}\n`;
   if (o.status !== 'checked') return always ? out : `${out}\n`;
   for (const i of o.result.issues) out += `  ${c.red('✗')} ${visible(at(i.pos))} ${visible(i.message)}\n`;
-  const unchecked = o.result.unchecked;
-  if (unchecked.length > 0) out += `  ${c.dim('Not checked:')}\n`;
-  for (const u of unchecked.slice(0, UNCHECKED_SHOWN))
-    out += `    ${c.dim(visible(`${at(u.pos)} ${u.address} ${u.where}: ${u.text} (${u.why})`))}\n`;
-  if (unchecked.length > UNCHECKED_SHOWN)
-    out += `    ${c.dim(`and ${unchecked.length - UNCHECKED_SHOWN} more (all in --output json)`)}\n`;
+  const note = uncheckedNote(o.result.unchecked);
+  if (note !== undefined) out += `  ${c.dim(visible(note))}\n`;
   return always ? out : `${out}\n`;
 }
 

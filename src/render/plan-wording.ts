@@ -5,6 +5,7 @@ import { hasChanges, type ActionKind, type Plan, type ResourceChange } from '../
 import { createOnlyChanges } from '../core/plan/create-only.js';
 import { plural } from './diagnostics.js';
 import { blockedPhrase } from './plan-ownership.js';
+import { keptPhrase } from './plan-drift.js';
 
 const SYMBOL: Record<Exclude<ActionKind, 'noop'>, string> = {
   create: '+',
@@ -50,13 +51,17 @@ export function summaryLine(plan: Plan): string {
   const records = s.record ? ` ${plural(s.record, 'ownership record')} to write.` : '';
   const blocked = createOnlyChanges(plan).length;
   const left = blockedPhrase(plan);
+  const kept = keptPhrase(plan);
   if (!hasChanges(plan) && blocked === 0 && left === undefined) {
+    // A kept edit outside wsc is no change to make, but the deployment does not match the bundle.
+    if (kept !== undefined) return `No changes to make. ${kept}.${records}`;
     return `No changes. The deployment matches the bundle.${records}`;
   }
   const deletes = s.delete !== undefined ? `, ${s.delete} to delete` : '';
   const line =
     `Plan: ${s.create} to create, ${s.update} to update, ${s.adopt} to ` +
-    `adopt, ${s.publish} to publish${deletes}${left !== undefined ? `, ${left}` : ''}.${records}`;
+    `adopt, ${s.publish} to publish${deletes}${left !== undefined ? `, ${left}` : ''}.${records}` +
+    (kept !== undefined ? ` ${kept}.` : '');
   if (blocked === 0) return line;
   const n = blocked === 1 ? '1 difference' : `${blocked} differences`;
   return `${line} ${n} only a create can make: this plan cannot be applied.`;

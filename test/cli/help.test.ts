@@ -52,6 +52,7 @@ const EXPECTED: Record<string, string[]> = {
     '--target',
     '--prune',
     '--max-deletes',
+    '--ui-edits',
     '--compact',
     '--no-compact',
     '--show-unmanaged',
@@ -69,6 +70,7 @@ const EXPECTED: Record<string, string[]> = {
     '--target',
     '--prune',
     '--max-deletes',
+    '--ui-edits',
     '--overwrite-ui-edits',
     '--take-over',
     '--compact',
@@ -77,6 +79,7 @@ const EXPECTED: Record<string, string[]> = {
     '--skip-semantic-check',
     '--help',
   ],
+  drift: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--detailed-exitcode', '--help'],
   export: [
     ...BUNDLE,
     ...TARGET,
@@ -123,6 +126,7 @@ describe('wsc CMD --help', () => {
       return /--output <format> output format \(choices: ([^)]*?), default/.exec(help)?.[1];
     };
     expect(await choices('plan')).toBe('"human", "json", "markdown"');
+    expect(await choices('drift')).toBe('"human", "json", "markdown"');
     for (const cmd of ['validate', 'apply', 'export', 'doctor']) expect(await choices(cmd)).toBe('"human", "json"');
   });
 

@@ -84,6 +84,7 @@ describe('export --into decisions', () => {
           taken: ['title', 'meta.chart'],
           kept: [],
           conflicts: [],
+          replaced: [],
           byHand: [],
           noRecord: true,
         },

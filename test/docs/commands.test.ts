@@ -37,7 +37,7 @@ function tableFlags(text: string): string[] {
   return [...text.matchAll(/^\| `(--[\w-]+)/gm)].map((m) => m[1]!);
 }
 
-const COMMANDS = ['validate', 'plan', 'apply', 'export', 'doctor', 'emulator', 'preview', 'schema'];
+const COMMANDS = ['validate', 'plan', 'apply', 'drift', 'export', 'doctor', 'emulator', 'preview', 'schema'];
 
 describe('docs/ command reference', () => {
   test('names every command of the CLI', () => {

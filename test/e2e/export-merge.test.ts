@@ -173,10 +173,14 @@ describe('export merges, it does not overwrite', () => {
       const third = await cli(['export', '--into', dir], dir, emu);
       expect(third.code, third.stderr).toBe(0);
       const headerLine = before.split('\n').findIndex((l) => l.includes('content: "## Revenue overview')) + 1;
+      // Both values in full (wrapped at spaces, never cut): the difference may be at the end.
       expect(third.stdout).toContain(
         `    ! edit by hand meta.dashboardDraft.widgets[header].config.content at ${OVERVIEW}:${headerLine}:20: ` +
-          'the file writes "## Revenue overview\\nAll amounts in ${vars.currency}; fiscal year starts in mo..." ' +
-          '(with a variable), the deployment now has "## Revenue overview\\nAll amounts in EUR."',
+          'the file writes it with a variable, so wsc does not rewrite it. The file writes:\n' +
+          '        "## Revenue overview\\nAll amounts in ${vars.currency}; fiscal year \n' +
+          '        starts in month ${vars.fiscalYearStartMonth}."\n' +
+          '      the deployment now has:\n' +
+          '        "## Revenue overview\\nAll amounts in EUR."\n',
       );
       expect(third.stdout).toContain('= workbook/revenue-overview: workbooks/revenue-overview.yaml left as it is');
       expect(third.stdout).toContain('Lines marked ! are left for you to merge');

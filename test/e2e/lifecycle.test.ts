@@ -116,7 +116,8 @@ describe('a UI edit blocks only what it touched', () => {
       expect(p.stdout).toContain('~ widget w1 "Report 1" resized');
       expect(p.stdout).not.toContain('widget w0 moved');
       expect(p.stdout).toContain(
-        'kept as changed outside wsc (the bundle did not change it): meta.dashboardDraft widget w0',
+        'workbook/sales meta.dashboardDraft widget w0 position: { x: 6, y: 0, w: 6, h: 4 } → { x: 0, y: 0, w: 6, h: 4 }' +
+          '  (workbooks/sales.yaml:9): kept, edited outside wsc',
       );
       emu.clearLog();
       const a = await cli(['apply', '--auto-approve'], dir, emu);

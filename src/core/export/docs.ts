@@ -10,6 +10,7 @@ import { sameContent } from '../canonical.js';
 import { isRef } from '../model.js';
 import type { JsonValue } from '../json.js';
 import { RECORD_KEY } from '../ownership.js';
+import { namedWidgets } from '../widget-identity.js';
 
 export type Doc = { [k: string]: JsonValue };
 
@@ -255,14 +256,24 @@ function loadableMeta(meta: Record<string, unknown>, dropped: Dropped[]): Record
   return out;
 }
 
-/** The `meta` of a workbook with every widget's report ids turned into references. */
-function workbookMeta(meta: Record<string, unknown>, refs: RefLookup, dangling: Dangling[]): Doc {
+/** The `meta` of a workbook with every widget's report ids turned into references (and widgets `named`). */
+function workbookMeta(meta: Record<string, unknown>, refs: RefLookup, dangling: Dangling[], named: Dropped[]): Doc {
   const out = escapeDeep(meta) as Doc;
   const draft = out['dashboardDraft'];
   if (draft === null || typeof draft !== 'object' || Array.isArray(draft)) return out;
   const widgets = draft['widgets'];
   if (!Array.isArray(widgets)) return out;
-  draft['widgets'] = widgets.map((w, i) => rewriteWidget(w, `meta.dashboardDraft.widgets[${i}]`, refs, dangling));
+  // A widget the UI left without a usable id (empty, repeated) is named: the bundle needs ids.
+  const withNames = namedWidgets(widgets);
+  withNames.forEach((w, i) => {
+    if (w === widgets[i]) return;
+    const [was, is] = [(widgets[i] as Doc)['id'], (w as Doc)['id']];
+    const reason =
+      `its id ${JSON.stringify(was)} does not tell it apart; ` +
+      `written as \`${String(is)}\`, which the next apply gives it`;
+    named.push({ path: `meta.dashboardDraft.widgets[${i}]`, reason });
+  });
+  draft['widgets'] = withNames.map((w, i) => rewriteWidget(w, `meta.dashboardDraft.widgets[${i}]`, refs, dangling));
   return out;
 }
 
@@ -270,6 +281,8 @@ export interface Built {
   doc: Doc;
   dangling: Dangling[];
   dropped: Dropped[];
+  /** Widgets given an id (widget-identity.ts): where, and why. */
+  named?: Dropped[];
   /** A workbook whose dashboard is published: `same` when the published one is the draft (`publish: true`). */
   published?: 'same' | 'differs';
 }
@@ -282,16 +295,23 @@ export function workbookDoc(
 ): Built {
   const dangling: Dangling[] = [];
   const dropped: Dropped[] = [];
+  const named: Dropped[] = [];
   const doc: Doc = { kind: 'Workbook', slug: escapeVars(slug), name: escapeVars(wb.name) };
   if (present(wb.folderId)) putFolder(doc, wb.folderId!, wb.folderPath, refs, dangling);
   if (present(wb.meta) || present(wb.dashboardDraft)) {
     const meta = loadableMeta(metaWithDraft(wb), dropped);
-    if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling);
+    if (!isEmptyObject(meta)) doc['meta'] = workbookMeta(meta, refs, dangling, named);
   }
   const published = publishedState(wb);
   if (published === 'same') doc['publish'] = true;
   if (adopt) doc['adopt'] = { deploymentId: adopt.deploymentId, id: adopt.id };
-  return { doc, dangling, dropped, ...(published !== undefined ? { published } : {}) };
+  return {
+    doc,
+    dangling,
+    dropped,
+    ...(named.length > 0 ? { named } : {}),
+    ...(published !== undefined ? { published } : {}),
+  };
 }
 
 /**

@@ -260,6 +260,8 @@ class ExportRun {
       const message = `${d.path} not exported (left unmanaged): ${d.reason}.`;
       this.warnings.push({ code: 'field-dropped', file, message });
     }
+    for (const n of built.named ?? [])
+      this.warnings.push({ code: 'widget-named', file, message: `${n.path}: ${n.reason}.` });
   }
 
   /** Re-keys a report written earlier under a live publicId that turned out to be shared. */

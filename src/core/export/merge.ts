@@ -17,14 +17,21 @@ import { isObj, type JsonValue, type Obj } from '../json.js';
 import { isRef } from '../model.js';
 import { sameContent } from '../canonical.js';
 import { collectRefs } from '../refs.js';
+import type { DraftPartChanges } from '../ownership-draft.js';
 import {
   changedOutside,
+  decisionHash,
   draftPartChanges,
   draftParts,
   DRAFT_PATH,
   fieldHash,
+  recordedHash,
   type OwnershipRecord,
 } from '../ownership.js';
+import { isWidgetList, widgetsById } from '../widget-identity.js';
+
+/** The ids of a draft's widgets when they can be told apart, else none. */
+const usableIds = (draft: unknown): string[] => [...(widgetsById(draft)?.keys() ?? [])];
 
 /** A path in the file's document: mapping keys and sequence indices. */
 export type DocPath = (string | number)[];
@@ -45,6 +52,8 @@ export interface MergeResult {
   kept: string[];
   /** Changed in the bundle and outside wsc alike since the last apply: left as the file has it. */
   conflicts: string[];
+  /** Such conflicts taken from the deployment all the same (`takeConflicts`): the bundle's unapplied value replaced. */
+  replaced: string[];
   /** Values the file writes with a variable that the deployment changed: to edit by hand. */
   byHand: { path: string; docPath: DocPath; file: string; live: JsonValue; line?: number; col?: number }[];
   /** No ownership record of this bundle: every differing field was taken. */
@@ -63,6 +72,11 @@ export interface MergeInput {
   raw: Doc;
   /** The file's values rendered for this environment (references as written): `DesiredX.fields`. */
   rendered: { [k: string]: unknown };
+  /**
+   * A part changed on both sides is taken from the deployment too, replacing the bundle's
+   * unapplied value (`export --only ADDR`: the way forward a blocked apply names); else it is left.
+   */
+  takeConflicts?: boolean;
 }
 
 /** Fields of a change that are no keys of the file: publishing, adopting, create-only ones. */
@@ -101,7 +115,7 @@ function at(v: unknown, path: readonly (string | number)[]): unknown {
 class Merger {
   readonly out: MergeResult;
   constructor(noRecord: boolean) {
-    this.out = { edits: [], taken: [], kept: [], conflicts: [], byHand: [], noRecord };
+    this.out = { edits: [], taken: [], kept: [], conflicts: [], replaced: [], byHand: [], noRecord };
   }
 
   /** Takes the live value into the file at `path`, node by node. `shown` names it for people. */
@@ -198,23 +212,32 @@ class Merger {
     }
   }
 
+  /** A part changed on both sides: taken (and named as replaced) when `take`, else left and named. */
+  conflict(take: boolean, shown: string, taking: () => void): void {
+    if (!take) {
+      this.out.conflicts.push(shown);
+      return;
+    }
+    taking();
+    this.replaced([shown]);
+  }
+
+  /** Conflicting parts taken: named as replaced, but those left for a hand edit (a variable), named there. */
+  replaced(labels: string[]): void {
+    for (const l of labels) {
+      if (!this.out.byHand.some((h) => h.path === l || h.path.startsWith(`${l}.`) || h.path.startsWith(`${l}[`)))
+        this.out.replaced.push(l);
+    }
+  }
+
   private noteTaken(shown: string, w: Obj): void {
     this.out.taken.push(`${shown}[${String(w['id'])}]`);
   }
 }
 
-function isWidgetList(v: unknown[]): v is Obj[] {
-  const ids = new Set<string>();
-  for (const w of v) {
-    if (!isObj(w) || typeof w['id'] !== 'string' || ids.has(w['id'])) return false;
-    ids.add(w['id']);
-  }
-  return true;
-}
-
 /** The plan's `after` holds a reference only when its target is created by the same apply. */
-function bundleMoved(c: FieldChange, base: string): boolean {
-  return collectRefs(c.after).length > 0 || fieldHash(c.path, c.after) !== base;
+function bundleMoved(c: FieldChange, record: OwnershipRecord): boolean {
+  return collectRefs(c.after).length > 0 || decisionHash(record, c.path, c.after) !== recordedHash(record, c.path);
 }
 
 /** Whether the folder id the bundle's path resolves to (as a write sends it) is not the recorded one. */
@@ -245,7 +268,7 @@ export function mergeResource(input: MergeInput): MergeResult {
       continue;
     }
     const liveMoved = outside!.fields.includes(recorded);
-    const fileMoved = c.path === 'folder' ? folderMoved(change, base) : bundleMoved(c, base);
+    const fileMoved = c.path === 'folder' ? folderMoved(change, base) : bundleMoved(c, record);
     if (!liveMoved) {
       if (fileMoved) m.out.kept.push(c.path);
       continue;
@@ -254,11 +277,12 @@ export function mergeResource(input: MergeInput): MergeResult {
       m.take(keys, c.path, fileRaw, fileRendered, live);
       continue;
     }
+    const sides = { raw: fileRaw, rendered: fileRendered, live, after: c.after, take: input.takeConflicts === true };
     if (c.path === DRAFT_PATH && record.draft !== undefined && outside!.draft !== undefined) {
-      draftByParts(m, keys, { raw: fileRaw, rendered: fileRendered, live, after: c.after }, record, outside!.draft);
+      draftByParts(m, keys, sides, record, outside!.draft);
       continue;
     }
-    m.out.conflicts.push(c.path);
+    m.conflict(sides.take, c.path, () => m.take(keys, c.path, fileRaw, fileRendered, live));
   }
   return m.out;
 }
@@ -269,6 +293,8 @@ interface DraftSides {
   live: unknown;
   /** The file's draft with references resolved, as the record hashes it. */
   after: JsonValue | undefined;
+  /** Parts changed on both sides are taken from the deployment (MergeInput.takeConflicts). */
+  take: boolean;
 }
 
 /** A draft changed on both sides: each widget, layout entry and member decided on its own. */
@@ -277,14 +303,18 @@ function draftByParts(
   keys: DocPath,
   s: DraftSides,
   record: OwnershipRecord,
-  liveParts: ReturnType<typeof draftPartChanges>,
+  outsideParts: ReturnType<typeof draftPartChanges>,
 ): void {
+  let liveParts = outsideParts;
   const fileParts = draftParts(s.after);
   if (!isObj(s.raw) || !isObj(s.live) || fileParts === undefined || collectRefs(s.after).length > 0) {
-    m.out.conflicts.push(DRAFT_PATH);
+    m.conflict(s.take, DRAFT_PATH, () => m.take(keys, DRAFT_PATH, s.raw, s.rendered, s.live));
     return;
   }
   const bundle = draftPartChanges(record.draft!, fileParts);
+  // A widget the export named (the live draft could not tell it apart: widget-identity.ts) is new to the record.
+  const named = usableIds(s.live).filter((id) => !Object.hasOwn(record.draft!.widgets, id));
+  liveParts = { ...liveParts, widgets: [...new Set([...liveParts.widgets, ...named])].sort() };
   const shown = DRAFT_PATH;
   // A part changed on both sides conflicts unless both made the same change.
   const same = (file: unknown, live: unknown) => sameContent(file, unescapeVars(live));
@@ -293,21 +323,38 @@ function draftByParts(
       (w) => isObj(w) && w['id'] === id,
     );
   const both = (a: string[], b: string[]) => a.filter((x) => b.includes(x));
+  const conflicts: string[] = [];
   for (const id of both(liveParts.widgets, bundle.widgets)) {
-    if (!same(widgetOf(s.rendered, id), widgetOf(s.live, id))) m.out.conflicts.push(`${shown}.widgets[${id}]`);
+    if (!same(widgetOf(s.rendered, id), widgetOf(s.live, id))) conflicts.push(`${shown}.widgets[${id}]`);
   }
   for (const e of both(liveParts.layout, bundle.layout)) {
-    if (!same(at(s.rendered, ['layout', e]), at(s.live, ['layout', e]))) m.out.conflicts.push(`${shown}.layout.${e}`);
+    if (!same(at(s.rendered, ['layout', e]), at(s.live, ['layout', e]))) conflicts.push(`${shown}.layout.${e}`);
   }
   for (const k of both(liveParts.members, bundle.members)) {
-    if (!same(at(s.rendered, [k]), s.live[k])) m.out.conflicts.push(`${shown}.${k}`);
+    if (!same(at(s.rendered, [k]), s.live[k])) conflicts.push(`${shown}.${k}`);
   }
   const ids = (draft: unknown) =>
     (Array.isArray(at(draft, ['widgets'])) ? (at(draft, ['widgets']) as unknown[]) : []).map((w) => at(w, ['id']));
   if (liveParts.order && bundle.order && !sameContent(ids(s.rendered), ids(s.live))) {
-    m.out.conflicts.push(`${shown}.widgets (order)`);
+    conflicts.push(`${shown}.widgets (order)`);
   }
+  if (!s.take) m.out.conflicts.push(...conflicts);
+  takeDraftParts(m, keys, s, s.take ? NO_PART_CHANGES : bundle, liveParts);
+  if (s.take) m.replaced(conflicts);
+}
 
+const NO_PART_CHANGES: DraftPartChanges = { widgets: [], layout: [], members: [], order: false };
+
+/** Takes what changed in the deployment's draft (`live`) but what the bundle changed too (`bundle`). */
+function takeDraftParts(
+  m: Merger,
+  keys: DocPath,
+  s: DraftSides,
+  bundle: DraftPartChanges,
+  liveParts: DraftPartChanges,
+) {
+  if (!isObj(s.raw) || !isObj(s.live)) return;
+  const shown = DRAFT_PATH;
   for (const k of liveParts.members.filter((x) => !bundle.members.includes(x))) {
     m.take([...keys, k], `${shown}.${k}`, s.raw[k], at(s.rendered, [k]), s.live[k]);
   }
@@ -334,7 +381,8 @@ function draftByParts(
   const rw = list(rawWidgets);
   const lw = list(liveWidgets);
   if (!Array.isArray(rw) || !Array.isArray(lw) || !isWidgetList(rw) || !isWidgetList(lw)) {
-    m.out.conflicts.push(`${shown}.widgets`);
+    const whole = [...keys, 'widgets'];
+    m.conflict(s.take, `${shown}.widgets`, () => m.take(whole, `${shown}.widgets`, rawWidgets, undefined, liveWidgets));
     return;
   }
   if (rawWidgets === undefined) {

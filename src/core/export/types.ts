@@ -40,7 +40,8 @@ export interface ExportWarning {
     | 'user-attributes-unreadable'
     | 'report-id-kept'
     | 'resource-skipped'
-    | 'publish-differs';
+    | 'publish-differs'
+    | 'widget-named';
   /** The file concerned, relative to the bundle root. */
   file?: string;
   message: string;

@@ -4,6 +4,7 @@ import { EXIT, WscError, type TargetCode } from '../../errors.js';
 import { sameContent } from '../canonical.js';
 import type { ActionKind, FieldChange, Fingerprint, Operation, PlannedRequest, ResourceChange } from '../plan-model.js';
 import { isObj, type JsonValue } from '../json.js';
+import { alignWidgetIds } from '../widget-identity.js';
 
 /** A planned resource: its change and the fingerprints of what was read for it. */
 export interface Planned {
@@ -17,26 +18,7 @@ export function planError(code: TargetCode, message: string, hint: string): WscE
   return new WscError(code, message, EXIT.failure, { hint });
 }
 
-/**
- * The server assigns an id to a draft widget sent without one; a file that
- * leaves widget ids out must not differ from the live draft for that alone.
- * Returns the desired draft with each missing widget id taken from the live
- * widget at the same position, for comparison only.
- */
-export function alignWidgetIds(desired: JsonValue, live: unknown): JsonValue {
-  if (!isObj(desired) || !isObj(live)) return desired;
-  const dw = desired['widgets'];
-  const lw = live['widgets'];
-  if (!Array.isArray(dw) || !Array.isArray(lw)) return desired;
-  const widgets = dw.map((w, i) => {
-    const l = lw[i];
-    if (!isObj(w) || (w['id'] !== undefined && w['id'] !== null) || !isObj(l)) return w;
-    const id = l['id'];
-    return typeof id === 'string' ? { ...w, id } : w;
-  });
-  return { ...desired, widgets };
-}
-
+/** Whether a desired draft equals the live one (a widget written without an id takes the live one's). */
 export function sameDraft(desired: JsonValue, live: unknown): boolean {
   return sameContent(alignWidgetIds(desired, live), live);
 }

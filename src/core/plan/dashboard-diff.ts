@@ -8,7 +8,7 @@ import type { DashboardDiff, GridBox, MemberChange, WidgetChange } from '../diff
 import { isObj, type JsonValue, type Obj } from '../json.js';
 import { isRef } from '../model.js';
 import { collectRefs } from '../refs.js';
-import { alignWidgetIds } from './compare.js';
+import { alignWidgetIds, usableWidgetId, widgetsById } from '../widget-identity.js';
 
 /** What the planner knows about reports: bundle publicId and title by live id, title by bundle publicId. */
 export interface ReportNames {
@@ -22,22 +22,6 @@ const WIDGETS = new Set(['widgets']);
 /** The draft as an object, or undefined for anything else (null, absent, not an object). */
 function draftOf(v: JsonValue | undefined): Obj | undefined {
   return isObj(v) ? v : undefined;
-}
-
-/**
- * Widgets by id, or undefined when ids are missing or repeated: such a draft
- * cannot be matched by id, and the caller keeps the plain line diff.
- */
-function widgetsById(d: Obj | undefined): Map<string, Obj> | undefined {
-  const out = new Map<string, Obj>();
-  const list = d?.['widgets'];
-  if (list === undefined || list === null) return out;
-  if (!Array.isArray(list)) return undefined;
-  for (const w of list) {
-    if (!isObj(w) || typeof w['id'] !== 'string' || out.has(w['id'])) return undefined;
-    out.set(w['id'], w);
-  }
-  return out;
 }
 
 export function boxOf(v: JsonValue | undefined): GridBox | undefined {
@@ -66,7 +50,12 @@ function liveInBundleTerms(
   }
   if (Array.isArray(live)) {
     const d = Array.isArray(desired) ? desired : [];
-    return live.map((x, i) => liveInBundleTerms(x, d[i], names, key));
+    // Widgets pair with the desired widget of their id, not of their place (widget-identity.ts).
+    const byId = key === 'widgets' ? widgetsById({ widgets: d }) : undefined;
+    return live.map((x, i) => {
+      const id = byId === undefined ? undefined : usableWidgetId(x);
+      return liveInBundleTerms(x, id === undefined ? d[i] : byId!.get(id), names, key);
+    });
   }
   if (isObj(live)) {
     const d = isObj(desired) ? desired : {};

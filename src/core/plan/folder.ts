@@ -21,6 +21,7 @@ import {
 } from '../plan-model.js';
 import type { JsonValue } from '../json.js';
 import { request, type Planned } from './compare.js';
+import { lookAlikeError, type LookAlike } from './folder-alike.js';
 
 export function folderAddress(path: readonly string[]): string {
   return `folder/${formatFolderPath(path)}`;
@@ -87,11 +88,16 @@ function twinIndex(tree: Tree, f: Folder): number {
   return Math.max(1, twins.findIndex((t) => t.id === f.id) + 1);
 }
 
-export function planFolders(desired: DesiredState, live: LiveState): FolderPlan {
+/**
+ * `lookAlikes`: wsc.yaml `folderLookAlikes`. A folder to create beside a live one a reader would take
+ * for it is refused (exit 3, naming both) unless it is `allow` (then a warning): it would be a twin tree.
+ */
+export function planFolders(desired: DesiredState, live: LiveState, lookAlikes?: 'allow' | 'error'): FolderPlan {
   const tree = indexTree(live.folders ?? []);
   const resolved = new Map<string, Resolved>();
   const planned: Planned[] = [];
   const warnings: PlanWarning[] = [];
+  const alike: LookAlike[] = [];
 
   const resolve = (path: readonly string[]): Resolved => {
     const key = formatFolderPath(path);
@@ -130,7 +136,7 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
         planned.push(createFolder(path, parent, isFolderRef(before) ? before : undefined));
         // A first folder of its name, beside a live one a reader would take for it (a twin is meant to be one).
         if (nth === 1 && (typeof parent === 'number' || parent === null))
-          similarLive(path, name, tree.children.get(parent), warnings);
+          alike.push(...similarLive(path, name, tree.children.get(parent)));
       }
     }
     resolved.set(key, out);
@@ -147,6 +153,16 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
     reports: desired.reports.map(withFolderId),
   };
   noteEmptied(desired, live, tree, resolve, warnings);
+  if (alike.length > 0 && lookAlikes !== 'allow') throw lookAlikeError(alike, desired, (p) => liveSpelling(p, tree));
+  for (const a of alike) {
+    warnings.push({
+      code: 'similar-folder',
+      address: folderAddress(a.path),
+      message:
+        `folder ${formatFolderPath(a.path)} will be created beside the live folder ${a.live} (id ${a.id}), ` +
+        `whose name differs only in ${a.how} (folderLookAlikes: allow in wsc.yaml).`,
+    });
+  }
 
   const finish = (
     p: Planned,
@@ -174,25 +190,36 @@ export function planFolders(desired: DesiredState, live: LiveState): FolderPlan 
   return { planned, warnings, desired: out, finish };
 }
 
-/** A folder to create beside a live one whose name a reader would take for its own: the plan names both. */
-function similarLive(
-  path: readonly string[],
-  name: string,
-  siblings: Map<string, Folder[]> | undefined,
-  warnings: PlanWarning[],
-): void {
+/**
+ * A path as the live tree spells it, segment by segment: each name the live
+ * folder's of that name, else of the one a reader takes for it; from the
+ * first segment with neither, as written.
+ */
+function liveSpelling(path: readonly string[], tree: Tree): string[] {
+  const out: string[] = [];
+  let parent: number | null = null;
+  for (let i = 0; i < path.length; i++) {
+    const { name, nth } = stepOf(path[i]!);
+    const siblings: Map<string, Folder[]> = tree.children.get(parent) ?? new Map<string, Folder[]>();
+    const same = siblings.get(name) ? name : [...siblings.keys()].find((o) => folderNamesAlike([name], [o]));
+    const hit = same === undefined ? undefined : siblings.get(same)![nth - 1];
+    if (hit === undefined) return [...out, ...path.slice(i)];
+    out.push(segmentOf(same!, nth));
+    parent = hit.id;
+  }
+  return out;
+}
+
+/** The live folders beside a folder to create whose names a reader would take for its own. */
+function similarLive(path: readonly string[], name: string, siblings: Map<string, Folder[]> | undefined): LookAlike[] {
+  const out: LookAlike[] = [];
   for (const [other, folders] of siblings ?? []) {
     const how = folderNamesAlike([name], [other]);
     if (how === undefined) continue;
     const live = formatFolderPath([...path.slice(0, -1), segmentOf(other)]);
-    warnings.push({
-      code: 'similar-folder',
-      address: folderAddress(path),
-      message:
-        `folder ${formatFolderPath(path)} will be created beside the live folder ${live} (id ${folders[0]!.id}), ` +
-        `whose name differs only in ${how}; to use the live one, write its path as it is.`,
-    });
+    out.push({ path, live, id: folders[0]!.id, how });
   }
+  return out;
 }
 
 function createFolder(path: readonly string[], parent: Resolved, twinBefore?: FolderRef): Planned {

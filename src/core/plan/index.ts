@@ -60,7 +60,7 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   checkTargetsIn(bundle, ctx.targets);
   refuseManagedUnreadable(splitUnreadable(bundle, live, ctx));
   // `folder:` paths become `folderId`s (live ids, or folders this plan creates).
-  const folders = planFolders(bundle, live);
+  const folders = planFolders(bundle, live, ctx.folderLookAlikes);
   const desired = folders.desired;
   const m = match(desired, live, ctx);
   const targets = refTargets(m, desired, ctx);
@@ -151,6 +151,9 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
   if (own !== undefined) {
     out.bundle = own.bundle;
     out.prune = pruned!.prune;
+    out.uiEdits = own.uiEdits ?? 'keep';
+    const drift = changes.flatMap((c) => c.drift ?? []);
+    if (drift.length > 0) out.drift = drift;
   }
   const warnings = [
     ...folders.warnings,

@@ -5,6 +5,7 @@
 import type { DesiredReport, DesiredUserAttribute, DesiredWorkbook } from '../model.js';
 import { isObj, type JsonValue } from '../json.js';
 import type { ResourceChange } from '../plan-model.js';
+import { usableWidgetId } from '../widget-identity.js';
 
 type Path = (string | number)[];
 
@@ -19,9 +20,24 @@ function widgetIndex(draft: JsonValue | undefined): Map<string, number> {
   const list = isObj(draft) ? draft['widgets'] : undefined;
   if (Array.isArray(list))
     list.forEach((w, i) => {
-      if (isObj(w) && typeof w['id'] === 'string' && !out.has(w['id'])) out.set(w['id'], i);
+      const id = usableWidgetId(w);
+      if (id !== undefined && !out.has(id)) out.set(id, i);
     });
   return out;
+}
+
+/** The file's path of a drift entry's field: a draft part (`meta.dashboardDraft widget w1`) is its widget's. */
+function partPath(field: string, index: Map<string, number>): Path {
+  const [path, ...rest] = field.split(' ');
+  const base = fieldPath(path!);
+  const label = rest.join(' ');
+  if (label === '') return base;
+  if (label === 'order') return [...base, 'widgets'];
+  if (label.startsWith('widget ')) {
+    const i = index.get(label.slice(7));
+    return i === undefined ? [...base, 'widgets'] : [...base, 'widgets', i];
+  }
+  return [...base, ...label.split('.')];
 }
 
 export function locateChanges(
@@ -29,9 +45,14 @@ export function locateChanges(
   d: DesiredWorkbook | DesiredReport | DesiredUserAttribute,
 ): ResourceChange {
   const locate = d.locate;
-  if (locate === undefined || rc.changes.length === 0) return rc;
+  if (locate === undefined || (rc.changes.length === 0 && rc.drift === undefined)) return rc;
   const draft = 'slug' in d ? d.fields.meta?.['dashboardDraft'] : undefined;
   const index = widgetIndex(draft);
+  const drift = rc.drift?.map((e) => {
+    const line = locate(partPath(e.field, index)) ?? locate(fieldPath(e.field.split(' ')[0]!));
+    return line === undefined ? e : { ...e, line };
+  });
+  if (drift !== undefined) rc = { ...rc, drift };
   const changes = rc.changes.map((c) => {
     const base = fieldPath(c.path);
     const line = locate(base);

@@ -11,9 +11,17 @@
 // its draft) records the field as it was, so a run that stops between the two
 // leaves a record that still tells a pending change from a UI edit.
 import type { Report, Workbook } from '../../domain/wire.js';
-import { type Blocked, isFolderRef, type PlannedRequest, type RecordOf, type RecordSpec } from '../plan-model.js';
+import {
+  type Blocked,
+  type DriftEntry,
+  isFolderRef,
+  type PlannedRequest,
+  type RecordOf,
+  type RecordSpec,
+} from '../plan-model.js';
 import type { JsonValue, Obj } from '../json.js';
-import type { OwnershipContext } from '../model.js';
+import type { OwnershipContext, UiEditsPolicy } from '../model.js';
+import type { DriftPart } from './drift.js';
 import {
   DRAFT_PATH,
   draftParts,
@@ -144,14 +152,31 @@ export function planOwned(
   const claim = read?.state === 'record' && read.record.bundle === own.bundle ? ctx.claims.of(live!) : undefined;
   const copy = claim?.state === 'copy' ? claim.why : undefined;
   const ours = claim !== undefined && copy === undefined && read?.state === 'record' ? read.record : undefined;
-  const tw = ours !== undefined ? threeWay(fields, desired, live, ours) : undefined;
+  const policy = policyFor(site.address, own);
+  const tw = ours !== undefined ? threeWay(fields, desired, live, ours, policy) : undefined;
   const p = planWith(tw?.fields ?? fields);
   addOwnership(p, desired, live, { bundle: own.bundle, deployment: ctx.deployment }, ours);
   // A UI edit made after the plan's read is merged just before the write, unless the bundle's values win.
-  if (ours !== undefined && !names(p.change.address, own.overwrite)) guardDraftWindow(p, live as Workbook);
+  if (ours !== undefined && policy === 'keep') guardDraftWindow(p, live as Workbook);
   if (tw !== undefined && tw.kept.length > 0) p.change.kept = tw.kept;
-  if (read !== undefined) gate(p, read, tw?.conflicts ?? [], { ...ctx, copy });
+  if (tw !== undefined && tw.drift.length > 0) p.change.drift = driftEntries(site, tw.drift, policy);
+  if (read !== undefined) gate(p, read, tw?.conflicts ?? [], { ...ctx, copy }, policy);
   return p;
+}
+
+/** The policy for one address: `--overwrite-ui-edits` naming it (or naming none: all) is `revert`. */
+function policyFor(address: string, own: OwnershipContext): UiEditsPolicy {
+  return names(address, own.overwrite) ? 'revert' : (own.uiEdits ?? 'keep');
+}
+
+/** The drift of a resource as the plan lists it: what apply does with each part under the policy. */
+function driftEntries(site: Omit<RefSite, 'path'>, parts: DriftPart[], policy: UiEditsPolicy): DriftEntry[] {
+  return parts.map((d) => ({
+    address: site.address,
+    ...d,
+    apply: policy === 'revert' ? 'revert' : policy === 'block' || d.changed === 'both' ? 'blocked' : 'keep',
+    ...(site.pos ? { file: site.pos.file } : {}),
+  }));
 }
 
 function names(address: string, list: true | string[] | undefined): boolean {
@@ -164,6 +189,7 @@ function gate(
   read: RecordState,
   conflicts: string[],
   ctx: { own: OwnershipContext; adopting: boolean; copy: string | undefined },
+  policy: UiEditsPolicy,
 ): void {
   const rc = p.change;
   const { own } = ctx;
@@ -186,11 +212,11 @@ function gate(
   } else if (read.state === 'record') {
     if (conflicts.length > 0) {
       rc.uiEdits = conflicts;
-      blocked = {
-        reason: 'ui-edit',
-        message: `changed outside wsc and in the bundle since the last apply: ${conflicts.join(', ')}`,
-        flag: overwrite,
-      };
+      const what =
+        policy === 'block'
+          ? 'changed outside wsc since the last apply (uiEdits: block)'
+          : 'changed outside wsc and in the bundle since the last apply';
+      blocked = { reason: 'ui-edit', message: `${what}: ${conflicts.join(', ')}`, flag: overwrite };
     }
   } else if (contentChanges && !ctx.adopting) {
     blocked =
@@ -204,7 +230,7 @@ function gate(
   }
   if (blocked === undefined || rc.requests.length === 0) return;
   rc.blocked = blocked;
-  if (blocked.reason !== 'other-bundle' && blocked.reason !== 'other-resource' && names(address, own.overwrite)) return;
+  if (blocked.reason !== 'other-bundle' && blocked.reason !== 'other-resource' && policy === 'revert') return;
   rc.actions = ['blocked'];
 }
 

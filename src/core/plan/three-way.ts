@@ -9,19 +9,28 @@
 //   - both changed it, differently: a conflict, the resource is blocked
 //     until `--overwrite-ui-edits ADDR` (then the file's value wins) or the
 //     file takes the edit (`wsc export --only ADDR --into DIR`).
+// That is the `keep` policy. Under `revert` the file's value wins for every
+// field it manages (edits outside wsc are written over); under `block` any
+// edit outside wsc that differs from the file blocks the resource. Whatever
+// the policy, the edits that differ from the file are listed (`drift`).
 // The result is the file's fields with kept values and the merged draft in
 // place, which the planner then plans as usual.
 import { isObj, type JsonValue, type Obj } from '../json.js';
-import { DRAFT_PATH, fieldHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
+import { decisionHash, DRAFT_PATH, fieldHash, recordedHash, valueAtPath, type OwnershipRecord } from '../ownership.js';
 import { draftPartChanges, draftParts, type DraftParts } from '../ownership-draft.js';
+import { widgetsById } from '../widget-identity.js';
+import type { UiEditsPolicy } from '../model.js';
+import { editedOutside, type DriftPart } from './drift.js';
 
 export interface ThreeWay {
   /** The fields to plan: the file's, with kept live values and the merged draft. */
   fields: Obj;
   /** Parts changed outside wsc that the file did not change: kept (`name`, `meta.dashboardDraft widget a`). */
   kept: string[];
-  /** Parts changed on both sides, differently: the resource is blocked. */
+  /** Parts changed on both sides, differently (under `block`: every part edited outside wsc): blocks the resource. */
   conflicts: string[];
+  /** The parts edited outside wsc that differ from the file, whatever the policy does with them. */
+  drift: DriftPart[];
 }
 
 /** The bundle's value of each managed field, references resolved (pending: its target is created by this apply). */
@@ -55,15 +64,23 @@ export function threeWay(
   desired: { values: DesiredValues },
   live: unknown,
   record: OwnershipRecord,
+  policy: UiEditsPolicy = 'keep',
 ): ThreeWay {
-  const out: ThreeWay = { fields: { ...fields }, kept: [], conflicts: [] };
+  const drift = [...desired.values].flatMap(([path, d]) =>
+    editedOutside(path, d.pending ? undefined : d.value, valueAtPath(live, path) as JsonValue | undefined, record),
+  );
+  // The file's fields as they are: its values are written over every edit made outside wsc (or, under
+  // `block`, the resource is left alone while any differs).
+  if (policy !== 'keep')
+    return { fields: { ...fields }, kept: [], conflicts: policy === 'block' ? drift.map((p) => p.field) : [], drift };
+  const out: ThreeWay = { fields: { ...fields }, kept: [], conflicts: [], drift };
   for (const [path, d] of desired.values) {
-    const base = record.fields[path];
+    const base = recordedHash(record, path);
     if (base === undefined) continue; // newly managed: the file's value, as on a first apply
     const liveValue = valueAtPath(live, path) as JsonValue | undefined;
-    const hLive = fieldHash(path, liveValue);
-    const hFile = d.pending ? undefined : fieldHash(path, d.value);
-    if (hFile === hLive) continue;
+    const hLive = decisionHash(record, path, liveValue);
+    const hFile = d.pending ? undefined : decisionHash(record, path, d.value);
+    if (hFile === hLive || namesLiveWidgets(path, d.value, liveValue)) continue;
     const side = decide(base, hFile, hLive);
     if (side === 'file') continue;
     if (side === 'live') {
@@ -81,6 +98,16 @@ export function threeWay(
     out.conflicts.push(...merged.conflicts.map((p) => `${path} ${p}`));
   }
   return out;
+}
+
+/**
+ * Whether the file's draft is the live one but for ids the live draft cannot
+ * tell its widgets apart by (empty, missing, repeated: widget-identity.ts),
+ * as `wsc export` names them: the file wins, and its write names them.
+ */
+function namesLiveWidgets(path: string, file: JsonValue, live: JsonValue | undefined): boolean {
+  if (path !== DRAFT_PATH || widgetsById(live) !== undefined || widgetsById(file) === undefined) return false;
+  return fieldHash(path, file) === fieldHash(path, live);
 }
 
 /** A draft kept whole, named by the parts that changed outside wsc when the record has them. */
@@ -133,7 +160,7 @@ export function mergeDraft(
 
   const draft: Obj = {};
   for (const k of union(base.members, fileParts.members, liveParts.members)) {
-    const side = pick(k, base.members[k], fileParts.members[k], liveParts.members[k]);
+    const side = pick(k, own(base.members, k), own(fileParts.members, k), own(liveParts.members, k));
     const v = side === 'file' ? raw[k] : live[k];
     if (v !== undefined) draft[k] = v;
   }
@@ -141,17 +168,18 @@ export function mergeDraft(
   const liveLayout = isObj(live['layout']) ? live['layout'] : {};
   const layout: Obj = {};
   for (const k of union(base.layout, fileParts.layout, liveParts.layout)) {
-    const side = pick(`layout.${k}`, base.layout[k], fileParts.layout[k], liveParts.layout[k]);
+    const side = pick(`layout.${k}`, own(base.layout, k), own(fileParts.layout, k), own(liveParts.layout, k));
     const v = side === 'file' ? rawLayout[k] : liveLayout[k];
     if (v !== undefined && v !== null) layout[k] = v;
   }
   if (Object.keys(layout).length > 0 || isObj(raw['layout']) || isObj(live['layout'])) draft['layout'] = layout;
 
-  const rawWidgets = byId(raw['widgets']);
-  const liveWidgets = byId(live['widgets']);
+  // Both split into parts above: their widgets are told apart by id.
+  const rawWidgets = widgetsById(raw) ?? new Map<string, Obj>();
+  const liveWidgets = widgetsById(live) ?? new Map<string, Obj>();
   const chosen = new Map<string, { side: Side; w: Obj }>();
   for (const id of union(base.widgets, fileParts.widgets, liveParts.widgets)) {
-    const side = pick(`widget ${id}`, base.widgets[id], fileParts.widgets[id], liveParts.widgets[id]);
+    const side = pick(`widget ${id}`, own(base.widgets, id), own(fileParts.widgets, id), own(liveParts.widgets, id));
     const w = (side === 'file' ? rawWidgets : liveWidgets).get(id);
     if (w !== undefined) chosen.set(id, { side, w });
   }
@@ -166,6 +194,11 @@ export function mergeDraft(
   return { draft, kept, conflicts };
 }
 
+/** A part's hash, own members only: a part named `constructor` is not Object's (widget-identity.ts). */
+function own(parts: { [k: string]: string }, k: string): string | undefined {
+  return Object.hasOwn(parts, k) ? parts[k] : undefined;
+}
+
 function union(...maps: { [k: string]: string }[]): string[] {
   return [...new Set(maps.flatMap((m) => Object.keys(m)))].sort();
 }
@@ -174,13 +207,6 @@ function sameSet(a: DraftParts, b: DraftParts): boolean {
   const x = Object.keys(a.widgets).sort();
   const y = Object.keys(b.widgets).sort();
   return x.length === y.length && x.every((k, i) => k === y[i]);
-}
-
-function byId(list: unknown): Map<string, Obj> {
-  const out = new Map<string, Obj>();
-  if (!Array.isArray(list)) return out;
-  for (const w of list) if (isObj(w) && typeof w['id'] === 'string') out.set(w['id'], w);
-  return out;
 }
 
 /**

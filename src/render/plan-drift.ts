@@ -1,0 +1,80 @@
+// What plans, apply and `wsc drift` say about drift: the managed fields whose
+// live value differs from the bundle's, one line each (address, field,
+// live → bundle, file:line, and what apply does with it), so that a kept UI
+// edit is never summarised as "matches".
+import { WHOLE_RESOURCE } from '../core/drift-report.js';
+import type { DriftEntry, Plan, ResourceChange } from '../core/plan-model.js';
+import { canonicalJson } from '../core/canonical.js';
+import { isObj, type JsonValue } from '../core/json.js';
+import { plural } from './diagnostics.js';
+import { inlineValue } from './value.js';
+import { visible } from '../visible.js';
+
+/** The mark a field or draft part edited outside wsc carries where the plan changes it back. */
+export const EDITED_OUTSIDE = '(edited outside wsc)';
+
+/** `1 field differs from the bundle, kept as edited outside wsc`; undefined when nothing is kept. */
+export function keptPhrase(plan: Plan): string | undefined {
+  const n = (plan.drift ?? []).filter((d) => d.apply === 'keep').length;
+  if (n === 0) return undefined;
+  return `${plural(n, 'field')} ${n === 1 ? 'differs' : 'differ'} from the bundle, kept as edited outside wsc`;
+}
+
+/** What apply does with one entry, or who changed it (`wsc drift`). */
+function what(d: DriftEntry): string {
+  if (d.changed === 'bundle') return 'changed in the bundle, not applied yet';
+  if (d.changed === 'unknown') return 'differs (no ownership record says who changed it)';
+  const who = d.changed === 'both' ? 'edited outside wsc and changed in the bundle' : 'edited outside wsc';
+  if (d.apply === 'keep') return `kept, ${who}`;
+  if (d.apply === 'revert') return `${who}; apply writes the bundle's value`;
+  return `${who}; blocked`;
+}
+
+/** Of a widget both sides hold, the members that differ (a moved widget reads as its position); else undefined. */
+function differingMembers(d: DriftEntry): string[] | undefined {
+  const { live, bundle } = d;
+  if (!d.field.includes(' widget ') || !isObj(live) || !isObj(bundle)) return undefined;
+  const keys = [...new Set([...Object.keys(bundle), ...Object.keys(live)])];
+  const differ = keys.filter((k) => canonicalJson(live[k] ?? null) !== canonicalJson(bundle[k] ?? null));
+  return differ.length > 0 && differ.length < keys.length ? differ : undefined;
+}
+
+/** `report/x title: "Edited" → "MRR"  (reports/mrr.yaml:4): kept, edited outside wsc` */
+export function driftLine(d: DriftEntry): string {
+  const where = d.file === undefined ? '' : `  (${d.line === undefined ? d.file : `${d.file}:${d.line}`})`;
+  const members = differingMembers(d);
+  if (members !== undefined) {
+    const at = (v: JsonValue | undefined, k: string) => (isObj(v) ? v[k] : undefined);
+    const each = members.map((k) => `${k}: ${inlineValue(at(d.live, k))} → ${inlineValue(at(d.bundle, k))}`);
+    return visible(`${d.address} ${d.field} ${each.join('; ')}${where}: ${what(d)}`);
+  }
+  if (d.field === WHOLE_RESOURCE) {
+    if (d.live === undefined)
+      return visible(`${d.address}: in the bundle, not in the deployment${where}: apply creates it`);
+    const does = d.apply === 'keep' ? 'kept (apply deletes it only with --prune)' : 'apply deletes it';
+    return visible(`${d.address} ${inlineValue(d.live)}: in the deployment, no longer in the bundle${where}: ${does}`);
+  }
+  return visible(`${d.address} ${d.field}: ${inlineValue(d.live)} → ${inlineValue(d.bundle)}${where}: ${what(d)}`);
+}
+
+/** The drift section of a plan: a heading, one line per entry, then how to end a kept edit. */
+export function driftLines(plan: Plan, dir?: string): string[] {
+  const drift = plan.drift ?? [];
+  if (drift.length === 0) return [];
+  const n = drift.length;
+  const out = [`${plural(n, 'field')} ${n === 1 ? 'differs' : 'differ'} from the bundle (live → bundle):`];
+  for (const d of drift) out.push(`  ${driftLine(d)}`);
+  const kept = [...new Set(drift.filter((d) => d.apply === 'keep').map((d) => d.address))];
+  for (const a of kept) {
+    out.push(
+      `${a}: \`wsc export --only ${a} --into ${dir ?? '.'}\` takes the live values into the file; ` +
+        `\`wsc apply --overwrite-ui-edits ${a}\` writes the bundle's over them.`,
+    );
+  }
+  return out;
+}
+
+/** Whether the plan writes a field (or a part of it) back over an edit made outside wsc. */
+export function revertsEdit(rc: ResourceChange, path: string): boolean {
+  return (rc.drift ?? []).some((d) => d.apply === 'revert' && (d.field === path || d.field.startsWith(`${path} `)));
+}
