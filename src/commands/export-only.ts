@@ -20,7 +20,7 @@ import type { DesiredState, LiveState } from '../core/model.js';
 import type { ResourceChange } from '../core/plan-model.js';
 import { liveRecord } from '../core/ownership.js';
 import { livePublicId } from '../core/publicid.js';
-import { checkTargetsIn } from '../core/targets.js';
+import { checkTargetsIn } from '../core/plan/targets.js';
 import { editInPlace } from '../bundle/edit-in-place.js';
 import { connect } from '../api/connect.js';
 import { hintsFor } from '../api/live.js';

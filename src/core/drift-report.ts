@@ -5,6 +5,7 @@
 // deployment lacks (creates) and resources recorded for the bundle that it
 // no longer holds (deletes). Read and compared only: nothing here writes.
 import type { DriftEntry, Plan, ResourceChange } from './plan-model.js';
+import { deletesResource } from './deletes.js';
 import { partsDiffering } from './plan/drift.js';
 
 /** The field a whole resource differs by: it is in the bundle and not live, or live and no longer in the bundle. */
@@ -22,7 +23,7 @@ function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftE
   if (rc.actions.includes('create')) {
     return [{ address: rc.address, field: WHOLE_RESOURCE, changed: 'unknown', apply, ...where }];
   }
-  if (rc.actions.includes('delete') || rc.requests.some((r) => r.phase === 5)) {
+  if (deletesResource(rc)) {
     const name = rc.was?.name;
     return [
       {

@@ -15,7 +15,7 @@ import { recordClaims } from './record-claims.js';
 import { planReport } from './report.js';
 import { planUserAttribute } from './user-attribute.js';
 import { planWorkbook } from './workbook.js';
-import { checkTargetsIn, selectTargets } from '../targets.js';
+import { checkTargetsIn, selectTargets } from './targets.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
