@@ -86,4 +86,3 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   return { files, diagnostics };
 }
 
-export { isDirectory } from '../bundle-dir.js';

@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { MetaAnswer } from '../domain/data-model.js';
 import { indexModel, type ModelIndex } from '../core/semantic/model-index.js';
 import { join, resolve } from 'node:path';
-import { isDirectory } from '../bundle/files.js';
+import { requireBundleDir } from '../bundle-dir.js';
 import { loadBundle } from '../bundle/load.js';
 import type { DesiredState } from '../core/model.js';
-import { BundleError, ConfigError, EXIT, UsageError, WscError, type Diagnostic } from '../errors.js';
+import { BundleError, EXIT, UsageError, WscError, type Diagnostic } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import { refuseLink, writeOutFile } from '../out-file.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
@@ -90,11 +90,7 @@ async function baselinesOf(
 
 export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<number> {
   const dir = resolve(ctx.cwd, opts.dir);
-  if (!(await isDirectory(dir))) {
-    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, {
-      hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
-    });
-  }
+  await requireBundleDir(dir, opts.dir);
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
   const index = opts.model !== undefined ? await readModel(opts.model, ctx) : undefined;
