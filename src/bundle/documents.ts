@@ -17,12 +17,12 @@ import { replaceFile } from './write-files.js';
 
 export interface BundleDocuments {
   /** The document of the resource at `address` as its file writes it (variables not drawn in). */
-  raw(address: string): Doc | undefined;
+  raw: (address: string) => Doc | undefined;
   /**
    * Makes a merge's edits in the document of the edit's file whose identity is its `match`, in the file's text:
    * every other line stays as it is. The values left for a hand edit get their line and column.
    */
-  edit(e: IntoEdit): void;
+  edit: (e: IntoEdit) => void;
 }
 
 /** The document whose identity is `match` among a file's documents. */
@@ -46,12 +46,12 @@ export function bundleDocuments(root: string, desired: DesiredState): BundleDocu
     return docs;
   };
   return {
-    raw(address) {
+    raw: (address) => {
       const d = all.find((x) => x.address === address);
       const v = d === undefined ? undefined : findDoc(docsOf(d.pos.file), matchOf(d))?.value;
       return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : undefined;
     },
-    edit({ address, file, match, merge }) {
+    edit: ({ address, file, match, merge }) => {
       if (merge.edits.length === 0 && merge.byHand.length === 0) return;
       const abs = join(root, file);
       const text = readFileSync(abs, 'utf8');

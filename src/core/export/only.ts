@@ -82,7 +82,8 @@ export function onlyMerges(
   return only.map((address) => {
     const change = changes.find((c) => c.address === address)!;
     if (change.liveId === undefined) {
-      const why = `--only ${address}: it is not in deployment ${env.deploymentId}, so there is nothing to take from it.`;
+      const why =
+        `--only ${address}: it is not in deployment ${env.deploymentId}, ` + 'so there is nothing to take from it.';
       throw new WscError('only_not_live', why, EXIT.failure, {
         hint: 'Apply the bundle to create it, or drop it from --only.',
       });
