@@ -13,7 +13,7 @@
 //
 //   npm run bench [-- --sizes 1000,10000,50000 --apply-up-to 10000 --latency 20
 //                     --concurrency 8 --repeat 5 --naive-sample 100 --max-page 500
-//                     --typical-latency 100 --keep]
+//                     --typical-latency 100 --semantic 1000 --keep]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ import { root, runNode, runWsc, type CliRun } from './measure.js';
 import { measureNaive, measurePageServe } from './naive.js';
 import { renderReport } from './report.js';
 import { fmtMs, medianPhases, ratio, summarize, type Row, type Summary } from './summary.js';
+import { measureSemantic, semanticNote } from './semantic.js';
 import { checkTargets, SAME_WORK_LIMIT, SCENARIO } from './targets.js';
 
 const { values: opt } = parseArgs({
@@ -40,6 +41,8 @@ const { values: opt } = parseArgs({
     'max-page': { type: 'string', default: '500' },
     /** The typical bundle's latency; 0 leaves that scenario out. */
     'typical-latency': { type: 'string', default: '100' },
+    /** New reports whose queries the semantic check asks Cube's planner about; 0 leaves that scenario out. */
+    semantic: { type: 'string', default: '1000' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -51,6 +54,7 @@ const repeat = Math.max(1, Number(opt.repeat));
 const naiveSample = Number(opt['naive-sample']);
 const maxPage = Number(opt['max-page']);
 const typicalLatency = Number(opt['typical-latency']);
+const semanticReports = Number(opt.semantic);
 const honestScript = join(root, 'bench/honest.mjs');
 const sameWorkScript = await buildSameWork();
 
@@ -258,6 +262,17 @@ if (typicalLatency > 0) {
   } finally {
     await emu.close();
   }
+}
+
+// The semantic check's questions to Cube's planner, after the plan (bench/semantic.ts).
+if (semanticReports > 0) {
+  log(`\n== semantic check: ${semanticReports} new reports naming a primary key, ${latency} ms latency`);
+  const f = await measureSemantic(semanticReports, latency, repeat);
+  temps.push(f.dir);
+  const at = { size: semanticReports, label: `${semanticReports} (semantic)`, writeBound: 0, expectedCode: 0 };
+  push({ ...at, scenario: 'plan, every report asked of the planner', s: f.withCheck, readBound: f.bound });
+  push({ ...at, scenario: 'plan, --skip-semantic-check', s: f.skipped, readBound: 0 });
+  notes.push(semanticNote(f, latency));
 }
 
 // The floor: an empty bundle planned against an empty deployment, beside the

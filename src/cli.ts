@@ -221,6 +221,15 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--state <file>', 'persist state to this JSON file')
     .option('--seed <file>', 'seed state from this JSON file')
     .option('--model <file>', 'serve this data model (a /v1/meta answer as JSON) from the Core Data API')
+    .option('--dev-mode', "answer /v1/meta as Cube's dev mode: hidden members listed with isVisible: false", false)
+    .option(
+      '--core-data-api-url <url>',
+      "the Core Data API the environments point at (their `rest` url), e.g. a local Cube's http://127.0.0.1:4000/cubejs-api/v1",
+    )
+    .option(
+      '--cube-api-secret <secret>',
+      "mint deployment tokens as HS256 JWTs signed with this secret (the Cube server's CUBEJS_API_SECRET)",
+    )
     .option(
       '--ui-made',
       'seed deployment 1 with content made in the UI: slugless workbooks, legacy reports, every widget shape',

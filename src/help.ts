@@ -101,6 +101,7 @@ export const HELP: Record<CommandName, CommandHelp> = {
       'wsc emulator',
       'wsc emulator --port 0 --state emulator.json',
       'wsc emulator --ui-made --latency 10-40 --faults "429=0.05"',
+      'wsc emulator --core-data-api-url http://127.0.0.1:4000/cubejs-api/v1 --cube-api-secret local-secret',
     ],
     exitCodes: [
       [0, 'stopped by SIGINT or SIGTERM'],

@@ -190,6 +190,11 @@ export class ApiClient {
     });
   }
 
+  /** Whether `t` is this client's own token: a token minted for another host must never be it. */
+  holdsToken(t: string): boolean {
+    return t === this.token;
+  }
+
   /** Text with the token taken out: a hostile or careless server may echo it back in a message. */
   redact(s: string): string {
     return this.token.length >= 4 ? s.split(this.token).join('***') : s;

@@ -5,27 +5,40 @@
 // Core Data API: that request is made by a client of its own that holds only
 // the minted token, registered for redaction before it is used, and sent only
 // over https:// (or to loopback). Any failure is an answer, not a throw: the
-// check is then skipped with a warning that says what was tried.
+// check is then skipped with a warning that says what was tried. The same
+// client then asks the planner (`/v1/sql`) about the queries the check
+// confirms (CoreApi.plan), until the caller closes it. A minted token that no
+// HTTP header can carry, or that is the platform token itself, is never sent.
 import type { ZodType } from 'zod';
 import {
+  corePath,
   DataModelValidation,
   DeploymentEnvironmentsList,
   DeploymentTokenResponse,
   MetaAnswer,
   MODEL_TOKEN_SECONDS,
+  SqlPlanAnswer,
   dataModelPaths,
   metaPath,
   type DeploymentEnvironment,
+  type PlannerVerdict,
 } from '../domain/data-model.js';
+import { ApiError } from '../errors.js';
 import { isLoopbackHost } from '../domain/loopback.js';
 import { addSecret } from '../redact.js';
 import { ApiClient, type ApiClientOptions } from './client.js';
 
 export type ModelRead =
-  { ok: true; meta: MetaAnswer; restUrl: string; environment: string } | { ok: false; tried: string; why: string };
+  | { ok: true; meta: MetaAnswer; restUrl: string; environment: string; core: CoreApi }
+  | { ok: false; tried: string; why: string };
 
 /** What the Core Data API's client takes from the command's settings. */
-export type CoreClientOptions = Pick<ApiClientOptions, 'requestTimeoutMs' | 'maxRetries' | 'trace' | 'notice'>;
+export type CoreClientOptions = Pick<ApiClientOptions, 'requestTimeoutMs' | 'maxRetries' | 'trace' | 'notice'> & {
+  /** Connections to the Core Data API (the planner's questions run this many at once). */
+  connections?: number;
+  /** Ends the read at once (the run failed elsewhere, or the check's time is up). */
+  signal?: AbortSignal;
+};
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -42,6 +55,17 @@ function refusedRestUrl(raw: string): string | undefined {
   if (url.username || url.password) return 'its Core Data API url holds credentials';
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
     return `its Core Data API url is http:// on ${url.hostname}: the token would travel unencrypted`;
+  return undefined;
+}
+
+/** Why a minted token may not be sent, or undefined when it may. */
+function refusedToken(token: string, platform: ApiClient): string | undefined {
+  // CR, LF and other controls would end the header (or let the token write one of its own).
+  // eslint-disable-next-line no-control-regex -- exactly the characters a header cannot carry
+  if (/[\u0000-\u001f\u007f]/.test(token) || /[^\u0020-\u00ff]/.test(token))
+    return 'the minted token holds characters an HTTP header cannot carry (a line break or a control character)';
+  if (platform.holdsToken(token))
+    return 'the platform answered with the token wsc signs in with, not a deployment token';
   return undefined;
 }
 
@@ -79,31 +103,93 @@ export async function readDataModel(
   if (tokenRead.status === 'rejected') return { ok: false, tried, why: message(tokenRead.reason) };
   const rest = productionRest(envsRead.value.items);
   if (typeof rest === 'string') return { ok: false, tried, why: rest };
-  const refused = refusedRestUrl(rest.url);
+  const refused = refusedRestUrl(rest.url) ?? refusedToken(tokenRead.value.cubeApiToken, client);
   if (refused !== undefined) return { ok: false, tried, why: `${refused}; the token was not sent` };
   const path = metaPath(rest.url);
   tried += `, then GET ${rest.url.replace(/\/+$/, '')}${path}`;
-  const meta = await coreGet(rest.url, tokenRead.value.cubeApiToken, path, MetaAnswer, opts);
-  if (!meta.ok) return { ok: false, tried, why: meta.why };
-  return { ok: true, meta: meta.value, restUrl: rest.url, environment: String(rest.env.id) };
+  if (opts.signal?.aborted) return { ok: false, tried, why: String(opts.signal.reason) };
+  const core = new CoreApi(rest.url, tokenRead.value.cubeApiToken, opts);
+  const meta = await core.get(path, MetaAnswer);
+  if (!meta.ok) {
+    await core.close();
+    return { ok: false, tried, why: meta.why };
+  }
+  return { ok: true, meta: meta.value, restUrl: rest.url, environment: String(rest.env.id), core };
 }
 
-/** One GET on the Core Data API, by a client that holds the minted token alone (no `Bearer`, as Cube takes it). */
-async function coreGet<T>(
-  restUrl: string,
-  token: string,
-  path: string,
-  schema: ZodType<T>,
-  opts: CoreClientOptions,
-): Promise<{ ok: true; value: T } | { ok: false; why: string }> {
-  const core = new ApiClient({ baseUrl: restUrl, token, authScheme: 'raw', connections: 1, ...opts });
-  try {
-    const label = `the data model (Core Data API ${new URL(restUrl).host})`;
-    return { ok: true, value: await core.request({ method: 'GET', path, schema, label }) };
-  } catch (e) {
-    return { ok: false, why: message(e) };
-  } finally {
-    await core.close();
+/** The text of Cube's refusal: its error body's message, else the status line. */
+function refusalOf(e: unknown): string | undefined {
+  // Cube answers 400 for a query it refuses; anything else (404: no planner there, 401/403, 5xx) says nothing of it.
+  if (!(e instanceof ApiError) || e.status !== 400) return undefined;
+  return e.serverMessage ?? e.message;
+}
+
+/**
+ * The Core Data API, by a client that holds the minted token alone (no `Bearer`, as Cube takes it). A
+ * signal (the run failed, or the check's time is up) closes it: what is in flight ends at once.
+ */
+class CoreApi {
+  private readonly client: ApiClient;
+  private readonly label: string;
+  private readonly onAbort = () => void this.close();
+
+  constructor(
+    readonly restUrl: string,
+    token: string,
+    private readonly opts: CoreClientOptions,
+  ) {
+    const { signal: _s, connections, ...clientOpts } = opts;
+    this.client = new ApiClient({
+      baseUrl: restUrl,
+      token,
+      authScheme: 'raw',
+      connections: connections ?? 1,
+      ...clientOpts,
+    });
+    this.label = `the data model (Core Data API ${new URL(restUrl).host})`;
+    opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Requests sent (each attempt counts). */
+  get requestCount(): number {
+    return this.client.requestCount;
+  }
+
+  async get<T>(path: string, schema: ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; why: string }> {
+    try {
+      return { ok: true, value: await this.client.request({ method: 'GET', path, schema, label: this.label }) };
+    } catch (e) {
+      return { ok: false, why: this.opts.signal?.aborted ? String(this.opts.signal.reason) : message(e) };
+    }
+  }
+
+  /** The planner's verdict on a query (`GET /v1/sql`): nothing runs in the warehouse. */
+  async plan(format: 'rest' | 'sql', query: unknown): Promise<PlannerVerdict> {
+    const text = typeof query === 'string' ? query : JSON.stringify(query);
+    const spec = {
+      method: 'GET' as const,
+      path: corePath(this.restUrl, 'sql'),
+      query: format === 'sql' ? { query: text, format: 'sql' } : { query: text },
+      schema: SqlPlanAnswer,
+      label: `a query (Core Data API ${new URL(this.restUrl).host})`,
+    };
+    try {
+      const answer = await this.client.request(spec);
+      const status = answer.sql?.status ?? answer.status;
+      const error = answer.sql?.error ?? answer.error;
+      if (status === 'error' || (typeof error === 'string' && error !== ''))
+        return { kind: 'refused', error: error ?? 'refused, no reason given' };
+      return { kind: 'accepted' };
+    } catch (e) {
+      if (this.opts.signal?.aborted) return { kind: 'unavailable', why: String(this.opts.signal.reason) };
+      const refusal = refusalOf(e);
+      return refusal !== undefined ? { kind: 'refused', error: refusal } : { kind: 'unavailable', why: message(e) };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    await this.client.close();
   }
 }
 

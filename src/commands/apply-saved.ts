@@ -13,6 +13,8 @@ import type { Plan } from '../core/plan-model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { requestDifferences } from '../core/saved-plan-check.js';
 import { parseSavedPlan, type SavedPlan } from '../core/saved-plan.js';
+import { savedSemanticWarning } from '../core/semantic/outcome.js';
+import { visible } from '../visible.js';
 import { StalePlanError, UsageError } from '../errors.js';
 import { endPhase } from '../timings.js';
 import type { ApplyOptions } from './options.js';
@@ -47,6 +49,9 @@ export async function applySavedPlan(
       },
     );
   }
+  // The check is not run again: what it was when the plan was saved is said, so that an off check is not missed.
+  const unchecked = savedSemanticWarning(saved.semanticCheck);
+  if (unchecked !== undefined) ctx.err(`${ctx.style.c.yellow('warning')} ${visible(unchecked)}.\n`);
   const dir = savedPlanDir(saved, opts, ctx.cwd);
   const { environment: env, client } = await savedPlanEnvironment(saved.environment, dir, opts, ctx);
   const targets = saved.targets ?? [];

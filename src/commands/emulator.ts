@@ -46,6 +46,11 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
   }
   if (opts.model !== undefined && !existsSync(opts.model))
     throw new UsageError(`--model: no such file "${opts.model}".`);
+  if (opts.coreDataApiUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.coreDataApiUrl))
+    throw new UsageError(`--core-data-api-url: expected an http(s) URL, got "${opts.coreDataApiUrl}".`, {
+      hint: 'e.g. --core-data-api-url http://127.0.0.1:4000/cubejs-api/v1',
+    });
+  if (opts.cubeApiSecret === '') throw new UsageError('--cube-api-secret: the secret is empty.');
   let emulator;
   try {
     emulator = await createEmulator({
@@ -57,6 +62,9 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
       ...(faults !== undefined ? { faults } : {}),
       workbookListing: opts.workbookListing,
       ...(opts.model !== undefined ? { model: opts.model } : {}),
+      devMode: opts.devMode,
+      ...(opts.coreDataApiUrl !== undefined ? { coreDataApiUrl: opts.coreDataApiUrl } : {}),
+      ...(opts.cubeApiSecret !== undefined ? { cubeApiSecret: opts.cubeApiSecret } : {}),
       logLimit: 1000,
       logResponses: false,
       // One line per request on stderr: what a CI log of a test run wants to show.
@@ -77,7 +85,7 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
   ctx.out(`wsc emulator listening on ${emulator.url}\ntoken: ${emulator.adminToken}\n`);
   ctx.err(
     `API base: ${emulator.url}/api/v1 (deployments under /api/v1/deployments/{id}); ` +
-      `Core Data API: ${emulator.url}/cubejs-api/v1` +
+      `Core Data API: ${opts.coreDataApiUrl ?? `${emulator.url}/cubejs-api/v1`}` +
       `${opts.state ? `\nstate: ${opts.state}` : ''}\nstop with Ctrl-C\n`,
   );
   await interrupted(ctx);

@@ -93,6 +93,12 @@ export interface EmulatorOptions {
   workbookListing: 'all' | 'root-only';
   /** The data model served (a `/v1/meta` answer in a JSON file). */
   model?: string;
+  /** `/v1/meta` as Cube's dev mode answers it: hidden members listed. */
+  devMode: boolean;
+  /** The `rest` url the environments answer with: another Core Data API (a local Cube). */
+  coreDataApiUrl?: string;
+  /** Deployment tokens are HS256 JWTs signed with this (Cube's CUBEJS_API_SECRET). */
+  cubeApiSecret?: string;
   color: boolean;
 }
 export interface PreviewOptions {

@@ -7,7 +7,7 @@ import type { PlanOptions } from './options.js';
 import { hasChanges, type Plan } from '../core/plan-model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { serializeSavedPlan } from '../core/saved-plan.js';
-import { semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
+import { savedSemantic, semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
 import { EXIT, UsageError } from '../errors.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { renderPlanJson } from '../render/plan-json.js';
@@ -80,6 +80,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
         environment: env,
         bundleDir,
         targets: opts.target,
+        semanticCheck: savedSemantic(semantic),
         plan,
       });
       const bytes = Buffer.byteLength(text);

@@ -20,7 +20,7 @@ import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import type { ApplyOptions, PlanOptions } from './options.js';
-import { reportSemantic, startSemanticCheck } from './semantic.js';
+import { changesOf, reportSemantic, startSemanticCheck } from './semantic.js';
 import { planOf, readLive, sayReading, validBundle, type Bundle } from './steps.js';
 
 export interface Prepared {
@@ -143,27 +143,37 @@ export async function preparePlan(
       conn,
       connOpts,
     );
-    semanticRun.catch(() => undefined);
-    const live = await reading;
-    const semantic = await semanticRun;
+    let semantic: SemanticOutcome;
+    let p: Plan;
+    let live: LiveState;
+    try {
+      live = await reading;
+      endPhase('read deployment');
+      if (live.unreadable) ctx.err(renderUnreadableWarnings(splitUnreadable(desired, live, env).unmanaged, ctx.style));
+      p = planOf(desired, live, env, {
+        targets: opts.target,
+        // Only `plan --out` saves the plan, with the fingerprints apply checks.
+        fingerprints: 'out' in opts && opts.out !== undefined,
+        ...(opts.showUnmanaged === true ? { listUnmanaged: true } : {}),
+        ...(env.bundle !== undefined
+          ? {
+              ownership: {
+                ...ownershipOf(env.bundle, opts, env),
+                ...(how.listDeletes === true ? { prune: true, maxDeletes: Number.MAX_SAFE_INTEGER } : {}),
+              },
+            }
+          : {}),
+      });
+      endPhase('plan');
+      // Cube's planner is asked only about what the plan creates or changes.
+      semantic = await semanticRun.finish(changesOf(p));
+      endPhase('semantic check');
+    } catch (e) {
+      // A failing read ends the run now, whatever the semantic check is waiting for.
+      semanticRun.abort();
+      throw e;
+    }
     reportSemantic(semantic, env.deploymentId, ctx);
-    endPhase('read deployment');
-    if (live.unreadable) ctx.err(renderUnreadableWarnings(splitUnreadable(desired, live, env).unmanaged, ctx.style));
-    const p = planOf(desired, live, env, {
-      targets: opts.target,
-      // Only `plan --out` saves the plan, with the fingerprints apply checks.
-      fingerprints: 'out' in opts && opts.out !== undefined,
-      ...(opts.showUnmanaged === true ? { listUnmanaged: true } : {}),
-      ...(env.bundle !== undefined
-        ? {
-            ownership: {
-              ...ownershipOf(env.bundle, opts, env),
-              ...(how.listDeletes === true ? { prune: true, maxDeletes: Number.MAX_SAFE_INTEGER } : {}),
-            },
-          }
-        : {}),
-    });
-    endPhase('plan');
     if (pruning) checkOwnershipAddresses(desired, opts, false, p);
     return { env, desired, warnings, conn, live, plan: p, semantic };
   } catch (e) {

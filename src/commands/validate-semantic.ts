@@ -1,7 +1,8 @@
 // `wsc validate --semantic-check`: the one networked part of validate, asked
 // for explicitly. The environment's data model is read as plan reads it, and
-// each member it lacks becomes an error diagnostic at its place; a model that
-// cannot be read is a warning. Loaded only when asked, so a plain validate
+// each query it (or Cube's planner) refuses becomes an error diagnostic at
+// its place, a name it does not list that Cube could not confirm a warning; a
+// model that cannot be read is a warning. Loaded only when asked, so a plain validate
 // never loads the HTTP client.
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState } from '../core/model.js';
@@ -23,19 +24,27 @@ export async function semanticDiagnostics(
   try {
     // Asked for by name: also where wsc.yaml turns it off for plan.
     const { semanticCheck: _off, ...asked } = env;
-    const o = await startSemanticCheck(desired, asked, {}, conn, connOpts);
+    // No plan: every resource is asked about (bounded as plan's are).
+    const o = await startSemanticCheck(desired, asked, {}, conn, connOpts).finish(() => true);
     if (o.status === 'unavailable') {
       const message = `the data model could not be read, so no member was checked: ${o.why} (tried ${o.tried})`;
       const pos = { file: 'wsc.yaml', line: 1, col: 1 };
       return [{ severity: 'warning', rule: 'data-model-unreadable', message, pos }];
     }
     if (o.status !== 'checked') return [];
-    return o.result.issues.map((i) => ({
+    const errors = o.result.issues.map((i): Diagnostic => ({
       severity: 'error',
-      rule: 'unknown-member',
+      rule: i.by === 'cube' ? 'refused-by-cube' : 'refused-by-model',
       message: i.message,
       pos: i.pos,
     }));
+    const warnings = o.result.warnings.map((i): Diagnostic => ({
+      severity: 'warning',
+      rule: 'not-public',
+      message: i.message,
+      pos: i.pos,
+    }));
+    return [...errors, ...warnings];
   } finally {
     await conn.close();
   }

@@ -29,7 +29,15 @@ export interface SavedPlan {
   bundleDir?: string;
   /** The --target addresses the plan was limited to. */
   targets?: string[];
+  /** Whether the semantic check ran when the plan was saved (apply PLANFILE does not run it again). */
+  semanticCheck?: SavedSemanticCheck;
   plan: Plan;
+}
+
+/** The semantic check of a saved plan: its status, and why it did not run. */
+export interface SavedSemanticCheck {
+  status: 'off' | 'none' | 'unavailable' | 'checked';
+  reason?: string;
 }
 
 const Json: z.ZodType<unknown> = z.unknown();
@@ -186,6 +194,9 @@ const SavedPlanSchema = z.object({
   }),
   bundleDir: z.string().optional(),
   targets: z.array(z.string()).optional(),
+  semanticCheck: z
+    .object({ status: z.enum(['off', 'none', 'unavailable', 'checked']), reason: z.string().optional() })
+    .optional(),
   plan: PlanSchema,
 });
 
@@ -197,6 +208,7 @@ export function serializeSavedPlan(input: {
   environment: SavedPlanEnvironment;
   bundleDir?: string;
   targets?: readonly string[];
+  semanticCheck?: SavedSemanticCheck;
   plan: Plan;
 }): string {
   const e = input.environment;
@@ -213,6 +225,7 @@ export function serializeSavedPlan(input: {
     },
     ...(input.bundleDir !== undefined ? { bundleDir: input.bundleDir } : {}),
     ...(input.targets !== undefined && input.targets.length > 0 ? { targets: [...input.targets] } : {}),
+    ...(input.semanticCheck !== undefined ? { semanticCheck: input.semanticCheck } : {}),
     plan: input.plan,
   };
   return `${JSON.stringify(saved, null, 2)}\n`;

@@ -39,23 +39,27 @@ export const dataModel: DoctorCheck = {
         'Check that the deployment has a production environment with REST API credentials.';
       return { ok: false, detail: `${model.text}; not readable: ${read.why} (tried ${read.tried})`, hint };
     }
+    // Doctor reads `/v1/meta` alone: what only Cube's planner can decide is counted, not asked.
+    await read.core.close();
     const index = indexModel(read.meta);
     const readable = `readable (${index.cubes.size} cubes and views at ${read.restUrl})${off}`;
     if (!('desired' in ctx.bundle))
       return { ok: model.ok, detail: `${model.text}; ${readable}; the bundle was not loaded` };
-    const result = checkMembers(bundleMembers(ctx.bundle.desired, { locatorOf }), index);
+    const { result, pending } = checkMembers(bundleMembers(ctx.bundle.desired, { locatorOf }), index);
     const unknown = result.issues.length;
+    const unlisted = pending.reduce((n, p) => n + p.uses.length, 0);
     const members =
       `${result.checked} member use(s) of the bundle checked: ` +
       (unknown === 0
-        ? 'all known'
-        : `${unknown} unknown, first ${result.issues[0]!.pos.file}:${result.issues[0]!.pos.line}:` +
-          `${result.issues[0]!.pos.col} ${result.issues[0]!.message}`);
+        ? 'no error'
+        : `${unknown} refused, first ${result.issues[0]!.pos.file}:${result.issues[0]!.pos.line}:` +
+          `${result.issues[0]!.pos.col} ${result.issues[0]!.message}`) +
+      (unlisted > 0 ? `; ${unlisted} not public in /v1/meta (plan asks Cube's planner about them)` : '');
     const detail = `${model.text}; ${readable}; ${members}`;
     if (!model.ok)
       return { ok: false, detail, hint: 'Fix the data model: plan checks members against what it compiles to.' };
     if (unknown > 0)
-      return { ok: false, detail, hint: 'Run `wsc plan` to see every unknown member with its suggestion.' };
+      return { ok: false, detail, hint: 'Run `wsc plan` to see every refused member with its suggestion.' };
     return { ok: true, detail };
   },
 };

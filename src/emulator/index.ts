@@ -22,10 +22,11 @@ import { route, ROUTE_TEMPLATES } from './router.js';
 import { apiDocument, type ApiDocument } from './api-document.js';
 import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
-import { CORE_API_PREFIX, coreDataApi } from './routes-data-model.js';
-import { type DataModelState, type SeedState, type User } from './types.js';
-import { defaultModel, loadModelFile } from './model.js';
+import { CORE_API_PREFIX, coreDataApi } from './routes-core-data-api.js';
+import type { DataModelState, SeedState, User } from './types.js';
+import { dataModelState } from './model.js';
 import type { MetaAnswer } from '../domain/data-model.js';
+import type { CubeModel } from './cube-model.js';
 
 export type * from './types.js';
 export type { FaultSpec, ScriptedFault, FaultKind } from './faults.js';
@@ -34,6 +35,7 @@ export type { RequestLogEntry } from './log.js';
 export { writes, requests } from './log.js';
 export { uiMadeSeed } from './seed-ui.js';
 export { defaultModel } from './model.js';
+export { metaAnswer, type CubeModel } from './cube-model.js';
 export { defaultSeed, generateSeed, DEV_TOKEN, LEGACY_PLACEHOLDER, type GenerateSeedOptions } from './seed.js';
 
 export type Latency = number | { min: number; max: number };
@@ -74,10 +76,17 @@ export interface EmulatorOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Reshapes the API description GET /api/v1/spec answers (tests: a tenant whose routes or enums differ). */
   apiDocument?: (doc: ApiDocument) => unknown;
-  /** The data model (a `/v1/meta` answer, or a path to one); null: none. Default: defaultModel(). */
-  model?: MetaAnswer | string | null;
+  /**
+   * The data model: Cube's shape (cube-model.ts), a `/v1/meta` answer (dev mode's lists hidden members),
+   * or a path to one; null: none. Default: defaultModel().
+   */
+  model?: CubeModel | MetaAnswer | string | null;
+  /** `/v1/meta` answers as Cube's dev mode: hidden members listed with `isVisible: false`. Default: production. */
+  devMode?: boolean;
   /** The `rest` url the environments list gives (default: this server's `/cubejs-api/v1`). */
   coreDataApiUrl?: string;
+  /** Deployment tokens are HS256 JWTs signed with this secret (a Cube started with it takes them). */
+  cubeApiSecret?: string;
 }
 
 export interface Emulator {
@@ -169,7 +178,7 @@ async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
     faults,
     log: [],
     seq: 0,
-    dataModel: { meta: modelOf(opts.model), restUrl: opts.coreDataApiUrl ?? '' },
+    dataModel: dataModelState(opts),
   };
 }
 
@@ -180,11 +189,6 @@ function initialState(opts: EmulatorOptions): SeedState {
   const state = opts.seed ? clone(opts.seed) : defaultSeed();
   checkSeedShape(state, 'seed');
   return state;
-}
-
-function modelOf(model: EmulatorOptions['model']): MetaAnswer | null {
-  if (model === null) return null;
-  return typeof model === 'string' ? loadModelFile(model) : (model ?? defaultModel());
 }
 
 function drawLatency(rt: Runtime): number {
@@ -269,7 +273,7 @@ async function dispatch(
 ): Promise<unknown> {
   const { store, opts } = rt;
   if (url.pathname.startsWith(CORE_API_PREFIX))
-    return coreDataApi(rt.dataModel, store, method, url.pathname, req.headers.authorization);
+    return coreDataApi(rt.dataModel, store, { method, url, auth: req.headers.authorization, body: body.parsed });
   const match = route(method, url.pathname);
   if (!match) throw notFound(`Cannot ${method} ${url.pathname}`);
   const user = authenticate(store, req.headers.authorization);

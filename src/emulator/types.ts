@@ -1,7 +1,7 @@
 // The emulator's whole state, as persisted to the state file and as accepted
 // as a seed. A seed may leave most fields out (the loader fills them); a
 // snapshot or state file always has every field.
-import type { MetaAnswer } from '../domain/data-model.js';
+import type { CubeModel } from './cube-model.js';
 
 export type Role = 'admin' | 'ai-bi-user' | 'viewer';
 export type AccessLevel = 'view' | 'edit' | 'manage';
@@ -139,8 +139,12 @@ export type UserAttributeRec = Required<SeedUserAttribute>;
 
 /** The data model the emulator serves (routes-data-model.ts). */
 export interface DataModelState {
-  /** The `/v1/meta` answer; null: the deployments have no data model (no `rest` credentials). */
-  meta: MetaAnswer | null;
+  /** The whole model, hidden members included; null: the deployments have no data model (no `rest` credentials). */
+  model: CubeModel | null;
+  /** `/v1/meta` answers as in dev mode: hidden members listed with `isVisible: false`. */
+  devMode: boolean;
+  /** Deployment tokens are HS256 JWTs signed with this (a local Cube started with it takes them). */
+  secret?: string;
   /** What the environments list gives as the `rest` url (this server's Core Data API unless set). */
   restUrl: string;
 }

@@ -1,6 +1,7 @@
 // The semantic check in a plan: a headline (what was checked against what,
 // or why nothing was), each unknown member at file:line:col with its
 // did-you-mean, and what could not be checked. Human, markdown and JSON.
+import type { SemanticIssue } from '../core/semantic/check.js';
 import { semanticHeadline, type SemanticOutcome } from '../core/semantic/outcome.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
@@ -39,7 +40,7 @@ function uncheckedNote(unchecked: readonly { pos: Pos; text: string; why: string
  */
 export function semanticInPlan(o: SemanticOutcome | undefined): boolean {
   if (o === undefined || o.status === 'none') return false;
-  return o.status !== 'checked' || o.result.issues.length > 0;
+  return o.status !== 'checked' || o.result.issues.length > 0 || o.result.warnings.length > 0;
 }
 
 /** The check for people; `always`: also when the plan does not show it (the stderr line). */
@@ -55,6 +56,7 @@ export function semanticHuman(
   let out = `${o.status === 'checked' && o.result.issues.length > 0 ? c.red(headline) : c.dim(headline)}\n`;
   if (o.status !== 'checked') return always ? out : `${out}\n`;
   for (const i of o.result.issues) out += `  ${c.red('✗')} ${visible(at(i.pos))} ${visible(i.message)}\n`;
+  for (const w of o.result.warnings) out += `  ${c.yellow('!')} ${visible(at(w.pos))} ${visible(w.message)}\n`;
   const note = uncheckedNote(o.result.unchecked);
   if (note !== undefined) out += `  ${c.dim(visible(note))}\n`;
   return always ? out : `${out}\n`;
@@ -75,6 +77,7 @@ export function semanticMarkdown(
       out += `| ${md.code(`${at(i.pos)}`)} ${md.code(`${i.address} ${i.where}`)} | ${md.code(i.member)} | ${mean} |\n`;
     }
   }
+  for (const w of o.result.warnings) out += `\n> warning: ${md.escape(visible(`${at(w.pos)} ${w.message}`))}\n`;
   return out;
 }
 
@@ -89,19 +92,20 @@ export function semanticJson(o: SemanticOutcome | undefined) {
           cubes: o.cubes,
           checked: o.result.checked,
           unchecked: o.result.unchecked.map((u) => ({ ...u, pos: pos(u.pos) })),
+          ...(o.result.confirmations !== undefined ? { planner: o.result.confirmations } : {}),
         }
       : { ...o };
-  const issues =
-    o.status === 'checked'
-      ? o.result.issues.map((i) => ({
-          address: i.address,
-          where: i.where,
-          member: i.member,
-          role: i.role,
-          ...pos(i.pos),
-          ...(i.suggestion !== undefined ? { suggestion: i.suggestion } : {}),
-          message: i.message,
-        }))
-      : [];
-  return { semanticCheck: check, semanticIssues: issues };
+  const shown = (i: SemanticIssue) => ({
+    address: i.address,
+    where: i.where,
+    member: i.member,
+    role: i.role,
+    ...pos(i.pos),
+    ...(i.suggestion !== undefined ? { suggestion: i.suggestion } : {}),
+    message: i.message,
+    by: i.by,
+  });
+  const issues = o.status === 'checked' ? o.result.issues.map(shown) : [];
+  const warnings = o.status === 'checked' ? o.result.warnings.map(shown) : [];
+  return { semanticCheck: check, semanticIssues: issues, semanticWarnings: warnings };
 }

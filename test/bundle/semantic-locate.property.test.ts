@@ -83,6 +83,10 @@ function reportYaml(jq: unknown, how: string): string {
 }
 
 const sorted = (x: Expected) => x.map((p) => p.join(' ')).sort();
+/** With no model every name is one `/v1/meta` does not list: pending for Cube's planner, placed all the same. */
+const unlistedIn = (c: ReturnType<typeof checkMembers>) => ({
+  issues: c.pending.flatMap((p) => p.uses.map((u) => u.issue)),
+});
 
 describe('member extraction and placement, generated queries', () => {
   test('every generated member is found with its role, and each is placed where its name stands', async () => {
@@ -91,7 +95,7 @@ describe('member extraction and placement, generated queries', () => {
         const dir = bundle({ 'reports/r.yaml': reportYaml(q.value, how) });
         const { desired, diagnostics } = await loadBundle(dir, opts);
         expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-        const result = checkMembers(bundleMembers(desired, { locatorOf }), noModel);
+        const result = unlistedIn(checkMembers(bundleMembers(desired, { locatorOf }), noModel));
         expect(sorted(result.issues.map((i) => [i.member, i.role]))).toEqual(sorted(q.names));
         const lines = readFileSync(join(dir, 'reports/r.yaml'), 'utf8').split('\n');
         for (const i of result.issues) {
@@ -117,7 +121,7 @@ describe('member extraction and placement, generated queries', () => {
           const text = `kind: Report\npublicId: semProp00002\nname: s\nsqlQuery: |\n  SELECT\n    ${select}\n  FROM orders\n`;
           const dir = bundle({ 'reports/s.yaml': text });
           const { desired } = await loadBundle(dir, opts);
-          const result = checkMembers(bundleMembers(desired, { locatorOf }), noModel);
+          const result = unlistedIn(checkMembers(bundleMembers(desired, { locatorOf }), noModel));
           expect(result.issues.map((i) => i.member)).toEqual(ms.map((m) => `orders.${m}`));
           const lines = text.split('\n');
           for (const [k, i] of result.issues.entries()) {

@@ -115,7 +115,14 @@ describe('wsc plan', () => {
       expect(emu.log.map((e) => `${e.method} ${e.path}`)).toEqual(plainRequests);
       expect(plain.stderr).not.toContain('timings');
       const t = parseTimings(timed.stderr);
-      expect(t?.map((p) => p.phase)).toEqual(['start-up', 'bundle', 'read deployment', 'plan', 'output']);
+      expect(t?.map((p) => p.phase)).toEqual([
+        'start-up',
+        'bundle',
+        'read deployment',
+        'plan',
+        'semantic check',
+        'output',
+      ]);
       for (const p of t!) expect(p.cpuMs).toBeGreaterThanOrEqual(0);
       // The first phase is the process's start-up: never free.
       expect(t![0]!.wallMs).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -190,6 +191,39 @@ describe('wsc emulator (built CLI)', () => {
     expect(existsSync(join(dir, 'state.json'))).toBe(false);
   });
 
+  it('--dev-mode, --core-data-api-url and --cube-api-secret: what the environments and /v1/meta answer', async () => {
+    const run = await startCli([
+      '--port',
+      '0',
+      '--dev-mode',
+      '--core-data-api-url',
+      'http://127.0.0.1:4000/cubejs-api/v1',
+      '--cube-api-secret',
+      'cli-secret',
+    ]);
+    try {
+      const auth = { authorization: `Bearer ${run.token}` };
+      const envs = await (await fetch(`${run.url}${d1}/environments`, { headers: auth })).json();
+      expect(envs.items[0].api_credentials).toEqual([
+        expect.objectContaining({ type: 'rest', url: 'http://127.0.0.1:4000/cubejs-api/v1' }),
+      ]);
+      const minted = await fetch(`${run.url}${d1}/token`, { method: 'POST', headers: auth, body: '{}' });
+      const { cubeApiToken } = (await minted.json()) as { cubeApiToken: string };
+      const [h, p, mac] = cubeApiToken.split('.');
+      expect(createHmac('sha256', 'cli-secret').update(`${h}.${p}`).digest('base64url')).toBe(mac);
+      // The emulator's own Core Data API takes the JWT; dev mode lists the hidden primary key.
+      const meta = await (
+        await fetch(`${run.url}/cubejs-api/v1/meta`, { headers: { authorization: cubeApiToken } })
+      ).json();
+      const id = meta.cubes.find((c: any) => c.name === 'orders').dimensions.find((d: any) => d.name === 'orders.id');
+      expect(id).toMatchObject({ primaryKey: true, isVisible: false, public: false });
+      expect(run.stderr()).toContain('Core Data API: http://127.0.0.1:4000/cubejs-api/v1');
+    } finally {
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+    }
+  });
+
   it.each([
     [['--latency', 'fast'], /--latency/],
     [['--latency', '9-3'], /--latency/],
@@ -197,6 +231,8 @@ describe('wsc emulator (built CLI)', () => {
     [['--host', '0.0.0.0'], /loopback/],
     [['--seed', '/no/such/seed.json'], /--seed/],
     [['--port', '70000'], /port|70000/],
+    [['--core-data-api-url', 'ftp://models.example.com/v1'], /--core-data-api-url: expected an http\(s\) URL/],
+    [['--cube-api-secret', ''], /--cube-api-secret: the secret is empty/],
   ])('invalid flags %j exit 3', async (args, message) => {
     const r = await runCli(['emulator', '--port', '0', ...args], { timeoutMs: 15_000 });
     expect(r.code).toBe(3);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { contractGate, contractRequired } from './contract-gate.js';
+import { contractGate, contractRequired, cubeContractGate } from './contract-gate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const paths = { prism: '/c/prism.js', description: '/c/api.yaml' };
@@ -40,6 +40,22 @@ describe('contract gate', () => {
     expect(contractGate({}, paths, only(paths.prism)).missing).toBe('the API description is missing: /c/api.yaml');
   });
 
+  test('the Cube server: missing is a skip naming its install, a failure under WSC_REQUIRE_CONTRACT', () => {
+    const cube = { server: '/k/server.mjs', installed: '/k/node_modules/@cubejs-backend/server' };
+    expect(cubeContractGate({}, cube, only(cube.server, cube.installed))).toEqual({
+      required: false,
+      missing: undefined,
+    });
+    expect(cubeContractGate({ CI: 'true' }, cube, only(cube.server)).missing).toMatch(/npm ci --prefix contract-cube/);
+    expect(cubeContractGate({ WSC_REQUIRE_CONTRACT: '1' }, cube, only(cube.server))).toEqual({
+      required: true,
+      missing: expect.stringMatching(/contract-cube\/node_modules is missing/),
+    });
+    expect(cubeContractGate({}, cube, only(cube.installed)).missing).toBe(
+      'the Cube server script is missing: /k/server.mjs',
+    );
+  });
+
   test('WSC_REQUIRE_CONTRACT: 1/true on, unset/empty/0/false off, anything else refused naming the variable', () => {
     for (const v of ['1', 'true', 'TRUE', ' 1 ']) expect(contractRequired({ WSC_REQUIRE_CONTRACT: v })).toBe(true);
     for (const v of [undefined, '', '0', 'false']) expect(contractRequired({ WSC_REQUIRE_CONTRACT: v })).toBe(false);
@@ -48,9 +64,10 @@ describe('contract gate', () => {
     }
   });
 
-  test('.ci/run installs Prism and requires the contract suite in its test step', () => {
+  test('.ci/run installs Prism and the Cube server and requires the contract suites in its test step', () => {
     const script = readFileSync(join(root, '.ci/run'), 'utf8');
-    expect(script).toMatch(/npm ci --prefix contract/);
+    expect(script).toMatch(/npm ci --prefix contract /);
+    expect(script).toMatch(/npm ci --prefix contract-cube --ignore-scripts/);
     expect(script).toMatch(/^\s*WSC_REQUIRE_CONTRACT=1 npm test\b/m);
   });
 });

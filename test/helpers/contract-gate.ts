@@ -1,5 +1,6 @@
-// Whether the contract suite (test/e2e/contract.test.ts) runs, skips with a
-// reason, or fails because Prism is missing where it must be installed.
+// Whether a contract suite runs, skips with a reason, or fails because what it
+// needs is missing where it must be installed: Prism (test/e2e/contract.test.ts)
+// or the open-source Cube server (test/e2e/cube-contract.test.ts).
 // `CI` alone does not decide: a CI that never ran `npm ci --prefix contract`
 // skips like a laptop; WSC_REQUIRE_CONTRACT=1 (.ci/run sets it) turns the
 // skip into a failure.
@@ -31,6 +32,21 @@ export function contractGate(
     ? 'contract/node_modules is missing: run `npm ci --prefix contract` to install Prism'
     : !exists(paths.description)
       ? `the API description is missing: ${paths.description}`
+      : undefined;
+  return { required, missing };
+}
+
+/** The gate for the open-source Cube server of contract-cube/ (its server script and installed package). */
+export function cubeContractGate(
+  env: Record<string, string | undefined>,
+  paths: { server: string; installed: string },
+  exists: (path: string) => boolean = existsSync,
+): ContractGate {
+  const required = contractRequired(env);
+  const missing = !exists(paths.installed)
+    ? 'contract-cube/node_modules is missing: run `npm ci --prefix contract-cube` to install the open-source Cube server'
+    : !exists(paths.server)
+      ? `the Cube server script is missing: ${paths.server}`
       : undefined;
   return { required, missing };
 }

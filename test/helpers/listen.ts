@@ -1,7 +1,7 @@
 // Starts a test HTTP server on a free loopback port: its base URL and a close
 // that drops open connections first (so a hung request cannot hold it open).
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 
 export interface Listening {
   url: string;
@@ -19,4 +19,17 @@ export async function listenOnLoopback(server: Server): Promise<Listening> {
         server.close(() => r());
       }),
   };
+}
+
+/** A loopback port free right now (for a child process that listens on a port it is given). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
 }

@@ -1,14 +1,25 @@
 // The semantic check: every member the bundle's managed reports and
 // dashboards name, against the target deployment's model. Pure: the members
 // come with their places (found by the bundle's locator), the model as an
-// index; the result is the issues (unknown members, with a did-you-mean),
-// what could not be checked, and how many uses were checked.
+// index. What `/v1/meta` decides (rules.ts) is an issue at once; a name it
+// does not list is pending, for Cube's planner to decide (confirm.ts): an
+// error only when Cube refuses the query, a warning when it cannot be asked.
 import type { SourcePos } from '../../errors.js';
+import type { JsonValue } from '../json.js';
 import type { DesiredState, Locator } from '../model.js';
-import { dashboardMembers, reportMembers, whereOf, type Extracted, type MemberRole } from './members.js';
-import { resolveMember, suggestMember, type ModelIndex } from './model-index.js';
+import {
+  dashboardMembers,
+  reportMembers,
+  whereOf,
+  type Extracted,
+  type MemberRole,
+  type MemberUse,
+} from './members.js';
+import { resolveMember, type ModelIndex } from './model-index.js';
+import { formatIssues, type FormatIssue } from './query-format.js';
+import { joins, judgeUse, type UseVerdict } from './rules.js';
 
-interface SemanticIssue {
+export interface SemanticIssue {
   /** `report/<publicId>` or `workbook/<slug>`. */
   address: string;
   /** Where in the resource, in words: `jsonQuery.measures[0]`, `widget region-filter config.member`. */
@@ -18,6 +29,8 @@ interface SemanticIssue {
   pos: SourcePos;
   suggestion?: string;
   message: string;
+  /** Who decided: the model's `/v1/meta` by Cube's rules, or Cube's planner (`/v1/sql`). */
+  by: 'meta' | 'cube';
 }
 
 interface UncheckedEntry {
@@ -28,24 +41,65 @@ interface UncheckedEntry {
   pos: SourcePos;
 }
 
-export interface SemanticResult {
-  /** Member uses checked against the model. */
-  checked: number;
-  issues: SemanticIssue[];
-  unchecked: UncheckedEntry[];
+/** What Cube's planner was asked, and what it said. */
+interface Confirmations {
+  /** Queries sent to `/v1/sql`. */
+  asked: number;
+  /** Names `/v1/meta` does not list that Cube's planner accepted. */
+  accepted: number;
 }
+
+export interface SemanticResult {
+  /** Member uses checked. */
+  checked: number;
+  /** Errors: refused by the rules of the model's `/v1/meta`, or by Cube's planner. */
+  issues: SemanticIssue[];
+  /** Names `/v1/meta` does not list that Cube's planner was not (or could not be) asked about. */
+  warnings: SemanticIssue[];
+  unchecked: UncheckedEntry[];
+  confirmations?: Confirmations;
+}
+
+/** The query Cube's planner is asked about for a report: its `jsonQuery`, or its `sqlQuery` (`format=sql`). */
+type ReportQuery = { format: 'rest'; query: JsonValue } | { format: 'sql'; query: string };
 
 /** A resource of the bundle with its members, before they are checked. */
 export interface ResourceMembers {
   address: string;
   extracted: Extracted;
   locate: Locator;
+  /** A report's query as sent, for Cube's planner. */
+  query?: ReportQuery;
+  /** The `jsonQuery` is written as JSON text: a place inside it is the field's. */
+  queryAsText?: boolean;
+}
+
+/** A use `/v1/meta` does not list, placed and worded, waiting for Cube's planner. */
+export interface PendingUse {
+  use: MemberUse;
+  issue: SemanticIssue;
+  /** Not a name meta lacks but a question only the planner answers (a join path): no warning when unasked. */
+  quiet?: true;
+}
+
+export interface PendingResource {
+  resource: ResourceMembers;
+  uses: PendingUse[];
 }
 
 const fallback =
   (pos: SourcePos): Locator =>
   () =>
     pos;
+
+function parsedQuery(text: JsonValue | undefined): JsonValue | undefined {
+  if (typeof text !== 'string') return text ?? undefined;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The members each managed resource names; `only` limits them to some addresses (`--target`).
@@ -64,8 +118,15 @@ export function bundleMembers(
     // The query as written (a mapping or text), so that each member is found where it stands.
     const jsonQuery = r.jsonQueryMapping ?? r.fields.jsonQuery;
     const extracted = reportMembers({ jsonQuery, sqlQuery: r.fields.sqlQuery, pivotItems: r.fields.pivotItems });
-    if (extracted.uses.length + extracted.unchecked.length > 0)
-      out.push({ address: r.address, extracted, locate: locate(r) });
+    const query = parsedQuery(r.fields.jsonQuery);
+    // A query that names nothing is still checked (Cube refuses a query that selects nothing).
+    if (extracted.uses.length + extracted.unchecked.length === 0 && (query === undefined || query === null)) continue;
+    const entry: ResourceMembers = { address: r.address, extracted, locate: locate(r) };
+    if (query !== undefined && query !== null) {
+      entry.query = { format: 'rest', query };
+      if (r.jsonQueryMapping === undefined) entry.queryAsText = true;
+    } else if (typeof r.fields.sqlQuery === 'string') entry.query = { format: 'sql', query: r.fields.sqlQuery };
+    out.push(entry);
   }
   for (const w of desired.workbooks) {
     if (only && !only.has(w.address)) continue;
@@ -80,38 +141,87 @@ export function countUses(resources: readonly ResourceMembers[]): number {
   return resources.reduce((n, r) => n + r.extracted.uses.length, 0);
 }
 
-export function checkMembers(resources: readonly ResourceMembers[], index: ModelIndex): SemanticResult {
-  const result: SemanticResult = { checked: 0, issues: [], unchecked: [] };
+function placeOf(r: ResourceMembers, u: MemberUse, atGranularity = false): SourcePos {
+  if (atGranularity && u.granularity !== undefined && u.inText === undefined) return r.locate(u.granularity.path, {});
+  return r.locate(u.path, {
+    ...(u.atKey ? { atKey: true } : {}),
+    ...(u.inText !== undefined ? { text: { name: u.member, occurrence: u.inText } } : {}),
+  });
+}
+
+/** An issue at a use of a resource. */
+export function issueAt(
+  r: ResourceMembers,
+  u: MemberUse,
+  said: { message: string; suggestion?: string; by: SemanticIssue['by']; atGranularity?: boolean },
+): SemanticIssue {
+  const issue: SemanticIssue = {
+    address: r.address,
+    where: whereOf(u),
+    member: u.member,
+    role: u.role,
+    pos: placeOf(r, u, said.atGranularity === true),
+    message: `${r.address} ${whereOf(u)}: ${said.message}`,
+    by: said.by,
+  };
+  if (said.suggestion !== undefined) issue.suggestion = said.suggestion;
+  return issue;
+}
+
+/** A format error of a report's query, at its place (the field's when the query is JSON text). */
+function formatIssueAt(r: ResourceMembers, f: FormatIssue): SemanticIssue {
+  const sub = r.queryAsText === true ? [] : f.path;
+  const where = whereOf({ path: ['jsonQuery', ...f.path] });
+  return {
+    address: r.address,
+    where,
+    member: '',
+    role: 'query',
+    pos: r.locate(['jsonQuery', ...sub], {}),
+    message: `${r.address} ${where}: ${f.message}`,
+    by: 'meta',
+  };
+}
+
+/** What `/v1/meta` decides of the resources' members, and the uses it does not list (for Cube's planner). */
+export function checkMembers(
+  resources: readonly ResourceMembers[],
+  index: ModelIndex,
+): { result: SemanticResult; pending: PendingResource[] } {
+  const result: SemanticResult = { checked: 0, issues: [], warnings: [], unchecked: [] };
+  const pending: PendingResource[] = [];
   for (const r of resources) {
-    for (const u of r.extracted.uses) {
+    const judged: { use: MemberUse; verdict: UseVerdict }[] = [];
+    const mine: PendingUse[] = [];
+    for (const use of r.extracted.uses) {
       result.checked++;
-      if (resolveMember(index, u.member) !== undefined) continue;
-      const pos = r.locate(u.path, {
-        ...(u.atKey ? { atKey: true } : {}),
-        ...(u.inText !== undefined ? { text: { name: u.member, occurrence: u.inText } } : {}),
-      });
-      const suggestion = suggestMember(index, u.member);
-      const cube = u.member.includes('.') ? u.member.split('.')[0]! : undefined;
-      const noCube = cube !== undefined && !index.cubes.has(cube) ? ` (the model has no cube or view \`${cube}\`)` : '';
-      const issue: SemanticIssue = {
-        address: r.address,
-        where: whereOf(u),
-        member: u.member,
-        role: u.role,
-        pos,
-        message:
-          `${r.address} ${whereOf(u)}: \`${u.member}\` is not a member of the data model${noCube}` +
-          (suggestion !== undefined ? ` (did you mean \`${suggestion}\`?)` : ''),
-      };
-      if (suggestion !== undefined) issue.suggestion = suggestion;
-      result.issues.push(issue);
+      const verdict = judgeUse(index, use);
+      judged.push({ use, verdict });
+      if (verdict.kind === 'error') result.issues.push(issueAt(r, use, { ...verdict, by: 'meta' }));
+      else if (verdict.kind === 'unlisted') mine.push({ use, issue: issueAt(r, use, { ...verdict, by: 'meta' }) });
     }
+    // Two cubes of one query with no join path: decided by the model's components (a report's query only);
+    // cubes of one component are asked of the planner (meta does not say which way joins go).
+    const j =
+      r.query?.format === 'rest'
+        ? joins(
+            index,
+            judged.filter((x) => x.use.path[0] === 'jsonQuery'),
+          )
+        : {};
+    if (j.refused !== undefined)
+      result.issues.push(issueAt(r, j.refused.use, { message: j.refused.message, by: 'meta' }));
+    if (r.query?.format === 'rest')
+      for (const f of formatIssues(r.query.query, index)) result.issues.push(formatIssueAt(r, f));
+    if (j.ask !== undefined && mine.length === 0)
+      mine.push({ use: j.ask.use, issue: issueAt(r, j.ask.use, { message: j.ask.message, by: 'meta' }), quiet: true });
+    if (mine.length > 0) pending.push({ resource: r, uses: mine });
     for (const u of r.extracted.unchecked) {
       const pos = r.locate(u.path, u.inText !== undefined ? { text: { name: u.text, occurrence: u.inText } } : {});
       result.unchecked.push({ address: r.address, where: whereOf(u), text: u.text, why: u.why, pos });
     }
   }
-  return result;
+  return { result, pending };
 }
 
 /** Titles of the members a report names, for the preview: `name → title` of those the model knows. */

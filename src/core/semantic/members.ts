@@ -19,11 +19,13 @@ export type MemberRole =
   | 'pivot'
   | 'widget'
   | 'sql-measure'
-  | 'sql-column';
+  | 'sql-column'
+  /** The query's format itself (Cube's checks before planning), not one member. */
+  | 'query';
 
 export type DocPath = (string | number)[];
 
-interface MemberUse {
+export interface MemberUse {
   /** As written: `orders.count`, `orders.created_at.month` (a pivot's granularity). */
   member: string;
   role: MemberRole;
@@ -40,6 +42,10 @@ interface MemberUse {
   where?: string;
   /** The value's full path in the document when `path` stops at a string holding it. */
   at?: DocPath;
+  /** A time dimension's `granularity` (timeDimensions[]), as written, and its value's path. */
+  granularity?: { value: string; path: DocPath };
+  /** A widget's member: the widget's type and the config key that holds it. */
+  widget?: { type: string; key: string };
 }
 
 /** A reference that looks like it may name the model but cannot be checked, with the reason. */
@@ -102,17 +108,18 @@ class Collector {
     private readonly asText: boolean,
   ) {}
 
-  use(member: JsonValue | undefined, role: MemberRole, sub: DocPath, atKey = false): void {
+  use(member: JsonValue | undefined, role: MemberRole, sub: DocPath, atKey = false): MemberUse | undefined {
     if (typeof member !== 'string') {
       if (member !== undefined && member !== null)
         this.unchecked(JSON.stringify(member), 'not a member name (a string)', sub);
-      return;
+      return undefined;
     }
     const path = [this.field, ...sub];
     const use: MemberUse = this.asText ? { member, role, path: [this.field], at: path } : { member, role, path };
     if (atKey && !this.asText) use.atKey = true;
     if (this.asText) use.inText = this.next(member);
     this.out.uses.push(use);
+    return use;
   }
 
   unchecked(text: string, why: string, sub: DocPath): void {
@@ -151,7 +158,11 @@ function queryMembers(c: Collector, q: JsonValue): void {
   ] as const;
   for (const [key, role] of lists) each(q[key], (m, i) => c.use(m, role, [key, i]));
   each(q['timeDimensions'], (td, i) => {
-    if (isObj(td)) c.use(td['dimension'], 'timeDimension', ['timeDimensions', i, 'dimension']);
+    if (!isObj(td)) return;
+    const use = c.use(td['dimension'], 'timeDimension', ['timeDimensions', i, 'dimension']);
+    const grain = td['granularity'];
+    if (use !== undefined && typeof grain === 'string')
+      use.granularity = { value: grain, path: [...(use.at ?? use.path).slice(0, -1), 'granularity'] };
   });
   each(q['filters'], (f, i) => filterMembers(c, f, ['filters', i]));
   const order = q['order'];
@@ -232,7 +243,8 @@ export function dashboardMembers(meta: JsonValue | undefined): Extracted {
       const v = config[key];
       const one = (m: JsonValue, sub: DocPath) => {
         const where = `widget ${id} config.${pathText(sub)}`;
-        if (typeof m === 'string') out.uses.push({ member: m, role: 'widget', path: [...base, ...sub], where });
+        const widget = { type: w['type'] as string, key };
+        if (typeof m === 'string') out.uses.push({ member: m, role: 'widget', path: [...base, ...sub], where, widget });
         else if (m !== null)
           out.unchecked.push({ text: JSON.stringify(m), why: 'not a member name', path: [...base, ...sub], where });
       };

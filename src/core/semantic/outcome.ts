@@ -21,11 +21,18 @@ export function semanticHeadline(o: SemanticOutcome, deploymentId: number): stri
       return `Semantic check: not done, the data model of deployment ${deploymentId} could not be read (${o.why}).`;
     case 'checked': {
       const r = o.result;
-      const issues = r.issues.length === 0 ? 'all known' : `${r.issues.length} unknown`;
+      const issues = r.issues.length === 0 ? 'no error' : `${r.issues.length} refused`;
+      const c = r.confirmations;
+      const asked =
+        c !== undefined && c.asked > 0
+          ? `; Cube's planner asked about ${c.asked} quer${c.asked === 1 ? 'y' : 'ies'}` +
+            (c.accepted > 0 ? `, ${c.accepted} name(s) not in /v1/meta accepted` : '')
+          : '';
+      const warned = r.warnings.length > 0 ? `; ${r.warnings.length} not public in /v1/meta and not confirmed` : '';
       const unchecked = r.unchecked.length > 0 ? `; ${r.unchecked.length} reference(s) could not be checked` : '';
       return (
         `Semantic check: ${r.checked} member use(s) checked against the data model of deployment ${deploymentId} ` +
-        `(${o.cubes} cubes and views): ${issues}${unchecked}.`
+        `(${o.cubes} cubes and views): ${issues}${asked}${warned}${unchecked}.`
       );
     }
   }
@@ -40,14 +47,36 @@ export function semanticError(o: SemanticOutcome, withDetails: boolean): WscErro
     : [];
   return new WscError(
     'semantic_check_failed',
-    `The bundle names ${n === 1 ? 'a member' : `${n} members`} that the deployment's data model does not have` +
+    `The bundle holds ${n === 1 ? 'a query' : `${n} queries or members`} the deployment's data model refuses` +
       `${withDetails ? '' : ' (listed above)'}. Nothing was applied.`,
     EXIT.invalid,
     {
       details,
       hint:
-        'Fix the names (the suggestions are the closest members of the model), or deploy the model change first. ' +
-        '`--skip-semantic-check` plans without the check.',
+        'Fix the names (the suggestions are the closest public members of the model), or deploy the model ' +
+        'change first. `--skip-semantic-check` plans without the check.',
     },
   );
+}
+
+/** What a saved plan records of its check: apply PLANFILE does not run it again, and says when it was off. */
+export function savedSemantic(o: SemanticOutcome): { status: SemanticOutcome['status']; reason?: string } {
+  if (o.status === 'off') return { status: 'off', reason: o.reason };
+  if (o.status === 'unavailable') return { status: 'unavailable', reason: o.why };
+  return { status: o.status };
+}
+
+/** Apply PLANFILE's warning for a plan saved without the check, or undefined when it ran. */
+export function savedSemanticWarning(s: { status: string; reason?: string } | undefined): string | undefined {
+  if (s?.status === 'off')
+    return (
+      `this plan was saved with the semantic check off (${s.reason ?? 'no reason recorded'}): ` +
+      'its queries were not checked against the data model'
+    );
+  if (s?.status === 'unavailable')
+    return (
+      'the semantic check did not run when this plan was saved ' +
+      `(the data model could not be read: ${s.reason ?? 'no reason recorded'})`
+    );
+  return undefined;
 }

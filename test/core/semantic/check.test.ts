@@ -1,103 +1,239 @@
 import { describe, expect, test } from 'vitest';
 import { checkMembers, memberTitles, type ResourceMembers } from '../../../src/core/semantic/check.js';
-import { reportMembers } from '../../../src/core/semantic/members.js';
+import { plannedAsks, settle } from '../../../src/core/semantic/confirm.js';
+import { dashboardMembers, reportMembers } from '../../../src/core/semantic/members.js';
 import { indexModel, resolveMember, suggestMember } from '../../../src/core/semantic/model-index.js';
 import { semanticError, semanticHeadline } from '../../../src/core/semantic/outcome.js';
+import type { PlannerVerdict } from '../../../src/domain/data-model.js';
+import type { JsonValue } from '../../../src/core/json.js';
+import { CUBE_META } from '../../helpers/cube-model.js';
 
-const model = indexModel({
-  cubes: [
-    {
-      name: 'subscriptions',
-      type: 'cube',
-      measures: [{ name: 'subscriptions.arr', title: 'ARR', type: 'sum' }],
-      dimensions: [
-        {
-          name: 'subscriptions.billing_date',
-          title: 'Billing date',
-          type: 'time',
-          granularities: [{ name: 'fiscal_q' }],
-        },
-        { name: 'subscriptions.ar_region', title: 'AR region', type: 'string' },
-      ],
-      segments: [{ name: 'subscriptions.active' }],
-    },
-    { name: 'accounts', type: 'cube', dimensions: [{ name: 'accounts.region', title: 'Region', type: 'string' }] },
-    { name: 'revenue', type: 'view', measures: [{ name: 'revenue.total', title: 'Revenue', type: 'sum' }] },
-    { name: 'sub', type: 'cube', measures: [{ name: 'sub.ar', type: 'sum' }] },
-  ],
+const model = indexModel(CUBE_META);
+
+const locate: ResourceMembers['locate'] = (path, o) => ({
+  file: 'r.yaml',
+  line: path.length,
+  col: o.text ? o.text.occurrence + 1 : o.atKey ? 99 : 1,
 });
+const report = (query: { [k: string]: JsonValue }, pivotItems?: JsonValue): ResourceMembers => ({
+  address: 'report/abcdefghijkl',
+  extracted: reportMembers({ jsonQuery: query, ...(pivotItems !== undefined ? { pivotItems } : {}) }),
+  locate,
+  query: { format: 'rest', query },
+});
+const errorsOf = (query: { [k: string]: JsonValue }) =>
+  checkMembers([report(query)], model).result.issues.map((i) => i.message.replace('report/abcdefghijkl ', ''));
 
 describe('the model as a lookup', () => {
   test("a view's members are members; a time dimension takes a standard or its own granularity", () => {
-    expect(resolveMember(model, 'revenue.total')?.kind).toBe('measure');
-    expect(resolveMember(model, 'subscriptions.active')?.kind).toBe('segment');
-    expect(resolveMember(model, 'subscriptions.billing_date.month')?.name).toBe('subscriptions.billing_date');
-    expect(resolveMember(model, 'subscriptions.billing_date.fiscal_q')?.name).toBe('subscriptions.billing_date');
-    expect(resolveMember(model, 'subscriptions.billing_date.fortnight')).toBeUndefined();
-    // A granularity after a dimension that is not a time dimension is no member.
-    expect(resolveMember(model, 'accounts.region.month')).toBeUndefined();
+    expect(resolveMember(model, 'sales.count')?.kind).toBe('measure');
+    expect(resolveMember(model, 'orders.completed')?.kind).toBe('segment');
+    expect(resolveMember(model, 'orders.created_at.month')?.name).toBe('orders.created_at');
+    expect(resolveMember(model, 'orders.created_at.fiscal_year')?.name).toBe('orders.created_at');
+    expect(resolveMember(model, 'orders.created_at.fortnight')).toBeUndefined();
+    expect(resolveMember(model, 'orders.status.month')).toBeUndefined();
   });
 
-  test('did you mean: the same cube first, then any; a granularity is suggested after its dimension', () => {
-    // `sub.ar` is nearer in text to `subscriptions.ar` than nothing, but the same cube's `arr` comes first.
-    expect(suggestMember(model, 'subscriptions.ar')).toBe('subscriptions.arr');
-    expect(suggestMember(model, 'accounts.regoin')).toBe('accounts.region');
-    expect(suggestMember(model, 'acounts.region')).toBe('accounts.region');
-    expect(suggestMember(model, 'subscriptions.billing_date.mnth')).toBe('subscriptions.billing_date.month');
+  test("did you mean: the same cube first, a view's member exposing the cube member, a granularity after its dimension", () => {
+    expect(suggestMember(model, 'orders.cont')).toBe('orders.count');
+    expect(suggestMember(model, 'sales.status')).toBe('sales.order_status');
+    expect(suggestMember(model, 'odrers.status')).toBe('orders.status');
+    expect(suggestMember(model, 'orders.created_at.mnth')).toBe('orders.created_at.month');
     expect(suggestMember(model, 'orders.something_else')).toBeUndefined();
   });
 });
 
-describe('checking members', () => {
-  const resource = (extracted: ResourceMembers['extracted']): ResourceMembers => ({
-    address: 'report/abcdefghijkl',
-    extracted,
-    locate: (path, o) => ({
-      file: 'r.yaml',
-      line: path.length,
-      col: o.text ? o.text.occurrence + 1 : o.atKey ? 99 : 1,
-    }),
-  });
-
-  test('unknown members become issues at their place with a suggestion; known ones only count', () => {
-    const extracted = reportMembers({
-      jsonQuery: { measures: ['subscriptions.ar', 'revenue.total'], order: { 'acounts.region': 'asc' } },
-    });
-    const r = checkMembers([resource(extracted)], model);
-    expect(r.checked).toBe(3);
-    expect(r.issues.map((i) => [i.member, i.pos.line, i.pos.col, i.suggestion])).toEqual([
-      ['subscriptions.ar', 3, 1, 'subscriptions.arr'],
-      ['acounts.region', 3, 99, 'accounts.region'],
+describe('rules decided from /v1/meta alone (Cube refuses the same)', () => {
+  test('a member in the wrong role for its field', () => {
+    expect(errorsOf({ measures: ['orders.status'] })).toEqual([
+      'jsonQuery.measures[0]: `orders.status` is a string dimension, not a measure: Cube refuses it in `measures`',
     ]);
-    expect(r.issues[1]!.message).toBe(
-      'report/abcdefghijkl jsonQuery.order.acounts.region: `acounts.region` is not a member of the data model ' +
-        '(the model has no cube or view `acounts`) (did you mean `accounts.region`?)',
+    expect(errorsOf({ dimensions: ['orders.count'] })[0]).toContain('`orders.count` is a measure, not a dimension');
+    // A segment under dimensions is planned as a boolean column: no false alarm.
+    expect(errorsOf({ measures: ['orders.count'], dimensions: ['orders.completed'] })).toEqual([]);
+    expect(errorsOf({ measures: ['orders.count'], segments: ['orders.status'] })[0]).toContain(
+      'is a string dimension, not a segment',
+    );
+    expect(errorsOf({ measures: ['orders.count'], segments: ['orders.total'] })[0]).toContain(
+      'is a measure, not a segment',
     );
   });
 
+  test('a granularity suffix only in dimensions and order keys', () => {
+    expect(errorsOf({ dimensions: ['orders.created_at.month'], order: { 'orders.created_at.month': 'asc' } })).toEqual(
+      [],
+    );
+    const suffixed: { [k: string]: JsonValue }[] = [
+      { measures: ['orders.created_at.month'] },
+      { measures: ['orders.count'], filters: [{ member: 'orders.created_at.month', operator: 'set' }] },
+      { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at.month' }] },
+    ];
+    for (const q of suffixed)
+      expect(errorsOf(q)[0]).toMatch(/a granularity suffix is allowed only in `dimensions` and `order`/);
+  });
+
+  test("a granularity among the standard ones and the dimension's own; a time grain only on time dimensions", () => {
+    expect(
+      errorsOf({
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.created_at', granularity: 'fiscal_year' }],
+      }),
+    ).toEqual([]);
+    expect(
+      errorsOf({
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.created_at', granularity: 'fiscal_yr' }],
+      }),
+    ).toEqual([
+      'jsonQuery.timeDimensions[0].dimension: Granularity "fiscal_yr" does not exist in dimension orders.created_at ' +
+        '(did you mean `orders.created_at.fiscal_year`?)',
+    ]);
+    expect(
+      errorsOf({
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.status', granularity: 'month' }],
+      })[0],
+    ).toContain('`orders.status` is a string dimension: a time grain (`month`) applies only to time dimensions');
+    expect(errorsOf({ dimensions: ['orders.amount.month'] })[0]).toContain('a time grain (`month`)');
+    // The granularity is placed at its own value when the query is a mapping.
+    const r = checkMembers(
+      [report({ timeDimensions: [{ dimension: 'orders.created_at', granularity: 'fiscal_yr' }] })],
+      model,
+    );
+    expect(r.result.issues[0]!.pos.line).toBe(4);
+  });
+
+  test('a TIME_GRAIN widget takes a time dimension; a pivot suffix only on one', () => {
+    const meta = {
+      dashboardDraft: {
+        widgets: [
+          { id: 'g', type: 'TIME_GRAIN', config: { member: 'orders.status' } },
+          { id: 'h', type: 'TIME_GRAIN', config: { member: 'orders.created_at' } },
+        ],
+      },
+    };
+    const w = { address: 'workbook/w', extracted: dashboardMembers(meta), locate };
+    expect(checkMembers([w], model).result.issues.map((i) => i.message)).toEqual([
+      'workbook/w widget g config.member: `orders.status` is a string dimension: a TIME_GRAIN widget takes a time dimension ' +
+        '(Cube plans it, the query fails in the warehouse)',
+    ]);
+    const pivot = report({ measures: ['orders.count'] }, { rows: ['orders.status.month'], columns: [], measures: [] });
+    expect(checkMembers([pivot], model).result.issues[0]!.message).toContain('a time grain (`month`)');
+  });
+
+  test("two cubes with different join components (a view's member counts as its cube's); one component is fine", () => {
+    expect(errorsOf({ measures: ['orders.count', 'products.count'] })).toEqual([
+      'jsonQuery.measures[1]: `products.count`: the model has no join path between `orders` and `products` ' +
+        "(Cube: Can't find join path to join 'orders', 'products')",
+    ]);
+    expect(errorsOf({ measures: ['orders.count'], dimensions: ['users.city'] })).toEqual([]);
+    expect(errorsOf({ measures: ['sales.count'], dimensions: ['users.city'] })).toEqual([]);
+    expect(errorsOf({ measures: ['sales.count'], dimensions: ['products.name'] })[0]).toContain(
+      'no join path between `orders` and `products`',
+    );
+  });
+});
+
+describe('names /v1/meta does not list: Cube decides', () => {
+  test('worded as what the meta says: not public, never "no such member"; a hidden cube is not public', () => {
+    const { result, pending } = checkMembers(
+      [report({ measures: ['orders.count', 'audit_log.count'], dimensions: ['orders.id'] })],
+      model,
+    );
+    expect(result.issues).toEqual([]);
+    expect(pending[0]!.uses.map((p) => p.issue.message)).toEqual([
+      'report/abcdefghijkl jsonQuery.measures[1]: `audit_log` is not a public cube or view of the data model',
+      'report/abcdefghijkl jsonQuery.dimensions[0]: `orders.id` is not public in the data model ' +
+        '(primary keys are private unless `public: true`)',
+    ]);
+  });
+
+  test("Cube's acceptance clears them; its refusal is an error at the member it names, in its words", () => {
+    const r = report({ measures: ['orders.count', 'orders.cont'], dimensions: ['orders.id'] });
+    const { result, pending } = checkMembers([r], model);
+    const { asks, notAsked } = plannedAsks(pending, () => true);
+    expect(asks.map((a) => [a.format, a.queries])).toEqual([['rest', [r.query!.query]]]);
+    const refused = new Map<string, PlannerVerdict>([
+      [asks[0]!.key, { kind: 'refused', error: "'cont' not found for path 'orders.cont'" }],
+    ]);
+    const out = settle(structuredClone(result), asks, refused, notAsked);
+    expect(out.issues.map((i) => [i.by, i.member, i.pos.line, i.message])).toEqual([
+      [
+        'cube',
+        'orders.cont',
+        3,
+        "report/abcdefghijkl jsonQuery.measures[1]: Cube refuses the query: 'cont' not found for path " +
+          "'orders.cont' (did you mean `orders.count`?)",
+      ],
+    ]);
+    const accepted = new Map<string, PlannerVerdict>([[asks[0]!.key, { kind: 'accepted' }]]);
+    const ok = settle(structuredClone(result), asks, accepted, notAsked);
+    expect([ok.issues, ok.warnings, ok.confirmations]).toEqual([[], [], { asked: 1, accepted: 2 }]);
+  });
+
+  test('unanswered, or a resource the plan does not change: warnings, never errors', () => {
+    const r = report({ dimensions: ['orders.id'] });
+    const { result, pending } = checkMembers([r], model);
+    const none = plannedAsks(pending, () => false);
+    expect(none.asks).toEqual([]);
+    const quiet = settle(structuredClone(result), none.asks, new Map(), none.notAsked);
+    expect(quiet.issues).toEqual([]);
+    expect(quiet.warnings[0]!.message).toMatch(/not public .*; the plan does not change report\/abcdefghijkl/);
+    const { asks, notAsked } = plannedAsks(pending, () => true);
+    const down = new Map<string, PlannerVerdict>([[asks[0]!.key, { kind: 'unavailable', why: 'GET /v1/sql -> 502' }]]);
+    const w = settle(structuredClone(result), asks, down, notAsked);
+    expect(w.issues).toEqual([]);
+    expect(w.warnings[0]!.message).toContain("Cube's planner could not be asked (GET /v1/sql -> 502)");
+  });
+
+  test("a widget's member is asked alone (as a dimension, then a measure); the same query once; a bound on asks", () => {
+    const meta: JsonValue = {
+      dashboardDraft: {
+        widgets: [
+          { id: 'a', type: 'FILTER', config: { member: 'orders.id' } },
+          { id: 'b', type: 'FILTER', config: { member: 'orders.id' } },
+          { id: 'c', type: 'FIELD', config: { measure: 'orders.secret_margin' } },
+        ],
+      },
+    };
+    const w = { address: 'workbook/w', extracted: dashboardMembers(meta), locate };
+    const { pending } = checkMembers([w], model);
+    const { asks, notAsked } = plannedAsks(pending, () => true);
+    expect(asks.map((a) => a.queries)).toEqual([
+      [{ dimensions: ['orders.id'] }, { measures: ['orders.id'] }],
+      [{ dimensions: ['orders.id'] }, { measures: ['orders.id'] }],
+      [{ measures: ['orders.secret_margin'] }],
+    ]);
+    // Two widgets, one question: the runner asks each key once.
+    expect(new Set(asks.map((a) => a.key)).size).toBe(2);
+    expect(notAsked).toEqual([]);
+    const bounded = plannedAsks(pending, () => true, 1);
+    expect(bounded.asks).toHaveLength(2);
+    expect(bounded.notAsked[0]!.why).toBe("Cube's planner is asked about 1 queries at most in one run");
+  });
+});
+
+describe('the outcome', () => {
   test('the refusal lists every issue with its place (apply) or points above (plan); none without issues', () => {
-    const r = checkMembers([resource(reportMembers({ jsonQuery: { measures: ['subscriptions.ar'] } }))], model);
-    const outcome = { status: 'checked' as const, cubes: 4, result: r };
+    const { result } = checkMembers([report({ measures: ['orders.status'] })], model);
+    const outcome = { status: 'checked' as const, cubes: 4, result };
     const e = semanticError(outcome, true)!;
     expect([e.code, e.exitCode]).toEqual(['semantic_check_failed', 3]);
     expect(e.details).toEqual([
-      'r.yaml:3:1: report/abcdefghijkl jsonQuery.measures[0]: `subscriptions.ar` is not a member of the data model ' +
-        '(did you mean `subscriptions.arr`?)',
+      'r.yaml:3:1: report/abcdefghijkl jsonQuery.measures[0]: `orders.status` is a string dimension, not a measure: ' +
+        'Cube refuses it in `measures`',
     ]);
     expect(semanticError(outcome, false)!.details).toEqual([]);
     expect(semanticError({ status: 'unavailable', members: 1, tried: 'x', why: 'y' }, true)).toBeUndefined();
     expect(semanticHeadline(outcome, 7)).toBe(
-      'Semantic check: 1 member use(s) checked against the data model of deployment 7 (4 cubes and views): 1 unknown.',
-    );
-    expect(semanticHeadline({ status: 'off', reason: '--skip-semantic-check' }, 7)).toBe(
-      'Semantic check: off (--skip-semantic-check).',
+      'Semantic check: 1 member use(s) checked against the data model of deployment 7 (4 cubes and views): 1 refused.',
     );
   });
 
   test("member titles for the preview, a granularity's named after the title", () => {
-    expect(memberTitles(['subscriptions.arr', 'subscriptions.billing_date.month', 'nope.x', 'sub.ar'], model)).toEqual({
-      'subscriptions.arr': 'ARR',
-      'subscriptions.billing_date.month': 'Billing date (month)',
+    expect(memberTitles(['orders.count', 'orders.created_at.month', 'nope.x'], model)).toEqual({
+      'orders.count': 'Orders Count',
+      'orders.created_at.month': 'Orders Created at (month)',
     });
   });
 });
