@@ -32,7 +32,9 @@ await build({
   // `yaml` is loaded on demand by require (yaml/parse.ts) for documents the
   // fast path (js-yaml) leaves to it, and by export: kept as a package so
   // both reach the same copy.
-  external: ['yaml'],
+  // The charts' libraries stay packages too, loaded only when a chart is drawn: resvg is a native
+  // binary esbuild cannot bundle, and vega's some 2 MB would be parsed by no other command.
+  external: ['yaml', 'vega', 'vega-lite', '@resvg/resvg-js'],
   // CommonJS dependencies (undici) call require() for Node's built-ins.
   banner: {
     js:

@@ -254,7 +254,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
         '--against marks the change against a git ref or the live deployment (read only)',
     )
     .option('--dir <dir>', 'bundle root directory', '.')
-    .option('--env <name>', 'environment whose variables to interpolate (env: WSC_ENV); nothing is sent to it')
+    .option('--env <name>', 'environment whose variables and data (read only) the charts use (env: WSC_ENV)')
     .option('--port <port>', 'port of the page on 127.0.0.1 (0 = any free port)', intArg(0, 65535), 4180)
     .option('--out <dir>', 'write one SVG per dashboard and breakpoint into DIR instead of serving the page')
     .option(
@@ -262,6 +262,8 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
       'mark the change against git:<ref> (the bundle as committed there) or env:<name> (live, read only)',
     )
     .option('--model <file>', "the data model (GET /v1/meta's answer, JSON): report cards show member titles")
+    .option('--with-data', "--out: draw the charts with the environment's data (files leave the machine)")
+    .option('--no-data', 'the page draws the charts as boxes, without reading data')
     .option('--no-color', 'disable colour')
     .action(action<PreviewOptions>(program, () => import('./commands/preview.js')));
 

@@ -114,10 +114,11 @@ export const HELP: Record<CommandName, CommandHelp> = {
       'wsc preview --dir dashboards --port 0',
       'wsc preview --out previews',
       'wsc preview --out pictures --against git:main',
+      'wsc preview --out pictures --against git:main --with-data',
       'wsc preview --against env:production',
     ],
     exitCodes: [
-      [0, 'served until stopped, or the SVGs written'],
+      [0, 'served until stopped, or the pictures written'],
       [1, 'with --against env:, the deployment could not be read'],
       [3, 'invalid flags or --against, an unknown git ref, or (with --out) the bundle has errors'],
     ],

@@ -38,9 +38,11 @@ function glyph(kind) {
   return svg;
 }
 
+/** The dashboard the page opens on: the address's, else the first that changed against the baseline. */
 function state() {
   const [, slug, bp] = location.hash.split('/');
-  const wb = model.workbooks.find((w) => w.slug === decodeURIComponent(slug ?? '')) ?? model.workbooks[0];
+  const first = model.workbooks.find((w) => model.against && w.changes?.changed) ?? model.workbooks[0];
+  const wb = model.workbooks.find((w) => w.slug === decodeURIComponent(slug ?? '')) ?? first;
   return { wb, bp: BREAKPOINTS.includes(bp) ? bp : 'lg' };
 }
 
@@ -128,7 +130,15 @@ function cardBody(c, marks) {
     const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
     if (layout.length) badges.append(el('span', { class: 'badge moved', text: layout.join(', ') }));
     if (kinds.includes('config'))
-      badges.append(el('span', { class: 'badge config', text: 'config', title: (marks.paths ?? []).join(', ') }));
+      badges.append(
+        el('span', {
+          class: 'badge config',
+          // What changed in words: the chart's change, else the one member that changed, else `config`.
+          text:
+            c.change ?? (marks.paths?.length === 1 ? `${marks.paths[0].replace(/^config\./, '')} changed` : 'config'),
+          title: c.change ?? (marks.paths ?? []).join(', '),
+        }),
+      );
     if (kinds.includes('kept')) badges.append(el('span', { class: 'badge kept', text: 'kept, edited outside wsc' }));
     head.append(badges);
   }
@@ -148,6 +158,7 @@ function cardBody(c, marks) {
   } else if (c.glyph) {
     parts.push(el('div', { class: 'title' }, glyph(c.glyph), el('span', { text: c.visualization ?? 'chart' })));
   }
+  if (c.chart) parts.push(chartBox(c.chart));
   if (c.filter) {
     parts.push(
       el(
@@ -186,6 +197,26 @@ function cardBody(c, marks) {
   return parts;
 }
 
+/** One picture drawn by wsc (an SVG, shown as an image: nothing in it runs), or what stands in its place. */
+function picture(ch, caption) {
+  const fig = el('figure', { class: 'pic' });
+  if (caption) fig.append(el('figcaption', { class: 'muted', text: caption }));
+  if (ch.svg) {
+    fig.append(
+      el('img', { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(ch.svg)}`, alt: caption ?? 'chart' }),
+    );
+    if (ch.note) fig.append(el('div', { class: 'muted note', text: ch.note }));
+  } else if (ch.error) fig.append(el('div', { class: 'problem', text: `Cube refused the query: ${ch.error}` }));
+  else fig.append(el('div', { class: 'muted why', text: ch.why ?? '' }));
+  return fig;
+}
+
+/** A CHART card's data: its picture, or the baseline's and its own side by side. */
+function chartBox(ch) {
+  if (!ch.before || !marking()) return el('div', { class: 'chart' }, picture(ch));
+  return el('div', { class: 'chart two' }, picture(ch.before, 'before'), picture(ch, 'after'));
+}
+
 function place(box, b, colW, rowH) {
   Object.assign(box.style, {
     left: `${Math.max(0, b.x) * colW}px`,
@@ -221,6 +252,7 @@ function renderGrid(wb, bp) {
     const kinds = marks?.kinds ?? [];
     const cls = ['card'];
     if (c.outOfGrid || c.overlaps.length) cls.push('bad');
+    if (c.chart) cls.push('has-chart');
     for (const k of kinds) cls.push(`chg-${k}`);
     if (c.id === openCard) cls.push('open');
     const box = el('div', {
@@ -250,22 +282,30 @@ function renderGrid(wb, bp) {
       grid.append(was);
     }
   }
+  $('removed-list')?.remove();
+  const list = el('ul', { id: 'removed-list' });
+  const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   for (const r of changes?.removed ?? []) {
+    // A removed widget under a card now there: its outline only; its label goes in the list under the grid.
+    const covered = g.cards.some((c) => meets(r.box, c));
+    const label = [
+      el('span', { class: 'badge removed', text: 'removed' }),
+      el('span', { class: 'type', text: `${r.type} ` }),
+      el('span', { class: 'id', text: r.id }),
+    ];
     const gone = el(
       'div',
-      { class: 'gone', 'data-removed': r.id },
-      el(
-        'div',
-        {},
-        el('span', { class: 'badge removed', text: 'removed' }),
-        el('span', { class: 'type', text: `${r.type} ` }),
-        el('span', { class: 'id', text: r.id }),
-        r.title ? el('div', { text: r.title }) : undefined,
-      ),
+      { class: covered ? 'gone covered' : 'gone', 'data-removed': r.id },
+      covered ? el('div') : el('div', {}, ...label, r.title ? el('div', { text: r.title }) : undefined),
     );
     place(gone, r.box, colW, g.rowHeight);
     grid.append(gone);
+    if (covered) {
+      const where = `the dashed red box at x ${r.box.x}, y ${r.box.y}, w ${r.box.w}, h ${r.box.h}`;
+      list.append(el('li', { 'data-removed-label': r.id }, ...label, ` ${r.title ? `${r.title} ` : ''}(${where})`));
+    }
   }
+  if (list.children.length > 0) grid.after(list);
   // A TEXT card whose markdown does not fit says so.
   for (const md of grid.querySelectorAll('.md')) if (md.scrollHeight > md.clientHeight + 1) md.classList.add('cut');
 }
@@ -404,6 +444,16 @@ function render() {
   }
   if (focused) document.querySelector(`#grid .card[data-id="${CSS.escape(focused)}"] > div`)?.focus();
   $('status').textContent = wb ? `${wb.title ?? wb.name ?? wb.slug} · ${bp}` : 'no workbook in the bundle';
+  const data = model.data;
+  $('data').textContent = !data
+    ? ''
+    : data.from
+      ? `charts with data from ${data.from}`
+      : `charts without data: ${data.off}`;
+  $('data').className = data?.off ? 'off' : 'on';
+  const none = model.against && !model.workbooks.some((w) => w.changes?.changed);
+  $('nochange').hidden = !none;
+  $('nochange').textContent = none ? `No changes: no dashboard changed against ${model.against}.` : '';
   document.body.dataset.version = String(model.version);
 }
 

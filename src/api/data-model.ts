@@ -43,7 +43,7 @@ export type CoreClientOptions = Pick<ApiClientOptions, 'requestTimeoutMs' | 'max
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Why a `rest` url may not be given the token, or undefined when it may. */
-function refusedRestUrl(raw: string): string | undefined {
+export function refusedRestUrl(raw: string): string | undefined {
   let url: URL;
   try {
     url = new URL(raw);
@@ -70,7 +70,9 @@ function refusedToken(token: string, platform: ApiClient): string | undefined {
 }
 
 /** The environment whose model the deployment's content queries: production, else the only one. */
-function productionRest(envs: readonly DeploymentEnvironment[]): { env: DeploymentEnvironment; url: string } | string {
+export function productionRest(
+  envs: readonly DeploymentEnvironment[],
+): { env: DeploymentEnvironment; url: string } | string {
   const candidates = envs.filter((e) => e.type === 'production');
   const env = candidates[0] ?? (envs.length === 1 ? envs[0] : undefined);
   if (env === undefined) return `the deployment lists ${envs.length} environments and no production one`;

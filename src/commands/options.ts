@@ -110,6 +110,10 @@ export interface PreviewOptions {
   out?: string;
   /** `git:<ref>` or `env:<name>`: the baseline whose change is marked. */
   against?: string;
+  /** `--with-data`: the files of --out carry the charts' data. */
+  withData?: boolean;
+  /** `--no-data`: the page draws the charts as boxes. */
+  data?: boolean;
   color: boolean;
 }
 export interface SchemaOptions {

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect } from '../api/connect.js';
 import type { JsonValue } from '../core/json.js';
-import type { DesiredState, LiveState, OwnershipContext } from '../core/model.js';
+import { isRef, type DesiredState, type LiveState, type OwnershipContext } from '../core/model.js';
 import { liveDraft } from '../core/live-draft.js';
 import type { DriftEntry } from '../core/plan-model.js';
 import type { ResolvedEnvironment } from '../config/types.js';
@@ -21,6 +21,7 @@ import { UsageError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import { overFileLimit } from '../yaml/read.js';
 import type { Baseline } from '../preview/changes.js';
+import { reportAt, type ReportLookup } from '../preview/report-changes.js';
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
@@ -29,7 +30,13 @@ import { planOf, readLive, sayReading } from './steps.js';
 const run = promisify(execFile);
 
 /** Each workbook's baseline by slug, for a bundle as loaded now. */
-export type Baselines = (desired: DesiredState) => Map<string, Baseline>;
+type Baselines = (desired: DesiredState) => Map<string, Baseline>;
+
+/** A baseline: its dashboards, and its reports (what each chart was drawn from there). */
+export interface Against {
+  baselines: Baselines;
+  reports: ReportLookup;
+}
 
 export type AgainstRef = { kind: 'git'; ref: string } | { kind: 'env'; name: string };
 
@@ -141,17 +148,43 @@ function names(now: DesiredState, then: DesiredState): ReportNames {
   return { byId: () => undefined, title: (pid) => titles.get(pid) };
 }
 
-export function gitBaselines(then: DesiredState): Baselines {
+export function gitBaselines(then: DesiredState): Against {
   const before = new Map(then.workbooks.map((w) => [w.slug, draftOf(w)]));
-  return (now) => {
-    const n = names(now, then);
-    return new Map(
-      now.workbooks.map((w) => {
-        const b = before.has(w.slug) ? before.get(w.slug) : undefined;
-        const exists = before.has(w.slug);
-        return [w.slug, { before: exists ? (b ?? {}) : undefined, diff: diffDashboard(b, draftOf(w), n) }];
-      }),
-    );
+  const reports = new Map(then.reports.map((r) => [r.publicId, reportAt(r.fields, r.publicId)]));
+  const lookup: ReportLookup = (ref) => (isRef(ref) && '$report' in ref ? reports.get(ref.$report) : undefined);
+  return {
+    reports: lookup,
+    baselines: (now) => {
+      const n = names(now, then);
+      return new Map(
+        now.workbooks.map((w) => {
+          const b = before.has(w.slug) ? before.get(w.slug) : undefined;
+          const exists = before.has(w.slug);
+          return [w.slug, { before: exists ? (b ?? {}) : undefined, diff: diffDashboard(b, draftOf(w), n) }];
+        }),
+      );
+    },
+  };
+}
+
+/** The live reports by id and by publicId, as the baseline's charts read them. */
+function liveReports(live: LiveState): ReportLookup {
+  const byId = new Map(live.reports.map((r) => [r.id, r]));
+  const byPublicId = new Map(live.reports.flatMap((r) => (r.publicId ? [[r.publicId, r] as const] : [])));
+  return (ref) => {
+    const r =
+      typeof ref === 'number'
+        ? byId.get(ref)
+        : isRef(ref) && '$report' in ref
+          ? byPublicId.get(ref.$report)
+          : undefined;
+    if (r === undefined) return undefined;
+    const fields = {
+      jsonQuery: r.jsonQuery ?? undefined,
+      sqlQuery: r.sqlQuery ?? undefined,
+      meta: r.meta ?? undefined,
+    };
+    return reportAt(fields as Record<string, JsonValue | undefined>, r.publicId ?? undefined);
   };
 }
 
@@ -161,7 +194,7 @@ export async function envBaselines(
   dir: string,
   desired: DesiredState,
   ctx: CommandContext,
-): Promise<Baselines> {
+): Promise<Against> {
   const { environment: env, client } = await configure({ env: name }, ctx, { dir });
   // preview has no connection flags: their defaults.
   const conn = await connect(env, connectOptions({ verbose: false, concurrency: 8, maxRetries: 6 }, client, ctx));
@@ -174,22 +207,25 @@ export async function envBaselines(
   }
   // Planned as `wsc plan` plans it (ownership and the environment's uiEdits), so that the picture agrees with it.
   const ownership = env.bundle !== undefined ? ownershipFor(env.bundle, env) : undefined;
-  return (now) => {
-    const p = planOf(now, live, env, ownership !== undefined ? { ownership } : {});
-    const out = new Map<string, Baseline>();
-    for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
-    for (const c of p.changes) {
-      if (c.kind !== 'workbook') continue;
-      const slug = c.address.slice('workbook/'.length);
-      if (c.actions.includes('create')) out.set(slug, { before: undefined, diff: undefined });
-      const kept = keptParts(c.drift);
-      const f = c.changes.find((x) => x.path === 'meta.dashboardDraft');
-      const liveDraftOf = () => liveDraft(live.workbooks.find((w) => w.id === c.liveId)) ?? {};
-      if (f !== undefined && !c.actions.includes('create'))
-        out.set(slug, { before: f.before ?? {}, diff: f.dashboard, ...(kept.length > 0 ? { kept } : {}) });
-      else if (kept.length > 0) out.set(slug, { before: liveDraftOf(), diff: undefined, kept });
-    }
-    return out;
+  return {
+    reports: liveReports(live),
+    baselines: (now) => {
+      const p = planOf(now, live, env, ownership !== undefined ? { ownership } : {});
+      const out = new Map<string, Baseline>();
+      for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
+      for (const c of p.changes) {
+        if (c.kind !== 'workbook') continue;
+        const slug = c.address.slice('workbook/'.length);
+        if (c.actions.includes('create')) out.set(slug, { before: undefined, diff: undefined });
+        const kept = keptParts(c.drift);
+        const f = c.changes.find((x) => x.path === 'meta.dashboardDraft');
+        const liveDraftOf = () => liveDraft(live.workbooks.find((w) => w.id === c.liveId)) ?? {};
+        if (f !== undefined && !c.actions.includes('create'))
+          out.set(slug, { before: f.before ?? {}, diff: f.dashboard, ...(kept.length > 0 ? { kept } : {}) });
+        else if (kept.length > 0) out.set(slug, { before: liveDraftOf(), diff: undefined, kept });
+      }
+      return out;
+    },
   };
 }
 

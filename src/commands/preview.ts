@@ -19,6 +19,9 @@ import { renderDiagnostics } from '../render/diagnostics.js';
 import { markChanges, previewModel, type PreviewModel } from '../preview/model.js';
 import { startPreviewServer } from '../preview/server.js';
 import { dashboardSvgs } from '../preview/svg.js';
+import { pngOf } from '../preview/png.js';
+import { dataPlan } from './preview-data.js';
+import { markChartChanges } from '../preview/report-changes.js';
 import { configure } from './configure.js';
 import type { PreviewOptions } from './options.js';
 import { interrupted, type CommandContext } from './context.js';
@@ -28,7 +31,7 @@ import {
   gitBaselines,
   parseAgainst,
   removeBundleCopy,
-  type Baselines,
+  type Against,
 } from './preview-against.js';
 
 /** `--model FILE`: a `/v1/meta` answer, for the members' titles on the report cards. */
@@ -74,7 +77,7 @@ async function baselinesOf(
   dir: string,
   envName: string | undefined,
   ctx: CommandContext,
-): Promise<Baselines> {
+): Promise<Against> {
   const ref = parseAgainst(against);
   if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, ctx);
   const { copy, skipped } = await bundleAtRef(dir, ref.ref);
@@ -94,15 +97,34 @@ export async function run(opts: PreviewOptions, ctx: CommandContext): Promise<nu
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
   const index = opts.model !== undefined ? await readModel(opts.model, ctx) : undefined;
-  const baselines = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
+  const against = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
+  const data =
+    opts.out !== undefined
+      ? await dataPlan(opts.withData === true, 'files carry data only with --with-data', envName, dir, ctx)
+      : await dataPlan(opts.data !== false, '--no-data: the charts are drawn as boxes', envName, dir, ctx);
   const load = async (): Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }> => {
     const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
-    const model = previewModel(desired, diagnostics, index);
-    if (baselines === undefined) return { model, diagnostics };
-    return { model: markChanges(model, desired, baselines(desired), opts.against!), diagnostics };
+    let model = previewModel(desired, diagnostics, index);
+    if (against !== undefined) {
+      const base = against.baselines(desired);
+      model = markChanges(model, desired, base, opts.against!);
+      model = markChartChanges(model, (slug) => base.get(slug)?.before, against.reports);
+    }
+    return { model: await data.draw(model), diagnostics };
   };
-  if (opts.out !== undefined) return writeSvgs(opts.out, load, opts, ctx);
+  try {
+    return opts.out !== undefined ? await writeSvgs(opts.out, load, opts, ctx) : await serve(dir, load, opts, ctx);
+  } finally {
+    await data.close();
+  }
+}
 
+async function serve(
+  dir: string,
+  load: () => Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }>,
+  opts: PreviewOptions,
+  ctx: CommandContext,
+): Promise<number> {
   let server;
   try {
     server = await startPreviewServer({
@@ -134,13 +156,17 @@ async function writeSvgs(
 ): Promise<number> {
   const { model, diagnostics } = await load();
   if (diagnostics.length > 0) ctx.err(renderDiagnostics(diagnostics, ctx.style));
-  const files = dashboardSvgs(model.workbooks, opts.against);
+  if (opts.withData === true && model.data !== undefined && 'off' in model.data)
+    ctx.err(`wsc: the pictures are drawn without data: ${model.data.off}.\n`);
+  const svgs = dashboardSvgs(model.workbooks, opts.against);
+  const files: { name: string; bytes: string | Buffer }[] = [];
+  for (const f of svgs) {
+    files.push({ name: f.name, bytes: f.text });
+    files.push({ name: f.name.replace(/\.svg$/, '.png'), bytes: await pngOf(f.text) });
+  }
   const target = resolve(ctx.cwd, out);
   try {
-    await makeDirectory(target);
-    // A link where a picture goes is refused before any is written (and, planted later, at its own write).
-    for (const f of files) refuseLink(join(target, f.name));
-    for (const f of files) writeOutFile(join(target, f.name), f.text);
+    await writePictures(target, files);
   } catch (e) {
     if (e instanceof WscError) throw e;
     throw new UsageError(`cannot write the pictures into ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
@@ -152,4 +178,15 @@ async function writeSvgs(
     opts.against !== undefined ? `No dashboard changed against ${opts.against}.\n` : 'No dashboard to draw.\n';
   ctx.out(files.length > 0 ? `${files.map((f) => `wrote ${join(out, f.name)}`).join('\n')}\n` : none);
   return diagnostics.some((d) => d.severity === 'error') ? EXIT.invalid : EXIT.ok;
+}
+
+/** Every file preview writes goes through here: the pictures into `target` (made when missing). */
+async function writePictures(
+  target: string,
+  files: readonly { name: string; bytes: string | Buffer }[],
+): Promise<void> {
+  await makeDirectory(target);
+  // A link where a picture goes is refused before any is written (and, planted later, at its own write).
+  for (const f of files) refuseLink(join(target, f.name));
+  for (const f of files) writeOutFile(join(target, f.name), f.bytes);
 }

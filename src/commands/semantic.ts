@@ -3,7 +3,7 @@
 // `semanticCheck: false`), the model read beside the live state, the bundle's
 // members checked against it, and the names `/v1/meta` does not list asked
 // of Cube's planner for the resources the plan creates or changes. Bounded:
-// the whole step has SEMANTIC_BUDGET_MS (then a warning, the plan goes on),
+// the model read has SEMANTIC_BUDGET_MS, the planner's questions as much again (then a warning, the plan goes on),
 // the planner is asked PLANNER_CONCURRENCY queries at once and MAX_ASKS in
 // all, and a run that fails elsewhere ends the step at once (abort). Never
 // throws for an unreadable model: that is a warning on stderr.
@@ -86,7 +86,9 @@ export function startSemanticCheck(
   if (resources.length === 0) return settled({ status: 'none' });
   const members = countUses(resources);
   const stop = new AbortController();
-  const timer = setTimeout(
+  // The model's read has the budget from the start (beside the live read); the planner's questions, once the
+  // plan is known, the budget again: what the step can add to the run after the plan is bounded either way.
+  let timer = setTimeout(
     () => stop.abort(new Error(`no answer within ${budgetMs / 1000} s, the semantic check's time budget`)),
     budgetMs,
   );
@@ -119,6 +121,13 @@ export function startSemanticCheck(
       const c = await checked;
       if (!c.ok) return { status: 'unavailable', members, tried: c.tried, why: c.why };
       const { asks, notAsked } = plannedAsks(c.pending, changes);
+      clearTimeout(timer);
+      timer = setTimeout(
+        () =>
+          stop.abort(new Error(`Cube's planner did not answer within ${budgetMs / 1000} s, the check's time budget`)),
+        budgetMs,
+      );
+      timer.unref();
       const verdicts = new Map<string, PlannerVerdict>();
       const limit = pLimit(PLANNER_CONCURRENCY);
       // In turn until one is accepted; the first refusal is the one shown.

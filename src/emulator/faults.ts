@@ -5,6 +5,7 @@
 //   spec      := item ("," item)*
 //   item      := kind "=" rate | "methods=" METHOD ("+" METHOD)*
 //              | "paths=" REGEX | "retry-after=" SECONDS | "retry-after=date:" SECONDS
+//              | "continue-wait=" N   (the Core Data API's first N answers to each /v1/load query)
 //   kind      := "409" | "429" | "500" | "502" | "503" | "504" | "reset-before" | "reset-after" | "garbled-after"
 //   rate      := a number in [0, 1], the probability per eligible request
 // Example: `409=0.1,429=0.05,500=0.02,reset-before=0.05,reset-after=0.05,methods=POST+PUT,retry-after=1`
@@ -51,6 +52,8 @@ export interface FaultSpec {
   retryAfter?: number | `date:${number}`;
   /** Consumed in order: each request takes the first remaining entry that matches it. */
   script?: ScriptedFault[];
+  /** The Core Data API's `/v1/load` answers "Continue wait" to the first N asks of each query. */
+  continueWait?: number;
 }
 
 export class FaultSpecError extends Error {}
@@ -89,9 +92,13 @@ export function parseFaults(spec: string): FaultSpec {
       const m = /^(date:)?(\d+)$/.exec(value);
       if (!m) throw new FaultSpecError(`fault "${item}": expected seconds (e.g. 1) or date:SECONDS`);
       out.retryAfter = m[1] ? (`date:${Number(m[2])}` as const) : Number(m[2]);
+    } else if (key === 'continue-wait') {
+      if (!/^\d+$/.test(value)) throw new FaultSpecError(`fault "${item}": expected a number of asks (e.g. 2)`);
+      out.continueWait = Number(value);
     } else {
       throw new FaultSpecError(
-        `fault "${item}": unknown key "${key}" (known: ${FAULT_KINDS.join(', ')}, methods, paths, retry-after)`,
+        `fault "${item}": unknown key "${key}" ` +
+          `(known: ${FAULT_KINDS.join(', ')}, methods, paths, retry-after, continue-wait)`,
       );
     }
   }

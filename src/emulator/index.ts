@@ -23,6 +23,7 @@ import { apiDocument, type ApiDocument } from './api-document.js';
 import { checkSeedShape, defaultSeed, DEV_TOKEN, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
 import { CORE_API_PREFIX, coreDataApi } from './routes-core-data-api.js';
+import { dataApi, isDataPath } from './routes-data-load.js';
 import type { DataModelState, SeedState, User } from './types.js';
 import { dataModelState } from './model.js';
 import type { MetaAnswer } from '../domain/data-model.js';
@@ -272,6 +273,8 @@ async function dispatch(
   spendLatency: () => Promise<void>,
 ): Promise<unknown> {
   const { store, opts } = rt;
+  if (isDataPath(url.pathname))
+    return dataApi(rt.dataModel, store, { method, url, auth: req.headers.authorization, body }, rt.faults);
   if (url.pathname.startsWith(CORE_API_PREFIX))
     return coreDataApi(rt.dataModel, store, { method, url, auth: req.headers.authorization, body: body.parsed });
   const match = route(method, url.pathname);

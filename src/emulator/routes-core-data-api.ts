@@ -33,7 +33,8 @@ export interface CoreRequest {
   body: unknown;
 }
 
-function authorize(state: DataModelState, store: Store, auth: string | undefined): void {
+/** The caller of the Core Data API (also of its data routes, routes-data-load.ts): a deployment token. */
+export function authorize(state: DataModelState, store: Store, auth: string | undefined): void {
   const value = (auth ?? '').trim().replace(/^Bearer\s+/i, '');
   if (value === '') throw new HttpError(401, 'Authorization header missing');
   const token = minted.get(store)?.get(value);

@@ -10,6 +10,7 @@ import { isRef, type DesiredReport, type DesiredState } from '../core/model.js';
 import { isObj, type JsonValue } from '../core/json.js';
 import type { Diagnostic } from '../errors.js';
 import { cardContent, yamlOf, type CardContent, type Shown } from './card.js';
+import type { CardChart, ChartInput } from './chart-types.js';
 import { GLYPHS, type GlyphKind } from './glyphs.js';
 import { pictureBreakpoints } from '../core/picture-names.js';
 import { workbookChanges, type Baseline, type WorkbookChanges } from './changes.js';
@@ -29,6 +30,9 @@ interface PreviewReport {
   shown: { sqlQuery?: Shown; jsonQuery?: Shown; pivotItems?: Shown };
   /** `meta.chart.type`, when the report names one. */
   chartType?: string;
+  /** `meta.chart.stacked` and `meta.format`: how its data is drawn. */
+  stacked?: boolean;
+  format?: JsonValue;
   /** The members the report names with their titles in the data model (`wsc preview --model`), where it has one. */
   members?: { name: string; title: string }[];
 }
@@ -46,6 +50,11 @@ export interface PreviewCard extends CardContent {
   report?: PreviewReport;
   /** A reference to a report that is not in the bundle. */
   missingReport?: string;
+  /** Its report's data drawn at this card's size (`wsc preview` with data), or why not (charts.ts). */
+  chart?: CardChart;
+  /** Against a baseline: what changed in what it draws (`visualization table → bar`), and what it drew then. */
+  change?: string;
+  was?: ChartInput;
 }
 
 export interface PreviewGrid {
@@ -75,6 +84,8 @@ export interface PreviewModel {
   workbooks: PreviewWorkbook[];
   /** The baseline the changes are against (`git:main`, `env:production`), with `--against`. */
   against?: string;
+  /** Where the charts' data comes from (`from`), or why the cards are drawn without it (`off`). */
+  data?: { from: string } | { off: string };
   /** The glyphs' path data, for the page. */
   glyphs: Record<GlyphKind, string>;
   diagnostics: {
@@ -126,6 +137,8 @@ function reportOf(r: DesiredReport, index: ModelIndex | undefined): PreviewRepor
   const chart = isObj(meta) ? meta['chart'] : undefined;
   const type = isObj(chart) ? str(chart['type']) : undefined;
   if (type !== undefined) out.chartType = type;
+  if (isObj(chart) && chart['stacked'] === true) out.stacked = true;
+  if (isObj(meta) && meta['format'] !== undefined && meta['format'] !== null) out.format = meta['format'];
   if (index !== undefined) {
     const names = [...new Set(reportMembers(f).uses.map((u) => u.member))];
     const titles = memberTitles(names, index);

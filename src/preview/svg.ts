@@ -11,6 +11,7 @@
 import { pictureName, pictureStems } from '../core/picture-names.js';
 import type { GridBox } from '../core/diff-model.js';
 import type { CardMarks, GridChanges, RemovedCard } from './changes.js';
+import type { CardChart } from './chart-types.js';
 import { GLYPHS } from './glyphs.js';
 import type { PreviewCard, PreviewGrid, PreviewWorkbook } from './model.js';
 
@@ -95,6 +96,87 @@ function rect(cls: string, r: { x: number; y: number; w: number; h: number }): s
   return `<rect class="${cls}" x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}" rx="4"/>`;
 }
 
+/** Where a card's chart is drawn, inside its box: under its two lines (and the before/after captions). */
+const CHART_TOP = 16 + LINE + 6;
+const CAPTION = 14;
+
+/**
+ * The pixel size (and place, from the card's corner) of the picture a CHART card draws with data at grid
+ * `g`; `sideBySide`: each of the two (before and after). Undefined when the card is too small for one.
+ */
+export function chartArea(
+  box: GridBox,
+  g: PreviewGrid,
+  sideBySide: boolean,
+): { x: number; y: number; w: number; h: number } | undefined {
+  const r = rectOf(box, { g, colW: g.width / g.cols, top: 0 });
+  const y = CHART_TOP + (sideBySide ? CAPTION : 0);
+  const full = r.w - 12;
+  const w = Math.floor(sideBySide ? (full - 8) / 2 : full);
+  const h = Math.floor(r.h - y - 6);
+  return w >= 60 && h >= 36 ? { x: 6, y, w, h } : undefined;
+}
+
+/** A picture drawn by chart-render.ts, placed at `x`,`y` (its own size kept by its viewBox). */
+function embed(svg: string, x: number, y: number, w: number, h: number): string {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) return '';
+  const view = /viewBox="([^"]+)"/.exec(open[0])?.[1] ?? `0 0 ${w} ${h}`;
+  return (
+    `<svg x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" viewBox="${view}" ` +
+    `preserveAspectRatio="xMidYMid meet">${svg.slice(open[0].length)}`
+  );
+}
+
+/** Words of `s` in lines of at most `px`, at most `max` lines (the last cut with `…`). */
+function wrap(s: string, px: number, max: number): string[] {
+  const n = Math.max(4, Math.floor(px / CHAR));
+  const lines: string[] = [];
+  let line = '';
+  for (const word of s.split(/\s+/)) {
+    if (line === '') line = word;
+    else if (line.length + 1 + word.length <= n) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line !== '') lines.push(line);
+  if (lines.length <= max) return lines.map((l) => cut(l, px));
+  return [...lines.slice(0, max - 1).map((l) => cut(l, px)), cut(`${lines[max - 1]!}…`, px)];
+}
+
+/** One picture, or what stands in its place: Cube's refusal in red, why there is none in grey. */
+function pictureOf(ch: CardChart, x: number, y: number, w: number, h: number): string {
+  if (ch.svg !== undefined) {
+    const note =
+      ch.note !== undefined
+        ? `<text class="t" x="${num(x + w)}" y="${num(y + h + 4)}" text-anchor="end">${xml(ch.note)}</text>`
+        : '';
+    return embed(ch.svg, x, y, w, h) + note;
+  }
+  const [cls, text] = ch.error !== undefined ? ['e', `Cube refused the query: ${ch.error}`] : ['m', ch.why ?? ''];
+  return wrap(text, w, Math.max(1, Math.floor(h / LINE)))
+    .map((l, i) => `<text class="${cls}" x="${num(x)}" y="${num(y + 12 + i * LINE)}">${xml(l)}</text>`)
+    .join('');
+}
+
+/** A CHART card's data: its picture, or the baseline's and its own side by side under their captions. */
+function chartOf(c: PreviewCard, f: Frame): string {
+  const ch = c.chart;
+  if (ch === undefined) return '';
+  const r = rectOf(c, f);
+  const a = chartArea(c, f.g, ch.before !== undefined);
+  if (a === undefined) return '';
+  if (ch.before === undefined) return `<g class="chart">${pictureOf(ch, r.x + a.x, r.y + a.y, a.w, a.h)}</g>`;
+  const x2 = r.x + a.x + a.w + 8;
+  const cap = (x: number, t: string) => `<text class="t" x="${num(x)}" y="${num(r.y + a.y - 4)}">${t}</text>`;
+  return (
+    `<g class="chart">${cap(r.x + a.x, 'before')}${pictureOf(ch.before, r.x + a.x, r.y + a.y, a.w, a.h)}` +
+    `${cap(x2, 'after')}${pictureOf(ch, x2, r.y + a.y, a.w, a.h)}</g>`
+  );
+}
+
 /** What the card says under its type and id, line by line (already cut to `room` pixels). */
 function contentLines(c: PreviewCard, room: number): { lines: string[]; glyph: boolean } {
   if (c.report || c.missingReport !== undefined) {
@@ -118,6 +200,23 @@ function contentLines(c: PreviewCard, room: number): { lines: string[]; glyph: b
     return { lines: parts.length > 0 ? [xml(cut(parts.join(' '), room))] : [], glyph: false };
   }
   return { lines: [], glyph: false };
+}
+
+/**
+ * What a config badge says: the change of what a chart draws (`visualization table → bar`), else the one
+ * member that changed (`label changed`), else `config` for several.
+ */
+function configBadge(c: PreviewCard, marks: CardMarks | undefined): string {
+  if (c.change !== undefined) return c.change;
+  const paths = marks?.paths ?? [];
+  return paths.length === 1 ? `${paths[0]!.replace(/^config\./, '')} changed` : 'config';
+}
+
+/** A badge's label cut to `px` (a badge's character is 6 px wide, and it has 10 px of padding). */
+function fitBadge(label: string, px: number): string {
+  const n = Math.max(6, Math.floor((px - 10) / 6));
+  const chars = [...label];
+  return chars.length <= n ? label : `${chars.slice(0, n - 1).join('')}…`;
 }
 
 function badge(label: string, colour: string, right: number, y: number): { svg: string; width: number } {
@@ -147,7 +246,8 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
   if (kinds.includes('added')) add('added', COLOURS.added);
   const layout = kinds.filter((k) => k === 'moved' || k === 'resized');
   if (layout.length > 0) add(layout.join(', '), COLOURS.moved);
-  if (kinds.includes('config')) add('config', COLOURS.config);
+  // The badge names what changed in what the card draws (`visualization table → bar`), cut to half the card.
+  if (kinds.includes('config')) add(xml(fitBadge(configBadge(c, marks), r.w / 2)), COLOURS.config);
   // Edited outside wsc and kept by apply (uiEdits: keep): no change, its own mark.
   if (kinds.includes('kept')) add('kept, edited outside wsc', COLOURS.kept);
   const headRoom = right - r.x - 8;
@@ -168,7 +268,7 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
     });
   }
   if (bad !== undefined) lines.push({ svg: `<tspan class="e">${xml(cut(bad, room))}</tspan>`, indent: 0 });
-  const shown = lines.slice(0, fitLines);
+  const shown = lines.slice(0, c.chart !== undefined && chartArea(c, f.g, c.chart.before !== undefined) ? 2 : fitLines);
   const text = shown
     .map((l, i) => `<text x="${num(r.x + 8 + l.indent)}" y="${num(r.y + 16 + i * LINE)}">${l.svg}</text>`)
     .join('');
@@ -186,12 +286,36 @@ function card(c: PreviewCard, f: Frame, marks: CardMarks | undefined): string {
     .join(' ');
   const label =
     c.report?.title ?? c.filter?.label ?? c.textLines?.[0] ?? (c.glyph !== undefined ? c.visualization : undefined);
-  const change = kinds.length > 0 ? ` [${kinds.join(', ')}${marks?.paths ? `: ${marks.paths.join(', ')}` : ''}]` : '';
+  const what = c.change ?? marks?.paths?.join(', ');
+  const change = kinds.length > 0 ? ` [${kinds.join(', ')}${what !== undefined ? `: ${what}` : ''}]` : '';
   const tip = `${c.type} ${c.id}${label !== undefined ? `: ${label}` : ''}${bad ? ` (${bad})` : ''}${change}`;
   return (
     `<g data-id="${xml(c.id)}"${kinds.length > 0 ? ` data-change="${kinds.join(' ')}"` : ''}>` +
-    `<title>${xml(tip)}</title>${rect(cls, r)}${glyph}${text}${badges.join('')}</g>`
+    `<title>${xml(tip)}</title>${rect(cls, r)}${glyph}${text}${badges.join('')}${chartOf(c, f)}</g>`
   );
+}
+
+/** Whether two grid boxes share any cell. */
+function intersects(a: GridBox, b: GridBox): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/** A removed widget whose place a card now takes: its outline only, its label in the list under the grid. */
+function coveredCard(w: RemovedCard, f: Frame): string {
+  const title = `<title>${xml(`${w.type} ${w.id} removed`)}</title>`;
+  return `<g data-removed="${xml(w.id)}">${title}${rect('gone', rectOf(w.box, f))}</g>`;
+}
+
+/** The labels of the removed widgets drawn under the grid, one line each, from `y`. */
+function removedList(ws: readonly RemovedCard[], y: number, width: number): string {
+  return ws
+    .map((w, i) => {
+      const where = `x ${w.box.x}, y ${w.box.y}, w ${w.box.w}, h ${w.box.h}`;
+      const title = w.title !== undefined ? ` · ${w.title}` : '';
+      const line = xml(cut(`removed: ${w.type} ${w.id}${title} (the dashed red box at ${where})`, width - 16));
+      return `<text class="e" data-removed-label="${xml(w.id)}" x="8" y="${num(y + 14 + i * LINE)}">${line}</text>`;
+    })
+    .join('');
 }
 
 function removedCard(w: RemovedCard, f: Frame): string {
@@ -262,14 +386,20 @@ function legend(y: number, width: number, kept: boolean): string {
 function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: GridChanges; against: string }): string {
   const colW = g.width / g.cols;
   const top = HEADER + (changes ? LEGEND : 0);
-  const removedRows = Math.max(0, ...(changes?.grid.removed ?? []).map((w) => w.box.y + w.box.h));
+  const removed = changes?.grid.removed ?? [];
+  const removedRows = Math.max(0, ...removed.map((w) => w.box.y + w.box.h));
   const rows = Math.max(1, g.rows, removedRows);
-  const height = top + rows * g.rowHeight + PAD;
+  // A removed widget under a card now there: no label over the card's; its label goes under the grid.
+  const covered = removed.filter((w) => g.cards.some((c) => intersects(w.box, c)));
+  const gridBottom = top + rows * g.rowHeight + PAD;
+  const height = gridBottom + (covered.length > 0 ? covered.length * LINE + 10 : 0);
   const f: Frame = { g, colW, top };
   const cols: string[] = [];
   for (let i = 0; i < g.cols; i++) {
     if (i % 2 === 0)
-      cols.push(`<rect class="col" x="${num(i * colW)}" y="${top}" width="${num(colW)}" height="${height - top}"/>`);
+      cols.push(
+        `<rect class="col" x="${num(i * colW)}" y="${top}" width="${num(colW)}" height="${gridBottom - top}"/>`,
+      );
   }
   const what = changes ? ` · changes against ${changes.against}` : '';
   const title = `${wb.title ?? wb.name ?? wb.slug} · ${g.breakpoint} (${g.cols} columns)${what}`;
@@ -299,8 +429,9 @@ function dashboardSvg(wb: PreviewWorkbook, g: PreviewGrid, changes?: { grid: Gri
     ...cols,
     ...g.cards.map((c) => card(c, f, marks[c.id])),
     // Over the cards: a removed widget's place may be taken by another now, and both are to be seen.
-    ...(changes?.grid.removed ?? []).map((w) => removedCard(w, f)),
+    ...removed.map((w) => (covered.includes(w) ? coveredCard(w, f) : removedCard(w, f))),
     ...olds,
+    ...(covered.length > 0 ? [removedList(covered, gridBottom, g.width)] : []),
     '</svg>',
     '',
   ].join('\n');

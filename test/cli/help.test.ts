@@ -109,7 +109,18 @@ const EXPECTED: Record<string, string[]> = {
     '--no-color',
     '--help',
   ],
-  preview: ['--dir', '--env', '--port', '--out', '--against', '--model', '--no-color', '--help'],
+  preview: [
+    '--dir',
+    '--env',
+    '--port',
+    '--out',
+    '--against',
+    '--model',
+    '--with-data',
+    '--no-data',
+    '--no-color',
+    '--help',
+  ],
   schema: ['--out', '--check', '--no-color', '--help'],
 };
 

@@ -68,7 +68,11 @@ describe('preview --against', () => {
     const r = await runCli(['preview', '--dir', bundle, '--out', out, '--against', 'git:main'], { env: {} });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
+    expect(
+      readdirSync(out)
+        .filter((f) => f.endsWith('.svg'))
+        .sort(),
+    ).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
     const lg = readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8');
     expectMarks(lg);
     expect(lg).toContain('Revenue overview · lg (12 columns) · changes against git:main');
@@ -156,7 +160,11 @@ describe('preview --against', () => {
         env: emulatorEnv,
       });
       expect(first.code, first.stderr).toBe(0);
-      expect(readdirSync(empty).sort()).toEqual([
+      expect(
+        readdirSync(empty)
+          .filter((f) => f.endsWith('.svg'))
+          .sort(),
+      ).toEqual([
         'customer-health.lg.svg',
         'revenue-overview.lg.svg',
         'revenue-overview.sm.svg',
@@ -174,7 +182,11 @@ describe('preview --against', () => {
       const r = await runCli(['preview', '--dir', dir, '--out', out, '--against', 'env:emu'], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain('Reading deployment 1 at');
-      expect(readdirSync(out).sort()).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
+      expect(
+        readdirSync(out)
+          .filter((f) => f.endsWith('.svg'))
+          .sort(),
+      ).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
       expectMarks(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8'));
       const log = emu.log.slice(seen);
       expect(log.length).toBeGreaterThan(0);
@@ -189,6 +201,7 @@ describe('preview --against', () => {
         '**Pictures of the changed dashboards** in <code>pics</code>:\n\n| dashboard | pictures |\n|---|---|\n' +
           '| <code>workbook/revenue-overview</code> | ' +
           `${readdirSync(out)
+            .filter((f) => f.endsWith('.svg'))
             .sort()
             .map((f) => `<code>${f}</code>`)
             .join(', ')} |\n\n`,

@@ -152,7 +152,9 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
     const out = tempDir('wsc-svg-');
     const r = await runCli(['preview', '--dir', join(root, 'fixtures/example'), '--out', out]);
     expect(r.code).toBe(0);
-    const files = readdirSync(out).sort();
+    const files = readdirSync(out)
+      .filter((f) => f.endsWith('.svg'))
+      .sort();
     expect(files).toEqual([
       'customer-health.lg.svg',
       'revenue-overview.lg.svg',

@@ -87,14 +87,16 @@ describe('wsc preview --out: file names are the safe form of the slug', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const names = readdirSync(out).sort();
-    expect(names).toEqual([
-      'customer-health.lg.svg',
-      'pv-img-src-x-onerror-alert-1.lg.svg',
-      'revenue-overview.lg.svg',
-      'revenue-overview.sm.svg',
-      'sales-pipeline.lg.svg',
-    ]);
-    for (const n of names) expect(n).toMatch(/^[a-z0-9_-]+(\.[0-9a-f]+)?\.(lg|md|sm|xs)\.svg$/);
+    expect(names).toEqual(
+      [
+        'customer-health.lg',
+        'pv-img-src-x-onerror-alert-1.lg',
+        'revenue-overview.lg',
+        'revenue-overview.sm',
+        'sales-pipeline.lg',
+      ].flatMap((n) => [`${n}.png`, `${n}.svg`]),
+    );
+    for (const n of names) expect(n).toMatch(/^[a-z0-9_-]+(\.[0-9a-f]+)?\.(lg|md|sm|xs)\.(svg|png)$/);
     expect(r.stdout).toContain(`wrote ${join(out, 'pv-img-src-x-onerror-alert-1.lg.svg')}`);
   });
 
@@ -109,7 +111,9 @@ describe('wsc preview --out: file names are the safe form of the slug', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const names = readdirSync(out);
-    expect(names).toHaveLength(2);
-    for (const n of names) expect(n).toMatch(/^team-board\.[0-9a-f]{8}\.lg\.svg$/);
+    // Two pictures, each as SVG and PNG.
+    expect(names).toHaveLength(4);
+    for (const n of names) expect(n).toMatch(/^team-board\.[0-9a-f]{8}\.lg\.(svg|png)$/);
+    expect(new Set(names.map((n) => n.replace(/\.(svg|png)$/, ''))).size).toBe(2);
   });
 });

@@ -21,14 +21,49 @@ describe('wsc preview --out', () => {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(
-        ['customer-health.lg.svg', 'revenue-overview.lg.svg', 'revenue-overview.sm.svg', 'sales-pipeline.lg.svg']
+        ['customer-health.lg', 'revenue-overview.lg', 'revenue-overview.sm', 'sales-pipeline.lg']
+          .flatMap((f) => [`${f}.svg`, `${f}.png`])
           .map((f) => `wrote ${join(out, f)}\n`)
           .join(''),
       );
     }
-    for (const f of readdirSync(a)) expect(readFileSync(join(b, f), 'utf8')).toBe(readFileSync(join(a, f), 'utf8'));
+    for (const f of readdirSync(a)) expect(readFileSync(join(b, f))).toEqual(readFileSync(join(a, f)));
+    // No data without --with-data: the charts are boxes.
+    expect(readFileSync(join(a, 'revenue-overview.lg.svg'), 'utf8')).not.toContain('class="chart"');
     // Not even the embedded emulator's state: preview never reaches for a deployment.
     expect(existsSync(join(dir, '.wsc'))).toBe(false);
+  });
+
+  test("--with-data: the charts drawn with the environment's data, the same bytes on a second run", async () => {
+    const dir = copyFixture('example');
+    const [a, b] = [tempDir('wsc-svg-a-'), tempDir('wsc-svg-b-')];
+    for (const out of [a, b]) {
+      const r = await runCli(['preview', '--dir', dir, '--out', out, '--with-data'], { env: { WSC_TOKEN: undefined } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+    for (const f of readdirSync(a)) expect(readFileSync(join(b, f))).toEqual(readFileSync(join(a, f)));
+    const svg = readFileSync(join(a, 'revenue-overview.lg.svg'), 'utf8');
+    // The line, the KPI in its percent format, the bars and the table, each a picture in its card.
+    expect(svg.match(/<g class="chart"><svg /g)).toHaveLength(4);
+    expect(svg).toMatch(/>\d+\.\d%</);
+    // The embedded deployment's data comes from its model: no state file written.
+    expect(existsSync(join(dir, '.wsc'))).toBe(false);
+    expect(readFileSync(join(a, 'revenue-overview.lg.png')).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  test('--with-data without a token: the pictures drawn as boxes, and stderr says why (exit 0)', async () => {
+    const dir = copyFixture('example');
+    const out = tempDir('wsc-svg-');
+    const r = await runCli(['preview', '--dir', dir, '--out', out, '--with-data', '--env', 'production'], {
+      env: { WSC_TOKEN: undefined, WSC_PRODUCTION_TOKEN: undefined },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'wsc: the pictures are drawn without data: no connection to read data with: wsc.yaml:25:12: environment ' +
+        '`production` reads its token from ${env.WSC_PRODUCTION_TOKEN}, but WSC_PRODUCTION_TOKEN is not set.\n',
+    );
+    expect(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8')).not.toContain('class="chart"');
   });
 
   test('an invalid bundle: diagnostics with file:line:col on stderr, exit 3, the valid dashboards still drawn', async () => {

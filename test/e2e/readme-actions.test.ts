@@ -1,16 +1,16 @@
 // The README's GitHub Actions workflow, run as written: each `run:` step of
-// the plan job (a pull request), then of the apply job (a push to main), in
-// bash -e as Actions runs them, on a repository holding fixtures/example as
-// `dashboards/`, with the step's own `env:` (secrets given the emulator's
-// token). Only the host and deployment are redirected to an emulator
+// the plan job (a pull request; its wsc action's steps as helpers/action.ts
+// runs them, on a shallow checkout of a pull request branch), then of the
+// apply job (a push to main), in bash -e as Actions runs them, with the
+// step's own `env:` (secrets given the emulator's token). Only the host and deployment are redirected to an emulator
 // (WSC_BASE_URL, WSC_DEPLOYMENT_ID: production is deployment 1, staging 2),
 // `npx wsc` is the built CLI and `npm ci` is skipped; uses: steps are the
 // runner's.
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bash, fakeGitHub, repositories, runAction } from './helpers/action.js';
 import { cleanupTemp, ensureBuilt, root, tempDir, withEmulator } from './helpers/index.js';
 
 beforeAll(ensureBuilt, 180_000);
@@ -22,6 +22,7 @@ interface Step {
   id?: string;
   if?: string;
   env?: Record<string, string>;
+  with?: Record<string, unknown>;
 }
 interface Workflow {
   on: { pull_request: unknown; push: { branches: string[] }; schedule: { cron: string }[] };
@@ -33,16 +34,6 @@ function workflow(): Workflow {
   const at = readme.indexOf('\n### GitHub Actions\n');
   expect(at).toBeGreaterThan(-1);
   return parse(/```yaml\n([\s\S]*?)```/.exec(readme.slice(at))![1]!) as Workflow;
-}
-
-function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-e', '-c', script], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
-  });
 }
 
 describe("the README's GitHub Actions workflow", () => {
@@ -111,60 +102,74 @@ describe("the README's GitHub Actions workflow", () => {
     });
   }, 240_000);
 
-  test('runs as written: plan (exit 2 accepted), pictures, then apply to staging and production', async () => {
-    const repo = tempDir('wsc-actions-');
-    cpSync(join(root, 'fixtures/example'), join(repo, 'dashboards'), { recursive: true });
-    const summary = join(repo, 'step-summary.md');
+  test('runs as written: the action on the pull request (plan, pictures, one comment), then apply to staging and production', async () => {
+    const { checkout: repo } = repositories();
+    const gh = await fakeGitHub();
+    const event = join(tempDir('wsc-event-'), 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+    const summary = join(repo, '..', 'step-summary.md');
     writeFileSync(summary, '');
-    await withEmulator({}, async (emu) => {
-      for (const job of ['plan', 'apply']) {
-        for (const step of workflow().jobs[job]!.steps) {
-          if (step.run === undefined) {
-            expect(step.uses).toMatch(/^actions\/(checkout|setup-node|upload-artifact)@v4$/);
-            continue;
+    const secret = (v: string) => v.replace(/\$\{\{ secrets\.\w+ \}\}/, 'dev-token');
+    try {
+      await withEmulator({}, async (emu) => {
+        for (const job of ['plan', 'apply']) {
+          for (const step of workflow().jobs[job]!.steps) {
+            const deployment = /--env staging\b/.test(step.run ?? '') ? '2' : '1';
+            const base = {
+              GITHUB_STEP_SUMMARY: summary,
+              GITHUB_API_URL: gh.url,
+              GITHUB_SERVER_URL: 'http://127.0.0.1:9',
+              GITHUB_REPOSITORY: 'acme/dashboards',
+              GITHUB_EVENT_PATH: event,
+              WSC_BASE_URL: emu.url,
+              WSC_DEPLOYMENT_ID: deployment,
+            };
+            if (step.uses !== undefined && /^<owner>\/wsc@/.test(step.uses)) {
+              const inputs = Object.fromEntries(
+                Object.entries(step.with ?? {}).map(([k, v]) => [k, secret(String(v))]),
+              );
+              await runAction(repo, inputs, base);
+              continue;
+            }
+            if (step.run === undefined) {
+              expect(step.uses).toMatch(/^actions\/(checkout|setup-node|upload-artifact)@v4$/);
+              continue;
+            }
+            if (step.run.trim() === 'npm ci') continue;
+            const script = step.run.replaceAll('npx wsc ', `node ${join(root, 'bin/wsc.js')} `);
+            const env = {
+              ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, secret(v)])),
+              ...base,
+            };
+            const r = await bash(script, repo, env);
+            expect(r.code, `${job}: ${step.run}\n${r.out}`).toBe(0);
           }
-          if (step.run.trim() === 'npm ci') continue;
-          const script = step.run.replaceAll('npx wsc ', `node ${join(root, 'bin/wsc.js')} `);
-          const secrets = Object.fromEntries(
-            Object.entries(step.env ?? {}).map(([k, v]) => [k, v.replace(/\$\{\{ secrets\.\w+ \}\}/, 'dev-token')]),
-          );
-          const deployment = /--env staging\b/.test(step.run) ? '2' : '1';
-          const env = {
-            ...secrets,
-            GITHUB_STEP_SUMMARY: summary,
-            WSC_BASE_URL: emu.url,
-            WSC_DEPLOYMENT_ID: deployment,
-          };
-          const r = await bash(script, repo, env);
-          expect(r.code, `${job}: ${step.run}\n${r.out}`).toBe(0);
+          if (job !== 'plan') continue;
+          // The pull request: the markdown plan in the job summary and in one comment, with the pictures.
+          const md = readFileSync(summary, 'utf8');
+          expect(md).toContain('workbook/revenue-overview');
+          expect(gh.comments).toHaveLength(1);
+          const body = gh.comments[0]!.body;
+          expect(body).toContain('workbook/revenue-overview');
+          expect(body).toContain('/acme/dashboards/raw/wsc-pictures/pr-7/revenue-overview.lg.png)');
         }
-      }
-      // The plan job: a saved plan, the markdown plan in the job summary naming the pictures, the pictures.
-      const saved = JSON.parse(readFileSync(join(repo, 'plan.json'), 'utf8')) as {
-        environment: { name: string; deploymentId: number };
-        plan: { summary: { create: number } };
-      };
-      expect(saved.environment).toMatchObject({ name: 'production', deploymentId: 1 });
-      expect(saved.plan.summary.create).toBeGreaterThan(10);
-      const md = readFileSync(summary, 'utf8');
-      expect(md).toContain('workbook/revenue-overview');
-      expect(md).toMatch(/revenue-overview\.lg\.svg/);
-      const pictures = readdirSync(join(repo, 'dashboard-pictures'));
-      expect(pictures).toContain('revenue-overview.lg.svg');
-      // The apply job: both deployments hold the bundle, and a plan of each is now empty.
-      for (const [envName, deployment, secret] of [
-        ['staging', '2', 'WSC_STAGING_TOKEN'],
-        ['production', '1', 'WSC_PRODUCTION_TOKEN'],
-      ] as const) {
-        const r = await bash(
-          `node ${join(root, 'bin/wsc.js')} plan --dir dashboards --env ${envName} --detailed-exitcode`,
-          repo,
-          { [secret]: 'dev-token', WSC_BASE_URL: emu.url, WSC_DEPLOYMENT_ID: deployment },
-        );
-        expect(r.code, r.out).toBe(0);
-        expect(r.out).toContain('No changes.');
-      }
-      expect(existsSync(join(repo, 'dashboards/.wsc'))).toBe(false);
-    });
+        // The apply job: both deployments hold the bundle, and a plan of each is now empty.
+        for (const [envName, deployment, secretName] of [
+          ['staging', '2', 'WSC_STAGING_TOKEN'],
+          ['production', '1', 'WSC_PRODUCTION_TOKEN'],
+        ] as const) {
+          const r = await bash(
+            `node ${join(root, 'bin/wsc.js')} plan --dir dashboards --env ${envName} --detailed-exitcode`,
+            repo,
+            { [secretName]: 'dev-token', WSC_BASE_URL: emu.url, WSC_DEPLOYMENT_ID: deployment },
+          );
+          expect(r.code, r.out).toBe(0);
+          expect(r.out).toContain('No changes.');
+        }
+        expect(existsSync(join(repo, 'dashboards/.wsc'))).toBe(false);
+      });
+    } finally {
+      gh.close();
+    }
   }, 240_000);
 });

@@ -90,6 +90,33 @@ describe('a silent Core Data API costs the run its budget, not minutes', () => {
     }
   });
 
+  test('a planner that never answers: its questions end after the budget, warnings and no error (exit 0)', async () => {
+    const cube = await coreApiServer({
+      meta: { cubes: [{ name: 'subscriptions', measures: [{ name: 'subscriptions.arr', type: 'number' }] }] },
+      planner: 'silent',
+    });
+    try {
+      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
+        const hidden = GOOD.replace('subscriptions.arr]', 'subscriptions.arr]\n  dimensions: [subscriptions.id]');
+        const started = Date.now();
+        const r = await runCli(['plan', '--dir', writeFiles({ 'reports/g.yaml': hidden }), ...target(emu)], {
+          env: emulatorEnv,
+          spawn: true,
+        });
+        const ms = Date.now() - started;
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain(
+          '`subscriptions.id` is not public in the data model (primary keys are private unless `public: true`); ' +
+            "Cube's planner could not be asked (not asked within the time budget), so it may be a hidden member",
+        );
+        expect(cube.log.some((e) => e.path.endsWith('/v1/sql'))).toBe(true);
+        expect(ms).toBeLessThan(25_000);
+      });
+    } finally {
+      await cube.close();
+    }
+  });
+
   test('a content API failing (502) ends the run at once, whatever the model read is waiting for', async () => {
     const cube = await coreApiServer({ meta: { cubes: [] }, silentMeta: true });
     try {

@@ -22,13 +22,22 @@ describe('npm run try', () => {
     const out = `${r.stdout}${r.stderr}`;
     const lines = out.split('\n');
     expect(lines.length).toBeLessThan(150);
-    expect(lines.filter((l) => l.startsWith('$ wsc ')).map((l) => l.split(' --dir ')[0])).toEqual([
+    const commands = lines.filter((l) => l.startsWith('$ wsc ')).map((l) => l.split(' --dir ')[0]);
+    expect(commands.map((l) => l!.replace(/--out \S+/, '--out DIR'))).toEqual([
       '$ wsc validate',
       '$ wsc apply --compact --auto-approve',
       '$ wsc plan',
       '$ wsc apply --compact --auto-approve',
       '$ wsc plan --detailed-exitcode',
+      '$ wsc preview --out DIR --with-data',
     ]);
+    // It ends by naming one picture of the changed dashboard, drawn with data.
+    const png = /A picture with data: (\S+\.png) \(and its \.svg\)/.exec(out)?.[1];
+    expect(png, out.slice(-400)).toBeDefined();
+    expect(readFileSync(png!).subarray(1, 4).toString()).toBe('PNG');
+    const svg = readFileSync(png!.replace(/\.png$/, '.svg'), 'utf8');
+    expect(svg).toContain('<g class="chart"><svg ');
+    expect(svg).toContain('data-id="win-rate"');
     // The plan in full: the widget lines with their titles and places, and the map.
     expect(out).toMatch(
       /~ widget win-rate "Win rate this quarter" resized 6×4 → 6×3 {2}\(workbooks\/sales-pipeline\.yaml:\d+\)/,

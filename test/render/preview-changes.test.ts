@@ -152,6 +152,8 @@ const CASES: [string, W[], (svg: string) => void][] = [
       expect(g).toContain('data-change="config"');
       expect(g).toContain('class="card config"');
       expect(g).toContain('config.visualization');
+      // The badge says which member changed, not just "config".
+      expect(g).toContain('>visualization changed</text>');
       expect(svg).not.toContain('data-was=');
     },
   ],
@@ -218,5 +220,38 @@ describe('cards in the SVG say what they are', () => {
       [undefined, 'generic'],
     ];
     for (const [name, kind] of cases) expect(glyphOf(name), String(name)).toBe(kind);
+  });
+});
+
+/** Each `<text>` of the picture outside the charts' own pictures, as a box (12 px sans-serif, 7 px a character). */
+function labelBoxes(svg: string): { text: string; x: number; y: number; w: number }[] {
+  // The legend is laid out on its own line (translated groups); the charts' pictures are their own.
+  const outside = svg.replace(/<svg x=[\s\S]*?<\/svg>/g, '').replace(/<g class="legend">.*\n/, '');
+  return [...outside.matchAll(/<text\b([^>]*)>([\s\S]*?)<\/text>/g)].map((m) => {
+    const attr = (k: string) => Number(new RegExp(`\\b${k}="([-\\d.]+)"`).exec(m[1]!)?.[1] ?? NaN);
+    const text = m[2]!.replace(/<[^>]+>/g, '').replace(/&[a-z]+;/g, '&');
+    const anchor = /text-anchor="end"/.test(m[1]!);
+    const w = [...text].length * (/class="badge"/.test(m[1]!) ? 6 : 7);
+    return { text, x: anchor ? attr('x') - w : attr('x'), y: attr('y'), w };
+  });
+}
+
+describe('no two labels overlap', () => {
+  it('a removed widget under a moved one: its label goes under the grid, clear of the card now there', () => {
+    // `kpi` removed and `grain` moved (and grown) onto its place.
+    const after = base
+      .filter((w) => w['id'] !== 'kpi')
+      .map((w) => (w['id'] === 'grain' ? { ...w, position: { x: 8, y: 4, w: 4, h: 3 } } : w));
+    const svg = picture(after);
+    expect(group(svg, 'data-removed', 'kpi')).not.toContain('<text');
+    expect(svg).toMatch(
+      /data-removed-label="kpi"[^>]*>removed: CHART kpi · Net revenue retention \(the dashed red box at x 8, y 4, w 4, h 3\)/,
+    );
+    const boxes = labelBoxes(svg);
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1)) {
+        const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || Math.abs(a.y - b.y) >= 12;
+        expect(apart, `"${a.text}" and "${b.text}" overlap`).toBe(true);
+      }
   });
 });
