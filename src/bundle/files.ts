@@ -85,4 +85,3 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   await walk(root, '', 0);
   return { files, diagnostics };
 }
-

@@ -25,14 +25,9 @@ import { markChartChanges } from '../preview/report-changes.js';
 import { configure } from './configure.js';
 import type { PreviewOptions } from './options.js';
 import { interrupted, type CommandContext } from './context.js';
-import {
-  bundleAtRef,
-  envBaselines,
-  gitBaselines,
-  parseAgainst,
-  removeBundleCopy,
-  type Against,
-} from './preview-against.js';
+import { bundleAtRef, removeBundleCopy } from '../bundle/at-ref.js';
+import { gitBaselines, type Against } from '../preview/baselines.js';
+import { envBaselines, parseAgainst } from './preview-against.js';
 
 /** `--model FILE`: a `/v1/meta` answer, for the members' titles on the report cards. */
 async function readModel(file: string, ctx: CommandContext): Promise<ModelIndex> {
