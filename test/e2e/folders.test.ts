@@ -10,16 +10,8 @@ import { describe, expect, test } from 'vitest';
 import { requests, type SeedFolder, type SeedState } from '../../src/emulator/index.js';
 import { defaultSeed } from '../../src/emulator/seed.js';
 import { reportsIn, workbooksIn } from './helpers/bundles.js';
-import {
-  e2eSuite,
-  type Emulator,
-  emulatorEnv,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  writeFiles,
-} from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
 e2eSuite();
 

@@ -15,16 +15,8 @@ import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { runs } from '../helpers/property.js';
 import { api, pid, reportsIn, workbooksIn } from './helpers/bundles.js';
-import {
-  e2eSuite,
-  type Emulator,
-  emulatorEnv,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  writeFiles,
-} from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
 e2eSuite(600_000);
 
