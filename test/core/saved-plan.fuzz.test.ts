@@ -7,7 +7,7 @@
 // another kind, which `wsc apply` would report as an internal error.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildGraph } from '../../src/core/execute/graph.js';
+import { buildGraph } from '../../src/core/plan/graph.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { damageJson, jsonDamage } from '../helpers/json-damage.js';

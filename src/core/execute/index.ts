@@ -12,7 +12,7 @@ import { InternalError, isWscError, type SourcePos, type WscError } from '../../
 import type { ApiPort } from '../api-port.js';
 import { isDelete } from '../deletes.js';
 import type { Plan, PlannedRequest } from '../plan-model.js';
-import { buildGraph, type RequestGraph } from './graph.js';
+import { buildGraph, type RequestGraph } from '../plan/graph.js';
 import { trackPhases, type PhaseTracker } from './phases.js';
 import { makeSender, type Sent } from './send.js';
 import { emptyFolders, summarise } from './summary.js';

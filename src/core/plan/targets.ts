@@ -6,7 +6,7 @@
 // report's siblings, are left for another apply. Pure.
 import { closest } from '../../domain/suggest.js';
 import { UsageError } from '../../errors.js';
-import { buildGraph } from '../execute/graph.js';
+import { buildGraph } from './graph.js';
 import type { DesiredState } from '../model.js';
 import type { FieldChange, PlannedRequest, ResourceChange } from '../plan-model.js';
 import type { Planned } from './compare.js';
