@@ -92,7 +92,7 @@ export function refAddress(ref: { $report: string } | { $workbook: string }): st
 }
 
 /** Addresses of every reference a request still holds. */
-export function collectRefs(request: PlannedRequest): string[] {
+function collectRefs(request: PlannedRequest): string[] {
   const op = request.operation;
   if (op.op === 'createFolder') return isFolderRef(op.parentId) ? [`folder/${op.parentId.$folder}`] : [];
   if (!('body' in op)) return [];
