@@ -13,7 +13,15 @@ import type {
   SchemaOptions,
   ValidateOptions,
 } from './commands/options.js';
-import { MAX_LIST_BYTES, MAX_LIST_ITEMS, PAGE_SIZE, sizeText } from './defaults.js';
+import {
+  CONCURRENCY,
+  MAX_DELETES_FLOOR,
+  MAX_LIST_BYTES,
+  MAX_LIST_ITEMS,
+  MAX_RETRIES,
+  PAGE_SIZE,
+  sizeText,
+} from './defaults.js';
 import { parseBytes } from './env.js';
 import { processContext, type CommandContext, type ContextFactory } from './commands/context.js';
 import { withHelp } from './help.js';
@@ -36,7 +44,8 @@ function bytesFlag(value: string): number {
 }
 
 const MAX_DELETES_HELP =
-  'refuse a plan deleting more (default: the larger of 25 and a fifth of what the bundle recorded)';
+  `refuse a plan deleting more (default: the larger of ${MAX_DELETES_FLOOR} ` +
+  'and a fifth of what the bundle recorded)';
 
 /** `--ui-edits`: plan and apply. */
 function uiEditsOption(): Option {
@@ -73,8 +82,8 @@ function targetFlags(cmd: Command): Command {
 function connectionFlags(cmd: Command): Command {
   return cmd
     .option('--verbose', 'trace HTTP requests on stderr (token redacted)', false)
-    .option('--concurrency <n>', 'parallel requests', intArg(1, 64), 8)
-    .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), 6)
+    .option('--concurrency <n>', 'parallel requests', intArg(1, 64), CONCURRENCY)
+    .option('--max-retries <n>', 'retries of a retryable request', intArg(0, 20), MAX_RETRIES)
     .option(
       '--page-size <n>',
       `items per list page asked for (env: WSC_PAGE_SIZE; default ${PAGE_SIZE}, less if the server refuses)`,

@@ -14,6 +14,20 @@ export const MAX_LIST_ITEMS = 200_000;
  * under the per-answer cap, but pages without end of large items would otherwise hold memory without end.
  */
 export const MAX_LIST_BYTES = 512 * 1024 * 1024;
+/** Requests in flight at once (`--concurrency`). */
+export const CONCURRENCY = 8;
+/** Retries of one retryable request (`--max-retries`). */
+export const MAX_RETRIES = 6;
+/** Deletes an apply may plan without `--max-deletes`: at least this many ... */
+export const MAX_DELETES_FLOOR = 25;
+/** ... or this share of the resources recorded for the bundle (one in five), whichever is larger. */
+const MAX_DELETES_SHARE = 5;
+
+/** `--max-deletes` when not given: the larger of the floor and a fifth of the resources recorded. */
+export function defaultMaxDeletes(recorded: number): number {
+  return Math.max(MAX_DELETES_FLOOR, Math.ceil(recorded / MAX_DELETES_SHARE));
+}
+
 /** Seconds `wsc doctor` may take in all (`WSC_DOCTOR_TIMEOUT`). */
 export const DOCTOR_TIMEOUT_S = 45;
 

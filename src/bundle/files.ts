@@ -85,8 +85,3 @@ export async function discoverFiles(root: string): Promise<Discovery> {
   await walk(root, '', 0);
   return { files, diagnostics };
 }
-
-/** `p` is a directory, or a link to one. */
-export async function isDirectory(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
-}

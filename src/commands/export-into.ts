@@ -9,14 +9,17 @@ import { resolve } from 'node:path';
 import type { ExportOptions } from './options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { readFolderTree } from '../api/folders.js';
-import { discoverFiles, isDirectory } from '../bundle/files.js';
+import { isDirectory } from '../bundle-dir.js';
+import { discoverFiles } from '../bundle/files.js';
 import { DirSink } from '../bundle/write-files.js';
 import { exportDeployment } from '../core/export/index.js';
 import { bundleMatches, intoDecisions, MemorySink, placeExport } from '../core/export/into.js';
 import { normalizeSlug } from '../domain/wire.js';
 import { renderExportWarnings } from '../render/export.js';
 import type { CommandContext } from './context.js';
-import { editDocument, environmentAndBundle, liveAndPlan, mergeSides } from './export-only.js';
+import { environmentAndBundle, liveAndPlan } from './export-bundle.js';
+import { bundleDocuments } from '../bundle/documents.js';
+import { liveSides } from '../core/export/only.js';
 import { mergeJson, mergeLines } from '../render/export-merge.js';
 import { exportSourceOf } from './export-source.js';
 import { visible } from '../visible.js';
@@ -80,12 +83,13 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     const taken = new Set((await discoverFiles(root)).files.map((f) => f.rel.toLowerCase()));
     const placed = placeExport(sink.docs, matches, liveIndex, taken);
 
-    const sides = mergeSides(root, desired, live, changes, env.bundle);
+    const docs = bundleDocuments(root, desired);
+    const sides = { ...liveSides(live, changes, env.bundle), raw: docs.raw };
     const decided = intoDecisions(desired, changes, placed.managed, sides);
     const result: IntoResult = { updated: [], created: [], unchanged: decided.unchanged, notLive: decided.notLive };
     const lines: string[] = [];
     for (const e of decided.edits) {
-      editDocument(root, e);
+      docs.edit(e);
       result.updated.push(mergeJson(e.address, e.file, e.merge));
       lines.push(...mergeLines(e.address, e.file, e.merge, opts.into));
     }

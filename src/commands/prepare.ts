@@ -8,9 +8,10 @@ import { connect, type Connection } from '../api/connect.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, OwnershipContext } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
+import { deletesResource } from '../core/deletes.js';
 import { splitUnreadable } from '../core/plan/unreadable.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
-import { checkTargets, checkTargetsIn, targetableAddresses } from '../core/targets.js';
+import { checkTargets, checkTargetsIn, targetableAddresses } from '../core/plan/targets.js';
 import { UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { renderUnreadableWarnings } from '../render/unreadable.js';
@@ -61,7 +62,7 @@ export function checkOwnershipAddresses(
   if (!Array.isArray(overwriteUiEdits) || overwriteUiEdits.length === 0 || (plan === undefined && deferOverwrite)) {
     return;
   }
-  const deletes = (plan?.changes ?? []).filter((c) => c.requests.some((r) => r.phase === 5)).map((c) => c.address);
+  const deletes = (plan?.changes ?? []).filter(deletesResource).map((c) => c.address);
   checkTargets(overwriteUiEdits, [...known, ...deletes], '--overwrite-ui-edits');
 }
 

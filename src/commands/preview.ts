@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { MetaAnswer } from '../domain/data-model.js';
 import { indexModel, type ModelIndex } from '../core/semantic/model-index.js';
 import { join, resolve } from 'node:path';
-import { isDirectory } from '../bundle/files.js';
+import { requireBundleDir } from '../bundle-dir.js';
 import { loadBundle } from '../bundle/load.js';
 import type { DesiredState } from '../core/model.js';
-import { BundleError, ConfigError, EXIT, UsageError, WscError, type Diagnostic } from '../errors.js';
+import { BundleError, EXIT, UsageError, WscError, type Diagnostic } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import { refuseLink, writeOutFile } from '../out-file.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
@@ -25,14 +25,9 @@ import { markChartChanges } from '../preview/report-changes.js';
 import { configure } from './configure.js';
 import type { PreviewOptions } from './options.js';
 import { interrupted, type CommandContext } from './context.js';
-import {
-  bundleAtRef,
-  envBaselines,
-  gitBaselines,
-  parseAgainst,
-  removeBundleCopy,
-  type Against,
-} from './preview-against.js';
+import { bundleAtRef, removeBundleCopy } from '../bundle/at-ref.js';
+import { gitBaselines, type Against } from '../preview/baselines.js';
+import { envBaselines, parseAgainst } from './preview-against.js';
 
 /** `--model FILE`: a `/v1/meta` answer, for the members' titles on the report cards. */
 async function readModel(file: string, ctx: CommandContext): Promise<ModelIndex> {
@@ -100,11 +95,7 @@ async function previewLoader(
   ctx: CommandContext,
 ): Promise<{ load: Loader; close: () => Promise<void> }> {
   const dir = resolve(ctx.cwd, opts.dir);
-  if (!(await isDirectory(dir))) {
-    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, {
-      hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
-    });
-  }
+  await requireBundleDir(dir, opts.dir);
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
   const index = opts.model !== undefined ? await readModel(opts.model, ctx) : undefined;

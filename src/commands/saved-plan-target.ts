@@ -8,6 +8,7 @@ import { isAbsolute, resolve, sep } from 'node:path';
 import type { ApplyOptions } from './options.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { SavedPlan, SavedPlanEnvironment } from '../core/saved-plan.js';
+import { CONTROL_CHAR } from '../domain/unsafe-chars.js';
 import { UsageError } from '../errors.js';
 import { visible } from '../visible.js';
 import { configure } from './configure.js';
@@ -17,8 +18,7 @@ import type { CommandContext } from './context.js';
 export function savedPlanDir(saved: SavedPlan, opts: Pick<ApplyOptions, 'dir' | 'dirGiven'>, cwd: string): string {
   if (opts.dirGiven === true || saved.bundleDir === undefined) return resolve(cwd, opts.dir);
   const rel = saved.bundleDir;
-  // eslint-disable-next-line no-control-regex -- a control character in a path is refused
-  if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || /[\u0000-\u001f]/.test(rel)) {
+  if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || CONTROL_CHAR.test(rel)) {
     throw new UsageError(
       `The saved plan names the bundle directory ${visible(JSON.stringify(rel))}, outside the directory wsc runs in.`,
       {

@@ -2,10 +2,10 @@
 // diagnostics are the command's result, so they go to stdout.
 import { resolve } from 'node:path';
 import { countResources, loadBundle } from '../bundle/load.js';
-import { isDirectory } from '../bundle/files.js';
+import { requireBundleDir } from '../bundle-dir.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { DesiredState } from '../core/model.js';
-import { BundleError, ConfigError, EXIT, UsageError, type Diagnostic } from '../errors.js';
+import { BundleError, EXIT, UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics, renderValidateSummary, sortDiagnostics } from '../render/diagnostics.js';
 import type { ValidateOptions } from './options.js';
 import type { CommandContext } from './context.js';
@@ -29,11 +29,7 @@ export async function run(opts: ValidateOptions, ctx: CommandContext): Promise<n
   if (opts.output === 'markdown') throw new UsageError('`wsc validate` prints --output human or json.');
   endPhase('start-up');
   const dir = resolve(ctx.cwd, opts.dir);
-  if (!(await isDirectory(dir))) {
-    throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${opts.dir}`, {
-      hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
-    });
-  }
+  await requireBundleDir(dir, opts.dir);
   let diagnostics: Diagnostic[];
   let resources: ReturnType<typeof countResources>;
   try {

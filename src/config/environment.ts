@@ -2,10 +2,10 @@
 // flags and environment variables say (merged by config/resolve.ts, the one
 // entry point), then wsc.yaml, then the defaults.
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Settings } from '../env.js';
 import { BundleError, ConfigError } from '../errors.js';
+import { requireBundleDir } from '../bundle-dir.js';
 import { closest, listSome } from '../domain/suggest.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
@@ -111,15 +111,6 @@ export async function resolveEnvironment(input: EnvironmentInput): Promise<Resol
     vars,
   });
   return owned(env);
-}
-
-/** --dir (or the bundle a command reads) must exist: else no embedded state directory is made in its place. */
-async function requireBundleDir(dir: string): Promise<void> {
-  const st = await stat(dir).catch(() => undefined);
-  if (st?.isDirectory()) return;
-  throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${dir}`, {
-    hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
-  });
 }
 
 /** No wsc.yaml: the embedded environment, or the host the flags name. */

@@ -6,6 +6,7 @@
 // no longer holds (deletes). Read and compared only: nothing here writes.
 import type { DriftEntry, Plan, ResourceChange } from './plan-model.js';
 import { canonicalJson } from './canonical.js';
+import { deletesResource } from './deletes.js';
 import { DRAFT_PATH } from './ownership.js';
 import { partsDiffering, PUBLISHED } from './plan/drift.js';
 
@@ -47,7 +48,7 @@ function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftE
   if (rc.actions.includes('create')) {
     return [{ address: rc.address, field: WHOLE_RESOURCE, changed: 'unknown', apply, ...where }];
   }
-  if (rc.actions.includes('delete') || rc.requests.some((r) => r.phase === 5)) {
+  if (deletesResource(rc)) {
     const name = rc.was?.name;
     return [
       {

@@ -115,14 +115,21 @@ function integrity(r: Omit<OwnershipRecord, 'hash'> & { v?: number }): string {
   return sha(canonicalJson({ ...r, hash: undefined }));
 }
 
+/** A record's content, the one way it is put together (written or read): its optional parts only when present. */
+function recordContent(c: Omit<OwnershipRecord, 'hash'>): Omit<OwnershipRecord, 'hash'> {
+  const out: Omit<OwnershipRecord, 'hash'> = { bundle: c.bundle, fields: c.fields };
+  if (c.draft !== undefined) out.draft = c.draft;
+  if (c.name !== undefined) out.name = c.name;
+  if (c.file !== undefined) out.file = c.file;
+  if (c.of !== undefined) out.of = { ...c.of };
+  return out;
+}
+
 /** A record from its parts, hashed: the current format when it says what it is `of`, else the one before. */
 export function makeRecord(content: Omit<OwnershipRecord, 'hash'>): OwnershipRecord & { v: 2 | 3 } {
-  const v = content.of !== undefined ? 3 : 2;
-  const body: Omit<OwnershipRecord, 'hash'> & { v: 2 | 3 } = { bundle: content.bundle, fields: content.fields, v };
-  if (content.draft !== undefined) body.draft = content.draft;
-  if (content.name !== undefined) body.name = content.name;
-  if (content.file !== undefined) body.file = content.file;
-  if (content.of !== undefined) body.of = { ...content.of };
+  const v: 2 | 3 = content.of !== undefined ? 3 : 2;
+  const { bundle, fields, ...rest } = recordContent(content);
+  const body = { bundle, fields, v, ...rest };
   return { ...body, hash: integrity(body) };
 }
 
@@ -219,11 +226,15 @@ export function readRecord(obj: unknown): RecordState {
   if ((name !== undefined && typeof name !== 'string') || (file !== undefined && typeof file !== 'string')) {
     return { state: 'malformed', why: 'its name or file is not a string' };
   }
-  const record: OwnershipRecord = { bundle, hash, fields: { ...(fields as { [k: string]: string }) } };
-  if (parts !== undefined) record.draft = parts;
-  if (typeof name === 'string') record.name = name;
-  if (typeof file === 'string') record.file = file;
-  if (bound !== undefined) record.of = bound;
+  const content = recordContent({
+    bundle,
+    fields: { ...(fields as { [k: string]: string }) },
+    ...(parts !== undefined ? { draft: parts } : {}),
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof file === 'string' ? { file } : {}),
+    ...(bound !== undefined ? { of: bound } : {}),
+  });
+  const record: OwnershipRecord = { ...content, hash };
   const expected = integrity(v !== undefined ? { ...record, v } : { bundle, fields: record.fields });
   if (expected !== hash) return { state: 'malformed', why: 'its hash does not match its content' };
   return { state: 'record', record };

@@ -3,7 +3,7 @@
 // apply sends are always re-derived, and a file whose requests are not
 // exactly those (one added, widened, redirected or dropped) is refused.
 import { canonicalJson } from './canonical.js';
-import { buildGraph } from './execute/graph.js';
+import { buildGraph } from './plan/graph.js';
 import type { Plan, PlannedRequest } from './plan-model.js';
 
 /** At most this many differences are named; the count says the rest. */

@@ -3,7 +3,7 @@
 // holds a token: the environment is copied field by field, never spread.
 import * as z from 'zod';
 import { InternalError, UsageError } from '../errors.js';
-import { buildGraph } from './execute/graph.js';
+import { buildGraph } from './plan/graph.js';
 import type { Plan } from './plan-model.js';
 import type { PublicIdMode } from './model.js';
 

@@ -11,6 +11,8 @@
 // Creating `Finance[2]` where only one exists makes the second. A name that
 // itself ends in `[` digits `]` is written with `\[` (`Plan \[2]`).
 
+import { CONTROL_CHAR, CONTROL_OR_BIDI } from './unsafe-chars.js';
+
 /**
  * A parsed path: its segments from the root down, each in canonical text
  * (`segmentOf`): the escaped name, with `[n]` for the n-th twin (n ≥ 2).
@@ -112,7 +114,7 @@ export function parseFolderPath(text: string): FolderPath {
       throw new FolderPathError(`has a folder name longer than ${MAX_FOLDER_NAME} characters`);
     if (name === '.' || name === '..')
       throw new FolderPathError(`has the folder name \`${name}\`, which would be created literally, not climb a level`);
-    const hidden = UNSAFE_IN_NAME.exec(name);
+    const hidden = CONTROL_OR_BIDI.exec(name);
     if (hidden) {
       const what = CONTROL_CHAR.test(hidden[0]) ? 'a control character' : 'a direction override';
       throw new FolderPathError(`has a folder name holding ${what} (${codePoint(hidden[0])})`);
@@ -120,12 +122,6 @@ export function parseFolderPath(text: string): FolderPath {
     return segmentOf(name, nth);
   });
 }
-
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
-/** Control characters and marks that reorder text (overrides, embeddings, isolates): the name shown is not the name. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 function codePoint(ch: string): string {
   return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;

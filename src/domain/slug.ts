@@ -3,11 +3,10 @@
 // a slug in a bundle; `wsc export` gives a live workbook that holds one a safe
 // slug and an adopt block (the rename is planned, never done by export).
 
+import { CONTROL_CHAR } from './unsafe-chars.js';
+
 /** The longest slug wsc sends (a request path segment; far longer ones meet a 431 from the server). */
 export const MAX_SLUG_LENGTH = 200;
-
-// eslint-disable-next-line no-control-regex
-const SLUG_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export type SlugProblem = 'dots' | 'separator' | 'control' | 'length';
 
@@ -15,7 +14,7 @@ export type SlugProblem = 'dots' | 'separator' | 'control' | 'length';
 export function slugProblem(slug: string): SlugProblem | undefined {
   if (slug === '.' || slug === '..') return 'dots';
   if (/[/\\]/.test(slug)) return 'separator';
-  if (SLUG_CONTROL.test(slug)) return 'control';
+  if (CONTROL_CHAR.test(slug)) return 'control';
   if (slug.length > MAX_SLUG_LENGTH) return 'length';
   return undefined;
 }

@@ -12,13 +12,13 @@ import type { GridBox } from '../core/diff-model.js';
 import type { CardMarks, GridChanges, RemovedCard } from './changes.js';
 import type { CardChart } from './chart-types.js';
 import { GLYPHS } from './glyphs.js';
+import { CHAR, cut, fit, wrap, xml } from './svg-text.js';
 import type { PreviewCard, PreviewGrid, PreviewWorkbook } from './model.js';
 
 const HEADER = 32;
 const LEGEND = 24;
 const PAD = 4;
 const LINE = 16;
-const CHAR = 7; // average width of a 12px sans-serif character, for cutting text to a card
 
 const COLOURS = { added: '#16a34a', removed: '#dc2626', moved: '#d97706', config: '#2563eb', kept: '#7c3aed' };
 
@@ -41,28 +41,6 @@ const STYLE = [
   '.h{font-size:14px;font-weight:bold}',
   '.l{font-size:11px;fill:#374151}',
 ].join('');
-
-function xml(s: string): string {
-  // Characters XML 1.0 cannot hold at all are dropped; the rest escaped.
-  return s
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
-}
-
-/** `s` cut to `px` with `…` when it does not fit; `cut` says whether it was. */
-function fit(s: string, px: number): { text: string; cut: boolean } {
-  const n = Math.max(0, Math.floor(px / CHAR));
-  const chars = [...s];
-  if (chars.length <= n) return { text: s, cut: false };
-  return { text: n <= 1 ? '' : `${chars.slice(0, n - 1).join('')}…`, cut: true };
-}
-
-function cut(s: string, px: number): string {
-  return fit(s, px).text;
-}
 
 function num(n: number): string {
   return String(Math.round(n * 100) / 100);
@@ -125,24 +103,6 @@ function embed(svg: string, x: number, y: number, w: number, h: number): string 
     `<svg x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" viewBox="${view}" ` +
     `preserveAspectRatio="xMidYMid meet">${svg.slice(open[0].length)}`
   );
-}
-
-/** Words of `s` in lines of at most `px`, at most `max` lines (the last cut with `…`). */
-function wrap(s: string, px: number, max: number): string[] {
-  const n = Math.max(4, Math.floor(px / CHAR));
-  const lines: string[] = [];
-  let line = '';
-  for (const word of s.split(/\s+/)) {
-    if (line === '') line = word;
-    else if (line.length + 1 + word.length <= n) line += ` ${word}`;
-    else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  if (line !== '') lines.push(line);
-  if (lines.length <= max) return lines.map((l) => cut(l, px));
-  return [...lines.slice(0, max - 1).map((l) => cut(l, px)), cut(`${lines[max - 1]!}…`, px)];
 }
 
 /** One picture, or what stands in its place: Cube's refusal in red, why there is none in grey. */

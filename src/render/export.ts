@@ -59,6 +59,38 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
         : `Wrote wsc.yaml: environment ${f.environment}, token read from WSC_TOKEN (never stored).`,
   );
 
+  lines.push(...adoptionLines(s, style));
+  if (s.published.length > 0) {
+    lines.push(
+      '',
+      `${plural(s.published.length, 'workbook')} ${s.published.length === 1 ? 'is' : 'are'} published with the ` +
+        'draft as it is: written with `publish: true`.',
+    );
+  }
+  lines.push(...warningCounts(s.warnings, style));
+  if (f.stale.length > 0) {
+    lines.push(
+      '',
+      c.yellow(
+        `${plural(f.stale.length, 'file')} in ${f.outDir} ` +
+          `${f.stale.length === 1 ? 'was' : 'were'} not written by this export ` +
+          `and will be read as part of the bundle:`,
+      ),
+      ...cut(f.stale, visible),
+    );
+  }
+  lines.push(
+    '',
+    `Next: wsc plan --dir ` +
+      `${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The reports and workbooks export gave a publicId or a slug of their own, each with an adopt block. */
+function adoptionLines(s: ExportSummary, style: Style): string[] {
+  const { c } = style;
+  const lines: string[] = [];
   if (s.adoptions.length > 0) {
     lines.push(
       '',
@@ -112,48 +144,31 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       ),
     );
   }
-  if (s.published.length > 0) {
-    lines.push(
-      '',
-      `${plural(s.published.length, 'workbook')} ${s.published.length === 1 ? 'is' : 'are'} published with the ` +
-        'draft as it is: written with `publish: true`.',
-    );
-  }
-  if (s.warnings.length > 0) {
-    const byCode = new Map<string, number>();
-    for (const w of s.warnings) byCode.set(w.code, (byCode.get(w.code) ?? 0) + 1);
-    const label: Record<string, string> = {
-      'dangling-workbook': 'workbook ids kept as numbers (the workbook is not exported)',
-      'dangling-report': 'report ids kept as numbers (the report is not exported)',
-      'dangling-folder': 'folder ids kept as numbers (the folder cannot be named by path)',
-      'field-dropped': 'values left unmanaged (a bundle cannot hold them as they are)',
-      'per-deployment-ids': 'note on per-deployment publicIds',
-      'user-attributes-unreadable': 'user attributes not readable with this token (not exported)',
-      'report-id-kept': 'numbers in dashboards that look like report ids and were kept as they are',
-      'resource-skipped': 'resources not exported (the server sent values this version of wsc does not read)',
-      'publish-differs': 'published dashboards that differ from their draft (written without `publish: true`)',
-      'widget-named': 'widgets whose id was empty or repeated, given one (the next apply writes it)',
-    };
-    lines.push('', c.yellow(`${plural(s.warnings.length, 'warning')} (on stderr):`));
-    for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${label[code] ?? code}`);
-  }
-  if (f.stale.length > 0) {
-    lines.push(
-      '',
-      c.yellow(
-        `${plural(f.stale.length, 'file')} in ${f.outDir} ` +
-          `${f.stale.length === 1 ? 'was' : 'were'} not written by this export ` +
-          `and will be read as part of the bundle:`,
-      ),
-      ...cut(f.stale, visible),
-    );
-  }
-  lines.push(
-    '',
-    `Next: wsc plan --dir ` +
-      `${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`,
-  );
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+/** What each export warning code counts, in the summary on stdout. */
+const WARNING_LABELS: Record<string, string> = {
+  'dangling-workbook': 'workbook ids kept as numbers (the workbook is not exported)',
+  'dangling-report': 'report ids kept as numbers (the report is not exported)',
+  'dangling-folder': 'folder ids kept as numbers (the folder cannot be named by path)',
+  'field-dropped': 'values left unmanaged (a bundle cannot hold them as they are)',
+  'per-deployment-ids': 'note on per-deployment publicIds',
+  'user-attributes-unreadable': 'user attributes not readable with this token (not exported)',
+  'report-id-kept': 'numbers in dashboards that look like report ids and were kept as they are',
+  'resource-skipped': 'resources not exported (the server sent values this version of wsc does not read)',
+  'publish-differs': 'published dashboards that differ from their draft (written without `publish: true`)',
+  'widget-named': 'widgets whose id was empty or repeated, given one (the next apply writes it)',
+};
+
+/** The warnings (written on stderr) counted by kind. */
+function warningCounts(warnings: ExportSummary['warnings'], style: Style): string[] {
+  if (warnings.length === 0) return [];
+  const byCode = new Map<string, number>();
+  for (const w of warnings) byCode.set(w.code, (byCode.get(w.code) ?? 0) + 1);
+  const lines = ['', style.c.yellow(`${plural(warnings.length, 'warning')} (on stderr):`)];
+  for (const [code, n] of [...byCode].sort()) lines.push(`  ${n} ${WARNING_LABELS[code] ?? code}`);
+  return lines;
 }
 
 export function renderExportJson(s: ExportSummary, f: ExportRunFacts): string {

@@ -7,7 +7,8 @@ import type { FieldChange, Plan, ResourceChange, UnmanagedResource } from '../co
 import type { WidgetChange } from '../core/diff-model.js';
 import { hasCreateOnly, isShown } from '../core/plan/create-only.js';
 import { actionSymbol } from './plan-wording.js';
-import { isDelete, wasLine } from './plan-ownership.js';
+import { deletesResource } from '../core/deletes.js';
+import { wasLine } from './plan-ownership.js';
 import { plural } from './diagnostics.js';
 import { visible } from '../visible.js';
 
@@ -67,7 +68,7 @@ export function addressEntries(plan: Plan): AddressEntry[] {
     if (b !== undefined) marks.push(`! ${b.reason === 'ui-edit' ? 'edited outside wsc' : b.message}`);
     else if (rc.uiEdits !== undefined) marks.push('! edited outside wsc');
     if (hasCreateOnly(rc)) marks.push('cannot be changed by update');
-    const deleting = isDelete(rc);
+    const deleting = deletesResource(rc);
     if (deleting && rc.pos === undefined) marks.push('not in the bundle');
     const was = deleting ? wasLine(rc) : undefined;
     return {

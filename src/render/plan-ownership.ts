@@ -3,6 +3,7 @@
 // ways forward for its address, the UI edits kept, what a delete was, and the
 // prune lines under the summary.
 import type { Plan, ResourceChange } from '../core/plan-model.js';
+import { deletesResource } from '../core/deletes.js';
 import { visible } from '../visible.js';
 import { driftLines } from './plan-drift.js';
 
@@ -11,15 +12,10 @@ function exportOnlyCommand(address: string, dir = '.'): string {
   return `wsc export --only ${address} --into ${dir}`;
 }
 
-/** A planned delete, blocked or not. */
-export function isDelete(rc: ResourceChange): boolean {
-  return rc.actions.includes('delete') || rc.requests.some((r) => r.phase === 5);
-}
-
 /** What proceeds for a blocked resource, for its address: a sentence ending without a full stop. */
 export function waysForward(rc: ResourceChange, dir?: string): string {
   const b = rc.blocked;
-  const deleting = isDelete(rc);
+  const deleting = deletesResource(rc);
   if (b?.reason === 'other-bundle' || (b?.reason === 'other-resource' && !deleting)) {
     return `take it over with \`wsc apply ${b.flag}\`, or remove it from this bundle`;
   }
@@ -37,7 +33,7 @@ export function uiEditLines(rc: ResourceChange): string[] {
   const b = rc.blocked;
   if (b === undefined) return [];
   const mark = `! ${b.message}`;
-  if (!rc.actions.includes('blocked') && !isDelete(rc)) {
+  if (!rc.actions.includes('blocked') && !deletesResource(rc)) {
     return [mark, `the bundle's values win (${b.flag.split(' ')[0]})`];
   }
   // Its ways forward are said once, below the summary (ownershipLines), where a compact plan has them too.

@@ -33,18 +33,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
       ...(hint ? { hint } : {}),
     });
   };
-  // A misspelt key that is also a missing required key (`deployment` for
-  // `deploymentId`) is reported once, as the misspelling.
-  const suggested = new Set<string>();
-  for (const issue of issues) {
-    if (issue.code !== 'unrecognized_keys') continue;
-    const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
-    const known = knownKeysAt(ctx.schema, path);
-    for (const key of issue.keys) {
-      const near = closest(key, known);
-      if (near) suggested.add(JSON.stringify([...path, near]));
-    }
-  }
+  const suggested = suggestedKeys(issues, ctx);
   for (const issue of issues) {
     const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
     const key = JSON.stringify(path);
@@ -105,22 +94,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
       }
       case 'too_big':
       case 'too_small': {
-        const big = issue.code === 'too_big';
-        const limit = 'maximum' in issue ? issue.maximum : issue.minimum;
-        let msg: string;
-        if (issue.origin === 'string') {
-          const len = typeof value === 'string' ? value.length : 0;
-          msg = big
-            ? `${where}too long: ${len} characters, at most ${limit} allowed`
-            : Number(limit) <= 1
-              ? `${where}must not be empty`
-              : `${where}too short: at least ${limit} characters`;
-        } else if (issue.origin === 'array') {
-          msg = `${where}${big ? 'at most' : 'at least'} ${limit} items allowed`;
-        } else {
-          msg = `${where}must be ${big ? 'at most' : 'at least'} ${limit}, got ${describe(value)}`;
-        }
-        push(path, 'value', 'bad-value', msg);
+        push(path, 'value', 'bad-value', `${where}${rangeMessage(issue, value)}`);
         break;
       }
       case 'invalid_format':
@@ -131,6 +105,37 @@ export function issuesToDiagnostics(issues: readonly Issue[], ctx: IssueContext)
     }
   }
   return out;
+}
+
+/**
+ * The paths of keys a misspelt key is near (`deployment` for `deploymentId`): such a key, also missing, is
+ * reported once, as the misspelling.
+ */
+function suggestedKeys(issues: readonly Issue[], ctx: IssueContext): Set<string> {
+  const suggested = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+    const known = knownKeysAt(ctx.schema, path);
+    for (const key of issue.keys) {
+      const near = closest(key, known);
+      if (near) suggested.add(JSON.stringify([...path, near]));
+    }
+  }
+  return suggested;
+}
+
+/** A string's length, an array's items or a number out of their range, in words. */
+function rangeMessage(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, value: unknown): string {
+  const big = issue.code === 'too_big';
+  const limit = 'maximum' in issue ? issue.maximum : issue.minimum;
+  if (issue.origin === 'string') {
+    const len = typeof value === 'string' ? value.length : 0;
+    if (big) return `too long: ${len} characters, at most ${limit} allowed`;
+    return Number(limit) <= 1 ? 'must not be empty' : `too short: at least ${limit} characters`;
+  }
+  if (issue.origin === 'array') return `${big ? 'at most' : 'at least'} ${limit} items allowed`;
+  return `must be ${big ? 'at most' : 'at least'} ${limit}, got ${describe(value)}`;
 }
 
 function dotted(path: Path): string {

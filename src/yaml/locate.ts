@@ -6,7 +6,7 @@
 // "[object Object]"), each where it stands.
 import { createRequire } from 'node:module';
 import type { Document, Node, Pair } from 'yaml';
-import type { LineCol, NodePos, Path } from './positions.js';
+import { lineCols, type LineCol, type NodePos, type Path } from './positions.js';
 import { MAX_DEPTH } from './limits.js';
 
 export interface DocLocation {
@@ -39,15 +39,15 @@ const PLAIN_TAGS: ReadonlySet<string> = new Set([
 /** Every document of `text` by its index in the file (a document without content has none). */
 export function locate(text: string): (DocLocation | undefined)[] {
   const lib = library();
-  const lc = new lib.LineCounter();
   let docs: Document.Parsed[];
   try {
-    docs = lib.parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+    docs = lib.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
   } catch {
     // The parser recurses per nesting level; what js-yaml read, it may still refuse: no positions then.
     return [];
   }
-  const at = (offset: number): LineCol => lc.linePos(Math.max(0, Math.min(offset, text.length)));
+  const lineCol = lineCols(text);
+  const at = (offset: number): LineCol => lineCol(Math.max(0, Math.min(offset, text.length)));
   return docs.map((doc) => (doc.contents ? new Locator(lib, doc, text, at).run(doc.contents) : undefined));
 }
 

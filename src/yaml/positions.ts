@@ -111,8 +111,36 @@ function keyOf(path: Path): string {
   return JSON.stringify(path);
 }
 
+/**
+ * The one conversion of offsets in a file's text to 1-based lines and columns (every position wsc reports):
+ * a table of where lines start, asked by binary search, for the many nodes of a file.
+ */
+export function lineCols(text: string): (offset: number) => LineCol {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let [lo, hi] = [0, starts.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - starts[lo]! + 1 };
+  };
+}
+
 /** The line and column of `offset` in `text`. */
 export function lineColAt(text: string, offset: number): LineCol {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, col: offset - before.lastIndexOf('\n') };
+  return lineCols(text)(offset);
+}
+
+/** The offset of a 1-based line and column in `text` (lineColAt's inverse). */
+export function offsetAt(text: string, pos: LineCol): number {
+  let offset = 0;
+  for (let line = 1; line < pos.line; line++) {
+    const nl = text.indexOf('\n', offset);
+    if (nl === -1) return text.length;
+    offset = nl + 1;
+  }
+  return Math.min(text.length, offset + pos.col - 1);
 }

@@ -58,22 +58,7 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 }
 
 /** A valid wire Report (only what the zod schema requires, plus a few). */
-export function report(id: number, over: Record<string, unknown> = {}): Record<string, unknown> {
-  const owner = { id: 1, email: 'a@example.com' };
-  return {
-    id,
-    deploymentId: 1,
-    publicId: `r${String(id).padStart(11, '0')}`,
-    name: `Report ${id}`,
-    type: 'REPORT',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    userId: 1,
-    user: owner,
-    refreshedByUser: owner,
-    ...over,
-  };
-}
+export { wireReport as report } from '../helpers/wire.js';
 
 export function page(
   items: unknown[],

@@ -1,6 +1,8 @@
 // Small builders of desired and live objects for planner tests.
 import { WscError } from '../../src/errors.js';
+import { wireReport } from '../helpers/wire.js';
 import type { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
+import type { Plan, ResourceChange } from '../../src/core/plan-model.js';
 import type {
   DesiredReport,
   DesiredState,
@@ -9,8 +11,6 @@ import type {
   LiveState,
   PlanContext,
 } from '../../src/core/model.js';
-
-const owner = { id: 1, email: 'admin@example.com' };
 
 export function pos(file: string, line = 1) {
   return { file, line, col: 1 };
@@ -52,19 +52,7 @@ export function lWorkbook(id: number, slug: string | null, extra: Partial<Workbo
 }
 
 export function lReport(id: number, publicId: string, extra: Partial<Report> = {}): Report {
-  return {
-    id,
-    deploymentId: 1,
-    publicId,
-    name: `report ${id}`,
-    type: 'REPORT',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    userId: 1,
-    user: owner,
-    refreshedByUser: owner,
-    ...extra,
-  };
+  return wireReport(id, { publicId, name: `report ${id}`, ...extra }) as unknown as Report;
 }
 
 export function lAttr(id: number, name: string, extra: Partial<UserAttribute> = {}): UserAttribute {
@@ -92,4 +80,25 @@ export function errorOf(f: () => unknown): WscError {
     throw e;
   }
   throw new Error('expected an error');
+}
+
+/** A plan of these changes as the executor takes it: no counts in its summary, no fingerprints. */
+export function executablePlan(changes: ResourceChange[], over: Partial<Plan> = {}): Plan {
+  return {
+    formatVersion: 1,
+    environment: 't',
+    deploymentId: 1,
+    publicIds: 'as-is',
+    changes,
+    summary: {
+      create: 0,
+      update: 0,
+      adopt: 0,
+      publish: 0,
+      noop: 0,
+      unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
+    },
+    fingerprints: [],
+    ...over,
+  };
 }

@@ -10,6 +10,7 @@ import type { ApiPort } from '../../src/core/api-port.js';
 import type { Plan, PlannedRequest } from '../../src/core/plan-model.js';
 import { ApiError } from '../../src/errors.js';
 import { runs } from '../helpers/property.js';
+import { executablePlan } from './builders.js';
 
 interface Case {
   n: number;
@@ -37,12 +38,8 @@ const caseArb: fc.Arbitrary<Case> = fc.integer({ min: 1, max: 14 }).chain((n) =>
 const slug = (i: number) => `wb${i}`;
 
 function planOf(c: Case): Plan {
-  return {
-    formatVersion: 1,
-    environment: 't',
-    deploymentId: 1,
-    publicIds: 'as-is',
-    changes: Array.from({ length: c.n }, (_, i) => {
+  const p = executablePlan(
+    Array.from({ length: c.n }, (_, i) => {
       const req: PlannedRequest = {
         id: `r${i}`,
         address: `workbook/${slug(i)}`,
@@ -58,16 +55,9 @@ function planOf(c: Case): Plan {
         requests: [req],
       };
     }),
-    summary: {
-      create: c.n,
-      update: 0,
-      adopt: 0,
-      publish: 0,
-      noop: 0,
-      unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
-    },
-    fingerprints: [],
-  };
+  );
+  p.summary.create = c.n;
+  return p;
 }
 
 async function ticks(k: number) {

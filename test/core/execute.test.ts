@@ -8,6 +8,7 @@ import { execute, INTERRUPTED, type ApplyEvent } from '../../src/core/execute/in
 import type { ApiPort } from '../../src/core/api-port.js';
 import type { Plan, PlannedRequest, ResourceChange } from '../../src/core/plan-model.js';
 import { ApiError, InternalError, NetworkError } from '../../src/errors.js';
+import { executablePlan } from './builders.js';
 
 const DEP = 1;
 
@@ -151,23 +152,20 @@ function change(
   };
 }
 
+/** `n` independent report creates. */
+function reportCreates(n: number): ResourceChange[] {
+  return Array.from({ length: n }, (_, i) => {
+    const pid = `rep${String(i).padStart(9, '0')}`;
+    return change(
+      `report/${pid}`,
+      ['create'],
+      [req(`report/${pid}#create`, `report/${pid}`, 2, { op: 'createReport', body: { publicId: pid, name: pid } })],
+    );
+  });
+}
+
 function plan(changes: ResourceChange[]): Plan {
-  return {
-    formatVersion: 1,
-    environment: 'staging',
-    deploymentId: DEP,
-    publicIds: 'as-is',
-    changes,
-    summary: {
-      create: 0,
-      update: 0,
-      adopt: 0,
-      publish: 0,
-      noop: 0,
-      unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
-    },
-    fingerprints: [],
-  };
+  return executablePlan(changes, { environment: 'staging', deploymentId: DEP });
 }
 
 /** A new workbook whose dashboard charts a new report that lives in it, published. */
@@ -315,14 +313,7 @@ describe('execute: order and references', () => {
   });
 
   test('never runs more than `concurrency` requests at once, and does use the allowance', async () => {
-    const changes = Array.from({ length: 20 }, (_, i) => {
-      const pid = `rep${String(i).padStart(9, '0')}`;
-      return change(
-        `report/${pid}`,
-        ['create'],
-        [req(`report/${pid}#create`, `report/${pid}`, 2, { op: 'createReport', body: { publicId: pid, name: pid } })],
-      );
-    });
+    const changes = reportCreates(20);
     for (const concurrency of [1, 3, 8]) {
       const port = new FakePort(() => new Promise((r) => setTimeout(r, 2)));
       const result = await execute(plan(changes), port, { concurrency });
@@ -606,14 +597,7 @@ describe('execute: adopting into a publicId held in the same deployment', () => 
 
 describe('execute: interrupted', () => {
   test('no request starts after the abort; those in flight finish and count as applied; the rest are skipped as interrupted', async () => {
-    const changes = Array.from({ length: 20 }, (_, i) => {
-      const pid = `rep${String(i).padStart(9, '0')}`;
-      return change(
-        `report/${pid}`,
-        ['create'],
-        [req(`report/${pid}#create`, `report/${pid}`, 2, { op: 'createReport', body: { publicId: pid, name: pid } })],
-      );
-    });
+    const changes = reportCreates(20);
     const controller = new AbortController();
     let inFlightAtAbort = -1;
     const port = new FakePort(() => {

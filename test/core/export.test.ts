@@ -3,7 +3,7 @@
 // The invariant of export: a plan right after an export has nothing to
 // create or update (legacy reports only get adopted).
 import fc from 'fast-check';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -24,6 +24,7 @@ import { plan } from '../../src/core/plan/index.js';
 import { toYaml } from '../../src/bundle/write.js';
 import { ctx, lAttr, lReport, lWorkbook } from './builders.js';
 import { runs } from '../helpers/property.js';
+import { tree } from '../helpers/tree.js';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -56,20 +57,6 @@ function sourceOf(l: Live, pageSize = 3): ExportSource {
 }
 
 const OPTS: ExportOptions = { deploymentId: 1, workbooks: [], publicIds: 'as-is' };
-
-/** Every file under dir: relative path -> text. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else out[r] = readFileSync(join(dir, r), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
 
 async function exportTo(l: Live, opts: Partial<ExportOptions> = {}, pageSize = 3) {
   const dir = tmp();

@@ -9,8 +9,8 @@ import type { OwnershipContext } from '../../src/core/model.js';
 import { hasChanges, hasRequests, type Plan, type PlannedRequest } from '../../src/core/plan-model.js';
 import { fieldHash, recordFor, withRecord } from '../../src/core/ownership.js';
 import { plan } from '../../src/core/plan/index.js';
-import { defaultMaxDeletes } from '../../src/core/plan/prune.js';
-import { ctx, dReport, desired, dWorkbook, live, lReport, lWorkbook } from './builders.js';
+import { defaultMaxDeletes } from '../../src/defaults.js';
+import { ctx, dReport, desired, dWorkbook, executablePlan, live, lReport, lWorkbook } from './builders.js';
 
 const own = (extra: Partial<OwnershipContext> = {}): OwnershipContext => ({ bundle: 'team', prune: true, ...extra });
 const rec = (bundle: string, fields: Record<string, unknown>) =>
@@ -220,12 +220,8 @@ describe('prune', () => {
 
 describe('the executor', () => {
   function planOf(requests: PlannedRequest[]): Plan {
-    return {
-      formatVersion: 1,
-      environment: 't',
-      deploymentId: 1,
-      publicIds: 'as-is',
-      changes: requests.map((r) => ({
+    return executablePlan(
+      requests.map((r) => ({
         address: r.address,
         kind: 'report',
         actions: [r.phase === 5 ? 'delete' : 'update'],
@@ -233,16 +229,7 @@ describe('the executor', () => {
         requests: [r],
         liveId: 1,
       })),
-      summary: {
-        create: 0,
-        update: 0,
-        adopt: 0,
-        publish: 0,
-        noop: 0,
-        unmanaged: { workbooks: 0, reports: 0, userAttributes: 0 },
-      },
-      fingerprints: [],
-    };
+    );
   }
   function port(overrides: Partial<ApiPort>, calls: string[]): ApiPort {
     const no = () => Promise.reject(new Error('unexpected'));

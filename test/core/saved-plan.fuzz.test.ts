@@ -7,59 +7,22 @@
 // another kind, which `wsc apply` would report as an internal error.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildGraph } from '../../src/core/execute/graph.js';
-import { plan } from '../../src/core/plan/index.js';
+import { buildGraph } from '../../src/core/plan/graph.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { damageJson, jsonDamage } from '../helpers/json-damage.js';
-import { ctx, dAttr, desired, dReport, dWorkbook, lAttr, live, lReport, lWorkbook } from './builders.js';
+import { samplePlan } from '../render/plan-fixture.js';
 import { runs } from '../helpers/property.js';
 
 // Creates, updates, an adoption, a publish and a user attribute: requests of every kind, depending on each other.
-const p = plan(
-  desired({
-    workbooks: [
-      dWorkbook(
-        'sales',
-        {
-          name: 'Sales',
-          meta: {
-            dashboardDraft: {
-              widgets: [
-                {
-                  id: 'a',
-                  type: 'CHART',
-                  position: { x: 0, y: 0, w: 6, h: 4 },
-                  config: { reportId: { $report: 'revqZ1x8Kp0a' } },
-                },
-              ],
-            },
-          },
-        },
-        true,
-      ),
-      dWorkbook('ops', { name: 'Ops v2' }),
-    ],
-    reports: [
-      dReport('revqZ1x8Kp0a', { name: 'R', workbookId: { $workbook: 'sales' } }),
-      dReport('opsRpt000001', { name: 'Ops report', sqlQuery: 'select 2', workbookId: { $workbook: 'ops' } }),
-    ],
-    userAttributes: [dAttr('region', { displayName: 'Region' })],
-  }),
-  live({
-    workbooks: [lWorkbook(3, 'ops')],
-    reports: [lReport(9, 'opsRpt000001', { workbookId: 3, sqlQuery: 'select 1' })],
-    userAttributes: [lAttr(4, 'team')],
-  }),
-  ctx({ environment: 'staging', deploymentId: 12 }),
-);
+const p = samplePlan();
 const TEXT = serializeSavedPlan({
   wscVersion: '0.1.0',
   createdAt: '2026-11-23T08:00:00.000Z',
   environment: {
     name: 'staging',
     baseUrl: 'https://acme.example.com',
-    deploymentId: 12,
+    deploymentId: p.deploymentId,
     embedded: false,
     publicIds: 'as-is',
   },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan/index.js';
 import type { JsonValue } from '../../src/core/json.js';
-import { checkTargets, targetableAddresses } from '../../src/core/targets.js';
+import { checkTargets, targetableAddresses } from '../../src/core/plan/targets.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, errorOf, lAttr, live, lReport, lWorkbook } from './builders.js';
 
 const draft = (...reports: string[]): { [k: string]: JsonValue } => ({

@@ -2,13 +2,11 @@
 // any request, in the words of the flag that gave them: `--overwrite-ui-edits`
 // as `--target` is (exit 3, did you mean), `export --only` speaking of
 // `--only`. A hint that lists what exists lists ten and counts the rest.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { pid, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('--overwrite-ui-edits addresses', () => {
   test('an address the bundle does not hold: exit 3, did you mean, no request (apply and apply PLANFILE)', async () => {

@@ -3,15 +3,13 @@
 // publicId and one user attribute per name (slug upserts retry 409
 // upsert_branch_changed; a report or user attribute created by another run is
 // read back and taken as the one the file means).
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { requests } from '../../src/emulator/index.js';
 import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('concurrent pipelines', () => {
   test('four `wsc apply --auto-approve` at once all exit 0; exactly one workbook per slug, report per publicId, attribute per name', async () => {

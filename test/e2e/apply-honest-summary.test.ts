@@ -1,12 +1,10 @@
 // The apply summary says "re-running converges" only when every failure was
 // transient; failures of one cause are one message naming every resource.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('the apply summary is honest about re-running', () => {
   test('three reports whose publicIds another deployment uses: one message with three names, no false "converges"', async () => {

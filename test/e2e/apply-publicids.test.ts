@@ -1,16 +1,14 @@
 // publicIds are unique across an account. `publicIds: per-deployment` lets one
 // bundle go to two deployments of one account; `as-is` there fails with an
 // explanation. Adoption gives a UI-made report the bundle's publicId by PUT.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { livePublicId } from '../../src/core/publicid.js';
 import { defaultSeed, requests, writes } from '../../src/emulator/index.js';
 import { pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, emulatorEnv, runCli, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, withEmulator } from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const wscYaml = (url: string, mode: string) =>
   `environments:\n` +

@@ -2,15 +2,13 @@
 // upsert_branch_changed, 429 with Retry-After, 5xx), a 400 is sent once and
 // reported with its file, and a connection reset after the server committed
 // a report create never yields a duplicate (exactly once).
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { defaultSeed, requests, writes, type RequestLogEntry } from '../../src/emulator/index.js';
 import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const publicIdOf = (e: RequestLogEntry) => (e.requestBody as { publicId?: string } | undefined)?.publicId;
 

@@ -3,24 +3,13 @@
 // appeared since is refused (exit 1, each named) and nothing is written.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes, type RequestLogEntry } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  copyFixture,
-  ensureBuilt,
-  emulatorEnv,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-} from './helpers/index.js';
+import { copyFixture, e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 interface SavedRequest {
   operation: { op: string; slug?: string; reportId?: number; body?: { publicId?: string } };

@@ -1,14 +1,12 @@
 // What apply prints where: the plan and the result on stdout (so `wsc apply |
 // tee apply.log` keeps both), progress, waits and retries on stderr; and a
 // summary that says "partly failed" when some of it applied.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('apply streams', () => {
   test('stdout holds the plan then the result; progress and retries only on stderr', async () => {

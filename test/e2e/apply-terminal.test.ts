@@ -1,15 +1,13 @@
 // The built CLI on a real pseudo-terminal (util-linux `script`): apply shows
 // the plan, asks, reads the answer from the terminal, and shows a spinner per
 // phase. Skipped where `script` is not the util-linux one.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, withEmulator } from './helpers/index.js';
+import { e2eSuite, withEmulator } from './helpers/index.js';
 import { applyOnTerminal, hasScript } from './helpers/terminal.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe.skipIf(!hasScript)('apply on a terminal', () => {
   test('answering yes applies, with a spinner and a line per kind of request once its last one ended', async () => {

@@ -3,15 +3,13 @@
 // emulator's request log.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { requests, writes } from '../../src/emulator/index.js';
 import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, copyFixture, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
+import { copyFixture, e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('wsc apply', () => {
   test('applies to an empty deployment in dependency order; applying again sends no writes and the plan is empty', async () => {

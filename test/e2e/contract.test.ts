@@ -15,7 +15,7 @@
 // so the CI that does install Prism cannot pass without running the suite.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/listen.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, uiMadeSeed, type Emulator } from '../../src/emulator/index.js';
@@ -30,18 +30,6 @@ const sharedDataModelExcerpt = join(root, '../shared/api/cube-platform-data-mode
 const gate = contractGate(process.env, { prism: prismJs, description: excerpt });
 if (gate.missing && !gate.required) {
   console.warn(`contract.test.ts skipped: ${gate.missing} (WSC_REQUIRE_CONTRACT=1 makes this a failure)`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 describe('contract: the vendored API description', () => {

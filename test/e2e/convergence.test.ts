@@ -2,14 +2,12 @@
 // and a second apply sends nothing, for every kind, embedded and against a
 // server (issue 29, item 1: the example bundle with `bundle:` set planned
 // three ownership records after its first apply).
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { namedExample } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('with bundle: set, apply converges at once', () => {
   test('against a server: plan is empty and the second apply sends no request', async () => {

@@ -28,7 +28,8 @@ import { askSql, cubeContractModel, cubeQueries, verdict, type CubeQueryCase } f
 import { freePort } from '../helpers/listen.js';
 import { runs } from '../helpers/property.js';
 import { httpPlanner, queryArbitrary, wscVerdict } from '../helpers/semantic-queries.js';
-import { cleanupTemp, emulatorEnv, root, runCli, target, tempDir, writeFiles } from './helpers/index.js';
+import { verdictsDiffering } from './helpers/semantic-plan.js';
+import { cleanupTemp, root, runCli, tempDir, writeFiles } from './helpers/index.js';
 
 const dir = join(root, 'contract-cube');
 const gate = cubeContractGate(process.env, {
@@ -359,28 +360,12 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
 
   it('wsc plan against the real Cube refuses exactly the queries Cube refuses (or whose SQL the warehouse refuses)', async () => {
     const queries = cubeQueries().filter((c) => typeof c.query === 'object' && c.expect.status !== 500);
-    const files: Record<string, string> = {};
-    queries.forEach((c, i) => {
-      const id = `cq${String(i).padStart(10, '0')}`;
-      files[`reports/q${i}.yaml`] =
-        `# ${c.name}\nkind: Report\npublicId: ${id}\nname: q${i}\njsonQuery: ${JSON.stringify(JSON.stringify(c.query))}\n`;
-    });
     const e = await createEmulator({ cubeApiSecret: SECRET, coreDataApiUrl: cube.base });
     try {
-      const r = await runCli(['plan', '--dir', writeFiles(files), ...target(e), '--output', 'json'], {
-        env: emulatorEnv,
-      });
-      const plan = JSON.parse(r.stdout) as { semanticCheck: { status: string }; semanticIssues: { address: string }[] };
-      expect(plan.semanticCheck.status, r.stderr).toBe('checked');
-      const refused = new Set(plan.semanticIssues.map((i) => i.address));
       // Each query whose verdict differs: a false alarm (wsc refuses, Cube runs it) or a miss.
-      const wrong = queries.flatMap((c, i) => {
-        const cubeRefuses = c.expect.status !== 200 || c.failsInWarehouse === true;
-        const wscRefuses = refused.has(`report/cq${String(i).padStart(10, '0')}`);
-        return wscRefuses === cubeRefuses ? [] : [`${wscRefuses ? 'false alarm' : 'miss'}: ${c.name}`];
-      });
+      const { wrong, code } = await verdictsDiffering(queries, e);
       expect(wrong).toEqual(KNOWN_DISAGREEMENTS);
-      expect(r.code).toBe(3);
+      expect(code).toBe(3);
     } finally {
       await e.close();
     }

@@ -5,15 +5,13 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, reportsIn, workbooksIn } from './helpers/bundles.js';
-import { cleanupTemp, copyFixture, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { copyFixture, e2eSuite, runCli, target, withEmulator } from './helpers/index.js';
 import type { Emulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 function filesUnder(dir: string, base = dir): string[] {
   return readdirSync(dir)

@@ -8,15 +8,13 @@
 // the UI are both kept. The emulator is a real server; export never writes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, reportsIn, workbooksIn } from './helpers/bundles.js';
-import { cleanupTemp, copyFixture, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { copyFixture, e2eSuite, runCli, target, withEmulator } from './helpers/index.js';
 import type { Emulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const TOP = 'reports/top-accounts.yaml';
 const OVERVIEW = 'workbooks/revenue-overview.yaml';

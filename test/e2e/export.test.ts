@@ -18,6 +18,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { generateSeed, type Emulator, type SeedState } from '../../src/emulator/index.js';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { tree } from '../helpers/tree.js';
 
 afterAll(cleanupTemp);
 
@@ -62,20 +63,6 @@ function seed(): SeedState {
     { id: 2, name: 'Team/Name', type: 'string', description: 'hostile name' },
   ];
   return s;
-}
-
-/** Every file under dir: relative path -> text. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else out[r] = readFileSync(join(dir, r), 'utf8');
-    }
-  };
-  walk('');
-  return out;
 }
 
 function bundleOnly(t: Record<string, string>): Record<string, string> {

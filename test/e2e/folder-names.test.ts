@@ -5,12 +5,10 @@
 // with a Cyrillic `а`) is an error in validate, plan and apply (exit 3) with a
 // did-you-mean naming both, since it would be a second folder (issue 38,
 // item 6); a bundle that wants both says `folderLookAlikes: allow`.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
+import { describe, expect, test } from 'vitest';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const workbook = (slug: string, folder: string) =>
   `kind: Workbook\nslug: ${slug}\nname: ${slug}\nfolder: ${JSON.stringify(folder)}\n`;

@@ -6,25 +6,14 @@
 // two folders of one name: the lower id, with a warning naming both.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { requests, type SeedFolder, type SeedState } from '../../src/emulator/index.js';
 import { defaultSeed } from '../../src/emulator/seed.js';
 import { reportsIn, workbooksIn } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  writeFiles,
-  type Emulator,
-} from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const PID = (i: number) => `fold${String(i).padStart(8, '0')}`;
 

@@ -3,12 +3,10 @@
 // --out that cannot be written to (sysfs refuses new entries even to root,
 // so this runs as any user) stands for a read-only or full file system.
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { describe, expect, test } from 'vitest';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('file-system errors are user errors', () => {
   test.skipIf(!existsSync('/sys/kernel'))(

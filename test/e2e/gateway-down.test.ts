@@ -6,22 +6,11 @@
 // status, first and last address), not one line per request.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { bundleFiles, pid } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  withEmulator,
-  writeFiles,
-  type Emulator,
-} from './helpers/index.js';
+import { e2eSuite, type Emulator, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 180_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite(180_000);
 
 const BAD_GATEWAY =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n' +

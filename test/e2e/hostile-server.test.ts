@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
+import { wireReport } from '../helpers/wire.js';
 import { cleanupTemp, copyFixture, runCli } from './helpers/index.js';
 
 afterAll(cleanupTemp);
@@ -22,20 +23,8 @@ interface Req {
 }
 type Reply = (req: Req, res: ServerResponse, n: number) => void;
 
-const owner = { id: 1, email: 'a@example.com' };
-const report = (id: number, over: Record<string, unknown> = {}) => ({
-  id,
-  deploymentId: 1,
-  publicId: `h${String(id).padStart(11, '0')}`,
-  name: `Report ${id}`,
-  type: 'REPORT',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  userId: 1,
-  user: owner,
-  refreshedByUser: owner,
-  ...over,
-});
+const report = (id: number, over: Record<string, unknown> = {}) =>
+  wireReport(id, { publicId: `h${String(id).padStart(11, '0')}`, ...over });
 const empty = { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {

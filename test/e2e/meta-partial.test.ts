@@ -3,13 +3,11 @@
 // format (the emulator's PUT replaces meta, as the API may). Through a saved
 // plan too, whose fingerprint covers the live meta it started from.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { api, pid, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const file = `kind: Report\npublicId: ${pid(1)}\nname: R\nmeta:\n  chart: line\n`;
 

@@ -7,13 +7,11 @@
 // that cannot be resolved offline an error (exit 3).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
-import { cleanupTemp, copyFixture, ensureBuilt, runCli, target, withEmulator } from './helpers/index.js';
+import { copyFixture, e2eSuite, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 /** Replaces `from` by `to` in a file of `dir`; returns `file:line:col` of where `to` now starts. */
 function edit(dir: string, file: string, from: string, to: string): string {

@@ -4,22 +4,11 @@
 // warn and are shown visibly.
 import { chmodSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { pid } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  writeFiles,
-} from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const report = (i: number, meta = '') => `kind: Report\npublicId: ${pid(i)}\nname: R${i}\n${meta}`;
 const refTo = (i: number) => `meta:\n  drill: { $report: ${pid(i)} }\n`;

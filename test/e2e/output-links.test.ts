@@ -6,21 +6,10 @@
 // untouched and the link stays a link.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import {
-  cleanupTemp,
-  copyFixture,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-} from './helpers/index.js';
+import { describe, expect, test } from 'vitest';
+import { copyFixture, e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 /** A file outside the output directory, and a link to it planted at `at` (a dangling one when `dangling`). */
 function plant(at: string, dangling = false): { victim: string; check: () => void } {

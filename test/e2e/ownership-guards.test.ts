@@ -3,14 +3,12 @@
 // overwrite a UI edit, and a forged record never makes prune delete. The
 // built CLI against the emulator; outside edits made through its API as a
 // UI (or anyone with edit rights) would.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+import { e2eSuite, type Emulator, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const named = (bundle: string) => `bundle: ${bundle}\nenvironments:\n  test:\n    deploymentId: 1\n`;
 const cli = (args: string[], dir: string, emu: Emulator) =>

@@ -4,15 +4,13 @@
 // before any write. The way out for per-deployment bundles: the report's own
 // publicId in the adopt block, for that deployment.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { defaultSeed, writes, type Emulator } from '../../src/emulator/index.js';
 import { api, reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const wscYaml = (url: string, mode: string) =>
   `environments:\n  one: { baseUrl: "${url}", deploymentId: 1, publicIds: ${mode} }\n`;

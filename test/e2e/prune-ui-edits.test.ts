@@ -3,23 +3,12 @@
 // request log.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  type Emulator,
-} from './helpers/index.js';
+import { e2eSuite, type Emulator, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const named = (bundle: string, extra = '') =>
   `bundle: ${bundle}\nenvironments:\n  test:\n    deploymentId: 1\n${extra}`;

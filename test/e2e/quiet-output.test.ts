@@ -5,13 +5,11 @@
 // in a child process behind a real shell pipe; the emulator is a real server.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { namedExample } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, root, runCli, target, withEmulator } from './helpers/index.js';
+import { e2eSuite, root, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const launcher = join(root, 'bin/wsc.js');
 

@@ -9,15 +9,13 @@
 // charts re-pointed to the copies).
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { makeRecord, readRecord } from '../../src/core/ownership.js';
 import { api, bundleFiles, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+import { e2eSuite, type Emulator, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const DEP = '/api/v1/deployments/1';
 const named = `bundle: team-a\nenvironments:\n  test:\n    deploymentId: 1\n`;

@@ -5,15 +5,13 @@
 // hostile Core Data API or platform of the test suite in front where needed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { MetaAnswer } from '../../src/domain/data-model.js';
 import { coreApiServer } from '../helpers/core-api-server.js';
 import { hostilePlatform } from '../helpers/hostile-platform.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 60_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite(60_000);
 
 /** Members no one would name: a plan that compares each against the bundle's names in full hangs. */
 const TYPO =

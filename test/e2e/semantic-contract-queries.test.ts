@@ -7,7 +7,8 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { createEmulator } from '../../src/emulator/index.js';
 import { cubeContractModel, cubeQueries } from '../helpers/cube-queries.js';
-import { cleanupTemp, emulatorEnv, runCli, target, writeFiles } from './helpers/index.js';
+import { verdictsDiffering } from './helpers/semantic-plan.js';
+import { cleanupTemp } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
@@ -17,25 +18,9 @@ const MISSES: string[] = [];
 describe("wsc plan on the real Cube's recorded queries, against the emulator's planner", () => {
   test('no false alarm; the misses are the ones named', async () => {
     const queries = cubeQueries().filter((c) => typeof c.query === 'object' && c.expect.status !== 500);
-    const files: Record<string, string> = {};
-    queries.forEach((c, i) => {
-      const id = `cq${String(i).padStart(10, '0')}`;
-      files[`reports/q${i}.yaml`] =
-        `# ${c.name}\nkind: Report\npublicId: ${id}\nname: q${i}\njsonQuery: ${JSON.stringify(JSON.stringify(c.query))}\n`;
-    });
     const emu = await createEmulator({ port: 0, model: cubeContractModel() });
     try {
-      const r = await runCli(['plan', '--dir', writeFiles(files), ...target(emu), '--output', 'json'], {
-        env: emulatorEnv,
-      });
-      const plan = JSON.parse(r.stdout) as { semanticCheck: { status: string }; semanticIssues: { address: string }[] };
-      expect(plan.semanticCheck.status, r.stderr).toBe('checked');
-      const refused = new Set(plan.semanticIssues.map((i) => i.address));
-      const wrong = queries.flatMap((c, i) => {
-        const cubeRefuses = c.expect.status !== 200 || c.failsInWarehouse === true;
-        const wscRefuses = refused.has(`report/cq${String(i).padStart(10, '0')}`);
-        return wscRefuses === cubeRefuses ? [] : [`${wscRefuses ? 'false alarm' : 'miss'}: ${c.name}`];
-      });
+      const { wrong } = await verdictsDiffering(queries, emu);
       expect(wrong.filter((w) => w.startsWith('false alarm'))).toEqual([]);
       expect(wrong).toEqual(MISSES);
     } finally {

@@ -4,14 +4,12 @@
 // `script`) writes no escape sequence, the confirmation prompt included.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 import { applyOnTerminal, hasScript } from './helpers/terminal.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('a --dir that does not exist', () => {
   test.each([['plan'], ['apply', '--auto-approve'], ['export', '--out', 'OUT'], ['doctor']])(

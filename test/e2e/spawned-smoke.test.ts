@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateSeed } from '../../src/emulator/index.js';
 import { writeBundle } from './helpers/bundles.js';
+import type { CliResult, Emulator, EmulatorOptions } from './helpers/index.js';
 import {
   cleanupTemp,
   emulatorEnv,
@@ -17,9 +18,6 @@ import {
   target,
   tempDir,
   withEmulator,
-  type CliResult,
-  type Emulator,
-  type EmulatorOptions,
 } from './helpers/index.js';
 
 beforeAll(ensureBuilt, 180_000);

@@ -3,13 +3,11 @@
 // refused at validate, plan and apply (exit 3, the file and the variable
 // named, never the value), whatever the variable is called. Redaction would
 // show `***` in the plan while apply stored the token on the server.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { pid } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const COMMANDS = [['validate'], ['plan'], ['apply', '--auto-approve']];
 

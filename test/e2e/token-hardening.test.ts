@@ -5,22 +5,11 @@
 // prints or writes, also when the server echoes it back.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { api, pid, writeBundle } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  writeFiles,
-} from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const PAT = 'ghp_0123456789abcdefSECRET';
 

@@ -5,23 +5,12 @@
 // a saved plan keeps its policy, and `wsc drift` reads and compares only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  type Emulator,
-} from './helpers/index.js';
+import { e2eSuite, type Emulator, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const ADDR = `report/${pid(1)}`;
 const MRR = `kind: Report\npublicId: ${pid(1)}\nname: mrr\ntitle: Monthly recurring revenue\nsqlQuery: select 1\n`;

@@ -11,25 +11,14 @@
 //     sends nothing.
 // `npm test` runs a few cases; WSC_PROPERTY_RUNS scales them (docs/testing.md).
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { runs } from '../helpers/property.js';
 import { api, pid, reportsIn, workbooksIn } from './helpers/bundles.js';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  ensureBuilt,
-  runCli,
-  target,
-  tempDir,
-  withEmulator,
-  writeFiles,
-  type Emulator,
-} from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 600_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite(600_000);
 
 interface Bundle {
   titles: string[];

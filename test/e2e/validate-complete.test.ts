@@ -2,13 +2,11 @@
 // the bundle files' errors; a document with a schema error still takes part in
 // the cross-file checks; an unknown reference has the same (true) position in
 // plan and validate.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 describe('validate reports everything in one run', () => {
   test('an error in wsc.yaml (an environment not in use) and errors of the bundle files are all reported', async () => {

@@ -9,14 +9,12 @@
 // emulator is a real server.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, namedExample, workbooksIn } from './helpers/bundles.js';
-import { cleanupTemp, ensureBuilt, runCli, target, tempDir, withEmulator, type Emulator } from './helpers/index.js';
+import { e2eSuite, type Emulator, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
-vi.setConfig({ testTimeout: 120_000 });
-beforeAll(ensureBuilt, 180_000);
-afterAll(cleanupTemp);
+e2eSuite();
 
 const OVERVIEW = 'workbooks/revenue-overview.yaml';
 const ADDRESS = 'workbook/revenue-overview';

@@ -10,8 +10,9 @@
 import pLimit from 'p-limit';
 import { InternalError, isWscError, type SourcePos, type WscError } from '../../errors.js';
 import type { ApiPort } from '../api-port.js';
+import { isDelete } from '../deletes.js';
 import type { Plan, PlannedRequest } from '../plan-model.js';
-import { buildGraph, type RequestGraph } from './graph.js';
+import { buildGraph, type RequestGraph } from '../plan/graph.js';
 import { trackPhases, type PhaseTracker } from './phases.js';
 import { makeSender, type Sent } from './send.js';
 import { emptyFolders, summarise } from './summary.js';
@@ -85,7 +86,7 @@ function schedule(graph: RequestGraph, s: Scheduling): (req: PlannedRequest) => 
 
   let others: Promise<string | undefined> | undefined;
   const othersEnded = (): Promise<string | undefined> =>
-    (others ??= Promise.all(graph.requests.filter((r) => r.phase !== 5).map((r) => outcomeOf(r))).then((os) => {
+    (others ??= Promise.all(graph.requests.filter((r) => !isDelete(r)).map((r) => outcomeOf(r))).then((os) => {
       const notApplied = (o: Outcome) => o.status === 'failed' || (o.status === 'skipped' && o.reason === INTERRUPTED);
       const failed = os.filter(notApplied).length;
       if (failed === 0) return undefined;
@@ -114,7 +115,7 @@ function schedule(graph: RequestGraph, s: Scheduling): (req: PlannedRequest) => 
   const decide = async (req: PlannedRequest): Promise<Outcome> => {
     const refused = opts.refuse?.get(req.address);
     if (refused !== undefined) return skip(req, refused, true);
-    const barrier = req.phase === 5 ? await othersEnded() : undefined;
+    const barrier = isDelete(req) ? await othersEnded() : undefined;
     if (barrier !== undefined) return skip(req, barrier);
     const deps = graph.deps.get(req.id) ?? [];
     const depOutcomes = await Promise.all(deps.map((d) => outcomeOf(graph.byId.get(d)!)));

@@ -2,31 +2,8 @@
 // target is written by the same apply) are replaced by numeric ids just before
 // a request is sent. Bodies are walked deeply: a widget's config may hold a
 // reference at any depth.
-import { isFolderRef, type PlannedRequest } from '../plan-model.js';
 import { isRef } from '../model.js';
-import { collectRefs as refsIn } from '../refs.js';
-
-export function refAddress(ref: { $report: string } | { $workbook: string }): string {
-  return '$report' in ref ? `report/${ref.$report}` : `workbook/${ref.$workbook}`;
-}
-
-/** Addresses of every reference a request still holds. */
-export function collectRefs(request: PlannedRequest): string[] {
-  const op = request.operation;
-  if (op.op === 'createFolder') return isFolderRef(op.parentId) ? [`folder/${op.parentId.$folder}`] : [];
-  if (!('body' in op)) return [];
-  const refs = refsIn(op.body);
-  if (op.op === 'publishWorkbook') refsIn(op.workbook, refs);
-  // The record hashes values resolved like the body's.
-  const values = 'record' in op ? op.record?.values : undefined;
-  if (values !== undefined) refsIn(values, refs);
-  const found = new Set(refs.map(refAddress));
-  // A folder created by this apply: only ever in a body's `folderId` (or the record's).
-  for (const folderId of [(op.body as Record<string, unknown>)['folderId'], values?.['folderId']]) {
-    if (isFolderRef(folderId)) found.add(`folder/${folderId.$folder}`);
-  }
-  return [...found];
-}
+import { refAddress } from '../plan/graph.js';
 
 /** A bug: apply reports it as an internal error of the request. */
 export function unresolvedRef(address: string): Error {

@@ -11,7 +11,8 @@ import { createFolderOnce, folderIdOf, resolveFolderId } from './folder-create.j
 import { explainMove } from './folder-move.js';
 import { withCurrentDraft } from './draft-reread.js';
 import { matchesSent, publicIdRejected, publicIdTaken, type PublicIdContext } from './report-create.js';
-import { refAddress, resolveRefs, unresolvedRef } from './resolve.js';
+import { refAddress } from '../plan/graph.js';
+import { resolveRefs, unresolvedRef } from './resolve.js';
 import { createUserAttributeConverging } from './user-attribute-create.js';
 
 export interface Sent {

@@ -1,6 +1,7 @@
 // What a run did, from each request's outcome: the requests applied, failed
 // and skipped, one outcome per resource, the counts, and the folders left empty.
 import type { SourcePos } from '../../errors.js';
+import { isDelete } from '../deletes.js';
 import type { ActionKind, Plan, PlannedRequest, ResourceChange } from '../plan-model.js';
 import type { ApplyCounts, ApplyResult, Outcome, ResourceStatus } from './types.js';
 
@@ -88,7 +89,6 @@ function doneActions(
 ): { done: ActionKind[]; recovered: boolean } {
   const applied = (r: PlannedRequest) => byId.get(r.id)?.status === 'applied';
   const isPublish = (r: PlannedRequest) => r.operation.op === 'publishWorkbook';
-  const isDelete = (r: PlannedRequest) => r.operation.op === 'deleteReport' || r.operation.op === 'deleteWorkbook';
   const writes = change.requests.filter((r) => !isPublish(r) && !isDelete(r));
   const first = [...writes].sort((a, b) => a.phase - b.phase)[0];
   const all = (rs: PlannedRequest[]) => rs.length > 0 && rs.every(applied);

@@ -15,7 +15,7 @@ import { recordClaims } from './record-claims.js';
 import { planReport } from './report.js';
 import { planUserAttribute } from './user-attribute.js';
 import { planWorkbook } from './workbook.js';
-import { checkTargetsIn, selectTargets } from '../targets.js';
+import { checkTargetsIn, selectTargets } from './targets.js';
 
 function byAddress(a: { address: string }, b: { address: string }): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
@@ -56,6 +56,16 @@ function summarize(
   return s;
 }
 
+/** The ids of the live resources the bundle's are matched to. */
+function matchedIds(m: ReturnType<typeof match>): Record<'reports' | 'workbooks' | 'userAttributes', Set<number>> {
+  const ids = (found: Iterable<{ id: number } | undefined>) => new Set([...found].flatMap((o) => (o ? [o.id] : [])));
+  return {
+    reports: ids(m.reports.map((r) => r.live)),
+    workbooks: ids(m.workbooks.values()),
+    userAttributes: ids(m.userAttributes.values()),
+  };
+}
+
 export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): Plan {
   checkTargetsIn(bundle, ctx.targets);
   refuseManagedUnreadable(splitUnreadable(bundle, live, ctx));
@@ -71,11 +81,8 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     change: locateChanges(p.change, d),
   });
   const own = ctx.ownership;
-  const matchedIds = {
-    reports: new Set(m.reports.flatMap((r) => (r.live ? [r.live.id] : []))),
-    workbooks: new Set([...m.workbooks.values()].flatMap((w) => (w ? [w.id] : []))),
-  };
-  const claims = own && recordClaims(desired, live, matchedIds, own.bundle, ctx.deploymentId);
+  const matched = matchedIds(m);
+  const claims = own && recordClaims(desired, live, matched, own.bundle, ctx.deploymentId);
   const owning = (adopting: boolean) => ({
     own: own!,
     targets,
@@ -103,15 +110,10 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
     .sort(byAddress)
     .map((a) => located(planUserAttribute(a, m.userAttributes.get(a)), a));
 
-  const ids = (matched: Iterable<{ id: number } | undefined>) =>
-    new Set([...matched].flatMap((o) => (o ? [o.id] : [])));
-  const matchedWorkbooks = ids(m.workbooks.values());
-  const matchedReports = ids(m.reports.map((r) => r.live));
-  const matchedAttrs = ids(m.userAttributes.values());
   const left = {
-    workbooks: live.workbooks.filter((w) => !matchedWorkbooks.has(w.id)),
-    reports: live.reports.filter((r) => !matchedReports.has(r.id)),
-    userAttributes: live.userAttributes.filter((a) => !matchedAttrs.has(a.id)),
+    workbooks: live.workbooks.filter((w) => !matched.workbooks.has(w.id)),
+    reports: live.reports.filter((r) => !matched.reports.has(r.id)),
+    userAttributes: live.userAttributes.filter((a) => !matched.userAttributes.has(a.id)),
   };
 
   let pruned: ReturnType<typeof planPrune> | undefined;
@@ -120,8 +122,7 @@ export function plan(bundle: DesiredState, live: LiveState, ctx: PlanContext): P
       reports.filter((p) => p.change.liveId !== undefined).map((p) => [p.change.liveId!, p.change]),
     );
     const boards = dashboardsAfter(sortedWorkbooks, workbooks, m, live);
-    const kept = { reports: matchedReports, workbooks: matchedWorkbooks };
-    pruned = planPrune(live, kept, reportChanges, { ...own, claims: claims! }, boards);
+    pruned = planPrune(live, matched, reportChanges, { ...own, claims: claims! }, boards);
     // A resource of this bundle that it no longer holds is a delete (or a candidate), not an unmanaged one.
     const gone = pruned.gone;
     left.workbooks = left.workbooks.filter((w) => !gone.workbooks.has(w.id));

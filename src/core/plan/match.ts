@@ -55,6 +55,17 @@ function groupBy<T, K>(items: readonly T[], key: (t: T) => K | undefined): Map<K
 }
 
 export function match(desired: DesiredState, live: LiveState, ctx: PlanContext): Matches {
+  return {
+    ...matchWorkbooks(desired, live, ctx),
+    ...matchReports(desired, live, ctx),
+    userAttributes: matchUserAttributes(desired, live),
+  };
+}
+
+type WorkbookMatches = Pick<Matches, 'liveWorkbookById' | 'workbooks' | 'adoptedWorkbooks' | 'liveWorkbookBySlug'>;
+
+/** Each desired workbook's live one, by slug or by its adopt block; two live workbooks of one slug refused. */
+function matchWorkbooks(desired: DesiredState, live: LiveState, ctx: PlanContext): WorkbookMatches {
   const liveWorkbookBySlug = new Map<string, Workbook>();
   const sameSlug = new Map<string, Workbook[]>();
   for (const w of [...live.workbooks].sort((a, b) => a.id - b.id)) {
@@ -82,7 +93,15 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     if (target !== undefined) adoptedWorkbooks.add(w);
     workbooks.set(w, bySlug ?? target);
   }
+  return { liveWorkbookById, workbooks, adoptedWorkbooks, liveWorkbookBySlug };
+}
 
+/** Each desired report's live one, by its publicId in this deployment or by its adopt block. */
+function matchReports(
+  desired: DesiredState,
+  live: LiveState,
+  ctx: PlanContext,
+): Pick<Matches, 'reports' | 'reportsByBundleId' | 'liveReportsByPid'> {
   const liveReportsByPid = groupBy(live.reports, (r) => r.publicId ?? undefined);
   const liveReportById = new Map(live.reports.map((r) => [r.id, r]));
   const reports: ReportMatch[] = [];
@@ -127,7 +146,11 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
     reports.push(m);
     reportsByBundleId.set(d.publicId, m);
   }
+  return { reports, reportsByBundleId, liveReportsByPid };
+}
 
+/** Each desired user attribute's live one: by id when the file gives one, else by name (the lowest id). */
+function matchUserAttributes(desired: DesiredState, live: LiveState): Matches['userAttributes'] {
   const byId = new Map(live.userAttributes.map((a) => [a.id, a]));
   const byName = new Map<string, UserAttribute>();
   for (const a of [...live.userAttributes].sort((x, y) => x.id - y.id)) if (!byName.has(a.name)) byName.set(a.name, a);
@@ -147,17 +170,7 @@ export function match(desired: DesiredState, live: LiveState, ctx: PlanContext):
       userAttributes.set(a, byName.get(a.name));
     }
   }
-
-  return {
-    liveWorkbookById,
-    workbooks,
-    adoptedWorkbooks,
-    reports,
-    reportsByBundleId,
-    liveWorkbookBySlug,
-    liveReportsByPid,
-    userAttributes,
-  };
+  return userAttributes;
 }
 
 /** The live workbook a desired one adopts in this deployment, if its `adopt` block names one here. */

@@ -6,6 +6,8 @@
 // that nothing depends on what the API does with a deleted workbook's reports.
 import { normalizeSlug, type Report, type Workbook } from '../../domain/wire.js';
 import { WscError, EXIT } from '../../errors.js';
+import { defaultMaxDeletes } from '../../defaults.js';
+import { DELETE_PHASE } from '../deletes.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { LiveState, OwnershipContext } from '../model.js';
 import type { PlanPrune, ResourceChange } from '../plan-model.js';
@@ -25,11 +27,6 @@ type PruneContext = OwnershipContext & { claims: Claims };
 function namesBundle(o: Report | Workbook, own: PruneContext): boolean {
   const r = isObj(o.meta) ? o.meta[RECORD_KEY] : undefined;
   return isObj(r) && r['bundle'] === own.bundle && own.claims.of(o).state !== 'copy';
-}
-
-/** The default cap: a fifth of the resources recorded for the bundle, at least 25. */
-export function defaultMaxDeletes(recorded: number): number {
-  return Math.max(25, Math.ceil(recorded / 5));
 }
 
 function reportAddress(r: Report): string {
@@ -72,20 +69,7 @@ export function planPrune(
     prune.withheld = `the deployment's lists were read short of their count (${live.shortReads.join(', ')})`;
     return { planned: [], prune, gone };
   }
-  const max = own.maxDeletes ?? defaultMaxDeletes(recordedReports.length + recordedWorkbooks.length);
-  if (candidates > max) {
-    throw new WscError(
-      'too_many_deletes',
-      `The plan would delete ${candidates} resources recorded for bundle "${own.bundle}", ` +
-        `more than --max-deletes ${max}. Nothing was planned.`,
-      EXIT.failure,
-      {
-        hint:
-          'Check that the bundle directory and environment are the right ones; ' +
-          `if these deletes are intended, pass --max-deletes ${candidates}.`,
-      },
-    );
-  }
+  checkDeleteCap(candidates, recordedReports.length + recordedWorkbooks.length, own);
 
   // Never a report a dashboard still charts after this apply (the dashboards of workbooks this plan deletes
   // excepted): its chart would point at nothing.
@@ -99,20 +83,7 @@ export function planPrune(
   const charted = goneReports.flatMap((r) => whereCharted(r, after).map((where) => ({ report: r, where })));
   if (charted.length > 0) throw stillChartedError(charted);
 
-  const planned: Planned[] = [];
-  for (const r of goneReports) {
-    const address = reportAddress(r);
-    const rc: ResourceChange = {
-      address,
-      kind: 'report',
-      actions: ['delete'],
-      liveId: r.id,
-      ...(typeof r.publicId === 'string' ? { livePublicId: r.publicId } : {}),
-      changes: [],
-      requests: [request(address, 'delete', 5, { op: 'deleteReport', reportId: r.id })],
-    };
-    planned.push(deletion(rc, r, own));
-  }
+  const planned: Planned[] = goneReports.map((r) => reportDeletion(r, own));
   // A report moving to a workbook known only after apply: one is being created (a renamed slug, perhaps).
   const creatingWorkbook = [...reportChanges.values()].some((c) => typeof movesTo(c) === 'object');
   for (const w of goneWorkbooks) {
@@ -146,7 +117,7 @@ export function planPrune(
       actions: ['delete'],
       liveId: w.id,
       changes: [],
-      requests: [request(address, 'delete', 5, operation, [...dependsOn].sort())],
+      requests: [request(address, 'delete', DELETE_PHASE, operation, [...dependsOn].sort())],
     };
     if (creatingWorkbook || inside.length > 0) {
       rc.note =
@@ -156,6 +127,37 @@ export function planPrune(
     planned.push(deletion(rc, w, own));
   }
   return { planned, prune, gone };
+}
+
+/** --max-deletes (or its default, from the resources recorded for the bundle) against the deletes a plan would make. */
+function checkDeleteCap(candidates: number, recorded: number, own: PruneContext): void {
+  const max = own.maxDeletes ?? defaultMaxDeletes(recorded);
+  if (candidates <= max) return;
+  throw new WscError(
+    'too_many_deletes',
+    `The plan would delete ${candidates} resources recorded for bundle "${own.bundle}", ` +
+      `more than --max-deletes ${max}. Nothing was planned.`,
+    EXIT.failure,
+    {
+      hint:
+        'Check that the bundle directory and environment are the right ones; ' +
+        `if these deletes are intended, pass --max-deletes ${candidates}.`,
+    },
+  );
+}
+
+function reportDeletion(r: Report, own: PruneContext): Planned {
+  const address = reportAddress(r);
+  const rc: ResourceChange = {
+    address,
+    kind: 'report',
+    actions: ['delete'],
+    liveId: r.id,
+    ...(typeof r.publicId === 'string' ? { livePublicId: r.publicId } : {}),
+    changes: [],
+    requests: [request(address, 'delete', DELETE_PHASE, { op: 'deleteReport', reportId: r.id })],
+  };
+  return deletion(rc, r, own);
 }
 
 /**

@@ -13,6 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
 import { capturedContext, type Captured } from '../../../src/commands/context.js';
 import { runWsc } from '../../../src/main.js';
@@ -207,3 +208,13 @@ export function target(emu: { url: string }, deployment = 1): string[] {
 
 /** The environment that authenticates against an emulator started without a seed. */
 export const emulatorEnv = { WSC_TOKEN: 'dev-token' } as const;
+
+/**
+ * The set-up of an end-to-end file: generous time per test (CLIs on a busy
+ * machine), dist/ built once up front, temporary directories removed after.
+ */
+export function e2eSuite(testTimeout = 120_000): void {
+  vi.setConfig({ testTimeout });
+  beforeAll(ensureBuilt, 180_000);
+  afterAll(cleanupTemp);
+}

@@ -4,14 +4,14 @@
 // yet), never more of those resources than that: the workbook a targeted
 // report needs is created, but its dashboard and publish, which may chart the
 // report's siblings, are left for another apply. Pure.
-import { closest } from '../domain/suggest.js';
-import { UsageError } from '../errors.js';
-import { buildGraph } from './execute/graph.js';
-import type { DesiredState } from './model.js';
-import type { FieldChange, PlannedRequest, ResourceChange } from './plan-model.js';
-import type { Planned } from './plan/compare.js';
-import { folderAddress } from './plan/folder.js';
-import { managedPaths } from './plan/ownership.js';
+import { closest } from '../../domain/suggest.js';
+import { UsageError } from '../../errors.js';
+import { buildGraph } from './graph.js';
+import type { DesiredState } from '../model.js';
+import type { FieldChange, PlannedRequest, ResourceChange } from '../plan-model.js';
+import type { Planned } from './compare.js';
+import { folderAddress } from './folder.js';
+import { managedPaths } from './ownership.js';
 
 /** Every address `--target` may name, known from the bundle alone (before anything is read). */
 export function targetableAddresses(desired: DesiredState): string[] {

@@ -4,8 +4,8 @@
 // waits for earlier-phase requests of the same resource, and for the request
 // that produces each id its body still refers to symbolically.
 import { InternalError, type SourcePos } from '../../errors.js';
-import type { Plan, PlannedRequest } from '../plan-model.js';
-import { collectRefs } from './resolve.js';
+import { isFolderRef, type Plan, type PlannedRequest } from '../plan-model.js';
+import { collectRefs as refsIn } from '../refs.js';
 
 export interface RequestGraph {
   /** Requests in plan order. */
@@ -85,4 +85,26 @@ function assertAcyclic(requests: PlannedRequest[], deps: Map<string, string[]>):
     state.set(id, 'done');
   };
   for (const r of requests) visit(r.id, []);
+}
+
+export function refAddress(ref: { $report: string } | { $workbook: string }): string {
+  return '$report' in ref ? `report/${ref.$report}` : `workbook/${ref.$workbook}`;
+}
+
+/** Addresses of every reference a request still holds. */
+function collectRefs(request: PlannedRequest): string[] {
+  const op = request.operation;
+  if (op.op === 'createFolder') return isFolderRef(op.parentId) ? [`folder/${op.parentId.$folder}`] : [];
+  if (!('body' in op)) return [];
+  const refs = refsIn(op.body);
+  if (op.op === 'publishWorkbook') refsIn(op.workbook, refs);
+  // The record hashes values resolved like the body's.
+  const values = 'record' in op ? op.record?.values : undefined;
+  if (values !== undefined) refsIn(values, refs);
+  const found = new Set(refs.map(refAddress));
+  // A folder created by this apply: only ever in a body's `folderId` (or the record's).
+  for (const folderId of [(op.body as Record<string, unknown>)['folderId'], values?.['folderId']]) {
+    if (isFolderRef(folderId)) found.add(`folder/${folderId.$folder}`);
+  }
+  return [...found];
 }

@@ -1,0 +1,19 @@
+// The one check that the bundle directory is there, before a command reads it
+// or makes anything in its place (an embedded environment's state directory):
+// `wsc validate`, `preview`, the environment's resolution and the loader ask
+// here, so the message and its hint are the same from every command.
+import { stat } from 'node:fs/promises';
+import { ConfigError } from './errors.js';
+
+/** `p` is a directory, or a link to one. */
+export async function isDirectory(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** Refuses a bundle directory that is not there (`bundle_dir_missing`); `shown` is how the message names it. */
+export async function requireBundleDir(dir: string, shown: string = dir): Promise<void> {
+  if (await isDirectory(dir)) return;
+  throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${shown}`, {
+    hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
+  });
+}
