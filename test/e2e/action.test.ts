@@ -218,18 +218,29 @@ describe('the GitHub Action (action.yml)', () => {
     expect(run.logs['result']).toContain('wsc plan exited 5: see the pull request comment');
   }, 240_000);
 
-  test('a plan refused with a plan printed (exit 3: a member the data model lacks): posted, then exit 3', async () => {
-    const { run, comments } = await failingRun((bundle) => {
-      replaceIn(
-        join(bundle, 'reports/arr-by-region.yaml'),
-        'measures: [subscriptions.arr]',
-        'measures: [subscriptions.nope]',
+  test.each([
+    ['environment', 'env:production'],
+    ['base', 'git:origin/main'],
+  ])(
+    'a plan refused with a plan printed (exit 3: a member the data model lacks; pictures-against: %s): posted, then exit 3',
+    async (picturesAgainst, against) => {
+      const { run, comments } = await failingRun(
+        (bundle) => {
+          replaceIn(
+            join(bundle, 'reports/arr-by-region.yaml'),
+            'measures: [subscriptions.arr]',
+            'measures: [subscriptions.nope]',
+          );
+          return Promise.resolve();
+        },
+        { 'pictures-against': picturesAgainst },
       );
-      return Promise.resolve();
-    });
-    expect(run.outputs['plan']).toEqual({ 'exit-code': '3', against: 'env:production' });
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain('subscriptions.nope');
-    expect(run.failed).toEqual({ step: 'result', code: 3 });
-  }, 240_000);
+      expect(run.outputs['plan']).toEqual({ 'exit-code': '3', against });
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toContain('subscriptions.nope');
+      expect(comments[0]!.body).toContain(`against \`${against}\``);
+      expect(run.failed).toEqual({ step: 'result', code: 3 });
+    },
+    240_000,
+  );
 });
