@@ -34,7 +34,7 @@ function picturesSection() {
   const url = env('WSC_PICTURES_URL');
   if (url)
     for (const f of files) out += `<details open><summary>${f}</summary>\n\n![${f}](${url}/${f})\n\n</details>\n`;
-  else out += 'Named in the plan above (PNG, and SVG beside).\n';
+  else out += `${files.map((f) => `- \`${f}\``).join('\n')}\n\n(PNG, and SVG beside.)\n`;
   const artifact = env('WSC_ARTIFACT_URL');
   if (artifact) out += `\nAll pictures, SVG and PNG: [the dashboard-pictures artifact](${artifact}).\n`;
   return out;

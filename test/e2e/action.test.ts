@@ -3,7 +3,8 @@
 // runner.temp, the outputs earlier steps wrote), against the emulator (the host and deployment redirected
 // with WSC_BASE_URL and WSC_DEPLOYMENT_ID, as the README workflow test does), a git origin on disk and a
 // GitHub API on loopback that records the comments. The checkout is shallow, as actions/checkout leaves it:
-// the pictures are the plan's, against the environment, so no base branch is needed. A plan that blocks
+// the pictures are the plan's, against the environment, so no base branch is needed — unless
+// `pictures-against: base`, when the action fetches the base itself and draws against it. A plan that blocks
 // (exit 5) or refuses with a plan printed (exit 3) is posted, then the action fails with its code.
 // The install step (npm ci in the action's directory) and upload-artifact (the runner's) are the only
 // steps not run.
@@ -64,7 +65,7 @@ describe('the GitHub Action (action.yml)', () => {
         };
         const first = await runAction(checkout, inputs, base);
         expect(first.failed).toBeUndefined();
-        expect(first.outputs['plan']).toEqual({ 'exit-code': '2' });
+        expect(first.outputs['plan']).toEqual({ 'exit-code': '2', against: 'env:production' });
         // The pictures: the changed dashboard only, SVG and PNG, drawn with data, the change badged.
         const pics = join(first.temp, 'dashboard-pictures');
         expect(readdirSync(pics).sort()).toEqual([
@@ -104,8 +105,64 @@ describe('the GitHub Action (action.yml)', () => {
     }
   }, 240_000);
 
+  test('pictures-against: base: fetches the base branch itself on a shallow checkout and draws what the pull request changes against it', async () => {
+    const { checkout } = repositories();
+    // The shallow checkout has no origin/main: `--against git:origin/main` would fail without the fetch.
+    expect(() => git(checkout, 'rev-parse', '--verify', '-q', 'origin/main')).toThrow();
+    const gh = await fakeGitHub();
+    const event = join(tempDir('wsc-event-'), 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+    try {
+      await withEmulator({}, async (emu) => {
+        const base = {
+          GITHUB_API_URL: gh.url,
+          GITHUB_SERVER_URL: 'http://127.0.0.1:9',
+          GITHUB_REPOSITORY: 'acme/dashboards',
+          GITHUB_EVENT_PATH: event,
+          WSC_BASE_URL: emu.url,
+          WSC_DEPLOYMENT_ID: '1',
+        };
+        // Production is empty: against it every dashboard is new; against the base, one visualization changed.
+        const inputs = {
+          environment: 'production',
+          token: 'dev-token',
+          'token-variable': 'WSC_PRODUCTION_TOKEN',
+          'pictures-against': 'base',
+        };
+        const run = await runAction(checkout, inputs, base);
+        expect(run.outputs['plan']).toEqual({ 'exit-code': '2', against: 'git:origin/main' });
+        // The action fetched the base: origin/main is main's commit in the origin.
+        expect(git(checkout, 'rev-parse', 'origin/main')).toBe(
+          git(checkout, 'ls-remote', 'origin', 'refs/heads/main').split('\t')[0] + '\n',
+        );
+        const pics = join(run.temp, 'dashboard-pictures');
+        expect(readdirSync(pics).sort()).toEqual([
+          'revenue-overview.lg.png',
+          'revenue-overview.lg.svg',
+          'revenue-overview.sm.png',
+          'revenue-overview.sm.svg',
+        ]);
+        expect(readFileSync(join(pics, 'revenue-overview.lg.svg'), 'utf8')).toContain('>visualization table → bar<');
+        expect(gh.comments).toHaveLength(1);
+        const body = gh.comments[0]!.body;
+        expect(body).toContain('**Pictures of the changed dashboards** (against `git:origin/main`)');
+        expect(body).toContain('- `revenue-overview.lg.png`\n- `revenue-overview.sm.png`\n');
+        expect(body).toContain('(http://127.0.0.1:9/artifacts/1)');
+      });
+    } finally {
+      gh.close();
+    }
+  }, 240_000);
+
+  test('pictures-against: anything else is refused before planning', async () => {
+    const { run, comments } = await failingRun(() => Promise.resolve(), { 'pictures-against': 'main' });
+    expect(run.failed).toEqual({ step: 'plan', code: 1 });
+    expect(run.logs['plan']).toContain("pictures-against: environment or base, not 'main'");
+    expect(comments).toHaveLength(0);
+  }, 240_000);
+
   /** The action run on a pull request whose plan `edit` makes fail; the run, the comments. */
-  async function failingRun(edit: (bundle: string, emu: Emulator) => Promise<void>) {
+  async function failingRun(edit: (bundle: string, emu: Emulator) => Promise<void>, more: Record<string, string> = {}) {
     const { checkout } = repositories();
     const gh = await fakeGitHub();
     const event = join(tempDir('wsc-event-'), 'event.json');
@@ -121,7 +178,12 @@ describe('the GitHub Action (action.yml)', () => {
           WSC_BASE_URL: emu.url,
           WSC_DEPLOYMENT_ID: '1',
         };
-        const inputs = { environment: 'production', token: 'dev-token', 'token-variable': 'WSC_PRODUCTION_TOKEN' };
+        const inputs = {
+          environment: 'production',
+          token: 'dev-token',
+          'token-variable': 'WSC_PRODUCTION_TOKEN',
+          ...more,
+        };
         const run = await runAction(checkout, inputs, base, { mayFail: true });
         return { run, comments: [...gh.comments] };
       });
@@ -149,25 +211,36 @@ describe('the GitHub Action (action.yml)', () => {
       expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${r.id}`, { title: 'Edited' })).status).toBe(200);
       replaceIn(join(bundle, 'reports/arr-by-region.yaml'), 'title: ARR by region', 'title: ARR per region');
     });
-    expect(run.outputs['plan']).toEqual({ 'exit-code': '5' });
+    expect(run.outputs['plan']).toEqual({ 'exit-code': '5', against: 'env:production' });
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain('| blocked | 1 |');
     expect(run.failed).toEqual({ step: 'result', code: 5 });
     expect(run.logs['result']).toContain('wsc plan exited 5: see the pull request comment');
   }, 240_000);
 
-  test('a plan refused with a plan printed (exit 3: a member the data model lacks): posted, then exit 3', async () => {
-    const { run, comments } = await failingRun((bundle) => {
-      replaceIn(
-        join(bundle, 'reports/arr-by-region.yaml'),
-        'measures: [subscriptions.arr]',
-        'measures: [subscriptions.nope]',
+  test.each([
+    ['environment', 'env:production'],
+    ['base', 'git:origin/main'],
+  ])(
+    'a plan refused with a plan printed (exit 3: a member the data model lacks; pictures-against: %s): posted, then exit 3',
+    async (picturesAgainst, against) => {
+      const { run, comments } = await failingRun(
+        (bundle) => {
+          replaceIn(
+            join(bundle, 'reports/arr-by-region.yaml'),
+            'measures: [subscriptions.arr]',
+            'measures: [subscriptions.nope]',
+          );
+          return Promise.resolve();
+        },
+        { 'pictures-against': picturesAgainst },
       );
-      return Promise.resolve();
-    });
-    expect(run.outputs['plan']).toEqual({ 'exit-code': '3' });
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain('subscriptions.nope');
-    expect(run.failed).toEqual({ step: 'result', code: 3 });
-  }, 240_000);
+      expect(run.outputs['plan']).toEqual({ 'exit-code': '3', against });
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toContain('subscriptions.nope');
+      expect(comments[0]!.body).toContain(`against \`${against}\``);
+      expect(run.failed).toEqual({ step: 'result', code: 3 });
+    },
+    240_000,
+  );
 });

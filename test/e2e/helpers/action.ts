@@ -118,11 +118,17 @@ export async function runAction(
   { mayFail = false }: { mayFail?: boolean } = {},
 ) {
   const temp = tempDir('wsc-runner-');
-  const inputs = {
-    ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
+  // The `github` context the defaults read: a pull request into main, the job's token.
+  const github: Record<string, string> = { base_ref: 'main', token: 'gh-token' };
+  const fromGithub = (s: string) =>
+    s.replace(/\$\{\{\s*github\.(\w+)\s*\}\}/g, (_, k: string) => {
+      expect(github, `a github context value this test does not fill: ${k}`).toHaveProperty(k);
+      return github[k]!;
+    });
+  const inputs: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, fromGithub(v.default ?? '')])),
     ...given,
   };
-  inputs['github-token'] = given['github-token'] ?? 'gh-token';
   const outputs: Record<string, Record<string, string>> = {
     upload: { 'artifact-url': `${base['GITHUB_SERVER_URL']}/artifacts/1` },
   };
@@ -138,9 +144,9 @@ export async function runAction(
   const logs: Record<string, string> = {};
   for (const step of action.runs.steps) {
     if (step.if !== undefined) {
-      const m = /^inputs\.([\w-]+) != ''$/.exec(step.if);
+      const m = /^inputs\.([\w-]+) (==|!=) '([^']*)'$/.exec(step.if);
       expect(m, `a condition this test reads: ${step.if}`).not.toBeNull();
-      if (inputs[m![1]!] === '') continue;
+      if ((inputs[m![1]!] === m![3]) !== (m![2] === '==')) continue;
     }
     if (step.id === 'install') {
       expect(step.run).toBe('cd "$GITHUB_ACTION_PATH" && npm ci --no-audit --no-fund');
