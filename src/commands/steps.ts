@@ -1,11 +1,12 @@
 // The path from flags to a planned change, one function per step:
-// environment (configure.ts) → bundle (validBundle) → connect (api/connect.ts,
-// with connection.ts's options) → read (readLive) → plan (planOf). plan,
-// apply, apply PLANFILE, export --into/--only, doctor and preview --against
-// compose these; none spells a step out itself.
+// environment (configure.ts) → bundle (validBundle, or bundleOf for every
+// diagnostic) → connect (api/connect.ts, with connection.ts's options) → read
+// (readLive) → plan (planOf). plan, apply, apply PLANFILE, export
+// --into/--only, doctor, preview --against and validate (which stops before
+// connecting) compose these; none spells a step out itself.
 import type { Connection } from '../api/connect.js';
 import { hintsFor, readLiveState, type LiveHints } from '../api/live.js';
-import { loadValidBundle } from '../bundle/load.js';
+import { loadBundle, loadValidBundle, type LoadOptions, type LoadResult } from '../bundle/load.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, PlanContext } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -18,18 +19,48 @@ export interface Bundle {
   warnings: Diagnostic[];
 }
 
+/** How the bundle at a path is read in the environment (`anyRefs`, `strict`: see validBundle and bundleOf). */
+function loadOptions(env: ResolvedEnvironment, ctx: CommandContext, o: { anyRefs?: boolean; strict?: boolean }) {
+  const opts: LoadOptions = {
+    vars: env.vars,
+    env: ctx.settings.variables,
+    mayHoldUnknownRefs: o.anyRefs === true || env.mayHoldUnknownRefs,
+    tokenVariables: env.tokenVariables,
+    ...(env.folderLookAlikes !== undefined ? { folderLookAlikes: env.folderLookAlikes } : {}),
+  };
+  if (o.strict !== undefined) opts.strict = o.strict;
+  return opts;
+}
+
 /**
  * The bundle at `dir` with the environment's variables, valid or a
  * BundleError (exit 3). `anyRefs`: a reference outside the bundle is only
  * warned of whatever the environment (export updates a bundle in place).
  */
 export function validBundle(dir: string, env: ResolvedEnvironment, ctx: CommandContext, anyRefs = false) {
-  return loadValidBundle(dir, {
-    vars: env.vars,
+  return loadValidBundle(dir, loadOptions(env, ctx, { anyRefs }));
+}
+
+/**
+ * The bundle at `dir` with every diagnostic, valid or not (validate's result). `strict`: a reference outside
+ * the bundle is an error whatever the environment.
+ */
+export function bundleOf(dir: string, env: ResolvedEnvironment, ctx: CommandContext, strict: boolean) {
+  return loadBundle(dir, loadOptions(env, ctx, { strict }));
+}
+
+/**
+ * The bundle at `dir` when wsc.yaml is invalid, so that no environment is known: its `vars` are taken as
+ * defined, a reference outside the bundle only warned of (unless `strict`), folder paths alike only warned of.
+ */
+export function bundleWithoutEnvironment(dir: string, ctx: CommandContext, strict: boolean): Promise<LoadResult> {
+  return loadBundle(dir, {
+    vars: {},
+    varsUnknown: true,
     env: ctx.settings.variables,
-    mayHoldUnknownRefs: anyRefs || env.mayHoldUnknownRefs,
-    tokenVariables: env.tokenVariables,
-    ...(env.folderLookAlikes !== undefined ? { folderLookAlikes: env.folderLookAlikes } : {}),
+    mayHoldUnknownRefs: true,
+    strict,
+    folderLookAlikes: 'allow',
   });
 }
 
