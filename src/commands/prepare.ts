@@ -6,13 +6,13 @@
 import { resolve } from 'node:path';
 import { connect, type Connection } from '../api/connect.js';
 import type { ResolvedEnvironment } from '../config/types.js';
-import type { DesiredState, LiveState, OwnershipContext } from '../core/model.js';
+import type { DesiredState, LiveState } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
-import { deletesResource } from '../core/deletes.js';
 import { splitUnreadable } from '../core/plan/unreadable.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
-import { checkTargets, checkTargetsIn, targetableAddresses } from '../core/plan/targets.js';
-import { UsageError, type Diagnostic } from '../errors.js';
+import { checkTargetsIn } from '../core/plan/targets.js';
+import { checkOwnershipAddresses, ownershipOf, requireBundleName } from '../core/plan/ownership-flags.js';
+import type { Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { renderUnreadableWarnings } from '../render/unreadable.js';
 import { endPhase } from '../timings.js';
@@ -34,38 +34,6 @@ export interface Prepared {
   semantic: SemanticOutcome;
 }
 
-/** `--overwrite-ui-edits` and `--take-over` (apply only) as the planner takes them. */
-export function overridesOf(opts: PlanOptions | ApplyOptions): Pick<OwnershipContext, 'overwrite' | 'takeOver'> {
-  const out: Pick<OwnershipContext, 'overwrite' | 'takeOver'> = {};
-  const { overwriteUiEdits: o, takeOver } = opts as ApplyOptions;
-  if (o === true) out.overwrite = true;
-  else if (Array.isArray(o) && o.length > 0) out.overwrite = [...o];
-  if (takeOver !== undefined && takeOver.length > 0) out.takeOver = [...takeOver];
-  return out;
-}
-
-/**
- * `--overwrite-ui-edits` and `--take-over` addresses must name a resource of the bundle (exit 3, did you mean);
- * an overwrite may also name a delete of `plan`. Before the plan (none given), the overwrite addresses are
- * left for later when `deferOverwrite` (prune is on).
- */
-export function checkOwnershipAddresses(
-  desired: DesiredState,
-  opts: PlanOptions | ApplyOptions,
-  deferOverwrite: boolean,
-  plan?: Plan,
-): void {
-  const { overwriteUiEdits, takeOver } = opts as ApplyOptions;
-  if (overwriteUiEdits === undefined && takeOver === undefined) return;
-  const known = targetableAddresses(desired);
-  if (plan === undefined && takeOver !== undefined) checkTargets(takeOver, known, '--take-over');
-  if (!Array.isArray(overwriteUiEdits) || overwriteUiEdits.length === 0 || (plan === undefined && deferOverwrite)) {
-    return;
-  }
-  const deletes = (plan?.changes ?? []).filter(deletesResource).map((c) => c.address);
-  checkTargets(overwriteUiEdits, [...known, ...deletes], '--overwrite-ui-edits');
-}
-
 /**
  * The bundle at `dir`, valid, and the addresses the run names in it: an invalid bundle, an unknown --target and
  * an unknown --overwrite-ui-edits or --take-over address stop here, before any connection (exit 3, nothing
@@ -81,33 +49,6 @@ export async function checkedBundle(
   if (run.targets.length > 0) checkTargetsIn(bundle.desired, run.targets);
   checkOwnershipAddresses(bundle.desired, run.opts, run.pruning);
   return bundle;
-}
-
-function requireBundleName(opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): void {
-  if (env.bundle !== undefined) return;
-  if (opts.uiEdits !== undefined) {
-    throw new UsageError("--ui-edits needs the bundle's name: wsc tells an edit made outside wsc by its record.", {
-      code: 'bundle_name_required',
-      hint:
-        'Add `bundle: <name>` at the top of wsc.yaml and apply once. Without it there is no record, and apply ' +
-        "writes the bundle's value over every field that differs (as --ui-edits revert).",
-    });
-  }
-  if (opts.prune !== true) return;
-  throw new UsageError("--prune needs the bundle's name: wsc deletes only what carries it in its ownership record.", {
-    code: 'bundle_name_required',
-    hint:
-      "Add `bundle: <name>` at the top of wsc.yaml (for example the repository's name) and apply once, " +
-      "so that what wsc writes is recorded as this bundle's.",
-  });
-}
-
-function ownershipOf(bundle: string, opts: PlanOptions | ApplyOptions, env: ResolvedEnvironment): OwnershipContext {
-  const own: OwnershipContext = { bundle, prune: opts.prune === true || env.prune === true, ...overridesOf(opts) };
-  const uiEdits = opts.uiEdits ?? env.uiEdits;
-  if (uiEdits !== undefined) own.uiEdits = uiEdits;
-  if (opts.maxDeletes !== undefined) own.maxDeletes = opts.maxDeletes;
-  return own;
 }
 
 /**
