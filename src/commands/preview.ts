@@ -5,21 +5,16 @@
 // committed; env:<name>: the live deployment, read once and only read).
 // Nothing else is read from the API and nothing is ever written to it:
 // --env only picks the variables for interpolation.
-import { readFile } from 'node:fs/promises';
-import { MetaAnswer } from '../domain/data-model.js';
-import { indexModel, type ModelIndex } from '../core/semantic/model-index.js';
 import { join, resolve } from 'node:path';
 import { requireBundleDir } from '../bundle-dir.js';
-import { loadBundle } from '../bundle/load.js';
 import type { DesiredState } from '../core/model.js';
-import { BundleError, EXIT, UsageError, WscError, type Diagnostic } from '../errors.js';
-import { makeDirectory } from '../make-dir.js';
-import { refuseLink, writeOutFile } from '../out-file.js';
+import { BundleError, EXIT, UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { markChanges, previewModel, type PreviewModel } from '../preview/model.js';
 import { startPreviewServer } from '../preview/server.js';
-import { dashboardSvgs } from '../preview/svg-files.js';
-import { pngOf } from '../preview/png.js';
+import { readModelFile } from '../preview/model-file.js';
+import { pictureFiles, writePictures } from '../preview/picture-files.js';
+import { loadBundle } from '../bundle/load.js';
 import { dataPlan } from './preview-data.js';
 import { markChartChanges } from '../preview/report-changes.js';
 import { configure } from './configure.js';
@@ -28,24 +23,6 @@ import { interrupted, type CommandContext } from './context.js';
 import { bundleAtRef, removeBundleCopy } from '../bundle/at-ref.js';
 import { gitBaselines, type Against } from '../preview/baselines.js';
 import { envBaselines, parseAgainst } from './preview-against.js';
-
-/** `--model FILE`: a `/v1/meta` answer, for the members' titles on the report cards. */
-async function readModel(file: string, ctx: CommandContext): Promise<ModelIndex> {
-  const refuse = (why: string) =>
-    new UsageError(`--model ${file}: ${why}.`, {
-      code: 'preview_model',
-      hint: 'Give the answer of the Core Data API\'s GET /v1/meta saved as JSON: { "cubes": [...] }.',
-    });
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(resolve(ctx.cwd, file), 'utf8'));
-  } catch (e) {
-    throw refuse((e as NodeJS.ErrnoException).code ?? `not JSON (${(e as Error).message})`);
-  }
-  const parsed = MetaAnswer.safeParse(data);
-  if (!parsed.success) throw refuse('not a /v1/meta answer (an object with a `cubes` list)');
-  return indexModel(parsed.data);
-}
 
 const EMPTY: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
 
@@ -98,7 +75,7 @@ async function previewLoader(
   await requireBundleDir(dir, opts.dir);
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
-  const index = opts.model !== undefined ? await readModel(opts.model, ctx) : undefined;
+  const index = opts.model !== undefined ? await readModelFile(resolve(ctx.cwd, opts.model), opts.model) : undefined;
   const against = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
   const data =
     opts.out !== undefined
@@ -183,31 +160,7 @@ export async function writePreviewPictures(
   if (diagnostics.length > 0) ctx.err(renderDiagnostics(diagnostics, ctx.style));
   if (opts.withData === true && model.data !== undefined && 'off' in model.data)
     ctx.err(`wsc: the pictures are drawn without data: ${model.data.off}.\n`);
-  const files: { name: string; slug: string; bytes: string | Buffer }[] = [];
-  for (const f of dashboardSvgs(model.workbooks, opts.against)) {
-    files.push({ name: f.name, slug: f.slug, bytes: f.text });
-    files.push({ name: f.name.replace(/\.svg$/, '.png'), slug: f.slug, bytes: await pngOf(f.text) });
-  }
-  const target = resolve(ctx.cwd, opts.out);
-  try {
-    await writePictures(target, files);
-  } catch (e) {
-    if (e instanceof WscError) throw e;
-    throw new UsageError(
-      `cannot write the pictures into ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
-      { code: 'preview_out_dir', hint: 'Give --out a directory you can write to (it is created when missing).' },
-    );
-  }
+  const files = await pictureFiles(model.workbooks, opts.against);
+  await writePictures(resolve(ctx.cwd, opts.out), opts.out, files);
   return { written: files.map(({ name, slug }) => ({ name, slug })), diagnostics };
-}
-
-/** Every file preview writes goes through here: the pictures into `target` (made when missing). */
-async function writePictures(
-  target: string,
-  files: readonly { name: string; bytes: string | Buffer }[],
-): Promise<void> {
-  await makeDirectory(target);
-  // A link where a picture goes is refused before any is written (and, planted later, at its own write).
-  for (const f of files) refuseLink(join(target, f.name));
-  for (const f of files) writeOutFile(join(target, f.name), f.bytes);
 }
