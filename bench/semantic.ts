@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PLANNER_CONCURRENCY } from '../src/commands/semantic.js';
+import { PLANNER_CONCURRENCY } from '../src/api/semantic-run.js';
 import { MAX_ASKS } from '../src/core/semantic/confirm.js';
 import { createEmulator, generateSeed } from '../src/emulator/index.js';
 import { runWsc, type CliRun } from './measure.js';

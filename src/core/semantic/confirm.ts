@@ -8,6 +8,7 @@
 // MAX_ASKS queries; the same query is asked once.
 import type { PlannerVerdict } from '../../domain/data-model.js';
 import type { JsonValue } from '../json.js';
+import type { Plan } from '../plan-model.js';
 import { issueAt, type PendingResource, type PendingUse, type ResourceMembers, type SemanticResult } from './check.js';
 
 /** Queries Cube's planner is asked about in one run, at most. */
@@ -133,4 +134,14 @@ export function settle(
   for (const n of notAsked) for (const p of n.uses) warn(p, n.why);
   result.confirmations = confirmations;
   return result;
+}
+
+/** The addresses a plan creates or changes (what Cube's planner is asked about). */
+export function changesOf(plan: Plan): (address: string) => boolean {
+  const changed = new Set(
+    plan.changes
+      .filter((c) => c.actions.some((a) => a === 'create' || a === 'update' || a === 'adopt' || a === 'publish'))
+      .map((c) => c.address),
+  );
+  return (a) => changed.has(a);
 }
