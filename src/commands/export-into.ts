@@ -13,29 +13,17 @@ import { isDirectory } from '../bundle-dir.js';
 import { discoverFiles } from '../bundle/files.js';
 import { DirSink } from '../bundle/write-files.js';
 import { exportDeployment } from '../core/export/index.js';
-import { bundleMatches, intoDecisions, MemorySink, placeExport } from '../core/export/into.js';
-import { normalizeSlug } from '../domain/wire.js';
+import { bundleMatches, intoDecisions, liveIndexOf, MemorySink, placeExport } from '../core/export/into.js';
 import { renderExportWarnings } from '../render/export.js';
 import type { CommandContext } from './context.js';
 import { environmentAndBundle, liveAndPlan } from './export-bundle.js';
 import { bundleDocuments } from '../bundle/documents.js';
 import { liveSides } from '../core/export/only.js';
 import { mergeJson, mergeLines } from '../render/export-merge.js';
+import { renderIntoHuman, renderIntoJson, type IntoResult } from '../render/export-into.js';
 import { exportSourceOf } from './export-source.js';
-import { visible } from '../visible.js';
 import { sayReading } from './steps.js';
 import { endPhase } from '../timings.js';
-
-interface IntoResult {
-  /** Resources whose files took something from the deployment, or kept or left something (see mergeJson). */
-  updated: ReturnType<typeof mergeJson>[];
-  /** Resources the bundle did not hold: a new file each. */
-  created: { address: string; file: string }[];
-  /** Managed resources that already match. */
-  unchanged: number;
-  /** Resources of the bundle that the deployment does not hold (their files are left as they are). */
-  notLive: string[];
-}
 
 export async function runExportInto(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   const root = resolve(ctx.cwd, opts.into!);
@@ -71,15 +59,7 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
     );
 
     const matches = bundleMatches(desired, changes);
-    const liveIndex = {
-      ...(env.publicIds === 'per-deployment' ? { perDeployment: conn.deploymentId } : {}),
-      reportIdOfPublicId: new Map(
-        live.reports.flatMap((r) => (typeof r.publicId === 'string' ? [[r.publicId, r.id]] : [])),
-      ),
-      workbookIdOfSlug: new Map(
-        live.workbooks.filter((w) => typeof w.slug === 'string').map((w) => [normalizeSlug(w.slug as string), w.id]),
-      ),
-    };
+    const liveIndex = liveIndexOf(live, env.publicIds === 'per-deployment' ? conn.deploymentId : undefined);
     const taken = new Set((await discoverFiles(root)).files.map((f) => f.rel.toLowerCase()));
     const placed = placeExport(sink.docs, matches, liveIndex, taken);
 
@@ -107,28 +87,9 @@ export async function runExportInto(opts: ExportOptions, ctx: CommandContext): P
       w.file === undefined ? w.code !== 'per-deployment-ids' : newFiles.has(w.file),
     );
     ctx.err(renderExportWarnings(warnings, ctx.style));
-    const json = () => `${JSON.stringify({ formatVersion: 1, into: opts.into, ...result }, null, 2)}\n`;
-    ctx.out(opts.output === 'json' ? json() : intoHuman(opts.into!, result, lines));
+    ctx.out(opts.output === 'json' ? renderIntoJson(opts.into!, result) : renderIntoHuman(opts.into!, result, lines));
     return EXIT.ok;
   } finally {
     await conn.close();
   }
-}
-
-function intoHuman(into: string, r: IntoResult, merged: string[]): string {
-  const lines = [...merged];
-  for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
-  for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
-  const took = r.updated.filter((u) => u.fields.length > 0).length;
-  // Resources whose file took nothing but keeps a change of its own or is left for a hand edit.
-  const left = r.updated.length - took;
-  lines.push(
-    `Updated ${visible(into)}: ${took} updated, ${r.created.length} new, ${r.unchanged} unchanged` +
-      `${left > 0 ? `, ${left} left as they are` : ''}` +
-      `${r.notLive.length > 0 ? `, ${r.notLive.length} not in the deployment` : ''}. wsc.yaml is left as it is.`,
-  );
-  if (r.updated.some((u) => u.byHand.length + u.conflicts.length > 0)) {
-    lines.push('Lines marked ! are left for you to merge: `wsc plan` shows what still differs.');
-  }
-  return `${lines.join('\n')}\n`;
 }

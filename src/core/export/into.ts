@@ -7,10 +7,11 @@
 // arrives as documents, the bundle as the plan's matches.
 import type { DocKind, ExportSink } from './index.js';
 import type { Doc } from './docs.js';
-import type { DesiredState } from '../model.js';
+import type { DesiredState, LiveState } from '../model.js';
 import type { ResourceChange } from '../plan-model.js';
 import { mergeResource, type MergeResult } from './merge.js';
 import type { OwnershipRecord } from '../ownership.js';
+import { normalizeSlug } from '../../domain/wire.js';
 
 /** An export held in memory (a bundle's worth of documents, read before anything is written). */
 export class MemorySink implements ExportSink {
@@ -236,4 +237,17 @@ export function intoDecisions(
 
 function isEmpty(m: MergeResult): boolean {
   return m.edits.length === 0 && m.kept.length === 0 && m.conflicts.length === 0 && m.byHand.length === 0;
+}
+
+/** The live ids of `live`'s reports and workbooks; `perDeployment`: set when publicIds are per deployment. */
+export function liveIndexOf(live: LiveState, perDeployment: number | undefined): LiveIndex {
+  return {
+    ...(perDeployment !== undefined ? { perDeployment } : {}),
+    reportIdOfPublicId: new Map(
+      live.reports.flatMap((r) => (typeof r.publicId === 'string' ? [[r.publicId, r.id] as const] : [])),
+    ),
+    workbookIdOfSlug: new Map(
+      live.workbooks.filter((w) => typeof w.slug === 'string').map((w) => [normalizeSlug(w.slug as string), w.id]),
+    ),
+  };
 }

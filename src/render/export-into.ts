@@ -1,0 +1,38 @@
+// `wsc export --into DIR`'s result: what each resource of the bundle took
+// from the deployment, in each format (the merge lines of one file are
+// export-merge.ts's).
+import { visible } from '../visible.js';
+import type { mergeJson } from './export-merge.js';
+
+export interface IntoResult {
+  /** Resources whose files took something from the deployment, or kept or left something (see mergeJson). */
+  updated: ReturnType<typeof mergeJson>[];
+  /** Resources the bundle did not hold: a new file each. */
+  created: { address: string; file: string }[];
+  /** Managed resources that already match. */
+  unchanged: number;
+  /** Resources of the bundle that the deployment does not hold (their files are left as they are). */
+  notLive: string[];
+}
+
+export function renderIntoJson(into: string, result: IntoResult): string {
+  return `${JSON.stringify({ formatVersion: 1, into, ...result }, null, 2)}\n`;
+}
+
+export function renderIntoHuman(into: string, r: IntoResult, merged: string[]): string {
+  const lines = [...merged];
+  for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
+  for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
+  const took = r.updated.filter((u) => u.fields.length > 0).length;
+  // Resources whose file took nothing but keeps a change of its own or is left for a hand edit.
+  const left = r.updated.length - took;
+  lines.push(
+    `Updated ${visible(into)}: ${took} updated, ${r.created.length} new, ${r.unchanged} unchanged` +
+      `${left > 0 ? `, ${left} left as they are` : ''}` +
+      `${r.notLive.length > 0 ? `, ${r.notLive.length} not in the deployment` : ''}. wsc.yaml is left as it is.`,
+  );
+  if (r.updated.some((u) => u.byHand.length + u.conflicts.length > 0)) {
+    lines.push('Lines marked ! are left for you to merge: `wsc plan` shows what still differs.');
+  }
+  return `${lines.join('\n')}\n`;
+}
