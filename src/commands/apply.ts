@@ -11,7 +11,7 @@ import { semanticError } from '../core/semantic/outcome.js';
 import { EXIT, UsageError } from '../errors.js';
 import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
-import { waysForward } from '../render/plan-ownership.js';
+import { blockedLines, refusedBlocked } from '../render/plan-ownership.js';
 import { driftLines } from '../render/plan-drift.js';
 import { summaryLine } from '../render/plan-wording.js';
 import { createProgress } from '../render/progress.js';
@@ -66,27 +66,6 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   } finally {
     await prepared.conn.close();
   }
-}
-
-const isBlocked = (c: Plan['changes'][number]) => c.actions[0] === 'blocked' && c.blocked !== undefined;
-
-/**
- * The resources the plan blocks (the flags that proceed were not given), with the reason. Its ways
- * forward are printed once: by the plan shown, else (`apply PLANFILE`) above the summary (blockedLines),
- * else (the JSON result alone on stdout) here.
- */
-function refusedBlocked(plan: Plan, dir: string, ways: boolean): Map<string, string> {
-  const refuse = new Map<string, string>();
-  for (const c of plan.changes.filter(isBlocked)) {
-    refuse.set(c.address, `${c.blocked!.message}; left alone${ways ? `: ${waysForward(c, dir)}` : ''}`);
-  }
-  return refuse;
-}
-
-/** A saved plan's blocked resources and their ways forward, above its summary (no plan was shown). */
-function blockedLines(plan: Plan, dir: string): string {
-  const lines = plan.changes.filter(isBlocked).map((c) => `${c.address} is left alone: ${waysForward(c, dir)}.\n`);
-  return lines.length === 0 ? '' : `\n${lines.join('')}`;
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {

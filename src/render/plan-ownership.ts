@@ -13,7 +13,7 @@ function exportOnlyCommand(address: string, dir = '.'): string {
 }
 
 /** What proceeds for a blocked resource, for its address: a sentence ending without a full stop. */
-export function waysForward(rc: ResourceChange, dir?: string): string {
+function waysForward(rc: ResourceChange, dir?: string): string {
   const b = rc.blocked;
   const deleting = deletesResource(rc);
   if (b?.reason === 'other-bundle' || (b?.reason === 'other-resource' && !deleting)) {
@@ -91,4 +91,25 @@ export function ownershipNotes(plan: Plan, dir?: string): string[] {
     out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, dir)}.`);
   }
   return out;
+}
+
+const isBlocked = (c: Plan['changes'][number]) => c.actions[0] === 'blocked' && c.blocked !== undefined;
+
+/**
+ * The resources the plan blocks (the flags that proceed were not given), with the reason. Its ways
+ * forward are printed once: by the plan shown, else (`apply PLANFILE`) above the summary (blockedLines),
+ * else (the JSON result alone on stdout) here.
+ */
+export function refusedBlocked(plan: Plan, dir: string, ways: boolean): Map<string, string> {
+  const refuse = new Map<string, string>();
+  for (const c of plan.changes.filter(isBlocked)) {
+    refuse.set(c.address, `${c.blocked!.message}; left alone${ways ? `: ${waysForward(c, dir)}` : ''}`);
+  }
+  return refuse;
+}
+
+/** A saved plan's blocked resources and their ways forward, above its summary (no plan was shown). */
+export function blockedLines(plan: Plan, dir: string): string {
+  const lines = plan.changes.filter(isBlocked).map((c) => `${c.address} is left alone: ${waysForward(c, dir)}.\n`);
+  return lines.length === 0 ? '' : `\n${lines.join('')}`;
 }
