@@ -4,12 +4,13 @@
 // `uiEdits: revert` marks each widget line edited outside wsc, and `wsc drift`
 // lists a difference that shows only as a publish and words a field the
 // record does not cover yet as not applied, never as "changed in the bundle".
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -77,13 +78,7 @@ describe('uiEdits: revert marks each dashboard part it writes back', () => {
       expect(put.status).toBe(200);
       // the bundle moves w2 itself: an update, not an edit outside wsc
       const file = join(dir, 'workbooks/sales.yaml');
-      writeFileSync(
-        file,
-        readFileSync(file, 'utf8').replace(
-          'position: { x: 0, y: 8, w: 6, h: 4 }',
-          'position: { x: 6, y: 8, w: 6, h: 4 }',
-        ),
-      );
+      editFile(file, 'position: { x: 0, y: 8, w: 6, h: 4 }', 'position: { x: 6, y: 8, w: 6, h: 4 }');
 
       const p = await cli(['plan', '--detailed-exitcode', '--no-color'], dir, emu);
       expect(p.code, p.stdout).toBe(2);
