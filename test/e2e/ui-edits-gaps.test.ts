@@ -99,19 +99,25 @@ describe('uiEdits: revert marks each dashboard part it writes back', () => {
   });
 });
 
+/** The published two-report bundle applied; its dashboard draft with w1 moved to 6,0 (not sent: the test does). */
+async function appliedThenW1Moved(emu: Emulator) {
+  const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
+  expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+  const wb = workbooksIn(emu)[0]!;
+  type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
+  const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
+  const moved = {
+    ...draft,
+    widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
+  };
+  return { dir, wb, moved };
+}
+
 describe('wsc drift says what differs, truthfully', () => {
   test('a published dashboard that differs from the draft the bundle publishes is listed (it shows only as a publish)', async () => {
     await withEmulator({}, async (emu) => {
-      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
-      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-      const wb = workbooksIn(emu)[0]!;
-      type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
-      const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
+      const { dir, wb, moved: config } = await appliedThenW1Moved(emu);
       // published from the UI with w1 moved; the draft is left as the bundle wrote it
-      const config = {
-        ...draft,
-        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
-      };
       const pub = await api(emu, 'POST', `${DEP}/workbooks/${wb.id}/publish`, { workbookId: wb.id, config });
       expect(pub.status).toBe(200);
       emu.clearLog();
@@ -143,15 +149,7 @@ describe('wsc drift says what differs, truthfully', () => {
 
   test("a draft part kept as edited outside wsc is not called a difference of the published dashboard, which still is the bundle's", async () => {
     await withEmulator({}, async (emu) => {
-      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
-      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-      const wb = workbooksIn(emu)[0]!;
-      type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
-      const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
-      const moved = {
-        ...draft,
-        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
-      };
+      const { dir, wb, moved } = await appliedThenW1Moved(emu);
       const put = await api(emu, 'PUT', `${DEP}/workbooks/${wb.id}`, { meta: { ...wb.meta, dashboardDraft: moved } });
       expect(put.status).toBe(200);
       // apply would publish the kept draft; the published one is still the bundle's: one difference, the draft's
