@@ -14,7 +14,7 @@ import { renderPlanHuman } from '../render/plan-human.js';
 import { blockedLines, refusedBlocked } from '../render/plan-ownership.js';
 import { driftLines } from '../render/plan-drift.js';
 import { summaryLine } from '../render/plan-wording.js';
-import { createProgress } from '../render/progress.js';
+import { createProgress } from './progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';

@@ -11,8 +11,17 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { action, fakeGitHub, git, repositories, runAction } from './helpers/action.js';
-import { api, reportsIn } from './helpers/bundles.js';
+import {
+  action,
+  actionEnv,
+  fakeGitHub,
+  git,
+  productionInputs,
+  pullRequestEvent,
+  repositories,
+  runAction,
+} from './helpers/action.js';
+import { api, REVENUE_OVERVIEW_PICTURES, reportsIn } from './helpers/bundles.js';
 import {
   cleanupTemp,
   copyFixture,
@@ -37,18 +46,12 @@ describe('the GitHub Action (action.yml)', () => {
   test('on a shallow checkout: plans, draws with data against the environment, posts one comment and then updates it', async () => {
     const { origin, checkout } = repositories();
     const gh = await fakeGitHub();
-    const event = join(tempDir('wsc-event-'), 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+    const event = pullRequestEvent();
     try {
       await withEmulator({}, async (emu) => {
         const base = {
-          GITHUB_API_URL: gh.url,
-          GITHUB_SERVER_URL: 'http://127.0.0.1:9',
-          GITHUB_REPOSITORY: 'acme/dashboards',
-          GITHUB_EVENT_PATH: event,
+          ...actionEnv(gh, event, emu),
           GITHUB_STEP_SUMMARY: join(tempDir('wsc-summary-'), 'summary.md'),
-          WSC_BASE_URL: emu.url,
-          WSC_DEPLOYMENT_ID: '1',
         };
         writeFileSync(base.GITHUB_STEP_SUMMARY, '');
         // Production holds main's dashboards (applied): the pull request changes one visualization.
@@ -56,24 +59,16 @@ describe('the GitHub Action (action.yml)', () => {
         const main = copyFixture('example');
         const applied = await runCli(['apply', '--auto-approve', '--dir', main, '--env', 'production'], { env });
         expect(applied.code, applied.stderr).toBe(0);
-        const inputs = {
-          environment: 'production',
-          token: 'dev-token',
-          'token-variable': 'WSC_PRODUCTION_TOKEN',
+        const inputs = productionInputs({
           'with-data': 'true',
           'pictures-branch': 'wsc-pictures',
-        };
+        });
         const first = await runAction(checkout, inputs, base);
         expect(first.failed).toBeUndefined();
         expect(first.outputs['plan']).toEqual({ 'exit-code': '2', against: 'env:production' });
         // The pictures: the changed dashboard only, SVG and PNG, drawn with data, the change badged.
         const pics = join(first.temp, 'dashboard-pictures');
-        expect(readdirSync(pics).sort()).toEqual([
-          'revenue-overview.lg.png',
-          'revenue-overview.lg.svg',
-          'revenue-overview.sm.png',
-          'revenue-overview.sm.svg',
-        ]);
+        expect(readdirSync(pics).sort()).toEqual(REVENUE_OVERVIEW_PICTURES);
         const svg = readFileSync(join(pics, 'revenue-overview.lg.svg'), 'utf8');
         expect(svg).toContain('>visualization table → bar<');
         expect(svg).toContain('<g class="chart"><svg ');
@@ -110,25 +105,12 @@ describe('the GitHub Action (action.yml)', () => {
     // The shallow checkout has no origin/main: `--against git:origin/main` would fail without the fetch.
     expect(() => git(checkout, 'rev-parse', '--verify', '-q', 'origin/main')).toThrow();
     const gh = await fakeGitHub();
-    const event = join(tempDir('wsc-event-'), 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+    const event = pullRequestEvent();
     try {
       await withEmulator({}, async (emu) => {
-        const base = {
-          GITHUB_API_URL: gh.url,
-          GITHUB_SERVER_URL: 'http://127.0.0.1:9',
-          GITHUB_REPOSITORY: 'acme/dashboards',
-          GITHUB_EVENT_PATH: event,
-          WSC_BASE_URL: emu.url,
-          WSC_DEPLOYMENT_ID: '1',
-        };
+        const base = actionEnv(gh, event, emu);
         // Production is empty: against it every dashboard is new; against the base, one visualization changed.
-        const inputs = {
-          environment: 'production',
-          token: 'dev-token',
-          'token-variable': 'WSC_PRODUCTION_TOKEN',
-          'pictures-against': 'base',
-        };
+        const inputs = productionInputs({ 'pictures-against': 'base' });
         const run = await runAction(checkout, inputs, base);
         expect(run.outputs['plan']).toEqual({ 'exit-code': '2', against: 'git:origin/main' });
         // The action fetched the base: origin/main is main's commit in the origin.
@@ -136,12 +118,7 @@ describe('the GitHub Action (action.yml)', () => {
           git(checkout, 'ls-remote', 'origin', 'refs/heads/main').split('\t')[0] + '\n',
         );
         const pics = join(run.temp, 'dashboard-pictures');
-        expect(readdirSync(pics).sort()).toEqual([
-          'revenue-overview.lg.png',
-          'revenue-overview.lg.svg',
-          'revenue-overview.sm.png',
-          'revenue-overview.sm.svg',
-        ]);
+        expect(readdirSync(pics).sort()).toEqual(REVENUE_OVERVIEW_PICTURES);
         expect(readFileSync(join(pics, 'revenue-overview.lg.svg'), 'utf8')).toContain('>visualization table → bar<');
         expect(gh.comments).toHaveLength(1);
         const body = gh.comments[0]!.body;
@@ -165,25 +142,12 @@ describe('the GitHub Action (action.yml)', () => {
   async function failingRun(edit: (bundle: string, emu: Emulator) => Promise<void>, more: Record<string, string> = {}) {
     const { checkout } = repositories();
     const gh = await fakeGitHub();
-    const event = join(tempDir('wsc-event-'), 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+    const event = pullRequestEvent();
     try {
       return await withEmulator({}, async (emu) => {
         await edit(join(checkout, 'dashboards'), emu);
-        const base = {
-          GITHUB_API_URL: gh.url,
-          GITHUB_SERVER_URL: 'http://127.0.0.1:9',
-          GITHUB_REPOSITORY: 'acme/dashboards',
-          GITHUB_EVENT_PATH: event,
-          WSC_BASE_URL: emu.url,
-          WSC_DEPLOYMENT_ID: '1',
-        };
-        const inputs = {
-          environment: 'production',
-          token: 'dev-token',
-          'token-variable': 'WSC_PRODUCTION_TOKEN',
-          ...more,
-        };
+        const base = actionEnv(gh, event, emu);
+        const inputs = productionInputs(more);
         const run = await runAction(checkout, inputs, base, { mayFail: true });
         return { run, comments: [...gh.comments] };
       });

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, uiMadeSeed, type Emulator } from '../../src/emulator/index.js';
 import { contractGate } from '../helpers/contract-gate.js';
 import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 
 const prismJs = join(root, 'contract/node_modules/@stoplight/prism-cli/dist/index.js');
 const excerpt = join(root, 'contract/cube-platform-api.excerpt.yaml');
@@ -146,17 +147,11 @@ describe.skipIf(gate.missing !== undefined)(
 
       // An update of a report, a workbook draft and the user attribute.
       const reportFile = join(dir, 'reports/mrr-trend.yaml');
-      writeFileSync(
-        reportFile,
-        readFileSync(reportFile, 'utf8').replace('title: Monthly recurring revenue', 'title: MRR by month'),
-      );
+      editFile(reportFile, 'title: Monthly recurring revenue', 'title: MRR by month');
       const wbFile = join(dir, 'workbooks/revenue-overview.yaml');
-      writeFileSync(
-        wbFile,
-        readFileSync(wbFile, 'utf8').replace('title: Revenue overview', 'title: Revenue (contract check)'),
-      );
+      editFile(wbFile, 'title: Revenue overview', 'title: Revenue (contract check)');
       const uaFile = join(dir, 'user-attributes/region.yaml');
-      writeFileSync(uaFile, readFileSync(uaFile, 'utf8').replace('defaultValue: ALL', 'defaultValue: EMEA'));
+      editFile(uaFile, 'defaultValue: ALL', 'defaultValue: EMEA');
       await run(
         'plan --out (updates)',
         ['plan', '--dir', dir, ...via(), '--out', join(dir, 'plan.json'), '--detailed-exitcode'],

@@ -38,6 +38,16 @@ const timed = async <T>(f: () => Promise<T>) => {
   const r = await f();
   return { ...r, ms: Date.now() - t0 };
 };
+/** doctor against a host answering every request 429 with this Retry-After: it fails (exit 1) within 20 s. */
+async function doctorAgainstTooManyRequests(retryAfter: string) {
+  const s = await serve((_q, res) =>
+    json(res, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': retryAfter }),
+  );
+  const r = await timed(() => doctor(s.url));
+  expect(r.code).toBe(1);
+  expect(r.ms).toBeLessThan(20_000);
+  return { s, r };
+}
 
 describe('wsc doctor within its budget', () => {
   test('a host that accepts and never answers: ✗ host after one retry, the rest not checked, well within 60 s', async () => {
@@ -57,12 +67,7 @@ describe('wsc doctor within its budget', () => {
   }, 90_000);
 
   test('429 with Retry-After: 1000000000: reported, not waited; no second attempt', async () => {
-    const s = await serve((_q, res) =>
-      json(res, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1000000000' }),
-    );
-    const r = await timed(() => doctor(s.url));
-    expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(20_000);
+    const { s, r } = await doctorAgainstTooManyRequests('1000000000');
     expect(r.stdout).toMatch(
       /✗ host: .*429.* — the server asked to wait 32 years \(Retry-After: 1000000000\), longer than the 5 s wsc waits here/,
     );
@@ -71,12 +76,7 @@ describe('wsc doctor within its budget', () => {
   }, 90_000);
 
   test('429 with an unreadable Retry-After (1e9): one short retry, then ✗ host', async () => {
-    const s = await serve((_q, res) =>
-      json(res, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1e9' }),
-    );
-    const r = await timed(() => doctor(s.url));
-    expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(20_000);
+    const { s, r } = await doctorAgainstTooManyRequests('1e9');
     expect(r.stdout).toMatch(/✗ host: .*429/);
     expect(s.seen).toHaveLength(2);
   }, 90_000);

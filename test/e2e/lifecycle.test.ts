@@ -2,12 +2,13 @@
 // deletes a report a dashboard still charts, every delete says what it was,
 // and a UI edit blocks only what it touched: the built CLI against the
 // emulator as a real server, checked by exit codes, output and the request log.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, namedExample, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
 import { e2eSuite, type Emulator, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 
 e2eSuite();
 
@@ -102,13 +103,7 @@ describe('a UI edit blocks only what it touched', () => {
           .status,
       ).toBeLessThan(300);
       const file = join(dir, 'workbooks/sales.yaml');
-      writeFileSync(
-        file,
-        readFileSync(file, 'utf8').replace(
-          'position: { x: 0, y: 4, w: 6, h: 4 }',
-          'position: { x: 0, y: 4, w: 6, h: 5 }',
-        ),
-      );
+      editFile(file, 'position: { x: 0, y: 4, w: 6, h: 4 }', 'position: { x: 0, y: 4, w: 6, h: 5 }');
 
       const p = await cli(['plan'], dir, emu);
       expect(p.stdout).toContain('~ widget w1 "Report 1" resized');

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
 import { e2eSuite, type Emulator, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 
 e2eSuite();
 
@@ -197,11 +198,10 @@ describe("the read-to-write window of a workbook's draft (issue 43, item 10)", (
 
   /** The workbook `sales` charting two reports (widgets w0, w1), applied; the bundle then moves w0. */
   async function setUp(emu: Emulator) {
-    const { readFileSync, writeFileSync } = await import('node:fs');
     const dir = writeBundle({ reports: 2, workbook: true, dashboard: true, wscYaml: named('team-a') });
     expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
     const file = `${dir}/workbooks/sales.yaml`;
-    writeFileSync(file, readFileSync(file, 'utf8').replace('{ x: 0, y: 0, w: 6, h: 4 }', '{ x: 6, y: 0, w: 6, h: 4 }'));
+    editFile(file, '{ x: 0, y: 0, w: 6, h: 4 }', '{ x: 6, y: 0, w: 6, h: 4 }');
     const wb = (await api(emu, 'GET', `${DEP}/workbooks?first=100`)).body.items[0];
     return { dir, wb: wb as { id: number; meta: { dashboardDraft: { widgets: { id: string; position: object }[] } } } };
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { REVENUE_OVERVIEW_PICTURES } from './helpers/bundles.js';
 
 afterAll(cleanupTemp);
 
@@ -52,12 +53,7 @@ describe('plan --pictures DIR', () => {
       const posts = writes(emu.log.slice(seen)).map((e) => `${e.method} ${e.path}`);
       expect(posts.length).toBeGreaterThan(0);
       for (const p of posts) expect(p).toMatch(/^POST \/.*\/v1\/(load|cubesql)$/);
-      expect(files(pics)).toEqual([
-        'revenue-overview.lg.png',
-        'revenue-overview.lg.svg',
-        'revenue-overview.sm.png',
-        'revenue-overview.sm.svg',
-      ]);
+      expect(files(pics)).toEqual(REVENUE_OVERVIEW_PICTURES);
       const svg = readFileSync(join(pics, 'revenue-overview.lg.svg'), 'utf8');
       expect(svg).toContain('>query: + subscriptions.mrr<');
       expect(svg).toContain('<g class="chart"><svg ');

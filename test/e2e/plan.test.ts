@@ -8,6 +8,7 @@ import { derivePublicId } from '../../src/core/publicid.js';
 import { generateSeed, LEGACY_PLACEHOLDER, requests, writes, type Emulator } from '../../src/emulator/index.js';
 import { api, pid, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 import { parseTimings } from '../../src/timings.js';
 
 afterAll(cleanupTemp);
@@ -139,7 +140,7 @@ describe('wsc plan', () => {
   test('one changed field: exactly that field in the JSON plan, and only it would be sent', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2 });
     const file = join(dir, 'reports/report-1.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('name: Report 1', 'name: Report one'));
+    editFile(file, 'name: Report 1', 'name: Report one');
     await withEmulator({}, async (emu) => {
       await seedSameContent(emu, 2);
       const r = await runCli(['plan', '--output', 'json', '--detailed-exitcode', '--dir', dir, ...target(emu)], {

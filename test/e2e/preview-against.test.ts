@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 
 afterAll(cleanupTemp);
 
@@ -148,12 +149,10 @@ describe('preview --against', () => {
     const dir = copyFixture('example');
     await withEmulator({}, async (emu) => {
       const yaml = join(dir, 'wsc.yaml');
-      writeFileSync(
+      editFile(
         yaml,
-        readFileSync(yaml, 'utf8').replace(
-          'environments:\n',
-          `environments:\n  emu:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`,
-        ),
+        'environments:\n',
+        `environments:\n  emu:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`,
       );
       const empty = tempDir('wsc-pictures-');
       const first = await runCli(['preview', '--dir', dir, '--out', empty, '--against', 'env:emu'], {

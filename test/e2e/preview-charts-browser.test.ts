@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { copyFixture, root, tempDir } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
@@ -36,12 +37,10 @@ function repo(edit: boolean): string {
       .replace('position: { x: 4, y: 2, w: 3, h: 2 }', 'position: { x: 8, y: 4, w: 4, h: 4 }'),
   );
   const report = join(dir, 'reports/arr-by-region.yaml');
-  writeFileSync(
+  editFile(
     report,
-    readFileSync(report, 'utf8').replace(
-      'measures: [subscriptions.arr]\n  dimensions',
-      'measures: [subscriptions.arr, subscriptions.mrr]\n  dimensions',
-    ),
+    'measures: [subscriptions.arr]\n  dimensions',
+    'measures: [subscriptions.arr, subscriptions.mrr]\n  dimensions',
   );
   return dir;
 }

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/bundle/load.js';
 import { createEmulator, defaultSeed, type Emulator } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, runCli, tempDir, writeFiles, type CliResult } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 
 const TOKEN = 's3cr3t-TOKEN-9f8e7d';
 /** The token and fragments of it distinctive enough that any echo of it would show. */
@@ -83,7 +84,7 @@ describe('the token never appears in output, saved plans, exported files or --ve
 
     // A change, applied from the bundle, verbose, JSON result.
     const f = join(dir, 'reports/mrr-trend.yaml');
-    writeFileSync(f, readFileSync(f, 'utf8').replace('title: Monthly recurring revenue', 'title: MRR'));
+    editFile(f, 'title: Monthly recurring revenue', 'title: MRR');
     const applied2 = await runCli(['apply', ...t, '--auto-approve', '--verbose', '--output', 'json'], { env });
     expect(applied2.code, applied2.stderr).toBe(0);
     record('apply --verbose --output json', applied2);

@@ -4,12 +4,13 @@
 // `uiEdits: revert` marks each widget line edited outside wsc, and `wsc drift`
 // lists a difference that shows only as a publish and words a field the
 // record does not cover yet as not applied, never as "changed in the bundle".
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+import { editFile } from '../helpers/edit-file.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 beforeAll(ensureBuilt, 180_000);
@@ -77,13 +78,7 @@ describe('uiEdits: revert marks each dashboard part it writes back', () => {
       expect(put.status).toBe(200);
       // the bundle moves w2 itself: an update, not an edit outside wsc
       const file = join(dir, 'workbooks/sales.yaml');
-      writeFileSync(
-        file,
-        readFileSync(file, 'utf8').replace(
-          'position: { x: 0, y: 8, w: 6, h: 4 }',
-          'position: { x: 6, y: 8, w: 6, h: 4 }',
-        ),
-      );
+      editFile(file, 'position: { x: 0, y: 8, w: 6, h: 4 }', 'position: { x: 6, y: 8, w: 6, h: 4 }');
 
       const p = await cli(['plan', '--detailed-exitcode', '--no-color'], dir, emu);
       expect(p.code, p.stdout).toBe(2);
@@ -104,19 +99,25 @@ describe('uiEdits: revert marks each dashboard part it writes back', () => {
   });
 });
 
+/** The published two-report bundle applied; its dashboard draft with w1 moved to 6,0 (not sent: the test does). */
+async function appliedThenW1Moved(emu: Emulator) {
+  const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
+  expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+  const wb = workbooksIn(emu)[0]!;
+  type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
+  const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
+  const moved = {
+    ...draft,
+    widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
+  };
+  return { dir, wb, moved };
+}
+
 describe('wsc drift says what differs, truthfully', () => {
   test('a published dashboard that differs from the draft the bundle publishes is listed (it shows only as a publish)', async () => {
     await withEmulator({}, async (emu) => {
-      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
-      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-      const wb = workbooksIn(emu)[0]!;
-      type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
-      const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
+      const { dir, wb, moved: config } = await appliedThenW1Moved(emu);
       // published from the UI with w1 moved; the draft is left as the bundle wrote it
-      const config = {
-        ...draft,
-        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
-      };
       const pub = await api(emu, 'POST', `${DEP}/workbooks/${wb.id}/publish`, { workbookId: wb.id, config });
       expect(pub.status).toBe(200);
       emu.clearLog();
@@ -148,15 +149,7 @@ describe('wsc drift says what differs, truthfully', () => {
 
   test("a draft part kept as edited outside wsc is not called a difference of the published dashboard, which still is the bundle's", async () => {
     await withEmulator({}, async (emu) => {
-      const dir = writeBundle({ workbook: true, dashboard: true, reports: 2, publish: true, wscYaml: yaml() });
-      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-      const wb = workbooksIn(emu)[0]!;
-      type Draft = { widgets: { id: string; position: { x: number; y: number; w: number; h: number } }[] };
-      const draft = (wb.meta as { dashboardDraft: Draft }).dashboardDraft;
-      const moved = {
-        ...draft,
-        widgets: draft.widgets.map((w) => (w.id === 'w1' ? { ...w, position: { ...w.position, x: 6, y: 0 } } : w)),
-      };
+      const { dir, wb, moved } = await appliedThenW1Moved(emu);
       const put = await api(emu, 'PUT', `${DEP}/workbooks/${wb.id}`, { meta: { ...wb.meta, dashboardDraft: moved } });
       expect(put.status).toBe(200);
       // apply would publish the kept draft; the published one is still the bundle's: one difference, the draft's

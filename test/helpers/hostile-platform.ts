@@ -3,8 +3,7 @@
 // status of its own (a gateway whose service died) and may rewrite a JSON
 // answer (a "minted" token that is not one). Every request is logged with
 // its Authorization header.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { forwardingServer } from './forwarding-server.js';
 
 export interface HostileRules {
   /** A status to answer instead of forwarding (an HTML gateway page), or undefined to forward. */
@@ -21,44 +20,18 @@ export interface HostilePlatform {
 
 export async function hostilePlatform(upstream: string, rules: HostileRules): Promise<HostilePlatform> {
   const log: HostilePlatform['log'] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://proxy');
-        log.push({ method: req.method ?? '', path: url.pathname, authorization: req.headers.authorization });
-        const status = rules.fail?.(url.pathname);
-        if (status !== undefined) {
-          res.writeHead(status, { 'content-type': 'text/html' });
-          return void res.end(`<html><body><h1>${status} Bad Gateway</h1></body></html>`);
-        }
-        const headers: Record<string, string> = {};
-        for (const k of ['authorization', 'content-type', 'accept']) {
-          const v = req.headers[k];
-          if (typeof v === 'string') headers[k] = v;
-        }
-        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-        const up = await fetch(`${upstream}${url.pathname}${url.search}`, {
-          method: req.method ?? 'GET',
-          headers,
-          ...(body ? { body } : {}),
-        });
-        let text = await up.text();
-        if (rules.answer && up.ok && text !== '') text = JSON.stringify(rules.answer(url.pathname, JSON.parse(text)));
-        res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
-        res.end(text);
-      })().catch(() => res.destroy());
-    });
+  const listening = await forwardingServer(upstream, async (req, res, url, forward) => {
+    log.push({ method: req.method ?? '', path: url.pathname, authorization: req.headers.authorization });
+    const status = rules.fail?.(url.pathname);
+    if (status !== undefined) {
+      res.writeHead(status, { 'content-type': 'text/html' });
+      return void res.end(`<html><body><h1>${status} Bad Gateway</h1></body></html>`);
+    }
+    const up = await forward();
+    let text = await up.text();
+    if (rules.answer && up.ok && text !== '') text = JSON.stringify(rules.answer(url.pathname, JSON.parse(text)));
+    res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
+    res.end(text);
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    log,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return { ...listening, log };
 }

@@ -9,7 +9,9 @@ import {
   renderApplySummary,
   renderInterrupted,
 } from '../../src/render/apply.js';
-import { plainStyle } from '../../src/render/style.js';
+import { decideStyle, plainStyle } from '../../src/render/style.js';
+import { spinnerText } from '../../src/render/progress.js';
+import { readSettings } from '../../src/env.js';
 import { ApiError } from '../../src/errors.js';
 
 const wb1: PlannedRequest = {
@@ -158,23 +160,8 @@ describe('apply output', () => {
       failed: [],
       skipped: [],
       resources: [
-        {
-          address: 'workbook/sales',
-          kind: 'workbook',
-          actions: ['create'],
-          status: 'applied',
-          done: ['create'],
-          id: 3,
-        },
-        {
-          address: 'report/revAAAAAAAA1',
-          kind: 'report',
-          actions: ['create'],
-          status: 'applied',
-          done: ['create'],
-          recovered: true,
-          id: 40,
-        },
+        // the workbook created and the report found already there, as in `ok`
+        ...ok.resources.slice(0, 2),
         {
           address: 'user-attribute/region',
           kind: 'user-attribute',
@@ -315,7 +302,7 @@ describe('apply output', () => {
 
 describe('apply progress without a terminal', () => {
   test('plain lines, no spinner, whatever the stream', async () => {
-    const { createProgress } = await import('../../src/render/progress.js');
+    const { createProgress } = await import('../../src/commands/progress.js');
     let written = '';
     const p = createProgress({ style: plainStyle, write: (t) => (written += t), stream: process.stderr });
     p.onEvent({ type: 'phase-start', phase: 1, total: 1 });
@@ -328,5 +315,24 @@ describe('apply progress without a terminal', () => {
       Workbooks needed by reports: 1 of 1 applied
       "
     `);
+  });
+});
+
+describe('apply progress: the strings render/ gives, the spinner decided once', () => {
+  test("the spinner's text: the kinds under way in phase order, each settled/total", () => {
+    const active = new Map([
+      [3, { total: 5, settled: 2 }],
+      [1, { total: 1, settled: 0 }],
+    ] as const);
+    expect(spinnerText(active)).toBe('Workbooks needed by reports 0/1 · Dashboards 2/5');
+  });
+
+  test('no spinner on a terminal of 0 columns (ora would spin forever), nor in CI', () => {
+    const style = (columns: number | undefined, ci?: string) =>
+      decideStyle({ isTTY: true, columns, settings: readSettings(ci ? { CI: ci } : {}), noColorFlag: false });
+    expect(style(100).spinner).toBe(true);
+    expect(style(0).spinner).toBe(false);
+    expect(style(undefined).spinner).toBe(false);
+    expect(style(100, 'true').spinner).toBe(false);
   });
 });

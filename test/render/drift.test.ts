@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DriftEntry } from '../../src/core/plan-model.js';
 import { renderDriftMarkdown, type DriftModel } from '../../src/render/drift.js';
+import { driftEntries } from './plan-fixture.js';
 
-const entries = (n: number): DriftEntry[] =>
-  Array.from({ length: n }, (_, i) => ({
-    address: `report/drift${String(i).padStart(7, '0')}`,
-    field: 'title',
-    live: `Edited in the UI ${'x'.repeat(40)}`,
-    bundle: 'Monthly recurring revenue',
-    changed: 'outside' as const,
-    apply: 'keep' as const,
-    file: `reports/drift-${i}.yaml`,
-    line: 4,
-  }));
+const entries = driftEntries;
 
 const model = (n: number): DriftModel => ({
   environment: 'prod',

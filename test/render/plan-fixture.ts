@@ -1,6 +1,6 @@
 // One plan with every kind of change, made by the planner from small inputs.
 import { plan } from '../../src/core/plan/index.js';
-import type { Plan } from '../../src/core/plan-model.js';
+import type { DriftEntry, Plan } from '../../src/core/plan-model.js';
 import { ctx, dAttr, desired, dReport, dWorkbook, live, lReport, lWorkbook } from '../core/builders.js';
 
 export function samplePlan(): Plan {
@@ -65,3 +65,16 @@ export function emptyPlan(): Plan {
     ctx({ environment: 'staging' }),
   );
 }
+
+/** n reports edited in the UI (a long title each), kept by apply: drift long enough to crowd out a comment. */
+export const driftEntries = (n: number): DriftEntry[] =>
+  Array.from({ length: n }, (_, i) => ({
+    address: `report/drift${String(i).padStart(7, '0')}`,
+    field: 'title',
+    live: `Edited in the UI ${'x'.repeat(40)}`,
+    bundle: 'Monthly recurring revenue',
+    changed: 'outside' as const,
+    apply: 'keep' as const,
+    file: `reports/drift-${i}.yaml`,
+    line: 4,
+  }));

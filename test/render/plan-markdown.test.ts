@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DriftEntry } from '../../src/core/plan-model.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
-import { emptyPlan, samplePlan } from './plan-fixture.js';
+import { driftEntries, emptyPlan, samplePlan } from './plan-fixture.js';
 
 describe('renderPlanMarkdown', () => {
   it('a PR comment: summary table, collapsible diffs, safe for GitHub', () => {
@@ -127,17 +126,7 @@ describe('renderPlanMarkdown', () => {
   });
 
   it('drift lines count against the budget: a long list ends with how many are left out, the addresses stay', () => {
-    const drift = (n: number): DriftEntry[] =>
-      Array.from({ length: n }, (_, i) => ({
-        address: `report/drift${String(i).padStart(7, '0')}`,
-        field: 'title',
-        live: `Edited in the UI ${'x'.repeat(40)}`,
-        bundle: 'Monthly recurring revenue',
-        changed: 'outside' as const,
-        apply: 'keep' as const,
-        file: `reports/drift-${i}.yaml`,
-        line: 4,
-      }));
+    const drift = driftEntries;
     const shown = (md: string) => md.split('\n').filter((l) => /^> +report\/drift\d+ title: /.test(l)).length;
     const few = renderPlanMarkdown({ ...samplePlan(), drift: drift(3) }, { compact: false });
     expect(shown(few)).toBe(3);

@@ -178,3 +178,27 @@ export async function runAction(
   }
   return { outputs, logs, temp, failed: undefined };
 }
+
+/** The event file GitHub writes for a run on pull request 7. */
+export function pullRequestEvent(): string {
+  const event = join(tempDir('wsc-event-'), 'event.json');
+  writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+  return event;
+}
+
+/** What the runner gives the action's steps: the (fake) GitHub API, the event, the emulator's deployment. */
+export function actionEnv(gh: { url: string }, event: string, emu: { url: string }): Record<string, string> {
+  return {
+    GITHUB_API_URL: gh.url,
+    GITHUB_SERVER_URL: 'http://127.0.0.1:9',
+    GITHUB_REPOSITORY: 'acme/dashboards',
+    GITHUB_EVENT_PATH: event,
+    WSC_BASE_URL: emu.url,
+    WSC_DEPLOYMENT_ID: '1',
+  };
+}
+
+/** The action's inputs for the environment `production`, its token in WSC_PRODUCTION_TOKEN; then `more`. */
+export function productionInputs(more: Record<string, string> = {}): Record<string, string> {
+  return { environment: 'production', token: 'dev-token', 'token-variable': 'WSC_PRODUCTION_TOKEN', ...more };
+}

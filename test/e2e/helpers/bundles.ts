@@ -93,3 +93,11 @@ export async function api(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
+
+/** The pictures drawn of the example's changed dashboard, revenue-overview: both sizes, SVG and PNG, sorted. */
+export const REVENUE_OVERVIEW_PICTURES = [
+  'revenue-overview.lg.png',
+  'revenue-overview.lg.svg',
+  'revenue-overview.sm.png',
+  'revenue-overview.sm.svg',
+];
