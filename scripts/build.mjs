@@ -21,7 +21,8 @@ if (existsSync(outdir)) {
 }
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts' },
+  // The bundle loader's worker thread is an entry of its own (src/bundle/load-off-thread.ts starts it).
+  entryPoints: { main: 'src/main.ts', 'bundle-worker': 'src/bundle/load-worker.ts' },
   outdir,
   bundle: true,
   splitting: true,

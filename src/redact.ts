@@ -25,6 +25,11 @@ export function addSecret(value: string | undefined): void {
   sorted = [...secrets].sort((a, b) => b.length - a.length);
 }
 
+/** The secrets registered, as registered (a worker thread registers them too: it has a registry of its own). */
+export function secretValues(): string[] {
+  return [...values];
+}
+
 /** Forgets every secret (tests that run several commands in one process). */
 export function clearSecrets(): void {
   secrets.clear();

@@ -68,10 +68,14 @@ class CountWatch {
   }
 }
 
+/**
+ * `hints` may come later (a promise): the reports and workbooks are asked for at once, the user attributes
+ * and the folder tree once the hints say whether they are needed.
+ */
 export async function readLiveState(
   client: ApiClient,
   deploymentId: number,
-  hints: LiveHints = {},
+  hints: LiveHints | Promise<LiveHints> = {},
 ): Promise<LiveState> {
   const unreadable: UnreadableItem[] = [];
   const reportCount = new CountWatch();
@@ -85,7 +89,8 @@ export async function readLiveState(
   root.catch(() => undefined);
   let tree: Promise<Folder[]> | undefined;
   const folders = () => (tree ??= readFolderTree(client, deploymentId, undefined, root));
-  if (hints.folders) folders().catch(() => undefined);
+  const hinted = Promise.resolve(hints);
+  hinted.then((h) => (h.folders ? folders() : undefined)).catch(() => undefined);
   const [reports, workbookRead, userAttributes] = await Promise.all([
     // Kept as sent (no copy per report): the planner compares, hashes and shows values canonically.
     client.listAll(paths.reports(deploymentId), Report, REPORT_ORDER, {
@@ -97,14 +102,16 @@ export async function readLiveState(
       onPage: (p) => workbookCount.see(p.count),
       onInvalid: unreadableCollector(unreadable, 'workbook'),
     }),
-    hints.userAttributes === false
-      ? Promise.resolve([])
-      : client.listAll(
-          paths.userAttributes(),
-          UserAttribute,
-          {},
-          { onInvalid: unreadableCollector(unreadable, 'user-attribute') },
-        ),
+    hinted.then((h) =>
+      h.userAttributes === false
+        ? []
+        : client.listAll(
+            paths.userAttributes(),
+            UserAttribute,
+            {},
+            { onInvalid: unreadableCollector(unreadable, 'user-attribute') },
+          ),
+    ),
   ]);
   const workbooks = workbookRead.workbooks;
   const live: LiveState = { reports, workbooks, userAttributes };

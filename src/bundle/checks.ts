@@ -17,6 +17,8 @@ export interface DocItem {
   value: Record<string, unknown>;
   /** The file's text (shared by its documents): the semantic check finds members inside string values in it. */
   text?: string;
+  /** Which document of its file it is (counting empty ones): a loader on another thread finds it again by it. */
+  index?: number;
   /** The document failed its schema: `value` holds only the keys that passed (see partial.ts). */
   partial?: true;
   /**

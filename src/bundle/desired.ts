@@ -8,6 +8,7 @@ import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { parseFolderPath } from '../domain/folder-path.js';
 import { makeLocator, setLocator } from './locate.js';
+import type { PositionIndex } from '../yaml/positions.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
@@ -20,11 +21,54 @@ function identityPos(item: DocItem): SourcePos {
  * that change). Not enumerable: the resource stays plain data to whatever walks or copies it.
  */
 function withLocate<T extends { locate?: Locate }>(target: T, item: DocItem): T {
-  const locate: Locate = (path) => {
-    const p = item.positions.get(path);
+  if (item.index !== undefined) sources.set(target, { file: item.file, index: item.index });
+  return Object.defineProperty(target, 'locate', { value: locateIn(item.positions), enumerable: false });
+}
+
+const locateIn =
+  (positions: PositionIndex): Locate =>
+  (path) => {
+    const p = positions.get(path);
     return p === undefined ? undefined : (p.key ?? p.value).line;
   };
-  return Object.defineProperty(target, 'locate', { value: locate, enumerable: false });
+
+/** Where in the bundle a desired resource was written: its file and which document of it. */
+export interface DocSource {
+  file: string;
+  index: number;
+}
+
+const sources = new WeakMap<object, DocSource>();
+
+/** The document a desired resource was made from (a loader on another thread sends it beside the state). */
+export function sourceOf(resource: object): DocSource | undefined {
+  return sources.get(resource);
+}
+
+/** A document's positions and its file's text, read again when first asked for (undefined: no longer there). */
+export type DocReader = () => { positions: PositionIndex; text: string } | undefined;
+
+/**
+ * Gives a resource that crossed from another thread (as plain data) its `locate` and its semantic locator
+ * again, both reading the document's positions only when asked.
+ */
+export function relocate(
+  target: { locate?: Locate; pos: SourcePos },
+  file: string,
+  read: DocReader,
+  withLocator: boolean,
+): void {
+  const locate: Locate = (path) => {
+    const doc = read();
+    return doc === undefined ? undefined : locateIn(doc.positions)(path);
+  };
+  Object.defineProperty(target, 'locate', { value: locate, enumerable: false });
+  // As buildDesired: workbooks and reports name members, user attributes none.
+  if (!withLocator) return;
+  setLocator(target, (path, opts) => {
+    const doc = read();
+    return doc === undefined ? target.pos : makeLocator(file, doc.positions, doc.text)(path, opts);
+  });
 }
 
 export function buildDesired(items: readonly DocItem[]): DesiredState {

@@ -44,8 +44,18 @@ export interface LoadResult {
 }
 
 export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadResult> {
+  return loadFound(await findBundleFiles(dir), opts);
+}
+
+/** The bundle's files, found (plain data: a loader on another thread takes it, see load-off-thread.ts). */
+export interface FoundFiles {
+  files: BundleFile[];
+  diagnostics: Diagnostic[];
+}
+
+/** The files of the bundle at `dir`, and what is to be said of them (no directory, no file, unreadable ones). */
+export async function findBundleFiles(dir: string): Promise<FoundFiles> {
   const diagnostics: Diagnostic[] = [];
-  const empty: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
   if (!(await isDirectory(dir))) {
     diagnostics.push({
       severity: 'error',
@@ -53,7 +63,7 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
       message: 'bundle directory not found',
       pos: { file: '.', line: 1, col: 1 },
     });
-    return { desired: empty, diagnostics };
+    return { files: [], diagnostics };
   }
   const { files, diagnostics: found } = await discoverFiles(dir);
   diagnostics.push(...found);
@@ -66,7 +76,17 @@ export async function loadBundle(dir: string, opts: LoadOptions): Promise<LoadRe
       hint: 'Add workbooks/<slug>.yaml, reports/<name>.yaml, ... or run `wsc export --out DIR`.',
     });
   }
+  return { files, diagnostics };
+}
 
+/** The bundle of files found by findBundleFiles: read, parsed and checked, in one turn of the event loop. */
+export function loadFound(found: FoundFiles, opts: LoadOptions): LoadResult {
+  const { files } = found;
+  const diagnostics = [...found.diagnostics];
+  // A directory that is not there has no bundle to check further.
+  if (diagnostics.some((d) => d.rule === 'bundle-dir')) {
+    return { desired: { workbooks: [], reports: [], userAttributes: [] }, diagnostics };
+  }
   // Every file is read before any is parsed: the system calls then run one
   // after another, with the kernel's code and data still in the CPU's caches
   // (docs/performance.md). The texts are all kept anyway (positions re-read them).
@@ -201,18 +221,19 @@ function loadDocument(
     if (partial !== undefined) checked.push(partial);
     return partial !== undefined;
   }
-  const item: DocItem = { kind, file, positions: doc.positions, value: doc.value, text };
+  const item: DocItem = { kind, file, positions: doc.positions, value: doc.value, text, index: doc.index };
   items.push(item);
   checked.push(item);
   return true;
 }
 
-/** loadBundle, then a BundleError (exit 3) if any diagnostic is an error. */
+/** loadBundle (or `load`), then a BundleError (exit 3) if any diagnostic is an error. */
 export async function loadValidBundle(
   dir: string,
   opts: LoadOptions,
+  load: (dir: string, opts: LoadOptions) => Promise<LoadResult> = loadBundle,
 ): Promise<{ desired: DesiredState; warnings: Diagnostic[] }> {
-  const { desired, diagnostics } = await loadBundle(dir, opts);
+  const { desired, diagnostics } = await load(dir, opts);
   if (diagnostics.some((d) => d.severity === 'error')) throw new BundleError(diagnostics);
   return { desired, warnings: diagnostics };
 }

@@ -1,10 +1,12 @@
 // What `wsc plan` and `wsc apply` share: the steps of steps.ts composed.
-// environment → bundle (validated, and what the run names in it checked,
-// before any connection is made) → connection → live state (beside the data
-// model, for the semantic check) → plan. The caller owns the returned
-// connection and must close it.
+// environment → bundle (validated, and what the run names in it checked)
+// beside the connection and the live read (api/early-read.ts: only GETs
+// before the bundle is known valid) → the data model, for the semantic check
+// → plan. The caller owns the returned connection and must close it.
 import { resolve } from 'node:path';
-import { connect, type Connection } from '../api/connect.js';
+import { readEarly } from '../api/early-read.js';
+import { hintsFor } from '../api/live.js';
+import type { Connection } from '../api/connect.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -22,7 +24,7 @@ import type { CommandContext } from './context.js';
 import type { ApplyOptions, PlanOptions } from './options.js';
 import { reportSemantic, startSemanticCheck } from './semantic.js';
 import { changesOf } from '../core/semantic/confirm.js';
-import { planOf, readLive, sayReading, validBundle, type Bundle } from './steps.js';
+import { planOf, sayReading, validBundle, validBundleBesideReads, type Bundle } from './steps.js';
 
 export interface Prepared {
   env: ResolvedEnvironment;
@@ -37,16 +39,17 @@ export interface Prepared {
 
 /**
  * The bundle at `dir`, valid, and the addresses the run names in it: an invalid bundle, an unknown --target and
- * an unknown --overwrite-ui-edits or --take-over address stop here, before any connection (exit 3, nothing
- * sent). With prune, an overwrite may name a delete, known once the deployment is read: checked then.
+ * an unknown --overwrite-ui-edits or --take-over address stop here (exit 3, no write sent). With prune, an
+ * overwrite may name a delete, known once the deployment is read: checked then. `besideReads`: the deployment
+ * is read meanwhile (a large bundle then loads on a worker thread).
  */
 export async function checkedBundle(
   dir: string,
   env: ResolvedEnvironment,
-  run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean },
+  run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean; besideReads?: boolean },
   ctx: CommandContext,
 ): Promise<Bundle> {
-  const bundle = await validBundle(dir, env, ctx);
+  const bundle = await (run.besideReads === true ? validBundleBesideReads : validBundle)(dir, env, ctx);
   if (run.targets.length > 0) checkTargetsIn(bundle.desired, run.targets);
   checkOwnershipAddresses(bundle.desired, run.opts, run.pruning);
   return bundle;
@@ -66,16 +69,25 @@ export async function preparePlan(
   requireBundleName(opts, env);
   const pruning = opts.prune === true || env.prune === true;
   const dir = resolve(ctx.cwd, opts.dir);
-  const { desired, warnings } = await checkedBundle(dir, env, { opts, targets: opts.target, pruning }, ctx);
+  const connOpts = connectOptions(opts, client, ctx);
+  const early = readEarly(env, connOpts);
+  let bundle: Bundle;
+  try {
+    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, besideReads: true }, ctx);
+  } catch (e) {
+    await early.abandon();
+    throw e;
+  }
+  const { desired, warnings } = bundle;
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   endPhase('bundle');
 
-  const connOpts = connectOptions(opts, client, ctx);
-  const conn = await connect(env, connOpts);
+  // A connection error, now that the bundle is known valid.
+  const conn = await early.conn;
   try {
     sayReading(env, ctx);
-    const reading = readLive(conn, desired);
-    reading.catch(() => undefined);
+    early.hints(hintsFor(desired));
+    const reading = early.live;
     // The data model is read beside the live state (one round trip more at most); the members are found while
     // the lists' first pages are on their way.
     const semanticRun = startSemanticCheck(

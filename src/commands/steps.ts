@@ -7,6 +7,7 @@
 import type { Connection } from '../api/connect.js';
 import { hintsFor, readLiveState, type LiveHints } from '../api/live.js';
 import { loadBundle, loadValidBundle, type LoadOptions, type LoadResult } from '../bundle/load.js';
+import { loadBundleOffThread } from '../bundle/load-off-thread.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, PlanContext } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -39,6 +40,14 @@ function loadOptions(env: ResolvedEnvironment, ctx: CommandContext, o: { anyRefs
  */
 export function validBundle(dir: string, env: ResolvedEnvironment, ctx: CommandContext, anyRefs = false) {
   return loadValidBundle(dir, loadOptions(env, ctx, { anyRefs }));
+}
+
+/**
+ * validBundle for plan and apply, which read the deployment meanwhile: a large bundle is loaded on a worker
+ * thread (bundle/load-off-thread.ts), so that the lists' cursor chains go on while its files are parsed.
+ */
+export function validBundleBesideReads(dir: string, env: ResolvedEnvironment, ctx: CommandContext) {
+  return loadValidBundle(dir, loadOptions(env, ctx, {}), loadBundleOffThread);
 }
 
 /**

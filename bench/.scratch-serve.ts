@@ -1,0 +1,10 @@
+import { mkdirSync } from 'node:fs';
+import { createEmulator, generateSeed } from '../src/emulator/index.js';
+import { writeBundleFromSeed } from './bundle.js';
+const size = Number(process.argv[2] ?? 10000);
+const dir = `/work/scratch/b${size}`;
+mkdirSync(dir, { recursive: true });
+const seed = generateSeed({ reports: size, workbooks: Math.max(1, Math.round(size / 10)), withDashboards: true, randomSeed: 20261122 });
+const emu = await createEmulator({ port: Number(process.argv[3] ?? 0), seed, latencyMs: 20, maxPageSize: 500, logResponses: false, randomSeed: 1 });
+writeBundleFromSeed(seed, dir);
+console.log(JSON.stringify({ url: emu.url, token: emu.adminToken, dir }));

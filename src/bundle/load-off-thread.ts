@@ -1,0 +1,90 @@
+// A large bundle is loaded on a worker thread (load-worker.ts), so that
+// reading, parsing and checking thousands of files runs on another core
+// while the main thread reads the deployment (commands/prepare.ts): on the
+// main thread the two take turns, and the lists' cursor chains stall while a
+// file is parsed (docs/performance.md). A small bundle is loaded here: a
+// thread costs tens of milliseconds to start. The result is the same either
+// way (test/bundle/load-off-thread.test.ts): the state crosses as plain data,
+// and each resource's positions are read again from its file if a message
+// ever needs them.
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { DesiredState } from '../core/model.js';
+import { secretValues } from '../redact.js';
+import { parseYaml, type ParsedDoc } from '../yaml/parse.js';
+import { readBundleFileSync } from '../yaml/read.js';
+import { relocate, type DocReader, type DocSource } from './desired.js';
+import { findBundleFiles, loadFound, type LoadOptions, type LoadResult } from './load.js';
+import type { LoaderInput, LoaderOutput } from './load-worker.js';
+
+/**
+ * Files from which a bundle is loaded on a worker thread. Below, the thread's start (its own Node.js
+ * environment and wsc's modules, 40 to 80 ms of the other core) would cost more than it saves.
+ */
+export const OFF_THREAD_FROM_FILES = 400;
+
+/** The bundle at `dir`, as loadBundle gives it; on a worker thread when it has OFF_THREAD_FROM_FILES files or more. */
+export async function loadBundleOffThread(dir: string, opts: LoadOptions): Promise<LoadResult> {
+  const found = await findBundleFiles(dir);
+  if (found.files.length < OFF_THREAD_FROM_FILES) return loadFound(found, opts);
+  const out = await inWorker({ found, opts, secrets: secretValues() });
+  if (!out.ok) throw new Error(`loading the bundle on a worker thread failed: ${out.message}`);
+  relocateAll(dir, out.result.desired, out.sources);
+  return out.result;
+}
+
+/**
+ * The worker's entry: built beside this module as dist/bundle-worker.js. Run from the TypeScript sources (the
+ * tests), load-worker.ts through tsx's loader, which the thread registers first.
+ */
+function startWorker(input: LoaderInput): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./bundle-worker.js', import.meta.url), { workerData: input });
+  const entry = JSON.stringify(new URL('./load-worker.ts', import.meta.url).href);
+  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`;
+  return new Worker(boot, { eval: true, workerData: input });
+}
+
+function inWorker(input: LoaderInput): Promise<LoaderOutput> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(input);
+    let answered = false;
+    worker.once('message', (m: LoaderOutput) => {
+      answered = true;
+      resolve(m);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`the bundle loader's worker thread ended (exit code ${code}) without a result`));
+    });
+  });
+}
+
+/** Gives every resource its positions again, each file read and parsed at the first lookup into it. */
+function relocateAll(dir: string, desired: DesiredState, sources: Record<keyof DesiredState, (DocSource | null)[]>) {
+  const files = new Map<string, { text: string; docs: ParsedDoc[] } | null>();
+  const readFile = (file: string) => {
+    let got = files.get(file);
+    if (got === undefined) {
+      // As the loader read it (a byte-order mark is not part of the text); gone or changed since: no positions.
+      const read = readBundleFileSync({ rel: file, abs: join(dir, file) });
+      got = read.ok ? { text: read.text, docs: parseYaml(file, read.text).docs } : null;
+      files.set(file, got);
+    }
+    return got;
+  };
+  const reader =
+    (s: DocSource): DocReader =>
+    () => {
+      const f = readFile(s.file);
+      const doc = f?.docs.find((d) => d.index === s.index);
+      return f && doc ? { positions: doc.positions, text: f.text } : undefined;
+    };
+  for (const kind of ['workbooks', 'reports', 'userAttributes'] as const) {
+    const list = desired[kind];
+    for (let i = 0; i < list.length; i++) {
+      const s = sources[kind][i];
+      if (s) relocate(list[i]!, s.file, reader(s), kind !== 'userAttributes');
+    }
+  }
+}
