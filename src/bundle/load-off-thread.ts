@@ -14,7 +14,7 @@ import { secretValues } from '../redact.js';
 import { parseYaml, type ParsedDoc } from '../yaml/parse.js';
 import { readBundleFileSync } from '../yaml/read.js';
 import { relocate, type DocReader, type DocSource } from './desired.js';
-import { findBundleFiles, loadFound, type LoadOptions, type LoadResult } from './load.js';
+import { findBundleFiles, loadFound, type FoundFiles, type LoadOptions, type LoadResult } from './load.js';
 import type { LoaderInput, LoaderOutput } from './load-worker.js';
 
 /**
@@ -23,10 +23,17 @@ import type { LoaderInput, LoaderOutput } from './load-worker.js';
  */
 export const OFF_THREAD_FROM_FILES = 400;
 
+/** Whether the bundle is loaded on a worker thread: OFF_THREAD_FROM_FILES files or more. */
+export const loadsOffThread = (found: FoundFiles): boolean => found.files.length >= OFF_THREAD_FROM_FILES;
+
 /** The bundle at `dir`, as loadBundle gives it; on a worker thread when it has OFF_THREAD_FROM_FILES files or more. */
 export async function loadBundleOffThread(dir: string, opts: LoadOptions): Promise<LoadResult> {
-  const found = await findBundleFiles(dir);
-  if (found.files.length < OFF_THREAD_FROM_FILES) return loadFound(found, opts);
+  return loadFoundOffThread(dir, await findBundleFiles(dir), opts);
+}
+
+/** The bundle of the files found at `dir`, as loadFound gives it; on a worker thread when loadsOffThread. */
+export async function loadFoundOffThread(dir: string, found: FoundFiles, opts: LoadOptions): Promise<LoadResult> {
+  if (!loadsOffThread(found)) return loadFound(found, opts);
   const out = await inWorker({ found, opts, secrets: secretValues() });
   if (!out.ok) throw new Error(`loading the bundle on a worker thread failed: ${out.message}`);
   relocateAll(dir, out.result.desired, out.sources);

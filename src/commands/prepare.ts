@@ -4,9 +4,11 @@
 // before the bundle is known valid) → the data model, for the semantic check
 // → plan. The caller owns the returned connection and must close it.
 import { resolve } from 'node:path';
-import { readEarly } from '../api/early-read.js';
+import { readDeployment } from '../api/deployment-read.js';
 import { hintsFor } from '../api/live.js';
 import type { Connection } from '../api/connect.js';
+import { findBundleFiles, type FoundFiles } from '../bundle/load.js';
+import { loadsOffThread } from '../bundle/load-off-thread.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -24,7 +26,7 @@ import type { CommandContext } from './context.js';
 import type { ApplyOptions, PlanOptions } from './options.js';
 import { reportSemantic, startSemanticCheck } from './semantic.js';
 import { changesOf } from '../core/semantic/confirm.js';
-import { planOf, sayReading, validBundle, validBundleBesideReads, type Bundle } from './steps.js';
+import { planOf, sayReading, validBundle, validBundleFound, type Bundle } from './steps.js';
 
 export interface Prepared {
   env: ResolvedEnvironment;
@@ -40,16 +42,16 @@ export interface Prepared {
 /**
  * The bundle at `dir`, valid, and the addresses the run names in it: an invalid bundle, an unknown --target and
  * an unknown --overwrite-ui-edits or --take-over address stop here (exit 3, no write sent). With prune, an
- * overwrite may name a delete, known once the deployment is read: checked then. `besideReads`: the deployment
- * is read meanwhile (a large bundle then loads on a worker thread).
+ * overwrite may name a delete, known once the deployment is read: checked then. `found`: its files, found
+ * already (plan and apply: a large bundle then loads on a worker thread).
  */
 export async function checkedBundle(
   dir: string,
   env: ResolvedEnvironment,
-  run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean; besideReads?: boolean },
+  run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean; found?: FoundFiles },
   ctx: CommandContext,
 ): Promise<Bundle> {
-  const bundle = await (run.besideReads === true ? validBundleBesideReads : validBundle)(dir, env, ctx);
+  const bundle = await (run.found ? validBundleFound(dir, run.found, env, ctx) : validBundle(dir, env, ctx));
   if (run.targets.length > 0) checkTargetsIn(bundle.desired, run.targets);
   checkOwnershipAddresses(bundle.desired, run.opts, run.pruning);
   return bundle;
@@ -70,12 +72,14 @@ export async function preparePlan(
   const pruning = opts.prune === true || env.prune === true;
   const dir = resolve(ctx.cwd, opts.dir);
   const connOpts = connectOptions(opts, client, ctx);
-  const early = readEarly(env, connOpts);
+  const found = await findBundleFiles(dir);
+  // A large bundle loads on a worker thread while the deployment is read (api/deployment-read.ts).
+  const read = readDeployment(env, connOpts, loadsOffThread(found));
   let bundle: Bundle;
   try {
-    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, besideReads: true }, ctx);
+    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, found }, ctx);
   } catch (e) {
-    await early.abandon();
+    await read.abandon();
     throw e;
   }
   const { desired, warnings } = bundle;
@@ -83,11 +87,9 @@ export async function preparePlan(
   endPhase('bundle');
 
   // A connection error, now that the bundle is known valid.
-  const conn = await early.conn;
+  const { conn, live: reading } = await read.start(hintsFor(desired));
   try {
     sayReading(env, ctx);
-    early.hints(hintsFor(desired));
-    const reading = early.live;
     // The data model is read beside the live state (one round trip more at most); the members are found while
     // the lists' first pages are on their way.
     const semanticRun = startSemanticCheck(

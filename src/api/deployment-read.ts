@@ -1,0 +1,54 @@
+// How plan and apply read the deployment: after the bundle has loaded, or,
+// for a large bundle (one loaded on a worker thread, bundle/load-off-thread.ts),
+// while it loads (DESIGN §9: reads may start once wsc.yaml and the environment
+// are valid, before the bundle's files are). Early, the connection is made and
+// the reports and workbooks are asked for at once; the user attributes and the
+// folder tree wait for the bundle's hints (api/live.ts). A bundle that turns
+// out invalid abandons the read: GETs only were sent. A connection error is
+// thrown by `start`, once the bundle is known valid, so a bundle error still
+// wins over it. A small bundle loads in milliseconds: its runs keep the
+// stricter order (nothing is sent before the bundle is valid).
+import type { LiveState } from '../core/model.js';
+import type { ResolvedEnvironment } from '../config/types.js';
+import { connect, type Connection, type ConnectOptions } from './connect.js';
+import { readLiveState, type LiveHints } from './live.js';
+
+export interface DeploymentRead {
+  /** The connection and the live state read with the bundle's hints; a connection error is thrown here. */
+  start(hints: LiveHints): Promise<{ conn: Connection; live: Promise<LiveState> }>;
+  /** The run ends before the read is used: what is in flight is dropped and the connection closed. */
+  abandon(): Promise<void>;
+}
+
+export function readDeployment(env: ResolvedEnvironment, opts: ConnectOptions, early: boolean): DeploymentRead {
+  if (!early) {
+    return {
+      start: async (hints) => {
+        const conn = await connect(env, opts);
+        return { conn, live: readLiveState(conn.client, conn.deploymentId, hints) };
+      },
+      abandon: async () => undefined,
+    };
+  }
+  const conn = connect(env, opts);
+  let give: (h: LiveHints) => void = () => undefined;
+  let refuse: (e: Error) => void = () => undefined;
+  const hints = new Promise<LiveHints>((res, rej) => {
+    give = res;
+    refuse = rej;
+  });
+  const live = conn.then((c) => readLiveState(c.client, c.deploymentId, hints));
+  // Each is awaited later, or never when the run ends first: no rejection may go unhandled meanwhile.
+  for (const p of [conn, live, hints]) p.catch(() => undefined);
+  return {
+    start: async (h) => {
+      give(h);
+      return { conn: await conn, live };
+    },
+    abandon: async () => {
+      refuse(new Error('the run ended before the deployment was read'));
+      const c = await conn.catch(() => undefined);
+      await c?.close();
+    },
+  };
+}

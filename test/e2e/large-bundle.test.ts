@@ -1,0 +1,118 @@
+// A bundle of OFF_THREAD_FROM_FILES files or more is loaded on a worker
+// thread while the deployment is read (bundle/load-off-thread.ts,
+// api/deployment-read.ts). What must not change with that: the plan, the lines
+// it points at, the exit codes, and an invalid bundle sending no write (GETs
+// only: DESIGN §9) and winning over a connection error.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeBundleFromSeed } from '../../bench/bundle.js';
+import { OFF_THREAD_FROM_FILES } from '../../src/bundle/load-off-thread.js';
+import { generateSeed, writes } from '../../src/emulator/index.js';
+import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+
+e2eSuite();
+
+const REPORTS = OFF_THREAD_FROM_FILES + 10;
+const seed = () => generateSeed({ reports: REPORTS, workbooks: 5, withDashboards: true, randomSeed: 41 });
+
+/** The bundle of `s`, written to a new directory: a plan of it against `s` is empty. */
+function bundleOf(s: ReturnType<typeof seed>) {
+  const dir = tempDir();
+  const b = writeBundleFromSeed(s, dir);
+  expect(b.reportFiles.length + b.workbookFiles.length).toBeGreaterThanOrEqual(OFF_THREAD_FROM_FILES);
+  return { dir, ...b };
+}
+
+/** Replaces the first `from` in a file. */
+function edit(file: string, from: string | RegExp, to: string): void {
+  const text = readFileSync(file, 'utf8');
+  const next = text.replace(from, to);
+  expect(next).not.toBe(text);
+  writeFileSync(file, next);
+}
+
+describe('a large bundle, loaded on a worker thread beside the reads', () => {
+  it('plans as a small one: no change, then exactly the edited fields at their lines', async () => {
+    const s = seed();
+    await withEmulator({ seed: s }, async (emu) => {
+      const b = bundleOf(s);
+      const same = await runCli(['plan', '--dir', b.dir, ...target(emu), '--detailed-exitcode'], { env: emulatorEnv });
+      expect(same.stderr).toContain('checked against the data model of deployment 1 (8 cubes and views): no error.');
+      expect(same.code).toBe(0);
+      expect(same.stdout).toContain('No changes');
+      // The built CLI starts its worker from dist/bundle-worker.js.
+      const built = await runCli(['plan', '--dir', b.dir, ...target(emu), '--detailed-exitcode'], {
+        env: emulatorEnv,
+        spawn: true,
+      });
+      expect(built.stderr).toContain('no error.');
+      expect([built.code, built.stdout]).toEqual([0, same.stdout]);
+
+      const file = b.reportFiles[7]!;
+      const line =
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .findIndex((l) => l.startsWith('title:')) + 1;
+      edit(file, /^title: .*$/m, 'title: Edited in Git');
+      const changed = await runCli(
+        ['plan', '--dir', b.dir, ...target(emu), '--detailed-exitcode', '--output', 'json'],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(changed.code).toBe(2);
+      const plan = JSON.parse(changed.stdout) as {
+        changes: { address: string; action: string; fields?: { path: string; after: unknown; line?: number }[] }[];
+      };
+      const updates = plan.changes.filter((c) => c.action !== 'no-op');
+      expect(updates).toHaveLength(1);
+      const title = updates[0]!.fields?.find((f) => f.path === 'title');
+      expect(title).toMatchObject({ after: 'Edited in Git', line });
+      expect(writes(emu.log)).toEqual([]);
+    });
+  });
+
+  it('an invalid bundle: exit 3 with its diagnostics, and no write sent (plan and apply)', async () => {
+    const s = seed();
+    await withEmulator({ seed: s }, async (emu) => {
+      const b = bundleOf(s);
+      edit(b.reportFiles[3]!, /^name: .*$/m, 'name: [unclosed');
+      edit(b.reportFiles[9]!, /^title: .*$/m, 'titel: typo');
+      for (const cmd of [['plan'], ['apply', '--auto-approve']]) {
+        const r = await runCli([...cmd, '--dir', b.dir, ...target(emu)], { env: emulatorEnv });
+        expect(r.code).toBe(3);
+        expect(r.stderr).toMatch(new RegExp(`reports/[^:]+\\.yaml:\\d+:\\d+`));
+        expect(r.stderr).toContain('unknown key');
+        expect(r.stderr).toContain('The bundle has 2 errors.');
+        expect(writes(emu.log)).toEqual([]);
+        expect(emu.log.every((e) => e.method === 'GET')).toBe(true);
+      }
+    });
+  });
+
+  it("an invalid bundle's errors win over a server that cannot be reached or a token it refuses", async () => {
+    const s = seed();
+    const b = bundleOf(s);
+    edit(b.reportFiles[0]!, /^title: .*$/m, 'titel: typo');
+    const down = await runCli(['plan', '--dir', b.dir, '--base-url', 'http://127.0.0.1:1', '--deployment', '1'], {
+      env: emulatorEnv,
+    });
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain('The bundle has 1 error.');
+    expect(down.stderr).not.toMatch(/ECONNREFUSED|could not connect|cannot reach/i);
+    await withEmulator({ seed: s }, async (emu) => {
+      const refused = await runCli(['plan', '--dir', b.dir, ...target(emu)], { env: { WSC_TOKEN: 'not-the-token' } });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain('The bundle has 1 error.');
+      expect(writes(emu.log)).toEqual([]);
+    });
+    // Mended, the same runs now meet the server's answer.
+    edit(b.reportFiles[0]!, /^titel: typo$/m, `title: ${s.reports![0]!.title ?? ''}`);
+    const mended = await runCli(['plan', '--dir', b.dir, '--base-url', 'http://127.0.0.1:1', '--deployment', '1'], {
+      env: emulatorEnv,
+    });
+    expect(mended.code).not.toBe(3);
+    expect(mended.code).not.toBe(0);
+  });
+});
