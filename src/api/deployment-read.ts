@@ -12,16 +12,28 @@ import type { LiveState } from '../core/model.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import { connect, type Connection, type ConnectOptions } from './connect.js';
 import { readLiveState, type LiveHints } from './live.js';
+import { startModelRead, type ModelRead } from './semantic-run.js';
 
 export interface DeploymentRead {
-  /** The connection and the live state read with the bundle's hints; a connection error is thrown here. */
-  start(hints: LiveHints): Promise<{ conn: Connection; live: Promise<LiveState> }>;
+  /**
+   * The connection and the live state read with the bundle's hints; a connection error is thrown here.
+   * `model`: the data model's read, started early beside the lists when the semantic check may run.
+   */
+  start(hints: LiveHints): Promise<{ conn: Connection; live: Promise<LiveState>; model?: ModelRead }>;
   /** The run ends before the read is used: what is in flight is dropped and the connection closed. */
   abandon(): Promise<void>;
 }
 
-export function readDeployment(env: ResolvedEnvironment, opts: ConnectOptions, early: boolean): DeploymentRead {
-  if (!early) {
+/**
+ * `early`: read while the bundle loads; `semantic` too, the data model's read then leaves with the lists (its
+ * token is minted before the bundle is known valid: a POST that changes no content).
+ */
+export function readDeployment(
+  env: ResolvedEnvironment,
+  opts: ConnectOptions,
+  early: { lists: boolean; semantic: boolean },
+): DeploymentRead {
+  if (!early.lists) {
     return {
       start: async (hints) => {
         const conn = await connect(env, opts);
@@ -38,15 +50,18 @@ export function readDeployment(env: ResolvedEnvironment, opts: ConnectOptions, e
     refuse = rej;
   });
   const live = conn.then((c) => readLiveState(c.client, c.deploymentId, hints));
+  const model = early.semantic ? conn.then((c) => startModelRead(c, opts)) : Promise.resolve(undefined);
   // Each is awaited later, or never when the run ends first: no rejection may go unhandled meanwhile.
-  for (const p of [conn, live, hints]) p.catch(() => undefined);
+  for (const p of [conn, live, hints, model]) p.catch(() => undefined);
   return {
     start: async (h) => {
       give(h);
-      return { conn: await conn, live };
+      const m = await model;
+      return { conn: await conn, live, ...(m ? { model: m } : {}) };
     },
     abandon: async () => {
       refuse(new Error('the run ended before the deployment was read'));
+      (await model.catch(() => undefined))?.drop();
       const c = await conn.catch(() => undefined);
       await c?.close();
     },

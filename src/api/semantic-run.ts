@@ -41,21 +41,22 @@ function until<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/**
- * Starts the check of `resources`' members: the model's requests leave before this returns (so that they run
- * beside the live read, in an order that does not depend on timing).
- */
-export function runSemanticCheck(
-  resources: ResourceMembers[],
-  conn: Connection,
-  connOpts: ConnectOptions,
-  budgetMs = SEMANTIC_BUDGET_MS,
-): SemanticRun {
-  const members = countUses(resources);
+/** The data model's read, started before the members to check are known (beside an early live read). */
+export interface ModelRead {
+  read: ReturnType<typeof readDataModel>;
+  stop: AbortController;
+  /** The budget's timer, from the read's start. */
+  timer: NodeJS.Timeout;
+  /** Nothing will be checked: what is in flight ends now and the Core Data API's client is closed. */
+  drop(): void;
+}
+
+/** Starts reading the deployment's data model (its requests leave before this returns). */
+export function startModelRead(conn: Connection, connOpts: ConnectOptions, budgetMs = SEMANTIC_BUDGET_MS): ModelRead {
   const stop = new AbortController();
   // The model's read has the budget from the start (beside the live read); the planner's questions, once the
   // plan is known, the budget again: what the step can add to the run after the plan is bounded either way.
-  let timer = setTimeout(
+  const timer = setTimeout(
     () => stop.abort(new Error(`no answer within ${budgetMs / 1000} s, the semantic check's time budget`)),
     budgetMs,
   );
@@ -68,6 +69,29 @@ export function runSemanticCheck(
     ...(connOpts.trace ? { trace: connOpts.trace } : {}),
     ...(connOpts.notice ? { notice: connOpts.notice } : {}),
   });
+  // A read that ends after the budget or an abort still holds a client: closed as soon as it is in.
+  read.then((r) => (r.ok && stop.signal.aborted ? r.core.close() : undefined)).catch(() => undefined);
+  const drop = () => {
+    clearTimeout(timer);
+    stop.abort(new Error('nothing to check'));
+  };
+  return { read, stop, timer, drop };
+}
+
+/**
+ * Starts the check of `resources`' members: the model's requests leave before this returns (so that they run
+ * beside the live read, in an order that does not depend on timing), unless `model` was started earlier.
+ */
+export function runSemanticCheck(
+  resources: ResourceMembers[],
+  conn: Connection,
+  connOpts: ConnectOptions,
+  budgetMs = SEMANTIC_BUDGET_MS,
+  model: ModelRead = startModelRead(conn, connOpts, budgetMs),
+): SemanticRun {
+  const members = countUses(resources);
+  const { stop, read } = model;
+  let timer = model.timer;
   // The members are checked against `/v1/meta` as soon as it is in, while the live read goes on.
   const tried =
     `GET ${dataModelPaths.environments(conn.deploymentId)} and POST ${dataModelPaths.token(conn.deploymentId)}, ` +
@@ -81,8 +105,6 @@ export function runSemanticCheck(
     (e: unknown) => ({ ok: false as const, tried, why: e instanceof Error ? e.message : String(e) }),
   );
   checked.catch(() => undefined);
-  // A read that ends after the budget or an abort still holds a client: closed as soon as it is in.
-  read.then((r) => (r.ok && stop.signal.aborted ? r.core.close() : undefined)).catch(() => undefined);
   const finish = async (changes: (address: string) => boolean): Promise<SemanticOutcome> => {
     try {
       const c = await checked;

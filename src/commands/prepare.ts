@@ -24,7 +24,7 @@ import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import type { ApplyOptions, PlanOptions } from './options.js';
-import { reportSemantic, startSemanticCheck } from './semantic.js';
+import { reportSemantic, semanticWanted, startSemanticCheck } from './semantic.js';
 import { changesOf } from '../core/semantic/confirm.js';
 import { planOf, sayReading, validBundle, validBundleFound, type Bundle } from './steps.js';
 
@@ -74,7 +74,9 @@ export async function preparePlan(
   const connOpts = connectOptions(opts, client, ctx);
   const found = await findBundleFiles(dir);
   // A large bundle loads on a worker thread while the deployment is read (api/deployment-read.ts).
-  const read = readDeployment(env, connOpts, loadsOffThread(found));
+  const large = loadsOffThread(found);
+  const semanticAsked = { skip: opts.skipSemanticCheck, targets: opts.target };
+  const read = readDeployment(env, connOpts, { lists: large, semantic: large && semanticWanted(env, semanticAsked) });
   let bundle: Bundle;
   try {
     bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, found }, ctx);
@@ -87,18 +89,12 @@ export async function preparePlan(
   endPhase('bundle');
 
   // A connection error, now that the bundle is known valid.
-  const { conn, live: reading } = await read.start(hintsFor(desired));
+  const { conn, live: reading, model } = await read.start(hintsFor(desired));
   try {
     sayReading(env, ctx);
     // The data model is read beside the live state (one round trip more at most); the members are found while
     // the lists' first pages are on their way.
-    const semanticRun = startSemanticCheck(
-      desired,
-      env,
-      { skip: opts.skipSemanticCheck, targets: opts.target },
-      conn,
-      connOpts,
-    );
+    const semanticRun = startSemanticCheck(desired, env, semanticAsked, conn, connOpts, model);
     let semantic: SemanticOutcome;
     let p: Plan;
     let live: LiveState;

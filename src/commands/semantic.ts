@@ -4,7 +4,7 @@
 // (api/semantic-run.ts), and what is said of it on stderr. Never throws for
 // an unreadable model: that is a warning on stderr.
 import type { Connection, ConnectOptions } from '../api/connect.js';
-import { runSemanticCheck, type SemanticRun } from '../api/semantic-run.js';
+import { runSemanticCheck, type ModelRead, type SemanticRun } from '../api/semantic-run.js';
 import { locatorOf } from '../bundle/locate.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState } from '../core/model.js';
@@ -22,9 +22,14 @@ export interface SemanticRequest {
 
 const settled = (o: SemanticOutcome): SemanticRun => ({ finish: () => Promise.resolve(o), abort: () => undefined });
 
+/** Whether the check may run at all (neither --skip-semantic-check nor `semanticCheck: false`). */
+export const semanticWanted = (env: ResolvedEnvironment, req: SemanticRequest): boolean =>
+  req.skip !== true && env.semanticCheck !== false;
+
 /**
  * Starts the check: the model's requests leave before this returns (so that they run beside the live
- * read, in an order that does not depend on timing).
+ * read, in an order that does not depend on timing), unless `model` was started with an early read
+ * (api/deployment-read.ts), and is dropped when there is nothing to check.
  */
 export function startSemanticCheck(
   desired: DesiredState,
@@ -32,14 +37,16 @@ export function startSemanticCheck(
   req: SemanticRequest,
   conn: Connection,
   connOpts: ConnectOptions,
+  model?: ModelRead,
 ): SemanticRun {
+  const only = req.targets !== undefined && req.targets.length > 0 ? new Set(req.targets) : undefined;
+  const resources = semanticWanted(env, req) ? bundleMembers(desired, { only, locatorOf }) : [];
+  if (resources.length === 0) model?.drop();
   if (req.skip === true) return settled({ status: 'off', reason: '--skip-semantic-check' });
   if (env.semanticCheck === false)
     return settled({ status: 'off', reason: `semanticCheck: false in wsc.yaml for ${env.name}` });
-  const only = req.targets !== undefined && req.targets.length > 0 ? new Set(req.targets) : undefined;
-  const resources = bundleMembers(desired, { only, locatorOf });
   if (resources.length === 0) return settled({ status: 'none' });
-  return runSemanticCheck(resources, conn, connOpts);
+  return runSemanticCheck(resources, conn, connOpts, undefined, model);
 }
 
 /**

@@ -21,7 +21,7 @@ function bundleOf(s: ReturnType<typeof seed>) {
   const dir = tempDir();
   const b = writeBundleFromSeed(s, dir);
   expect(b.reportFiles.length + b.workbookFiles.length).toBeGreaterThanOrEqual(OFF_THREAD_FROM_FILES);
-  return { dir, ...b };
+  return b;
 }
 
 /** Replaces the first `from` in a file. */
@@ -85,9 +85,44 @@ describe('a large bundle, loaded on a worker thread beside the reads', () => {
         expect(r.stderr).toMatch(new RegExp(`reports/[^:]+\\.yaml:\\d+:\\d+`));
         expect(r.stderr).toContain('unknown key');
         expect(r.stderr).toContain('The bundle has 2 errors.');
+        // GETs only, but for the deployment token the semantic check mints beside the lists (no content).
         expect(writes(emu.log)).toEqual([]);
-        expect(emu.log.every((e) => e.method === 'GET')).toBe(true);
+        const nonGets = emu.log.filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path}`);
+        expect(new Set(nonGets)).toEqual(new Set(nonGets.length > 0 ? ['POST /api/v1/deployments/1/token'] : []));
       }
+    });
+  });
+
+  it('the semantic check reads the model beside the lists and places what Cube refuses at file:line:col', async () => {
+    const s = seed();
+    // Pages of 50 at 30 ms each: the reports' cursor chain is 9 round trips long.
+    await withEmulator({ seed: s, latencyMs: 30, maxPageSize: 50 }, async (emu) => {
+      const b = bundleOf(s);
+      writeFileSync(
+        join(b.dir, 'reports/typo.yaml'),
+        'kind: Report\npublicId: semTypo00001\nname: typo\njsonQuery:\n  measures: [orders.cont]\n',
+      );
+      const r = await runCli(['plan', '--dir', b.dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toContain(
+        "✗ reports/typo.yaml:5:14 report/semTypo00001 jsonQuery.measures[0]: Cube refuses the query: 'cont' not found",
+      );
+      // The model's read left with the lists, not after the bundle: before the reports' last page was asked for.
+      const at = (e: { startedAt: string }) => Date.parse(e.startedAt);
+      const model = emu.log.find((e) => e.path.endsWith('/environments'))!;
+      const pages = emu.log.filter((e) => e.path === '/api/v1/deployments/1/reports');
+      expect(pages.length).toBeGreaterThanOrEqual(9);
+      expect(at(model)).toBeLessThan(at(pages.at(-1)!));
+
+      emu.clearLog();
+      const skipped = await runCli(
+        ['plan', '--dir', b.dir, ...target(emu), '--skip-semantic-check', '--detailed-exitcode'],
+        {
+          env: emulatorEnv,
+        },
+      );
+      expect(skipped.code, skipped.stderr).toBe(2);
+      expect(emu.log.filter((e) => /\/(environments|token)$|^\/cubejs-api\//.test(e.path))).toEqual([]);
     });
   });
 
