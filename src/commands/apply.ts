@@ -2,18 +2,22 @@
 // Thin: the work is in core/execute (orchestration), render/apply (output),
 // the shared plan preparation of `wsc plan` and, for a saved plan, the same
 // steps plus the comparison with the file (apply-saved.ts).
-import type { ApplyOptions } from './options.js';
+import type { ApplyOptions } from '../command-options.js';
 import { execute, type ApplyResult } from '../core/execute/index.js';
 import { hasRequests, type Plan } from '../core/plan-model.js';
 import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { semanticError } from '../core/semantic/outcome.js';
 import { EXIT, UsageError } from '../errors.js';
-import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
+import {
+  applyStatus,
+  renderApplyJson,
+  renderApplyNothing,
+  renderApplySummary,
+  renderInterrupted,
+} from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { blockedLines, refusedBlocked } from '../render/plan-ownership.js';
-import { driftLines } from '../render/plan-drift.js';
-import { summaryLine } from '../render/plan-wording.js';
 import { createProgress } from './progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -69,11 +73,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
-  const counts = { created: 0, updated: 0, adopted: 0, published: 0 };
-  const empty: ApplyResult = { applied: [], failed: [], skipped: [], resources: [], counts };
-  // "No changes", or, with fields kept as edited outside wsc, which ones: never "matches" when they differ.
-  const text = [summaryLine(plan), ...driftLines(plan, opts.dir)].join('\n');
-  ctx.out(opts.output === 'json' ? renderApplyJson(plan, empty) : `${text}\n`);
+  ctx.out(renderApplyNothing(plan, opts.dir, opts.output === 'json'));
   return EXIT.ok;
 }
 
