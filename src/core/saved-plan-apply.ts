@@ -52,7 +52,7 @@ function where(e: SavedPlanEnvironment): string {
   return `deployment ${e.deploymentId} ${e.embedded ? 'of the embedded emulator' : `at ${e.baseUrl ?? '(no host)'}`}`;
 }
 
-/** This run's environment must be the plan's: its host, deployment and publicId mode (exit 3 before anything is sent). */
+/** This run must target the plan's host, deployment and publicId mode (exit 3 before anything is sent). */
 export function refuseOtherDeployment(saved: SavedPlanEnvironment, env: SavedPlanEnvironment): void {
   const same =
     env.deploymentId === saved.deploymentId &&
