@@ -9,15 +9,9 @@ import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { semanticError } from '../core/semantic/outcome.js';
 import { EXIT, UsageError } from '../errors.js';
-import {
-  applyStatus,
-  renderApplyJson,
-  renderApplyNothing,
-  renderApplySummary,
-  renderInterrupted,
-} from '../render/apply.js';
+import { applyStatus, renderApplyNothing, renderApplyOutcome, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
-import { blockedLines, refusedBlocked } from '../render/plan-ownership.js';
+import { refusedBlocked } from '../render/plan-ownership.js';
 import { createProgress } from './progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -84,6 +78,7 @@ async function executeAndReport(
   ctx: CommandContext,
   shownPlan = false,
 ): Promise<number> {
+  const json = opts.output === 'json';
   const progress = createProgress({
     style: ctx.style,
     write: (text) => ctx.err(text),
@@ -104,19 +99,14 @@ async function executeAndReport(
       onEvent: progress.onEvent,
       // The server gone (the client's breaker open) stops new requests like an interrupt.
       signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
-      refuse: refusedBlocked(plan, opts.dir, !shownPlan && opts.output === 'json'),
+      refuse: refusedBlocked(plan, opts.dir, !shownPlan && json),
     });
   } finally {
     stopListening();
     progress.stop();
   }
   endPhase('apply');
-  // After a plan on stdout, a blank line sets the result apart.
-  const gap = shownPlan && opts.output !== 'json' ? '\n' : '';
-  const ways = shownPlan ? '' : blockedLines(plan, opts.dir);
-  ctx.out(
-    opts.output === 'json' ? renderApplyJson(plan, result) : `${ways}${gap}${renderApplySummary(result, ctx.style)}`,
-  );
+  ctx.out(renderApplyOutcome(plan, result, ctx.style, { dir: opts.dir, json, shownPlan }));
   const status = applyStatus(result);
   if (status === 'applied') return EXIT.ok;
   return status === 'blocked' ? EXIT.blocked : status === 'partial' ? EXIT.partial : EXIT.failure;
