@@ -12,7 +12,7 @@ import type {
   PreviewOptions,
   SchemaOptions,
   ValidateOptions,
-} from './commands/options.js';
+} from './command-options.js';
 import {
   CONCURRENCY,
   MAX_DELETES_FLOOR,

@@ -44,8 +44,8 @@ let inProcessRuns = 0;
  * Runs argv (`node`, `wsc`, then the arguments) with the contexts `context`
  * makes, and resolves with the exit code; touches neither process.exitCode
  * nor the process's streams. For running wsc inside another program (the
- * end-to-end tests): give it capturedContext(), whose output is redacted as
- * the process's streams are. Signals cannot reach such a run.
+ * end-to-end tests): give it test/helpers/captured-context.ts's, whose output is
+ * redacted as the process's streams are. Signals cannot reach such a run.
  */
 export async function runWsc(argv: string[], context: ContextFactory): Promise<number> {
   // The secrets of earlier runs are not this one's (and would blot out its output); runs

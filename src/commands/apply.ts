@@ -2,18 +2,16 @@
 // Thin: the work is in core/execute (orchestration), render/apply (output),
 // the shared plan preparation of `wsc plan` and, for a saved plan, the same
 // steps plus the comparison with the file (apply-saved.ts).
-import type { ApplyOptions } from './options.js';
+import type { ApplyOptions } from '../command-options.js';
 import { execute, type ApplyResult } from '../core/execute/index.js';
 import { hasRequests, type Plan } from '../core/plan-model.js';
 import type { Connection } from '../api/connect.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { semanticError } from '../core/semantic/outcome.js';
 import { EXIT, UsageError } from '../errors.js';
-import { applyStatus, renderApplyJson, renderApplySummary, renderInterrupted } from '../render/apply.js';
+import { applyStatus, renderApplyNothing, renderApplyOutcome, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
-import { blockedLines, refusedBlocked } from '../render/plan-ownership.js';
-import { driftLines } from '../render/plan-drift.js';
-import { summaryLine } from '../render/plan-wording.js';
+import { refusedBlocked } from '../render/plan-ownership.js';
 import { createProgress } from './progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -69,11 +67,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
-  const counts = { created: 0, updated: 0, adopted: 0, published: 0 };
-  const empty: ApplyResult = { applied: [], failed: [], skipped: [], resources: [], counts };
-  // "No changes", or, with fields kept as edited outside wsc, which ones: never "matches" when they differ.
-  const text = [summaryLine(plan), ...driftLines(plan, opts.dir)].join('\n');
-  ctx.out(opts.output === 'json' ? renderApplyJson(plan, empty) : `${text}\n`);
+  ctx.out(renderApplyNothing(plan, opts.dir, opts.output === 'json'));
   return EXIT.ok;
 }
 
@@ -84,6 +78,7 @@ async function executeAndReport(
   ctx: CommandContext,
   shownPlan = false,
 ): Promise<number> {
+  const json = opts.output === 'json';
   const progress = createProgress({
     style: ctx.style,
     write: (text) => ctx.err(text),
@@ -104,19 +99,14 @@ async function executeAndReport(
       onEvent: progress.onEvent,
       // The server gone (the client's breaker open) stops new requests like an interrupt.
       signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
-      refuse: refusedBlocked(plan, opts.dir, !shownPlan && opts.output === 'json'),
+      refuse: refusedBlocked(plan, opts.dir, !shownPlan && json),
     });
   } finally {
     stopListening();
     progress.stop();
   }
   endPhase('apply');
-  // After a plan on stdout, a blank line sets the result apart.
-  const gap = shownPlan && opts.output !== 'json' ? '\n' : '';
-  const ways = shownPlan ? '' : blockedLines(plan, opts.dir);
-  ctx.out(
-    opts.output === 'json' ? renderApplyJson(plan, result) : `${ways}${gap}${renderApplySummary(result, ctx.style)}`,
-  );
+  ctx.out(renderApplyOutcome(plan, result, ctx.style, { dir: opts.dir, json, shownPlan }));
   const status = applyStatus(result);
   if (status === 'applied') return EXIT.ok;
   return status === 'blocked' ? EXIT.blocked : status === 'partial' ? EXIT.partial : EXIT.failure;

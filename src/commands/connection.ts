@@ -3,7 +3,7 @@
 // (config/resolve.ts) and the --verbose trace.
 import type { ConnectOptions } from '../api/connect.js';
 import type { ClientLimits } from '../config/resolve.js';
-import type { CommonOptions } from './options.js';
+import type { CommonOptions } from '../command-options.js';
 import type { CommandContext } from './context.js';
 import { visible } from '../visible.js';
 

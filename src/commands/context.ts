@@ -2,9 +2,8 @@
 // facts. Commands are the only code (with main.ts) that touches the process;
 // they receive it through this object so tests can run them in-process too.
 import { createInterface } from 'node:readline/promises';
-import { processSettings, readSettings, type Settings } from '../env.js';
+import { processSettings, type Settings } from '../env.js';
 import { decideStyle, type Style } from '../render/style.js';
-import { redact } from '../redact.js';
 
 export interface CommandContext {
   out(text: string): void;
@@ -102,37 +101,4 @@ export async function confirmOn(
   } finally {
     rl.close();
   }
-}
-
-/** What a captured run printed, each stream in order. */
-export interface Captured {
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Contexts that print into `captured` instead of the process's streams, for
- * running wsc in-process (tests). As the process's streams, they redact every
- * secret. Stdout and stderr are pipes (no colour, no spinner), stdin is not a
- * terminal and holds `input` (a confirm() reads its first line), and no
- * signal reaches the run.
- */
-export function capturedContext(
-  captured: Captured,
-  opts: { env: Record<string, string | undefined>; cwd: string; input?: string },
-): ContextFactory {
-  const settings = readSettings(opts.env);
-  return (o) => ({
-    out: (t) => void (captured.stdout += redact(t)),
-    err: (t) => void (captured.stderr += redact(t)),
-    settings,
-    cwd: opts.cwd,
-    style: decideStyle({ isTTY: false, columns: undefined, settings, noColorFlag: o.noColor === true }),
-    interactive: false,
-    onInterrupt: () => () => {},
-    confirm: async (question) => {
-      captured.stderr += redact(`${question} `);
-      return /^(y|yes)$/i.test((opts.input ?? '').split('\n')[0]!.trim());
-    },
-  });
 }

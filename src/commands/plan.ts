@@ -1,13 +1,11 @@
 // `wsc plan`: read the live deployment and print what apply would change.
 // stdout holds the plan alone (--output human|json|markdown); progress and
 // warnings go to stderr. Never writes to the API.
-import { appendFile } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
-import type { PlanOptions } from './options.js';
+import { resolve } from 'node:path';
+import type { PlanOptions } from '../command-options.js';
 import { hasChanges, type Plan } from '../core/plan-model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
-import { serializeSavedPlan } from '../core/saved-plan.js';
-import { savedSemantic, semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
+import { semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
 import { EXIT } from '../errors.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { renderPlanJson } from '../render/plan-json.js';
@@ -15,10 +13,8 @@ import { renderPlanMarkdown, type MarkdownOptions } from '../render/plan-markdow
 import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
-import { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } from './saved-plan-file.js';
-import { VERSION } from '../version.js';
-import { redact } from '../redact.js';
-import { checkPlanOut, writePlanOut } from '../plan-out.js';
+import { checkPlanOut, savePlan } from '../plan-file/write.js';
+import { appendStepSummary } from '../step-summary.js';
 import { writePreviewPictures } from './preview.js';
 
 type Pictures = MarkdownOptions['pictures'];
@@ -63,34 +59,17 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     // A difference only a create can make, or a member the data model lacks: shown above, never saved nor applied.
     const refused = createOnlyError(plan) ?? semanticError(semantic, false);
     if (opts.out !== undefined && refused === undefined) {
-      const bundleDir = relative(ctx.cwd, resolve(ctx.cwd, opts.dir)).split(sep).join('/') || '.';
-      const text = serializeSavedPlan({
-        wscVersion: VERSION,
-        createdAt: new Date().toISOString(),
-        environment: env,
-        bundleDir,
-        targets: opts.target,
-        semanticCheck: savedSemantic(semantic),
-        plan,
-      });
-      const bytes = Buffer.byteLength(text);
-      if (bytes > MAX_SAVED_PLAN_BYTES) throw planTooLargeToSave(opts.out, bytes);
-      await writePlanOut(outFile!, opts.out, text);
+      const saving = { cwd: ctx.cwd, dir: opts.dir, environment: env, targets: opts.target, semantic, plan };
+      await savePlan(outFile!, opts.out, saving);
       ctx.err(`Saved the plan to ${opts.out}. Apply exactly this plan with \`wsc apply ${opts.out}\`.\n`);
     }
-    const stepSummary = ctx.settings.stepSummary;
-    if (stepSummary !== undefined) {
-      // The job summary is a courtesy: failing to add to it does not fail the plan.
-      await appendFile(stepSummary, redact(`${markdown(plan, semantic, opts, pictures)}\n`), 'utf8').catch(
-        (e: unknown) => {
-          ctx.err(
-            `${ctx.style.c.yellow('warning')} could not add the plan to ` +
-              `GITHUB_STEP_SUMMARY (${stepSummary}): ` +
-              `${(e as NodeJS.ErrnoException).code ?? String(e)}.\n`,
-          );
-        },
+    const summary = ctx.settings.stepSummary;
+    // The job summary is a courtesy: failing to add to it does not fail the plan.
+    const failed = summary && (await appendStepSummary(summary, markdown(plan, semantic, opts, pictures)));
+    if (failed)
+      ctx.err(
+        `${ctx.style.c.yellow('warning')} could not add the plan to GITHUB_STEP_SUMMARY (${summary}): ${failed}.\n`,
       );
-    }
     if (refused) throw refused;
     if (!opts.detailedExitcode) return EXIT.ok;
     // As apply would: a resource left alone is exit 5, before any change to make (2).

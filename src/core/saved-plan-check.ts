@@ -1,8 +1,12 @@
-// A saved plan's requests against the requests the bundle and the deployment
-// give now. The file is only a record of what was reviewed: the requests
-// apply sends are always re-derived, and a file whose requests are not
-// exactly those (one added, widened, redirected or dropped) is refused.
+// A saved plan against the deployment and the bundle now. What the plan read
+// must not have changed since (its fingerprints), and the file is only a
+// record of what was reviewed: the requests apply sends are always
+// re-derived, and a file whose requests are not exactly those (one added,
+// widened, redirected or dropped) is refused. Nothing is applied either way.
+import { StalePlanError, UsageError } from '../errors.js';
 import { canonicalJson } from './canonical.js';
+import { checkFingerprints } from './fingerprint.js';
+import type { LiveState, PlanContext } from './model.js';
 import { buildGraph } from './plan/graph.js';
 import type { Plan, PlannedRequest } from './plan-model.js';
 
@@ -71,4 +75,42 @@ function firstDifference(a: unknown, b: unknown, path = ''): string {
     }
   }
   return path === '' ? 'the request' : path;
+}
+
+/** A resource the plan read that changed since it was saved: the plan is stale (`planFile` names it). */
+export function refuseDrift(
+  saved: Plan,
+  live: LiveState,
+  env: Pick<PlanContext, 'deploymentId' | 'publicIds'>,
+  planFile: string,
+): void {
+  const drifts = checkFingerprints(saved.fingerprints, live, {
+    deploymentId: env.deploymentId,
+    publicIds: env.publicIds,
+  });
+  if (drifts.length === 0) return;
+  throw new StalePlanError(
+    `The saved plan ${planFile} is stale: ${drifts.length} ` +
+      `resource${drifts.length === 1 ? '' : 's'} changed since it was made. ` +
+      `Nothing was applied.`,
+    drifts.map((d) => `${d.address}: ${d.message}`),
+    { hint: 'Run `wsc plan --out FILE` again, review it, and apply the new plan.' },
+  );
+}
+
+/** The requests derived again (from the bundle in `dir`) must be the file's. */
+export function refuseOtherRequests(saved: Plan, derived: Plan, planFile: string, dir: string): void {
+  const differences = requestDifferences(saved, derived);
+  if (differences.length === 0) return;
+  throw new UsageError(
+    `The saved plan ${planFile} does not hold the requests that the bundle ` +
+      `in ${dir} gives for this deployment. Nothing was applied.`,
+    {
+      code: 'saved_plan_differs',
+      details: differences,
+      hint:
+        'The plan file or the bundle changed since the plan was saved. Run ' +
+        '`wsc plan --out FILE` again, review it, and apply the new plan.',
+    },
+  );
 }

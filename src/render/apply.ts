@@ -5,6 +5,9 @@ import type { Plan, PlannedRequest } from '../core/plan-model.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { convergenceNote, renderFailureGroups, renderSkipGroups } from './apply-failures.js';
 import { plural } from './diagnostics.js';
+import { driftLines } from './plan-drift.js';
+import { blockedLines } from './plan-ownership.js';
+import { summaryLine } from './plan-wording.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
 
@@ -240,4 +243,28 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
 
 export function renderApplyJson(plan: Plan, result: ApplyResult): string {
   return `${JSON.stringify(applyResultJson(plan, result), null, 2)}\n`;
+}
+
+/**
+ * Apply with no request to send: "No changes", or, with fields kept as edited outside wsc, which ones (never
+ * "matches" when they differ); with `json`, the result of an apply that sent nothing.
+ */
+export function renderApplyNothing(plan: Plan, dir: string, json: boolean): string {
+  if (!json) return `${[summaryLine(plan), ...driftLines(plan, dir)].join('\n')}\n`;
+  const counts = { created: 0, updated: 0, adopted: 0, published: 0 };
+  return renderApplyJson(plan, { applied: [], failed: [], skipped: [], resources: [], counts });
+}
+
+/**
+ * The result on stdout: `--output json`'s alone; else after the plan shown above (`shownPlan`), a blank line
+ * to set it apart, and without one, what the blocked resources need first (render/plan-ownership.ts).
+ */
+export function renderApplyOutcome(
+  plan: Plan,
+  result: ApplyResult,
+  style: Style,
+  o: { dir: string; json: boolean; shownPlan: boolean },
+): string {
+  if (o.json) return renderApplyJson(plan, result);
+  return `${o.shownPlan ? '\n' : blockedLines(plan, o.dir)}${renderApplySummary(result, style)}`;
 }

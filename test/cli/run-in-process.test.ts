@@ -3,7 +3,7 @@
 // redacts what it captures as bin/wsc.js redacts its streams, and keeps no
 // secret of one run to blot out the next.
 import { afterAll, describe, expect, test } from 'vitest';
-import { capturedContext, type Captured } from '../../src/commands/context.js';
+import { capturedContext, type Captured } from '../helpers/captured-context.js';
 import { runWsc } from '../../src/main.js';
 import { cleanupTemp, root, target, withEmulator, writeFiles } from '../e2e/helpers/index.js';
 

@@ -3,7 +3,7 @@
 // in-process with a CommandContext that says "interactive" and answers the
 // question, against a real emulator over HTTP (no mocked HTTP).
 import { afterAll, describe, expect, test } from 'vitest';
-import type { ApplyOptions } from '../../src/commands/options.js';
+import type { ApplyOptions } from '../../src/command-options.js';
 import { run } from '../../src/commands/apply.js';
 import type { CommandContext } from '../../src/commands/context.js';
 import { readSettings } from '../../src/env.js';

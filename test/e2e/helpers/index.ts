@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, vi } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
-import { capturedContext, type Captured } from '../../../src/commands/context.js';
+import { capturedContext, type Captured } from '../../helpers/captured-context.js';
 import { runWsc } from '../../../src/main.js';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
