@@ -27,7 +27,7 @@ import { measureNaive, measurePageServe } from './naive.js';
 import { renderReport } from './report.js';
 import { fmtMs, medianPhases, ratio, summarize, type Row, type Summary } from './summary.js';
 import { measureSemantic, semanticNote } from './semantic.js';
-import { checkTargets, SAME_WORK_LIMIT, SCENARIO } from './targets.js';
+import { checkTargets, FLOOR_LABEL, SAME_WORK_LIMIT, SCENARIO } from './targets.js';
 
 const { values: opt } = parseArgs({
   options: {
@@ -289,10 +289,10 @@ if (sizes.length > 0) {
     // Deployment 2 of every generated seed is empty.
     const planArgs = ['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '2', '--detailed-exitcode'];
     const f = await planBesideScripts(emu, dir, '2', planArgs);
-    const at = { size: 0, label: 'empty (floor)', readBound: 0, writeBound: 0, expectedCode: 0 };
-    push({ ...at, scenario: 'fetch-only script, empty deployment', s: f.fetchOnly });
-    push({ ...at, scenario: 'same-work script, empty bundle and deployment', s: f.same });
-    push({ ...at, scenario: 'plan, empty bundle and deployment', s: f.plan });
+    const at = { size: 0, label: FLOOR_LABEL, readBound: 0, writeBound: 0, expectedCode: 0 };
+    push({ ...at, scenario: SCENARIO.floorFetchOnly, s: f.fetchOnly });
+    push({ ...at, scenario: SCENARIO.floorSameWork, s: f.same });
+    push({ ...at, scenario: SCENARIO.floorPlan, s: f.plan });
     notes.push(
       `floor: with nothing to read (an empty bundle, an empty deployment), \`wsc plan\` takes ` +
         `${fmtMs(f.plan.wallMs)}, the same-work script ${fmtMs(f.same.wallMs)} ` +
