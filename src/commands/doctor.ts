@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import type { DoctorOptions } from './options.js';
 import { connect } from '../api/connect.js';
+import { exportSourceOf } from '../api/export-source.js';
 import type { UnreadableItem } from '../core/model.js';
 import { doctorConnectOptions } from '../doctor/budget.js';
 import { checksOf, probeOf } from '../doctor/checks.js';
@@ -25,7 +26,6 @@ import {
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
-import { exportSourceOf } from './export-source.js';
 import { planOf, readLive, validBundle } from './steps.js';
 
 export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<number> {

@@ -251,3 +251,23 @@ export function liveIndexOf(live: LiveState, perDeployment: number | undefined):
     ),
   };
 }
+
+/** What `export --into` does with an export: the decisions on the bundle's files, and the new files. */
+export interface IntoOutcome extends IntoDecisions {
+  created: Placed['created'];
+}
+
+/**
+ * `export --into`'s decisions, from the export held in memory: its documents placed beside the bundle's
+ * files (`taken`: their paths in lower case), and what the file of each resource the bundle manages takes.
+ * `perDeployment`: set when the environment derives publicIds per deployment.
+ */
+export function fitInto(
+  exported: MemorySink['docs'],
+  plan: { desired: DesiredState; changes: readonly ResourceChange[]; live: LiveState },
+  o: { perDeployment: number | undefined; taken: Set<string>; sides: IntoSides },
+): IntoOutcome {
+  const matches = bundleMatches(plan.desired, plan.changes);
+  const placed = placeExport(exported, matches, liveIndexOf(plan.live, o.perDeployment), o.taken);
+  return { ...intoDecisions(plan.desired, plan.changes, placed.managed, o.sides), created: placed.created };
+}
