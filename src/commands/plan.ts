@@ -19,7 +19,7 @@ import { MAX_SAVED_PLAN_BYTES, planTooLargeToSave } from './saved-plan-file.js';
 import { VERSION } from '../version.js';
 import { redact } from '../redact.js';
 import { checkPlanOut, writePlanOut } from '../plan-out.js';
-import { writePreviewPictures } from './preview.js';
+import { writePreviewPictures } from './preview-drawing.js';
 
 type Pictures = MarkdownOptions['pictures'];
 
