@@ -22,8 +22,8 @@ async function semanticCheck(
   target: ResolvedConfig,
   ctx: CommandContext,
 ): Promise<Diagnostic[]> {
-  const { semanticDiagnostics } = await import('./validate-semantic.js');
-  return semanticDiagnostics(desired, target.environment, target.client, ctx);
+  const { semanticCheckDiagnostics } = await import('./semantic.js');
+  return semanticCheckDiagnostics(desired, target.environment, target.client, ctx);
 }
 
 /** The diagnostics and the resources of the bundle: validate's result, the steps of plan up to connecting. */
