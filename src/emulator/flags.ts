@@ -103,5 +103,6 @@ export function emulatorOptionsOf(f: EmulatorFlags, onRequest: (e: RequestLogEnt
 /** One line per request (on stderr): what a CI log of a test run wants to show. */
 export function requestLine(e: RequestLogEntry): string {
   const query = Object.keys(e.query).length ? `?${new URLSearchParams(e.query)}` : '';
-  return `${e.method} ${e.path}${query} ${e.status === 0 ? 'reset' : e.status}${e.fault ? ` [fault ${e.fault}]` : ''} ${e.durationMs}ms\n`;
+  const fault = e.fault ? ` [fault ${e.fault}]` : '';
+  return `${e.method} ${e.path}${query} ${e.status === 0 ? 'reset' : e.status}${fault} ${e.durationMs}ms\n`;
 }

@@ -240,7 +240,7 @@ function isEmpty(m: MergeResult): boolean {
 }
 
 /** The live ids of `live`'s reports and workbooks; `perDeployment`: set when publicIds are per deployment. */
-export function liveIndexOf(live: LiveState, perDeployment: number | undefined): LiveIndex {
+function liveIndexOf(live: LiveState, perDeployment: number | undefined): LiveIndex {
   return {
     ...(perDeployment !== undefined ? { perDeployment } : {}),
     reportIdOfPublicId: new Map(
