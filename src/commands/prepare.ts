@@ -19,7 +19,7 @@ import { endPhase } from '../timings.js';
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
-import type { ApplyOptions, PlanOptions } from './options.js';
+import type { ApplyOptions, PlanOptions } from '../command-options.js';
 import { reportSemantic, startSemanticCheck } from './semantic.js';
 import { changesOf } from '../core/semantic/confirm.js';
 import { planOf, readLive, sayReading, validBundle, type Bundle } from './steps.js';
