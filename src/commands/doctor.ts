@@ -1,19 +1,17 @@
 // `wsc doctor [--deep]`: resolve the environment, then check it
-// (doctor/checks.ts, run by doctor/run.ts) and print each line as soon as it is
-// decided. Read-only. Its client has a short budget (a few seconds per request,
-// one retry, no long Retry-After waits), so that doctor ends within a minute
-// whatever the host does. Exit 0 when every check passed, 1 otherwise; a bad
-// configuration is exit 3 as for every command.
+// (doctor/checks.ts, run by doctor/run.ts over doctor/context.ts) and print
+// each line as soon as it is decided. Read-only. Its client has a short budget
+// (a few seconds per request, one retry, no long Retry-After waits), so that
+// doctor ends within a minute whatever the host does. Exit 0 when every check
+// passed, 1 otherwise; a bad configuration is exit 3 as for every command.
 import { resolve } from 'node:path';
-import type { DoctorOptions } from './options.js';
+import type { DoctorOptions } from '../command-options.js';
 import { connect } from '../api/connect.js';
-import type { UnreadableItem } from '../core/model.js';
 import { doctorConnectOptions } from '../doctor/budget.js';
-import { checksOf, probeOf } from '../doctor/checks.js';
-import { deepRoundTrip } from '../doctor/deep.js';
+import { checksOf } from '../doctor/checks.js';
+import { doctorContext } from '../doctor/context.js';
 import { runChecks } from '../doctor/run.js';
 import type { CheckLine } from '../doctor/types.js';
-import { readTenantSpec } from '../doctor/tenant-spec.js';
 import { EXIT, isWscError } from '../errors.js';
 import {
   doctorPassed,
@@ -25,7 +23,6 @@ import {
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
-import { exportSourceOf } from './export-source.js';
 import { planOf, readLive, validBundle } from './steps.js';
 
 export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<number> {
@@ -44,31 +41,15 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   const conn = await connect(env, connOpts);
   const json = opts.output === 'json';
   try {
-    let planned: ReturnType<typeof planOnce> | undefined;
-    const planOnce = async () => {
+    const plan = async () => {
       const desired = 'desired' in bundle ? bundle.desired : { workbooks: [], reports: [], userAttributes: [] };
       return planOf(desired, await readLive(conn, desired), env);
-    };
-    let spec: ReturnType<typeof readTenantSpec> | undefined;
-    const deep = () => {
-      const unreadable: UnreadableItem[] = [];
-      const source = exportSourceOf(conn.client, conn.deploymentId, unreadable);
-      return deepRoundTrip({ client: conn.client, deploymentId: conn.deploymentId, env, source, unreadable });
     };
     const baseUrl = env.embedded ? 'embedded emulator' : conn.baseUrl;
     const head = { environment: env.name, baseUrl, deploymentId: conn.deploymentId };
     if (!json) ctx.out(renderDoctorHeader(head));
     const checks = await runChecks(
-      {
-        env,
-        client: conn.client,
-        deploymentId: conn.deploymentId,
-        bundle,
-        probe: probeOf(conn.client, conn.deploymentId),
-        spec: () => (spec ??= readTenantSpec(conn.client)),
-        plan: () => (planned ??= planOnce()),
-        ...(opts.deep ? { deep } : {}),
-      },
+      doctorContext(conn, env, bundle, { plan, deep: opts.deep === true }),
       checksOf(opts.deep === true),
       {
         ...(totalBudgetMs !== undefined ? { totalBudgetMs } : {}),

@@ -6,7 +6,7 @@ import { driftReport } from '../core/drift-report.js';
 import { EXIT } from '../errors.js';
 import { renderDriftHuman, renderDriftJson, renderDriftMarkdown, type DriftModel } from '../render/drift.js';
 import type { CommandContext } from './context.js';
-import type { DriftOptions } from './options.js';
+import type { DriftOptions } from '../command-options.js';
 import { preparePlan } from './prepare.js';
 
 export async function run(opts: DriftOptions, ctx: CommandContext): Promise<number> {

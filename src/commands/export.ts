@@ -1,23 +1,39 @@
-// `wsc export --out DIR [--workbook SLUG ...]`: read a deployment, write a
-// bundle. Thin: the transform and streaming are core/export, the files
-// bundle/write-files, the words render/export.
+// `wsc export`: read a deployment into bundle files, in one of three ways
+// (core/export/decide.ts tells which). `--out DIR [--workbook SLUG ...]`: a
+// new snapshot, streamed (the transform is core/export, the files
+// bundle/write-files, the words render/export). `--into DIR`: the existing
+// bundle at DIR updated in place from the deployment, read once; the plan of
+// the bundle against it says which resources the bundle already manages
+// (matched by its own publicIds and slugs) and which of their fields differ;
+// those are set in the existing documents, and resources the bundle does not
+// hold yet get new files. `--only ADDR ...`: the named resources' values
+// taken into their existing files (a UI edit into Git). In place, comments,
+// key order, wsc.yaml and every other file stay as they are (decided by
+// core/export/into.ts and only.ts, written by bundle/update.ts). Never writes
+// to the API.
 import { resolve } from 'node:path';
-import type { ExportOptions } from './options.js';
-import type { UnreadableItem } from '../core/model.js';
+import type { ExportOptions } from '../command-options.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
 import { connect } from '../api/connect.js';
+import { exportSourceFrom, exportSourceOf } from '../api/export-source.js';
 import { LIST_TOO_LONG } from '../api/list-bound.js';
+import { hintsFor } from '../api/live.js';
+import { isDirectory } from '../bundle-dir.js';
+import { updateInto, updateOnly } from '../bundle/update.js';
 import { DirSink, GITIGNORE } from '../bundle/write-files.js';
 import { generatedConfig } from '../bundle/write.js';
+import { exportWay, intoWarnings, unreadableWarnings } from '../core/export/decide.js';
 import { exportDeployment } from '../core/export/index.js';
+import { MemorySink } from '../core/export/into.js';
+import { onlyAddresses } from '../core/export/only.js';
+import type { UnreadableItem } from '../core/model.js';
+import { checkTargetsIn } from '../core/plan/targets.js';
 import { renderExportHuman, renderExportJson, renderExportWarnings } from '../render/export.js';
+import { renderInto, renderOnly } from '../render/export-into.js';
 import { configure } from './configure.js';
 import type { CommandContext } from './context.js';
-import { exportSourceOf } from './export-source.js';
-import { runExportInto } from './export-into.js';
-import { runExportOnly } from './export-only.js';
 import { connectOptions } from './connection.js';
-import { sayReading } from './steps.js';
+import { planOf, readLive, sayReading, validBundle } from './steps.js';
 import { endPhase } from '../timings.js';
 
 /** Failures after which an export keeps none of the files it made. */
@@ -25,15 +41,13 @@ const DISCARDS = new Set<string>([LIST_TOO_LONG, 'lists_too_large', 'export_file
 
 export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   endPhase('start-up');
-  const out = checkExportFlags(opts);
-  // Into the existing files of a bundle, not a snapshot: their own adapters.
-  if (opts.only !== undefined && opts.only.length > 0) return runExportOnly(opts, ctx);
-  if (opts.into !== undefined) return runExportInto(opts, ctx);
+  const { way, dir: out } = exportWay(opts);
+  if (way === 'only') return runOnly(opts, ctx, resolve(ctx.cwd, out), out);
+  if (way === 'into') return runInto(opts, ctx);
 
   const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
   // Unsafe output directories are refused before anything is read (exit 3).
   const sink = await DirSink.open(resolve(ctx.cwd, out));
-
   const conn = await connect(env, connectOptions(opts, client, ctx));
   try {
     sayReading(env, ctx, 'Exporting');
@@ -48,11 +62,7 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
       if (e instanceof WscError && DISCARDS.has(e.code)) sink.discardNew();
       throw e;
     });
-    for (const o of unreadable) {
-      const id = o.id !== undefined ? ` ${o.id}` : '';
-      const name = `${o.kind}${id}${o.identity !== undefined ? ` (${o.identity})` : ''}`;
-      summary.warnings.push({ code: 'resource-skipped', message: `${name} not exported: the server sent ${o.why}.` });
-    }
+    summary.warnings.push(...unreadableWarnings(unreadable));
     await sink.writeSchemas();
     await sink.writeIfAbsent('.gitignore', GITIGNORE);
     const configWritten = await sink.writeIfAbsent(
@@ -82,20 +92,66 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
   }
 }
 
-/** Exactly one of --out (a new snapshot) and --into (an existing bundle); returns the directory. */
-function checkExportFlags(opts: ExportOptions): string {
-  if (opts.out !== undefined && opts.into !== undefined) {
-    const why = 'give one of --out and --into: --out writes a new snapshot, --into updates an existing bundle.';
-    throw new UsageError(why);
-  }
-  const dir = opts.out ?? opts.into;
-  if (dir === undefined) {
-    throw new UsageError('export needs --out DIR (a new snapshot) or --into DIR (an existing bundle).', {
-      hint: 'e.g. `wsc export --out dashboards`, or `wsc export --into dashboards` to update a bundle in place.',
+/**
+ * The environment, the bundle at `root` an export updates in place, and a
+ * connection: a bundle that does not load is not updated (exit 3, nothing
+ * read). `only`: the addresses of --only, checked before any request.
+ */
+async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, root: string, only?: string[]) {
+  // Whose wsc.yaml names the environment: --dir when given; else, into a bundle (--into), that bundle's own.
+  const dir = opts.dirGiven !== true && opts.into !== undefined ? opts.into : opts.dir;
+  const { environment: env, client } = await configure(opts, ctx, { dir });
+  const { desired } = await validBundle(root, env, ctx, true);
+  // In the words of the flag given (plan would say `--target`).
+  if (only !== undefined) checkTargetsIn(desired, only, '--only');
+  const conn = await connect(env, connectOptions(opts, client, ctx));
+  return { env, desired, conn };
+}
+
+async function runInto(opts: ExportOptions, ctx: CommandContext): Promise<number> {
+  const root = resolve(ctx.cwd, opts.into!);
+  if (!(await isDirectory(root))) {
+    throw new UsageError(`--into ${opts.into}: no such directory. --into updates an existing bundle.`, {
+      code: 'export_out_dir',
+      hint: 'Give the directory of the bundle to update, or write a new one with --out.',
     });
   }
-  if (opts.into !== undefined && opts.workbook.length > 0) {
-    throw new UsageError('--workbook cannot be used with --into: a bundle is updated as a whole (or give --only).');
+  const { env, desired, conn } = await environmentAndBundle(opts, ctx, root);
+  try {
+    sayReading(env, ctx, 'Exporting', ` into ${opts.into}`);
+    const hints = hintsFor(desired);
+    const live = await readLive(conn, desired);
+    const { changes } = planOf(desired, live, env);
+    // The same export as `--out`, from what was just read.
+    const sink = new MemorySink();
+    const summary = await exportDeployment(exportSourceFrom(live, hints, conn.client, conn.deploymentId), sink, {
+      deploymentId: conn.deploymentId,
+      workbooks: [],
+      publicIds: env.publicIds,
+    });
+    const perDeployment = env.publicIds === 'per-deployment' ? conn.deploymentId : undefined;
+    const input = { desired, live, changes, bundle: env.bundle };
+    const outcome = await updateInto(root, sink.docs, input, perDeployment);
+    endPhase('export');
+    ctx.err(
+      renderExportWarnings(intoWarnings(summary.warnings, new Set(outcome.created.map((c) => c.rel))), ctx.style),
+    );
+    ctx.out(renderInto(opts.output, opts.into!, outcome));
+    return EXIT.ok;
+  } finally {
+    await conn.close();
   }
-  return dir;
+}
+
+async function runOnly(opts: ExportOptions, ctx: CommandContext, root: string, dir: string): Promise<number> {
+  const only = onlyAddresses(opts.only ?? []);
+  const { env, desired, conn } = await environmentAndBundle(opts, ctx, root, only);
+  try {
+    const live = await readLive(conn, desired);
+    const { changes } = planOf(desired, live, env, { targets: only });
+    ctx.out(renderOnly(updateOnly(root, only, { desired, live, changes, bundle: env.bundle }, env), dir));
+    return EXIT.ok;
+  } finally {
+    await conn.close();
+  }
 }

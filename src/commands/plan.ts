@@ -15,7 +15,7 @@ import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
 import { checkPlanOut, savePlan } from '../plan-file/write.js';
 import { appendStepSummary } from '../step-summary.js';
-import { writePreviewPictures } from './preview.js';
+import { writePreviewPictures } from './preview-drawing.js';
 
 type Pictures = MarkdownOptions['pictures'];
 

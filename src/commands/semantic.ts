@@ -2,17 +2,21 @@
 // whether it runs (--skip-semantic-check, the environment's
 // `semanticCheck: false`, a bundle naming no member), then the run itself
 // (api/semantic-run.ts), and what is said of it on stderr. Never throws for
-// an unreadable model: that is a warning on stderr.
-import type { Connection, ConnectOptions } from '../api/connect.js';
+// an unreadable model: that is a warning on stderr (a diagnostic of
+// validate). validate loads this module only when asked, so a plain validate
+// never loads the HTTP client.
+import { connect, type Connection, type ConnectOptions } from '../api/connect.js';
 import { runSemanticCheck, type ModelRead, type SemanticRun } from '../api/semantic-run.js';
 import { locatorOf } from '../bundle/locate.js';
+import type { ClientLimits } from '../config/resolve.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState } from '../core/model.js';
 import { bundleMembers } from '../core/semantic/check.js';
-import type { SemanticOutcome } from '../core/semantic/outcome.js';
-import { semanticHuman, semanticInPlan } from '../render/plan-semantic.js';
+import { semanticDiagnostics, type SemanticOutcome } from '../core/semantic/outcome.js';
+import type { Diagnostic } from '../errors.js';
+import { semanticHuman, semanticInPlan, semanticNotRun } from '../render/plan-semantic.js';
+import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
-import { visible } from '../visible.js';
 
 export interface SemanticRequest {
   skip?: boolean | undefined;
@@ -55,10 +59,27 @@ export function startSemanticCheck(
  */
 export function reportSemantic(o: SemanticOutcome, deploymentId: number, ctx: CommandContext): void {
   if (!semanticInPlan(o)) ctx.err(semanticHuman(o, deploymentId, ctx.style, true));
-  if (o.status !== 'unavailable') return;
-  ctx.err(
-    `${ctx.style.c.yellow('warning')} the semantic check did not run: the data model could not be read ` +
-      `(${visible(o.why)}). Tried: ${visible(o.tried)}. The ${o.members} member use(s) the bundle names are ` +
-      `not checked.\n`,
-  );
+  if (o.status === 'unavailable') ctx.err(semanticNotRun(o, ctx.style));
+}
+
+/**
+ * `validate --semantic-check`, the one networked part of validate, asked for explicitly: the environment's
+ * data model read as plan reads it, every resource asked about (bounded as plan's are), the outcome as
+ * diagnostics.
+ */
+export async function semanticCheckDiagnostics(
+  desired: DesiredState,
+  env: ResolvedEnvironment,
+  client: ClientLimits,
+  ctx: CommandContext,
+): Promise<Diagnostic[]> {
+  const connOpts = connectOptions({ verbose: false, concurrency: 2, maxRetries: 2 }, client, ctx);
+  const conn = await connect(env, connOpts);
+  try {
+    // Asked for by name: also where wsc.yaml turns it off for plan.
+    const { semanticCheck: _off, ...asked } = env;
+    return semanticDiagnostics(await startSemanticCheck(desired, asked, {}, conn, connOpts).finish(() => true));
+  } finally {
+    await conn.close();
+  }
 }

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { DesiredState } from '../core/model.js';
 import { BundleError, EXIT, UsageError, type Diagnostic } from '../errors.js';
 import { renderDiagnostics, renderValidateSummary, sortDiagnostics } from '../render/diagnostics.js';
-import type { ValidateOptions } from './options.js';
+import type { ValidateOptions } from '../command-options.js';
 import type { CommandContext } from './context.js';
 import { configure } from './configure.js';
 import { endPhase } from '../timings.js';
@@ -22,8 +22,8 @@ async function semanticCheck(
   target: ResolvedConfig,
   ctx: CommandContext,
 ): Promise<Diagnostic[]> {
-  const { semanticDiagnostics } = await import('./validate-semantic.js');
-  return semanticDiagnostics(desired, target.environment, target.client, ctx);
+  const { semanticCheckDiagnostics } = await import('./semantic.js');
+  return semanticCheckDiagnostics(desired, target.environment, target.client, ctx);
 }
 
 /** The diagnostics and the resources of the bundle: validate's result, the steps of plan up to connecting. */

@@ -19,7 +19,7 @@ export interface DeepInput {
   client: ApiClient;
   deploymentId: number;
   env: ResolvedEnvironment;
-  /** The export's reads (commands/export-source.ts), collecting what it cannot read into `unreadable`. */
+  /** The export's reads (api/export-source.ts), collecting what it cannot read into `unreadable`. */
   source: ExportSource;
   unreadable: UnreadableItem[];
 }

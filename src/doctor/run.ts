@@ -8,7 +8,7 @@ import { DOCTOR_TIMEOUT_S } from '../defaults.js';
 import type { WscError } from '../errors.js';
 import type { CheckLine, CheckResult, DoctorCheck, DoctorContext } from './types.js';
 
-/** Time for one check (its requests have a few seconds each and one retry: see commands/doctor.ts). */
+/** Time for one check (its requests have a few seconds each and one retry: see budget.ts). */
 export const CHECK_BUDGET_MS = 12_000;
 /** Time for every check together: doctor ends within a minute whatever the host does. */
 export const TOTAL_BUDGET_MS = DOCTOR_TIMEOUT_S * 1000;

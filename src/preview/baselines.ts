@@ -1,15 +1,34 @@
-// The baselines a preview marks its change against (`--against`): a bundle
-// as committed at a git ref (each workbook's draft there, diffed with the
-// draft now), or a live deployment (the plan of the bundle against it: the
-// draft's change, a create, the parts kept as edited outside wsc). Pure: the
-// command reads the ref (bundle/at-ref.ts) or the deployment.
+// The baselines a preview marks its change against (`--against REF`): a
+// bundle as committed at a git ref (each workbook's draft there, diffed with
+// the draft now), or a live deployment (the plan of the bundle against it:
+// the draft's change, a create, the parts kept as edited outside wsc), and a
+// model marked against one. Pure: the command reads the ref
+// (bundle/at-ref.ts) or the deployment, and plans.
 import type { JsonValue } from '../core/json.js';
 import { liveDraft } from '../core/live-draft.js';
-import { isRef, type DesiredState, type LiveState } from '../core/model.js';
+import { isRef, type DesiredState, type LiveState, type PublicIdMode } from '../core/model.js';
 import { diffDashboard, type ReportNames } from '../core/plan/dashboard-diff.js';
 import type { DriftEntry, Plan } from '../core/plan-model.js';
+import { livePublicId } from '../core/publicid.js';
+import { UsageError } from '../errors.js';
 import type { Baseline } from './changes.js';
-import { reportAt, type ReportLookup } from './report-changes.js';
+import { markChanges, type PreviewModel } from './model.js';
+import { markChartChanges, reportAt, type ReportLookup } from './report-changes.js';
+
+export type AgainstRef = { kind: 'git'; ref: string } | { kind: 'env'; name: string };
+
+/** `--against`'s value: `git:<ref>` or `env:<environment>`. */
+export function parseAgainst(raw: string): AgainstRef {
+  const m = /^(git|env):(.+)$/.exec(raw);
+  // A ref that starts with `-` would read as an option of git.
+  if (!m || m[2]!.startsWith('-')) {
+    throw new UsageError(`--against takes git:<ref> or env:<environment>, got "${raw}".`, {
+      code: 'preview_against',
+      hint: 'For example --against git:main (the bundle as committed there) or --against env:production (live).',
+    });
+  }
+  return m[1] === 'git' ? { kind: 'git', ref: m[2]! } : { kind: 'env', name: m[2]! };
+}
 
 /** Each workbook's baseline by slug, for a bundle as loaded now. */
 type Baselines = (desired: DesiredState) => Map<string, Baseline>;
@@ -58,7 +77,7 @@ export function gitBaselines(then: DesiredState): Against {
  * publicId (`bundleId`: a per-deployment publicId is the bundle's own), so that a chart is not seen to change
  * report when only the deployment's name of it differs.
  */
-export function liveReports(live: LiveState, bundleId: (livePid: string) => string = (pid) => pid): ReportLookup {
+function liveReports(live: LiveState, bundleId: (livePid: string) => string = (pid) => pid): ReportLookup {
   const byId = new Map(live.reports.map((r) => [r.id, r]));
   const byPublicId = new Map(live.reports.flatMap((r) => (r.publicId ? [[r.publicId, r] as const] : [])));
   return (ref) => {
@@ -80,7 +99,7 @@ export function liveReports(live: LiveState, bundleId: (livePid: string) => stri
 }
 
 /** Each workbook's baseline from the plan of the bundle now against the live deployment. */
-export function planBaselines(now: DesiredState, p: Plan, live: LiveState): Map<string, Baseline> {
+function planBaselines(now: DesiredState, p: Plan, live: LiveState): Map<string, Baseline> {
   const out = new Map<string, Baseline>();
   for (const w of now.workbooks) out.set(w.slug, { before: draftOf(w) ?? {}, diff: undefined });
   for (const c of p.changes) {
@@ -103,4 +122,35 @@ function keptParts(drift: readonly DriftEntry[] | undefined): string[] {
   return (drift ?? [])
     .filter((d) => d.apply === 'keep' && d.field.startsWith(prefix))
     .map((d) => d.field.slice(prefix.length));
+}
+
+/**
+ * The live deployment as a baseline: read once (`live`), each reload of the bundle planned against it by
+ * `planNow`; its reports named by the bundle's publicIds (`ids`: how the environment derives them).
+ */
+export function liveBaselines(
+  desired: DesiredState,
+  live: LiveState,
+  ids: { publicIds: PublicIdMode; deploymentId: number },
+  planNow: (now: DesiredState) => Plan,
+): Against {
+  const toBundle = new Map(
+    desired.reports.map((r) => [livePublicId(r.publicId, ids.publicIds, ids.deploymentId), r.publicId]),
+  );
+  return {
+    reports: liveReports(live, (pid) => toBundle.get(pid) ?? pid),
+    baselines: (now) => planBaselines(now, planNow(now), live),
+  };
+}
+
+/** The model of the bundle now, marked against the baseline `against` (named `label`): dashboards and charts. */
+export function markedAgainst(
+  model: PreviewModel,
+  desired: DesiredState,
+  against: Against,
+  label: string,
+): PreviewModel {
+  const base = against.baselines(desired);
+  const marked = markChanges(model, desired, base, label);
+  return markChartChanges(marked, (slug) => base.get(slug)?.before, against.reports);
 }

@@ -1,10 +1,12 @@
-// `wsc export --into DIR`'s result: what each resource of the bundle took
-// from the deployment, in each format (the merge lines of one file are
-// export-merge.ts's).
+// `wsc export --into DIR`'s and `--only`'s result: what each resource of the
+// bundle took from the deployment, in each format (the merge lines of one
+// file are export-merge.ts's).
+import type { IntoOutcome } from '../core/export/into.js';
+import type { OnlyOutcome } from '../core/export/only.js';
 import { visible } from '../visible.js';
-import type { mergeJson } from './export-merge.js';
+import { mergeJson, mergeLines } from './export-merge.js';
 
-export interface IntoResult {
+interface IntoResult {
   /** Resources whose files took something from the deployment, or kept or left something (see mergeJson). */
   updated: ReturnType<typeof mergeJson>[];
   /** Resources the bundle did not hold: a new file each. */
@@ -15,11 +17,11 @@ export interface IntoResult {
   notLive: string[];
 }
 
-export function renderIntoJson(into: string, result: IntoResult): string {
+function renderIntoJson(into: string, result: IntoResult): string {
   return `${JSON.stringify({ formatVersion: 1, into, ...result }, null, 2)}\n`;
 }
 
-export function renderIntoHuman(into: string, r: IntoResult, merged: string[]): string {
+function renderIntoHuman(into: string, r: IntoResult, merged: string[]): string {
   const lines = [...merged];
   for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
   for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
@@ -34,5 +36,31 @@ export function renderIntoHuman(into: string, r: IntoResult, merged: string[]): 
   if (r.updated.some((u) => u.byHand.length + u.conflicts.length > 0)) {
     lines.push('Lines marked ! are left for you to merge: `wsc plan` shows what still differs.');
   }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `export --into DIR`'s output (`human` or `json`) from what it did to the bundle's files. */
+export function renderInto(output: string, into: string, o: IntoOutcome): string {
+  const result: IntoResult = {
+    updated: o.edits.map((e) => mergeJson(e.address, e.file, e.merge)),
+    created: o.created.map((c) => ({ address: c.address, file: c.rel })),
+    unchanged: o.unchanged,
+    notLive: o.notLive,
+  };
+  if (output === 'json') return renderIntoJson(into, result);
+  return renderIntoHuman(
+    into,
+    result,
+    o.edits.flatMap((e) => mergeLines(e.address, e.file, e.merge, into)),
+  );
+}
+
+/** `export --only`'s lines: what each named resource's file took, or that it already matches. */
+export function renderOnly(outcomes: readonly OnlyOutcome[], into: string): string {
+  const lines = outcomes.flatMap(({ address, file, edit }) =>
+    edit === undefined
+      ? [`= ${visible(address)}: ${visible(file)} already matches the deployment`]
+      : mergeLines(address, file, edit.merge, into),
+  );
   return `${lines.join('\n')}\n`;
 }

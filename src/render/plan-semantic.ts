@@ -109,3 +109,12 @@ export function semanticJson(o: SemanticOutcome | undefined) {
   const warnings = o.status === 'checked' ? o.result.warnings.map(shown) : [];
   return { semanticCheck: check, semanticIssues: issues, semanticWarnings: warnings };
 }
+
+/** On stderr when the model could not be read: what was tried and why it failed, and what is not checked. */
+export function semanticNotRun(o: Extract<SemanticOutcome, { status: 'unavailable' }>, style: Style): string {
+  return (
+    `${style.c.yellow('warning')} the semantic check did not run: the data model could not be read ` +
+    `(${visible(o.why)}). Tried: ${visible(o.tried)}. The ${o.members} member use(s) the bundle names are ` +
+    `not checked.\n`
+  );
+}

@@ -27,7 +27,7 @@ function uses(pattern: RegExp): string[] {
 describe('src/commands', () => {
   it('imports statically, but validate its --semantic-check module', () => {
     expect(uses(/\bimport\(/).filter((u) => !u.includes("typeof import('yaml')"))).toEqual([
-      "validate.ts: const { semanticDiagnostics } = await import('./validate-semantic.js');",
+      "validate.ts: const { semanticCheckDiagnostics } = await import('./semantic.js');",
     ]);
   });
 

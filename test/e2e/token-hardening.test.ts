@@ -3,11 +3,20 @@
 // environment's `token:` reads is refused in the bundle and in wsc.yaml's
 // vars, whatever its name; the token's value is redacted from everything wsc
 // prints or writes, also when the server echoes it back.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { api, pid, writeBundle } from './helpers/bundles.js';
-import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
+import {
+  copyFixture,
+  e2eSuite,
+  emulatorEnv,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+  writeFiles,
+} from './helpers/index.js';
 
 e2eSuite();
 
@@ -42,6 +51,30 @@ describe('a bundle cannot read a token variable', () => {
       });
     },
   );
+
+  test('preview reads the bundle as validate does: the token variable refused, in no picture written', async () => {
+    const dir = copyFixture('example');
+    const yaml = join(dir, 'wsc.yaml');
+    writeFileSync(
+      yaml,
+      readFileSync(yaml, 'utf8').replace('    embedded: true\n', '    embedded: true\n    token: ${env.MY_PAT}\n'),
+    );
+    const wb = join(dir, 'workbooks/sales-pipeline.yaml');
+    writeFileSync(
+      wb,
+      readFileSync(wb, 'utf8').replace('content: Open pipeline', 'content: ${env.MY_PAT} Open pipeline'),
+    );
+    const out = tempDir('wsc-token-pictures-');
+    const r = await runCli(['preview', '--dir', dir, '--out', out], { env: { MY_PAT: PAT } });
+    expect(r.code, r.stderr + r.stdout).toBe(3);
+    expect(r.stderr).toMatch(
+      /workbooks\/sales-pipeline\.yaml:20:20 error .*\$\{env\.MY_PAT\}.*wsc\.yaml reads the API token from it/,
+    );
+    expect(r.stdout + r.stderr).not.toContain(PAT);
+    const written = filesUnder(out);
+    expect(written.length).toBeGreaterThan(0);
+    for (const f of written) expect(readFileSync(f).includes(PAT), f).toBe(false);
+  });
 
   test("a token variable read into wsc.yaml's vars is refused too", async () => {
     const dir = writeFiles({

@@ -240,7 +240,7 @@ function isEmpty(m: MergeResult): boolean {
 }
 
 /** The live ids of `live`'s reports and workbooks; `perDeployment`: set when publicIds are per deployment. */
-export function liveIndexOf(live: LiveState, perDeployment: number | undefined): LiveIndex {
+function liveIndexOf(live: LiveState, perDeployment: number | undefined): LiveIndex {
   return {
     ...(perDeployment !== undefined ? { perDeployment } : {}),
     reportIdOfPublicId: new Map(
@@ -250,4 +250,24 @@ export function liveIndexOf(live: LiveState, perDeployment: number | undefined):
       live.workbooks.filter((w) => typeof w.slug === 'string').map((w) => [normalizeSlug(w.slug as string), w.id]),
     ),
   };
+}
+
+/** What `export --into` does with an export: the decisions on the bundle's files, and the new files. */
+export interface IntoOutcome extends IntoDecisions {
+  created: Placed['created'];
+}
+
+/**
+ * `export --into`'s decisions, from the export held in memory: its documents placed beside the bundle's
+ * files (`taken`: their paths in lower case), and what the file of each resource the bundle manages takes.
+ * `perDeployment`: set when the environment derives publicIds per deployment.
+ */
+export function fitInto(
+  exported: MemorySink['docs'],
+  plan: { desired: DesiredState; changes: readonly ResourceChange[]; live: LiveState },
+  o: { perDeployment: number | undefined; taken: Set<string>; sides: IntoSides },
+): IntoOutcome {
+  const matches = bundleMatches(plan.desired, plan.changes);
+  const placed = placeExport(exported, matches, liveIndexOf(plan.live, o.perDeployment), o.taken);
+  return { ...intoDecisions(plan.desired, plan.changes, placed.managed, o.sides), created: placed.created };
 }

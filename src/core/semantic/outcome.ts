@@ -1,7 +1,7 @@
 // What the semantic check of a plan or apply came to, for the renderers and
 // the commands: off (and why), nothing to check, the model not readable (what
 // was tried, why it failed), or checked (issues, what could not be checked).
-import { EXIT, WscError } from '../../errors.js';
+import { EXIT, WscError, type Diagnostic } from '../../errors.js';
 import type { SemanticResult } from './check.js';
 
 export type SemanticOutcome =
@@ -79,4 +79,31 @@ export function savedSemanticWarning(s: { status: string; reason?: string } | un
       `(the data model could not be read: ${s.reason ?? 'no reason recorded'})`
     );
   return undefined;
+}
+
+/**
+ * `validate --semantic-check`'s diagnostics: each query the model (or Cube's planner) refuses an error at
+ * its place, a name the model does not list that Cube could not confirm a warning, a model that could not
+ * be read a warning on wsc.yaml.
+ */
+export function semanticDiagnostics(o: SemanticOutcome): Diagnostic[] {
+  if (o.status === 'unavailable') {
+    const message = `the data model could not be read, so no member was checked: ${o.why} (tried ${o.tried})`;
+    const pos = { file: 'wsc.yaml', line: 1, col: 1 };
+    return [{ severity: 'warning', rule: 'data-model-unreadable', message, pos }];
+  }
+  if (o.status !== 'checked') return [];
+  const errors = o.result.issues.map((i): Diagnostic => ({
+    severity: 'error',
+    rule: i.by === 'cube' ? 'refused-by-cube' : 'refused-by-model',
+    message: i.message,
+    pos: i.pos,
+  }));
+  const warnings = o.result.warnings.map((i): Diagnostic => ({
+    severity: 'warning',
+    rule: 'not-public',
+    message: i.message,
+    pos: i.pos,
+  }));
+  return [...errors, ...warnings];
 }

@@ -1,0 +1,151 @@
+// The drawing of a preview, shared by `wsc preview` (the page, `--out`) and
+// `plan --pictures` (the files of `preview --out DIR --against env:<env>`):
+// the bundle read through the loader as validate reads it, the baseline of
+// `--against` made once (git:<ref>: the bundle as committed, bundle/at-ref.ts;
+// env:<name>: the live deployment, read once through the live-read path plan
+// uses, list requests only), and where the charts' data comes from: the
+// environment's Core Data API (its token found as every networked command
+// finds it; the minted deployment token alone goes to the Core Data API), or
+// boxes that say why. The page draws with data by default when a token is
+// there (`--no-data`: boxes); files carry data only with `--with-data`,
+// because they are meant to leave the machine (README, Security). Nothing is
+// ever written to the API. The model and its marks are src/preview's.
+import { resolve } from 'node:path';
+import { connect } from '../api/connect.js';
+import { openDataReader } from '../api/data-load.js';
+import { requireBundleDir } from '../bundle-dir.js';
+import { bundleAtRef, removeBundleCopy } from '../bundle/at-ref.js';
+import type { DesiredState, LiveState } from '../core/model.js';
+import { ownershipOf } from '../core/plan/ownership-flags.js';
+import { CONCURRENCY, MAX_RETRIES } from '../defaults.js';
+import { BundleError, type Diagnostic } from '../errors.js';
+import { gitBaselines, liveBaselines, markedAgainst, parseAgainst, type Against } from '../preview/baselines.js';
+import { dataFrom, noData, type DataPlan } from '../preview/data-plan.js';
+import { readModelFile } from '../preview/model-file.js';
+import { previewModel, type PreviewModel } from '../preview/model.js';
+import { pictureFiles, writePictures } from '../preview/picture-files.js';
+import { renderDiagnostics } from '../render/diagnostics.js';
+import { configure } from './configure.js';
+import { connectOptions } from './connection.js';
+import type { CommandContext } from './context.js';
+import type { PreviewOptions } from '../command-options.js';
+import { bundleOf, planOf, readLive, sayReading } from './steps.js';
+
+const EMPTY: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
+
+/** The bundle at `dir` with the environment's variables, every diagnostic kept (what is valid is drawn). */
+async function loadDesired(dir: string, envName: string | undefined, ctx: CommandContext) {
+  try {
+    const { environment: env } = await configure({ env: envName }, ctx, { dir, connects: false });
+    return await bundleOf(dir, env, ctx, false);
+  } catch (e) {
+    // wsc.yaml itself is invalid: nothing to draw, its diagnostics to show.
+    if (!(e instanceof BundleError)) throw e;
+    return { desired: EMPTY, diagnostics: e.diagnostics };
+  }
+}
+
+/** The live deployment of environment `name`, read once; each reload of the bundle planned against it. */
+async function envBaselines(name: string, dir: string, desired: DesiredState, ctx: CommandContext): Promise<Against> {
+  const { environment: env, client } = await configure({ env: name }, ctx, { dir });
+  // preview has no connection flags: their defaults.
+  const flags = { verbose: false, concurrency: CONCURRENCY, maxRetries: MAX_RETRIES };
+  const conn = await connect(env, connectOptions(flags, client, ctx));
+  let live: LiveState;
+  try {
+    sayReading(env, ctx);
+    live = await readLive(conn, desired);
+  } finally {
+    await conn.close();
+  }
+  // Planned as `wsc plan` plans it (ownership and the environment's uiEdits), so that the picture agrees with it.
+  const own = env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, {}, { ...env, prune: false }) } : {};
+  return liveBaselines(desired, live, env, (now) => planOf(now, live, env, own));
+}
+
+/** The baseline of `--against`, made once: the bundle at a commit, or the live deployment read once. */
+async function baselinesOf(against: string, dir: string, envName: string | undefined, ctx: CommandContext) {
+  const ref = parseAgainst(against);
+  if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, ctx);
+  const { copy, skipped } = await bundleAtRef(dir, ref.ref);
+  for (const s of skipped)
+    ctx.err(`${ctx.style.c.yellow('warning')} ${against}: ${s.path}: ${s.why}; not read, the baseline is without it\n`);
+  try {
+    // The committed bundle as it loads: its problems are not this run's (only its dashboards are drawn from).
+    return gitBaselines((await loadDesired(copy, envName, ctx)).desired);
+  } finally {
+    await removeBundleCopy(copy);
+  }
+}
+
+/** The charts' data: `wanted` false gives boxes that say `offWhy`; else the environment's Core Data API. */
+async function dataPlan(
+  wanted: boolean,
+  offWhy: string,
+  envName: string | undefined,
+  dir: string,
+  ctx: CommandContext,
+) {
+  if (!wanted) return noData(offWhy);
+  try {
+    const { environment: env, client } = await configure({ env: envName }, ctx, { dir });
+    // An embedded deployment's data comes from its model alone: its state file is neither read nor written.
+    const { stateFile: _state, ...stateless } = env;
+    const flags = { verbose: false, concurrency: 4, maxRetries: 3 };
+    const conn = await connect(stateless, connectOptions(flags, client, ctx));
+    return dataFrom(
+      env.name,
+      () => openDataReader(conn.client, conn.deploymentId, { maxRetries: 2 }),
+      () => conn.close(),
+    );
+  } catch (e) {
+    return noData(`no connection to read data with: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The bundle's model as drawn now, marked against the baseline when there is one, its charts with or without data. */
+export type Loader = () => Promise<{ model: PreviewModel; diagnostics: Diagnostic[] }>;
+
+/** The drawing of a preview: a loader of the model (called on each reload), and the data's connection to close. */
+export async function previewLoader(opts: PreviewOptions, ctx: CommandContext) {
+  const dir = resolve(ctx.cwd, opts.dir);
+  await requireBundleDir(dir, opts.dir);
+  // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
+  const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
+  const index = opts.model !== undefined ? await readModelFile(resolve(ctx.cwd, opts.model), opts.model) : undefined;
+  const against = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
+  const data: DataPlan =
+    opts.out !== undefined
+      ? await dataPlan(opts.withData === true, 'files carry data only with --with-data', envName, dir, ctx)
+      : await dataPlan(opts.data !== false, '--no-data: the charts are drawn as boxes', envName, dir, ctx);
+  const load: Loader = async () => {
+    const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
+    const model = previewModel(desired, diagnostics, index);
+    const marked = against !== undefined ? markedAgainst(model, desired, against, opts.against!) : model;
+    return { model: await data.draw(marked), diagnostics };
+  };
+  return { load, close: () => data.close() };
+}
+
+/**
+ * `preview --out DIR`: each dashboard (against a baseline, each changed one) as SVG and PNG, per breakpoint,
+ * written into DIR through the one link-safe writer. Also the step of `plan --pictures DIR` (the same
+ * pictures as `preview --out DIR --against env:<the plan's environment>`). Returns each picture's file name
+ * (in the directory given) and the workbook it draws.
+ */
+export async function writePreviewPictures(opts: PreviewOptions & { out: string }, ctx: CommandContext) {
+  const { load, close } = await previewLoader(opts, ctx);
+  let drawn;
+  try {
+    drawn = await load();
+  } finally {
+    await close();
+  }
+  const { model, diagnostics } = drawn;
+  if (diagnostics.length > 0) ctx.err(renderDiagnostics(diagnostics, ctx.style));
+  if (opts.withData === true && model.data !== undefined && 'off' in model.data)
+    ctx.err(`wsc: the pictures are drawn without data: ${model.data.off}.\n`);
+  const files = await pictureFiles(model.workbooks, opts.against);
+  await writePictures(resolve(ctx.cwd, opts.out), opts.out, files);
+  return { written: files.map(({ name, slug }) => ({ name, slug })), diagnostics };
+}
