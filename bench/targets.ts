@@ -40,7 +40,7 @@ export const SCENARIO = {
 /** The floor's rows' label (an empty bundle against an empty deployment). */
 export const FLOOR_LABEL = 'empty (floor)';
 
-/** The targeted comparison (DESIGN §9, amended 2026-11-29): `wsc plan` at most this many times the same-work script's wall. */
+/** The targeted comparison (DESIGN §9, amended 2026-11-29): `wsc plan` at most this many times the script's wall. */
 export const SAME_WORK_LIMIT = 1.3;
 /** Plan's reads, at most this many times the bound of one cursor chain. */
 const READ_LIMIT = 1.2;
