@@ -27,35 +27,65 @@ export const OFF_THREAD_FROM_FILES = 400;
 export const loadsOffThread = (found: FoundFiles): boolean => found.files.length >= OFF_THREAD_FROM_FILES;
 
 /** The bundle at `dir`, as loadBundle gives it; on a worker thread when it has OFF_THREAD_FROM_FILES files or more. */
-export async function loadBundleOffThread(dir: string, opts: LoadOptions): Promise<LoadResult> {
-  return loadFoundOffThread(dir, await findBundleFiles(dir), opts);
+export function loadBundleOffThread(dir: string, opts: LoadOptions): Promise<LoadResult> {
+  return beginBundleLoad(dir).load(opts);
 }
 
-/** The bundle of the files found at `dir`, as loadFound gives it; on a worker thread when loadsOffThread. */
-export async function loadFoundOffThread(dir: string, found: FoundFiles, opts: LoadOptions): Promise<LoadResult> {
-  if (!loadsOffThread(found)) return loadFound(found, opts);
-  const out = await inWorker({ found, opts, secrets: secretValues() });
-  if (!out.ok) throw new Error(`loading the bundle on a worker thread failed: ${out.message}`);
-  relocateAll(dir, out.result.desired, out.sources);
-  return out.result;
+/**
+ * A bundle's load begun before its options are known (they come from wsc.yaml): its files are found now and,
+ * for a large bundle, the worker thread starts now, so that the thread's own start-up (a Node.js environment
+ * and wsc's modules) runs on the other core while the main thread reads wsc.yaml and connects.
+ */
+export interface BundleLoad {
+  found: Promise<FoundFiles>;
+  /** The bundle loaded with `opts` (once: the thread answers one request). */
+  load(opts: LoadOptions): Promise<LoadResult>;
+  /** The run ends before `load`: the thread, if one was started, ends too. */
+  cancel(): void;
+}
+
+export function beginBundleLoad(dir: string): BundleLoad {
+  const found = findBundleFiles(dir);
+  const worker = found.then((f) => (loadsOffThread(f) ? startWorker() : undefined));
+  worker.catch(() => undefined);
+  return {
+    found,
+    load: async (opts) => {
+      const f = await found;
+      const w = await worker;
+      if (!w) return loadFound(f, opts);
+      const out = await ask(w, { found: f, opts, secrets: secretValues() });
+      if (!out.ok) throw new Error(`loading the bundle on a worker thread failed: ${out.message}`);
+      relocateAll(dir, out.result.desired, out.sources);
+      return out.result;
+    },
+    cancel: () => void worker.then((w) => w?.terminate()).catch(() => undefined),
+  };
 }
 
 /**
  * The worker's entry: built beside this module as dist/bundle-worker.js. Run from the TypeScript sources (the
- * tests), load-worker.ts through tsx's loader, which the thread registers first.
+ * tests), load-worker.ts through tsx's loader, which the thread registers first. Unreferenced until asked:
+ * a thread waiting for work never keeps the process alive.
  */
-function startWorker(input: LoaderInput): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./bundle-worker.js', import.meta.url), { workerData: input });
-  const entry = JSON.stringify(new URL('./load-worker.ts', import.meta.url).href);
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`;
-  return new Worker(boot, { eval: true, workerData: input });
+function startWorker(): Worker {
+  let worker: Worker;
+  if (!import.meta.url.endsWith('.ts')) worker = new Worker(new URL('./bundle-worker.js', import.meta.url));
+  else {
+    const entry = JSON.stringify(new URL('./load-worker.ts', import.meta.url).href);
+    const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`;
+    worker = new Worker(boot, { eval: true });
+  }
+  worker.unref();
+  // An error before it is asked (it could not start) is its answer's: `ask` sees the thread end.
+  worker.on('error', () => undefined);
+  return worker;
 }
 
-function inWorker(input: LoaderInput): Promise<LoaderOutput> {
+function ask(worker: Worker, input: LoaderInput): Promise<LoaderOutput> {
   return new Promise((resolve, reject) => {
-    const worker = startWorker(input);
     let answered = false;
+    worker.ref();
     worker.once('message', (m: LoaderOutput) => {
       answered = true;
       resolve(m);
@@ -64,6 +94,7 @@ function inWorker(input: LoaderInput): Promise<LoaderOutput> {
     worker.once('exit', (code) => {
       if (!answered) reject(new Error(`the bundle loader's worker thread ended (exit code ${code}) without a result`));
     });
+    worker.postMessage(input);
   });
 }
 

@@ -1,8 +1,8 @@
 // The bundle loader's worker thread (load-off-thread.ts starts it): loads the
-// bundle it is given and posts the result back as plain data, with each
+// bundle it is then asked for and posts the result back as plain data, with each
 // resource's file and document so that the main thread can find positions
 // again when it needs them. Built as its own entry point (dist/bundle-worker.js).
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { DesiredState } from '../core/model.js';
 import { addSecret } from '../redact.js';
 import { sourceOf, type DocSource } from './desired.js';
@@ -37,4 +37,5 @@ function load(input: LoaderInput): LoaderOutput {
   }
 }
 
-parentPort?.postMessage(load(workerData as LoaderInput));
+// The modules are loaded by now: the thread waits for the one request it answers, then ends.
+parentPort?.once('message', (input: LoaderInput) => parentPort?.postMessage(load(input)));

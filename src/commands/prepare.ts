@@ -7,8 +7,7 @@ import { resolve } from 'node:path';
 import { readDeployment } from '../api/deployment-read.js';
 import { hintsFor } from '../api/live.js';
 import type { Connection } from '../api/connect.js';
-import { findBundleFiles, type FoundFiles } from '../bundle/load.js';
-import { loadsOffThread } from '../bundle/load-off-thread.js';
+import { beginBundleLoad, loadsOffThread, type BundleLoad } from '../bundle/load-off-thread.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -26,7 +25,7 @@ import type { CommandContext } from './context.js';
 import type { ApplyOptions, PlanOptions } from '../command-options.js';
 import { reportSemantic, semanticWanted, startSemanticCheck } from './semantic.js';
 import { changesOf } from '../core/semantic/confirm.js';
-import { planOf, sayReading, validBundle, validBundleFound, type Bundle } from './steps.js';
+import { planOf, sayReading, validBundle, validBundleOf, type Bundle } from './steps.js';
 
 export interface Prepared {
   env: ResolvedEnvironment;
@@ -42,19 +41,43 @@ export interface Prepared {
 /**
  * The bundle at `dir`, valid, and the addresses the run names in it: an invalid bundle, an unknown --target and
  * an unknown --overwrite-ui-edits or --take-over address stop here (exit 3, no write sent). With prune, an
- * overwrite may name a delete, known once the deployment is read: checked then. `found`: its files, found
- * already (plan and apply: a large bundle then loads on a worker thread).
+ * overwrite may name a delete, known once the deployment is read: checked then. `load`: a load begun earlier
+ * (plan and apply: a large bundle loads on a worker thread).
  */
 export async function checkedBundle(
   dir: string,
   env: ResolvedEnvironment,
-  run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean; found?: FoundFiles },
+  run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean; load?: BundleLoad },
   ctx: CommandContext,
 ): Promise<Bundle> {
-  const bundle = await (run.found ? validBundleFound(dir, run.found, env, ctx) : validBundle(dir, env, ctx));
+  const bundle = await (run.load ? validBundleOf(dir, run.load, env, ctx) : validBundle(dir, env, ctx));
   if (run.targets.length > 0) checkTargetsIn(bundle.desired, run.targets);
   checkOwnershipAddresses(bundle.desired, run.opts, run.pruning);
   return bundle;
+}
+
+/**
+ * The run's start: the bundle's load begun (a large bundle's worker thread starts while wsc.yaml is read),
+ * the environment resolved, and the deployment's read set up (for a large bundle it starts now: the lists
+ * are read while the bundle loads, api/deployment-read.ts).
+ */
+async function begin(opts: PlanOptions | ApplyOptions, ctx: CommandContext) {
+  const dir = resolve(ctx.cwd, opts.dir);
+  const load = beginBundleLoad(dir);
+  try {
+    const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
+    requireBundleName(opts, env);
+    const pruning = opts.prune === true || env.prune === true;
+    const connOpts = connectOptions(opts, client, ctx);
+    const large = loadsOffThread(await load.found);
+    const semanticAsked = { skip: opts.skipSemanticCheck, targets: opts.target };
+    const semantic = large && semanticWanted(env, semanticAsked);
+    const read = readDeployment(env, connOpts, { lists: large, semantic });
+    return { env, dir, pruning, connOpts, load, read, semanticAsked };
+  } catch (e) {
+    load.cancel();
+    throw e;
+  }
 }
 
 /**
@@ -67,19 +90,10 @@ export async function preparePlan(
   how: { listDeletes?: boolean } = {},
 ): Promise<Prepared> {
   endPhase('start-up');
-  const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
-  requireBundleName(opts, env);
-  const pruning = opts.prune === true || env.prune === true;
-  const dir = resolve(ctx.cwd, opts.dir);
-  const connOpts = connectOptions(opts, client, ctx);
-  const found = await findBundleFiles(dir);
-  // A large bundle loads on a worker thread while the deployment is read (api/deployment-read.ts).
-  const large = loadsOffThread(found);
-  const semanticAsked = { skip: opts.skipSemanticCheck, targets: opts.target };
-  const read = readDeployment(env, connOpts, { lists: large, semantic: large && semanticWanted(env, semanticAsked) });
+  const { env, dir, pruning, connOpts, load, read, semanticAsked } = await begin(opts, ctx);
   let bundle: Bundle;
   try {
-    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, found }, ctx);
+    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, load }, ctx);
   } catch (e) {
     await read.abandon();
     throw e;

@@ -6,8 +6,8 @@
 // connecting) compose these; none spells a step out itself.
 import type { Connection } from '../api/connect.js';
 import { hintsFor, readLiveState, type LiveHints } from '../api/live.js';
-import { loadBundle, loadValidBundle, type FoundFiles, type LoadOptions, type LoadResult } from '../bundle/load.js';
-import { loadFoundOffThread } from '../bundle/load-off-thread.js';
+import { loadBundle, loadValidBundle, type LoadOptions, type LoadResult } from '../bundle/load.js';
+import type { BundleLoad } from '../bundle/load-off-thread.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, PlanContext } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -43,11 +43,11 @@ export function validBundle(dir: string, env: ResolvedEnvironment, ctx: CommandC
 }
 
 /**
- * validBundle of the files found at `dir`, for plan and apply: a large bundle is loaded on a worker thread
- * (bundle/load-off-thread.ts), so that the deployment's lists are read meanwhile.
+ * validBundle by a load begun earlier (plan and apply: a large bundle is loaded on a worker thread, started
+ * before wsc.yaml is read, while the deployment's lists are read; bundle/load-off-thread.ts).
  */
-export function validBundleFound(dir: string, found: FoundFiles, env: ResolvedEnvironment, ctx: CommandContext) {
-  return loadValidBundle(dir, loadOptions(env, ctx, {}), (d, o) => loadFoundOffThread(d, found, o));
+export function validBundleOf(dir: string, load: BundleLoad, env: ResolvedEnvironment, ctx: CommandContext) {
+  return loadValidBundle(dir, loadOptions(env, ctx, {}), (_, o) => load.load(o));
 }
 
 /**

@@ -126,6 +126,16 @@ describe('a large bundle, loaded on a worker thread beside the reads', () => {
     });
   });
 
+  it('a broken wsc.yaml ends the run at once, the worker thread started beside it ended too (the process exits)', async () => {
+    const b = bundleOf(seed());
+    writeFileSync(join(b.dir, 'wsc.yaml'), 'environments:\n  dev: [unclosed\n');
+    for (const spawn of [false, true]) {
+      const r = await runCli(['plan', '--dir', b.dir], { env: emulatorEnv, spawn });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain('wsc.yaml:');
+    }
+  });
+
   it("an invalid bundle's errors win over a server that cannot be reached or a token it refuses", async () => {
     const s = seed();
     const b = bundleOf(s);
