@@ -15,7 +15,6 @@ import type { CommandContext } from './context.js';
 import { preparePlan } from './prepare.js';
 import { checkPlanOut, savePlan } from '../plan-file/write.js';
 import { appendStepSummary } from '../step-summary.js';
-import { writePreviewPictures } from './preview-drawing.js';
 
 type Pictures = MarkdownOptions['pictures'];
 
@@ -31,9 +30,11 @@ function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style:
 
 /**
  * `--pictures DIR`: the pictures `wsc preview --out DIR --against env:<this environment>` writes (the same
- * step; the chart libraries load on first use), data only with `--with-data`.
+ * step; the chart libraries load on first use), data only with `--with-data`. The preview's modules (the page's
+ * markdown reader among them) load only then: a plan without pictures does not parse them (docs/performance.md).
  */
 async function drawPictures(out: string, envName: string, opts: PlanOptions, ctx: CommandContext): Promise<Pictures> {
+  const { writePreviewPictures } = await import('./preview-drawing.js');
   const { written } = await writePreviewPictures(
     {
       dir: opts.dir,

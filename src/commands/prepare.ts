@@ -25,7 +25,7 @@ import type { CommandContext } from './context.js';
 import type { ApplyOptions, PlanOptions } from '../command-options.js';
 import { reportSemantic, semanticWanted, startSemanticCheck } from './semantic.js';
 import { changesOf } from '../core/semantic/confirm.js';
-import { planOf, sayReading, validBundle, validBundleOf, type Bundle } from './steps.js';
+import { planOf, sayReading, validBundle, type Bundle } from './steps.js';
 
 export interface Prepared {
   env: ResolvedEnvironment;
@@ -50,7 +50,7 @@ export async function checkedBundle(
   run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean; load?: BundleLoad },
   ctx: CommandContext,
 ): Promise<Bundle> {
-  const bundle = await (run.load ? validBundleOf(dir, run.load, env, ctx) : validBundle(dir, env, ctx));
+  const bundle = await validBundle(dir, env, ctx, false, run.load);
   if (run.targets.length > 0) checkTargetsIn(bundle.desired, run.targets);
   checkOwnershipAddresses(bundle.desired, run.opts, run.pruning);
   return bundle;

@@ -37,17 +37,18 @@ function loadOptions(env: ResolvedEnvironment, ctx: CommandContext, o: { anyRefs
  * The bundle at `dir` with the environment's variables, valid or a
  * BundleError (exit 3). `anyRefs`: a reference outside the bundle is only
  * warned of whatever the environment (export updates a bundle in place).
+ * `begun`: a load begun earlier (plan and apply: a large bundle is loaded on a
+ * worker thread, started before wsc.yaml is read; bundle/load-off-thread.ts).
  */
-export function validBundle(dir: string, env: ResolvedEnvironment, ctx: CommandContext, anyRefs = false) {
-  return loadValidBundle(dir, loadOptions(env, ctx, { anyRefs }));
-}
-
-/**
- * validBundle by a load begun earlier (plan and apply: a large bundle is loaded on a worker thread, started
- * before wsc.yaml is read, while the deployment's lists are read; bundle/load-off-thread.ts).
- */
-export function validBundleOf(dir: string, load: BundleLoad, env: ResolvedEnvironment, ctx: CommandContext) {
-  return loadValidBundle(dir, loadOptions(env, ctx, {}), (_, o) => load.load(o));
+export function validBundle(
+  dir: string,
+  env: ResolvedEnvironment,
+  ctx: CommandContext,
+  anyRefs = false,
+  begun?: BundleLoad,
+) {
+  const load = begun ? (_: string, o: LoadOptions) => begun.load(o) : loadBundle;
+  return loadValidBundle(dir, loadOptions(env, ctx, { anyRefs }), load);
 }
 
 /**

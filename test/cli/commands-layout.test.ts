@@ -1,6 +1,7 @@
 // How src/commands is kept (issue 33): commands read top to bottom (static
-// imports; the one lazy import is validate's --semantic-check, which keeps
-// the HTTP client out of `wsc validate`), and the path from flags to a plan
+// imports; the two lazy imports are validate's --semantic-check, which keeps
+// the HTTP client out of `wsc validate`, and plan's --pictures, which keeps the
+// preview's modules out of a plan without pictures: issue 41), and the path from flags to a plan
 // is spelled out once, in commands/steps.ts and commands/configure.ts, that
 // every command composes. (Files under 450 lines: eslint's max-lines.)
 import { readdirSync, readFileSync } from 'node:fs';
@@ -25,8 +26,9 @@ function uses(pattern: RegExp): string[] {
 }
 
 describe('src/commands', () => {
-  it('imports statically, but validate its --semantic-check module', () => {
+  it('imports statically, but validate its --semantic-check module and plan its --pictures drawing', () => {
     expect(uses(/\bimport\(/).filter((u) => !u.includes("typeof import('yaml')"))).toEqual([
+      "plan.ts: const { writePreviewPictures } = await import('./preview-drawing.js');",
       "validate.ts: const { semanticCheckDiagnostics } = await import('./semantic.js');",
     ]);
   });
