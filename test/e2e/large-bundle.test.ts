@@ -33,6 +33,12 @@ function edit(file: string, from: string | RegExp, to: string): void {
 }
 
 describe('a large bundle, loaded on a worker thread beside the reads', () => {
+  it('is as large as docs/plan-apply.md says', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/plan-apply.md'), 'utf8');
+    expect(doc).toContain(`A bundle of ${OFF_THREAD_FROM_FILES} files or more is read, parsed and checked`);
+    expect(doc).toContain(`for a bundle under\n${OFF_THREAD_FROM_FILES} files`);
+  });
+
   it('plans as a small one: no change, then exactly the edited fields at their lines', async () => {
     const s = seed();
     await withEmulator({ seed: s }, async (emu) => {
