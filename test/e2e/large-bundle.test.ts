@@ -69,13 +69,34 @@ describe('a large bundle, loaded on a worker thread beside the reads', () => {
       );
       expect(changed.code).toBe(2);
       const plan = JSON.parse(changed.stdout) as {
-        changes: { address: string; action: string; fields?: { path: string; after: unknown; line?: number }[] }[];
+        changes: { address: string; actions: string[]; fields?: { path: string; after: unknown; line?: number }[] }[];
       };
-      const updates = plan.changes.filter((c) => c.action !== 'no-op');
-      expect(updates).toHaveLength(1);
+      const updates = plan.changes;
+      expect(updates.map((c) => c.actions)).toEqual([['update']]);
       const title = updates[0]!.fields?.find((f) => f.path === 'title');
       expect(title).toMatchObject({ after: 'Edited in Git', line });
       expect(writes(emu.log)).toEqual([]);
+    });
+  });
+
+  it('reads the user attributes and the folder tree once the bundle, loaded meanwhile, says it names some', async () => {
+    const s = generateSeed({ reports: REPORTS, workbooks: 5, folders: 2, randomSeed: 43 });
+    s.userAttributes = [{ id: 7, accountId: 1, name: 'region', type: 'string', displayName: 'Region' }];
+    await withEmulator({ seed: s }, async (emu) => {
+      const b = bundleOf(s);
+      writeFileSync(
+        join(b.dir, 'region.yaml'),
+        'kind: UserAttribute\nname: region\ntype: string\ndisplayName: Region\n',
+      );
+      const file = b.reportFiles[0]!;
+      writeFileSync(file, `${readFileSync(file, 'utf8').replace(/^folderId: .*\n/m, '')}folder: Folder 1\n`);
+      const r = await runCli(['plan', '--dir', b.dir, ...target(emu), '--output', 'json'], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(0);
+      const plan = JSON.parse(r.stdout) as { changes: { address: string; actions: string[] }[] };
+      // Read, both are known: the attribute unchanged, the folder found (no create), the report moved into it.
+      const acting = plan.changes.map((c) => `${c.actions.join('+')} ${c.address}`);
+      expect(acting).toEqual([`update report/${s.reports![0]!.publicId}`]);
+      expect(emu.log.some((e) => e.path === '/api/v1/user-attributes')).toBe(true);
     });
   });
 
