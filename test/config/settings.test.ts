@@ -3,22 +3,17 @@
 // variable that has a flag: the flag beats the variable, which beats
 // wsc.yaml, which beats the default. A malformed value is an error that names
 // the variable (exit 3), raised by the command that uses it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../helpers/temp-dir.js';
+import { describe, expect, it } from 'vitest';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../../src/config/resolve.js';
 import { ENV_VARS, readSettings } from '../../src/env.js';
 import { ConfigError, EXIT } from '../../src/errors.js';
 import { decideStyle } from '../../src/render/style.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 function dirWith(wscYaml?: string): string {
-  const d = mkdtempSync(join(tmpdir(), 'wsc-settings-'));
-  dirs.push(d);
-  if (wscYaml !== undefined) writeFileSync(join(d, 'wsc.yaml'), wscYaml);
-  return d;
+  return writeTree(tempDir('wsc-settings-'), wscYaml === undefined ? {} : { 'wsc.yaml': wscYaml });
 }
 
 const remote = (url: string) => `{ baseUrl: ${url}, deploymentId: 3, token: "\${env.T}" }`;

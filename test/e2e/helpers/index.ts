@@ -9,14 +9,14 @@
 // runs the BUILT launcher as a child process, for what only a process has:
 // signals, being killed, the exit guard, a terminal, bin/wsc.js itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, vi } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
 import { capturedContext, type Captured } from '../../../src/commands/context.js';
 import { runWsc } from '../../../src/main.js';
+import { removeTempDirs, tempDir as sharedTempDir, writeTree } from '../../helpers/temp-dir.js';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'bin/wsc.js');
@@ -161,16 +161,12 @@ export function spawnCli(args: string[], opts: RunOptions = {}): Promise<CliResu
   });
 }
 
-const temps: string[] = [];
-/** A fresh temporary directory, removed by cleanupTemp(). */
+/** A fresh temporary directory, removed after the test file (test/helpers/temp-dir.ts). */
 export function tempDir(prefix = 'wsc-e2e-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(d);
-  return d;
+  return sharedTempDir(prefix);
 }
-export function cleanupTemp(): void {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-}
+/** Removes the temporary directories made so far (the setup file does it after every test file as well). */
+export const cleanupTemp = removeTempDirs;
 
 /** A temporary copy of fixtures/<name>. */
 export function copyFixture(name: string): string {
@@ -181,12 +177,7 @@ export function copyFixture(name: string): string {
 
 /** Writes files (relative path -> content) under dir (a new temp dir by default); returns dir. */
 export function writeFiles(files: Record<string, string>, dir = tempDir()): string {
-  for (const [rel, content] of Object.entries(files)) {
-    const p = join(dir, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, content);
-  }
-  return dir;
+  return writeTree(dir, files);
 }
 
 export type { Emulator, EmulatorOptions };
