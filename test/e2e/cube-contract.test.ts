@@ -23,7 +23,7 @@ import { FAILS_IN_WAREHOUSE } from '../../src/core/semantic/rules.js';
 import { MetaAnswer } from '../../src/domain/data-model.js';
 import { createEmulator, metaAnswer, type Emulator } from '../../src/emulator/index.js';
 import { signJwt } from '../../src/emulator/jwt.js';
-import { cubeContractGate } from '../helpers/contract-gate.js';
+import { contractGate, cubeNeeds } from '../helpers/contract-gate.js';
 import { askSql, cubeContractModel, cubeQueries, verdict, type CubeQueryCase } from '../helpers/cube-queries.js';
 import { freePort } from '../helpers/listen.js';
 import { runs } from '../helpers/property.js';
@@ -32,10 +32,13 @@ import { verdictsDiffering } from './helpers/semantic-plan.js';
 import { cleanupTemp, root, runCli, tempDir, writeFiles } from './helpers/index.js';
 
 const dir = join(root, 'contract-cube');
-const gate = cubeContractGate(process.env, {
-  server: join(dir, 'server.mjs'),
-  installed: join(dir, 'node_modules/@cubejs-backend/server/package.json'),
-});
+const gate = contractGate(
+  process.env,
+  cubeNeeds({
+    server: join(dir, 'server.mjs'),
+    installed: join(dir, 'node_modules/@cubejs-backend/server/package.json'),
+  }),
+);
 if (gate.missing && !gate.required) {
   console.warn(`cube-contract.test.ts skipped: ${gate.missing} (WSC_REQUIRE_CONTRACT=1 makes this a failure)`);
 }
