@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../helpers/temp-dir.js';
 import { describe, expect, it } from 'vitest';
+import { errorOf } from '../helpers/error-of.js';
 import { normalizeBaseUrl } from '../../src/config/base-url.js';
 import { resolveConfig, type ConfigFlags } from '../../src/config/resolve.js';
 import { readSettings } from '../../src/env.js';
@@ -333,14 +334,8 @@ describe('normalizeBaseUrl', () => {
     ['https://example.com/?a=1', 'base_url_invalid'],
     ['https://user:pw@example.com', 'base_url_credentials'],
   ])('%s is refused (%s)', (raw, code) => {
-    let err: unknown;
-    try {
-      normalizeBaseUrl(raw, 'test');
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).code).toBe(code);
-    expect((err as ConfigError).message).not.toContain('pw@');
+    const err = errorOf(() => normalizeBaseUrl(raw, 'test'), ConfigError);
+    expect(err.code).toBe(code);
+    expect(err.message).not.toContain('pw@');
   });
 });

@@ -1,5 +1,4 @@
 // Small builders of desired and live objects for planner tests.
-import { WscError } from '../../src/errors.js';
 import { wireReport } from '../helpers/wire.js';
 import type { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import type { Plan, ResourceChange } from '../../src/core/plan-model.js';
@@ -71,16 +70,7 @@ export function ctx(extra: Partial<PlanContext> = {}): PlanContext {
   return { environment: 'test', deploymentId: 1, publicIds: 'as-is', targets: [], ...extra };
 }
 
-/** The WscError `f` throws (any other throw, or none, fails the test). */
-export function errorOf(f: () => unknown): WscError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof WscError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
+export { errorOf } from '../helpers/error-of.js';
 
 /** A plan of these changes as the executor takes it: no counts in its summary, no fingerprints. */
 export function executablePlan(changes: ResourceChange[], over: Partial<Plan> = {}): Plan {
