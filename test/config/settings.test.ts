@@ -54,6 +54,25 @@ interface Case {
   defaultDir: string;
 }
 
+/** A limit of the API client: no wsc.yaml level; unset, undefined in the config (the client's own default: 500 a page). */
+function clientLimit(
+  variable: string,
+  flag: keyof ConfigFlags,
+  values: { flag: number; env: string },
+  envGives: number,
+  pick: Case['pick'],
+): Case {
+  return {
+    variable,
+    flag,
+    values,
+    yaml: null,
+    defaultDir: bareDir,
+    pick,
+    expect: { flag: values.flag, env: envGives, default: undefined },
+  };
+}
+
 const CASES: Case[] = [
   {
     variable: 'WSC_ENV',
@@ -88,34 +107,15 @@ const CASES: Case[] = [
     pick: (c) => c.environment.deploymentId,
     expect: { flag: 7, env: 5, yaml: 3, default: 1 },
   },
-  {
-    variable: 'WSC_PAGE_SIZE',
-    flag: 'pageSize',
-    values: { flag: 100, env: '200' },
-    yaml: null,
-    defaultDir: bareDir,
-    pick: (c) => c.client.pageSize,
-    // undefined: the client's own default (500).
-    expect: { flag: 100, env: 200, default: undefined },
-  },
-  {
-    variable: 'WSC_MAX_LIST_ITEMS',
-    flag: 'maxListItems',
-    values: { flag: 1000, env: '2000' },
-    yaml: null,
-    defaultDir: bareDir,
-    pick: (c) => c.client.maxListItems,
-    expect: { flag: 1000, env: 2000, default: undefined },
-  },
-  {
-    variable: 'WSC_MAX_LIST_BYTES',
-    flag: 'maxListBytes',
-    values: { flag: 4096, env: '2M' },
-    yaml: null,
-    defaultDir: bareDir,
-    pick: (c) => c.client.maxListBytes,
-    expect: { flag: 4096, env: 2 * 1024 * 1024, default: undefined },
-  },
+  clientLimit('WSC_PAGE_SIZE', 'pageSize', { flag: 100, env: '200' }, 200, (c) => c.client.pageSize),
+  clientLimit('WSC_MAX_LIST_ITEMS', 'maxListItems', { flag: 1000, env: '2000' }, 2000, (c) => c.client.maxListItems),
+  clientLimit(
+    'WSC_MAX_LIST_BYTES',
+    'maxListBytes',
+    { flag: 4096, env: '2M' },
+    2 * 1024 * 1024,
+    (c) => c.client.maxListBytes,
+  ),
 ];
 
 describe('precedence: flag > environment variable > wsc.yaml > default', () => {

@@ -4,8 +4,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
-import { cleanupTemp, emulatorEnv, runCli, target, withEmulator, writeFiles, type Emulator } from './helpers/index.js';
-import { coreApiServer, type CoreApiOptions } from '../helpers/core-api-server.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  runCli,
+  target,
+  withCoreDataApi,
+  withEmulator,
+  writeFiles,
+  type Emulator,
+} from './helpers/index.js';
+import type { CoreApiOptions, CoreApiServer } from '../helpers/core-api-server.js';
 import { CUBE_META, HIDDEN } from '../helpers/cube-model.js';
 
 afterAll(cleanupTemp);
@@ -13,33 +22,19 @@ afterAll(cleanupTemp);
 // A model shaped as a production Cube serves it (a primary key and a cube left
 // out of /v1/meta, a view, custom granularities, an unjoined cube), and a Core
 // Data API whose planner judges queries on every member the model has.
-const core = (opts: Partial<CoreApiOptions> = {}) =>
-  coreApiServer({
-    meta: CUBE_META,
-    members: [
-      ...CUBE_META.cubes
-        .flatMap((c) => [...(c.measures ?? []), ...(c.dimensions ?? []), ...(c.segments ?? [])])
-        .map((m) => m.name),
-      ...HIDDEN.dimensions,
-      ...HIDDEN.measures,
-      ...HIDDEN.cube.measures,
-      ...HIDDEN.cube.dimensions,
-    ],
-    ...opts,
-  });
+const MEMBERS = [
+  ...CUBE_META.cubes
+    .flatMap((c) => [...(c.measures ?? []), ...(c.dimensions ?? []), ...(c.segments ?? [])])
+    .map((m) => m.name),
+  ...HIDDEN.dimensions,
+  ...HIDDEN.measures,
+  ...HIDDEN.cube.measures,
+  ...HIDDEN.cube.dimensions,
+];
 
-/** Runs fn against an emulator whose Core Data API is core(opts); both are closed whatever happens. */
-async function withCube(
-  fn: (emu: Emulator, cube: Awaited<ReturnType<typeof core>>) => Promise<void>,
-  opts: Partial<CoreApiOptions> = {},
-): Promise<void> {
-  const cube = await core(opts);
-  try {
-    await withEmulator({ coreDataApiUrl: cube.restUrl }, (emu) => fn(emu, cube));
-  } finally {
-    await cube.close();
-  }
-}
+/** Runs fn against an emulator whose Core Data API serves that model (and `opts`); both closed after. */
+const withCube = (fn: (emu: Emulator, cube: CoreApiServer) => Promise<void>, opts: Partial<CoreApiOptions> = {}) =>
+  withCoreDataApi({ meta: CUBE_META, members: MEMBERS, ...opts }, fn);
 
 const report = (id: string, query: string) => `kind: Report\npublicId: ${id}\nname: ${id}\njsonQuery:\n${query}`;
 const VALID = {

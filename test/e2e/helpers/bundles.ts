@@ -78,6 +78,12 @@ export function workbooksIn(emu: Emulator, deploymentId = 1): WorkbookRec[] {
   return (emu.snapshot().workbooks ?? []).filter((w) => w.deploymentId === deploymentId) as WorkbookRec[];
 }
 
+/** What a `wsc plan --output json` run would change: one `address path` a field, in the plan's order. */
+export function plannedFields(plan: { stdout: string }): string[] {
+  const { changes } = JSON.parse(plan.stdout) as { changes: { address: string; fields: { path: string }[] }[] };
+  return changes.flatMap((c) => c.fields.map((f) => `${c.address} ${f.path}`));
+}
+
 /** Calls the emulator's API directly (as another user of the deployment would). */
 export async function api(
   emu: Emulator,

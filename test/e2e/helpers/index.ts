@@ -17,6 +17,7 @@ import { createEmulator, type Emulator, type EmulatorOptions } from '../../../sr
 import { capturedContext, type Captured } from '../../../src/commands/context.js';
 import { runWsc } from '../../../src/main.js';
 import { removeTempDirs, tempDir as sharedTempDir, writeTree } from '../../helpers/temp-dir.js';
+import { coreApiServer, type CoreApiOptions, type CoreApiServer } from '../../helpers/core-api-server.js';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'bin/wsc.js');
@@ -181,6 +182,22 @@ export function writeFiles(files: Record<string, string>, dir = tempDir()): stri
 }
 
 export type { Emulator, EmulatorOptions };
+
+/**
+ * Starts a Core Data API of the test suite (test/helpers/core-api-server.ts) and an emulator that sends the
+ * semantic check to it, runs fn, and always closes both.
+ */
+export async function withCoreDataApi<T>(
+  opts: CoreApiOptions,
+  fn: (emu: Emulator, cube: CoreApiServer) => Promise<T>,
+): Promise<T> {
+  const cube = await coreApiServer(opts);
+  try {
+    return await withEmulator({ coreDataApiUrl: cube.restUrl }, (emu) => fn(emu, cube));
+  } finally {
+    await cube.close();
+  }
+}
 
 /** Starts an emulator on 127.0.0.1 (port 0 unless given), runs fn, and always closes it. */
 export async function withEmulator<T>(opts: EmulatorOptions, fn: (emu: Emulator) => Promise<T>): Promise<T> {
