@@ -19,6 +19,24 @@ export function dWorkbook(slug: string, fields: DesiredWorkbook['fields'] = {}, 
   return { address: `workbook/${slug}`, slug, fields, publish, pos: pos(`workbooks/${slug}.yaml`) };
 }
 
+/**
+ * The published workbook `sales` whose dashboard draft charts report `publicId` in one widget (a draft `title`,
+ * a widget `id` and its `position` as given: 1 by 1 at the origin by default).
+ */
+export function dSalesCharting(
+  publicId: string,
+  opts: { title?: string; id?: string; position?: { x: number; y: number; w: number; h: number } } = {},
+): DesiredWorkbook {
+  const widget = {
+    ...(opts.id === undefined ? {} : { id: opts.id }),
+    type: 'CHART',
+    position: opts.position ?? { x: 0, y: 0, w: 1, h: 1 },
+    config: { reportId: { $report: publicId } },
+  };
+  const dashboardDraft = { ...(opts.title === undefined ? {} : { title: opts.title }), widgets: [widget] };
+  return dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft } }, true);
+}
+
 export function dReport(
   publicId: string,
   fields: DesiredReport['fields'] = {},

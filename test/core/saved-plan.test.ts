@@ -2,30 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan/index.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
-import { ctx, desired, dReport, dWorkbook, errorOf, live, lWorkbook } from './builders.js';
+import { ctx, desired, dReport, dSalesCharting, dWorkbook, errorOf, live, lWorkbook } from './builders.js';
 
 const p = plan(
   desired({
-    workbooks: [
-      dWorkbook(
-        'sales',
-        {
-          name: 'Sales',
-          meta: {
-            dashboardDraft: {
-              widgets: [
-                {
-                  type: 'CHART',
-                  position: { x: 0, y: 0, w: 1, h: 1 },
-                  config: { reportId: { $report: 'revqZ1x8Kp0a' } },
-                },
-              ],
-            },
-          },
-        },
-        true,
-      ),
-    ],
+    workbooks: [dSalesCharting('revqZ1x8Kp0a')],
     reports: [dReport('revqZ1x8Kp0a', { name: 'R', workbookId: { $workbook: 'sales' } })],
   }),
   live({ workbooks: [lWorkbook(3, 'other')] }),

@@ -54,6 +54,16 @@ async function seedSameContent(emu: Emulator, n: number): Promise<void> {
   ).toBeLessThan(300);
 }
 
+/** A bundle (a published dashboard charting 3 reports) whose content the deployment already holds, log cleared. */
+async function withSameContentThere(fn: (emu: Emulator, dir: string) => Promise<void>): Promise<void> {
+  const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 3 });
+  await withEmulator({}, async (emu) => {
+    await seedSameContent(emu, 3);
+    emu.clearLog();
+    await fn(emu, dir);
+  });
+}
+
 describe('wsc plan', () => {
   test('empty deployment: everything is created; --detailed-exitcode exits 2; nothing is written', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
@@ -86,10 +96,7 @@ describe('wsc plan', () => {
   });
 
   test('the same content already there: empty plan, exit 0, whatever key order and formatting', async () => {
-    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 3 });
-    await withEmulator({}, async (emu) => {
-      await seedSameContent(emu, 3);
-      emu.clearLog();
+    await withSameContentThere(async (emu, dir) => {
       const r = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.stdout).toBe(
@@ -101,10 +108,7 @@ describe('wsc plan', () => {
   });
 
   test('WSC_TIMINGS=1: a phase table on stderr, stdout and requests as without it', async () => {
-    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 3 });
-    await withEmulator({}, async (emu) => {
-      await seedSameContent(emu, 3);
-      emu.clearLog();
+    await withSameContentThere(async (emu, dir) => {
       const plain = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       const plainRequests = emu.log.map((e) => `${e.method} ${e.path}`);
       emu.clearLog();

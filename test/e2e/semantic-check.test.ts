@@ -3,21 +3,11 @@
 // a Core Data API that answers what the emulator would not.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, test } from 'vitest';
-import {
-  cleanupTemp,
-  emulatorEnv,
-  runCli,
-  target,
-  withCoreDataApi,
-  withEmulator,
-  writeFiles,
-  type Emulator,
-} from './helpers/index.js';
+import { describe, expect, test } from 'vitest';
+import { emulatorEnv, runCli, target, withCoreDataApi, withEmulator, writeFiles } from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
 import type { CoreApiOptions, CoreApiServer } from '../helpers/core-api-server.js';
 import { CUBE_META, HIDDEN } from '../helpers/cube-model.js';
-
-afterAll(cleanupTemp);
 
 // A model shaped as a production Cube serves it (a primary key and a cube left
 // out of /v1/meta, a view, custom granularities, an unjoined cube), and a Core
