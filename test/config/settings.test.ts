@@ -54,7 +54,7 @@ interface Case {
   defaultDir: string;
 }
 
-/** A limit of the API client: no wsc.yaml level; unset, undefined in the config (the client's own default: 500 a page). */
+/** A limit of the API client: no wsc.yaml level; unset, undefined in the config (the client's default: 500 a page). */
 function clientLimit(
   variable: string,
   flag: keyof ConfigFlags,

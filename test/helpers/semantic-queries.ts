@@ -1,8 +1,8 @@
 // Queries of every form Cube's query format takes, drawn from a model's
 // `/v1/meta` (and from names it leaves out), half of them valid and half not,
-// and wsc's verdict on each: the property "wsc refuses a query exactly when
-// Cube's planner does" is checked against any planner, the emulator's or a
-// real Cube's (the contract suite imports this module). A planner is a
+// and wsc's verdict on each: agrees() checks the property "wsc refuses a
+// query exactly when Cube's planner does" against any planner, the
+// emulator's or a real Cube's (the contract suite imports this module). A planner is a
 // function; httpPlanner asks one over HTTP (`GET {rest}/v1/sql`).
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -56,7 +56,7 @@ const unknownName = (n: Names): fc.Arbitrary<string> =>
  * role, a granularity suffix where Cube takes none, a granularity the dimension lacks, a time grain on a
  * non-time dimension, an unknown name), or a hidden member Cube accepts.
  */
-export function queryArbitrary(meta: MetaAnswer, hidden: readonly string[] = []): fc.Arbitrary<Query> {
+function queryArbitrary(meta: MetaAnswer, hidden: readonly string[] = []): fc.Arbitrary<Query> {
   const all = namesOf(meta, hidden);
   // Most queries stay within one cube or view (so that the mistake drawn is the one judged); one twist adds
   // a member of any cube (a join Cube may or may not find).
@@ -120,7 +120,7 @@ function oneQuery(n: Names, all: Names): fc.Arbitrary<Query> {
 }
 
 /** wsc's verdict on a query: what `/v1/meta` decides, and Cube's planner asked about what it does not list. */
-export async function wscVerdict(
+async function wscVerdict(
   meta: MetaAnswer,
   query: Query,
   planner: Planner,
