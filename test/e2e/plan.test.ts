@@ -7,7 +7,15 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { generateSeed, LEGACY_PLACEHOLDER, requests, writes, type Emulator } from '../../src/emulator/index.js';
 import { api, pid, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  expectRefusedUnsent,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+} from './helpers/index.js';
 import { editFile } from '../helpers/edit-file.js';
 import { parseTimings } from '../../src/timings.js';
 
@@ -331,13 +339,7 @@ describe('wsc plan', () => {
       reports: 1,
       files: { 'reports/bad.yaml': 'kind: Report\npublicId: badbadbadbad\nnmae: typo\n' },
     });
-    await withEmulator({}, async (emu) => {
-      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(r.code).toBe(3);
-      expect(r.stderr).toContain('reports/bad.yaml:3:1');
-      expect(r.stdout).toBe('');
-      expect(emu.log).toEqual([]);
-    });
+    await expectRefusedUnsent(['plan'], dir, 'reports/bad.yaml:3:1');
   });
 
   test('no saved plan is written when planning fails', async () => {

@@ -12,7 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
 import { capturedContext, type Captured } from '../../../src/commands/context.js';
 import { runWsc } from '../../../src/main.js';
@@ -216,6 +216,26 @@ export function target(emu: { url: string }, deployment = 1): string[] {
 
 /** The environment that authenticates against an emulator started without a seed. */
 export const emulatorEnv = { WSC_TOKEN: 'dev-token' } as const;
+
+/**
+ * `wsc ARGS --dir dir` against a new emulator is refused before any request: exit 3, `said` on stderr, nothing
+ * on stdout, the emulator's log empty; `then` checks more of the emulator.
+ */
+export async function expectRefusedUnsent(
+  args: string[],
+  dir: string,
+  said: string,
+  then?: (emu: Emulator) => void,
+): Promise<void> {
+  await withEmulator({}, async (emu) => {
+    const r = await runCli([...args, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(said);
+    expect(r.stdout).toBe('');
+    expect(emu.log).toEqual([]);
+    then?.(emu);
+  });
+}
 
 /**
  * The set-up of an end-to-end file: generous time per test (CLIs on a busy
