@@ -20,5 +20,7 @@ export default defineConfig({
     maxWorkers: 3,
     isolate: false,
     restoreMocks: true,
+    // Removes the temporary directories of test/helpers/temp-dir.ts after each test file.
+    setupFiles: ['test/helpers/remove-temp-dirs.ts'],
   },
 });

@@ -99,6 +99,20 @@ describe('lists read as one', () => {
   });
 });
 
+/** A client of url that waits no time, and records the wait notices and --verbose lines it would print. */
+function recordingClient(url: string): { c: ApiClient; notices: string[]; traced: string[] } {
+  const notices: string[] = [];
+  const traced: string[] = [];
+  const c = new ApiClient({
+    baseUrl: url,
+    token: TOKEN,
+    sleep: async () => undefined,
+    notice: (line) => notices.push(line),
+    trace: (line) => traced.push(line),
+  });
+  return { c, notices, traced };
+}
+
 describe('the total wait of one request', () => {
   test('a Retry-After of 10^9 is waited for 60 s at a time, 2 min in all, and each wait is shown', async () => {
     const s = await serve((_req, res) => json(res, 503, { message: 'later' }, { 'retry-after': '1000000000' }));
@@ -135,15 +149,7 @@ describe('the total wait of one request', () => {
     const s = await serve((_req, res, n) =>
       n === 1 ? json(res, 503, { message: 'later' }, { 'retry-after': '7' }) : json(res, 200, { ok: true }),
     );
-    const notices: string[] = [];
-    const traced: string[] = [];
-    const c = new ApiClient({
-      baseUrl: s.url,
-      token: TOKEN,
-      sleep: async () => undefined,
-      notice: (line) => notices.push(line),
-      trace: (line) => traced.push(line),
-    });
+    const { c, notices, traced } = recordingClient(s.url);
     try {
       const path = '/api/v1/deployments/1/workbooks/by-slug/sales';
       await c.request({ method: 'PUT', path, body: {}, schema: Any, label: 'workbook/sales' });
@@ -166,13 +172,7 @@ describe('the total wait of one request', () => {
   test('a short wait is not shown', async () => {
     let n = 0;
     const s = await serve((_req, res) => (++n === 1 ? json(res, 503, {}, { 'retry-after': '1' }) : json(res, 200, {})));
-    const notices: string[] = [];
-    const c = new ApiClient({
-      baseUrl: s.url,
-      token: TOKEN,
-      sleep: async () => undefined,
-      notice: (l) => notices.push(l),
-    });
+    const { c, notices } = recordingClient(s.url);
     try {
       await c.get('/api/v1/user-attributes', Any);
       expect(notices).toEqual([]);

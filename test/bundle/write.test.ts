@@ -2,20 +2,10 @@
 // editor-schema line, the generated wsc.yaml (no token, ever), and a sink
 // that never writes outside its root.
 import fc from 'fast-check';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
+import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { generatedConfig, schemaLine, serializeDoc, toYaml } from '../../src/bundle/write.js';
 import { DirSink, TMP_SUFFIX } from '../../src/bundle/write-files.js';
@@ -26,15 +16,7 @@ import type { JsonValue } from '../../src/core/json.js';
 import { jsonOf } from '../helpers/json-arbitrary.js';
 import { runs } from '../helpers/property.js';
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'wsc-write-'));
-  temps.push(d);
-  return d;
-}
+const tmp = (): string => tempDir('wsc-write-');
 
 const nasty = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),

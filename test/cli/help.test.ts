@@ -38,15 +38,13 @@ const CONNECTION = [
   '--max-list-items',
   '--max-list-bytes',
 ];
+/** What every command that talks to a deployment reads first, in this order. */
+const CONNECTED = [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION];
 
 const EXPECTED: Record<string, string[]> = {
   validate: [...BUNDLE, ...TARGET, '--output', '--no-color', '--strict', '--semantic-check', '--help'],
   plan: [
-    ...BUNDLE,
-    ...TARGET,
-    '--output',
-    '--no-color',
-    ...CONNECTION,
+    ...CONNECTED,
     '--out',
     '--detailed-exitcode',
     '--target',
@@ -62,11 +60,7 @@ const EXPECTED: Record<string, string[]> = {
     '--help',
   ],
   apply: [
-    ...BUNDLE,
-    ...TARGET,
-    '--output',
-    '--no-color',
-    ...CONNECTION,
+    ...CONNECTED,
     '--auto-approve',
     '--target',
     '--prune',
@@ -80,20 +74,9 @@ const EXPECTED: Record<string, string[]> = {
     '--skip-semantic-check',
     '--help',
   ],
-  drift: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--detailed-exitcode', '--help'],
-  export: [
-    ...BUNDLE,
-    ...TARGET,
-    '--output',
-    '--no-color',
-    ...CONNECTION,
-    '--out',
-    '--into',
-    '--workbook',
-    '--only',
-    '--help',
-  ],
-  doctor: [...BUNDLE, ...TARGET, '--output', '--no-color', ...CONNECTION, '--deep', '--help'],
+  drift: [...CONNECTED, '--detailed-exitcode', '--help'],
+  export: [...CONNECTED, '--out', '--into', '--workbook', '--only', '--help'],
+  doctor: [...CONNECTED, '--deep', '--help'],
   emulator: [
     '--port',
     '--host',

@@ -1,21 +1,17 @@
 // resolveEnvironment: precedence flags > env vars > wsc.yaml > defaults, and
 // each configuration error (exit 3, a hint, never the token).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../helpers/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { errorOf } from '../helpers/error-of.js';
 import { normalizeBaseUrl } from '../../src/config/base-url.js';
 import { resolveConfig, type ConfigFlags } from '../../src/config/resolve.js';
 import { readSettings } from '../../src/env.js';
 import { BundleError, ConfigError } from '../../src/errors.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 function dirWith(wscYaml?: string): string {
-  const d = mkdtempSync(join(tmpdir(), 'wsc-env-'));
-  dirs.push(d);
-  if (wscYaml !== undefined) writeFileSync(join(d, 'wsc.yaml'), wscYaml);
-  return d;
+  return writeTree(tempDir('wsc-env-'), wscYaml === undefined ? {} : { 'wsc.yaml': wscYaml });
 }
 
 const CONFIG = `
@@ -338,14 +334,8 @@ describe('normalizeBaseUrl', () => {
     ['https://example.com/?a=1', 'base_url_invalid'],
     ['https://user:pw@example.com', 'base_url_credentials'],
   ])('%s is refused (%s)', (raw, code) => {
-    let err: unknown;
-    try {
-      normalizeBaseUrl(raw, 'test');
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).code).toBe(code);
-    expect((err as ConfigError).message).not.toContain('pw@');
+    const err = errorOf(() => normalizeBaseUrl(raw, 'test'), ConfigError);
+    expect(err.code).toBe(code);
+    expect(err.message).not.toContain('pw@');
   });
 });

@@ -3,22 +3,17 @@
 // variable that has a flag: the flag beats the variable, which beats
 // wsc.yaml, which beats the default. A malformed value is an error that names
 // the variable (exit 3), raised by the command that uses it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../helpers/temp-dir.js';
+import { describe, expect, it } from 'vitest';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../../src/config/resolve.js';
 import { ENV_VARS, readSettings } from '../../src/env.js';
 import { ConfigError, EXIT } from '../../src/errors.js';
 import { decideStyle } from '../../src/render/style.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 function dirWith(wscYaml?: string): string {
-  const d = mkdtempSync(join(tmpdir(), 'wsc-settings-'));
-  dirs.push(d);
-  if (wscYaml !== undefined) writeFileSync(join(d, 'wsc.yaml'), wscYaml);
-  return d;
+  return writeTree(tempDir('wsc-settings-'), wscYaml === undefined ? {} : { 'wsc.yaml': wscYaml });
 }
 
 const remote = (url: string) => `{ baseUrl: ${url}, deploymentId: 3, token: "\${env.T}" }`;
@@ -59,6 +54,25 @@ interface Case {
   defaultDir: string;
 }
 
+/** A limit of the API client: no wsc.yaml level; unset, undefined in the config (the client's default: 500 a page). */
+function clientLimit(
+  variable: string,
+  flag: keyof ConfigFlags,
+  values: { flag: number; env: string },
+  envGives: number,
+  pick: Case['pick'],
+): Case {
+  return {
+    variable,
+    flag,
+    values,
+    yaml: null,
+    defaultDir: bareDir,
+    pick,
+    expect: { flag: values.flag, env: envGives, default: undefined },
+  };
+}
+
 const CASES: Case[] = [
   {
     variable: 'WSC_ENV',
@@ -93,34 +107,15 @@ const CASES: Case[] = [
     pick: (c) => c.environment.deploymentId,
     expect: { flag: 7, env: 5, yaml: 3, default: 1 },
   },
-  {
-    variable: 'WSC_PAGE_SIZE',
-    flag: 'pageSize',
-    values: { flag: 100, env: '200' },
-    yaml: null,
-    defaultDir: bareDir,
-    pick: (c) => c.client.pageSize,
-    // undefined: the client's own default (500).
-    expect: { flag: 100, env: 200, default: undefined },
-  },
-  {
-    variable: 'WSC_MAX_LIST_ITEMS',
-    flag: 'maxListItems',
-    values: { flag: 1000, env: '2000' },
-    yaml: null,
-    defaultDir: bareDir,
-    pick: (c) => c.client.maxListItems,
-    expect: { flag: 1000, env: 2000, default: undefined },
-  },
-  {
-    variable: 'WSC_MAX_LIST_BYTES',
-    flag: 'maxListBytes',
-    values: { flag: 4096, env: '2M' },
-    yaml: null,
-    defaultDir: bareDir,
-    pick: (c) => c.client.maxListBytes,
-    expect: { flag: 4096, env: 2 * 1024 * 1024, default: undefined },
-  },
+  clientLimit('WSC_PAGE_SIZE', 'pageSize', { flag: 100, env: '200' }, 200, (c) => c.client.pageSize),
+  clientLimit('WSC_MAX_LIST_ITEMS', 'maxListItems', { flag: 1000, env: '2000' }, 2000, (c) => c.client.maxListItems),
+  clientLimit(
+    'WSC_MAX_LIST_BYTES',
+    'maxListBytes',
+    { flag: 4096, env: '2M' },
+    2 * 1024 * 1024,
+    (c) => c.client.maxListBytes,
+  ),
 ];
 
 describe('precedence: flag > environment variable > wsc.yaml > default', () => {

@@ -1,5 +1,4 @@
 // Small builders of desired and live objects for planner tests.
-import { WscError } from '../../src/errors.js';
 import { wireReport } from '../helpers/wire.js';
 import type { Report, UserAttribute, Workbook } from '../../src/domain/wire.js';
 import type { Plan, ResourceChange } from '../../src/core/plan-model.js';
@@ -18,6 +17,24 @@ export function pos(file: string, line = 1) {
 
 export function dWorkbook(slug: string, fields: DesiredWorkbook['fields'] = {}, publish = false): DesiredWorkbook {
   return { address: `workbook/${slug}`, slug, fields, publish, pos: pos(`workbooks/${slug}.yaml`) };
+}
+
+/**
+ * The published workbook `sales` whose dashboard draft charts report `publicId` in one widget (a draft `title`,
+ * a widget `id` and its `position` as given: 1 by 1 at the origin by default).
+ */
+export function dSalesCharting(
+  publicId: string,
+  opts: { title?: string; id?: string; position?: { x: number; y: number; w: number; h: number } } = {},
+): DesiredWorkbook {
+  const widget = {
+    ...(opts.id === undefined ? {} : { id: opts.id }),
+    type: 'CHART',
+    position: opts.position ?? { x: 0, y: 0, w: 1, h: 1 },
+    config: { reportId: { $report: publicId } },
+  };
+  const dashboardDraft = { ...(opts.title === undefined ? {} : { title: opts.title }), widgets: [widget] };
+  return dWorkbook('sales', { name: 'Sales', meta: { dashboardDraft } }, true);
 }
 
 export function dReport(
@@ -71,16 +88,7 @@ export function ctx(extra: Partial<PlanContext> = {}): PlanContext {
   return { environment: 'test', deploymentId: 1, publicIds: 'as-is', targets: [], ...extra };
 }
 
-/** The WscError `f` throws (any other throw, or none, fails the test). */
-export function errorOf(f: () => unknown): WscError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof WscError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
+export { errorOf } from '../helpers/error-of.js';
 
 /** A plan of these changes as the executor takes it: no counts in its summary, no fingerprints. */
 export function executablePlan(changes: ResourceChange[], over: Partial<Plan> = {}): Plan {

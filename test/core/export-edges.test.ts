@@ -2,25 +2,17 @@
 // .gitignore an exported bundle gets, and how `--into` places an export in an
 // existing bundle (matches by the bundle's identities, new files never over
 // an existing one, references renamed to the bundle's ids).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
+import { describe, expect, test } from 'vitest';
 import { DirSink, GITIGNORE } from '../../src/bundle/write-files.js';
 import { exportDeployment, type ExportSource } from '../../src/core/export/index.js';
 import { freePath, MemorySink, placeExport, renameRefs } from '../../src/core/export/into.js';
 import { reportFileRaw } from '../../src/core/export/names.js';
 import { lReport, lWorkbook } from './builders.js';
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'wsc-export-edges-'));
-  temps.push(d);
-  return d;
-}
+const tmp = (): string => tempDir('wsc-export-edges-');
 
 function source(reports: ReturnType<typeof lReport>[], workbooks: ReturnType<typeof lWorkbook>[] = []): ExportSource {
   return {

@@ -3,10 +3,8 @@
 // The invariant of export: a plan right after an export has nothing to
 // create or update (legacy reports only get adopted).
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
+import { describe, expect, test } from 'vitest';
 import { normalizeSlug, type Folder, type Report, type UserAttribute, type Workbook } from '../../src/domain/wire.js';
 import { LEGACY_PLACEHOLDER } from '../../src/emulator/seed.js';
 import { loadBundle } from '../../src/bundle/load.js';
@@ -26,15 +24,7 @@ import { ctx, lAttr, lReport, lWorkbook } from './builders.js';
 import { runs } from '../helpers/property.js';
 import { tree } from '../helpers/tree.js';
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'wsc-export-'));
-  temps.push(d);
-  return d;
-}
+const tmp = (): string => tempDir('wsc-export-');
 
 function pages<T>(items: T[], size: number): AsyncIterable<T[]> {
   return (async function* () {

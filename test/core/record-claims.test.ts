@@ -4,7 +4,7 @@
 // address, by twins and by the file they name.
 import { describe, expect, test } from 'vitest';
 import { fieldHash, makeRecord, readRecord } from '../../src/core/ownership.js';
-import { recordClaims } from '../../src/core/plan/record-claims.js';
+import { recordClaims, type Claims } from '../../src/core/plan/record-claims.js';
 import { desired, dReport, live, lReport, lWorkbook } from './builders.js';
 
 const fields = (title: string) => ({ title: fieldHash('title', title) });
@@ -12,6 +12,12 @@ const bound = (publicId: string, deployment = 1, bundle = 'team') =>
   makeRecord({ bundle, fields: fields(publicId), of: { deployment, publicId } });
 const unbound = (title: string, file?: string) =>
   makeRecord({ bundle: 'team', fields: fields(title), ...(file ? { file } : {}) });
+/** Each resource's claim in one line, `state` or `state: why` (a claim holds nothing else). */
+const said = (c: Claims, of: Parameters<Claims['of']>[0][]) =>
+  of.map((o) => {
+    const claim = c.of(o);
+    return 'why' in claim ? `${claim.state}: ${claim.why}` : claim.state;
+  });
 const none = { reports: new Set<number>(), workbooks: new Set<number>() };
 
 describe('the record format that names its resource', () => {
@@ -53,15 +59,11 @@ describe('recordClaims', () => {
       }),
     ];
     const c = recordClaims(desired({}), live({ reports, workbooks }), none, 'team', 1);
-    expect(c.of(reports[0]!)).toEqual({ state: 'ours' });
-    expect(c.of(reports[1]!)).toEqual({
-      state: 'copy',
-      why: 'its record was written for report/rep000000001 (a copy?)',
-    });
-    expect(c.of(reports[2]!)).toEqual({
-      state: 'copy',
-      why: 'its record was written for report/rep000000003 in deployment 2 (a copy?)',
-    });
+    expect(said(c, reports)).toEqual([
+      'ours',
+      'copy: its record was written for report/rep000000001 (a copy?)',
+      'copy: its record was written for report/rep000000003 in deployment 2 (a copy?)',
+    ]);
     expect(c.of(workbooks[0]!)).toEqual({ state: 'ours' }); // slugs compare as the API matches them
     expect(c.of(workbooks[1]!)).toMatchObject({ state: 'copy' });
   });
@@ -78,17 +80,13 @@ describe('recordClaims', () => {
     const d = desired({ reports: [dReport('rep000000001'), dReport('rep000000004')] });
     const matched = { reports: new Set([1]), workbooks: new Set<number>() };
     const c = recordClaims(d, live({ reports }), matched, 'team', 1);
-    expect(c.of(reports[0]!)).toEqual({ state: 'ours' });
-    expect(c.of(reports[1]!)).toEqual({
-      state: 'copy',
-      why: 'it carries the same record as report/rep000000001 (a copy?), written by an earlier wsc',
-    });
-    expect(c.of(reports[2]!)).toEqual({
-      state: 'doubtful',
-      why: 'its record, written by an earlier wsc, names reports/rep000000004.yaml, which holds report/rep000000004 (a copy?)',
-    });
-    expect(c.of(reports[3]!)).toEqual({ state: 'ours' });
-    expect(c.of(reports[4]!)).toEqual({ state: 'ours' });
+    expect(said(c, reports)).toEqual([
+      'ours',
+      'copy: it carries the same record as report/rep000000001 (a copy?), written by an earlier wsc',
+      'doubtful: its record, written by an earlier wsc, names reports/rep000000004.yaml, which holds report/rep000000004 (a copy?)',
+      'ours',
+      'ours',
+    ]);
     expect(c.heldIn('reports/rep000000004.yaml')).toBe('report/rep000000004');
     expect(c.heldIn('reports/gone.yaml')).toBeUndefined();
     // twins neither of which the bundle holds: both copies (pruned on neither side)

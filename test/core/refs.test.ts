@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WscError } from '../../src/errors.js';
+import { errorOf } from '../helpers/error-of.js';
 import { collectRefs, resolveRefs, type RefTargets } from '../../src/core/refs.js';
 import { isRef } from '../../src/core/model.js';
 
@@ -54,16 +54,10 @@ describe('references', () => {
   });
 
   it('an unknown reference is an error naming file:line:col', () => {
-    let err: unknown;
-    try {
-      resolveRefs({ reportId: { $report: 'nowhere00001' } }, targets, where);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(WscError);
-    expect((err as WscError).code).toBe('unknown_reference');
-    expect((err as WscError).exitCode).toBe(3);
-    expect((err as WscError).message).toBe(
+    const err = errorOf(() => resolveRefs({ reportId: { $report: 'nowhere00001' } }, targets, where));
+    expect(err.code).toBe('unknown_reference');
+    expect(err.exitCode).toBe(3);
+    expect(err.message).toBe(
       'workbooks/sales.yaml:4:9: workbook/sales meta.dashboardDraft refers to report "nowhere00001", which is neither in the bundle nor in the deployment.',
     );
   });

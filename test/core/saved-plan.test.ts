@@ -2,30 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan/index.js';
 import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
-import { ctx, desired, dReport, dWorkbook, live, lWorkbook } from './builders.js';
+import { ctx, desired, dReport, dSalesCharting, dWorkbook, errorOf, live, lWorkbook } from './builders.js';
 
 const p = plan(
   desired({
-    workbooks: [
-      dWorkbook(
-        'sales',
-        {
-          name: 'Sales',
-          meta: {
-            dashboardDraft: {
-              widgets: [
-                {
-                  type: 'CHART',
-                  position: { x: 0, y: 0, w: 1, h: 1 },
-                  config: { reportId: { $report: 'revqZ1x8Kp0a' } },
-                },
-              ],
-            },
-          },
-        },
-        true,
-      ),
-    ],
+    workbooks: [dSalesCharting('revqZ1x8Kp0a')],
     reports: [dReport('revqZ1x8Kp0a', { name: 'R', workbookId: { $workbook: 'sales' } })],
   }),
   live({ workbooks: [lWorkbook(3, 'other')] }),
@@ -118,16 +99,10 @@ describe('saved plans', () => {
       /^plan\.json is not a saved plan of wsc: Request workbook\/sales#\w+ depends on report\/nope#create, which is not in the plan\.$/,
     ],
   ])('%s → usage error, exit 3', (_n, t, msg) => {
-    let err: unknown;
-    try {
-      parseSavedPlan(t, 'plan.json');
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).exitCode).toBe(3);
-    expect((err as UsageError).code).toBe('saved_plan_invalid');
-    if (typeof msg === 'string') expect((err as UsageError).message).toBe(msg);
-    else expect((err as UsageError).message).toMatch(msg);
+    const err = errorOf(() => parseSavedPlan(t, 'plan.json'), UsageError);
+    expect(err.exitCode).toBe(3);
+    expect(err.code).toBe('saved_plan_invalid');
+    if (typeof msg === 'string') expect(err.message).toBe(msg);
+    else expect(err.message).toMatch(msg);
   });
 });

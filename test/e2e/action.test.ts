@@ -15,12 +15,12 @@ import {
   action,
   actionEnv,
   fakeGitHub,
-  git,
   productionInputs,
   pullRequestEvent,
   repositories,
   runAction,
 } from './helpers/action.js';
+import { git } from './helpers/git.js';
 import { api, REVENUE_OVERVIEW_PICTURES, reportsIn } from './helpers/bundles.js';
 import {
   cleanupTemp,

@@ -10,7 +10,7 @@ import { readSettings } from '../../src/env.js';
 import { writes } from '../../src/emulator/index.js';
 import { plainStyle } from '../../src/render/style.js';
 import { reportsIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, withEmulator } from './helpers/index.js';
+import { cleanupTemp, withEmulator, type Emulator } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
@@ -48,12 +48,21 @@ function options(dir: string, url: string): ApplyOptions & { args: string[] } {
   };
 }
 
+/** apply of two new reports on a (captured) terminal whose user answers yes or no: its exit code and what it showed. */
+async function answered(
+  yes: boolean,
+  check: (run: { code: number; seen: ReturnType<typeof terminal>['seen']; emu: Emulator }) => Promise<void>,
+): Promise<void> {
+  const dir = writeBundle({ looseReports: 2 });
+  await withEmulator({}, async (emu) => {
+    const { ctx, seen } = terminal(yes);
+    await check({ code: await run(options(dir, emu.url), ctx), seen, emu });
+  });
+}
+
 describe('apply on a terminal', () => {
   test('shows the plan, asks, and on "no" writes nothing', async () => {
-    const dir = writeBundle({ looseReports: 2 });
-    await withEmulator({}, async (emu) => {
-      const { ctx, seen } = terminal(false);
-      const code = await run(options(dir, emu.url), ctx);
+    await answered(false, async ({ code, seen, emu }) => {
       expect(code).toBe(1);
       expect(seen.questions).toEqual(['Apply these changes? (yes/no)']);
       expect(seen.out).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
@@ -64,10 +73,7 @@ describe('apply on a terminal', () => {
   });
 
   test('on "yes" applies, progress on stderr, the plan and the result on stdout', async () => {
-    const dir = writeBundle({ looseReports: 2 });
-    await withEmulator({}, async (emu) => {
-      const { ctx, seen } = terminal(true);
-      const code = await run(options(dir, emu.url), ctx);
+    await answered(true, async ({ code, seen, emu }) => {
       expect(code).toBe(0);
       expect(seen.out).toContain('Plan: 2 to create, 0 to update, 0 to adopt, 0 to publish.');
       expect(seen.out.split('\n\n').at(-1)).toBe('Apply complete: 2 created, 0 updated, 0 adopted, 0 published.\n');

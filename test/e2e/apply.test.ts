@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { requests, writes } from '../../src/emulator/index.js';
 import { pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { copyFixture, e2eSuite, emulatorEnv, runCli, target, withEmulator } from './helpers/index.js';
+import {
+  copyFixture,
+  e2eSuite,
+  emulatorEnv,
+  expectRefusedUnsent,
+  runCli,
+  target,
+  withEmulator,
+} from './helpers/index.js';
 
 // Spawning CLIs on a busy 2-core machine: generous limits; dist/ is built once up front.
 e2eSuite();
@@ -83,14 +91,12 @@ describe('wsc apply', () => {
 
   test('without a terminal and without --auto-approve: exit 3 with the hint, and no request of any kind', async () => {
     const dir = writeBundle({ reports: 1 });
-    await withEmulator({}, async (emu) => {
-      const r = await runCli(['apply', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(r.code).toBe(3);
-      expect(r.stderr).toContain('apply needs confirmation: pass --auto-approve when not on a terminal');
-      expect(r.stdout).toBe('');
-      expect(emu.log).toEqual([]);
-      expect(reportsIn(emu)).toEqual([]);
-    });
+    await expectRefusedUnsent(
+      ['apply'],
+      dir,
+      'apply needs confirmation: pass --auto-approve when not on a terminal',
+      (emu) => expect(reportsIn(emu)).toEqual([]),
+    );
   });
 
   test('--output json prints the result as JSON on stdout', async () => {

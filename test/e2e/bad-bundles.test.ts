@@ -3,13 +3,11 @@
 // exit 3 with a `file:line:col` diagnostic on stderr, finish (no hang), and
 // send nothing: the emulator's request log stays empty through the whole file.
 // Bundles are generated here from a table: a valid base plus one defect each.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { runCli, type CliResult } from './helpers/index.js';
+import { tempDir, writeTree } from '../helpers/temp-dir.js';
 
 const WB = 'kind: Workbook\nslug: sales\nname: Sales\n';
 const REP = 'kind: Report\npublicId: abcdefABCDEF\nname: Revenue\nworkbookId: { $workbook: sales }\n';
@@ -535,18 +533,10 @@ let emu: Emulator;
 /** For the cases that do read the deployment (liveRefs). */
 let emuReads: Emulator;
 const results = new Map<string, CliResult>();
-const dirs: string[] = [];
-
 function writeCase(c: Case): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wsc-bad-'));
-  dirs.push(dir);
   const files: Record<string, string | Buffer | null> = { ...BASE, ...c.files };
-  for (const [rel, content] of Object.entries(files)) {
-    if (content === null) continue;
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), content);
-  }
-  return dir;
+  const present = Object.entries(files).filter((e): e is [string, string | Buffer] => e[1] !== null);
+  return writeTree(tempDir('wsc-bad-'), Object.fromEntries(present));
 }
 
 beforeAll(async () => {
@@ -572,7 +562,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await emu?.close();
   await emuReads?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 describe('malformed bundles: wsc plan exits 3 with a file:line:col diagnostic and sends nothing', () => {

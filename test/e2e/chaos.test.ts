@@ -20,7 +20,7 @@ import {
   type RequestLogEntry,
 } from '../../src/emulator/index.js';
 import type { ReportRec, UserAttributeRec, WorkbookRec } from '../../src/emulator/types.js';
-import { cleanupTemp, runCli, writeFiles } from './helpers/index.js';
+import { cleanupTemp, emulatorEnv, runCli, target, writeFiles } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
@@ -221,6 +221,27 @@ function divergence(emu: Emulator, s: Spec, others: ReadonlySet<string> = new Se
   return out;
 }
 
+interface SeedRun {
+  seed: number;
+  emu: Emulator;
+  /** The test's own expect: the seeds run concurrently. */
+  expect: TestContext['expect'];
+  env: typeof emulatorEnv;
+  target: string[];
+}
+
+/** One concurrent test per seed, each against an emulator of its own (seeded with it), closed whatever happens. */
+function eachSeed(seeds: number[], name: string, body: (run: SeedRun) => Promise<void>): void {
+  it.concurrent.for(seeds)(name, { timeout: 58_000 }, async (seed: number, { expect }: TestContext) => {
+    const emu = await createEmulator({ port: 0, randomSeed: seed });
+    try {
+      await body({ seed, emu, expect, env: emulatorEnv, target: target(emu) });
+    } finally {
+      await emu.close();
+    }
+  });
+}
+
 interface PlanJson {
   changes: { address: string; requests: { id: string; dependsOn: string[] }[] }[];
 }
@@ -232,84 +253,77 @@ interface ApplyJson {
 }
 
 describe('chaos: random faults at 20% on writes, every kind, several seeds', () => {
-  it.concurrent.for(SEEDS)(
+  eachSeed(
+    SEEDS,
     'seed %i: converges with no duplicate and no lost update, or exits 4 honestly and converges on re-run',
-    { timeout: 58_000 },
-    async (seed: number, { expect }: TestContext) => {
-      const emu = await createEmulator({ port: 0, randomSeed: seed });
-      try {
-        const env = { WSC_TOKEN: 'dev-token' };
-        const target = ['--base-url', emu.url, '--deployment', '1'];
-        const dir = writeFiles(files(spec(1)));
-        const v1 = await runCli(['apply', '--dir', dir, ...target, '--auto-approve'], { env });
-        expect(v1.code, v1.stderr).toBe(0);
+    async ({ seed, emu, expect, env, target }) => {
+      const dir = writeFiles(files(spec(1)));
+      const v1 = await runCli(['apply', '--dir', dir, ...target, '--auto-approve'], { env });
+      expect(v1.code, v1.stderr).toBe(0);
 
-        // Version 2 over version 1: updates of every old resource, new ones, a publish.
-        writeFiles(files(spec(2)), dir);
-        const want = spec(2);
-        const planned = await runCli(['plan', '--dir', dir, ...target, '--output', 'json'], { env });
-        expect(planned.code, planned.stderr).toBe(0);
-        const plan = JSON.parse(planned.stdout) as PlanJson;
-        const requests = plan.changes.flatMap((c) => c.requests);
-        expect(requests.length).toBeGreaterThan(30);
+      // Version 2 over version 1: updates of every old resource, new ones, a publish.
+      writeFiles(files(spec(2)), dir);
+      const want = spec(2);
+      const planned = await runCli(['plan', '--dir', dir, ...target, '--output', 'json'], { env });
+      expect(planned.code, planned.stderr).toBe(0);
+      const plan = JSON.parse(planned.stdout) as PlanJson;
+      const requests = plan.changes.flatMap((c) => c.requests);
+      expect(requests.length).toBeGreaterThan(30);
 
-        emu.setFaults(faultMix(seed));
-        emu.clearLog();
-        const run = await runCli(['apply', '--dir', dir, ...target, '--auto-approve', '--output', 'json'], {
-          env,
-          timeoutMs: 50_000,
-        });
-        const injected = emu.log.filter((e) => e.fault).map((e) => e.fault!);
-        const context = `seed ${seed}, exit ${run.code}, faults injected: ${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
-        expect([0, 4], context).toContain(run.code);
-        expect(injected.length, context).toBeGreaterThan(0);
-        const result = JSON.parse(run.stdout) as ApplyJson;
-        console.log(
-          `chaos seed ${seed}: exit ${run.code}; ${injected.length} faults (${[...new Set(injected)].sort().join(', ')}); ${result.applied.length} applied, ${result.failed.length} failed, ${result.skipped.length} skipped`,
-        );
+      emu.setFaults(faultMix(seed));
+      emu.clearLog();
+      const run = await runCli(['apply', '--dir', dir, ...target, '--auto-approve', '--output', 'json'], {
+        env,
+        timeoutMs: 50_000,
+      });
+      const injected = emu.log.filter((e) => e.fault).map((e) => e.fault!);
+      const context = `seed ${seed}, exit ${run.code}, faults injected: ${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
+      expect([0, 4], context).toContain(run.code);
+      expect(injected.length, context).toBeGreaterThan(0);
+      const result = JSON.parse(run.stdout) as ApplyJson;
+      console.log(
+        `chaos seed ${seed}: exit ${run.code}; ${injected.length} faults (${[...new Set(injected)].sort().join(', ')}); ${result.applied.length} applied, ${result.failed.length} failed, ${result.skipped.length} skipped`,
+      );
 
-        // Honest: each planned request is applied, failed or skipped, exactly once.
-        const seen = [...result.applied, ...result.failed, ...result.skipped].map((x) => x.request).sort();
-        expect(seen, context).toEqual(requests.map((r) => r.id).sort());
-        if (run.code === 0) {
-          expect(result.failed, context).toEqual([]);
-          expect(result.skipped, context).toEqual([]);
-        } else {
-          expect(result.failed.length, context).toBeGreaterThan(0);
-          for (const f of result.failed) expect(f.message.length).toBeGreaterThan(0);
-          // A skip is always behind a failed (or itself skipped) request it depends on.
-          const notDone = new Set([...result.failed, ...result.skipped].map((x) => x.request));
-          const byId = new Map(requests.map((r) => [r.id, r]));
-          for (const s of result.skipped)
-            expect(
-              byId.get(s.request)!.dependsOn.some((d) => notDone.has(d)),
-              `${s.request}: ${s.reason}`,
-            ).toBe(true);
-          // What it says it applied is there.
-          const snap = emu.snapshot();
-          for (const a of result.applied) {
-            const [kind, key] = a.address.split('/') as [string, string];
-            const present =
-              kind === 'report'
-                ? snap.reports?.some((r) => r.publicId === key)
-                : kind === 'workbook'
-                  ? snap.workbooks?.some((w) => w.slug === key)
-                  : snap.userAttributes?.some((u) => u.name === key);
-            expect(present, `applied ${a.request} but ${a.address} is not there`).toBe(true);
-          }
-          // Re-run without faults: converges.
-          emu.setFaults(undefined);
-          const again = await runCli(['apply', '--dir', dir, ...target, '--auto-approve'], { env });
-          expect(again.code, `re-run: ${again.stderr}\n${again.stdout}`).toBe(0);
+      // Honest: each planned request is applied, failed or skipped, exactly once.
+      const seen = [...result.applied, ...result.failed, ...result.skipped].map((x) => x.request).sort();
+      expect(seen, context).toEqual(requests.map((r) => r.id).sort());
+      if (run.code === 0) {
+        expect(result.failed, context).toEqual([]);
+        expect(result.skipped, context).toEqual([]);
+      } else {
+        expect(result.failed.length, context).toBeGreaterThan(0);
+        for (const f of result.failed) expect(f.message.length).toBeGreaterThan(0);
+        // A skip is always behind a failed (or itself skipped) request it depends on.
+        const notDone = new Set([...result.failed, ...result.skipped].map((x) => x.request));
+        const byId = new Map(requests.map((r) => [r.id, r]));
+        for (const s of result.skipped)
+          expect(
+            byId.get(s.request)!.dependsOn.some((d) => notDone.has(d)),
+            `${s.request}: ${s.reason}`,
+          ).toBe(true);
+        // What it says it applied is there.
+        const snap = emu.snapshot();
+        for (const a of result.applied) {
+          const [kind, key] = a.address.split('/') as [string, string];
+          const present =
+            kind === 'report'
+              ? snap.reports?.some((r) => r.publicId === key)
+              : kind === 'workbook'
+                ? snap.workbooks?.some((w) => w.slug === key)
+                : snap.userAttributes?.some((u) => u.name === key);
+          expect(present, `applied ${a.request} but ${a.address} is not there`).toBe(true);
         }
-
+        // Re-run without faults: converges.
         emu.setFaults(undefined);
-        expect(divergence(emu, want), context).toEqual([]);
-        const after = await runCli(['plan', '--dir', dir, ...target, '--detailed-exitcode'], { env });
-        expect(after.code, `plan after: ${after.stdout}\n${after.stderr}`).toBe(0);
-      } finally {
-        await emu.close();
+        const again = await runCli(['apply', '--dir', dir, ...target, '--auto-approve'], { env });
+        expect(again.code, `re-run: ${again.stderr}\n${again.stdout}`).toBe(0);
       }
+
+      emu.setFaults(undefined);
+      expect(divergence(emu, want), context).toEqual([]);
+      const after = await runCli(['plan', '--dir', dir, ...target, '--detailed-exitcode'], { env });
+      expect(after.code, `plan after: ${after.stdout}\n${after.stderr}`).toBe(0);
     },
   );
 
@@ -332,96 +346,89 @@ describe('chaos: random faults at 20% on writes, every kind, several seeds', () 
 // second delete) and nothing else was deleted.
 describe('chaos: prune under random faults at 20%', () => {
   const PRUNE_SEEDS = chaosSeeds(process.env['WSC_CHAOS_SEEDS']) ?? [635, 786];
-  it.concurrent.for(PRUNE_SEEDS)(
+  eachSeed(
+    PRUNE_SEEDS,
     'seed %i: deletes exactly what the bundle dropped, once each, after the updates',
-    { timeout: 58_000 },
-    async (seed: number, { expect }: TestContext) => {
-      const emu = await createEmulator({ port: 0, randomSeed: seed });
-      try {
-        const env = { WSC_TOKEN: 'dev-token' };
-        const target = ['--base-url', emu.url, '--deployment', '1'];
-        const wscYaml = 'bundle: chaos\nenvironments:\n  test:\n    deploymentId: 1\n';
-        const v2 = writeFiles({ ...files(spec(2)), 'wsc.yaml': wscYaml });
-        expect((await runCli(['apply', '--dir', v2, ...target, '--auto-approve'], { env })).code).toBe(0);
-        const other = writeFiles({
-          'wsc.yaml': 'bundle: other\nenvironments:\n  test:\n    deploymentId: 1\n',
-          'r.yaml': 'kind: Report\npublicId: cxother00001\nname: other\n',
-        });
-        expect((await runCli(['apply', '--dir', other, ...target, '--auto-approve'], { env })).code).toBe(0);
-        const ui = await fetch(`${emu.url}/api/v1/deployments/1/reports`, {
-          method: 'POST',
-          headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'made in the UI', publicId: 'cxuimade0001' }),
-        });
-        expect(ui.status).toBe(200);
+    async ({ seed, emu, expect, env, target }) => {
+      const wscYaml = 'bundle: chaos\nenvironments:\n  test:\n    deploymentId: 1\n';
+      const v2 = writeFiles({ ...files(spec(2)), 'wsc.yaml': wscYaml });
+      expect((await runCli(['apply', '--dir', v2, ...target, '--auto-approve'], { env })).code).toBe(0);
+      const other = writeFiles({
+        'wsc.yaml': 'bundle: other\nenvironments:\n  test:\n    deploymentId: 1\n',
+        'r.yaml': 'kind: Report\npublicId: cxother00001\nname: other\n',
+      });
+      expect((await runCli(['apply', '--dir', other, ...target, '--auto-approve'], { env })).code).toBe(0);
+      const ui = await fetch(`${emu.url}/api/v1/deployments/1/reports`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'made in the UI', publicId: 'cxuimade0001' }),
+      });
+      expect(ui.status).toBe(200);
 
-        const want = spec(1);
-        const kept = new Set(want.reports.map((r) => r.publicId));
-        const before = emu.snapshot();
-        const doomed = new Set([
-          ...(before.reports ?? [])
-            .filter(
-              (r) =>
-                (r.publicId ?? '').startsWith('cx') &&
-                !kept.has(r.publicId ?? '') &&
-                r.publicId !== 'cxother00001' &&
-                r.publicId !== 'cxuimade0001',
-            )
-            .map((r) => `/api/v1/deployments/1/reports/${r.id}`),
-          ...(before.workbooks ?? [])
-            .filter((w) => w.slug === 'gamma')
-            .map((w) => `/api/v1/deployments/1/workbooks/${w.id}`),
-        ]);
-        expect(doomed.size).toBe(11);
+      const want = spec(1);
+      const kept = new Set(want.reports.map((r) => r.publicId));
+      const before = emu.snapshot();
+      const doomed = new Set([
+        ...(before.reports ?? [])
+          .filter(
+            (r) =>
+              (r.publicId ?? '').startsWith('cx') &&
+              !kept.has(r.publicId ?? '') &&
+              r.publicId !== 'cxother00001' &&
+              r.publicId !== 'cxuimade0001',
+          )
+          .map((r) => `/api/v1/deployments/1/reports/${r.id}`),
+        ...(before.workbooks ?? [])
+          .filter((w) => w.slug === 'gamma')
+          .map((w) => `/api/v1/deployments/1/workbooks/${w.id}`),
+      ]);
+      expect(doomed.size).toBe(11);
 
-        const v1 = writeFiles({ ...files(want), 'wsc.yaml': wscYaml });
-        emu.setFaults({ ...faultMix(seed), methods: ['POST', 'PUT', 'DELETE'] });
+      const v1 = writeFiles({ ...files(want), 'wsc.yaml': wscYaml });
+      emu.setFaults({ ...faultMix(seed), methods: ['POST', 'PUT', 'DELETE'] });
+      emu.clearLog();
+      const run = await runCli(['apply', '--dir', v1, ...target, '--auto-approve', '--prune'], {
+        env,
+        timeoutMs: 50_000,
+      });
+      const injected = emu.log.filter((e) => e.fault).map((e) => e.fault!);
+      const context = `seed ${seed}, exit ${run.code}, faults: ${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
+      expect([0, 4], context).toContain(run.code);
+      const runs = [[...emu.log]];
+      emu.setFaults(undefined);
+      if (run.code === 4) {
         emu.clearLog();
-        const run = await runCli(['apply', '--dir', v1, ...target, '--auto-approve', '--prune'], {
-          env,
-          timeoutMs: 50_000,
-        });
-        const injected = emu.log.filter((e) => e.fault).map((e) => e.fault!);
-        const context = `seed ${seed}, exit ${run.code}, faults: ${injected.join(' ')}\nstderr:\n${run.stderr.slice(-3000)}\nstdout:\n${run.stdout.slice(0, 3000)}`;
-        expect([0, 4], context).toContain(run.code);
-        const runs = [[...emu.log]];
-        emu.setFaults(undefined);
-        if (run.code === 4) {
-          emu.clearLog();
-          const again = await runCli(['apply', '--dir', v1, ...target, '--auto-approve', '--prune'], { env });
-          expect(again.code, `re-run: ${again.stderr}\n${again.stdout}`).toBe(0);
-          runs.push([...emu.log]);
-        }
-        const log = runs.flat();
-        console.log(
-          `chaos prune seed ${seed}: exit ${run.code}; ${injected.length} faults (${[...new Set(injected)].sort().join(', ')})`,
-        );
-
-        const committed = (e: RequestLogEntry) =>
-          (e.status === 200 && e.fault === undefined) || e.fault === 'reset-after' || e.fault === 'garbled-after';
-        const deleted = log
-          .filter((e) => e.method === 'DELETE' && committed(e))
-          .map((e) => e.path)
-          .sort();
-        expect(deleted, context).toEqual([...doomed].sort());
-        // In each run, no create or update starts after the first delete.
-        for (const r of runs) {
-          const firstDelete = r.findIndex((e) => e.method === 'DELETE');
-          if (firstDelete >= 0)
-            expect(
-              r.slice(firstDelete).filter((e) => e.method === 'PUT' || e.method === 'POST'),
-              context,
-            ).toEqual([]);
-        }
-        expect(divergence(emu, want, new Set(['cxother00001', 'cxuimade0001'])), context).toEqual([]);
-        const snap = emu.snapshot();
-        expect(snap.reports?.some((r) => r.publicId === 'cxother00001')).toBe(true);
-        expect(snap.reports?.some((r) => r.publicId === 'cxuimade0001')).toBe(true);
-        const after = await runCli(['plan', '--dir', v1, ...target, '--prune', '--detailed-exitcode'], { env });
-        expect(after.code, `plan after: ${after.stdout}\n${after.stderr}`).toBe(0);
-      } finally {
-        await emu.close();
+        const again = await runCli(['apply', '--dir', v1, ...target, '--auto-approve', '--prune'], { env });
+        expect(again.code, `re-run: ${again.stderr}\n${again.stdout}`).toBe(0);
+        runs.push([...emu.log]);
       }
+      const log = runs.flat();
+      console.log(
+        `chaos prune seed ${seed}: exit ${run.code}; ${injected.length} faults (${[...new Set(injected)].sort().join(', ')})`,
+      );
+
+      const committed = (e: RequestLogEntry) =>
+        (e.status === 200 && e.fault === undefined) || e.fault === 'reset-after' || e.fault === 'garbled-after';
+      const deleted = log
+        .filter((e) => e.method === 'DELETE' && committed(e))
+        .map((e) => e.path)
+        .sort();
+      expect(deleted, context).toEqual([...doomed].sort());
+      // In each run, no create or update starts after the first delete.
+      for (const r of runs) {
+        const firstDelete = r.findIndex((e) => e.method === 'DELETE');
+        if (firstDelete >= 0)
+          expect(
+            r.slice(firstDelete).filter((e) => e.method === 'PUT' || e.method === 'POST'),
+            context,
+          ).toEqual([]);
+      }
+      expect(divergence(emu, want, new Set(['cxother00001', 'cxuimade0001'])), context).toEqual([]);
+      const snap = emu.snapshot();
+      expect(snap.reports?.some((r) => r.publicId === 'cxother00001')).toBe(true);
+      expect(snap.reports?.some((r) => r.publicId === 'cxuimade0001')).toBe(true);
+      const after = await runCli(['plan', '--dir', v1, ...target, '--prune', '--detailed-exitcode'], { env });
+      expect(after.code, `plan after: ${after.stdout}\n${after.stderr}`).toBe(0);
     },
   );
 });

@@ -19,7 +19,7 @@ import { freePort } from '../helpers/listen.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, uiMadeSeed, type Emulator } from '../../src/emulator/index.js';
-import { contractGate } from '../helpers/contract-gate.js';
+import { contractGate, prismNeeds } from '../helpers/contract-gate.js';
 import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
 import { editFile } from '../helpers/edit-file.js';
 
@@ -28,7 +28,7 @@ const excerpt = join(root, 'contract/cube-platform-api.excerpt.yaml');
 const sharedExcerpt = join(root, '../shared/api/cube-platform-api.excerpt.yaml');
 const dataModelExcerpt = join(root, 'contract/cube-platform-data-model.excerpt.yaml');
 const sharedDataModelExcerpt = join(root, '../shared/api/cube-platform-data-model.excerpt.yaml');
-const gate = contractGate(process.env, { prism: prismJs, description: excerpt });
+const gate = contractGate(process.env, prismNeeds({ prism: prismJs, description: excerpt }));
 if (gate.missing && !gate.required) {
   console.warn(`contract.test.ts skipped: ${gate.missing} (WSC_REQUIRE_CONTRACT=1 makes this a failure)`);
 }

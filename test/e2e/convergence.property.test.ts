@@ -12,17 +12,15 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { runs } from '../helpers/property.js';
-import { api, pid, reportsIn, workbooksIn } from './helpers/bundles.js';
+import { api, chartedSales, pid, reportsIn, workbooksIn, type ChartedReports } from './helpers/bundles.js';
 import type { Emulator } from './helpers/index.js';
 import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
 e2eSuite(600_000);
 
-interface Model {
+interface Model extends ChartedReports {
   named: boolean;
   publish: boolean;
-  titles: string[];
-  xs: number[];
   dropped: boolean[];
   attr: string;
 }
@@ -38,24 +36,12 @@ type Step =
   | { kind: 'race' };
 
 function files(m: Model): Record<string, string> {
-  const out: Record<string, string> = {};
   const env = 'environments:\n  test:\n    deploymentId: 1\n';
-  out['wsc.yaml'] = m.named ? `bundle: prop\n${env}` : env;
-  const kept = m.titles.map((_, i) => i).filter((i) => !m.dropped[i]);
-  let wb = `kind: Workbook\nslug: sales\nname: Sales\nfolder: Finance/Property\npublish: ${m.publish}\n`;
-  wb += 'meta:\n  dashboardDraft:\n    title: Sales\n    widgets:\n';
-  for (const i of kept) {
-    wb += `      - id: w${i}\n        type: CHART\n        position: { x: ${m.xs[i]}, y: ${i * 4}, w: 6, h: 4 }\n`;
-    wb += `        config: { reportId: { $report: ${pid(i)} } }\n`;
-  }
-  out['workbooks/sales.yaml'] = wb;
-  for (const i of kept) {
-    out[`reports/r${i}.yaml`] =
-      `kind: Report\npublicId: ${pid(i)}\nname: r${i}\ntitle: ${JSON.stringify(m.titles[i])}\n` +
-      'workbookId: { $workbook: sales }\nsqlQuery: select 1\n';
-  }
-  out['user-attributes/region.yaml'] = `kind: UserAttribute\nname: region\ndescription: ${JSON.stringify(m.attr)}\n`;
-  return out;
+  return {
+    'wsc.yaml': m.named ? `bundle: prop\n${env}` : env,
+    ...chartedSales(m, { board: 'Sales', header: `folder: Finance/Property\npublish: ${m.publish}\n` }),
+    'user-attributes/region.yaml': `kind: UserAttribute\nname: region\ndescription: ${JSON.stringify(m.attr)}\n`,
+  };
 }
 
 async function uiStep(emu: Emulator, s: Step): Promise<void> {

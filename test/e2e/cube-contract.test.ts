@@ -19,23 +19,25 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILS_IN_WAREHOUSE } from '../../src/core/semantic/rules.js';
 import { MetaAnswer } from '../../src/domain/data-model.js';
 import { createEmulator, metaAnswer, type Emulator } from '../../src/emulator/index.js';
 import { signJwt } from '../../src/emulator/jwt.js';
-import { cubeContractGate } from '../helpers/contract-gate.js';
+import { contractGate, cubeNeeds } from '../helpers/contract-gate.js';
 import { askSql, cubeContractModel, cubeQueries, verdict, type CubeQueryCase } from '../helpers/cube-queries.js';
 import { freePort } from '../helpers/listen.js';
 import { runs } from '../helpers/property.js';
-import { httpPlanner, queryArbitrary, wscVerdict } from '../helpers/semantic-queries.js';
+import { agrees, httpPlanner } from '../helpers/semantic-queries.js';
 import { verdictsDiffering } from './helpers/semantic-plan.js';
 import { cleanupTemp, root, runCli, tempDir, writeFiles } from './helpers/index.js';
 
 const dir = join(root, 'contract-cube');
-const gate = cubeContractGate(process.env, {
-  server: join(dir, 'server.mjs'),
-  installed: join(dir, 'node_modules/@cubejs-backend/server/package.json'),
-});
+const gate = contractGate(
+  process.env,
+  cubeNeeds({
+    server: join(dir, 'server.mjs'),
+    installed: join(dir, 'node_modules/@cubejs-backend/server/package.json'),
+  }),
+);
 if (gate.missing && !gate.required) {
   console.warn(`cube-contract.test.ts skipped: ${gate.missing} (WSC_REQUIRE_CONTRACT=1 makes this a failure)`);
 }
@@ -259,27 +261,7 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
     const listed = new Set(all(metaAnswer(cubeContractModel())));
     const hidden = all(metaAnswer(cubeContractModel(), 'dev')).filter((n) => !listed.has(n));
     expect(hidden).toEqual(expect.arrayContaining(['orders.id', 'orders.internal_cost', 'audit_log.action']));
-    const planner = httpPlanner(cube.base, token());
-    const seen = { refused: 0, accepted: 0, asked: 0 };
-    await fc.assert(
-      fc.asyncProperty(queryArbitrary(real, hidden), async (q) => {
-        const verdict = await planner(q);
-        expect(verdict.kind, JSON.stringify(q)).not.toBe('unavailable');
-        const wsc = await wscVerdict(real, q, planner);
-        // What Cube plans and the warehouse refuses (a time grain on a string): wsc refuses it, and says so.
-        if (verdict.kind === 'accepted' && wsc.issues.some((i) => i.message.includes(FAILS_IN_WAREHOUSE))) return;
-        seen[verdict.kind === 'refused' ? 'refused' : 'accepted']++;
-        if (wsc.asked > 0) seen.asked++;
-        const said = wsc.issues.map((i) => i.message).join('; ');
-        expect(wsc.refused, `${JSON.stringify(q)}: Cube ${JSON.stringify(verdict)}, wsc ${said}`).toBe(
-          verdict.kind === 'refused',
-        );
-      }),
-      { numRuns: runs(100) },
-    );
-    expect(seen.refused).toBeGreaterThan(runs(100) / 5);
-    expect(seen.accepted).toBeGreaterThan(runs(100) / 5);
-    expect(seen.asked).toBeGreaterThan(0);
+    await agrees(real, hidden, httpPlanner(cube.base, token()), runs(100));
   }, 120_000);
 
   it('POST /v1/sql {query}: the same verdicts as GET, on both', async () => {

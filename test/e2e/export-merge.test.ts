@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
-import { api, reportsIn, workbooksIn } from './helpers/bundles.js';
+import { api, plannedFields, reportsIn, workbooksIn } from './helpers/bundles.js';
 import { copyFixture, e2eSuite, runCli, target, withEmulator } from './helpers/index.js';
 import type { Emulator } from './helpers/index.js';
 
@@ -156,10 +156,7 @@ describe('export merges, it does not overwrite', () => {
       // The file now says what the deployment's draft has: plan only publishes it (the UI moved the draft alone),
       // and a second export changes nothing.
       const p = await cli(['plan', '--output', 'json'], dir, emu);
-      const planned = (JSON.parse(p.stdout) as { changes: { address: string; fields: { path: string }[] }[] }).changes;
-      expect(planned.flatMap((c) => c.fields.map((f) => `${c.address} ${f.path}`))).toEqual([
-        'workbook/revenue-overview dashboardPublished',
-      ]);
+      expect(plannedFields(p)).toEqual(['workbook/revenue-overview dashboardPublished']);
       const again = await cli(['export', '--into', dir], dir, emu);
       expect(again.code).toBe(0);
       expect(read(dir, OVERVIEW)).toBe(after);

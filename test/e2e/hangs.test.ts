@@ -27,6 +27,16 @@ function hostile(reply: Reply): Promise<TestServer> {
   });
 }
 
+/** Runs fn against hostile(reply), closed whatever happens. */
+async function againstHostile(reply: Reply, fn: (s: TestServer) => Promise<void>): Promise<void> {
+  const s = await hostile(reply);
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
 const empty = { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
 
 /** The reports list pages forever, each page full of fresh items; `count` as given. */
@@ -50,10 +60,9 @@ const env = { WSC_TOKEN: TOKEN };
 
 describe('every list is bounded', () => {
   test('plan: a list that pages forever past its count stops at count + margin, exit 1, no plan file', async () => {
-    const s = await hostile(forever(3));
-    const dir = copyFixture('example');
-    const out = join(tempDir(), 'plan.json');
-    try {
+    await againstHostile(forever(3), async (s) => {
+      const dir = copyFixture('example');
+      const out = join(tempDir(), 'plan.json');
       const started = Date.now();
       const r = await runCli(['plan', '--out', out, ...connection(s.url), '--dir', dir], { env, timeoutMs: 90_000 });
       expect(Date.now() - started).toBeLessThan(60_000);
@@ -65,14 +74,11 @@ describe('every list is bounded', () => {
       expect(existsSync(out)).toBe(false);
       // Nothing but GETs, and the deployment token the semantic check asks for beside them.
       expect(s.seen.filter((q) => q.method !== 'GET' && !q.url.endsWith('/token'))).toEqual([]);
-    } finally {
-      await s.close();
-    }
+    });
   }, 120_000);
 
   test('apply: the same list stops the same way, before any write', async () => {
-    const s = await hostile(forever(3));
-    try {
+    await againstHostile(forever(3), async (s) => {
       const r = await runCli(
         ['apply', '--auto-approve', ...connection(s.url), '--dir', writeBundle({ looseReports: 2 })],
         { env, timeoutMs: 90_000 },
@@ -83,15 +89,12 @@ describe('every list is bounded', () => {
       );
       // Nothing but GETs, and the deployment token the semantic check asks for beside them.
       expect(s.seen.filter((q) => q.method !== 'GET' && !q.url.endsWith('/token'))).toEqual([]);
-    } finally {
-      await s.close();
-    }
+    });
   }, 120_000);
 
   test('export: a list with no count stops at --max-list-items (WSC_MAX_LIST_ITEMS), exit 1, no file written', async () => {
-    const s = await hostile(forever(undefined));
-    const out = tempDir();
-    try {
+    await againstHostile(forever(undefined), async (s) => {
+      const out = tempDir();
       const started = Date.now();
       const r = await runCli(['export', '--out', out, ...connection(s.url)], {
         env: { ...env, WSC_MAX_LIST_ITEMS: '2000' },
@@ -106,78 +109,72 @@ describe('every list is bounded', () => {
       expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 2000\)/);
       const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
       expect(files.map((e) => e.name)).toEqual([]);
-    } finally {
-      await s.close();
-    }
+    });
   }, 120_000);
 
   test('a bad WSC_MAX_LIST_ITEMS is a usage error, nothing sent', async () => {
-    const s = await hostile(forever(3));
-    try {
+    await againstHostile(forever(3), async (s) => {
       const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], {
         env: { ...env, WSC_MAX_LIST_ITEMS: 'lots' },
       });
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/WSC_MAX_LIST_ITEMS must be a whole number above 0, got "lots"/);
       expect(s.seen).toEqual([]);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
 describe('every wait is bounded and shown', () => {
   test('an answer that never comes: "still waiting" on stderr while it is awaited, then exit 1', async () => {
-    const s = await hostile((req, res) => (req.path === R ? undefined : json(res, 200, empty)));
-    try {
-      const started = Date.now();
-      const r = await runCli(['plan', '--max-retries', '0', ...connection(s.url), '--dir', copyFixture('example')], {
-        // Just past the 5 s after which a wait is shown.
-        env: { ...env, WSC_REQUEST_TIMEOUT: '5.5' },
-        timeoutMs: 90_000,
-      });
-      expect(Date.now() - started).toBeLessThan(60_000);
-      expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(
-        /wsc: still waiting for GET \/api\/v1\/deployments\/1\/reports from 127\.0\.0\.1:\d+: 5 s so far \(attempt 1 of 1; it counts as failed after 5\.5 s\)\./,
-      );
-      expect(r.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 5\.5 s/);
-      expect(r.stdout + r.stderr).not.toContain(TOKEN);
-    } finally {
-      await s.close();
-    }
+    await againstHostile(
+      (req, res) => (req.path === R ? undefined : json(res, 200, empty)),
+      async (s) => {
+        const started = Date.now();
+        const r = await runCli(['plan', '--max-retries', '0', ...connection(s.url), '--dir', copyFixture('example')], {
+          // Just past the 5 s after which a wait is shown.
+          env: { ...env, WSC_REQUEST_TIMEOUT: '5.5' },
+          timeoutMs: 90_000,
+        });
+        expect(Date.now() - started).toBeLessThan(60_000);
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toMatch(
+          /wsc: still waiting for GET \/api\/v1\/deployments\/1\/reports from 127\.0\.0\.1:\d+: 5 s so far \(attempt 1 of 1; it counts as failed after 5\.5 s\)\./,
+        );
+        expect(r.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 5\.5 s/);
+        expect(r.stdout + r.stderr).not.toContain(TOKEN);
+      },
+    );
   }, 120_000);
 
   test('a Retry-After of 10^9 s: the capped wait is shown on stderr at once, with the attempt', async () => {
-    const s = await hostile((req, res) =>
-      req.path === R
-        ? json(res, 503, { message: 'come back later' }, { 'retry-after': '1000000000' })
-        : json(res, 200, empty),
+    await againstHostile(
+      (req, res) =>
+        req.path === R
+          ? json(res, 503, { message: 'come back later' }, { 'retry-after': '1000000000' })
+          : json(res, 200, empty),
+      async (s) => {
+        let shownAfter: number | undefined;
+        const started = Date.now();
+        const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], {
+          env,
+          timeoutMs: 60_000,
+          onSpawn: (child) => {
+            let err = '';
+            child.stderr?.on('data', (d: string) => {
+              err += d;
+              if (shownAfter === undefined && /before attempt 2 of 7\./.test(err)) {
+                shownAfter = Date.now() - started;
+                child.kill('SIGINT');
+              }
+            });
+          },
+        }).catch((e: Error) => ({ code: -1, stdout: '', stderr: e.message }));
+        expect(r.stderr).toMatch(
+          /wsc: GET \/api\/v1\/deployments\/1\/reports answered 503; waiting 60 s \(the server asked for it with Retry-After; wsc waits at most 60 s\) before attempt 2 of 7\./,
+        );
+        expect(shownAfter).toBeLessThan(30_000);
+      },
     );
-    let shownAfter: number | undefined;
-    try {
-      const started = Date.now();
-      const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], {
-        env,
-        timeoutMs: 60_000,
-        onSpawn: (child) => {
-          let err = '';
-          child.stderr?.on('data', (d: string) => {
-            err += d;
-            if (shownAfter === undefined && /before attempt 2 of 7\./.test(err)) {
-              shownAfter = Date.now() - started;
-              child.kill('SIGINT');
-            }
-          });
-        },
-      }).catch((e: Error) => ({ code: -1, stdout: '', stderr: e.message }));
-      expect(r.stderr).toMatch(
-        /wsc: GET \/api\/v1\/deployments\/1\/reports answered 503; waiting 60 s \(the server asked for it with Retry-After; wsc waits at most 60 s\) before attempt 2 of 7\./,
-      );
-      expect(shownAfter).toBeLessThan(30_000);
-    } finally {
-      await s.close();
-    }
   }, 90_000);
 });
 

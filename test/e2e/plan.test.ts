@@ -7,7 +7,15 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { derivePublicId } from '../../src/core/publicid.js';
 import { generateSeed, LEGACY_PLACEHOLDER, requests, writes, type Emulator } from '../../src/emulator/index.js';
 import { api, pid, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import {
+  cleanupTemp,
+  emulatorEnv,
+  expectRefusedUnsent,
+  runCli,
+  target,
+  tempDir,
+  withEmulator,
+} from './helpers/index.js';
 import { editFile } from '../helpers/edit-file.js';
 import { parseTimings } from '../../src/timings.js';
 
@@ -54,6 +62,16 @@ async function seedSameContent(emu: Emulator, n: number): Promise<void> {
   ).toBeLessThan(300);
 }
 
+/** A bundle (a published dashboard charting 3 reports) whose content the deployment already holds, log cleared. */
+async function withSameContentThere(fn: (emu: Emulator, dir: string) => Promise<void>): Promise<void> {
+  const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 3 });
+  await withEmulator({}, async (emu) => {
+    await seedSameContent(emu, 3);
+    emu.clearLog();
+    await fn(emu, dir);
+  });
+}
+
 describe('wsc plan', () => {
   test('empty deployment: everything is created; --detailed-exitcode exits 2; nothing is written', async () => {
     const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 2, looseReports: 1 });
@@ -86,10 +104,7 @@ describe('wsc plan', () => {
   });
 
   test('the same content already there: empty plan, exit 0, whatever key order and formatting', async () => {
-    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 3 });
-    await withEmulator({}, async (emu) => {
-      await seedSameContent(emu, 3);
-      emu.clearLog();
+    await withSameContentThere(async (emu, dir) => {
       const r = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.stderr).not.toMatch(/internal error/i);
       expect(r.stdout).toBe(
@@ -101,10 +116,7 @@ describe('wsc plan', () => {
   });
 
   test('WSC_TIMINGS=1: a phase table on stderr, stdout and requests as without it', async () => {
-    const dir = writeBundle({ workbook: true, dashboard: true, publish: true, reports: 3 });
-    await withEmulator({}, async (emu) => {
-      await seedSameContent(emu, 3);
-      emu.clearLog();
+    await withSameContentThere(async (emu, dir) => {
       const plain = await runCli(['plan', '--detailed-exitcode', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       const plainRequests = emu.log.map((e) => `${e.method} ${e.path}`);
       emu.clearLog();
@@ -327,13 +339,7 @@ describe('wsc plan', () => {
       reports: 1,
       files: { 'reports/bad.yaml': 'kind: Report\npublicId: badbadbadbad\nnmae: typo\n' },
     });
-    await withEmulator({}, async (emu) => {
-      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(r.code).toBe(3);
-      expect(r.stderr).toContain('reports/bad.yaml:3:1');
-      expect(r.stdout).toBe('');
-      expect(emu.log).toEqual([]);
-    });
+    await expectRefusedUnsent(['plan'], dir, 'reports/bad.yaml:3:1');
   });
 
   test('no saved plan is written when planning fails', async () => {

@@ -11,11 +11,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 import { editFile } from '../helpers/edit-file.js';
+import { exampleRepo, git, svgsIn } from './helpers/git.js';
 
 afterAll(cleanupTemp);
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
 
 /** fixtures/example edited as a pull request would: each kind of change once, in revenue-overview. */
 function editExample(dir: string): void {
@@ -50,12 +48,7 @@ function expectMarks(svg: string): void {
 
 describe('preview --against', () => {
   test('git:HEAD in a repository: one picture per breakpoint of the changed dashboard, each change marked; git state untouched', async () => {
-    const repo = tempDir('wsc-git-');
-    const bundle = join(repo, 'dashboards');
-    execFileSync('cp', ['-r', copyFixture('example'), bundle]);
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-qm', 'dashboards');
+    const { repo, bundle } = exampleRepo({ under: 'dashboards' });
     editExample(bundle);
     git(repo, 'add', 'dashboards/workbooks/revenue-overview.yaml');
     const state = () => [
@@ -69,11 +62,7 @@ describe('preview --against', () => {
     const r = await runCli(['preview', '--dir', bundle, '--out', out, '--against', 'git:main'], { env: {} });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(
-      readdirSync(out)
-        .filter((f) => f.endsWith('.svg'))
-        .sort(),
-    ).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
+    expect(svgsIn(out)).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
     const lg = readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8');
     expectMarks(lg);
     expect(lg).toContain('Revenue overview · lg (12 columns) · changes against git:main');
@@ -100,14 +89,11 @@ describe('preview --against', () => {
   }, 120_000);
 
   test('git:REF: a blob over the limit of a bundle file is not read (issue 43, item 8): a warning, the rest drawn', async () => {
-    const repo = tempDir('wsc-git-');
-    const bundle = join(repo, 'dashboards');
-    execFileSync('cp', ['-r', copyFixture('example'), bundle]);
-    // 6 MiB of YAML comment: over the 5 MiB a bundle file may be
-    writeFileSync(join(bundle, 'reports/huge.yaml'), `# ${'x'.repeat(6 * 1024 * 1024)}\n`);
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-qm', 'dashboards');
+    const { bundle } = exampleRepo({
+      under: 'dashboards',
+      // 6 MiB of YAML comment: over the 5 MiB a bundle file may be
+      beforeCommit: (b) => writeFileSync(join(b, 'reports/huge.yaml'), `# ${'x'.repeat(6 * 1024 * 1024)}\n`),
+    });
     rmSync(join(bundle, 'reports/huge.yaml'));
     editExample(bundle);
     const out = tempDir('wsc-pictures-');
@@ -159,11 +145,7 @@ describe('preview --against', () => {
         env: emulatorEnv,
       });
       expect(first.code, first.stderr).toBe(0);
-      expect(
-        readdirSync(empty)
-          .filter((f) => f.endsWith('.svg'))
-          .sort(),
-      ).toEqual([
+      expect(svgsIn(empty)).toEqual([
         'customer-health.lg.svg',
         'revenue-overview.lg.svg',
         'revenue-overview.sm.svg',
@@ -181,11 +163,7 @@ describe('preview --against', () => {
       const r = await runCli(['preview', '--dir', dir, '--out', out, '--against', 'env:emu'], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain('Reading deployment 1 at');
-      expect(
-        readdirSync(out)
-          .filter((f) => f.endsWith('.svg'))
-          .sort(),
-      ).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
+      expect(svgsIn(out)).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
       expectMarks(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8'));
       const log = emu.log.slice(seen);
       expect(log.length).toBeGreaterThan(0);
@@ -201,9 +179,7 @@ describe('preview --against', () => {
         `**Pictures of the changed dashboards** in <code>${pics}</code> (PNG, and SVG beside):\n\n` +
           '| dashboard | pictures |\n|---|---|\n' +
           '| <code>workbook/revenue-overview</code> | ' +
-          `${readdirSync(out)
-            .filter((f) => f.endsWith('.svg'))
-            .sort()
+          `${svgsIn(out)
             .map((f) => `<code>${f.replace(/svg$/, 'png')}</code> (<code>${f}</code>)`)
             .join(', ')} |\n\n`,
       );

@@ -5,12 +5,13 @@
 // switch breakpoints, edit files and watch the page follow, and keep
 // screenshots in test-artifacts/ (a CI artifact). Without Chromium the suite
 // is skipped, and its name says why.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { copyFixture, root, runCli, tempDir } from './helpers/index.js';
+import { svgsIn } from './helpers/git.js';
 import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
@@ -152,9 +153,7 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
     const out = tempDir('wsc-svg-');
     const r = await runCli(['preview', '--dir', join(root, 'fixtures/example'), '--out', out]);
     expect(r.code).toBe(0);
-    const files = readdirSync(out)
-      .filter((f) => f.endsWith('.svg'))
-      .sort();
+    const files = svgsIn(out);
     expect(files).toEqual([
       'customer-health.lg.svg',
       'revenue-overview.lg.svg',

@@ -3,34 +3,31 @@
 // and removed, before and after side by side with their data; a visualization change (table → bar) is badged
 // `visualization table → bar` and drawn both ways; a query Cube refuses shows Cube's error on its card.
 // Without --with-data the same change is badged and drawn as boxes. The data is the embedded environment's.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { cleanupTemp, copyFixture, runCli, tempDir } from './helpers/index.js';
+import { cleanupTemp, runCli, tempDir } from './helpers/index.js';
+import { exampleRepo, svgsIn } from './helpers/git.js';
+import { editFile } from '../helpers/edit-file.js';
 
 afterAll(cleanupTemp);
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
-
 /** fixtures/example committed in a new repository; `edit` then changes the working tree. */
 function repo(edit: (dir: string) => void): string {
-  const dir = tempDir('wsc-git-');
-  execFileSync('cp', ['-r', `${copyFixture('example')}/.`, dir]);
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-qm', 'dashboards');
+  const { repo: dir } = exampleRepo();
   edit(dir);
   return dir;
 }
 
-function replaceIn(file: string, from: string | RegExp, to: string): void {
-  const text = readFileSync(file, 'utf8');
-  const next = text.replace(from, to);
-  if (next === text) throw new Error(`${file} does not hold ${String(from)}`);
-  writeFileSync(file, next);
-}
+/** The example with the measures of reports/arr-by-region.yaml (`subscriptions.arr`) changed to `measures`. */
+const measuresOfArrByRegion = (measures: string) =>
+  repo((d) =>
+    editFile(
+      join(d, 'reports/arr-by-region.yaml'),
+      'measures: [subscriptions.arr]\n  dimensions',
+      `measures: [${measures}]\n  dimensions`,
+    ),
+  );
 
 /** The `<g data-id=…>` of a card, whole. */
 function cardOf(svg: string, id: string): string {
@@ -56,20 +53,10 @@ async function preview(dir: string, ...flags: string[]): Promise<{ out: string; 
 
 describe('preview --against: what a chart draws changed', () => {
   test("a report's query alone: the dashboard that charts it drawn, badged with the members, before and after with data", async () => {
-    const dir = repo((d) =>
-      replaceIn(
-        join(d, 'reports/arr-by-region.yaml'),
-        'measures: [subscriptions.arr]\n  dimensions',
-        'measures: [subscriptions.arr, subscriptions.mrr]\n  dimensions',
-      ),
-    );
+    const dir = measuresOfArrByRegion('subscriptions.arr, subscriptions.mrr');
     const { out } = await preview(dir, '--with-data');
     // Only revenue-overview charts the report: only its pictures.
-    expect(
-      readdirSync(out)
-        .filter((f) => f.endsWith('.svg'))
-        .sort(),
-    ).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
+    expect(svgsIn(out)).toEqual(['revenue-overview.lg.svg', 'revenue-overview.sm.svg']);
     const svg = readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8');
     const card = cardOf(svg, 'arr-by-region');
     expect(card).toContain('data-change="config"');
@@ -88,7 +75,7 @@ describe('preview --against: what a chart draws changed', () => {
 
   test('a visualization table → bar: badged so, drawn both ways; without --with-data badged and drawn as boxes', async () => {
     const dir = repo((d) =>
-      replaceIn(join(d, 'workbooks/revenue-overview.yaml'), /visualization: table/, 'visualization: bar'),
+      editFile(join(d, 'workbooks/revenue-overview.yaml'), /visualization: table/, 'visualization: bar'),
     );
     const { out } = await preview(dir, '--with-data');
     const card = cardOf(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8'), 'top-accounts');
@@ -105,13 +92,7 @@ describe('preview --against: what a chart draws changed', () => {
   });
 
   test("a query Cube refuses: Cube's error on the card, the rest drawn", async () => {
-    const dir = repo((d) =>
-      replaceIn(
-        join(d, 'reports/arr-by-region.yaml'),
-        'measures: [subscriptions.arr]\n  dimensions',
-        'measures: [subscriptions.arrr]\n  dimensions',
-      ),
-    );
+    const dir = measuresOfArrByRegion('subscriptions.arrr');
     const { out } = await preview(dir, '--with-data');
     const card = cardOf(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8'), 'arr-by-region');
     // The badge cut to half the card; the whole change in the card's title (its tooltip).

@@ -7,25 +7,19 @@
 // data comes from; the toolbar is one line; no two labels overlap; nothing scrolls sideways, with the
 // details open too. Screenshots go to test-artifacts/. A second page, served with --no-data, says why its
 // charts are boxes; a bundle with no change says "No changes".
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { copyFixture, root, tempDir } from './helpers/index.js';
+import { root } from './helpers/index.js';
+import { exampleRepo } from './helpers/git.js';
 import { editFile } from '../helpers/edit-file.js';
 import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
 
 function repo(edit: boolean): string {
-  const dir = tempDir('wsc-git-');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir });
-  execFileSync('cp', ['-r', `${copyFixture('example')}/.`, dir]);
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-qm', 'dashboards');
+  const { repo: dir } = exampleRepo();
   if (!edit) return dir;
   const wb = join(dir, 'workbooks/revenue-overview.yaml');
   writeFileSync(

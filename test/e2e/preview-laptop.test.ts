@@ -7,12 +7,12 @@
 // where it is; cards say what they are; details are YAML with file:line; the
 // change is marked, and the toggle takes the marks away. Screenshots go to
 // test-artifacts/ (a CI artifact). Without Chromium the suite is skipped.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { copyFixture, root, tempDir } from './helpers/index.js';
+import { root } from './helpers/index.js';
+import { exampleRepo } from './helpers/git.js';
 import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
@@ -31,13 +31,7 @@ const overlap = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.
 describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromiumReason}`, () => {
   const preview = previewInBrowser(() => {
     mkdirSync(artifacts, { recursive: true });
-    const repo = tempDir('wsc-git-');
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo });
-    execFileSync('cp', ['-r', `${copyFixture('example')}/.`, repo]);
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('commit', '-qm', 'dashboards');
+    const { repo } = exampleRepo();
     const file = join(repo, 'workbooks/revenue-overview.yaml');
     writeFileSync(
       file,

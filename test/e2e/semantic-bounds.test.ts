@@ -7,9 +7,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { MetaAnswer } from '../../src/domain/data-model.js';
-import { coreApiServer } from '../helpers/core-api-server.js';
 import { hostilePlatform } from '../helpers/hostile-platform.js';
-import { e2eSuite, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
+import {
+  e2eSuite,
+  type Emulator,
+  emulatorEnv,
+  runCli,
+  target,
+  withCoreDataApi,
+  withEmulator,
+  writeFiles,
+} from './helpers/index.js';
 
 e2eSuite(60_000);
 
@@ -18,21 +26,18 @@ const TYPO =
   'kind: Report\npublicId: semBound0001\nname: B\njsonQuery:\n  measures: [orders.cuont]\n  dimensions: [nowhere.x]\n';
 const GOOD = 'kind: Report\npublicId: semBound0002\nname: G\njsonQuery:\n  measures: [subscriptions.arr]\n';
 
+/** `wsc plan` of these files by the built launcher against emu: its result, and how long it took. */
+async function timedPlan(emu: Emulator, files: Record<string, string>) {
+  const started = Date.now();
+  const r = await runCli(['plan', '--dir', writeFiles(files), ...target(emu)], { env: emulatorEnv, spawn: true });
+  return { r, ms: Date.now() - started };
+}
+
 describe('a crafted or huge /v1/meta does not hang plan', () => {
   const timed = async (meta: string) => {
-    const cube = await coreApiServer({ meta, members: [] });
-    try {
-      return await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        const started = Date.now();
-        const r = await runCli(['plan', '--dir', writeFiles({ 'reports/b.yaml': TYPO }), ...target(emu)], {
-          env: emulatorEnv,
-          spawn: true,
-        });
-        return { r, ms: Date.now() - started };
-      });
-    } finally {
-      await cube.close();
-    }
+    return await withCoreDataApi({ meta, members: [] }, async (emu) => {
+      return timedPlan(emu, { 'reports/b.yaml': TYPO });
+    });
   };
 
   test('900 members of 30,000 characters (27 MB): plan ends in seconds, Cube decides', async () => {
@@ -69,41 +74,26 @@ describe('a crafted or huge /v1/meta does not hang plan', () => {
 
 describe('a silent Core Data API costs the run its budget, not minutes', () => {
   test('/v1/meta never answers: plan warns after the 10 s budget and goes on (exit 0)', async () => {
-    const cube = await coreApiServer({ meta: { cubes: [] }, silentMeta: true });
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        const started = Date.now();
-        const r = await runCli(['plan', '--dir', writeFiles({ 'reports/g.yaml': GOOD }), ...target(emu)], {
-          env: emulatorEnv,
-          spawn: true,
-        });
-        const ms = Date.now() - started;
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toContain('Plan: 1 to create');
-        expect(r.stderr).toContain("no answer within 10 s, the semantic check's time budget");
-        expect(r.stderr).toMatch(/warning the semantic check did not run/);
-        expect(ms).toBeGreaterThanOrEqual(9_500);
-        expect(ms).toBeLessThan(25_000);
-      });
-    } finally {
-      await cube.close();
-    }
+    await withCoreDataApi({ meta: { cubes: [] }, silentMeta: true }, async (emu) => {
+      const { r, ms } = await timedPlan(emu, { 'reports/g.yaml': GOOD });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Plan: 1 to create');
+      expect(r.stderr).toContain("no answer within 10 s, the semantic check's time budget");
+      expect(r.stderr).toMatch(/warning the semantic check did not run/);
+      expect(ms).toBeGreaterThanOrEqual(9_500);
+      expect(ms).toBeLessThan(25_000);
+    });
   });
 
   test('a planner that never answers: its questions end after the budget, warnings and no error (exit 0)', async () => {
-    const cube = await coreApiServer({
-      meta: { cubes: [{ name: 'subscriptions', measures: [{ name: 'subscriptions.arr', type: 'number' }] }] },
-      planner: 'silent',
-    });
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
+    await withCoreDataApi(
+      {
+        meta: { cubes: [{ name: 'subscriptions', measures: [{ name: 'subscriptions.arr', type: 'number' }] }] },
+        planner: 'silent',
+      },
+      async (emu, cube) => {
         const hidden = GOOD.replace('subscriptions.arr]', 'subscriptions.arr]\n  dimensions: [subscriptions.id]');
-        const started = Date.now();
-        const r = await runCli(['plan', '--dir', writeFiles({ 'reports/g.yaml': hidden }), ...target(emu)], {
-          env: emulatorEnv,
-          spawn: true,
-        });
-        const ms = Date.now() - started;
+        const { r, ms } = await timedPlan(emu, { 'reports/g.yaml': hidden });
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toContain(
           '`subscriptions.id` is not public in the data model (primary keys are private unless `public: true`); ' +
@@ -111,39 +101,32 @@ describe('a silent Core Data API costs the run its budget, not minutes', () => {
         );
         expect(cube.log.some((e) => e.path.endsWith('/v1/sql'))).toBe(true);
         expect(ms).toBeLessThan(25_000);
-      });
-    } finally {
-      await cube.close();
-    }
+      },
+    );
   });
 
   test('a content API failing (502) ends the run at once, whatever the model read is waiting for', async () => {
-    const cube = await coreApiServer({ meta: { cubes: [] }, silentMeta: true });
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        // The model's own requests pass; the live read's lists fail.
-        const gw = await hostilePlatform(emu.url, {
-          fail: (p) => (/\/(reports|workbooks|folders)$/.test(p) ? 502 : undefined),
-        });
-        try {
-          const started = Date.now();
-          const r = await runCli(['plan', '--dir', writeFiles({ 'reports/g.yaml': GOOD }), ...target(gw)], {
-            env: emulatorEnv,
-            spawn: true,
-          });
-          const ms = Date.now() - started;
-          expect(r.code, r.stderr).not.toBe(0);
-          expect(r.stderr).toContain('502');
-          // The model read was under way (the Core Data API was asked) and did not hold the process.
-          expect(cube.log.some((e) => e.path.endsWith('/v1/meta'))).toBe(true);
-          expect(ms).toBeLessThan(8_000);
-        } finally {
-          await gw.close();
-        }
+    await withCoreDataApi({ meta: { cubes: [] }, silentMeta: true }, async (emu, cube) => {
+      // The model's own requests pass; the live read's lists fail.
+      const gw = await hostilePlatform(emu.url, {
+        fail: (p) => (/\/(reports|workbooks|folders)$/.test(p) ? 502 : undefined),
       });
-    } finally {
-      await cube.close();
-    }
+      try {
+        const started = Date.now();
+        const r = await runCli(['plan', '--dir', writeFiles({ 'reports/g.yaml': GOOD }), ...target(gw)], {
+          env: emulatorEnv,
+          spawn: true,
+        });
+        const ms = Date.now() - started;
+        expect(r.code, r.stderr).not.toBe(0);
+        expect(r.stderr).toContain('502');
+        // The model read was under way (the Core Data API was asked) and did not hold the process.
+        expect(cube.log.some((e) => e.path.endsWith('/v1/meta'))).toBe(true);
+        expect(ms).toBeLessThan(8_000);
+      } finally {
+        await gw.close();
+      }
+    });
   });
 });
 

@@ -3,30 +3,28 @@
 // a Core Data API that answers what the emulator would not.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, test } from 'vitest';
-import { cleanupTemp, emulatorEnv, runCli, target, withEmulator, writeFiles, type Emulator } from './helpers/index.js';
-import { coreApiServer, type CoreApiOptions } from '../helpers/core-api-server.js';
+import { describe, expect, test } from 'vitest';
+import { emulatorEnv, runCli, target, withCoreDataApi, withEmulator, writeFiles } from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
+import type { CoreApiOptions, CoreApiServer } from '../helpers/core-api-server.js';
 import { CUBE_META, HIDDEN } from '../helpers/cube-model.js';
-
-afterAll(cleanupTemp);
 
 // A model shaped as a production Cube serves it (a primary key and a cube left
 // out of /v1/meta, a view, custom granularities, an unjoined cube), and a Core
 // Data API whose planner judges queries on every member the model has.
-const core = (opts: Partial<CoreApiOptions> = {}) =>
-  coreApiServer({
-    meta: CUBE_META,
-    members: [
-      ...CUBE_META.cubes
-        .flatMap((c) => [...(c.measures ?? []), ...(c.dimensions ?? []), ...(c.segments ?? [])])
-        .map((m) => m.name),
-      ...HIDDEN.dimensions,
-      ...HIDDEN.measures,
-      ...HIDDEN.cube.measures,
-      ...HIDDEN.cube.dimensions,
-    ],
-    ...opts,
-  });
+const MEMBERS = [
+  ...CUBE_META.cubes
+    .flatMap((c) => [...(c.measures ?? []), ...(c.dimensions ?? []), ...(c.segments ?? [])])
+    .map((m) => m.name),
+  ...HIDDEN.dimensions,
+  ...HIDDEN.measures,
+  ...HIDDEN.cube.measures,
+  ...HIDDEN.cube.dimensions,
+];
+
+/** Runs fn against an emulator whose Core Data API serves that model (and `opts`); both closed after. */
+const withCube = (fn: (emu: Emulator, cube: CoreApiServer) => Promise<void>, opts: Partial<CoreApiOptions> = {}) =>
+  withCoreDataApi({ meta: CUBE_META, members: MEMBERS, ...opts }, fn);
 
 const report = (id: string, query: string) => `kind: Report\npublicId: ${id}\nname: ${id}\njsonQuery:\n${query}`;
 const VALID = {
@@ -68,126 +66,110 @@ const ISSUES = [
 
 describe("Cube decides: no false alarm on what /v1/meta leaves out, Cube's own reason for what it refuses", () => {
   test('valid queries naming a primary key, a hidden cube and a view pass (exit 0); Cube was asked, with the minted token', async () => {
-    const cube = await core();
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        const r = await runCli(['plan', '--dir', writeFiles(VALID), ...target(emu)], { env: emulatorEnv });
-        expect(r.code, r.stdout + r.stderr).toBe(0);
-        expect(r.stdout).toContain('Plan: 3 to create');
-        expect(r.stdout + r.stderr).not.toMatch(/no cube|not a member/);
-        expect(r.stderr).toContain("Cube's planner asked about 2 queries, 2 name(s) not in /v1/meta accepted");
-        const asked = cube.log.filter((e) => e.path.endsWith('/v1/sql'));
-        expect(asked.map((e) => JSON.parse(e.query['query']!))).toEqual(
-          expect.arrayContaining([
-            { measures: ['orders.count'], dimensions: ['orders.id'] },
-            { measures: ['audit_log.count'] },
-          ]),
-        );
-        const minted = emu.log.find((e) => e.path === '/api/v1/deployments/1/token')!;
-        const token = (minted.responseBody as { cubeApiToken: string }).cubeApiToken;
-        expect(new Set(cube.log.map((e) => e.authorization))).toEqual(new Set([token]));
-      });
-    } finally {
-      await cube.close();
-    }
+    await withCube(async (emu, cube) => {
+      const r = await runCli(['plan', '--dir', writeFiles(VALID), ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain('Plan: 3 to create');
+      expect(r.stdout + r.stderr).not.toMatch(/no cube|not a member/);
+      expect(r.stderr).toContain("Cube's planner asked about 2 queries, 2 name(s) not in /v1/meta accepted");
+      const asked = cube.log.filter((e) => e.path.endsWith('/v1/sql'));
+      expect(asked.map((e) => JSON.parse(e.query['query']!))).toEqual(
+        expect.arrayContaining([
+          { measures: ['orders.count'], dimensions: ['orders.id'] },
+          { measures: ['audit_log.count'] },
+        ]),
+      );
+      const minted = emu.log.find((e) => e.path === '/api/v1/deployments/1/token')!;
+      const token = (minted.responseBody as { cubeApiToken: string }).cubeApiToken;
+      expect(new Set(cube.log.map((e) => e.authorization))).toEqual(new Set([token]));
+    });
   });
 
   test("plan exits 3 for what Cube refuses, each at file:line:col in Cube's words or the model's rules, in human, markdown and JSON", async () => {
-    const cube = await core();
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        const dir = writeFiles({ ...VALID, ...INVALID });
-        const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(r.code, r.stderr).toBe(3);
-        for (const line of ISSUES) expect(r.stdout).toContain(`${line}\n`);
-        expect(r.stdout).toContain('3 refused');
-        expect(r.stderr).toContain('[semantic_check_failed]');
-        // The query the model's rules refuse is not asked: no request for it.
-        const asked = cube.log.filter((e) => e.path.endsWith('/v1/sql')).map((e) => e.query['query']);
-        expect(asked).not.toContain(JSON.stringify({ measures: ['orders.status'] }));
+    await withCube(async (emu, cube) => {
+      const dir = writeFiles({ ...VALID, ...INVALID });
+      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(3);
+      for (const line of ISSUES) expect(r.stdout).toContain(`${line}\n`);
+      expect(r.stdout).toContain('3 refused');
+      expect(r.stderr).toContain('[semantic_check_failed]');
+      // The query the model's rules refuse is not asked: no request for it.
+      const asked = cube.log.filter((e) => e.path.endsWith('/v1/sql')).map((e) => e.query['query']);
+      expect(asked).not.toContain(JSON.stringify({ measures: ['orders.status'] }));
 
-        const md = await runCli(['plan', '--output', 'markdown', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(md.code).toBe(3);
-        expect(md.stdout).toContain(
-          '| <code>workbooks/w.yaml:11:19</code> <code>workbook/sales widget status-filter config.member</code> ' +
-            '| <code>sales.status</code> | <code>sales.order_status</code> |',
-        );
+      const md = await runCli(['plan', '--output', 'markdown', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(md.code).toBe(3);
+      expect(md.stdout).toContain(
+        '| <code>workbooks/w.yaml:11:19</code> <code>workbook/sales widget status-filter config.member</code> ' +
+          '| <code>sales.status</code> | <code>sales.order_status</code> |',
+      );
 
-        const js = await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(js.code).toBe(3);
-        const out = JSON.parse(js.stdout);
-        expect(out.semanticCheck).toMatchObject({ status: 'checked', checked: 8 });
-        expect(
-          out.semanticIssues.map((i: Record<string, unknown>) => [i.member, i.file, i.line, i.col, i.by, i.suggestion]),
-        ).toEqual([
-          ['orders.status', 'reports/role.yaml', 5, 14, 'meta', undefined],
-          ['orders.cont', 'reports/typo.yaml', 5, 14, 'cube', 'orders.count'],
-          ['sales.status', 'workbooks/w.yaml', 11, 19, 'cube', 'sales.order_status'],
-        ]);
-        expect(out.semanticWarnings).toEqual([]);
-        expect(out.summary).toMatchObject({ create: 6 });
-      });
-    } finally {
-      await cube.close();
-    }
+      const js = await runCli(['plan', '--output', 'json', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(js.code).toBe(3);
+      const out = JSON.parse(js.stdout);
+      expect(out.semanticCheck).toMatchObject({ status: 'checked', checked: 8 });
+      expect(
+        out.semanticIssues.map((i: Record<string, unknown>) => [i.member, i.file, i.line, i.col, i.by, i.suggestion]),
+      ).toEqual([
+        ['orders.status', 'reports/role.yaml', 5, 14, 'meta', undefined],
+        ['orders.cont', 'reports/typo.yaml', 5, 14, 'cube', 'orders.count'],
+        ['sales.status', 'workbooks/w.yaml', 11, 19, 'cube', 'sales.order_status'],
+      ]);
+      expect(out.semanticWarnings).toEqual([]);
+      expect(out.summary).toMatchObject({ create: 6 });
+    });
   });
 
   test('apply sends no write (exit 3, each listed); --skip-semantic-check and wsc.yaml turn the check off', async () => {
-    const cube = await core();
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        const dir = writeFiles(INVALID);
-        const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(a.code, a.stderr).toBe(3);
-        for (const line of ISSUES) expect(a.stderr).toContain(line.slice(2).replace(/:(\d+) /, ':$1: '));
-        expect(nonGets(emu)).toEqual(['POST /api/v1/deployments/1/token']);
-        expect(emu.snapshot().reports).toEqual([]);
+    await withCube(async (emu) => {
+      const dir = writeFiles(INVALID);
+      const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(a.code, a.stderr).toBe(3);
+      for (const line of ISSUES) expect(a.stderr).toContain(line.slice(2).replace(/:(\d+) /, ':$1: '));
+      expect(nonGets(emu)).toEqual(['POST /api/v1/deployments/1/token']);
+      expect(emu.snapshot().reports).toEqual([]);
 
-        emu.clearLog();
-        const p = await runCli(['plan', '--skip-semantic-check', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(p.code, p.stderr).toBe(0);
-        expect(p.stdout).toMatch(/^Semantic check: off \(--skip-semantic-check\)\.\n/);
-        expect(modelPaths(emu)).toEqual([]);
+      emu.clearLog();
+      const p = await runCli(['plan', '--skip-semantic-check', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(p.code, p.stderr).toBe(0);
+      expect(p.stdout).toMatch(/^Semantic check: off \(--skip-semantic-check\)\.\n/);
+      expect(modelPaths(emu)).toEqual([]);
 
-        const withYaml = writeFiles(
-          {
-            'wsc.yaml':
-              `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.WSC_TOKEN}\n` +
-              '    semanticCheck: false\n',
-          },
-          dir,
-        );
-        emu.clearLog();
-        const y = await runCli(['plan', '--dir', withYaml], { env: emulatorEnv });
-        expect(y.code, y.stderr).toBe(0);
-        expect(y.stdout).toMatch(/^Semantic check: off \(semanticCheck: false in wsc\.yaml for dev\)\.\n/);
-        expect(modelPaths(emu)).toEqual([]);
-      });
-    } finally {
-      await cube.close();
-    }
+      const withYaml = writeFiles(
+        {
+          'wsc.yaml':
+            `environments:\n  dev:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.WSC_TOKEN}\n` +
+            '    semanticCheck: false\n',
+        },
+        dir,
+      );
+      emu.clearLog();
+      const y = await runCli(['plan', '--dir', withYaml], { env: emulatorEnv });
+      expect(y.code, y.stderr).toBe(0);
+      expect(y.stdout).toMatch(/^Semantic check: off \(semanticCheck: false in wsc\.yaml for dev\)\.\n/);
+      expect(modelPaths(emu)).toEqual([]);
+    });
   });
 
   test('Cube is asked only about what the plan creates or changes; a planner that cannot answer makes warnings, not errors', async () => {
-    const cube = await core();
-    const down = await core({ planner: 502 });
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        const dir = writeFiles(VALID);
-        const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(a.code, a.stderr).toBe(0);
-        cube.log.length = 0;
-        // Unchanged now: nothing is asked, and what meta does not list is a warning that says why.
-        const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(r.code, r.stderr).toBe(0);
-        expect(cube.log.filter((e) => e.path.endsWith('/v1/sql'))).toEqual([]);
-        expect(r.stdout).toContain(
-          '! reports/pk.yaml:6:16 report/semPk0000001 jsonQuery.dimensions[0]: `orders.id` is not public in the data ' +
-            'model (primary keys are private unless `public: true`); the plan does not change report/semPk0000001, ' +
-            'so Cube was not asked',
-        );
-      });
-      await withEmulator({ coreDataApiUrl: down.restUrl }, async (emu) => {
+    await withCube(async (emu, cube) => {
+      const dir = writeFiles(VALID);
+      const a = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(a.code, a.stderr).toBe(0);
+      cube.log.length = 0;
+      // Unchanged now: nothing is asked, and what meta does not list is a warning that says why.
+      const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(0);
+      expect(cube.log.filter((e) => e.path.endsWith('/v1/sql'))).toEqual([]);
+      expect(r.stdout).toContain(
+        '! reports/pk.yaml:6:16 report/semPk0000001 jsonQuery.dimensions[0]: `orders.id` is not public in the data ' +
+          'model (primary keys are private unless `public: true`); the plan does not change report/semPk0000001, ' +
+          'so Cube was not asked',
+      );
+    });
+    // A planner that answers 502.
+    await withCube(
+      async (emu) => {
         const r = await runCli(['plan', '--max-retries', '0', '--dir', writeFiles(INVALID), ...target(emu)], {
           env: emulatorEnv,
         });
@@ -197,10 +179,9 @@ describe("Cube decides: no false alarm on what /v1/meta leaves out, Cube's own r
         expect(r.stdout).toMatch(
           /! reports\/typo\.yaml:5:14 .*`orders\.cont` is not public in the data model .*\(did you mean `orders\.count`\?\); Cube's planner could not be asked \(.*502/,
         );
-      });
-    } finally {
-      await Promise.all([cube.close(), down.close()]);
-    }
+      },
+      { planner: 502 },
+    );
   });
 });
 
@@ -435,33 +416,28 @@ describe('a model that cannot be read is a warning, and the plan goes on', () =>
 
 describe('wsc validate --semantic-check', () => {
   test("offline without the flag; with it, each refused query is an error diagnostic (exit 3), Cube's words, nothing written", async () => {
-    const cube = await core();
-    try {
-      await withEmulator({ coreDataApiUrl: cube.restUrl }, async (emu) => {
-        const dir = writeFiles({ ...VALID, ...INVALID });
-        const plain = await runCli(['validate', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(plain.code, plain.stdout).toBe(0);
-        expect(emu.log).toEqual([]);
+    await withCube(async (emu) => {
+      const dir = writeFiles({ ...VALID, ...INVALID });
+      const plain = await runCli(['validate', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(plain.code, plain.stdout).toBe(0);
+      expect(emu.log).toEqual([]);
 
-        const r = await runCli(['validate', '--semantic-check', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-        expect(r.code, r.stdout + r.stderr).toBe(3);
-        expect(r.stdout).toContain(
-          "reports/typo.yaml:5:14 error report/semTypo00001 jsonQuery.measures[0]: Cube refuses the query: 'cont' " +
-            "not found for path 'orders.cont' (did you mean `orders.count`?) [refused-by-cube]\n",
-        );
-        expect(r.stdout).toMatch(/reports\/role\.yaml:5:14 error .*`orders\.status`.* \[refused-by-model\]\n/);
-        expect(r.stdout).not.toContain('orders.id');
-        expect(r.stdout).toContain('Fix the errors above; nothing was written to any API.');
-        expect(nonGets(emu)).toEqual(['POST /api/v1/deployments/1/token']);
+      const r = await runCli(['validate', '--semantic-check', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      expect(r.stdout).toContain(
+        "reports/typo.yaml:5:14 error report/semTypo00001 jsonQuery.measures[0]: Cube refuses the query: 'cont' " +
+          "not found for path 'orders.cont' (did you mean `orders.count`?) [refused-by-cube]\n",
+      );
+      expect(r.stdout).toMatch(/reports\/role\.yaml:5:14 error .*`orders\.status`.* \[refused-by-model\]\n/);
+      expect(r.stdout).not.toContain('orders.id');
+      expect(r.stdout).toContain('Fix the errors above; nothing was written to any API.');
+      expect(nonGets(emu)).toEqual(['POST /api/v1/deployments/1/token']);
 
-        const ok = await runCli(['validate', '--semantic-check', '--dir', writeFiles(VALID), ...target(emu)], {
-          env: emulatorEnv,
-        });
-        expect(ok.code, ok.stdout).toBe(0);
+      const ok = await runCli(['validate', '--semantic-check', '--dir', writeFiles(VALID), ...target(emu)], {
+        env: emulatorEnv,
       });
-    } finally {
-      await cube.close();
-    }
+      expect(ok.code, ok.stdout).toBe(0);
+    });
   });
 });
 

@@ -14,15 +14,13 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { runs } from '../helpers/property.js';
-import { api, pid, reportsIn, workbooksIn } from './helpers/bundles.js';
+import { api, chartedSales, pid, reportsIn, workbooksIn, type ChartedReports } from './helpers/bundles.js';
 import type { Emulator } from './helpers/index.js';
 import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
 e2eSuite(600_000);
 
-interface Bundle {
-  titles: string[];
-  xs: number[];
+interface Bundle extends ChartedReports {
   board: string;
 }
 
@@ -35,22 +33,11 @@ type Edit =
 type Policy = 'keep' | 'revert' | 'block';
 
 function files(b: Bundle, policy: Policy, inYaml: boolean): Record<string, string> {
-  const out: Record<string, string> = {};
   const extra = inYaml ? `    uiEdits: ${policy}\n` : '';
-  out['wsc.yaml'] = `bundle: prop\nenvironments:\n  test:\n    deploymentId: 1\n${extra}`;
-  let wb = 'kind: Workbook\nslug: sales\nname: Sales\n';
-  wb += `meta:\n  dashboardDraft:\n    title: ${JSON.stringify(b.board)}\n    widgets:\n`;
-  b.titles.forEach((_, i) => {
-    wb += `      - id: w${i}\n        type: CHART\n        position: { x: ${b.xs[i]}, y: ${i * 4}, w: 6, h: 4 }\n`;
-    wb += `        config: { reportId: { $report: ${pid(i)} } }\n`;
-  });
-  out['workbooks/sales.yaml'] = wb;
-  b.titles.forEach((t, i) => {
-    out[`reports/r${i}.yaml`] =
-      `kind: Report\npublicId: ${pid(i)}\nname: r${i}\ntitle: ${JSON.stringify(t)}\n` +
-      'workbookId: { $workbook: sales }\nsqlQuery: select 1\n';
-  });
-  return out;
+  return {
+    'wsc.yaml': `bundle: prop\nenvironments:\n  test:\n    deploymentId: 1\n${extra}`,
+    ...chartedSales(b, { board: b.board }),
+  };
 }
 
 type Draft = { title?: string; widgets: { id: string; position: { x: number } }[] };

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
-import { api, namedExample, reportsIn, workbooksIn } from './helpers/bundles.js';
+import { api, namedExample, plannedFields, reportsIn, workbooksIn } from './helpers/bundles.js';
 import { e2eSuite, type Emulator, runCli, target, withEmulator } from './helpers/index.js';
 
 e2eSuite();
@@ -44,13 +44,19 @@ async function uiTitle(emu: Emulator, publicId: string, title: string): Promise<
   expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${r.id}`, { title })).status).toBe(200);
 }
 
+/** The example applied, then report/revTopAcct01's title changed both in the bundle and in the UI: a conflict. */
+async function conflictOnTopTitle(emu: Emulator): Promise<string> {
+  const dir = namedExample();
+  expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+  edit(dir, TOP, 'title: Top 25 accounts by ARR', 'title: Top accounts (Git)');
+  await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI)');
+  return dir;
+}
+
 describe('a conflict: the printed ways forward, followed as printed', () => {
   test('`wsc export --only ADDR --into DIR` takes the live value of the conflicted field; the ways forward are printed once', async () => {
-    const dir = namedExample();
     await withEmulator({}, async (emu) => {
-      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-      edit(dir, TOP, 'title: Top 25 accounts by ARR', 'title: Top accounts (Git)');
-      await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI)');
+      const dir = await conflictOnTopTitle(emu);
 
       const plan = await cli(['plan'], dir, emu);
       expect(count(plan.stdout + plan.stderr, 'wsc export --only report/revTopAcct01')).toBe(1);
@@ -89,11 +95,8 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
   });
 
   test('the other way forward, `wsc apply --overwrite-ui-edits ADDR`, followed as printed: the bundle wins', async () => {
-    const dir = namedExample();
     await withEmulator({}, async (emu) => {
-      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-      edit(dir, TOP, 'title: Top 25 accounts by ARR', 'title: Top accounts (Git)');
-      await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI)');
+      const dir = await conflictOnTopTitle(emu);
       const blocked = await cli(['apply', '--auto-approve'], dir, emu);
       expect(blocked.code).toBe(5);
       const m = /`wsc (apply --overwrite-ui-edits \S+)`/.exec(blocked.stdout);
@@ -134,11 +137,8 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
       expect(text).toContain('position: { x: 0, y: 4, w: 8, h: 9 }');
       expect(text).not.toContain('visualization: area');
       const p = await cli(['plan', '--output', 'json'], dir, emu);
-      const planned = (JSON.parse(p.stdout) as { changes: { address: string; fields: { path: string }[] }[] }).changes;
       // The draft matches the deployment's now; only publishing it remains (the UI changed the draft alone).
-      expect(planned.flatMap((c) => c.fields.map((f) => `${c.address} ${f.path}`))).toEqual([
-        'workbook/revenue-overview dashboardPublished',
-      ]);
+      expect(plannedFields(p)).toEqual(['workbook/revenue-overview dashboardPublished']);
     });
   });
 

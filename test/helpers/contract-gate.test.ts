@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { contractGate, contractRequired, cubeContractGate } from './contract-gate.js';
+import { contractGate, contractRequired, cubeNeeds, prismNeeds } from './contract-gate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const paths = { prism: '/c/prism.js', description: '/c/api.yaml' };
@@ -16,7 +16,7 @@ const only =
 describe('contract gate', () => {
   test('everything installed: the suite runs, with or without CI or the requirement', () => {
     for (const env of [{}, { CI: 'true' }, { WSC_REQUIRE_CONTRACT: '1' }]) {
-      expect(contractGate(env, paths, only(paths.prism, paths.description))).toEqual({
+      expect(contractGate(env, prismNeeds(paths), only(paths.prism, paths.description))).toEqual({
         required: 'WSC_REQUIRE_CONTRACT' in env,
         missing: undefined,
       });
@@ -25,33 +25,37 @@ describe('contract gate', () => {
 
   test('Prism missing: a skip naming the install command, CI set or not', () => {
     for (const env of [{}, { CI: 'true' }, { CI: '1', WSC_REQUIRE_CONTRACT: '0' }]) {
-      const gate = contractGate(env, paths, only(paths.description));
+      const gate = contractGate(env, prismNeeds(paths), only(paths.description));
       expect(gate.required).toBe(false);
       expect(gate.missing).toMatch(/npm ci --prefix contract/);
     }
   });
 
   test('Prism missing under WSC_REQUIRE_CONTRACT: required, so the suite fails naming what is missing', () => {
-    const gate = contractGate({ CI: 'true', WSC_REQUIRE_CONTRACT: '1' }, paths, only(paths.description));
+    const gate = contractGate({ CI: 'true', WSC_REQUIRE_CONTRACT: '1' }, prismNeeds(paths), only(paths.description));
     expect(gate).toEqual({ required: true, missing: expect.stringMatching(/contract\/node_modules is missing/) });
   });
 
   test('the API description missing is named by its path', () => {
-    expect(contractGate({}, paths, only(paths.prism)).missing).toBe('the API description is missing: /c/api.yaml');
+    expect(contractGate({}, prismNeeds(paths), only(paths.prism)).missing).toBe(
+      'the API description is missing: /c/api.yaml',
+    );
   });
 
   test('the Cube server: missing is a skip naming its install, a failure under WSC_REQUIRE_CONTRACT', () => {
     const cube = { server: '/k/server.mjs', installed: '/k/node_modules/@cubejs-backend/server' };
-    expect(cubeContractGate({}, cube, only(cube.server, cube.installed))).toEqual({
+    expect(contractGate({}, cubeNeeds(cube), only(cube.server, cube.installed))).toEqual({
       required: false,
       missing: undefined,
     });
-    expect(cubeContractGate({ CI: 'true' }, cube, only(cube.server)).missing).toMatch(/npm ci --prefix contract-cube/);
-    expect(cubeContractGate({ WSC_REQUIRE_CONTRACT: '1' }, cube, only(cube.server))).toEqual({
+    expect(contractGate({ CI: 'true' }, cubeNeeds(cube), only(cube.server)).missing).toMatch(
+      /npm ci --prefix contract-cube/,
+    );
+    expect(contractGate({ WSC_REQUIRE_CONTRACT: '1' }, cubeNeeds(cube), only(cube.server))).toEqual({
       required: true,
       missing: expect.stringMatching(/contract-cube\/node_modules is missing/),
     });
-    expect(cubeContractGate({}, cube, only(cube.installed)).missing).toBe(
+    expect(contractGate({}, cubeNeeds(cube), only(cube.installed)).missing).toBe(
       'the Cube server script is missing: /k/server.mjs',
     );
   });

@@ -21,32 +21,29 @@ export function contractRequired(env: Record<string, string | undefined>): boole
   throw new Error(`WSC_REQUIRE_CONTRACT: expected 1 or 0, got ${JSON.stringify(env['WSC_REQUIRE_CONTRACT'])}`);
 }
 
-/** The gate for Prism at `paths.prism` and the API description at `paths.description`. */
+/** A piece a suite needs: where it is, and what the gate says when it is not there. */
+type Need = [path: string, missing: string];
+
+/** The gate over what a suite needs, in order: the first piece missing is what it says. */
 export function contractGate(
   env: Record<string, string | undefined>,
-  paths: { prism: string; description: string },
+  needs: Need[],
   exists: (path: string) => boolean = existsSync,
 ): ContractGate {
-  const required = contractRequired(env);
-  const missing = !exists(paths.prism)
-    ? 'contract/node_modules is missing: run `npm ci --prefix contract` to install Prism'
-    : !exists(paths.description)
-      ? `the API description is missing: ${paths.description}`
-      : undefined;
-  return { required, missing };
+  return { required: contractRequired(env), missing: needs.find(([path]) => !exists(path))?.[1] };
 }
 
-/** The gate for the open-source Cube server of contract-cube/ (its server script and installed package). */
-export function cubeContractGate(
-  env: Record<string, string | undefined>,
-  paths: { server: string; installed: string },
-  exists: (path: string) => boolean = existsSync,
-): ContractGate {
-  const required = contractRequired(env);
-  const missing = !exists(paths.installed)
-    ? 'contract-cube/node_modules is missing: run `npm ci --prefix contract-cube` to install the open-source Cube server'
-    : !exists(paths.server)
-      ? `the Cube server script is missing: ${paths.server}`
-      : undefined;
-  return { required, missing };
-}
+/** What the Prism suite needs: Prism at `paths.prism`, the API description at `paths.description`. */
+export const prismNeeds = (paths: { prism: string; description: string }): Need[] => [
+  [paths.prism, 'contract/node_modules is missing: run `npm ci --prefix contract` to install Prism'],
+  [paths.description, `the API description is missing: ${paths.description}`],
+];
+
+/** What the Cube suite needs: the open-source Cube server of contract-cube/ installed, and its server script. */
+export const cubeNeeds = (paths: { server: string; installed: string }): Need[] => [
+  [
+    paths.installed,
+    'contract-cube/node_modules is missing: run `npm ci --prefix contract-cube` to install the open-source Cube server',
+  ],
+  [paths.server, `the Cube server script is missing: ${paths.server}`],
+];

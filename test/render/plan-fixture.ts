@@ -1,33 +1,12 @@
 // One plan with every kind of change, made by the planner from small inputs.
 import { plan } from '../../src/core/plan/index.js';
 import type { DriftEntry, Plan } from '../../src/core/plan-model.js';
-import { ctx, dAttr, desired, dReport, dWorkbook, live, lReport, lWorkbook } from '../core/builders.js';
+import { ctx, dAttr, desired, dReport, dSalesCharting, dWorkbook, live, lReport, lWorkbook } from '../core/builders.js';
 
 export function samplePlan(): Plan {
   return plan(
     desired({
-      workbooks: [
-        dWorkbook(
-          'sales',
-          {
-            name: 'Sales',
-            meta: {
-              dashboardDraft: {
-                title: 'Sales',
-                widgets: [
-                  {
-                    id: 'w1',
-                    type: 'CHART',
-                    position: { x: 0, y: 0, w: 6, h: 4 },
-                    config: { reportId: { $report: 'newRep000001' } },
-                  },
-                ],
-              },
-            },
-          },
-          true,
-        ),
-      ],
+      workbooks: [dSalesCharting('newRep000001', { title: 'Sales', id: 'w1', position: { x: 0, y: 0, w: 6, h: 4 } })],
       reports: [
         dReport(
           'newRep000001',

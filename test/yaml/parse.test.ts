@@ -16,8 +16,10 @@ const lookup: VarLookup = (ns, name) => {
 };
 
 const read = (text: string, withLookup = false) => parseYaml('f.yaml', text, withLookup ? { lookup } : {});
-const brief = (text: string, withLookup = false) =>
-  read(text, withLookup).diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`);
+/** A read's diagnostics, one line each: `rule line:col message`. */
+const said = (r: ReturnType<typeof read>) =>
+  r.diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`);
+const brief = (text: string, withLookup = false) => said(read(text, withLookup));
 const values = (text: string) => read(text).docs.map((d) => d.value);
 
 describe('values', () => {
@@ -101,7 +103,7 @@ describe('problems, each at its file:line:col', () => {
 
   test('duplicate keys: every one, the rest of the file read on (the later value wins)', () => {
     const r = read('a: 1\nb:\n  c: 1\n  "c": 2\na: 3\n1: x\n"1": y\n');
-    expect(r.diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
+    expect(said(r)).toEqual([
       'duplicate-key 4:3 duplicate key `c`',
       'duplicate-key 5:1 duplicate key `a`',
       'duplicate-key 7:1 duplicate key `1`',
@@ -112,7 +114,7 @@ describe('problems, each at its file:line:col', () => {
 
   test('keys that could reach a prototype are removed and reported at the key', () => {
     const r = read('a:\n  __proto__: { x: 1 }\n  b: [{ constructor: 1, c: 2 }]\n"prototype": 3\n');
-    expect(r.diagnostics.map((d) => `${d.rule} ${d.pos.line}:${d.pos.col} ${d.message}`)).toEqual([
+    expect(said(r)).toEqual([
       'forbidden-key 2:3 key `__proto__` is not allowed',
       'forbidden-key 3:9 key `constructor` is not allowed',
       'forbidden-key 4:1 key `prototype` is not allowed',

@@ -5,13 +5,14 @@
 // the only steps not run. Also: a git origin on disk with a pull request branch and the shallow checkout
 // actions/checkout leaves, and a GitHub API on loopback that keeps one pull request's comments.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
 import { root, tempDir } from './index.js';
+import { exampleRepo, git } from './git.js';
 
 interface Step {
   id: string;
@@ -26,20 +27,12 @@ export const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as {
   inputs: Record<string, { default?: string; required?: boolean }>;
 };
 
-export const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
-
 /** An origin holding fixtures/example on main, a pull request branch that edits it, and its shallow checkout. */
 export function repositories(): { origin: string; checkout: string } {
   const base = tempDir('wsc-action-');
   const origin = join(base, 'origin.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
-  const work = join(base, 'work');
-  mkdirSync(work);
-  cpSync(join(root, 'fixtures/example'), join(work, 'dashboards'), { recursive: true });
-  git(work, 'init', '-q', '-b', 'main');
-  git(work, 'add', '.');
-  git(work, 'commit', '-qm', 'dashboards');
+  const { repo: work } = exampleRepo({ repo: join(base, 'work'), under: 'dashboards' });
   git(work, 'push', '-q', `file://${origin}`, 'main');
   git(work, 'checkout', '-qb', 'feature');
   const wb = join(work, 'dashboards/workbooks/revenue-overview.yaml');

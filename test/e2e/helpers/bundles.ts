@@ -65,6 +65,39 @@ export function bundleFiles(spec: BundleSpec): Record<string, string> {
   return files;
 }
 
+/** Reports charted on one dashboard: report i is titled titles[i], its widget is at x xs[i]; dropped[i]: left out. */
+export interface ChartedReports {
+  titles: string[];
+  xs: number[];
+  dropped?: boolean[];
+}
+
+/**
+ * The files of a workbook `sales` whose dashboard draft (titled `board`) charts the reports, and of those
+ * reports: report i is reports/r<i>.yaml (publicId pid(i), name r<i>), charted by widget w<i> at y 4·i.
+ * `header` adds lines to the workbook's (a folder, publish).
+ */
+export function chartedSales(
+  charted: ChartedReports,
+  workbook: { board: string; header?: string },
+): Record<string, string> {
+  const kept = charted.titles.map((_, i) => i).filter((i) => !charted.dropped?.[i]);
+  const out: Record<string, string> = {};
+  let wb = `kind: Workbook\nslug: sales\nname: Sales\n${workbook.header ?? ''}`;
+  wb += `meta:\n  dashboardDraft:\n    title: ${JSON.stringify(workbook.board)}\n    widgets:\n`;
+  for (const i of kept) {
+    wb += `      - id: w${i}\n        type: CHART\n        position: { x: ${charted.xs[i]}, y: ${i * 4}, w: 6, h: 4 }\n`;
+    wb += `        config: { reportId: { $report: ${pid(i)} } }\n`;
+  }
+  out['workbooks/sales.yaml'] = wb;
+  for (const i of kept) {
+    out[`reports/r${i}.yaml`] =
+      `kind: Report\npublicId: ${pid(i)}\nname: r${i}\ntitle: ${JSON.stringify(charted.titles[i])}\n` +
+      'workbookId: { $workbook: sales }\nsqlQuery: select 1\n';
+  }
+  return out;
+}
+
 /** Writes a generated bundle into a new temp dir (or `dir`), returns the dir. */
 export function writeBundle(spec: BundleSpec, dir?: string): string {
   return writeFiles(bundleFiles(spec), dir);
@@ -76,6 +109,12 @@ export function reportsIn(emu: Emulator, deploymentId = 1): ReportRec[] {
 
 export function workbooksIn(emu: Emulator, deploymentId = 1): WorkbookRec[] {
   return (emu.snapshot().workbooks ?? []).filter((w) => w.deploymentId === deploymentId) as WorkbookRec[];
+}
+
+/** What a `wsc plan --output json` run would change: one `address path` a field, in the plan's order. */
+export function plannedFields(plan: { stdout: string }): string[] {
+  const { changes } = JSON.parse(plan.stdout) as { changes: { address: string; fields: { path: string }[] }[] };
+  return changes.flatMap((c) => c.fields.map((f) => `${c.address} ${f.path}`));
 }
 
 /** Calls the emulator's API directly (as another user of the deployment would). */

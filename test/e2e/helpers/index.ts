@@ -9,14 +9,15 @@
 // runs the BUILT launcher as a child process, for what only a process has:
 // signals, being killed, the exit guard, a terminal, bin/wsc.js itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
 import { capturedContext, type Captured } from '../../helpers/captured-context.js';
 import { runWsc } from '../../../src/main.js';
+import { removeTempDirs, tempDir as sharedTempDir, writeTree } from '../../helpers/temp-dir.js';
+import { coreApiServer, type CoreApiOptions, type CoreApiServer } from '../../helpers/core-api-server.js';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'bin/wsc.js');
@@ -161,16 +162,12 @@ export function spawnCli(args: string[], opts: RunOptions = {}): Promise<CliResu
   });
 }
 
-const temps: string[] = [];
-/** A fresh temporary directory, removed by cleanupTemp(). */
+/** A fresh temporary directory, removed after the test file (test/helpers/temp-dir.ts). */
 export function tempDir(prefix = 'wsc-e2e-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(d);
-  return d;
+  return sharedTempDir(prefix);
 }
-export function cleanupTemp(): void {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-}
+/** Removes the temporary directories made so far (the setup file does it after every test file as well). */
+export const cleanupTemp = removeTempDirs;
 
 /** A temporary copy of fixtures/<name>. */
 export function copyFixture(name: string): string {
@@ -181,15 +178,26 @@ export function copyFixture(name: string): string {
 
 /** Writes files (relative path -> content) under dir (a new temp dir by default); returns dir. */
 export function writeFiles(files: Record<string, string>, dir = tempDir()): string {
-  for (const [rel, content] of Object.entries(files)) {
-    const p = join(dir, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, content);
-  }
-  return dir;
+  return writeTree(dir, files);
 }
 
 export type { Emulator, EmulatorOptions };
+
+/**
+ * Starts a Core Data API of the test suite (test/helpers/core-api-server.ts) and an emulator that sends the
+ * semantic check to it, runs fn, and always closes both.
+ */
+export async function withCoreDataApi<T>(
+  opts: CoreApiOptions,
+  fn: (emu: Emulator, cube: CoreApiServer) => Promise<T>,
+): Promise<T> {
+  const cube = await coreApiServer(opts);
+  try {
+    return await withEmulator({ coreDataApiUrl: cube.restUrl }, (emu) => fn(emu, cube));
+  } finally {
+    await cube.close();
+  }
+}
 
 /** Starts an emulator on 127.0.0.1 (port 0 unless given), runs fn, and always closes it. */
 export async function withEmulator<T>(opts: EmulatorOptions, fn: (emu: Emulator) => Promise<T>): Promise<T> {
@@ -208,6 +216,26 @@ export function target(emu: { url: string }, deployment = 1): string[] {
 
 /** The environment that authenticates against an emulator started without a seed. */
 export const emulatorEnv = { WSC_TOKEN: 'dev-token' } as const;
+
+/**
+ * `wsc ARGS --dir dir` against a new emulator is refused before any request: exit 3, `said` on stderr, nothing
+ * on stdout, the emulator's log empty; `then` checks more of the emulator.
+ */
+export async function expectRefusedUnsent(
+  args: string[],
+  dir: string,
+  said: string,
+  then?: (emu: Emulator) => void,
+): Promise<void> {
+  await withEmulator({}, async (emu) => {
+    const r = await runCli([...args, '--dir', dir, ...target(emu)], { env: emulatorEnv });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(said);
+    expect(r.stdout).toBe('');
+    expect(emu.log).toEqual([]);
+    then?.(emu);
+  });
+}
 
 /**
  * The set-up of an end-to-end file: generous time per test (CLIs on a busy
