@@ -34,10 +34,11 @@ module.exports = {
       severity: 'error',
       comment:
         'The files directly in src/ but main.ts and cli.ts (errors, env, redact, visible, timings, version, ' +
-        'make-dir, process-guard, help) are what every folder shares: they import no folder of src/, ' +
+        'make-dir, process-guard, help) are what every folder shares: they import no folder of src/ but ' +
+        'domain/ (the bottom, which imports nothing of wsc: visible.ts takes its character class there), ' +
         'so no cycle runs through them.',
       from: { path: '^src/[^/]+\\.ts$', pathNot: '^src/(main|cli)\\.ts$' },
-      to: { path: '^src/[^/]+/' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/domain/' },
     },
     {
       name: 'main-and-cli-on-top',
