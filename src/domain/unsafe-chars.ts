@@ -20,7 +20,7 @@ const DEL_C1 = '\\u007f-\\u009f';
 const DEL_C1_BUT_NEL = '\\u007f-\\u0084\\u0086-\\u009f';
 /** The marks that reorder text: Arabic letter mark, LRM/RLM, embeddings and overrides, isolates. */
 const BIDI = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
-/** Other characters no terminal or diff shows: soft hyphen, Mongolian vowel separator, zero widths, word joiner, BOM. */
+/** Other characters no terminal or diff shows: soft hyphen, Mongolian vowel separator, zero widths, BOM. */
 const INVISIBLE_FORMAT = '\\u00ad\\u180e\\u200b-\\u200d\\u2060-\\u2064\\ufeff';
 
 // No `g` flag: `test` keeps no state. A `replace` of every one takes `everyOf(CLASS)`.
