@@ -5,7 +5,6 @@
 // an unreadable model: that is a warning on stderr.
 import type { Connection, ConnectOptions } from '../api/connect.js';
 import { runSemanticCheck, type SemanticRun } from '../api/semantic-run.js';
-import { locatorOf } from '../bundle/locate.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState } from '../core/model.js';
 import { bundleMembers } from '../core/semantic/check.js';
@@ -37,7 +36,7 @@ export function startSemanticCheck(
   if (env.semanticCheck === false)
     return settled({ status: 'off', reason: `semanticCheck: false in wsc.yaml for ${env.name}` });
   const only = req.targets !== undefined && req.targets.length > 0 ? new Set(req.targets) : undefined;
-  const resources = bundleMembers(desired, { only, locatorOf });
+  const resources = bundleMembers(desired, { only });
   if (resources.length === 0) return settled({ status: 'none' });
   return runSemanticCheck(resources, conn, connOpts);
 }

@@ -1,7 +1,8 @@
 // Where in its file each change of a resource is written: a field's line, a
 // dashboard member's line, a widget's line (a widget member's own line when
-// the file writes it), so that every plan format can point at it. Lines come
-// from the resource's `locate`, asked only for the resources that change.
+// the file writes it), so that every plan format can point at it. Places come
+// from the resource's `locate` (the bundle's one locator, file:line:col),
+// asked only for the resources that change.
 import type { DesiredReport, DesiredUserAttribute, DesiredWorkbook } from '../model.js';
 import { isObj, type JsonValue } from '../json.js';
 import type { ResourceChange } from '../plan-model.js';
@@ -44,8 +45,9 @@ export function locateChanges(
   rc: ResourceChange,
   d: DesiredWorkbook | DesiredReport | DesiredUserAttribute,
 ): ResourceChange {
-  const locate = d.locate;
-  if (locate === undefined || (rc.changes.length === 0 && rc.drift === undefined)) return rc;
+  const locator = d.locate;
+  if (locator === undefined || (rc.changes.length === 0 && rc.drift === undefined)) return rc;
+  const locate = (p: Path) => locator(p)?.line;
   const draft = 'slug' in d ? d.fields.meta?.['dashboardDraft'] : undefined;
   const index = widgetIndex(draft);
   const drift = rc.drift?.map((e) => {
