@@ -7,6 +7,7 @@ import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { isShown } from '../core/plan/create-only.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
+import { MAP_WIDTH } from '../defaults.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashboard-diff.js';
@@ -17,7 +18,6 @@ import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
 
 /** The width a layout map is drawn for when the terminal's is not known. */
-const MAP_WIDTH = 100;
 
 const SYMBOL_COLOR: Record<string, 'red' | 'green' | 'yellow' | 'cyan' | 'magenta'> = {
   '-': 'red',
