@@ -83,9 +83,20 @@ module.exports = {
     {
       name: 'render-does-no-io',
       severity: 'error',
-      comment: 'Renderers turn models into strings: they never import api/ or commands/.',
+      comment:
+        'Renderers turn models into strings: they never import api/ or commands/, nor the spinner (ora: ' +
+        'commands/progress.ts drives it with the strings render/ makes).',
       from: { path: '^src/render/' },
-      to: { path: '^src/(api|commands)/' },
+      to: { path: '^src/(api|commands)/|(^|/)node_modules/ora/' },
+    },
+    {
+      name: 'render-no-io-modules',
+      severity: 'error',
+      comment:
+        'Renderers return strings and write nothing: of Node they use node:module alone (the yaml library ' +
+        'loaded on first use), never fs, streams, the process or a terminal.',
+      from: { path: '^src/render/' },
+      to: { dependencyTypes: ['core'], pathNot: '^(node:)?module$' },
     },
     {
       name: 'preview-offline',
