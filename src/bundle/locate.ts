@@ -10,7 +10,7 @@ import type { SourcePos } from '../errors.js';
 import { rawOccurrences } from '../core/semantic/members.js';
 import { lineColAt, offsetAt, type Path, type PositionIndex } from '../yaml/positions.js';
 
-export function makeLocate(file: string, positions: PositionIndex, text: string | undefined): Locate {
+function makeLocate(file: string, positions: PositionIndex, text: string | undefined): Locate {
   function locate(path: Path): SourcePos | undefined;
   function locate(path: Path, report: ReportAt): SourcePos;
   function locate(path: Path, report?: ReportAt): SourcePos | undefined {
