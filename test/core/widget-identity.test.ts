@@ -194,7 +194,7 @@ describe('a widget as messages name it: one rule (widgetLabel)', () => {
         { id: 'f', type: 'FILTER', config: { member: 'orders.id' } },
       ],
     };
-    const wheres = dashboardMembers({ dashboardDraft: draft }).uses.map((u) => u.where);
+    const wheres = dashboardMembers({ dashboardDraft: draft as JsonValue }).uses.map((u) => u.where);
     expect(wheres).toEqual(['widget #1 config.member', 'widget #2 config.member', 'widget f config.member']);
   });
 });
