@@ -71,7 +71,7 @@ export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   for (const change of rc.changes) {
     // A field edited outside wsc that this apply writes back: said so on its line.
     const edited = revertsEdit(rc, change.path) ? ` ${c.yellow(EDITED_OUTSIDE)}` : '';
-    const where = `${edited}${whereSuffix(whereText(file, change.line), style)}`;
+    const where = `${edited}${whereSuffix(whereText(file, change), style)}`;
     if (change.dashboard) {
       out += `    ${visible(change.path)}:${where}\n`;
       const reverted = revertedParts(rc, change.path);

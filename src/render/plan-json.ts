@@ -33,6 +33,7 @@ export function planJson(plan: Plan, semantic?: SemanticOutcome) {
         ...('after' in f ? { after: f.after } : {}),
         ...(f.createOnly ? { createOnly: true as const } : {}),
         ...(f.line !== undefined ? { line: f.line } : {}),
+        ...(f.col !== undefined ? { col: f.col } : {}),
         ...(f.dashboard ? { dashboard: f.dashboard } : {}),
         ...(f.shown ? { shown: { ...f.shown } } : {}),
       })),
