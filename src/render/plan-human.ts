@@ -63,7 +63,7 @@ export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   if (rc.note !== undefined) out += `    ${c.dim(`note: ${rc.note}`)}\n`;
   const was = wasLine(rc);
   if (was !== undefined) out += `    ${c.dim(was)}\n`;
-  if (rc.pos) out += `    ${c.dim(`${visible(rc.pos.file)}:${rc.pos.line}`)}\n`;
+  if (rc.pos) out += `    ${c.dim(`${visible(rc.pos.file)}:${rc.pos.line}:${rc.pos.col}`)}\n`;
   if (rc.kind === 'report' && rc.livePublicId !== undefined && rc.address !== `report/${rc.livePublicId}`) {
     out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
   }
