@@ -26,7 +26,7 @@ export function planJson(plan: Plan, semantic?: SemanticOutcome) {
       actions: [...c.actions],
       ...(c.liveId !== undefined ? { liveId: c.liveId } : {}),
       ...(c.livePublicId !== undefined ? { livePublicId: c.livePublicId } : {}),
-      ...(c.pos ? { file: c.pos.file, line: c.pos.line } : {}),
+      ...(c.pos ? { file: c.pos.file, line: c.pos.line, col: c.pos.col } : {}),
       fields: c.changes.map((f) => ({
         path: f.path,
         ...('before' in f ? { before: f.before } : {}),

@@ -246,6 +246,7 @@ describe('apply output', () => {
         address: 'report/revAAAAAAAA1',
         file: 'reports/revenue.yaml',
         line: 2,
+        col: 1,
         code: 'public_id_taken',
         message: conflict.message,
         method: 'POST',
