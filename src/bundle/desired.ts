@@ -2,29 +2,17 @@
 // become fields (partial ownership); jsonQuery written as a mapping becomes
 // its JSON text, in the key order written.
 import { normalizeSlug, REPORT_INPUT_FIELDS, type ReportSource } from '../domain/wire.js';
-import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook, Locate } from '../core/model.js';
+import type { DesiredReport, DesiredState, DesiredUserAttribute, DesiredWorkbook } from '../core/model.js';
 import type { JsonValue } from '../core/json.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { parseFolderPath } from '../domain/folder-path.js';
-import { makeLocator, setLocator } from './locate.js';
+import { withLocate } from './locate.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
 function identityPos(item: DocItem): SourcePos {
   return { file: item.file, ...item.positions.topKey(IDENTITY_KEY[item.kind]) };
-}
-
-/**
- * Gives `target` the lines of `item` by path, looked up only when asked (a plan asks for the resources
- * that change). Not enumerable: the resource stays plain data to whatever walks or copies it.
- */
-function withLocate<T extends { locate?: Locate }>(target: T, item: DocItem): T {
-  const locate: Locate = (path) => {
-    const p = item.positions.get(path);
-    return p === undefined ? undefined : (p.key ?? p.value).line;
-  };
-  return Object.defineProperty(target, 'locate', { value: locate, enumerable: false });
 }
 
 export function buildDesired(items: readonly DocItem[]): DesiredState {
@@ -52,7 +40,6 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
   if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
   if (item.unknownRefs) wb.refPos = item.unknownRefs;
-  setLocator(wb, makeLocator(item.file, item.positions, item.text));
   return wb;
 }
 
@@ -74,7 +61,6 @@ function desiredReport(item: DocItem): DesiredReport {
   if (item.unknownRefs) report.refPos = item.unknownRefs;
   if (jq !== null && typeof jq === 'object' && !Array.isArray(jq))
     report.jsonQueryMapping = jq as { [k: string]: JsonValue };
-  setLocator(report, makeLocator(item.file, item.positions, item.text));
   return report;
 }
 

@@ -7,7 +7,6 @@
 // never loads the HTTP client.
 import { connect, type Connection, type ConnectOptions } from '../api/connect.js';
 import { runSemanticCheck, type SemanticRun } from '../api/semantic-run.js';
-import { locatorOf } from '../bundle/locate.js';
 import type { ClientLimits } from '../config/resolve.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState } from '../core/model.js';
@@ -41,7 +40,7 @@ export function startSemanticCheck(
   if (env.semanticCheck === false)
     return settled({ status: 'off', reason: `semanticCheck: false in wsc.yaml for ${env.name}` });
   const only = req.targets !== undefined && req.targets.length > 0 ? new Set(req.targets) : undefined;
-  const resources = bundleMembers(desired, { only, locatorOf });
+  const resources = bundleMembers(desired, { only });
   if (resources.length === 0) return settled({ status: 'none' });
   return runSemanticCheck(resources, conn, connOpts);
 }
