@@ -115,11 +115,9 @@ export default defineConfig(
       'max-lines': ['error', { max: 450 }],
       // No function over 100 lines (blank lines and comments included) but the
       // declarative tables: every command's declaration (cli.ts), the
-      // emulator's seeds and its default data model.
-      'wsc/max-lines-per-function': [
-        'error',
-        { max: 100, tables: ['buildCli', 'generateSeed', 'uiMadeSeed', 'defaultModel'] },
-      ],
+      // emulator's UI-made seed and its default data model (data written out,
+      // no steps; a generator such as generateSeed is split like any code).
+      'wsc/max-lines-per-function': ['error', { max: 100, tables: ['buildCli', 'uiMadeSeed', 'defaultModel'] }],
     },
   },
   {

@@ -15,11 +15,14 @@ import type {
 } from './command-options.js';
 import {
   CONCURRENCY,
+  EMULATOR_PORT,
   MAX_DELETES_FLOOR,
   MAX_LIST_BYTES,
   MAX_LIST_ITEMS,
   MAX_RETRIES,
   PAGE_SIZE,
+  PAGE_SIZE_MAX,
+  PREVIEW_PORT,
   sizeText,
 } from './defaults.js';
 import { parseBytes } from './env.js';
@@ -87,7 +90,7 @@ function connectionFlags(cmd: Command): Command {
     .option(
       '--page-size <n>',
       `items per list page asked for (env: WSC_PAGE_SIZE; default ${PAGE_SIZE}, less if the server refuses)`,
-      intArg(1, 10_000),
+      intArg(1, PAGE_SIZE_MAX),
     )
     .option(
       '--max-list-items <n>',
@@ -218,7 +221,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
 
   withHelp(program.command('emulator'), 'emulator')
     .description('run the local Workspace Content API server')
-    .option('--port <port>', 'port to listen on (0 = any free port)', intArg(0, 65535), 4010)
+    .option('--port <port>', 'port to listen on (0 = any free port)', intArg(0, 65535), EMULATOR_PORT)
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .option('--state <file>', 'persist state to this JSON file')
     .option('--seed <file>', 'seed state from this JSON file')
@@ -257,7 +260,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     )
     .option('--dir <dir>', 'bundle root directory', '.')
     .option('--env <name>', 'environment whose variables and data (read only) the charts use (env: WSC_ENV)')
-    .option('--port <port>', 'port of the page on 127.0.0.1 (0 = any free port)', intArg(0, 65535), 4180)
+    .option('--port <port>', 'port of the page on 127.0.0.1 (0 = any free port)', intArg(0, 65535), PREVIEW_PORT)
     .option('--out <dir>', 'write one SVG per dashboard and breakpoint into DIR instead of serving the page')
     .option(
       '--against <ref>',

@@ -7,6 +7,8 @@
 export const REQUEST_TIMEOUT_S = 30;
 /** Items per list page asked for (`--page-size`, `WSC_PAGE_SIZE`); the emulator's largest page. */
 export const PAGE_SIZE = 500;
+/** The largest page size `--page-size` and `WSC_PAGE_SIZE` take. */
+export const PAGE_SIZE_MAX = 10_000;
 /** Items of one list at most (`--max-list-items`, `WSC_MAX_LIST_ITEMS`). */
 export const MAX_LIST_ITEMS = 200_000;
 /**
@@ -30,6 +32,14 @@ export function defaultMaxDeletes(recorded: number): number {
 
 /** Seconds `wsc doctor` may take in all (`WSC_DOCTOR_TIMEOUT`). */
 export const DOCTOR_TIMEOUT_S = 45;
+
+/** Characters the plan's layout map is drawn for when stdout is no terminal and `COLUMNS` is unset. */
+export const MAP_WIDTH = 100;
+
+/** `wsc emulator --port`. */
+export const EMULATOR_PORT = 4010;
+/** `wsc preview --port` (the page, on 127.0.0.1). */
+export const PREVIEW_PORT = 4180;
 
 /** A byte count as the flags take it: `512M`, `2G`, `64K`, or the number. */
 export function sizeText(bytes: number): string {

@@ -5,9 +5,11 @@
 // (flags > environment variables > wsc.yaml > defaults).
 import {
   DOCTOR_TIMEOUT_S,
+  MAP_WIDTH,
   MAX_LIST_BYTES,
   MAX_LIST_ITEMS,
   PAGE_SIZE,
+  PAGE_SIZE_MAX,
   REQUEST_TIMEOUT_S,
   sizeText,
 } from './defaults.js';
@@ -79,7 +81,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     name: 'COLUMNS',
     description:
       "Width the plan's layout map is drawn for when stdout is not a terminal " +
-      "(a terminal's own width wins; default 100).",
+      `(a terminal's own width wins; default ${MAP_WIDTH}).`,
   },
   {
     name: 'GITHUB_STEP_SUMMARY',
@@ -194,10 +196,14 @@ const doctorTimeout = seconds('WSC_DOCTOR_TIMEOUT', 'doctor_timeout_invalid', {
 
 function pageSize(raw: string): number | ConfigError {
   const n = Number(raw);
-  if (/^\d+$/.test(raw.trim()) && n >= 1 && n <= 10_000) return n;
-  return new ConfigError('page_size_invalid', `WSC_PAGE_SIZE must be a whole number from 1 to 10000, got "${raw}".`, {
-    hint: `Unset it for the default (${PAGE_SIZE}), or set e.g. WSC_PAGE_SIZE=100.`,
-  });
+  if (/^\d+$/.test(raw.trim()) && n >= 1 && n <= PAGE_SIZE_MAX) return n;
+  return new ConfigError(
+    'page_size_invalid',
+    `WSC_PAGE_SIZE must be a whole number from 1 to ${PAGE_SIZE_MAX}, got "${raw}".`,
+    {
+      hint: `Unset it for the default (${PAGE_SIZE}), or set e.g. WSC_PAGE_SIZE=100.`,
+    },
+  );
 }
 
 function maxListItems(raw: string): number | ConfigError {

@@ -5,16 +5,18 @@
 // lines, rename the terminal window or write to the clipboard, and a
 // direction override could make a printed value read as something it is not.
 // Tabs and line breaks stay: the renderers lay out multi-line values
-// themselves. wsc's own colours are added by the renderers afterwards.
+// themselves. wsc's own colours are added by the renderers afterwards. Which
+// characters those are is the one rule of `domain/unsafe-chars.ts`.
+import { everyOf, SHOWN_ESCAPED } from './domain/unsafe-chars.js';
 
-// C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional
-// embeddings, overrides and isolates.
-const CLASS = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
-/** Whether there is any (no `g` flag: `test` keeps no state). */
-const ANY = new RegExp(CLASS);
-const EVERY = new RegExp(CLASS, 'g');
+/** `text` with every character of `cls` (a class without the `g` flag) written as `\uXXXX`. */
+export function escapedAll(text: string, cls: RegExp): string {
+  return cls.test(text)
+    ? text.replace(everyOf(cls), (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : text;
+}
 
 /** `text` with every unsafe character written as `\uXXXX`. */
 export function visible(text: string): string {
-  return ANY.test(text) ? text.replace(EVERY, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  return escapedAll(text, SHOWN_ESCAPED);
 }

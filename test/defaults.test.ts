@@ -2,8 +2,20 @@
 // flags take it, and reads back as the same number.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { MAX_LIST_BYTES, sizeText } from '../src/defaults.js';
-import { parseBytes } from '../src/env.js';
+import { buildCli } from '../src/cli.js';
+import {
+  CONCURRENCY,
+  EMULATOR_PORT,
+  MAP_WIDTH,
+  MAX_LIST_BYTES,
+  MAX_RETRIES,
+  PAGE_SIZE,
+  PREVIEW_PORT,
+  REQUEST_TIMEOUT_S,
+  sizeText,
+} from '../src/defaults.js';
+import * as defaults from '../src/defaults.js';
+import { ENV_VARS, parseBytes } from '../src/env.js';
 import { runs } from './helpers/property.js';
 
 describe('sizeText', () => {
@@ -17,5 +29,40 @@ describe('sizeText', () => {
       fc.property(fc.integer({ min: 1, max: 2 ** 40 }), (n) => parseBytes(sizeText(n)) === n),
       { numRuns: runs(200) },
     );
+  });
+});
+
+describe('every default a user can change is in defaults.ts', () => {
+  const cli = buildCli();
+  const flag = (command: string, long: string) =>
+    (command === '' ? cli : cli.commands.find((c) => c.name() === command)!).options.find((o) => o.long === long)!;
+
+  test("the flags' defaults are defaults.ts's", () => {
+    expect(flag('emulator', '--port').defaultValue).toBe(EMULATOR_PORT);
+    expect(flag('preview', '--port').defaultValue).toBe(PREVIEW_PORT);
+    expect(flag('plan', '--concurrency').defaultValue).toBe(CONCURRENCY);
+    expect(flag('plan', '--max-retries').defaultValue).toBe(MAX_RETRIES);
+    expect(flag('plan', '--page-size').description).toContain(`default ${PAGE_SIZE}`);
+  });
+
+  test("the variables' table states defaults.ts's values", () => {
+    const text = (name: string) => ENV_VARS.find((v) => v.name === name)!.description;
+    expect(text('COLUMNS')).toContain(`default ${MAP_WIDTH})`);
+    expect(text('WSC_REQUEST_TIMEOUT')).toContain(`default ${REQUEST_TIMEOUT_S})`);
+    expect(text('WSC_PAGE_SIZE')).toContain(`default ${PAGE_SIZE})`);
+  });
+
+  test("every flag's numeric default is a value defaults.ts exports", () => {
+    const known = new Set(Object.values(defaults).filter((v) => typeof v === 'number'));
+    const numeric = [cli, ...cli.commands].flatMap((c) =>
+      c.options.filter((o) => typeof o.defaultValue === 'number').map((o) => `${c.name()} ${o.long}`),
+    );
+    expect(numeric.length).toBeGreaterThanOrEqual(4);
+    const stray = [cli, ...cli.commands].flatMap((c) =>
+      c.options
+        .filter((o) => typeof o.defaultValue === 'number' && !known.has(o.defaultValue))
+        .map((o) => `${c.name()} ${o.long}`),
+    );
+    expect(stray).toEqual([]);
   });
 });

@@ -55,7 +55,7 @@ beforeAll(() => {
       name: 'fixture',
       type: 'module',
       private: true,
-      dependencies: { zod: '*', chalk: '*', 'p-limit': '*' },
+      dependencies: { zod: '*', chalk: '*', 'p-limit': '*', ora: '*' },
       devDependencies: { vitest: '*' },
     }),
   );
@@ -96,8 +96,8 @@ beforeAll(() => {
   write('src/commands/offline.ts', "export const offline = 'offline';\n");
   write(
     'src/main.ts',
-    "import chalk from 'chalk';\nimport { emulator } from './emulator/index.js';\n" +
-      "import { validate } from './commands/validate.js';\nexport const main = () => [chalk, emulator, validate];\n",
+    "import chalk from 'chalk';\nimport ora from 'ora';\nimport { emulator } from './emulator/index.js';\n" +
+      "import { validate } from './commands/validate.js';\nexport const main = () => [chalk, ora, emulator, validate];\n",
   );
 }, 30_000);
 
@@ -122,7 +122,9 @@ describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
       ['src/config/types.ts', "import { files } from '../bundle/files.js';\nexport type Cfg = typeof files;\n"],
       ['src/bundle/files.ts', "import type { Cfg } from '../config/types.js';\nexport const files: Cfg[] = [];\n"],
       ['src/api/test-only.ts', "import { expect } from 'vitest';\nexport const e = expect;\n"],
-      ['src/api/undeclared.ts', "import ora from 'ora';\nexport const o = ora;\n"],
+      ['src/api/undeclared.ts', "import { diffLines } from 'diff';\nexport const o = diffLines;\n"],
+      ['src/render/spinner.ts', "import ora from 'ora';\nexport const o = ora;\n"],
+      ['src/render/writes.ts', "import { writeFileSync } from 'node:fs';\nexport const w = writeFileSync;\n"],
       ['src/api/typo.ts', "import { x } from './no-such-file.js';\nexport const y = x;\n"],
       // Folders in a cycle through files that form none.
       ['src/doctor/check.ts', "import { Slug } from '../domain/wire.js';\nexport const check = Slug;\n"],
@@ -153,10 +155,12 @@ describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
         'no-circular: src/bundle/files.ts → src/config/types.ts',
         'no-circular: src/core/cycle-a.ts → src/core/cycle-b.ts',
         'no-dev-dependencies-in-src: src/api/test-only.ts → vitest',
-        'no-undeclared-packages: src/api/undeclared.ts → ora',
+        'no-undeclared-packages: src/api/undeclared.ts → diff',
         'no-unresolvable: src/api/typo.ts → ./no-such-file.js',
         'preview-offline: src/preview/serve.ts → src/api/client.ts',
+        'render-does-no-io: src/render/spinner.ts → ora',
         'render-does-no-io: src/render/uses-api.ts → src/api/client.ts',
+        'render-no-io-modules: src/render/writes.ts → fs',
         'shared-files-are-leaves: src/env.ts → src/core/plan.ts',
         'yaml-below-config-and-bundle: src/yaml/read.ts → src/config/types.ts',
       ]);

@@ -25,6 +25,7 @@ import {
 } from '../domain/data-model.js';
 import { ApiError } from '../errors.js';
 import { isLoopbackHost } from '../domain/loopback.js';
+import { NOT_IN_HEADER } from '../domain/unsafe-chars.js';
 import { addSecret } from '../redact.js';
 import { ApiClient, type ApiClientOptions } from './client.js';
 
@@ -72,8 +73,7 @@ export function refusedRestUrl(raw: string): string | undefined {
 /** Why a minted token may not be sent, or undefined when it may. */
 function refusedToken(token: string, platform: ApiClient): string | undefined {
   // CR, LF and other controls would end the header (or let the token write one of its own).
-  // eslint-disable-next-line no-control-regex -- exactly the characters a header cannot carry
-  if (/[\u0000-\u001f\u007f]/.test(token) || /[^\u0020-\u00ff]/.test(token))
+  if (NOT_IN_HEADER.test(token))
     return 'the minted token holds characters an HTTP header cannot carry (a line break or a control character)';
   if (platform.holdsToken(token))
     return 'the platform answered with the token wsc signs in with, not a deployment token';

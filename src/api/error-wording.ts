@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { ApiError, NetworkError, type ApiCode } from '../errors.js';
 import { readErrorBody, shownServerText } from './error-body.js';
+import { BINARY_CONTROL } from '../domain/unsafe-chars.js';
 
 /** What the wording needs to know about the client. */
 export interface Wording {
@@ -209,8 +210,8 @@ export function statusFailure(
       json = JSON.parse(text);
     } catch {
       // not JSON: a short plain-text body is still the best message there is
-      // eslint-disable-next-line no-control-regex -- binary garbage is not a message
-      if (text.length <= 200 && !/[\u0000-\u0008]/.test(text)) serverMessage = shownServerText(text.trim(), w.redact);
+      // binary garbage is not a message
+      if (text.length <= 200 && !BINARY_CONTROL.test(text)) serverMessage = shownServerText(text.trim(), w.redact);
     }
     if (json !== undefined) {
       jsonBody = true;

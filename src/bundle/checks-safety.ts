@@ -6,18 +6,15 @@ import type { DocItem } from './checks.js';
 import { posOf } from './checks.js';
 import { isObject } from '../yaml/issues.js';
 import { scanRefs, type FoundRef } from './refs.js';
-import { visible } from '../visible.js';
+import { escapedAll, visible } from '../visible.js';
+import { INVISIBLE } from '../domain/unsafe-chars.js';
 import { MAX_SLUG_LENGTH, slugProblem } from '../domain/slug.js';
 import { folderLookalikes } from './checks-folders-alike.js';
 
-/** Invisible in a terminal and in a diff: zero-width spaces and joiners, word joiner, BOM, direction marks. */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const LOOKALIKE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
 
 function shown(slug: string): string {
-  return visible(
-    slug.replace(new RegExp(INVISIBLE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  );
+  return visible(escapedAll(slug, INVISIBLE));
 }
 
 function slugDiagnostics(item: DocItem): Diagnostic[] {

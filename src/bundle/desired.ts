@@ -7,30 +7,13 @@ import type { JsonValue } from '../core/json.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { parseFolderPath } from '../domain/folder-path.js';
-import { makeLocator, setLocator } from './locate.js';
-import type { PositionIndex } from '../yaml/positions.js';
+import { withLazyLocate, withLocate, type DocReader } from './locate.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
 function identityPos(item: DocItem): SourcePos {
   return { file: item.file, ...item.positions.topKey(IDENTITY_KEY[item.kind]) };
 }
-
-/**
- * Gives `target` the lines of `item` by path, looked up only when asked (a plan asks for the resources
- * that change). Not enumerable: the resource stays plain data to whatever walks or copies it.
- */
-function withLocate<T extends { locate?: Locate }>(target: T, item: DocItem): T {
-  if (item.index !== undefined) sources.set(target, { file: item.file, index: item.index });
-  return Object.defineProperty(target, 'locate', { value: locateIn(item.positions), enumerable: false });
-}
-
-const locateIn =
-  (positions: PositionIndex): Locate =>
-  (path) => {
-    const p = positions.get(path);
-    return p === undefined ? undefined : (p.key ?? p.value).line;
-  };
 
 /** Where in the bundle a desired resource was written: its file and which document of it. */
 export interface DocSource {
@@ -45,30 +28,18 @@ export function sourceOf(resource: object): DocSource | undefined {
   return sources.get(resource);
 }
 
-/** A document's positions and its file's text, read again when first asked for (undefined: no longer there). */
-export type DocReader = () => { positions: PositionIndex; text: string } | undefined;
+/** withLocate, and the resource's document noted for sourceOf. */
+function located<T extends { locate?: Locate }>(target: T, item: DocItem): T {
+  if (item.index !== undefined) sources.set(target, { file: item.file, index: item.index });
+  return withLocate(target, item);
+}
 
 /**
- * Gives a resource that crossed from another thread (as plain data) its `locate` and its semantic locator
- * again, both reading the document's positions only when asked.
+ * Gives a resource that crossed from another thread (as plain data) its locator again, reading the
+ * document's positions only when asked.
  */
-export function relocate(
-  target: { locate?: Locate; pos: SourcePos },
-  file: string,
-  read: DocReader,
-  withLocator: boolean,
-): void {
-  const locate: Locate = (path) => {
-    const doc = read();
-    return doc === undefined ? undefined : locateIn(doc.positions)(path);
-  };
-  Object.defineProperty(target, 'locate', { value: locate, enumerable: false });
-  // As buildDesired: workbooks and reports name members, user attributes none.
-  if (!withLocator) return;
-  setLocator(target, (path, opts) => {
-    const doc = read();
-    return doc === undefined ? target.pos : makeLocator(file, doc.positions, doc.text)(path, opts);
-  });
+export function relocate(target: { locate?: Locate; pos: SourcePos }, file: string, read: DocReader): void {
+  withLazyLocate(target, file, read);
 }
 
 export function buildDesired(items: readonly DocItem[]): DesiredState {
@@ -92,11 +63,10 @@ function desiredWorkbook(item: DocItem): DesiredWorkbook {
   if (Object.hasOwn(v, 'meta')) fields.meta = v['meta'] as { [k: string]: JsonValue };
   const publish = v['publish'] === true;
   const wb: DesiredWorkbook = { address: `workbook/${slug}`, slug, fields, publish, pos: identityPos(item) };
-  withLocate(wb, item);
+  located(wb, item);
   if (Object.hasOwn(v, 'adopt')) wb.adopt = v['adopt'] as { deploymentId: number; id: number };
   if (Object.hasOwn(v, 'folder')) wb.folder = parseFolderPath(v['folder'] as string);
   if (item.unknownRefs) wb.refPos = item.unknownRefs;
-  setLocator(wb, makeLocator(item.file, item.positions, item.text));
   return wb;
 }
 
@@ -111,14 +81,13 @@ function desiredReport(item: DocItem): DesiredReport {
   }
   const jq = v['jsonQuery'];
   const report: DesiredReport = { address: `report/${publicId}`, publicId, fields, pos: identityPos(item) };
-  withLocate(report, item);
+  located(report, item);
   if (Object.hasOwn(v, 'source')) report.source = v['source'] as ReportSource;
   if (Object.hasOwn(v, 'folder')) report.folder = parseFolderPath(v['folder'] as string);
   if (Object.hasOwn(v, 'adopt')) report.adopt = v['adopt'] as NonNullable<DesiredReport['adopt']>;
   if (item.unknownRefs) report.refPos = item.unknownRefs;
   if (jq !== null && typeof jq === 'object' && !Array.isArray(jq))
     report.jsonQueryMapping = jq as { [k: string]: JsonValue };
-  setLocator(report, makeLocator(item.file, item.positions, item.text));
   return report;
 }
 
@@ -129,7 +98,7 @@ function desiredUserAttribute(item: DocItem): DesiredUserAttribute {
   for (const f of ['displayName', 'description', 'defaultValue'] as const)
     if (Object.hasOwn(v, f)) fields[f] = v[f] as string;
   const attr: DesiredUserAttribute = { address: `user-attribute/${name}`, name, fields, pos: identityPos(item) };
-  withLocate(attr, item);
+  located(attr, item);
   if (Object.hasOwn(v, 'id')) attr.id = v['id'] as number;
   if (Object.hasOwn(v, 'type')) attr.type = v['type'] as DesiredUserAttribute['type'];
   return attr;

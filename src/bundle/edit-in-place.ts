@@ -12,15 +12,12 @@ import type { Document, Node as YamlNode, Pair, Scalar, YAMLMap, YAMLSeq } from 
 import type { DocEdit, DocPath } from '../core/export/merge.js';
 import type { JsonValue } from '../core/json.js';
 import { toYaml } from './write.js';
+import { lineStartAt } from '../yaml/positions.js';
 
 type Yaml = typeof import('yaml');
 const yaml = (): Yaml => createRequire(import.meta.url)('yaml') as Yaml;
 
 class CannotSplice extends Error {}
-
-function lineStart(text: string, at: number): number {
-  return text.lastIndexOf('\n', at - 1) + 1;
-}
 
 function lineEnd(text: string, at: number): number {
   const n = text.indexOf('\n', at);
@@ -28,7 +25,7 @@ function lineEnd(text: string, at: number): number {
 }
 
 function column(text: string, at: number): number {
-  return at - lineStart(text, at);
+  return at - lineStartAt(text, at);
 }
 
 function indentLines(block: string, indent: number): string {
@@ -157,7 +154,7 @@ function spliceOf(text: string, doc: Document, e: DocEdit): Splice {
       return { start: keyStart, end: valueEnd, text: '' };
     }
     if (map.items.length === 1) throw new CannotSplice('the last key of a block mapping');
-    const start = lineStart(text, f.pair.key.range[0]);
+    const start = lineStartAt(text, f.pair.key.range[0]);
     // A key that shares its line with a `- ` (the first of a sequence item's mapping) cannot lose its line.
     if (text.slice(start, f.pair.key.range[0]).trim() !== '') throw new CannotSplice('a key after `- `');
     return { start, end: lineEnd(text, Math.max(f.pair.value.range[1] - 1, f.pair.key.range[1])), text: '' };
@@ -209,7 +206,7 @@ function arrange(
     };
   }
   const col = column(text, seq.range[0]);
-  const starts = seq.items.map((n) => lineStart(text, (n as YamlNode).range![0]));
+  const starts = seq.items.map((n) => lineStartAt(text, (n as YamlNode).range![0]));
   if (starts.some((s) => text.slice(s, s + col + 1) !== `${' '.repeat(col)}-`)) {
     throw new CannotSplice('a sequence item not on its own `-` line');
   }

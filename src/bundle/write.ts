@@ -4,6 +4,7 @@
 // written here reads back (yaml parse) as exactly the same data.
 import { Document, isPair, isScalar, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { JsonValue } from '../core/json.js';
+import { everyOf, NEEDS_DOUBLE_QUOTES, RAW_IN_DOUBLE_QUOTES } from '../domain/unsafe-chars.js';
 
 export type SchemaKind = 'workbook' | 'report' | 'user-attribute' | 'wsc';
 
@@ -16,14 +17,6 @@ export function schemaLine(kind: SchemaKind, relFile: string): string {
   const up = depth === 0 ? './' : '../'.repeat(depth);
   return `# yaml-language-server: $schema=${up}${SCHEMA_DIR}/${kind}.schema.json`;
 }
-
-/**
- * Characters a plain or block scalar may lose or change on reading back (a
- * BOM is dropped, line separators fold, controls are not printable): strings
- * holding one are written double-quoted, where they are escaped.
- */
-// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
-const NEEDS_QUOTES = /[\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]/;
 
 /**
  * A line of only spaces or tabs: the yaml library writes it in a block scalar
@@ -65,7 +58,7 @@ export function toYaml(value: JsonValue, opts: { flow?: boolean } = {}): string 
   const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.2' });
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && (NEEDS_QUOTES.test(node.value) || BLANK_LINE.test(node.value))) {
+      if (typeof node.value === 'string' && (NEEDS_DOUBLE_QUOTES.test(node.value) || BLANK_LINE.test(node.value))) {
         node.type = 'QUOTE_DOUBLE';
       }
     },
@@ -75,10 +68,10 @@ export function toYaml(value: JsonValue, opts: { flow?: boolean } = {}): string 
   });
   // The yaml library leaves DEL and C1 controls raw inside double quotes, and the
   // loader refuses raw controls: escape them (they only occur in the
-  // double-quoted scalars NEEDS_QUOTES chose, where `\xHH` is an escape).
+  // double-quoted scalars NEEDS_DOUBLE_QUOTES chose, where `\xHH` is an escape).
   return doc
     .toString({ lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true })
-    .replace(/[\u007F-\u0084\u0086-\u009F]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+    .replace(everyOf(RAW_IN_DOUBLE_QUOTES), (ch) => `\\x${ch.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** One bundle file: the schema line, then the document. */

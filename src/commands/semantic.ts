@@ -7,7 +7,6 @@
 // never loads the HTTP client.
 import { connect, type Connection, type ConnectOptions } from '../api/connect.js';
 import { runSemanticCheck, type ModelRead, type SemanticRun } from '../api/semantic-run.js';
-import { locatorOf } from '../bundle/locate.js';
 import type { ClientLimits } from '../config/resolve.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState } from '../core/model.js';
@@ -44,7 +43,7 @@ export function startSemanticCheck(
   model?: ModelRead,
 ): SemanticRun {
   const only = req.targets !== undefined && req.targets.length > 0 ? new Set(req.targets) : undefined;
-  const resources = semanticWanted(env, req) ? bundleMembers(desired, { only, locatorOf }) : [];
+  const resources = semanticWanted(env, req) ? bundleMembers(desired, { only }) : [];
   if (resources.length === 0) model?.drop();
   if (req.skip === true) return settled({ status: 'off', reason: '--skip-semantic-check' });
   if (env.semanticCheck === false)

@@ -7,6 +7,7 @@ import type { Settings } from '../env.js';
 import { BundleError, ConfigError } from '../errors.js';
 import { requireBundleDir } from '../bundle-dir.js';
 import { closest, listSome } from '../domain/suggest.js';
+import { NOT_IN_HEADER } from '../domain/unsafe-chars.js';
 import { normalizeBaseUrl } from './base-url.js';
 import type { EnvironmentConfig } from './schema.js';
 import type { AuthScheme, ResolvedEnvironment } from './types.js';
@@ -292,13 +293,11 @@ export function tokenProblem(token: string): string | undefined {
     const what = /[\r\n]/.test(at === 'ends' ? token.slice(-1) : token[0]!) ? 'a line break' : 'white space';
     return `${at} with ${what}`;
   }
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x7f && c <= 0xff) continue;
-    const what = c > 0xff ? 'a character outside Latin-1' : 'a control character';
-    return `holds ${what} (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i + 1}`;
-  }
-  return undefined;
+  const bad = NOT_IN_HEADER.exec(token);
+  if (bad === null) return undefined;
+  const c = bad[0].charCodeAt(0);
+  const what = c > 0xff ? 'a character outside Latin-1' : 'a control character';
+  return `holds ${what} (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${bad.index + 1}`;
 }
 
 /**

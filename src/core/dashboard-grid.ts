@@ -6,7 +6,7 @@
 // the dashboard states in full for that breakpoint is kept as written, its
 // overlaps and widgets outside the grid flagged. Pure: used by the plan's map, the SVGs and the preview.
 import { isObj, type JsonValue } from './json.js';
-import { usableWidgetId } from './widget-identity.js';
+import { widgetLabel } from './widget-identity.js';
 import { boxOf } from './plan/dashboard-diff.js';
 import type { GridBox } from './diff-model.js';
 import { BREAKPOINTS, DEFAULT_COLS, type Breakpoint } from '../domain/grid.js';
@@ -91,7 +91,7 @@ export function gridAt(draft: JsonValue | undefined, bp: Breakpoint): Grid {
       box = { ...box, w: width, x: Math.max(0, Math.min(box.x, cols - width)) };
     }
     const outOfGrid = box.x < 0 || box.y < 0 || box.w < 1 || box.h < 1 || box.x + box.w > cols;
-    const id = usableWidgetId(w) ?? `#${i}`;
+    const id = widgetLabel(w, i);
     const type = typeof w['type'] === 'string' ? w['type'] : '?';
     widgets.push({ id, type, box, from, outOfGrid, overlaps: [], widget: w });
   }

@@ -12,13 +12,14 @@ export interface GridBox {
 
 /**
  * What every widget change says of its widget: its title (the title of the report it charts, a TEXT
- * widget's heading, a FILTER's label) and the line of the widget (of the member, for a member
+ * widget's heading, a FILTER's label) and the line and column of the widget (of the member, for a member
  * change) in the workbook's file; a removed widget has no line.
  */
 interface WidgetNamed {
   widget: string;
   title?: string;
   line?: number;
+  col?: number;
 }
 
 export type WidgetChange = WidgetNamed &
@@ -35,8 +36,9 @@ export interface MemberChange {
   path: string;
   before?: JsonValue;
   after?: JsonValue;
-  /** Its line in the workbook's file. */
+  /** Its line and column in the workbook's file. */
   line?: number;
+  col?: number;
 }
 
 export interface DashboardDiff {

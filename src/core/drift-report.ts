@@ -43,7 +43,7 @@ function againstBundle(p: Part, outside: readonly DriftEntry[]): Part | undefine
 }
 
 function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftEntry[] {
-  const where = rc.pos ? { file: rc.pos.file, line: rc.pos.line } : {};
+  const where = rc.pos ? { file: rc.pos.file, line: rc.pos.line, col: rc.pos.col } : {};
   const apply = rc.actions.includes('blocked') ? 'blocked' : 'revert';
   if (rc.actions.includes('create')) {
     return [{ address: rc.address, field: WHOLE_RESOURCE, changed: 'unknown', apply, ...where }];
@@ -71,7 +71,10 @@ function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftE
       const p = change.path === PUBLISHED ? againstBundle(part, outside) : part;
       if (p === undefined || seen.has(p.field)) continue;
       seen.add(p.field);
-      const line = change.line !== undefined ? { line: change.line } : {};
+      const line =
+        change.line !== undefined
+          ? { line: change.line, ...(change.col !== undefined ? { col: change.col } : {}) }
+          : {};
       // A field only a create can set: no apply changes it; a publish of a draft part kept as edited outside wsc
       // publishes the kept part, not the bundle's.
       const does = change.createOnly === true ? 'blocked' : p === part ? apply : 'keep';

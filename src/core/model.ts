@@ -53,20 +53,9 @@ export interface DesiredWorkbook {
   pos: SourcePos;
   /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
   refPos?: ReadonlyMap<string, SourcePos>;
-  /** The line of a value in the file, by path (absent in plans made from data that has no file). */
+  /** Where a value is in the file, by path (absent in plans made from data that has no file). */
   locate?: Locate;
 }
-
-/**
- * Finds a value of a bundle document by its path, lazily (positions are
- * read only when asked); `text` finds a name's n-th appearance inside a
- * string value (a query written as text). Kept beside the desired state,
- * not in it (bundle/locate.ts), so that the state stays plain data.
- */
-export type Locator = (
-  path: readonly (string | number)[],
-  opts: { atKey?: boolean; text?: { name: string; occurrence: number } },
-) => SourcePos;
 
 export interface DesiredReport {
   address: string; // `report/<publicId as written in the bundle>`
@@ -89,7 +78,7 @@ export interface DesiredReport {
   pos: SourcePos;
   /** Where the file refers to something not in the bundle, by reference key: the place an error points at. */
   refPos?: ReadonlyMap<string, SourcePos>;
-  /** The line of a value in the file, by path (absent in plans made from data that has no file). */
+  /** Where a value is in the file, by path (absent in plans made from data that has no file). */
   locate?: Locate;
   /** `jsonQuery` as the file writes it when that is a mapping (`fields.jsonQuery` holds its JSON text). */
   jsonQueryMapping?: { [k: string]: JsonValue };
@@ -107,8 +96,26 @@ export interface DesiredUserAttribute {
   locate?: Locate;
 }
 
-/** The line of the value at `path` in a bundle file (its key's line), or undefined when it is not written there. */
-export type Locate = (path: readonly (string | number)[]) => number | undefined;
+/** How a problem is reported by `Locate`: at the key or the value; at a name inside a string value. */
+export interface ReportAt {
+  atKey?: boolean;
+  /** A name's n-th appearance in the file from the value's start (a query written as text). */
+  text?: { name: string; occurrence: number };
+}
+
+/**
+ * The one locator of a value of a bundle document by its path, as
+ * file:line:col, made by bundle/locate.ts (positions are read only when
+ * asked) and kept on the resource as a property no walk or copy sees, so
+ * that the state stays plain data. The plan asks where a changed value is
+ * written; the semantic check where to report a member.
+ */
+export interface Locate {
+  /** Where the file writes the value at `path` (its key; an item its own place), or undefined when it does not. */
+  (path: readonly (string | number)[]): SourcePos | undefined;
+  /** Where to report `path`: written, else its nearest written ancestor's key, else the document's start. */
+  (path: readonly (string | number)[], report: ReportAt): SourcePos;
+}
 
 export interface DesiredState {
   workbooks: DesiredWorkbook[];

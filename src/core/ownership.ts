@@ -203,6 +203,14 @@ export function withRecord(body: Record<string, unknown>, spec: RecordSpec): Rec
 export type RecordState =
   { state: 'record'; record: OwnershipRecord } | { state: 'missing' } | { state: 'malformed'; why: string };
 
+/** The bundle a live resource's record names, whether the record is well-formed or only claims it. */
+export function claimedBundle(obj: unknown): string | undefined {
+  const meta = isObj(obj) ? obj['meta'] : undefined;
+  const r = isObj(meta) ? meta[RECORD_KEY] : undefined;
+  const bundle = isObj(r) ? r['bundle'] : undefined;
+  return typeof bundle === 'string' ? bundle : undefined;
+}
+
 /** Reads the record a live resource carries: well-formed and matching its own hash, or why not. */
 export function readRecord(obj: unknown): RecordState {
   const meta = isObj(obj) ? obj['meta'] : undefined;

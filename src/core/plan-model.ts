@@ -32,8 +32,9 @@ export interface FieldChange {
    * apply refuse a plan holding one.
    */
   createOnly?: true;
-  /** The line of the field in the resource's file (`ResourceChange.pos.file`). */
+  /** The line and column of the field in the resource's file (`ResourceChange.pos.file`). */
   line?: number;
+  col?: number;
   /** A dashboard draft's change by widget and member (absent when its widgets cannot be matched by id). */
   dashboard?: DashboardDiff;
   /**
@@ -187,9 +188,10 @@ export interface DriftEntry {
   changed: 'outside' | 'both' | 'bundle' | 'unknown';
   /** What this apply does with it: `keep` the live value, `revert` it to the bundle's, or leave it `blocked`. */
   apply: 'keep' | 'revert' | 'blocked';
-  /** The resource's file and the line of the field (or part) in it. */
+  /** The resource's file and the line and column of the field (or part) in it. */
   file?: string;
   line?: number;
+  col?: number;
 }
 
 export interface Blocked {

@@ -115,6 +115,7 @@ const Change = z.object({
       before: Json.optional(),
       after: Json.optional(),
       line: z.int().min(1).optional(),
+      col: z.int().min(1).optional(),
       dashboard: z.looseObject({}).optional(),
       shown: z.object({ before: Json.optional(), after: Json.optional() }).optional(),
     }),

@@ -24,6 +24,11 @@ export function usableWidgetId(w: unknown): string | undefined {
   return typeof id === 'string' && /\S/.test(id) ? id : undefined;
 }
 
+/** A widget as messages and pictures name it: its usable id, else `#n`, its place in the draft counted from 1. */
+export function widgetLabel(w: unknown, index: number): string {
+  return usableWidgetId(w) ?? `#${index + 1}`;
+}
+
 /** Whether a list is widgets that can be told apart by id (see the rule above). */
 export function isWidgetList(list: unknown): list is Obj[] {
   return Array.isArray(list) && byIdOf(list) !== undefined;

@@ -4,7 +4,6 @@
 // the bundle's member uses it checked. Minting the token is the one request
 // doctor makes that is not a GET: the check needs it, and it changes no content.
 import { readDataModel, validateDataModel } from '../api/data-model.js';
-import { locatorOf } from '../bundle/locate.js';
 import { bundleMembers, checkMembers } from '../core/semantic/check.js';
 import { indexModel } from '../core/semantic/model-index.js';
 import type { DataModelValidation } from '../domain/data-model.js';
@@ -45,7 +44,7 @@ export const dataModel: DoctorCheck = {
     const readable = `readable (${index.cubes.size} cubes and views at ${read.restUrl})${off}`;
     if (!('desired' in ctx.bundle))
       return { ok: model.ok, detail: `${model.text}; ${readable}; the bundle was not loaded` };
-    const { result, pending } = checkMembers(bundleMembers(ctx.bundle.desired, { locatorOf }), index);
+    const { result, pending } = checkMembers(bundleMembers(ctx.bundle.desired), index);
     const unknown = result.issues.length;
     const unlisted = pending.reduce((n, p) => n + p.uses.length, 0);
     const members =

@@ -67,32 +67,49 @@ export function generateSeed(opts: GenerateSeedOptions): SeedState {
   const seed = defaultSeed();
   if (!seed.deployments.some((d) => d.id === dep))
     seed.deployments.push({ id: dep, accountId: 1, name: `Deployment ${dep}` });
-  const base = Date.parse('2026-01-01T00:00:00.000Z');
-  const at = (i: number) => new Date(base + i * 60_000).toISOString();
+  seed.folders = generateFolders(opts.folders ?? 0, dep);
+  seed.workbooks = generateWorkbooks(opts.workbooks, dep, seed.folders);
+  seed.reports = generateReports(opts, dep, seed.workbooks, rng);
+  if (opts.withDashboards) addDashboards(seed.workbooks, seed.reports, dep, rng);
+  return seed;
+}
 
+const BASE_TIME = Date.parse('2026-01-01T00:00:00.000Z');
+/** The i-th item's creation time: a minute apart. */
+const at = (i: number) => new Date(BASE_TIME + i * 60_000).toISOString();
+
+function generateFolders(n: number, dep: number): SeedFolder[] {
   const folders: SeedFolder[] = [];
-  for (let i = 0; i < (opts.folders ?? 0); i++) {
+  for (let i = 0; i < n; i++) {
     const id = 10 + i;
     // Every third folder nests in an earlier one (depth stays small).
     const parentId = i > 0 && i % 3 === 0 ? (folders[Math.floor(i / 3) - 1]?.id ?? null) : null;
     folders.push({ id, deploymentId: dep, name: `Folder ${i + 1}`, parentId, userId: 1 });
   }
-  const pickFolder = (i: number) => (folders.length > 0 && i % 2 === 1 ? folders[i % folders.length]!.id : null);
+  return folders;
+}
 
-  const workbooks: SeedWorkbook[] = [];
-  for (let i = 0; i < opts.workbooks; i++) {
-    workbooks.push({
-      id: 100 + i,
-      deploymentId: dep,
-      name: `Workbook ${i + 1}`,
-      slug: `workbook-${i + 1}`,
-      folderId: pickFolder(i),
-      meta: {},
-      createdAt: at(i),
-      updatedAt: at(i),
-      userId: 1,
-    });
-  }
+function generateWorkbooks(n: number, dep: number, folders: readonly SeedFolder[]): SeedWorkbook[] {
+  const pickFolder = (i: number) => (folders.length > 0 && i % 2 === 1 ? folders[i % folders.length]!.id : null);
+  return Array.from({ length: n }, (_, i) => ({
+    id: 100 + i,
+    deploymentId: dep,
+    name: `Workbook ${i + 1}`,
+    slug: `workbook-${i + 1}`,
+    folderId: pickFolder(i),
+    meta: {},
+    createdAt: at(i),
+    updatedAt: at(i),
+    userId: 1,
+  }));
+}
+
+function generateReports(
+  opts: GenerateSeedOptions,
+  dep: number,
+  workbooks: readonly SeedWorkbook[],
+  rng: ReturnType<typeof createRng>,
+): SeedReport[] {
   const reports: SeedReport[] = [];
   const used = new Set<string>();
   const total = opts.reports + (opts.legacyReports ?? 0);
@@ -123,45 +140,44 @@ export function generateSeed(opts: GenerateSeedOptions): SeedState {
       userId: 1,
     });
   }
-  if (opts.withDashboards) {
-    const byWb = new Map<number, SeedReport[]>();
-    for (const r of reports) if (r.workbookId != null) byWb.set(r.workbookId, [...(byWb.get(r.workbookId) ?? []), r]);
-    for (const [i, wb] of workbooks.entries()) {
-      const widgets = (byWb.get(wb.id) ?? []).slice(0, 12).map((r, j) => ({
-        id: `chart-${r.id}`,
-        type: 'CHART',
-        position: { x: (j % 2) * 6, y: Math.floor(j / 2) * 4, w: 6, h: 4 },
-        config: { reportId: r.id },
-      }));
-      const draft = { kind: 'CLASSIC', title: wb.name, widgets };
-      wb.meta = { dashboardDraft: draft };
-      if (i % 2 === 0) {
-        wb.dashboardPublished = structuredClone(draft);
-        wb.publishedDashboard = {
-          id: i + 1,
-          publicId: randomBase62(rng, 12),
-          deploymentId: dep,
-          workbookId: wb.id,
-          status: 'published',
-          allowEmbed: false,
-          config: structuredClone(draft),
-          versionNumber: 1,
-          versionId: i + 1,
-          reportSnapshots: widgets.map((w, j) => ({
-            id: i * 100 + j + 1,
-            reportId: w.config.reportId,
-            versionNumber: 1,
-          })),
-          title: null,
-          description: null,
-        };
-      }
-    }
+  return reports;
+}
+
+/** Each workbook a draft with a chart per report in it (12 at most); every other one published. */
+function addDashboards(
+  workbooks: readonly SeedWorkbook[],
+  reports: readonly SeedReport[],
+  dep: number,
+  rng: ReturnType<typeof createRng>,
+): void {
+  const byWb = new Map<number, SeedReport[]>();
+  for (const r of reports) if (r.workbookId != null) byWb.set(r.workbookId, [...(byWb.get(r.workbookId) ?? []), r]);
+  for (const [i, wb] of workbooks.entries()) {
+    const widgets = (byWb.get(wb.id) ?? []).slice(0, 12).map((r, j) => ({
+      id: `chart-${r.id}`,
+      type: 'CHART',
+      position: { x: (j % 2) * 6, y: Math.floor(j / 2) * 4, w: 6, h: 4 },
+      config: { reportId: r.id },
+    }));
+    const draft = { kind: 'CLASSIC', title: wb.name, widgets };
+    wb.meta = { dashboardDraft: draft };
+    if (i % 2 !== 0) continue;
+    wb.dashboardPublished = structuredClone(draft);
+    wb.publishedDashboard = {
+      id: i + 1,
+      publicId: randomBase62(rng, 12),
+      deploymentId: dep,
+      workbookId: wb.id,
+      status: 'published',
+      allowEmbed: false,
+      config: structuredClone(draft),
+      versionNumber: 1,
+      versionId: i + 1,
+      reportSnapshots: widgets.map((w, j) => ({ id: i * 100 + j + 1, reportId: w.config.reportId, versionNumber: 1 })),
+      title: null,
+      description: null,
+    };
   }
-  seed.folders = folders;
-  seed.workbooks = workbooks;
-  seed.reports = reports;
-  return seed;
 }
 
 /** `what` words the JSON error: `the state file is ` for a state file. */

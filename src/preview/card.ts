@@ -63,7 +63,7 @@ function plainLines(text: string): string[] {
 }
 
 /**
- * The content of the widget at `index` of the draft at `draftPath` in its file (`locate` gives lines);
+ * The content of the widget at `index` of the draft at `draftPath` in its file (`locate` gives places);
  * `chartType` is the report's `meta.chart.type`, for a CHART whose config names no visualization.
  */
 export function cardContent(
@@ -94,10 +94,10 @@ export function cardContent(
     out.html = markdownHtml(content);
     out.textLines = plainLines(content);
   }
-  const line = at.locate?.(at.path);
+  const line = at.locate?.(at.path)?.line;
   if (line !== undefined) out.line = line;
   if (config !== undefined && config !== null) {
-    const configLine = at.locate?.([...at.path, 'config']);
+    const configLine = at.locate?.([...at.path, 'config'])?.line;
     out.config = { yaml: yamlOf(config), ...(configLine !== undefined ? { line: configLine } : {}) };
   }
   return out;

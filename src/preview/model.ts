@@ -129,7 +129,7 @@ function reportOf(r: DesiredReport, index: ModelIndex | undefined): PreviewRepor
     if (v !== undefined) out[k] = v;
   }
   if (f['pivotItems'] !== undefined && f['pivotItems'] !== null) out.pivotItems = f['pivotItems'];
-  const line = (k: string) => r.locate?.([k]);
+  const line = (k: string) => r.locate?.([k])?.line;
   if (out.sqlQuery !== undefined) out.shown.sqlQuery = shown(out.sqlQuery.replace(/\n$/, ''), line('sqlQuery'));
   if (out.jsonQuery !== undefined) out.shown.jsonQuery = shown(yamlOf(out.jsonQuery, true), line('jsonQuery'));
   if (out.pivotItems !== undefined) out.shown.pivotItems = shown(yamlOf(out.pivotItems), line('pivotItems'));

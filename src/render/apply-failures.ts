@@ -53,7 +53,7 @@ export function renderFailureGroups(failed: readonly FailedRequest[], style: Sty
       out += `  ${c.dim(`${group.length} requests failed for one reason: ${answer}, first ${first}, last ${last}`)}\n`;
     }
     for (const f of group.length > LISTED_PER_CAUSE ? [] : group) {
-      const where = f.pos ? `  ${c.dim(`${visible(f.pos.file)}:${f.pos.line}`)}` : '';
+      const where = f.pos ? `  ${c.dim(`${visible(f.pos.file)}:${f.pos.line}:${f.pos.col}`)}` : '';
       out += `  ${c.red(visible(f.request.address))}${where}\n`;
     }
     const e = group[0]!.error;

@@ -204,7 +204,7 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
       done: r.done,
       ...(r.recovered ? { recovered: true } : {}),
       ...(r.id !== undefined ? { id: r.id } : {}),
-      ...(r.pos ? { file: r.pos.file, line: r.pos.line } : {}),
+      ...(r.pos ? { file: r.pos.file, line: r.pos.line, col: r.pos.col } : {}),
     })),
     applied: result.applied.map((a) => ({
       request: a.request.id,
@@ -217,7 +217,7 @@ export function applyResultJson(plan: Plan, result: ApplyResult) {
       return {
         request: f.request.id,
         address: f.request.address,
-        ...(f.pos ? { file: f.pos.file, line: f.pos.line } : {}),
+        ...(f.pos ? { file: f.pos.file, line: f.pos.line, col: f.pos.col } : {}),
         code: e.code,
         message: e.message,
         ...(e instanceof ApiError

@@ -119,9 +119,10 @@ function widgetLine(c: WidgetChange, reports: DashboardDiff['reports']): DashLin
   }
 }
 
-/** `file:line`, when both are known. */
-export function whereText(file: string | undefined, line: number | undefined): string | undefined {
-  return file !== undefined && line !== undefined ? `${visible(file)}:${line}` : undefined;
+/** `file:line:col` (`file:line` when no column is known), when the file and line are known. */
+export function whereText(file: string | undefined, at: { line?: number; col?: number }): string | undefined {
+  if (file === undefined || at.line === undefined) return undefined;
+  return `${visible(file)}:${at.line}${at.col !== undefined ? `:${at.col}` : ''}`;
 }
 
 /**
@@ -130,17 +131,15 @@ export function whereText(file: string | undefined, line: number | undefined): s
  * names them (`widget w1`, `title`, `layout.cols`): their lines are marked `edited`.
  */
 export function dashboardLines(d: DashboardDiff, file?: string, reverted: readonly string[] = []): DashLine[] {
-  const located = (l: DashLine, line: number | undefined, edited: boolean): DashLine => {
-    const where = whereText(file, line);
+  const located = (l: DashLine, at: { line?: number; col?: number }, edited: boolean): DashLine => {
+    const where = whereText(file, at);
     return { ...l, ...(where !== undefined ? { where } : {}), ...(edited ? { edited: true as const } : {}) };
   };
   // A member's part is its top-level key (a `layout` entry for layout): `settings.theme` is of `settings`.
   const memberEdited = (path: string) => reverted.some((p) => path === p || path.startsWith(`${p}.`));
   return [
-    ...d.members.map((m) =>
-      located(memberLine('', m.path, m.before, m.after, d.reports), m.line, memberEdited(m.path)),
-    ),
-    ...d.widgets.map((w) => located(widgetLine(w, d.reports), w.line, reverted.includes(`widget ${w.widget}`))),
+    ...d.members.map((m) => located(memberLine('', m.path, m.before, m.after, d.reports), m, memberEdited(m.path))),
+    ...d.widgets.map((w) => located(widgetLine(w, d.reports), w, reverted.includes(`widget ${w.widget}`))),
   ];
 }
 

@@ -4,6 +4,7 @@
 import type { DriftEntry } from '../core/plan-model.js';
 import { plural } from './diagnostics.js';
 import { driftLine } from './plan-drift.js';
+import { whereText } from './dashboard-diff.js';
 import type { Style } from './style.js';
 import { inlineValue } from './value.js';
 import { visible } from '../visible.js';
@@ -87,7 +88,7 @@ export function renderDriftMarkdown(m: DriftModel, maxChars = ISSUE_BUDGET): str
   out += '\n| address | field | live | bundle | changed by | apply | file |\n|---|---|---|---|---|---|---|\n';
   // The rows take at most half the budget when ways forward follow, so both are seen.
   const rows = m.entries.map((e) => {
-    const file = e.file === undefined ? '' : code(e.line === undefined ? e.file : `${e.file}:${e.line}`);
+    const file = e.file === undefined ? '' : code(whereText(e.file, e) ?? e.file);
     return (
       `| ${code(e.address)} | ${code(e.field)} | ${code(inlineValue(e.live))} | ${code(inlineValue(e.bundle))} ` +
       `| ${WHO[e.changed]} | ${APPLY[e.apply]} | ${file} |\n`

@@ -8,6 +8,7 @@ import { canonicalJson } from '../core/canonical.js';
 import { isObj, type JsonValue } from '../core/json.js';
 import { plural } from './diagnostics.js';
 import { inlineValue } from './value.js';
+import { whereText } from './dashboard-diff.js';
 import { visible } from '../visible.js';
 
 /** The mark a field or draft part edited outside wsc carries where the plan changes it back. */
@@ -41,7 +42,7 @@ function differingMembers(d: DriftEntry): string[] | undefined {
 
 /** `report/x title: "Edited" → "MRR"  (reports/mrr.yaml:4): kept, edited outside wsc` */
 export function driftLine(d: DriftEntry): string {
-  const where = d.file === undefined ? '' : `  (${d.line === undefined ? d.file : `${d.file}:${d.line}`})`;
+  const where = d.file === undefined ? '' : `  (${whereText(d.file, d) ?? d.file})`;
   const members = differingMembers(d);
   if (members !== undefined) {
     const at = (v: JsonValue | undefined, k: string) => (isObj(v) ? v[k] : undefined);

@@ -7,6 +7,7 @@ import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { isShown } from '../core/plan/create-only.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
+import { MAP_WIDTH } from '../defaults.js';
 import { fieldView, type DiffLine } from './value.js';
 import { ownershipLines, uiEditLines, wasLine } from './plan-ownership.js';
 import { dashboardLines, dashboardMap, whereText, type DashLine } from './dashboard-diff.js';
@@ -17,7 +18,6 @@ import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
 
 /** The width a layout map is drawn for when the terminal's is not known. */
-const MAP_WIDTH = 100;
 
 const SYMBOL_COLOR: Record<string, 'red' | 'green' | 'yellow' | 'cyan' | 'magenta'> = {
   '-': 'red',
@@ -63,7 +63,7 @@ export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   if (rc.note !== undefined) out += `    ${c.dim(`note: ${rc.note}`)}\n`;
   const was = wasLine(rc);
   if (was !== undefined) out += `    ${c.dim(was)}\n`;
-  if (rc.pos) out += `    ${c.dim(`${visible(rc.pos.file)}:${rc.pos.line}`)}\n`;
+  if (rc.pos) out += `    ${c.dim(`${visible(rc.pos.file)}:${rc.pos.line}:${rc.pos.col}`)}\n`;
   if (rc.kind === 'report' && rc.livePublicId !== undefined && rc.address !== `report/${rc.livePublicId}`) {
     out += `    ${c.dim(`live publicId ${rc.livePublicId}`)}\n`;
   }
@@ -71,7 +71,7 @@ export function renderResourceHuman(rc: ResourceChange, style: Style): string {
   for (const change of rc.changes) {
     // A field edited outside wsc that this apply writes back: said so on its line.
     const edited = revertsEdit(rc, change.path) ? ` ${c.yellow(EDITED_OUTSIDE)}` : '';
-    const where = `${edited}${whereSuffix(whereText(file, change.line), style)}`;
+    const where = `${edited}${whereSuffix(whereText(file, change), style)}`;
     if (change.dashboard) {
       out += `    ${visible(change.path)}:${where}\n`;
       const reverted = revertedParts(rc, change.path);

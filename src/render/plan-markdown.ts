@@ -43,7 +43,7 @@ function resourceDiff(rc: ResourceChange): string {
   const file = rc.pos?.file;
   const at = (where: string | undefined) => (where === undefined ? '' : `  (${where})`);
   for (const change of rc.changes) {
-    const where = `${revertsEdit(rc, change.path) ? ` ${EDITED_OUTSIDE}` : ''}${at(whereText(file, change.line))}`;
+    const where = `${revertsEdit(rc, change.path) ? ` ${EDITED_OUTSIDE}` : ''}${at(whereText(file, change))}`;
     if (change.dashboard) {
       out += `  ${visible(change.path)}:${where}\n`;
       for (const l of dashboardLines(change.dashboard, file, revertedParts(rc, change.path))) {

@@ -9,7 +9,7 @@ import type { Diagnostic } from '../errors.js';
 import { locate, rootKeys, type DocLocation } from './locate.js';
 import { MAX_DEPTH, sizeLimits } from './limits.js';
 import { toPlain, type Finding, type Stop } from './plain.js';
-import { PositionIndex, type LineCol, type Path } from './positions.js';
+import { lineColAt, PositionIndex, restOfLine, type LineCol, type Path } from './positions.js';
 import { SCHEMA } from './schema.js';
 import type { VarLookup, VarProblem } from './variables.js';
 
@@ -159,16 +159,15 @@ function readValues(
  */
 function markOf(e: jsyaml.YAMLException, text: string): LineCol {
   const mark = e.mark as { line?: number; column?: number } | undefined;
-  const lines = text.split(/\r?\n/);
+  const end = lineColAt(text, text.length);
   const line = (mark?.line ?? 0) + 1;
-  if (line > lines.length) return { line: lines.length, col: lines[lines.length - 1]!.length + 1 };
+  if (line > end.line) return end;
   return { line, col: (mark?.column ?? 0) + 1 };
 }
 
 /** The key written at `pos` (js-yaml's mark of a duplicate), as a string. */
 function keyAt(text: string, pos: LineCol): string {
-  const line = text.split('\n')[pos.line - 1] ?? '';
-  const written = /^(.*?)[ \t]*:(?:\s|$)/.exec(line.slice(pos.col - 1))?.[1] ?? '';
+  const written = /^(.*?)[ \t]*:(?:\s|$)/.exec(restOfLine(text, pos))?.[1] ?? '';
   try {
     const v = jsyaml.load(written, { schema: SCHEMA });
     return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : written;
@@ -238,7 +237,6 @@ function where(stop: Stop, positions: PositionIndex, loc: DocLocation | undefine
 function stopMessage(stop: Stop, text: string, positions: PositionIndex): string {
   if (stop.rule !== 'yaml-alias') return stop.message;
   const pos = positions.find(stop.path, 'value');
-  const line = text.split('\n')[pos.line - 1] ?? '';
-  const alias = /^\*[^\s,[\]{}]+/.exec(line.slice(pos.col - 1))?.[0];
+  const alias = /^\*[^\s,[\]{}]+/.exec(restOfLine(text, pos))?.[0];
   return alias ? `alias \`${alias}\` cannot be resolved here` : stop.message;
 }

@@ -134,6 +134,12 @@ export function lineColAt(text: string, offset: number): LineCol {
   return lineCols(text)(offset);
 }
 
+/** The offset where the line holding `offset` starts (a column counted from 0 is `offset` less it). */
+export function lineStartAt(text: string, offset: number): number {
+  // lastIndexOf takes a negative start as 0, where a line feed is no line's start before it.
+  return offset <= 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
+}
+
 /** The offset of a 1-based line and column in `text` (lineColAt's inverse). */
 export function offsetAt(text: string, pos: LineCol): number {
   let offset = 0;
@@ -143,4 +149,11 @@ export function offsetAt(text: string, pos: LineCol): number {
     offset = nl + 1;
   }
   return Math.min(text.length, offset + pos.col - 1);
+}
+
+/** The text from a 1-based line and column to the end of that line (its line break left out). */
+export function restOfLine(text: string, pos: LineCol): string {
+  const from = offsetAt(text, pos);
+  const eol = text.indexOf('\n', from);
+  return text.slice(from, eol === -1 ? undefined : eol);
 }

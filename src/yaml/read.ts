@@ -5,6 +5,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import type { Diagnostic } from '../errors.js';
 import { lineColAt, type LineCol } from './positions.js';
+import { NOT_PRINTABLE_IN_YAML } from '../domain/unsafe-chars.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** The configuration file at a bundle's root: not a bundle file. */
@@ -15,10 +16,6 @@ export interface BundleFile {
   rel: string;
   abs: string;
 }
-
-// C0 controls but tab/LF/CR, DEL, C1 controls but NEL.
-// eslint-disable-next-line no-control-regex
-const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u0080-\u0084\u0086-\u009F]/;
 
 export type ReadResult = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
 
@@ -62,7 +59,7 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // YAML allows no control character but tab, LF, CR (and NEL): one would
   // otherwise travel, invisible, into the API.
-  const bad = CONTROL_RE.exec(text);
+  const bad = NOT_PRINTABLE_IN_YAML.exec(text);
   if (bad) {
     const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     return fail(

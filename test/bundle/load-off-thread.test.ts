@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle, type LoadOptions } from '../../src/bundle/load.js';
 import { loadBundleOffThread, OFF_THREAD_FROM_FILES } from '../../src/bundle/load-off-thread.js';
-import { locatorOf } from '../../src/bundle/locate.js';
 import { sourceOf } from '../../src/bundle/desired.js';
 import { addSecret, clearSecrets } from '../../src/redact.js';
 import type { DesiredState } from '../../src/core/model.js';
@@ -45,8 +44,11 @@ function largeBundle(n: number, extra: Record<string, string> = {}): Record<stri
 
 /** What of a resource a plan or the semantic check reads: its data, its lines, its member positions. */
 function seen(d: DesiredState) {
-  const at = (r: object, path: (string | number)[], text?: { name: string; occurrence: number }) =>
-    locatorOf(r)?.(path, text ? { text } : {});
+  const at = (
+    r: DesiredState['reports'][number] | DesiredState['workbooks'][number],
+    path: (string | number)[],
+    text?: { name: string; occurrence: number },
+  ) => r.locate?.(path, text ? { text } : {});
   return {
     state: JSON.parse(JSON.stringify(d)) as unknown,
     lines: [...d.workbooks, ...d.reports, ...d.userAttributes].map((r) => [r.locate?.(['name']), r.locate?.(['kind'])]),

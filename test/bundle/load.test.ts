@@ -90,7 +90,10 @@ describe('loader rules', () => {
     });
     const { desired } = await loadValidBundle(dir, opts);
     // A key's line; a path the file does not write has none.
-    expect([desired.workbooks[0]!.locate!(['name']), desired.workbooks[1]!.locate!(['name'])]).toEqual([3, undefined]);
+    expect([desired.workbooks[0]!.locate!(['name'])?.line, desired.workbooks[1]!.locate!(['name'])]).toEqual([
+      3,
+      undefined,
+    ]);
     expect(desired.workbooks).toEqual([
       {
         address: 'workbook/revenue-overview',

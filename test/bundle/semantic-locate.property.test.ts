@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { loadBundle } from '../../src/bundle/load.js';
-import { locatorOf } from '../../src/bundle/locate.js';
 import { bundleMembers, checkMembers } from '../../src/core/semantic/check.js';
 import { indexModel } from '../../src/core/semantic/model-index.js';
 import { runs } from '../helpers/property.js';
@@ -95,7 +94,7 @@ describe('member extraction and placement, generated queries', () => {
         const dir = bundle({ 'reports/r.yaml': reportYaml(q.value, how) });
         const { desired, diagnostics } = await loadBundle(dir, opts);
         expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-        const result = unlistedIn(checkMembers(bundleMembers(desired, { locatorOf }), noModel));
+        const result = unlistedIn(checkMembers(bundleMembers(desired), noModel));
         expect(sorted(result.issues.map((i) => [i.member, i.role]))).toEqual(sorted(q.names));
         const lines = readFileSync(join(dir, 'reports/r.yaml'), 'utf8').split('\n');
         for (const i of result.issues) {
@@ -121,7 +120,7 @@ describe('member extraction and placement, generated queries', () => {
           const text = `kind: Report\npublicId: semProp00002\nname: s\nsqlQuery: |\n  SELECT\n    ${select}\n  FROM orders\n`;
           const dir = bundle({ 'reports/s.yaml': text });
           const { desired } = await loadBundle(dir, opts);
-          const result = unlistedIn(checkMembers(bundleMembers(desired, { locatorOf }), noModel));
+          const result = unlistedIn(checkMembers(bundleMembers(desired), noModel));
           expect(result.issues.map((i) => i.member)).toEqual(ms.map((m) => `orders.${m}`));
           const lines = text.split('\n');
           for (const [k, i] of result.issues.entries()) {

@@ -13,7 +13,14 @@ import { changedOutside, draftParts, fieldHash, makeRecord, type OwnershipRecord
 import { diffDashboard } from '../../src/core/plan/dashboard-diff.js';
 import { plan } from '../../src/core/plan/index.js';
 import { mergeResource } from '../../src/core/export/merge.js';
-import { isWidgetList, namedWidgets, usableWidgetId, widgetsById } from '../../src/core/widget-identity.js';
+import {
+  isWidgetList,
+  namedWidgets,
+  usableWidgetId,
+  widgetLabel,
+  widgetsById,
+} from '../../src/core/widget-identity.js';
+import { dashboardMembers } from '../../src/core/semantic/members.js';
 import { ctx, desired, dWorkbook, live, lWorkbook } from './builders.js';
 
 type Obj = { [k: string]: JsonValue };
@@ -170,5 +177,24 @@ describe.each(['__proto__', 'constructor', 'hasOwnProperty'])('the id `%s` is an
     // UI moves that widget: kept by the plan, taken by export
     expect(planOf(withId, moved, withId).changes[0]!.kept).toEqual([`${DRAFT} widget ${id}`]);
     expect(exportMerge(withId, moved, withId).taken).toEqual([`${DRAFT}.widgets[${id}]`]);
+  });
+});
+
+describe('a widget as messages name it: one rule (widgetLabel)', () => {
+  test('its usable id, else its place counted from 1', () => {
+    expect(widgetLabel({ id: 'w1' }, 0)).toBe('w1');
+    expect([widgetLabel({ id: '  ' }, 0), widgetLabel({}, 2), widgetLabel('x', 4)]).toEqual(['#1', '#3', '#5']);
+  });
+
+  test('the semantic check names a widget without a usable id by the same label', () => {
+    const draft = {
+      widgets: [
+        { type: 'FILTER', config: { member: 'orders.status' } },
+        { id: ' ', type: 'FILTER', config: { member: 'orders.city' } },
+        { id: 'f', type: 'FILTER', config: { member: 'orders.id' } },
+      ],
+    };
+    const wheres = dashboardMembers({ dashboardDraft: draft as JsonValue }).uses.map((u) => u.where);
+    expect(wheres).toEqual(['widget #1 config.member', 'widget #2 config.member', 'widget f config.member']);
   });
 });

@@ -19,7 +19,7 @@ describe('the apply summary is honest about re-running', () => {
       const r = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toContain('3 requests failed for one reason:');
-      for (let i = 0; i < 3; i++) expect(r.stdout).toContain(`report/${pid(1000 + i)}  reports/loose-${i}.yaml:2`);
+      for (let i = 0; i < 3; i++) expect(r.stdout).toContain(`report/${pid(1000 + i)}  reports/loose-${i}.yaml:2:1`);
       expect(r.stdout.match(/Hint:/g)).toHaveLength(1);
       expect(r.stdout).not.toMatch(/Re-running apply converges/);
       expect(r.stdout).toMatch(

@@ -111,7 +111,7 @@ describe('folder paths that look like another', () => {
           expect(r.stdout).toBe('');
           const meant = ours.endsWith('Q1') ? 'Finance/Revenue Analytics/Q1' : 'Finance/Revenue Analytics';
           expect(r.stderr).toContain(
-            `workbooks/a.yaml:4: folder \`${ours}\`: \`${level}\` differs from the live folder \`${liveLevel}\` (id `,
+            `workbooks/a.yaml:4:1: folder \`${ours}\`: \`${level}\` differs from the live folder \`${liveLevel}\` (id `,
           );
           expect(r.stderr).toMatch(
             new RegExp(

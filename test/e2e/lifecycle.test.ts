@@ -110,7 +110,7 @@ describe('a UI edit blocks only what it touched', () => {
       expect(p.stdout).not.toContain('widget w0 moved');
       expect(p.stdout).toContain(
         'workbook/sales meta.dashboardDraft widget w0 position: { x: 6, y: 0, w: 6, h: 4 } → { x: 0, y: 0, w: 6, h: 4 }' +
-          '  (workbooks/sales.yaml:9): kept, edited outside wsc',
+          '  (workbooks/sales.yaml:9:9): kept, edited outside wsc',
       );
       emu.clearLog();
       const a = await cli(['apply', '--auto-approve'], dir, emu);

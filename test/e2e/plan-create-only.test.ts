@@ -51,8 +51,8 @@ describe('create-only fields', () => {
       const fields = JSON.parse(json.stdout).changes.flatMap((c: { fields: unknown[] }) => c.fields);
       expect(fields).toEqual(
         expect.arrayContaining([
-          { path: 'source', before: 'PLAYGROUND', after: 'D3', createOnly: true, line: 5 },
-          { path: 'type', before: 'string', after: 'number', createOnly: true, line: 3 },
+          { path: 'source', before: 'PLAYGROUND', after: 'D3', createOnly: true, line: 5, col: 1 },
+          { path: 'type', before: 'string', after: 'number', createOnly: true, line: 3, col: 1 },
         ]),
       );
 

@@ -13,17 +13,15 @@ afterAll(cleanupTemp);
 
 const FILE = 'workbooks/revenue-overview.yaml';
 
-/** The line of the first line of `file` that holds `text`. */
-function lineOf(dir: string, text: string): number {
-  return (
-    readFileSync(join(dir, FILE), 'utf8')
-      .split('\n')
-      .findIndex((l) => l.includes(text)) + 1
-  );
+/** `line:col` of the first line of `file` that holds `text`, at `from` (a sequence item starts after its `- `). */
+function placeOf(dir: string, text: string, from = text): string {
+  const lines = readFileSync(join(dir, FILE), 'utf8').split('\n');
+  const i = lines.findIndex((l) => l.includes(text));
+  return `${i + 1}:${lines[i]!.indexOf(from) + 1}`;
 }
 
 describe('plan: widgets of fixtures/example moved, resized, reconfigured', () => {
-  test('human, markdown and JSON plans: one line per widget change with its title and file:line, plus the map', async () => {
+  test('human, markdown and JSON plans: one line per widget change with its title and file:line:col, plus the map', async () => {
     const dir = copyFixture('example');
     await withEmulator({}, async (emu) => {
       const args = ['--dir', dir, ...target(emu)];
@@ -37,10 +35,10 @@ describe('plan: widgets of fixtures/example moved, resized, reconfigured', () =>
           .replace('visualization: bar', 'visualization: area')
           .replace('name: Revenue overview', 'name: Revenue overview 2'),
       );
-      const at = (text: string) => `${FILE}:${lineOf(dir, text)}`;
+      const at = (text: string, from?: string) => `${FILE}:${placeOf(dir, text, from)}`;
       const [grain, nrr, viz, name, draft] = [
-        at('- id: grain'),
-        at('- id: nrr-kpi'),
+        at('- id: grain', 'id: grain'),
+        at('- id: nrr-kpi', 'id: nrr-kpi'),
         at('visualization: area'),
         at('name: Revenue'),
         at('dashboardDraft:'),
@@ -53,7 +51,7 @@ describe('plan: widgets of fixtures/example moved, resized, reconfigured', () =>
       const start = lines.indexOf(`    meta.dashboardDraft:  (${draft})`);
       expect(lines.slice(start - 3, start + 6)).toEqual([
         '~ workbook/revenue-overview will be updated and published',
-        `    ${FILE}:3`,
+        `    ${FILE}:3:1`,
         `    name: "Revenue overview" → "Revenue overview 2"  (${name})`,
         `    meta.dashboardDraft:  (${draft})`,
         `      ~ widget grain moved 4,2 → 7,2  (${grain})`,
@@ -121,18 +119,27 @@ describe('plan: widgets of fixtures/example moved, resized, reconfigured', () =>
       const json = await runCli(['plan', '--output', 'json', ...args], { env: emulatorEnv });
       const fields = JSON.parse(json.stdout).changes[0].fields;
       const lineNo = (s: string) => Number(s.split(':')[1]);
+      const colNo = (s: string) => Number(s.split(':')[2]);
       expect(fields[0]).toEqual({
         path: 'name',
         before: 'Revenue overview',
         after: 'Revenue overview 2',
         line: lineNo(name),
+        col: colNo(name),
       });
       expect(fields[1].path).toBe('meta.dashboardDraft');
-      expect(fields[1].line).toBe(lineNo(draft));
+      expect([fields[1].line, fields[1].col]).toEqual([lineNo(draft), colNo(draft)]);
       expect(fields[1].dashboard).toEqual({
         members: [],
         widgets: [
-          { widget: 'grain', change: 'moved', before: { x: 4, y: 2 }, after: { x: 7, y: 2 }, line: lineNo(grain) },
+          {
+            widget: 'grain',
+            change: 'moved',
+            before: { x: 4, y: 2 },
+            after: { x: 7, y: 2 },
+            line: lineNo(grain),
+            col: colNo(grain),
+          },
           {
             widget: 'nrr-kpi',
             change: 'resized',
@@ -140,6 +147,7 @@ describe('plan: widgets of fixtures/example moved, resized, reconfigured', () =>
             after: { w: 4, h: 3 },
             title: 'Net revenue retention (trailing 12 months)',
             line: lineNo(nrr),
+            col: colNo(nrr),
           },
           {
             widget: 'arr-by-region',
@@ -149,6 +157,7 @@ describe('plan: widgets of fixtures/example moved, resized, reconfigured', () =>
             after: 'area',
             title: 'ARR by region',
             line: lineNo(viz),
+            col: colNo(viz),
           },
         ],
         reports: {},

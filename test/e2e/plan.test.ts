@@ -258,9 +258,10 @@ describe('wsc plan', () => {
           livePublicId: pid(7),
           file: 'reports/adopted.yaml',
           line: 2,
+          col: 1,
           fields: [
-            { path: 'publicId', before: LEGACY_PLACEHOLDER, after: pid(7), line: 2 },
-            { path: 'name', before: 'Report 00002', after: 'Adopted', line: 3 },
+            { path: 'publicId', before: LEGACY_PLACEHOLDER, after: pid(7), line: 2, col: 1 },
+            { path: 'name', before: 'Report 00002', after: 'Adopted', line: 3, col: 1 },
           ],
           requests: [{ id: `report/${pid(7)}#adopt`, op: 'updateReport', phase: 2, dependsOn: [] }],
         },

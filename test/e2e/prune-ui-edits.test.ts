@@ -251,7 +251,7 @@ describe('UI edits', () => {
       expect(p.code).toBe(0);
       expect(p.stdout).toContain('No changes');
       expect(p.stdout).toContain(
-        `report/${pid(1000)} name: "Renamed in the UI" → "Loose 0"  (reports/loose-0.yaml:3): kept, edited outside wsc`,
+        `report/${pid(1000)} name: "Renamed in the UI" → "Loose 0"  (reports/loose-0.yaml:3:1): kept, edited outside wsc`,
       );
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);

@@ -40,7 +40,7 @@ describe('npm run try', () => {
     expect(svg).toContain('data-id="win-rate"');
     // The plan in full: the widget lines with their titles and places, and the map.
     expect(out).toMatch(
-      /~ widget win-rate "Win rate this quarter" resized 6×4 → 6×3 {2}\(workbooks\/sales-pipeline\.yaml:\d+\)/,
+      /~ widget win-rate "Win rate this quarter" resized 6×4 → 6×3 {2}\(workbooks\/sales-pipeline\.yaml:\d+:\d+\)/,
     );
     expect(out).toContain('before (lg, 12 columns)');
     // The apply after it: compact, the widgets named.

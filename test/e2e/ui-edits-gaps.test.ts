@@ -132,7 +132,9 @@ describe('wsc drift says what differs, truthfully', () => {
         'workbook/sales dashboardPublished widget w1 position: { x: 6, y: 0, w: 6, h: 4 } → { x: 0, y: 4, w: 6, h: 4 }',
       );
       // who published it is recorded nowhere: never "changed in the bundle"
-      expect(d.stdout).toContain('(workbooks/sales.yaml:6): not applied yet (no ownership record says who changed it)');
+      expect(d.stdout).toContain(
+        '(workbooks/sales.yaml:6:3): not applied yet (no ownership record says who changed it)',
+      );
       expect(d.stdout).not.toContain('changed in the bundle');
       const j = JSON.parse((await cli(['drift', '--output', 'json'], dir, emu)).stdout) as {
         drift: { address: string; field: string; apply: string }[];

@@ -33,10 +33,10 @@ async function appliedThenEdited(emu: Emulator, extra = ''): Promise<{ dir: stri
 }
 
 const titleOf = (emu: Emulator, id: number) => reportsIn(emu).find((r) => r.id === id)!.title;
-const DRIFT_LINE = `${ADDR} title: "Edited in the UI" → "Monthly recurring revenue"  (reports/mrr.yaml:4)`;
+const DRIFT_LINE = `${ADDR} title: "Edited in the UI" → "Monthly recurring revenue"  (reports/mrr.yaml:4:1)`;
 
 describe('drift is never hidden', () => {
-  test('a kept UI edit: plan, markdown, JSON and a no-op apply name the field, live → bundle, file:line; nothing is written', async () => {
+  test('a kept UI edit: plan, markdown, JSON and a no-op apply name the field, live → bundle, file:line:col; nothing is written', async () => {
     await withEmulator({}, async (emu) => {
       const { dir, id } = await appliedThenEdited(emu);
       const p = await cli(['plan', '--detailed-exitcode'], dir, emu);
@@ -57,6 +57,7 @@ describe('drift is never hidden', () => {
           apply: 'keep',
           file: 'reports/mrr.yaml',
           line: 4,
+          col: 1,
         },
       ]);
       const md = (await cli(['plan', '--output', 'markdown'], dir, emu)).stdout;
@@ -100,7 +101,7 @@ describe('Git wins when you say so', () => {
       const all = await cli(['apply', '--auto-approve', '--overwrite-ui-edits'], dir, emu);
       expect(all.code).toBe(0);
       expect(all.stdout).toContain(
-        'title: "Edited in the UI" → "Monthly recurring revenue" (edited outside wsc)  (reports/mrr.yaml:4)',
+        'title: "Edited in the UI" → "Monthly recurring revenue" (edited outside wsc)  (reports/mrr.yaml:4:1)',
       );
       expect(writes(emu.log)).toHaveLength(1);
       expect(titleOf(emu, id)).toBe('Monthly recurring revenue');
@@ -165,7 +166,7 @@ describe('Git wins when you say so', () => {
       expect(p.code).toBe(5);
       expect(p.stdout).toContain('1 blocked by a UI edit');
       expect(p.stdout).toContain(
-        `${ADDR} title: "Edited in the UI" → "MRR"  (reports/mrr.yaml:4): edited outside wsc and changed in the bundle; blocked`,
+        `${ADDR} title: "Edited in the UI" → "MRR"  (reports/mrr.yaml:4:1): edited outside wsc and changed in the bundle; blocked`,
       );
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(5);
       // revert for one run resolves it the bundle's way
@@ -271,7 +272,7 @@ describe('wsc drift', () => {
       expect(d.stdout).toContain('Drift: 2 differences between deployment 1 (environment test) and the bundle');
       expect(d.stdout).toContain(`${DRIFT_LINE}: kept, edited outside wsc`);
       expect(d.stdout).toContain(
-        `report/${pid(2)}: in the bundle, not in the deployment  (reports/other.yaml:2): apply creates it`,
+        `report/${pid(2)}: in the bundle, not in the deployment  (reports/other.yaml:2:1): apply creates it`,
       );
       const j = JSON.parse((await cli(['drift', '--output', 'json'], dir, emu)).stdout) as {
         hasDrift: boolean;

@@ -193,7 +193,7 @@ describe('apply output', () => {
         report/adoAAAAAAAA1 (adopt, id 9)
 
       Failed:
-        report/revAAAAAAAA1  reports/revenue.yaml:2
+        report/revAAAAAAAA1  reports/revenue.yaml:2:1
           POST /api/v1/deployments/12/reports -> 409: publicId already used
           publicId revAAAAAAAA1 (report/revAAAAAAAA1, reports/revenue.yaml) is already used by a report in deployment 11.
           Hint: Set \`publicIds: per-deployment\` for the environment "staging" in wsc.yaml.
@@ -246,6 +246,7 @@ describe('apply output', () => {
         address: 'report/revAAAAAAAA1',
         file: 'reports/revenue.yaml',
         line: 2,
+        col: 1,
         code: 'public_id_taken',
         message: conflict.message,
         method: 'POST',

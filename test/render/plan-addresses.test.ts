@@ -225,7 +225,7 @@ wsc will make these changes to deployment 1 (environment prod):
 ~ report/revMrrTrnd01  reports/revMrrTrnd01.yaml
 
 ~ report/revMrrTrnd01 will be updated
-    reports/revMrrTrnd01.yaml:1
+    reports/revMrrTrnd01.yaml:1:1
     workbookId: { $workbook: revenue-overview } → { $workbook: sales-pipeline }
 
 warning report/revMrrTrnd01 moves out of workbook/revenue-overview, whose dashboard still charts it (widget mrr): move or remove the chart, or keep the report in that workbook.

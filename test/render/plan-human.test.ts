@@ -16,7 +16,7 @@ describe('renderPlanHuman', () => {
       + user-attribute/region  user-attributes/region.yaml
 
       + workbook/sales will be created and published
-          workbooks/sales.yaml:1
+          workbooks/sales.yaml:1:1
           name: "Sales"
           meta.dashboardDraft:
             + title: "Sales"
@@ -32,13 +32,13 @@ describe('renderPlanHuman', () => {
           ↑ publish the dashboard draft
 
       + report/newRep000001 will be created
-          reports/newRep000001.yaml:1
+          reports/newRep000001.yaml:1:1
           source: "PLAYGROUND"
           name: "New \`tick\` | pipe"
           workbookId: { $workbook: sales }
 
       ~ report/revqZ1x8Kp0a will be updated
-          reports/revqZ1x8Kp0a.yaml:1
+          reports/revqZ1x8Kp0a.yaml:1:1
           name: "Revenue" → "Revenue (net)"
           sqlQuery:
             @@ sqlQuery line 4 @@
@@ -55,11 +55,11 @@ describe('renderPlanHuman', () => {
             +   - b
 
       → report/uiMade000001 will be adopted (report id 90)
-          reports/uiMade000001.yaml:1
+          reports/uiMade000001.yaml:1:1
           publicId: "000000abcdef" → "uiMade000001"
 
       + user-attribute/region will be created
-          user-attributes/region.yaml:1
+          user-attributes/region.yaml:1:1
           type: "string"
           displayName: "<b>Region</b>"
 

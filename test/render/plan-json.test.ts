@@ -48,6 +48,7 @@ describe('renderPlanJson', () => {
             ],
             "file": "workbooks/sales.yaml",
             "line": 1,
+            "col": 1,
             "fields": [
               {
                 "path": "name",
@@ -142,6 +143,7 @@ describe('renderPlanJson', () => {
             "livePublicId": "newRep000001",
             "file": "reports/newRep000001.yaml",
             "line": 1,
+            "col": 1,
             "fields": [
               {
                 "path": "source",
@@ -179,6 +181,7 @@ describe('renderPlanJson', () => {
             "livePublicId": "revqZ1x8Kp0a",
             "file": "reports/revqZ1x8Kp0a.yaml",
             "line": 1,
+            "col": 1,
             "fields": [
               {
                 "path": "name",
@@ -215,6 +218,7 @@ describe('renderPlanJson', () => {
             "livePublicId": "uiMade000001",
             "file": "reports/uiMade000001.yaml",
             "line": 1,
+            "col": 1,
             "fields": [
               {
                 "path": "publicId",
@@ -239,6 +243,7 @@ describe('renderPlanJson', () => {
             ],
             "file": "user-attributes/region.yaml",
             "line": 1,
+            "col": 1,
             "fields": [
               {
                 "path": "type",

@@ -1,7 +1,7 @@
 // Positions by path, and the rest filled at the first lookup that needs them.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { PositionIndex, type Path } from '../../src/yaml/positions.js';
+import { lineColAt, lineStartAt, offsetAt, PositionIndex, restOfLine, type Path } from '../../src/yaml/positions.js';
 import { runs } from '../helpers/property.js';
 
 describe('PositionIndex', () => {
@@ -30,5 +30,33 @@ describe('PositionIndex', () => {
     expect(index.find(['a', 0], 'value')).toEqual({ line: 2, col: 5 });
     expect(index.find(['a', 1], 'value')).toEqual({ line: 1, col: 1 });
     expect(fills).toBe(1);
+  });
+});
+
+describe('offsets ↔ lines and columns: the one conversion', () => {
+  const texts = fc
+    .array(fc.constantFrom('a', ' ', ':', '\n', '\r\n', '\t', 'é', '\uFEFF'), { maxLength: 40 })
+    .map((a) => a.join(''));
+
+  test('lineColAt and offsetAt are inverses on every offset; lineStartAt and restOfLine agree with them', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        for (let offset = 0; offset <= text.length; offset++) {
+          const at = lineColAt(text, offset);
+          expect(offsetAt(text, at)).toBe(offset);
+          expect(lineStartAt(text, offset)).toBe(offset - at.col + 1);
+          const eol = text.indexOf('\n', offset);
+          expect(restOfLine(text, at)).toBe(text.slice(offset, eol === -1 ? text.length : eol));
+        }
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
+  test('CRLF: the carriage return ends its line, the next line starts after the line feed', () => {
+    const text = 'kind: Report\r\nname: x\r\n';
+    expect(lineColAt(text, text.indexOf('name'))).toEqual({ line: 2, col: 1 });
+    expect(restOfLine(text, { line: 1, col: 7 })).toBe('Report\r');
+    expect(lineColAt(text, text.length)).toEqual({ line: 3, col: 1 });
   });
 });

@@ -10,7 +10,7 @@ import { sameContent } from '../canonical.js';
 import { isRef } from '../model.js';
 import type { JsonValue } from '../json.js';
 import { RECORD_KEY } from '../ownership.js';
-import { namedWidgets } from '../widget-identity.js';
+import { namedWidgets, usableWidgetId } from '../widget-identity.js';
 
 export type Doc = { [k: string]: JsonValue };
 
@@ -221,7 +221,7 @@ function rewriteWidget(w: JsonValue, path: string, refs: RefLookup, dangling: Da
   for (const [k, x] of Object.entries(out)) {
     if (!LAYOUT_KEYS.has(k)) unrewrittenIds(x, `${path}.${k}`, refs, seen, dangling);
   }
-  const id = typeof w['id'] === 'string' ? w['id'] : undefined;
+  const id = usableWidgetId(w);
   for (const d of dangling.slice(before)) {
     if (id !== undefined && d.note !== undefined) d.note = `widget "${escapeVars(id)}": ${d.note}`;
   }

@@ -28,9 +28,11 @@ import {
   recordedHash,
   type OwnershipRecord,
 } from '../ownership.js';
-import { isWidgetList, widgetsById } from '../widget-identity.js';
+import { isWidgetList, usableWidgetId, widgetsById } from '../widget-identity.js';
 
 /** The ids of a draft's widgets when they can be told apart, else none. */
+/** The id of a widget of a list `isWidgetList` accepted (every id usable: widget-identity.ts). */
+const idOf = (w: unknown): string => usableWidgetId(w)!;
 const usableIds = (draft: unknown): string[] => [...(widgetsById(draft)?.keys() ?? [])];
 
 /** A path in the file's document: mapping keys and sequence indices. */
@@ -180,30 +182,30 @@ class Merger {
     take: (id: string) => boolean,
     order: boolean,
   ): void {
-    const fileIndex = new Map(raw.map((w, i) => [w['id'] as string, i]));
-    const liveIds = new Set(exported.map((w) => w['id'] as string));
+    const fileIndex = new Map(raw.map((w, i) => [idOf(w), i]));
+    const liveIds = new Set(exported.map((w) => idOf(w)));
     for (const w of exported) {
-      const id = w['id'] as string;
+      const id = idOf(w);
       const i = fileIndex.get(id);
       if (i === undefined || !take(id)) continue;
       const where = `${shown}[${id}]`;
       this.take([...path, i], where, raw[i], at(rendered, [i]), w);
     }
     // Which widgets the file ends with, in which order.
-    const kept = raw.map((w, i) => ({ id: w['id'] as string, i })).filter((w) => liveIds.has(w.id) || !take(w.id));
-    const added = exported.filter((w) => !fileIndex.has(w['id'] as string) && take(w['id'] as string));
+    const kept = raw.map((w, i) => ({ id: idOf(w), i })).filter((w) => liveIds.has(w.id) || !take(w.id));
+    const added = exported.filter((w) => !fileIndex.has(idOf(w)) && take(idOf(w)));
     let items: ({ keep: number } | { value: JsonValue })[];
     if (order) {
       const byId = new Map(kept.map((k) => [k.id, k.i]));
       items = exported
-        .filter((w) => byId.has(w['id'] as string) || added.includes(w))
-        .map((w) => (byId.has(w['id'] as string) ? { keep: byId.get(w['id'] as string)! } : { value: w }));
+        .filter((w) => byId.has(idOf(w)) || added.includes(w))
+        .map((w) => (byId.has(idOf(w)) ? { keep: byId.get(idOf(w))! } : { value: w }));
       // Widgets the file keeps that the deployment does not hold (a bundle change): where they were.
       for (const k of kept) if (!liveIds.has(k.id)) items.splice(Math.min(k.i, items.length), 0, { keep: k.i });
     } else {
       items = [...kept.map((k) => ({ keep: k.i })), ...added.map((w) => ({ value: w }))];
     }
-    for (const w of raw) if (!liveIds.has(w['id'] as string) && take(w['id'] as string)) this.noteTaken(shown, w);
+    for (const w of raw) if (!liveIds.has(idOf(w)) && take(idOf(w))) this.noteTaken(shown, w);
     for (const w of added) this.noteTaken(shown, w);
     const same = items.length === raw.length && items.every((x, i) => 'keep' in x && x.keep === i);
     if (!same) {
@@ -231,7 +233,7 @@ class Merger {
   }
 
   private noteTaken(shown: string, w: Obj): void {
-    this.out.taken.push(`${shown}[${String(w['id'])}]`);
+    this.out.taken.push(`${shown}[${idOf(w)}]`);
   }
 }
 
@@ -320,7 +322,7 @@ function draftByParts(
   const same = (file: unknown, live: unknown) => sameContent(file, unescapeVars(live));
   const widgetOf = (draft: unknown, id: string) =>
     (Array.isArray(at(draft, ['widgets'])) ? (at(draft, ['widgets']) as unknown[]) : []).find(
-      (w) => isObj(w) && w['id'] === id,
+      (w) => usableWidgetId(w) === id,
     );
   const both = (a: string[], b: string[]) => a.filter((x) => b.includes(x));
   const conflicts: string[] = [];

@@ -10,7 +10,7 @@ import type { Planned } from './compare.js';
 import { isRef, type DesiredWorkbook, type LiveState } from '../model.js';
 import type { PlanWarning, ResourceChange } from '../plan-model.js';
 import { liveDraft } from '../live-draft.js';
-import { usableWidgetId } from '../widget-identity.js';
+import { widgetLabel } from '../widget-identity.js';
 import type { Matches } from './match.js';
 
 /** Whether `v` names the report: `{ $report: <publicId> }` (the file's form) or a `reportId` of its live id. */
@@ -27,7 +27,7 @@ function chartingWidgets(draft: JsonValue | undefined, publicId: string, liveId:
   if (!isObj(draft) || !Array.isArray(draft['widgets'])) return [];
   const out: string[] = [];
   draft['widgets'].forEach((w, i) => {
-    if (names(w, publicId, liveId)) out.push(usableWidgetId(w) ?? `#${i + 1}`);
+    if (names(w, publicId, liveId)) out.push(widgetLabel(w, i));
   });
   return out;
 }

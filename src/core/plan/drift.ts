@@ -11,6 +11,7 @@
 import { isObj, type JsonValue } from '../json.js';
 import { decisionHash, DRAFT_PATH, fieldHash, recordedHash, type OwnershipRecord } from '../ownership.js';
 import { draftPartChanges, draftParts, widgetIdOrder, type DraftParts } from '../ownership-draft.js';
+import { usableWidgetId, widgetIdList } from '../widget-identity.js';
 
 /** One field or draft part that differs (the address, file, line and what apply does are added by the caller). */
 export interface DriftPart {
@@ -43,10 +44,10 @@ function partHash(parts: DraftParts, label: string): string | undefined {
 function partValue(draft: unknown, label: string): JsonValue | undefined {
   if (!isObj(draft)) return undefined;
   const widgets = Array.isArray(draft['widgets']) ? draft['widgets'] : [];
-  if (label === 'order') return widgets.map((w) => (isObj(w) ? (w['id'] ?? null) : null));
+  if (label === 'order') return widgetIdList(draft);
   if (label.startsWith('widget ')) {
     const id = label.slice(7);
-    return widgets.find((w) => isObj(w) && w['id'] === id);
+    return widgets.find((w) => usableWidgetId(w) === id);
   }
   if (label.startsWith('layout.')) {
     const layout = draft['layout'];

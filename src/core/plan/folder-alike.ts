@@ -26,8 +26,7 @@ function firstWriter(path: readonly string[], desired: DesiredState): { folder: 
   for (const r of [...desired.workbooks, ...desired.reports]) {
     if (r.folder === undefined || r.folder.length < path.length) continue;
     if (formatFolderPath(r.folder.slice(0, path.length)) !== key) continue;
-    const line = r.locate?.(['folder']);
-    return { folder: r.folder, where: line === undefined ? at(r.pos) : `${r.pos.file}:${line}: ` };
+    return { folder: r.folder, where: at(r.locate?.(['folder']) ?? r.pos) };
   }
   return undefined;
 }

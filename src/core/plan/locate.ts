@@ -1,13 +1,15 @@
-// Where in its file each change of a resource is written: a field's line, a
-// dashboard member's line, a widget's line (a widget member's own line when
-// the file writes it), so that every plan format can point at it. Lines come
-// from the resource's `locate`, asked only for the resources that change.
+// Where in its file each change of a resource is written, line and column: a
+// field's, a dashboard member's, a widget's (a widget member's own when the
+// file writes it), so that every plan format can point at it. Places come
+// from the resource's `locate` (the bundle's one locator, file:line:col),
+// asked only for the resources that change.
 import type { DesiredReport, DesiredUserAttribute, DesiredWorkbook } from '../model.js';
 import { isObj, type JsonValue } from '../json.js';
 import type { ResourceChange } from '../plan-model.js';
 import { usableWidgetId } from '../widget-identity.js';
 
 type Path = (string | number)[];
+type LineCol = { line: number; col: number };
 
 /** The file's path of a plan's field path: `meta.dashboardDraft` is the draft, `dashboardPublished` too. */
 function fieldPath(path: string): Path {
@@ -44,31 +46,35 @@ export function locateChanges(
   rc: ResourceChange,
   d: DesiredWorkbook | DesiredReport | DesiredUserAttribute,
 ): ResourceChange {
-  const locate = d.locate;
-  if (locate === undefined || (rc.changes.length === 0 && rc.drift === undefined)) return rc;
+  const locator = d.locate;
+  if (locator === undefined || (rc.changes.length === 0 && rc.drift === undefined)) return rc;
+  const locate = (p: Path): LineCol | undefined => {
+    const at = locator(p);
+    return at === undefined ? undefined : { line: at.line, col: at.col };
+  };
   const draft = 'slug' in d ? d.fields.meta?.['dashboardDraft'] : undefined;
   const index = widgetIndex(draft);
   const drift = rc.drift?.map((e) => {
-    const line = locate(partPath(e.field, index)) ?? locate(fieldPath(e.field.split(' ')[0]!));
-    return line === undefined ? e : { ...e, line };
+    const at = locate(partPath(e.field, index)) ?? locate(fieldPath(e.field.split(' ')[0]!));
+    return at === undefined ? e : { ...e, ...at };
   });
   if (drift !== undefined) rc = { ...rc, drift };
   const changes = rc.changes.map((c) => {
     const base = fieldPath(c.path);
-    const line = locate(base);
-    const out = line === undefined ? { ...c } : { ...c, line };
+    const where = locate(base);
+    const out = where === undefined ? { ...c } : { ...c, ...where };
     if (!c.dashboard) return out;
-    const at = (p: Path, fallback?: number) => locate([...base, ...p]) ?? fallback;
+    const at = (p: Path, fallback?: LineCol) => locate([...base, ...p]) ?? fallback;
     const members = c.dashboard.members.map((m) => {
       const l = at(m.path.split('.'));
-      return l === undefined ? m : { ...m, line: l };
+      return l === undefined ? m : { ...m, ...l };
     });
     const widgets = c.dashboard.widgets.map((w) => {
       const i = index.get(w.widget);
       if (i === undefined || w.change === 'removed') return w;
       const own = at(['widgets', i]);
       const l = w.change === 'member' ? at(['widgets', i, ...w.path.split('.')], own) : own;
-      return l === undefined ? w : { ...w, line: l };
+      return l === undefined ? w : { ...w, ...l };
     });
     out.dashboard = { ...c.dashboard, members, widgets };
     return out;

@@ -11,9 +11,8 @@ import { DELETE_PHASE } from '../deletes.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { LiveState, OwnershipContext } from '../model.js';
 import type { PlanPrune, ResourceChange } from '../plan-model.js';
-import { changedOutside, noPartChanges, readRecord, RECORD_KEY } from '../ownership.js';
+import { changedOutside, claimedBundle, noPartChanges, readRecord } from '../ownership.js';
 import { stillChartedError, type Dashboard, whereCharted } from './charted.js';
-import { isObj } from '../json.js';
 import { request, type Planned } from './compare.js';
 import type { Claims } from './record-claims.js';
 
@@ -25,8 +24,7 @@ type PruneContext = OwnershipContext & { claims: Claims };
  * written for it (a copy's is not this bundle's), or one that only claims to be.
  */
 function namesBundle(o: Report | Workbook, own: PruneContext): boolean {
-  const r = isObj(o.meta) ? o.meta[RECORD_KEY] : undefined;
-  return isObj(r) && r['bundle'] === own.bundle && own.claims.of(o).state !== 'copy';
+  return claimedBundle(o) === own.bundle && own.claims.of(o).state !== 'copy';
 }
 
 function reportAddress(r: Report): string {

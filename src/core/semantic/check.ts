@@ -6,7 +6,7 @@
 // error only when Cube refuses the query, a warning when it cannot be asked.
 import type { SourcePos } from '../../errors.js';
 import type { JsonValue } from '../json.js';
-import type { DesiredState, Locator } from '../model.js';
+import type { DesiredState, ReportAt } from '../model.js';
 import {
   dashboardMembers,
   reportMembers,
@@ -68,7 +68,8 @@ type ReportQuery = { format: 'rest'; query: JsonValue } | { format: 'sql'; query
 export interface ResourceMembers {
   address: string;
   extracted: Extracted;
-  locate: Locator;
+  /** Where to report a path: the bundle's one locator (`Locate`) asked to report, else the resource's place. */
+  locate: (path: readonly (string | number)[], report: ReportAt) => SourcePos;
   /** A report's query as sent, for Cube's planner. */
   query?: ReportQuery;
   /** The `jsonQuery` is written as JSON text: a place inside it is the field's. */
@@ -91,7 +92,7 @@ export interface PendingResource {
 }
 
 const fallback =
-  (pos: SourcePos): Locator =>
+  (pos: SourcePos): ResourceMembers['locate'] =>
   () =>
     pos;
 
@@ -106,15 +107,15 @@ function parsedQuery(text: JsonValue | undefined): JsonValue | undefined {
 
 /**
  * The members each managed resource names; `only` limits them to some addresses (`--target`).
- * `locatorOf` gives the bundle's locator of a resource (its position alone when there is none).
+ * Each is placed by its own locator (`locate`, made from its file), else at its position alone.
  */
 export function bundleMembers(
   desired: DesiredState,
-  opts: { only?: ReadonlySet<string> | undefined; locatorOf?: (r: object) => Locator | undefined } = {},
+  opts: { only?: ReadonlySet<string> | undefined } = {},
 ): ResourceMembers[] {
   const { only } = opts;
   const locate = (r: DesiredState['reports'][number] | DesiredState['workbooks'][number]) =>
-    opts.locatorOf?.(r) ?? fallback(r.pos);
+    r.locate ?? fallback(r.pos);
   const out: ResourceMembers[] = [];
   for (const r of desired.reports) {
     if (only && !only.has(r.address)) continue;

@@ -8,6 +8,7 @@
 // cannot be checked is returned as such, never guessed.
 import type { JsonValue } from '../json.js';
 import { sqlMembers } from './sql.js';
+import { widgetLabel } from '../widget-identity.js';
 
 export type MemberRole =
   | 'measure'
@@ -237,7 +238,7 @@ export function dashboardMembers(meta: JsonValue | undefined): Extracted {
     const keys = WIDGET_MEMBER_KEYS[w['type']];
     const config = w['config'];
     if (keys === undefined || !isObj(config)) return;
-    const id = typeof w['id'] === 'string' ? w['id'] : `#${i}`;
+    const id = widgetLabel(w, i);
     const base: DocPath = ['meta', 'dashboardDraft', 'widgets', i, 'config'];
     for (const key of keys) {
       const v = config[key];
