@@ -6,8 +6,8 @@
 // folder tree wait for the bundle's hints (api/live.ts). A bundle that turns
 // out invalid abandons the read: GETs only were sent. A connection error is
 // thrown by `start`, once the bundle is known valid, so a bundle error still
-// wins over it. A small bundle loads in milliseconds: its runs keep the
-// stricter order (nothing is sent before the bundle is valid).
+// wins over it. A smaller bundle keeps the stricter order (nothing is sent
+// before the bundle is valid).
 import type { LiveState } from '../core/model.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import { connect, type Connection, type ConnectOptions } from './connect.js';

@@ -15,21 +15,20 @@ import { parseYaml, type ParsedDoc } from '../yaml/parse.js';
 import { readBundleFileSync } from '../yaml/read.js';
 import { relocate, type DocSource } from './desired.js';
 import type { DocReader } from './locate.js';
-import { findBundleFiles, loadFound, type FoundFiles, type LoadOptions, type LoadResult } from './load.js';
+import { findBundleFiles, loadFound, type LoadOptions, type LoadResult } from './load.js';
 import type { LoaderInput, LoaderOutput } from './load-worker.js';
 
 /**
  * Files from which a bundle is loaded on a worker thread. Below, the thread's start (its own Node.js
- * environment and wsc's modules, 40 to 80 ms of the other core) would cost more than it saves.
+ * environment, wsc's modules and their compilation again: 60 to 120 ms of the other core) costs more than
+ * it saves: measured on an idle machine, `wsc plan` took 596 ms with the thread and 522 ms without at 1,100
+ * files, 928 and 894 ms at 3,300, 1,773 and 2,021 ms at 11,000 (docs/performance.md).
  */
-export const OFF_THREAD_FROM_FILES = 400;
+export const OFF_THREAD_FROM_FILES = 5000;
 
-/** Whether the bundle is loaded on a worker thread: OFF_THREAD_FROM_FILES files or more. */
-export const loadsOffThread = (found: FoundFiles): boolean => found.files.length >= OFF_THREAD_FROM_FILES;
-
-/** The bundle at `dir`, as loadBundle gives it; on a worker thread when it has OFF_THREAD_FROM_FILES files or more. */
-export function loadBundleOffThread(dir: string, opts: LoadOptions): Promise<LoadResult> {
-  return beginBundleLoad(dir).load(opts);
+/** The bundle at `dir`, as loadBundle gives it; on a worker thread from `offThreadFrom` files. */
+export function loadBundleOffThread(dir: string, opts: LoadOptions, offThreadFrom?: number): Promise<LoadResult> {
+  return beginBundleLoad(dir, offThreadFrom).load(opts);
 }
 
 /**
@@ -38,19 +37,21 @@ export function loadBundleOffThread(dir: string, opts: LoadOptions): Promise<Loa
  * and wsc's modules) runs on the other core while the main thread reads wsc.yaml and connects.
  */
 export interface BundleLoad {
-  found: Promise<FoundFiles>;
+  /** Whether it loads on a worker thread (then the deployment is read meanwhile: api/deployment-read.ts). */
+  offThread: Promise<boolean>;
   /** The bundle loaded with `opts` (once: the thread answers one request). */
   load(opts: LoadOptions): Promise<LoadResult>;
   /** The run ends before `load`: the thread, if one was started, ends too. */
   cancel(): void;
 }
 
-export function beginBundleLoad(dir: string): BundleLoad {
+/** `offThreadFrom`: the files from which the thread loads it (the tests give a small bundle one). */
+export function beginBundleLoad(dir: string, offThreadFrom = OFF_THREAD_FROM_FILES): BundleLoad {
   const found = findBundleFiles(dir);
-  const worker = found.then((f) => (loadsOffThread(f) ? startWorker() : undefined));
+  const worker = found.then((f) => (f.files.length >= offThreadFrom ? startWorker() : undefined));
   worker.catch(() => undefined);
   return {
-    found,
+    offThread: worker.then((w) => w !== undefined),
     load: async (opts) => {
       const f = await found;
       const w = await worker;

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { readDeployment } from '../api/deployment-read.js';
 import { hintsFor } from '../api/live.js';
 import type { Connection } from '../api/connect.js';
-import { beginBundleLoad, loadsOffThread, type BundleLoad } from '../bundle/load-off-thread.js';
+import { beginBundleLoad, type BundleLoad } from '../bundle/load-off-thread.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -69,7 +69,7 @@ async function begin(opts: PlanOptions | ApplyOptions, ctx: CommandContext) {
     requireBundleName(opts, env);
     const pruning = opts.prune === true || env.prune === true;
     const connOpts = connectOptions(opts, client, ctx);
-    const large = loadsOffThread(await load.found);
+    const large = await load.offThread;
     const semanticAsked = { skip: opts.skipSemanticCheck, targets: opts.target };
     const semantic = large && semanticWanted(env, semanticAsked);
     const read = readDeployment(env, connOpts, { lists: large, semantic });

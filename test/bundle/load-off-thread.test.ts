@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle, type LoadOptions } from '../../src/bundle/load.js';
-import { loadBundleOffThread, OFF_THREAD_FROM_FILES } from '../../src/bundle/load-off-thread.js';
+import { loadBundleOffThread } from '../../src/bundle/load-off-thread.js';
 import { sourceOf } from '../../src/bundle/desired.js';
 import { addSecret, clearSecrets } from '../../src/redact.js';
 import type { DesiredState } from '../../src/core/model.js';
@@ -60,21 +60,24 @@ function seen(d: DesiredState) {
   };
 }
 
+/** The files from which these tests load a bundle on the thread (wsc's own OFF_THREAD_FROM_FILES is larger). */
+const FROM = 40;
+
 async function both(dir: string, o: LoadOptions = opts) {
   const here = await loadBundle(dir, o);
-  const there = await loadBundleOffThread(dir, o);
+  const there = await loadBundleOffThread(dir, o, FROM);
   return { here, there };
 }
 
 describe('a bundle loaded on a worker thread', () => {
   it('is the bundle loaded here: state, diagnostics, lines and member positions', async () => {
-    const dir = bundle(largeBundle(OFF_THREAD_FROM_FILES + 20));
+    const dir = bundle(largeBundle(FROM + 20));
     const { here, there } = await both(dir);
     // It did run on the worker: the resources crossed as data, without the loader's record of their documents.
     expect(sourceOf(here.desired.reports[0]!)).toBeDefined();
     expect(sourceOf(there.desired.reports[0]!)).toBeUndefined();
     expect(there.diagnostics).toEqual(here.diagnostics);
-    expect(there.desired.reports).toHaveLength(OFF_THREAD_FROM_FILES + 20);
+    expect(there.desired.reports).toHaveLength(FROM + 20);
     const a = seen(here.desired);
     const b = seen(there.desired);
     expect(b).toEqual(a);
@@ -85,7 +88,7 @@ describe('a bundle loaded on a worker thread', () => {
 
   it('reports every problem as the loader does, at the same file:line:col', async () => {
     const dir = bundle(
-      largeBundle(OFF_THREAD_FROM_FILES, {
+      largeBundle(FROM, {
         'reports/broken.yaml': 'kind: Report\npublicId: broken000001\nname: [unclosed\n',
         'reports/typo.yaml': 'kind: Report\npublicId: typo00000001\nnmae: x\n',
         'reports/vars.yaml': 'kind: Report\npublicId: vars00000001\nname: ${vars.nope}\n',
@@ -115,7 +118,7 @@ describe('a bundle loaded on a worker thread', () => {
     addSecret('tok-0123456789abcdef');
     try {
       const dir = bundle(
-        largeBundle(OFF_THREAD_FROM_FILES, {
+        largeBundle(FROM, {
           'reports/leak.yaml': 'kind: Report\npublicId: leak00000001\nname: ${env.LEAK}\n',
         }),
       );
@@ -129,9 +132,9 @@ describe('a bundle loaded on a worker thread', () => {
   });
 
   it('a missing directory and a small bundle load on this thread', async () => {
-    const missing = await loadBundleOffThread('/nonexistent/wsc-bundle', opts);
+    const missing = await loadBundleOffThread('/nonexistent/wsc-bundle', opts, FROM);
     expect(missing.diagnostics.map((d) => d.rule)).toEqual(['bundle-dir']);
-    const small = await loadBundleOffThread(bundle(largeBundle(5)), opts);
+    const small = await loadBundleOffThread(bundle(largeBundle(5)), opts, FROM);
     expect(sourceOf(small.desired.reports[0]!)).toBeDefined();
   });
 });
