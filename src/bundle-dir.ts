@@ -10,10 +10,13 @@ export async function isDirectory(p: string): Promise<boolean> {
   return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
 }
 
+/** What is said of a bundle directory that is not there (the loader's diagnostic says it too). */
+export const BUNDLE_DIR_MISSING = 'bundle directory not found';
+
 /** Refuses a bundle directory that is not there (`bundle_dir_missing`); `shown` is how the message names it. */
 export async function requireBundleDir(dir: string, shown: string = dir): Promise<void> {
   if (await isDirectory(dir)) return;
-  throw new ConfigError('bundle_dir_missing', `bundle directory not found: ${shown}`, {
+  throw new ConfigError('bundle_dir_missing', `${BUNDLE_DIR_MISSING}: ${shown}`, {
     hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
   });
 }

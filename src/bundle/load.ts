@@ -11,7 +11,7 @@ import { safetyChecks } from './checks-safety.js';
 import { memberChecks } from './checks-members.js';
 import { partialItem } from './partial.js';
 import { buildDesired } from './desired.js';
-import { isDirectory } from '../bundle-dir.js';
+import { BUNDLE_DIR_MISSING, isDirectory } from '../bundle-dir.js';
 import { discoverFiles } from './files.js';
 import { isObject, issuesToDiagnostics } from '../yaml/issues.js';
 import { KEY_NOTES, KINDS, SCHEMA_OF_KIND, SERVER_OWNED, type Kind } from '../domain/bundle-schema/index.js';
@@ -60,7 +60,7 @@ export async function findBundleFiles(dir: string): Promise<FoundFiles> {
     diagnostics.push({
       severity: 'error',
       rule: 'bundle-dir',
-      message: 'bundle directory not found',
+      message: BUNDLE_DIR_MISSING,
       pos: { file: '.', line: 1, col: 1 },
     });
     return { files: [], diagnostics };
