@@ -120,15 +120,8 @@ export function runSemanticCheck(
       if (!c.ok) return { status: 'unavailable', members, tried: c.tried, why: c.why };
       const { asks, notAsked } = plannedAsks(c.pending, changes);
       clearTimeout(timer);
-      timer = setTimeout(
-        () =>
-          stop.abort(
-            new Error(
-              `Cube's planner did not answer within ${budgetMs / 1000} s, the check's time budget (WSC_SEMANTIC_TIMEOUT)`,
-            ),
-          ),
-        budgetMs,
-      );
+      const late = `Cube's planner did not answer within ${budgetMs / 1000} s, the check's time budget`;
+      timer = setTimeout(() => stop.abort(new Error(`${late} (WSC_SEMANTIC_TIMEOUT)`)), budgetMs);
       timer.unref();
       const verdicts = new Map<string, PlannerVerdict>();
       const limit = pLimit(PLANNER_CONCURRENCY);
