@@ -33,6 +33,12 @@ export function defaultMaxDeletes(recorded: number): number {
 /** Seconds `wsc doctor` may take in all (`WSC_DOCTOR_TIMEOUT`). */
 export const DOCTOR_TIMEOUT_S = 45;
 
+/**
+ * Seconds the semantic check's model read may take, and its questions to Cube's planner as much again
+ * (`WSC_SEMANTIC_TIMEOUT`): past either, a warning and the plan goes on.
+ */
+export const SEMANTIC_TIMEOUT_S = 10;
+
 /** Characters the plan's layout map is drawn for when stdout is no terminal and `COLUMNS` is unset. */
 export const MAP_WIDTH = 100;
 

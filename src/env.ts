@@ -11,6 +11,7 @@ import {
   PAGE_SIZE,
   PAGE_SIZE_MAX,
   REQUEST_TIMEOUT_S,
+  SEMANTIC_TIMEOUT_S,
   sizeText,
 } from './defaults.js';
 import { ConfigError, type ConfigCode } from './errors.js';
@@ -46,6 +47,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
       `Seconds \`wsc doctor\` may take for all its checks (default ${DOCTOR_TIMEOUT_S}); ` +
       'a check has at most 12 s of it (the round trip 40 s), and what is left when it runs out ' +
       'is shown as not checked.',
+  },
+  {
+    name: 'WSC_SEMANTIC_TIMEOUT',
+    description:
+      `Seconds the semantic check of plan and apply (and \`validate --semantic-check\`) waits for the data model ` +
+      `(default ${SEMANTIC_TIMEOUT_S}), and as much again for Cube's planner; past it, a warning and the plan goes on.`,
   },
   {
     name: 'WSC_PAGE_SIZE',
@@ -115,6 +122,8 @@ export interface Settings {
   readonly requestTimeoutMs: number | undefined;
   /** WSC_DOCTOR_TIMEOUT, in milliseconds. */
   readonly doctorTimeoutMs: number | undefined;
+  /** WSC_SEMANTIC_TIMEOUT, in milliseconds. */
+  readonly semanticTimeoutMs: number | undefined;
   /** WSC_PAGE_SIZE */
   readonly pageSize: number | undefined;
   /** WSC_MAX_LIST_ITEMS */
@@ -193,6 +202,10 @@ const doctorTimeout = seconds('WSC_DOCTOR_TIMEOUT', 'doctor_timeout_invalid', {
   seconds: DOCTOR_TIMEOUT_S,
   example: 20,
 });
+const semanticTimeout = seconds('WSC_SEMANTIC_TIMEOUT', 'semantic_timeout_invalid', {
+  seconds: SEMANTIC_TIMEOUT_S,
+  example: 30,
+});
 
 function pageSize(raw: string): number | ConfigError {
   const n = Number(raw);
@@ -235,6 +248,7 @@ export function readSettings(env: Readonly<Record<string, string | undefined>>):
   const scheme = parsed(get('WSC_AUTH_SCHEME'), authScheme);
   const timeout = parsed(get('WSC_REQUEST_TIMEOUT'), requestTimeout);
   const doctor = parsed(get('WSC_DOCTOR_TIMEOUT'), doctorTimeout);
+  const semantic = parsed(get('WSC_SEMANTIC_TIMEOUT'), semanticTimeout);
   const size = parsed(get('WSC_PAGE_SIZE'), pageSize);
   const items = parsed(get('WSC_MAX_LIST_ITEMS'), maxListItems);
   const bytes = parsed(get('WSC_MAX_LIST_BYTES'), maxListBytes);
@@ -254,6 +268,9 @@ export function readSettings(env: Readonly<Record<string, string | undefined>>):
     },
     get doctorTimeoutMs() {
       return take(doctor);
+    },
+    get semanticTimeoutMs() {
+      return take(semantic);
     },
     get pageSize() {
       return take(size);

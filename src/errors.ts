@@ -73,6 +73,7 @@ export const ERROR_CODES = {
       'max_list_items_invalid',
       'page_size_invalid',
       'request_timeout_invalid',
+      'semantic_timeout_invalid',
       'token_invalid',
       'token_missing',
     ],

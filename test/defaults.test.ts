@@ -1,6 +1,7 @@
 // The defaults' texts are derived from the numbers: a size is written as the
 // flags take it, and reads back as the same number.
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { buildCli } from '../src/cli.js';
 import {
@@ -12,6 +13,7 @@ import {
   PAGE_SIZE,
   PREVIEW_PORT,
   REQUEST_TIMEOUT_S,
+  SEMANTIC_TIMEOUT_S,
   sizeText,
 } from '../src/defaults.js';
 import * as defaults from '../src/defaults.js';
@@ -50,6 +52,15 @@ describe('every default a user can change is in defaults.ts', () => {
     expect(text('COLUMNS')).toContain(`default ${MAP_WIDTH})`);
     expect(text('WSC_REQUEST_TIMEOUT')).toContain(`default ${REQUEST_TIMEOUT_S})`);
     expect(text('WSC_PAGE_SIZE')).toContain(`default ${PAGE_SIZE})`);
+    expect(text('WSC_SEMANTIC_TIMEOUT')).toContain(`(default ${SEMANTIC_TIMEOUT_S})`);
+  });
+
+  test("README and docs/plan-apply.md state the semantic check's default budget", () => {
+    const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(read('README.md')).toContain(`questions have ${SEMANTIC_TIMEOUT_S} s each (\`WSC_SEMANTIC_TIMEOUT\``);
+    expect(read('docs/plan-apply.md')).toContain(
+      `the model read has ${SEMANTIC_TIMEOUT_S} s, the planner's questions after the plan ${SEMANTIC_TIMEOUT_S} s more`,
+    );
   });
 
   test("every flag's numeric default is a value defaults.ts exports", () => {

@@ -7,8 +7,11 @@ import { ConfigError } from '../errors.js';
 import { ApiClient, type ApiClientOptions } from './client.js';
 import { httpPort } from './port.js';
 
-/** The command's settings: --concurrency, and what the client takes as it is. */
-export type ConnectOptions = { concurrency: number; maxRetries: number } & Pick<
+/**
+ * The command's settings: --concurrency, the semantic check's time budget (WSC_SEMANTIC_TIMEOUT, read by
+ * api/semantic-run.ts), and what the client takes as it is.
+ */
+export type ConnectOptions = { concurrency: number; maxRetries: number; semanticTimeoutMs?: number } & Pick<
   ApiClientOptions,
   'requestTimeoutMs' | 'pageSize' | 'maxListItems' | 'maxListBytes' | 'trace' | 'notice' | 'retryPolicy'
 >;
@@ -53,7 +56,7 @@ export async function connect(env: ResolvedEnvironment, opts: ConnectOptions): P
     baseUrl = env.baseUrl;
     token = env.token;
   }
-  const { concurrency, ...clientOpts } = opts;
+  const { concurrency, semanticTimeoutMs: _semantic, ...clientOpts } = opts;
   const client = new ApiClient({
     baseUrl,
     token,

@@ -2,11 +2,11 @@
 // --semantic-check`): the model read beside the live state, the bundle's
 // members checked against it, and the names `/v1/meta` does not list asked
 // of Cube's planner for the resources the plan creates or changes. Bounded:
-// the model read has SEMANTIC_BUDGET_MS, the planner's questions as much
-// again (then a warning, the plan goes on), the planner is asked
-// PLANNER_CONCURRENCY queries at once and MAX_ASKS in all, and a run that
-// fails elsewhere ends the step at once (abort). Never throws for an
-// unreadable model: that is its outcome.
+// the model read has WSC_SEMANTIC_TIMEOUT (SEMANTIC_TIMEOUT_S by default),
+// the planner's questions as much again (then a warning, the plan goes on),
+// the planner is asked PLANNER_CONCURRENCY queries at once and MAX_ASKS in
+// all, and a run that fails elsewhere ends the step at once (abort). Never
+// throws for an unreadable model: that is its outcome.
 import pLimit from 'p-limit';
 import type { Connection, ConnectOptions } from './connect.js';
 import { readDataModel } from './data-model.js';
@@ -14,10 +14,9 @@ import { checkMembers, countUses, type ResourceMembers } from '../core/semantic/
 import { plannedAsks, settle } from '../core/semantic/confirm.js';
 import { indexModel } from '../core/semantic/model-index.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
+import { SEMANTIC_TIMEOUT_S } from '../defaults.js';
 import { dataModelPaths, type PlannerVerdict } from '../domain/data-model.js';
 
-/** The time the whole step may take, from its start: past it, what is not known is a warning. */
-const SEMANTIC_BUDGET_MS = 10_000;
 /** Queries asked of Cube's planner at once (its connections). */
 export const PLANNER_CONCURRENCY = 4;
 
@@ -51,13 +50,23 @@ export interface ModelRead {
   drop(): void;
 }
 
+/**
+ * The time the model read may take, from its start, and the planner's questions as much again: past it, what is
+ * not known is a warning.
+ */
+const budgetOf = (connOpts: ConnectOptions): number => connOpts.semanticTimeoutMs ?? SEMANTIC_TIMEOUT_S * 1000;
+
 /** Starts reading the deployment's data model (its requests leave before this returns). */
-export function startModelRead(conn: Connection, connOpts: ConnectOptions, budgetMs = SEMANTIC_BUDGET_MS): ModelRead {
+export function startModelRead(conn: Connection, connOpts: ConnectOptions): ModelRead {
+  const budgetMs = budgetOf(connOpts);
   const stop = new AbortController();
   // The model's read has the budget from the start (beside the live read); the planner's questions, once the
   // plan is known, the budget again: what the step can add to the run after the plan is bounded either way.
   const timer = setTimeout(
-    () => stop.abort(new Error(`no answer within ${budgetMs / 1000} s, the semantic check's time budget`)),
+    () =>
+      stop.abort(
+        new Error(`no answer within ${budgetMs / 1000} s, the semantic check's time budget (WSC_SEMANTIC_TIMEOUT)`),
+      ),
     budgetMs,
   );
   timer.unref();
@@ -86,9 +95,9 @@ export function runSemanticCheck(
   resources: ResourceMembers[],
   conn: Connection,
   connOpts: ConnectOptions,
-  budgetMs = SEMANTIC_BUDGET_MS,
-  model: ModelRead = startModelRead(conn, connOpts, budgetMs),
+  model: ModelRead = startModelRead(conn, connOpts),
 ): SemanticRun {
+  const budgetMs = budgetOf(connOpts);
   const members = countUses(resources);
   const { stop, read } = model;
   let timer = model.timer;
@@ -111,11 +120,8 @@ export function runSemanticCheck(
       if (!c.ok) return { status: 'unavailable', members, tried: c.tried, why: c.why };
       const { asks, notAsked } = plannedAsks(c.pending, changes);
       clearTimeout(timer);
-      timer = setTimeout(
-        () =>
-          stop.abort(new Error(`Cube's planner did not answer within ${budgetMs / 1000} s, the check's time budget`)),
-        budgetMs,
-      );
+      const late = `Cube's planner did not answer within ${budgetMs / 1000} s, the check's time budget`;
+      timer = setTimeout(() => stop.abort(new Error(`${late} (WSC_SEMANTIC_TIMEOUT)`)), budgetMs);
       timer.unref();
       const verdicts = new Map<string, PlannerVerdict>();
       const limit = pLimit(PLANNER_CONCURRENCY);

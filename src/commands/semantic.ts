@@ -49,7 +49,7 @@ export function startSemanticCheck(
   if (env.semanticCheck === false)
     return settled({ status: 'off', reason: `semanticCheck: false in wsc.yaml for ${env.name}` });
   if (resources.length === 0) return settled({ status: 'none' });
-  return runSemanticCheck(resources, conn, connOpts, undefined, model);
+  return runSemanticCheck(resources, conn, connOpts, model);
 }
 
 /**

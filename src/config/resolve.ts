@@ -22,6 +22,8 @@ export interface ClientLimits {
   pageSize?: number;
   maxListItems?: number;
   maxListBytes?: number;
+  /** The semantic check's time budget (api/semantic-run.ts), not the client's: it travels with the connection. */
+  semanticTimeoutMs?: number;
 }
 
 interface ConfigInput {
@@ -47,10 +49,12 @@ function clientLimits(flags: ConfigFlags, settings: Settings): ClientLimits {
   const pageSize = flags.pageSize ?? settings.pageSize;
   const maxListItems = flags.maxListItems ?? settings.maxListItems;
   const maxListBytes = flags.maxListBytes ?? settings.maxListBytes;
+  const semanticTimeout = settings.semanticTimeoutMs;
   if (timeout !== undefined) out.requestTimeoutMs = timeout;
   if (pageSize !== undefined) out.pageSize = pageSize;
   if (maxListItems !== undefined) out.maxListItems = maxListItems;
   if (maxListBytes !== undefined) out.maxListBytes = maxListBytes;
+  if (semanticTimeout !== undefined) out.semanticTimeoutMs = semanticTimeout;
   return out;
 }
 

@@ -23,24 +23,33 @@ export interface RunOptions {
 
 const secondsOf = (ms: number) => `${Math.round(ms / 1000)} s`;
 
-/** A check's result, or a ✗ when it throws or has none within `ms`. */
-async function runOne(c: DoctorCheck, ctx: DoctorContext, ms: number): Promise<CheckResult> {
+/** A check's result, or a ✗ when it throws or has none within `ms` (`late`: its time ran out). */
+async function runOne(c: DoctorCheck, ctx: DoctorContext, ms: number): Promise<{ result: CheckResult; late: boolean }> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<CheckResult>((resolve) => {
+  const late = new Promise<{ result: CheckResult; late: boolean }>((resolve) => {
     timer = setTimeout(
       () =>
         resolve({
-          ok: false,
-          detail: `no verdict within ${secondsOf(ms)}: the server answers too slowly or not at all`,
-          hint: 'Run a command that needs it with --verbose to see each request and how long it waits.',
+          result: {
+            ok: false,
+            detail: `no verdict within ${secondsOf(ms)}: the server answers too slowly or not at all`,
+            hint: 'Run a command that needs it with --verbose to see each request and how long it waits.',
+          },
+          late: true,
         }),
       ms,
     );
   });
-  const checked = c.run(ctx).catch((e: unknown): CheckResult => {
-    const w = e as Partial<WscError> & Error;
-    return { ok: false, detail: w.message, ...(w.hint !== undefined ? { hint: w.hint } : {}) };
-  });
+  const checked = c.run(ctx).then(
+    (result) => ({ result, late: false }),
+    (e: unknown) => {
+      const w = e as Partial<WscError> & Error;
+      return {
+        result: { ok: false, detail: w.message, ...(w.hint !== undefined ? { hint: w.hint } : {}) },
+        late: false,
+      };
+    },
+  );
   try {
     return await Promise.race([checked, late]);
   } finally {
@@ -59,6 +68,11 @@ export async function runChecks(
   const lines: CheckLine[] = [];
   /** Each check's line, and for one not run, the failed check at the root of why. */
   const byName = new Map<string, { line: CheckLine; cause?: string }>();
+  /**
+   * A check given the rest of the run's time used it up: the run's time is spent, even when the clock reads a
+   * millisecond short of it (a timer may fire that early by Date.now()), so no next check runs for a millisecond.
+   */
+  let spent = false;
   for (const c of checks) {
     const blocker = c.needs?.map((n) => byName.get(n)).find((b) => b !== undefined && !b.line.ok);
     let line: CheckLine;
@@ -67,11 +81,13 @@ export async function runChecks(
     if (blocker !== undefined) {
       cause = blocker.cause ?? blocker.line.name;
       line = { name: c.name, ok: false, checked: false, detail: `not checked: ${cause} failed` };
-    } else if (left <= 0) {
+    } else if (spent || left <= 0) {
       line = { name: c.name, ok: false, checked: false, detail: `not checked: doctor's ${secondsOf(total)} ran out` };
     } else {
       const ms = Math.min(c.budgetMs ?? opts.checkBudgetMs ?? CHECK_BUDGET_MS, left);
-      line = { name: c.name, checked: true, ...(await runOne(c, ctx, ms)) };
+      const { result, late } = await runOne(c, ctx, ms);
+      spent = late && ms === left;
+      line = { name: c.name, checked: true, ...result };
     }
     byName.set(c.name, cause === undefined ? { line } : { line, cause });
     lines.push(line);

@@ -25,7 +25,11 @@ afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 
-export async function serve(handler: Handler): Promise<TestServer> {
+/**
+ * Starts a server answering with `handler`, closed after the test. `concurrent`: a server of a concurrent test
+ * (test.concurrent), which the caller closes: the afterEach of another test that ends first would close it.
+ */
+export async function serve(handler: Handler, opts: { concurrent?: boolean } = {}): Promise<TestServer> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -43,7 +47,7 @@ export async function serve(handler: Handler): Promise<TestServer> {
     });
   });
   const t: TestServer = { ...(await listenOnLoopback(server)), seen };
-  open.push(t);
+  if (opts.concurrent !== true) open.push(t);
   return t;
 }
 

@@ -158,6 +158,7 @@ describe('a malformed value names its variable', () => {
     ['WSC_DEPLOYMENT_ID', 'twelve', 'deployment_invalid'],
     ['WSC_AUTH_SCHEME', 'basic', 'auth_scheme_invalid'],
     ['WSC_REQUEST_TIMEOUT', '-3', 'request_timeout_invalid'],
+    ['WSC_SEMANTIC_TIMEOUT', 'soon', 'semantic_timeout_invalid'],
     ['WSC_PAGE_SIZE', '20000', 'page_size_invalid'],
     ['WSC_MAX_LIST_ITEMS', '1.5', 'max_list_items_invalid'],
     ['WSC_MAX_LIST_BYTES', 'lots', 'max_list_bytes_invalid'],
@@ -175,6 +176,12 @@ describe('a malformed value names its variable', () => {
       expect(err.message).toContain(value);
     });
   }
+
+  it("WSC_SEMANTIC_TIMEOUT: seconds in the connection settings, unset when not given (the check's 10 s)", async () => {
+    expect((await resolveWith(bareDir, {}, { WSC_SEMANTIC_TIMEOUT: '2.5' })).client.semanticTimeoutMs).toBe(2500);
+    expect((await resolveWith(bareDir, {}, {})).client.semanticTimeoutMs).toBeUndefined();
+    expect((await resolveWith(bareDir, {}, { WSC_SEMANTIC_TIMEOUT: '' })).client.semanticTimeoutMs).toBeUndefined();
+  });
 
   it('WSC_DOCTOR_TIMEOUT=0: doctor_timeout_invalid when doctor reads it (no flag, not part of resolveConfig)', () => {
     const settings = readSettings({ WSC_DOCTOR_TIMEOUT: '0' });

@@ -84,6 +84,19 @@ describe('runChecks', () => {
   describe('the defaults docs/commands.md states, on a fake clock', () => {
     afterEach(() => void vi.useRealTimers());
 
+    test("a check that used up the run's time ends it, though the clock reads a millisecond short", async () => {
+      vi.useFakeTimers();
+      const t0 = Date.now();
+      // A timer may fire when Date.now() shows a millisecond less than its time: the 1 ms left is no time.
+      const now = () => Math.max(t0, Date.now() - 1);
+      const done = runChecks(ctx, [check('slow', never), check('next', ok)], { now, totalBudgetMs: 1_000 });
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect((await done).map((l) => [l.name, l.checked, l.detail.replace(/:.*/, '')])).toEqual([
+        ['slow', true, 'no verdict within 1 s'],
+        ['next', false, 'not checked'],
+      ]);
+    });
+
     test('each check has 12 s, the round trip 40 s, the whole run 45 s; what is left is not checked', async () => {
       vi.useFakeTimers();
       expect([CHECK_BUDGET_MS, TOTAL_BUDGET_MS, deepCheck.budgetMs]).toEqual([12_000, 45_000, 40_000]);

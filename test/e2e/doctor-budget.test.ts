@@ -7,14 +7,15 @@
 // The hosts that do not answer are waited for at a shorter request time
 // (WSC_REQUEST_TIMEOUT, which doctor's 5 s gives way to) and a shorter whole
 // run (WSC_DOCTOR_TIMEOUT): the same code paths, in seconds instead of a
-// minute. The defaults are checked where no clock is needed:
+// minute; those three runs wait at once (test.concurrent, each against a
+// server of its own). The defaults are checked where no clock is needed:
 // test/doctor/budget.test.ts (5 s per request, one retry) and
 // test/doctor/run.test.ts (12 s per check, 40 s for the round trip, 45 s in
 // all, on a fake clock); the 429 cases here run at the defaults.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanupTemp, runCli, writeFiles } from './helpers/index.js';
-import { json, serve, type Handler } from '../api/server.js';
+import { json, serve, type Handler, type TestServer } from '../api/server.js';
 
 afterAll(cleanupTemp);
 
@@ -33,6 +34,17 @@ const hangsAfterProbe: Handler = (q, res) => {
   if (probe || path === '/api/v1/user-attributes') return json(res, 200, empty);
   return new Promise(() => undefined);
 };
+/** One request's time (WSC_REQUEST_TIMEOUT) where a host does not answer, in milliseconds. */
+const REQUEST_MS = 250;
+/** A server of a concurrent test, closed when fn ends. */
+async function serving<T>(handler: Handler, fn: (s: TestServer) => Promise<T>): Promise<T> {
+  const s = await serve(handler, { concurrent: true });
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
 const timed = async <T>(f: () => Promise<T>) => {
   const t0 = Date.now();
   const r = await f();
@@ -50,22 +62,6 @@ async function doctorAgainstTooManyRequests(retryAfter: string) {
 }
 
 describe('wsc doctor within its budget', () => {
-  test('a host that accepts and never answers: ✗ host after one retry, the rest not checked, well within 60 s', async () => {
-    const s = await serve(() => new Promise(() => undefined));
-    const r = await timed(() => doctor(s.url, { env: { WSC_REQUEST_TIMEOUT: '1' } }));
-    expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(60_000);
-    // Each of the two attempts was given its whole request time.
-    expect(r.ms).toBeGreaterThanOrEqual(2_000);
-    expect(r.stdout).toMatch(
-      /✗ host: .* does not answer as the Workspace Content API: .*(no answer|timed out|did not answer)/i,
-    );
-    expect(r.stdout).toMatch(/– token: not checked: host failed/);
-    expect(r.stdout).not.toMatch(/^✓/m);
-    // The probe and its one retry; nothing else was asked of a host that never answered.
-    expect(s.seen).toHaveLength(2);
-  }, 90_000);
-
   test('429 with Retry-After: 1000000000: reported, not waited; no second attempt', async () => {
     const { s, r } = await doctorAgainstTooManyRequests('1000000000');
     expect(r.stdout).toMatch(
@@ -81,49 +77,82 @@ describe('wsc doctor within its budget', () => {
     expect(s.seen).toHaveLength(2);
   }, 90_000);
 
-  test('a host that answers the probe and hangs on the rest: each line printed as decided, done in time', async () => {
-    const s = await serve(hangsAfterProbe);
-    const requestMs = 500;
-    const arrivals: { at: number; text: string }[] = [];
-    const t0 = Date.now();
-    const r = await doctor(s.url, {
-      env: { WSC_REQUEST_TIMEOUT: String(requestMs / 1000) },
-      onSpawn: (child) => {
-        child.stdout!.on('data', (d: Buffer | string) => arrivals.push({ at: Date.now() - t0, text: String(d) }));
-      },
-    });
-    const ended = Date.now() - t0;
-    expect(r.code).toBe(1);
-    expect(ended).toBeLessThan(60_000);
-    const when = (re: RegExp) => arrivals.find((a) => re.test(a.text))?.at;
-    const host = when(/✓ host: /);
-    const pageSize = when(/✗ page size: /);
-    expect(host).toBeDefined();
-    expect(pageSize).toBeDefined();
-    // The host's line came out while the next checks were still waiting on the server (two attempts each).
-    expect(pageSize! - host!).toBeGreaterThan(0.8 * 2 * requestMs);
-    expect(ended - host!).toBeGreaterThan(1.6 * 2 * requestMs);
-    expect(r.stdout).toMatch(/✓ user attributes: readable/);
-    expect(r.stdout).toMatch(/✗ API description: .*cannot be read/);
-    expect(r.stdout).toMatch(/– routes: publish: not checked: API description failed/);
-    // Every check came to a verdict of its own: the whole run's time did not run out.
-    expect(r.stdout).not.toMatch(/ran out/);
-  }, 90_000);
+  test.concurrent(
+    'a host that accepts and never answers: ✗ host after one retry, the rest not checked, well within 60 s',
+    async ({ expect }) => {
+      await serving(
+        () => new Promise(() => undefined),
+        async (s) => {
+          const r = await timed(() => doctor(s.url, { env: { WSC_REQUEST_TIMEOUT: String(REQUEST_MS / 1000) } }));
+          expect(r.code).toBe(1);
+          expect(r.ms).toBeLessThan(60_000);
+          // Each of the two attempts was given its whole request time.
+          expect(r.ms).toBeGreaterThanOrEqual(2 * REQUEST_MS);
+          expect(r.stdout).toMatch(
+            /✗ host: .* does not answer as the Workspace Content API: .*(no answer|timed out|did not answer)/i,
+          );
+          expect(r.stdout).toMatch(/– token: not checked: host failed/);
+          expect(r.stdout).not.toMatch(/^✓/m);
+          // The probe and its one retry; nothing else was asked of a host that never answered.
+          expect(s.seen).toHaveLength(2);
+        },
+      );
+    },
+    90_000,
+  );
 
-  test("the whole run's time (WSC_DOCTOR_TIMEOUT) ends a run that hangs: the check in flight ✗, the rest not checked", async () => {
-    const s = await serve(hangsAfterProbe);
-    // Requests keep their default 5 s: the run's 2 s run out while the page size's first attempt still waits.
-    const r = await timed(() => doctor(s.url, { env: { WSC_DOCTOR_TIMEOUT: '2' } }));
-    expect(r.code).toBe(1);
-    expect(r.ms).toBeGreaterThanOrEqual(2_000);
-    // Less than the page size's two attempts of 5 s: what was in flight was abandoned, not awaited.
-    expect(r.ms).toBeLessThan(9_000);
-    expect(r.stdout).toMatch(/✓ host: /);
-    expect(r.stdout).toMatch(/✗ page size: no verdict within 2 s/);
-    expect(r.stdout).toMatch(/– user attributes: not checked: doctor's 2 s ran out/);
-    expect(r.stdout).toMatch(/– data model: not checked: doctor's 2 s ran out/);
-    expect(r.stdout).not.toMatch(/✓ user attributes/);
-  }, 90_000);
+  test.concurrent(
+    'a host that answers the probe and hangs on the rest: each line printed as decided, done in time',
+    async ({ expect }) => {
+      await serving(hangsAfterProbe, async (s) => {
+        const arrivals: { at: number; text: string }[] = [];
+        const t0 = Date.now();
+        const r = await doctor(s.url, {
+          env: { WSC_REQUEST_TIMEOUT: String(REQUEST_MS / 1000) },
+          onSpawn: (child) => {
+            child.stdout!.on('data', (d: Buffer | string) => arrivals.push({ at: Date.now() - t0, text: String(d) }));
+          },
+        });
+        const ended = Date.now() - t0;
+        expect(r.code).toBe(1);
+        expect(ended).toBeLessThan(60_000);
+        const when = (re: RegExp) => arrivals.find((a) => re.test(a.text))?.at;
+        const host = when(/✓ host: /);
+        const pageSize = when(/✗ page size: /);
+        expect(host).toBeDefined();
+        expect(pageSize).toBeDefined();
+        // The host's line came out while the next checks were still waiting on the server (two attempts each).
+        expect(pageSize! - host!).toBeGreaterThan(0.8 * 2 * REQUEST_MS);
+        expect(ended - host!).toBeGreaterThan(1.6 * 2 * REQUEST_MS);
+        expect(r.stdout).toMatch(/✓ user attributes: readable/);
+        expect(r.stdout).toMatch(/✗ API description: .*cannot be read/);
+        expect(r.stdout).toMatch(/– routes: publish: not checked: API description failed/);
+        // Every check came to a verdict of its own: the whole run's time did not run out.
+        expect(r.stdout).not.toMatch(/ran out/);
+      });
+    },
+    90_000,
+  );
+
+  test.concurrent(
+    "the whole run's time (WSC_DOCTOR_TIMEOUT) ends a run that hangs: the check in flight ✗, the rest not checked",
+    async ({ expect }) => {
+      await serving(hangsAfterProbe, async (s) => {
+        // Requests keep their default 5 s: the run's 1 s runs out while the page size's first attempt still waits.
+        const r = await timed(() => doctor(s.url, { env: { WSC_DOCTOR_TIMEOUT: '1' } }));
+        expect(r.code).toBe(1);
+        expect(r.ms).toBeGreaterThanOrEqual(1_000);
+        // Less than the page size's two attempts of 5 s: what was in flight was abandoned, not awaited.
+        expect(r.ms).toBeLessThan(9_000);
+        expect(r.stdout).toMatch(/✓ host: /);
+        expect(r.stdout).toMatch(/✗ page size: no verdict within 1 s/);
+        expect(r.stdout).toMatch(/– user attributes: not checked: doctor's 1 s ran out/);
+        expect(r.stdout).toMatch(/– data model: not checked: doctor's 1 s ran out/);
+        expect(r.stdout).not.toMatch(/✓ user attributes/);
+      });
+    },
+    90_000,
+  );
 
   test('a WSC_DOCTOR_TIMEOUT that is not a number of seconds above 0: exit 3, nothing sent', async () => {
     const s = await serve(hangsAfterProbe);
