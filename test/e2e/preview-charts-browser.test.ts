@@ -74,76 +74,82 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   expect(scroll).toBeLessThanOrEqual(client);
 }
 
-describe.skipIf(!chromiumExecutable)(`the preview page with data${noChromiumReason}`, () => {
-  const preview = previewInBrowser(() => {
-    mkdirSync(artifacts, { recursive: true });
-    return ['--dir', repo(true), '--against', 'git:main'];
-  });
-
-  test.each([
-    [1366, 768],
-    [1280, 800],
-  ] as const)(
-    '%i×%i: opens on the changed dashboard, charts with data, before and after, labels apart',
-    async (width, height) => {
-      const page = await preview.browser.newPage({ viewport: { width, height } });
-      await page.goto(preview.url);
-      await page.waitForSelector('.card .chart img');
-      // The first changed dashboard (customer-health comes first and did not change).
-      expect(await page.locator('nav a.current').getAttribute('data-slug')).toBe('revenue-overview');
-      expect(await page.locator('header #data').textContent()).toMatch(
-        /^charts with data from local \(127\.0\.0\.1:\d+\)$/,
-      );
-      // Each drawn CHART card: one picture; the changed ones two, captioned, and badged in words.
-      expect(await page.locator('.card[data-id="mrr-trend"] .chart img').count()).toBe(1);
-      for (const [id, badge] of [
-        ['top-accounts', 'visualization table → bar'],
-        ['arr-by-region', 'query: + subscriptions.mrr'],
-      ]) {
-        const card = page.locator(`.card[data-id="${id}"]`);
-        expect(await card.locator('.chart img').count()).toBe(2);
-        expect(await card.locator('figcaption').allTextContents()).toEqual(['before', 'after']);
-        expect(await card.locator('.badge.config').getAttribute('title')).toBe(badge);
-      }
-      // The pictures are drawn (decoded, not broken).
-      const broken = await page
-        .locator('.card .chart img')
-        .evaluateAll(
-          (imgs) =>
-            imgs.filter((i) => !(i as HTMLImageElement).complete || (i as HTMLImageElement).naturalWidth === 0).length,
-        );
-      expect(broken).toBe(0);
-      // The removed KPI under the moved grain: its label in the list under the grid, none overlapping.
-      expect(await page.locator('#removed-list li[data-removed-label="nrr-kpi"]').textContent()).toContain(
-        'CHART nrr-kpi',
-      );
-      expect(await labelsOverlap(page)).toEqual([]);
-      // The toolbar is one line (no taller than its tallest item), nothing overflowing it.
-      const bar = await page.evaluate(() => {
-        const t = document.getElementById('toolbar')!;
-        const tallest = Math.max(...[...t.children].map((c) => c.getBoundingClientRect().height));
-        return { oneLine: t.getBoundingClientRect().height <= tallest + 1, overflow: t.scrollWidth - t.clientWidth };
-      });
-      expect(bar).toEqual({ oneLine: true, overflow: 0 });
-      await noSidewaysScroll(page);
-      await page.screenshot({ path: join(artifacts, `preview-charts-${width}x${height}.png`), fullPage: true });
-      // Details open: still no sideways scroll.
-      await page.click('.card[data-id="top-accounts"] > div');
-      await page.waitForSelector('aside#details:not([hidden])');
-      await noSidewaysScroll(page);
-      expect(await labelsOverlap(page)).toEqual([]);
-      await page.screenshot({ path: join(artifacts, `preview-charts-${width}x${height}-details.png`), fullPage: true });
-      await page.close();
+describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () => {
+  // One Chromium, and both pages served at once: with data and a change; without data and with no change.
+  const preview = previewInBrowser(
+    () => {
+      mkdirSync(artifacts, { recursive: true });
+      return ['--dir', repo(true), '--against', 'git:main'];
     },
+    () => ['--dir', repo(false), '--against', 'git:main', '--no-data'],
   );
-});
 
-describe.skipIf(!chromiumExecutable)(`the preview page without data, and with no change${noChromiumReason}`, () => {
-  const preview = previewInBrowser(() => ['--dir', repo(false), '--against', 'git:main', '--no-data']);
+  describe.concurrent('with data', () => {
+    test.each([
+      [1366, 768],
+      [1280, 800],
+    ] as const)(
+      '%i×%i: opens on the changed dashboard, charts with data, before and after, labels apart',
+      async (width, height) => {
+        const page = await preview.browser.newPage({ viewport: { width, height } });
+        await page.goto(preview.url);
+        await page.waitForSelector('.card .chart img');
+        // The first changed dashboard (customer-health comes first and did not change).
+        expect(await page.locator('nav a.current').getAttribute('data-slug')).toBe('revenue-overview');
+        expect(await page.locator('header #data').textContent()).toMatch(
+          /^charts with data from local \(127\.0\.0\.1:\d+\)$/,
+        );
+        // Each drawn CHART card: one picture; the changed ones two, captioned, and badged in words.
+        expect(await page.locator('.card[data-id="mrr-trend"] .chart img').count()).toBe(1);
+        for (const [id, badge] of [
+          ['top-accounts', 'visualization table → bar'],
+          ['arr-by-region', 'query: + subscriptions.mrr'],
+        ]) {
+          const card = page.locator(`.card[data-id="${id}"]`);
+          expect(await card.locator('.chart img').count()).toBe(2);
+          expect(await card.locator('figcaption').allTextContents()).toEqual(['before', 'after']);
+          expect(await card.locator('.badge.config').getAttribute('title')).toBe(badge);
+        }
+        // The pictures are drawn (decoded, not broken).
+        const broken = await page
+          .locator('.card .chart img')
+          .evaluateAll(
+            (imgs) =>
+              imgs.filter((i) => !(i as HTMLImageElement).complete || (i as HTMLImageElement).naturalWidth === 0)
+                .length,
+          );
+        expect(broken).toBe(0);
+        // The removed KPI under the moved grain: its label in the list under the grid, none overlapping.
+        expect(await page.locator('#removed-list li[data-removed-label="nrr-kpi"]').textContent()).toContain(
+          'CHART nrr-kpi',
+        );
+        expect(await labelsOverlap(page)).toEqual([]);
+        // The toolbar is one line (no taller than its tallest item), nothing overflowing it.
+        const bar = await page.evaluate(() => {
+          const t = document.getElementById('toolbar')!;
+          const tallest = Math.max(...[...t.children].map((c) => c.getBoundingClientRect().height));
+          return { oneLine: t.getBoundingClientRect().height <= tallest + 1, overflow: t.scrollWidth - t.clientWidth };
+        });
+        expect(bar).toEqual({ oneLine: true, overflow: 0 });
+        await noSidewaysScroll(page);
+        await page.screenshot({ path: join(artifacts, `preview-charts-${width}x${height}.png`), fullPage: true });
+        // Details open: still no sideways scroll.
+        await page.click('.card[data-id="top-accounts"] > div');
+        await page.waitForSelector('aside#details:not([hidden])');
+        await noSidewaysScroll(page);
+        expect(await labelsOverlap(page)).toEqual([]);
+        await page.screenshot({
+          path: join(artifacts, `preview-charts-${width}x${height}-details.png`),
+          fullPage: true,
+        });
+        await page.close();
+      },
+    );
+  });
 
   test('--no-data: the header says why the charts are boxes; nothing changed: "No changes"', async () => {
     const page = await preview.browser.newPage({ viewport: { width: 1366, height: 768 } });
-    await page.goto(preview.url);
+    await page.goto(preview.urls[1]!);
     await page.waitForSelector('.card');
     expect(await page.locator('header #data').textContent()).toBe(
       'charts without data: --no-data: the charts are drawn as boxes',
