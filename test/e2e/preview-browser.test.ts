@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { parse } from 'yaml';
 import { copyFixture, root, runCli, tempDir } from './helpers/index.js';
 import { svgsIn } from './helpers/git.js';
