@@ -1,59 +1,27 @@
 /// <reference lib="dom" />
 // `wsc preview` in a real browser: Debian's Chromium driven by playwright-core
-// (no browser download). The built CLI serves fixtures/example on a free
+// (no browser download). wsc preview serves fixtures/example (boxes, no data) on a free
 // loopback port; the tests check every widget's box against its grid position,
 // switch breakpoints, edit files and watch the page follow, and keep
 // screenshots in test-artifacts/ (a CI artifact). Without Chromium the suite
 // is skipped, and its name says why.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, test } from 'vitest';
-import { parse } from 'yaml';
 import { copyFixture, root, runCli, tempDir } from './helpers/index.js';
 import { svgsIn } from './helpers/git.js';
-import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
+import { cardBoxes, chromiumExecutable, noChromiumReason, previewInBrowser, widgetsOf } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
-
-type Box = { x: number; y: number; w: number; h: number };
-type Widget = { id: string; type: string; position: Box; responsiveLayouts?: Record<string, Box> };
-function widgetsOf(dir: string, slug: string): { widgets: Widget[]; cols: Record<string, number>; rowHeight: number } {
-  const doc = parse(readFileSync(join(dir, `workbooks/${slug}.yaml`), 'utf8'));
-  const d = doc.meta.dashboardDraft;
-  return {
-    widgets: d.widgets,
-    cols: d.layout?.cols ?? { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
-    rowHeight: d.layout?.rowHeight ?? 30,
-  };
-}
-
-/** Each card's box relative to the grid: x and w in columns of the breakpoint, y and h in pixels. */
-async function cardBoxes(page: Page): Promise<Record<string, Box>> {
-  return page.evaluate(() => {
-    const grid = document.getElementById('grid')!;
-    const g = grid.getBoundingClientRect();
-    const colW = g.width / Number(grid.dataset['cols']);
-    const out: Record<string, Box> = {};
-    for (const card of grid.querySelectorAll<HTMLElement>('.card')) {
-      const r = card.getBoundingClientRect();
-      out[card.dataset['id']!] = {
-        x: Math.round((r.left - g.left) / colW),
-        y: r.top - g.top,
-        w: Math.round(r.width / colW),
-        h: r.height,
-      };
-    }
-    return out;
-  });
-}
 
 describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}`, () => {
   let dir = '';
   const preview = previewInBrowser(() => {
     mkdirSync(artifacts, { recursive: true });
     dir = copyFixture('example');
-    return ['--dir', dir];
+    // Boxes: the charts' data is not the point here (each reload would draw them all again); the page with data
+    // at its grid positions is preview-charts-browser.test.ts's.
+    return ['--dir', dir, '--no-data'];
   });
 
   // The first three only read: they run at once; the last edits the bundle, after them.

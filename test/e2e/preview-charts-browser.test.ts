@@ -3,9 +3,9 @@
 // repository, one report's query and one visualization changed as a pull request would, a widget removed
 // and another moved onto its place, served with --against git:main; the data is the embedded environment's.
 // At 1366×768 and 1280×800: it opens on the first changed dashboard; every CHART card shows its picture;
-// a changed one shows before and after side by side, badged with what changed; the header says where the
-// data comes from; the toolbar is one line; no two labels overlap; nothing scrolls sideways, with the
-// details open too. Screenshots go to test-artifacts/. A second page, served with --no-data, says why its
+// a changed one shows before and after side by side, badged with what changed; every card, pictures and all, is
+// at its grid position; the header says where the data comes from; the toolbar is one line; no two labels
+// overlap; nothing scrolls sideways, with the details open too. Screenshots go to test-artifacts/. A second page, served with --no-data, says why its
 // charts are boxes; a bundle with no change says "No changes".
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { root } from './helpers/index.js';
 import { exampleRepo } from './helpers/git.js';
 import { editFile } from '../helpers/edit-file.js';
-import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
+import { cardBoxes, chromiumExecutable, noChromiumReason, previewInBrowser, widgetsOf } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
 
@@ -75,11 +75,13 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 }
 
 describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () => {
+  let changed = '';
   // One Chromium, and both pages served at once: with data and a change; without data and with no change.
   const preview = previewInBrowser(
     () => {
       mkdirSync(artifacts, { recursive: true });
-      return ['--dir', repo(true), '--against', 'git:main'];
+      changed = repo(true);
+      return ['--dir', changed, '--against', 'git:main'];
     },
     () => ['--dir', repo(false), '--against', 'git:main', '--no-data'],
   );
@@ -124,6 +126,17 @@ describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () =
           'CHART nrr-kpi',
         );
         expect(await labelsOverlap(page)).toEqual([]);
+        // With their pictures, the cards still at their grid positions (columns, and rows of rowHeight).
+        const { widgets, rowHeight } = widgetsOf(changed, 'revenue-overview');
+        const boxes = await cardBoxes(page);
+        expect(Object.keys(boxes).sort()).toEqual(widgets.map((w) => w.id).sort());
+        for (const w of widgets) {
+          const b = boxes[w.id]!;
+          expect({ id: w.id, x: b.x, y: Math.round(b.y / rowHeight), w: b.w, h: Math.round(b.h / rowHeight) }).toEqual({
+            id: w.id,
+            ...w.position,
+          });
+        }
         // The toolbar is one line (no taller than its tallest item), nothing overflowing it.
         const bar = await page.evaluate(() => {
           const t = document.getElementById('toolbar')!;

@@ -1,11 +1,14 @@
+/// <reference lib="dom" />
 // `wsc preview` serving its page for a browser test: run in the test process
 // (src/main.ts runWsc with a captured context, as runCli runs a command) on a
 // free loopback port, the page's address read from its first line; `stop`
 // interrupts it, as Ctrl-C does, and resolves to the run's result. That a
 // served preview process ends on a real SIGINT, with a page connected, is
 // preview-out.test.ts's (spawned there).
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { runWsc } from '../../../src/main.js';
 import { capturedContext, type Captured } from '../../helpers/captured-context.js';
@@ -16,6 +19,42 @@ export const chromiumExecutable = ['/usr/lib/chromium/chromium', '/usr/bin/chrom
 export const noChromiumReason = chromiumExecutable
   ? ''
   : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
+
+/** A workbook's widgets, its columns per breakpoint and its row height, as its file says. */
+type Box = { x: number; y: number; w: number; h: number };
+type Widget = { id: string; type: string; position: Box; responsiveLayouts?: Record<string, Box> };
+export function widgetsOf(
+  dir: string,
+  slug: string,
+): { widgets: Widget[]; cols: Record<string, number>; rowHeight: number } {
+  const doc = parse(readFileSync(join(dir, `workbooks/${slug}.yaml`), 'utf8'));
+  const d = doc.meta.dashboardDraft;
+  return {
+    widgets: d.widgets,
+    cols: d.layout?.cols ?? { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
+    rowHeight: d.layout?.rowHeight ?? 30,
+  };
+}
+
+/** Each card's box relative to the grid: x and w in columns of the breakpoint, y and h in pixels. */
+export async function cardBoxes(page: Page): Promise<Record<string, Box>> {
+  return page.evaluate(() => {
+    const grid = document.getElementById('grid')!;
+    const g = grid.getBoundingClientRect();
+    const colW = g.width / Number(grid.dataset['cols']);
+    const out: Record<string, Box> = {};
+    for (const card of grid.querySelectorAll<HTMLElement>('.card')) {
+      const r = card.getBoundingClientRect();
+      out[card.dataset['id']!] = {
+        x: Math.round((r.left - g.left) / colW),
+        y: r.top - g.top,
+        w: Math.round(r.width / colW),
+        h: r.height,
+      };
+    }
+    return out;
+  });
+}
 
 interface ServedPreview {
   url: string;
