@@ -5,8 +5,8 @@
 // At 1366×768 and 1280×800: it opens on the first changed dashboard; every CHART card shows its picture;
 // a changed one shows before and after side by side, badged with what changed; every card, pictures and all, is
 // at its grid position; the header says where the data comes from; the toolbar is one line; no two labels
-// overlap; nothing scrolls sideways, with the details open too. Screenshots go to test-artifacts/. A second page, served with --no-data, says why its
-// charts are boxes; a bundle with no change says "No changes".
+// overlap; nothing scrolls sideways, with the details open too. Screenshots go to test-artifacts/. A second
+// page, served with --no-data, says why its charts are boxes; a bundle with no change says "No changes".
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
