@@ -46,8 +46,11 @@ function expectMarks(svg: string): void {
   expect(svg).toContain('<g class="legend">');
 }
 
-describe('preview --against', () => {
-  test('git:HEAD in a repository: one picture per breakpoint of the changed dashboard, each change marked; git state untouched', async () => {
+// Each test has a bundle (and a repository or an emulator) of its own: they run at once.
+describe.concurrent('preview --against', () => {
+  test('git:HEAD in a repository: one picture per breakpoint of the changed dashboard, each change marked; git state untouched', async ({
+    expect,
+  }) => {
     const { repo, bundle } = exampleRepo({ under: 'dashboards' });
     editExample(bundle);
     git(repo, 'add', 'dashboards/workbooks/revenue-overview.yaml');
@@ -88,7 +91,9 @@ describe('preview --against', () => {
     expect(none.stdout).toBe('No dashboard changed against git:HEAD.\n');
   }, 120_000);
 
-  test('git:REF: a blob over the limit of a bundle file is not read (issue 43, item 8): a warning, the rest drawn', async () => {
+  test('git:REF: a blob over the limit of a bundle file is not read (issue 43, item 8): a warning, the rest drawn', async ({
+    expect,
+  }) => {
     const { bundle } = exampleRepo({
       under: 'dashboards',
       // 6 MiB of YAML comment: over the 5 MiB a bundle file may be
@@ -106,7 +111,9 @@ describe('preview --against', () => {
     expectMarks(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8'));
   }, 120_000);
 
-  test('a ref git does not know, or no repository, or no form: exit 3 with the code, nothing written', async () => {
+  test('a ref git does not know, or no repository, or no form: exit 3 with the code, nothing written', async ({
+    expect,
+  }) => {
     const plain = copyFixture('example');
     const out = join(tempDir(), 'pictures');
     const noRepo = await runCli(['preview', '--dir', plain, '--out', out, '--against', 'git:main'], { env: {} });
@@ -131,7 +138,9 @@ describe('preview --against', () => {
     expect(() => readdirSync(out)).toThrow();
   }, 120_000);
 
-  test('env:<name>: the live deployment read with list requests only; a new deployment is all added', async () => {
+  test('env:<name>: the live deployment read with list requests only; a new deployment is all added', async ({
+    expect,
+  }) => {
     const dir = copyFixture('example');
     await withEmulator({}, async (emu) => {
       const yaml = join(dir, 'wsc.yaml');

@@ -51,8 +51,11 @@ async function preview(dir: string, ...flags: string[]): Promise<{ out: string; 
   return { out, stdout: r.stdout };
 }
 
-describe('preview --against: what a chart draws changed', () => {
-  test("a report's query alone: the dashboard that charts it drawn, badged with the members, before and after with data", async () => {
+// Each test has a repository of its own: they run at once.
+describe.concurrent('preview --against: what a chart draws changed', () => {
+  test("a report's query alone: the dashboard that charts it drawn, badged with the members, before and after with data", async ({
+    expect,
+  }) => {
     const dir = measuresOfArrByRegion('subscriptions.arr, subscriptions.mrr');
     const { out } = await preview(dir, '--with-data');
     // Only revenue-overview charts the report: only its pictures.
@@ -73,7 +76,9 @@ describe('preview --against: what a chart draws changed', () => {
     expect(cardOf(svg, 'mrr-trend').match(/<svg x=/g)).toHaveLength(1);
   });
 
-  test('a visualization table → bar: badged so, drawn both ways; without --with-data badged and drawn as boxes', async () => {
+  test('a visualization table → bar: badged so, drawn both ways; without --with-data badged and drawn as boxes', async ({
+    expect,
+  }) => {
     const dir = repo((d) =>
       editFile(join(d, 'workbooks/revenue-overview.yaml'), /visualization: table/, 'visualization: bar'),
     );
@@ -91,7 +96,7 @@ describe('preview --against: what a chart draws changed', () => {
     expect(plain).not.toContain('<svg x=');
   });
 
-  test("a query Cube refuses: Cube's error on the card, the rest drawn", async () => {
+  test("a query Cube refuses: Cube's error on the card, the rest drawn", async ({ expect }) => {
     const dir = measuresOfArrByRegion('subscriptions.arrr');
     const { out } = await preview(dir, '--with-data');
     const card = cardOf(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8'), 'arr-by-region');

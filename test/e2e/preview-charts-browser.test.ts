@@ -3,10 +3,10 @@
 // repository, one report's query and one visualization changed as a pull request would, a widget removed
 // and another moved onto its place, served with --against git:main; the data is the embedded environment's.
 // At 1366×768 and 1280×800: it opens on the first changed dashboard; every CHART card shows its picture;
-// a changed one shows before and after side by side, badged with what changed; the header says where the
-// data comes from; the toolbar is one line; no two labels overlap; nothing scrolls sideways, with the
-// details open too. Screenshots go to test-artifacts/. A second page, served with --no-data, says why its
-// charts are boxes; a bundle with no change says "No changes".
+// a changed one shows before and after side by side, badged with what changed; every card, pictures and all, is
+// at its grid position; the header says where the data comes from; the toolbar is one line; no two labels
+// overlap; nothing scrolls sideways, with the details open too. Screenshots go to test-artifacts/. A second
+// page, served with --no-data, says why its charts are boxes; a bundle with no change says "No changes".
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { root } from './helpers/index.js';
 import { exampleRepo } from './helpers/git.js';
 import { editFile } from '../helpers/edit-file.js';
-import { chromiumExecutable, noChromiumReason, previewInBrowser } from './helpers/preview.js';
+import { cardBoxes, chromiumExecutable, noChromiumReason, previewInBrowser, widgetsOf } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
 
@@ -74,76 +74,95 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   expect(scroll).toBeLessThanOrEqual(client);
 }
 
-describe.skipIf(!chromiumExecutable)(`the preview page with data${noChromiumReason}`, () => {
-  const preview = previewInBrowser(() => {
-    mkdirSync(artifacts, { recursive: true });
-    return ['--dir', repo(true), '--against', 'git:main'];
-  });
-
-  test.each([
-    [1366, 768],
-    [1280, 800],
-  ] as const)(
-    '%i×%i: opens on the changed dashboard, charts with data, before and after, labels apart',
-    async (width, height) => {
-      const page = await preview.browser.newPage({ viewport: { width, height } });
-      await page.goto(preview.url);
-      await page.waitForSelector('.card .chart img');
-      // The first changed dashboard (customer-health comes first and did not change).
-      expect(await page.locator('nav a.current').getAttribute('data-slug')).toBe('revenue-overview');
-      expect(await page.locator('header #data').textContent()).toMatch(
-        /^charts with data from local \(127\.0\.0\.1:\d+\)$/,
-      );
-      // Each drawn CHART card: one picture; the changed ones two, captioned, and badged in words.
-      expect(await page.locator('.card[data-id="mrr-trend"] .chart img').count()).toBe(1);
-      for (const [id, badge] of [
-        ['top-accounts', 'visualization table → bar'],
-        ['arr-by-region', 'query: + subscriptions.mrr'],
-      ]) {
-        const card = page.locator(`.card[data-id="${id}"]`);
-        expect(await card.locator('.chart img').count()).toBe(2);
-        expect(await card.locator('figcaption').allTextContents()).toEqual(['before', 'after']);
-        expect(await card.locator('.badge.config').getAttribute('title')).toBe(badge);
-      }
-      // The pictures are drawn (decoded, not broken).
-      const broken = await page
-        .locator('.card .chart img')
-        .evaluateAll(
-          (imgs) =>
-            imgs.filter((i) => !(i as HTMLImageElement).complete || (i as HTMLImageElement).naturalWidth === 0).length,
-        );
-      expect(broken).toBe(0);
-      // The removed KPI under the moved grain: its label in the list under the grid, none overlapping.
-      expect(await page.locator('#removed-list li[data-removed-label="nrr-kpi"]').textContent()).toContain(
-        'CHART nrr-kpi',
-      );
-      expect(await labelsOverlap(page)).toEqual([]);
-      // The toolbar is one line (no taller than its tallest item), nothing overflowing it.
-      const bar = await page.evaluate(() => {
-        const t = document.getElementById('toolbar')!;
-        const tallest = Math.max(...[...t.children].map((c) => c.getBoundingClientRect().height));
-        return { oneLine: t.getBoundingClientRect().height <= tallest + 1, overflow: t.scrollWidth - t.clientWidth };
-      });
-      expect(bar).toEqual({ oneLine: true, overflow: 0 });
-      await noSidewaysScroll(page);
-      await page.screenshot({ path: join(artifacts, `preview-charts-${width}x${height}.png`), fullPage: true });
-      // Details open: still no sideways scroll.
-      await page.click('.card[data-id="top-accounts"] > div');
-      await page.waitForSelector('aside#details:not([hidden])');
-      await noSidewaysScroll(page);
-      expect(await labelsOverlap(page)).toEqual([]);
-      await page.screenshot({ path: join(artifacts, `preview-charts-${width}x${height}-details.png`), fullPage: true });
-      await page.close();
+describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () => {
+  let changed = '';
+  // One Chromium, and both pages served at once: with data and a change; without data and with no change.
+  const preview = previewInBrowser(
+    () => {
+      mkdirSync(artifacts, { recursive: true });
+      changed = repo(true);
+      return ['--dir', changed, '--against', 'git:main'];
     },
+    () => ['--dir', repo(false), '--against', 'git:main', '--no-data'],
   );
-});
 
-describe.skipIf(!chromiumExecutable)(`the preview page without data, and with no change${noChromiumReason}`, () => {
-  const preview = previewInBrowser(() => ['--dir', repo(false), '--against', 'git:main', '--no-data']);
+  describe.concurrent('with data', () => {
+    test.each([
+      [1366, 768],
+      [1280, 800],
+    ] as const)(
+      '%i×%i: opens on the changed dashboard, charts with data, before and after, labels apart',
+      async (width, height) => {
+        const page = await preview.browser.newPage({ viewport: { width, height } });
+        await page.goto(preview.url);
+        await page.waitForSelector('.card .chart img');
+        // The first changed dashboard (customer-health comes first and did not change).
+        expect(await page.locator('nav a.current').getAttribute('data-slug')).toBe('revenue-overview');
+        expect(await page.locator('header #data').textContent()).toMatch(
+          /^charts with data from local \(127\.0\.0\.1:\d+\)$/,
+        );
+        // Each drawn CHART card: one picture; the changed ones two, captioned, and badged in words.
+        expect(await page.locator('.card[data-id="mrr-trend"] .chart img').count()).toBe(1);
+        for (const [id, badge] of [
+          ['top-accounts', 'visualization table → bar'],
+          ['arr-by-region', 'query: + subscriptions.mrr'],
+        ]) {
+          const card = page.locator(`.card[data-id="${id}"]`);
+          expect(await card.locator('.chart img').count()).toBe(2);
+          expect(await card.locator('figcaption').allTextContents()).toEqual(['before', 'after']);
+          expect(await card.locator('.badge.config').getAttribute('title')).toBe(badge);
+        }
+        // The pictures are drawn (decoded, not broken).
+        const broken = await page
+          .locator('.card .chart img')
+          .evaluateAll(
+            (imgs) =>
+              imgs.filter((i) => !(i as HTMLImageElement).complete || (i as HTMLImageElement).naturalWidth === 0)
+                .length,
+          );
+        expect(broken).toBe(0);
+        // The removed KPI under the moved grain: its label in the list under the grid, none overlapping.
+        expect(await page.locator('#removed-list li[data-removed-label="nrr-kpi"]').textContent()).toContain(
+          'CHART nrr-kpi',
+        );
+        expect(await labelsOverlap(page)).toEqual([]);
+        // With their pictures, the cards still at their grid positions (columns, and rows of rowHeight).
+        const { widgets, rowHeight } = widgetsOf(changed, 'revenue-overview');
+        const boxes = await cardBoxes(page);
+        expect(Object.keys(boxes).sort()).toEqual(widgets.map((w) => w.id).sort());
+        for (const w of widgets) {
+          const b = boxes[w.id]!;
+          expect({ id: w.id, x: b.x, y: Math.round(b.y / rowHeight), w: b.w, h: Math.round(b.h / rowHeight) }).toEqual({
+            id: w.id,
+            ...w.position,
+          });
+        }
+        // The toolbar is one line (no taller than its tallest item), nothing overflowing it.
+        const bar = await page.evaluate(() => {
+          const t = document.getElementById('toolbar')!;
+          const tallest = Math.max(...[...t.children].map((c) => c.getBoundingClientRect().height));
+          return { oneLine: t.getBoundingClientRect().height <= tallest + 1, overflow: t.scrollWidth - t.clientWidth };
+        });
+        expect(bar).toEqual({ oneLine: true, overflow: 0 });
+        await noSidewaysScroll(page);
+        await page.screenshot({ path: join(artifacts, `preview-charts-${width}x${height}.png`), fullPage: true });
+        // Details open: still no sideways scroll.
+        await page.click('.card[data-id="top-accounts"] > div');
+        await page.waitForSelector('aside#details:not([hidden])');
+        await noSidewaysScroll(page);
+        expect(await labelsOverlap(page)).toEqual([]);
+        await page.screenshot({
+          path: join(artifacts, `preview-charts-${width}x${height}-details.png`),
+          fullPage: true,
+        });
+        await page.close();
+      },
+    );
+  });
 
   test('--no-data: the header says why the charts are boxes; nothing changed: "No changes"', async () => {
     const page = await preview.browser.newPage({ viewport: { width: 1366, height: 768 } });
-    await page.goto(preview.url);
+    await page.goto(preview.urls[1]!);
     await page.waitForSelector('.card');
     expect(await page.locator('header #data').textContent()).toBe(
       'charts without data: --no-data: the charts are drawn as boxes',

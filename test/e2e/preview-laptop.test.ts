@@ -28,7 +28,8 @@ const rectOf = (page: Page, selector: string): Promise<Rect> =>
     });
 const overlap = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromiumReason}`, () => {
+// The tests only read what is served, each on a page of its own: they run at once.
+describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop sizes${noChromiumReason}`, () => {
   const preview = previewInBrowser(() => {
     mkdirSync(artifacts, { recursive: true });
     const { repo } = exampleRepo();
@@ -40,7 +41,9 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
         .replace('visualization: bar', 'visualization: area')
         .replace(/ {6}- id: divider-accounts\n.*\n.*\n/, ''),
     );
-    return ['--dir', repo, '--against', 'git:main'];
+    // Layout, keyboard and details: the charts' data is not the point (boxes; pictures with data at these
+    // sizes are preview-charts-browser.test.ts's).
+    return ['--dir', repo, '--against', 'git:main', '--no-data'];
   });
 
   async function open(width: number, height: number, hash = '#/revenue-overview/lg'): Promise<Page> {
@@ -61,13 +64,17 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
     expect(right).toBeLessThanOrEqual(client);
   }
 
-  test('1366×768: no sideways scroll, every card inside the pane, columns in proportion; also at 1280 and 1440', async () => {
-    for (const [w, h] of [
+  test('1366×768: no sideways scroll, every card inside the pane, columns in proportion; also at 1280 and 1440', async ({
+    expect,
+  }) => {
+    const sizes = [
       [1366, 768],
       [1280, 800],
       [1440, 900],
-    ] as const) {
-      const page = await open(w, h);
+    ] as const;
+    const pages = await Promise.all(sizes.map(([w, h]) => open(w, h)));
+    for (const [i, [w]] of sizes.entries()) {
+      const page = pages[i]!;
       await fits(page);
       // 12 columns share the grid's width: an 8-column card is twice a 4-column one.
       const mrr = await rectOf(page, '.card[data-id="mrr-trend"]');
@@ -78,7 +85,9 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
     }
   });
 
-  test('details open beside the grid, not over the card; the grid still fits; Esc closes and gives the focus back', async () => {
+  test('details open beside the grid, not over the card; the grid still fits; Esc closes and gives the focus back', async ({
+    expect,
+  }) => {
     const page = await open(1366, 768);
     for (const id of ['nrr-kpi', 'top-accounts', 'region-filter']) {
       await page.click(`.card[data-id="${id}"] > div`);
@@ -97,7 +106,9 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
     await page.close();
   });
 
-  test('keyboard: Tab reaches a card with a visible focus ring, arrows move between cards, Enter opens', async () => {
+  test('keyboard: Tab reaches a card with a visible focus ring, arrows move between cards, Enter opens', async ({
+    expect,
+  }) => {
     const page = await open(1366, 768);
     await page.focus('.card[data-id="mrr-trend"] > div');
     const focused = () => page.evaluate(() => document.activeElement?.closest('.card')?.getAttribute('data-id'));
@@ -121,7 +132,9 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
     await page.close();
   });
 
-  test('cards say what they are: FILTER label and member, TIME_GRAIN default and options, TEXT cut with a cue, chart glyphs', async () => {
+  test('cards say what they are: FILTER label and member, TIME_GRAIN default and options, TEXT cut with a cue, chart glyphs', async ({
+    expect,
+  }) => {
     const page = await open(1366, 768);
     const card = (id: string) => page.locator(`.card[data-id="${id}"]`);
     expect(await card('region-filter').locator('.filter').innerText()).toMatch(/Region\s+accounts\.region/);
@@ -145,7 +158,9 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
     await page.close();
   });
 
-  test("details show query, pivot and config as YAML in the file's key order, each with file:line", async () => {
+  test("details show query, pivot and config as YAML in the file's key order, each with file:line", async ({
+    expect,
+  }) => {
     const page = await open(1366, 768);
     await page.click('.card[data-id="nrr-kpi"] > div');
     await expect.poll(() => page.locator('#details').getAttribute('data-id')).toBe('nrr-kpi');
@@ -175,7 +190,9 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
     await page.close();
   });
 
-  test('--against: the change is marked on the page (badges, old box, removed outline, legend); the toggle clears it', async () => {
+  test('--against: the change is marked on the page (badges, old box, removed outline, legend); the toggle clears it', async ({
+    expect,
+  }) => {
     const page = await open(1366, 768);
     const change = (id: string) => page.locator(`.card[data-id="${id}"]`).getAttribute('data-change');
     expect(await change('grain')).toBe('moved');

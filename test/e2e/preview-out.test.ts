@@ -7,13 +7,16 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, test } from 'vitest';
 import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
-describe('wsc preview --out', () => {
-  test('byte-equal SVGs across runs, one per dashboard and breakpoint with a layout; nothing else touched', async () => {
+// Every test has directories of its own: they run at once (the page server's in processes of their own).
+describe.concurrent('wsc preview --out', () => {
+  test('byte-equal SVGs across runs, one per dashboard and breakpoint with a layout; nothing else touched', async ({
+    expect,
+  }) => {
     const dir = copyFixture('example');
     const [a, b] = [tempDir('wsc-svg-a-'), tempDir('wsc-svg-b-')];
     for (const out of [a, b]) {
@@ -34,7 +37,9 @@ describe('wsc preview --out', () => {
     expect(existsSync(join(dir, '.wsc'))).toBe(false);
   });
 
-  test("--with-data: the charts drawn with the environment's data, the same bytes on a second run", async () => {
+  test("--with-data: the charts drawn with the environment's data, the same bytes on a second run", async ({
+    expect,
+  }) => {
     const dir = copyFixture('example');
     const [a, b] = [tempDir('wsc-svg-a-'), tempDir('wsc-svg-b-')];
     for (const out of [a, b]) {
@@ -52,7 +57,7 @@ describe('wsc preview --out', () => {
     expect(readFileSync(join(a, 'revenue-overview.lg.png')).subarray(1, 4).toString()).toBe('PNG');
   });
 
-  test('--with-data without a token: the pictures drawn as boxes, and stderr says why (exit 0)', async () => {
+  test('--with-data without a token: the pictures drawn as boxes, and stderr says why (exit 0)', async ({ expect }) => {
     const dir = copyFixture('example');
     const out = tempDir('wsc-svg-');
     const r = await runCli(['preview', '--dir', dir, '--out', out, '--with-data', '--env', 'production'], {
@@ -66,7 +71,9 @@ describe('wsc preview --out', () => {
     expect(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8')).not.toContain('class="chart"');
   });
 
-  test('an invalid bundle: diagnostics with file:line:col on stderr, exit 3, the valid dashboards still drawn', async () => {
+  test('an invalid bundle: diagnostics with file:line:col on stderr, exit 3, the valid dashboards still drawn', async ({
+    expect,
+  }) => {
     const dir = copyFixture('example');
     writeFileSync(join(dir, 'workbooks/broken.yaml'), 'kind: Workbook\nslug: broken\ncolour: red\n');
     const out = tempDir('wsc-svg-');
@@ -77,15 +84,19 @@ describe('wsc preview --out', () => {
   });
 });
 
-describe('wsc preview (the page server)', () => {
-  test('a port in use: exit 3 at once, naming it; nothing left running', async () => {
+describe.concurrent('wsc preview (the page server)', () => {
+  test('a port in use: exit 3 at once, naming it; nothing left running', async ({ expect }) => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const { port } = blocker.address() as AddressInfo;
     try {
-      const r = await runCli(['preview', '--dir', join(root, 'fixtures/example'), '--port', String(port)], {
-        timeoutMs: 20_000,
-      });
+      // Without data: the port is the point, and the page is drawn before it listens.
+      const r = await runCli(
+        ['preview', '--dir', join(root, 'fixtures/example'), '--no-data', '--port', String(port)],
+        {
+          timeoutMs: 20_000,
+        },
+      );
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
     } finally {
@@ -93,7 +104,7 @@ describe('wsc preview (the page server)', () => {
     }
   });
 
-  test('Ctrl-C with a page connected (its event stream open): exit 0 promptly', async () => {
+  test('Ctrl-C with a page connected (its event stream open): exit 0 promptly', async ({ expect }) => {
     let child: ChildProcess | undefined;
     let url = '';
     const done = runCli(['preview', '--dir', join(root, 'fixtures/example'), '--port', '0'], {

@@ -1,11 +1,18 @@
-// `wsc preview` serving its page for a browser test: the built CLI run in the
-// test process on a free loopback port, the page's address read from its first
-// line; `stop` sends SIGINT and resolves to the run's result.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+/// <reference lib="dom" />
+// `wsc preview` serving its page for a browser test: run in the test process
+// (src/main.ts runWsc with a captured context, as runCli runs a command) on a
+// free loopback port, the page's address read from its first line; `stop`
+// interrupts it, as Ctrl-C does, and resolves to the run's result. That a
+// served preview process ends on a real SIGINT, with a page connected, is
+// preview-out.test.ts's (spawned there).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { cleanupTemp, runCli, type CliResult } from './index.js';
+import { runWsc } from '../../../src/main.js';
+import { capturedContext, type Captured } from '../../helpers/captured-context.js';
+import { cleanupTemp, root, type CliResult } from './index.js';
 
 /** Debian's Chromium, if installed; browser suites skip without it and say why in their name. */
 export const chromiumExecutable = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
@@ -13,32 +20,79 @@ export const noChromiumReason = chromiumExecutable
   ? ''
   : ' (SKIPPED: no Chromium here; `apt-get install -y chromium`, as .ci/run does)';
 
+/** A workbook's widgets, its columns per breakpoint and its row height, as its file says. */
+type Box = { x: number; y: number; w: number; h: number };
+type Widget = { id: string; type: string; position: Box; responsiveLayouts?: Record<string, Box> };
+export function widgetsOf(
+  dir: string,
+  slug: string,
+): { widgets: Widget[]; cols: Record<string, number>; rowHeight: number } {
+  const doc = parse(readFileSync(join(dir, `workbooks/${slug}.yaml`), 'utf8'));
+  const d = doc.meta.dashboardDraft;
+  return {
+    widgets: d.widgets,
+    cols: d.layout?.cols ?? { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
+    rowHeight: d.layout?.rowHeight ?? 30,
+  };
+}
+
+/** Each card's box relative to the grid: x and w in columns of the breakpoint, y and h in pixels. */
+export async function cardBoxes(page: Page): Promise<Record<string, Box>> {
+  return page.evaluate(() => {
+    const grid = document.getElementById('grid')!;
+    const g = grid.getBoundingClientRect();
+    const colW = g.width / Number(grid.dataset['cols']);
+    const out: Record<string, Box> = {};
+    for (const card of grid.querySelectorAll<HTMLElement>('.card')) {
+      const r = card.getBoundingClientRect();
+      out[card.dataset['id']!] = {
+        x: Math.round((r.left - g.left) / colW),
+        y: r.top - g.top,
+        w: Math.round(r.width / colW),
+        h: r.height,
+      };
+    }
+    return out;
+  });
+}
+
 interface ServedPreview {
   url: string;
   stop(): Promise<CliResult>;
 }
 
 async function servePreview(args: string[]): Promise<ServedPreview> {
-  let child: ChildProcess | undefined;
-  let out = '';
+  const captured: Captured = { stdout: '', stderr: '' };
+  const env: Record<string, string> = { CI: 'true', NO_COLOR: '1' };
+  for (const k of ['PATH', 'HOME', 'TMPDIR']) if (process.env[k]) env[k] = process.env[k]!;
+  const base = capturedContext(captured, { env, cwd: root });
+  const interrupts: (() => void)[] = [];
   let ready: (url: string) => void = () => {};
   const started = new Promise<string>((r) => (ready = r));
-  const done = runCli(['preview', ...args, '--port', '0'], {
-    timeoutMs: 300_000,
-    onSpawn: (c) => {
-      child = c;
-      c.stdout!.on('data', (d: Buffer | string) => {
-        out += String(d);
-        const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+  const done = runWsc([process.execPath, 'wsc', 'preview', ...args, '--port', '0'], (o) => {
+    const ctx = base(o);
+    return {
+      ...ctx,
+      out: (t) => {
+        ctx.out(t);
+        const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(captured.stdout);
         if (m) ready(m[1]!);
-      });
-    },
-  });
-  const url = await started;
+      },
+      // Ctrl-C, as the process's handler would pass it on.
+      onInterrupt: (first) => {
+        const i = interrupts.push(() => first('SIGINT')) - 1;
+        return () => void (interrupts[i] = () => {});
+      },
+    };
+  }).then((code) => ({ code, ...captured }));
+  const url = await Promise.race([
+    started,
+    done.then((r) => Promise.reject(new Error(`wsc preview ended (${r.code}) before serving:\n${r.stderr}`))),
+  ]);
   return {
     url,
     stop: () => {
-      child?.kill('SIGINT');
+      for (const f of interrupts) f();
       return done;
     },
   };
@@ -47,24 +101,38 @@ async function servePreview(args: string[]): Promise<ServedPreview> {
 export interface PreviewInBrowser {
   browser: Browser;
   url: string;
+  /** The address of each preview served, in the order of the setups (url is the first). */
+  urls: string[];
 }
 
 /**
- * Inside a describe: before all, `wsc preview` with the arguments `setup` returns is served and
- * Chromium launched (fields filled in then); after all, both are closed (the preview must exit 0)
- * and temp dirs removed.
+ * Inside a describe: before all, `wsc preview` with the arguments each `setup` returns is served and
+ * Chromium launched, all at once (fields filled in then); after all, all are closed (each preview must
+ * end with 0 when interrupted) and temp dirs removed.
  */
-export function previewInBrowser(setup: () => string[] | Promise<string[]>): PreviewInBrowser {
-  const ctx = { url: '' } as PreviewInBrowser;
-  let served: ServedPreview | undefined;
+export function previewInBrowser(...setups: (() => string[] | Promise<string[]>)[]): PreviewInBrowser {
+  const ctx = { url: '', urls: [] as string[] } as PreviewInBrowser;
+  const served: ServedPreview[] = [];
   beforeAll(async () => {
-    served = await servePreview(await setup());
-    ctx.url = served.url;
-    ctx.browser = await chromium.launch({ executablePath: chromiumExecutable!, args: ['--no-sandbox'] });
+    const previews = Promise.all(
+      setups.map(async (setup) => {
+        const s = await servePreview(await setup());
+        served.push(s);
+        return s.url;
+      }),
+    );
+    const [urls, browser] = await Promise.all([
+      previews,
+      chromium.launch({ executablePath: chromiumExecutable!, args: ['--no-sandbox'] }),
+    ]);
+    Object.assign(ctx, { browser, urls, url: urls[0] });
   }, 60_000);
   afterAll(async () => {
     await ctx.browser?.close();
-    if (served) expect((await served.stop()).code).toBe(0);
+    for (const s of served) {
+      const r = await s.stop();
+      expect(r.code, r.stderr).toBe(0);
+    }
     cleanupTemp();
   });
   return ctx;
