@@ -36,7 +36,8 @@ function workflow(): Workflow {
   return parse(/```yaml\n([\s\S]*?)```/.exec(readme.slice(at))![1]!) as Workflow;
 }
 
-describe("the README's GitHub Actions workflow", () => {
+// Side by side: each test has its own emulator and folders; their time is the CLI's, in child processes.
+describe.concurrent("the README's GitHub Actions workflow", () => {
   test('is a plan job for pull requests, an apply job for pushes to main, a drift job on a schedule', () => {
     const w = workflow();
     expect(w.on.push.branches).toEqual(['main']);
@@ -153,16 +154,21 @@ describe("the README's GitHub Actions workflow", () => {
           expect(body).toContain('workbook/revenue-overview');
           expect(body).toContain('/acme/dashboards/raw/wsc-pictures/pr-7/revenue-overview.lg.png)');
         }
-        // The apply job: both deployments hold the bundle, and a plan of each is now empty.
-        for (const [envName, deployment, secretName] of [
-          ['staging', '2', 'WSC_STAGING_TOKEN'],
-          ['production', '1', 'WSC_PRODUCTION_TOKEN'],
-        ] as const) {
-          const r = await bash(
-            `node ${join(root, 'bin/wsc.js')} plan --dir dashboards --env ${envName} --detailed-exitcode`,
-            repo,
-            { [secretName]: 'dev-token', WSC_BASE_URL: emu.url, WSC_DEPLOYMENT_ID: deployment },
-          );
+        // The apply job: both deployments hold the bundle, and a plan of each is now empty (the two plans
+        // side by side: each reads its own deployment).
+        const plans = (
+          [
+            ['staging', '2', 'WSC_STAGING_TOKEN'],
+            ['production', '1', 'WSC_PRODUCTION_TOKEN'],
+          ] as const
+        ).map(([envName, deployment, secretName]) =>
+          bash(`node ${join(root, 'bin/wsc.js')} plan --dir dashboards --env ${envName} --detailed-exitcode`, repo, {
+            [secretName]: 'dev-token',
+            WSC_BASE_URL: emu.url,
+            WSC_DEPLOYMENT_ID: deployment,
+          }),
+        );
+        for (const r of await Promise.all(plans)) {
           expect(r.code, r.out).toBe(0);
           expect(r.out).toContain('No changes.');
         }
