@@ -4,7 +4,7 @@
 // them, one file that breaks each. Each rule must name its breaking import and
 // nothing else, so a rule that matches nothing (a typo in a path pattern, a
 // dependency type that does not exist) fails here, not silently in CI.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,18 +13,34 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
 
-let dir: string;
+/** The fixture tree every test starts from; each test works on a copy of its own (they run side by side). */
+let base: string;
+const copies: string[] = [];
 
-/** A file of the fixture tree, its parent folders made. */
-function write(file: string, text: string): void {
-  const full = path.join(dir, file);
+/** A copy of the fixture tree for one test (its node_modules the same link). */
+function fixture(): string {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'wsc-dependency-rules-'));
+  copies.push(copy);
+  fs.cpSync(base, copy, { recursive: true, verbatimSymlinks: true });
+  return copy;
+}
+
+/** A file of the fixture tree (`at`, the base one by default), its parent folders made. */
+function write(file: string, text: string, at = base): void {
+  const full = path.join(at, file);
   fs.mkdirSync(path.dirname(full), { recursive: true });
   fs.writeFileSync(full, text);
 }
 
-function tool(name: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(bin(name), args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+function tool(at: string, name: string, args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, NO_COLOR: '1' };
+    const opts = { cwd: at, encoding: 'utf8' as const, env, maxBuffer: 64 * 1024 * 1024 };
+    execFile(bin(name), args, opts, (error, stdout, stderr) => {
+      const status = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ status, stdout, stderr });
+    });
+  });
 }
 
 interface Violation {
@@ -34,8 +50,8 @@ interface Violation {
 }
 
 /** dependency-cruiser's violations as `rule: from → to`, sorted. */
-function cruise(config: string, ...paths: string[]): string[] {
-  const r = tool('depcruise', ['--config', path.join(ROOT, config), '--output-type', 'json', ...paths]);
+async function cruise(at: string, config: string, ...paths: string[]): Promise<string[]> {
+  const r = await tool(at, 'depcruise', ['--config', path.join(ROOT, config), '--output-type', 'json', ...paths]);
   expect(r.stderr).toBe('');
   const out = JSON.parse(r.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
   expect(out.summary.totalCruised).toBeGreaterThan(5);
@@ -45,10 +61,10 @@ function cruise(config: string, ...paths: string[]): string[] {
 }
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsc-dependency-rules-'));
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
-  fs.copyFileSync(path.join(ROOT, 'knip.jsonc'), path.join(dir, 'knip.jsonc'));
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'wsc-dependency-rules-'));
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(base, 'node_modules'), 'dir');
+  fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(base, 'tsconfig.json'));
+  fs.copyFileSync(path.join(ROOT, 'knip.jsonc'), path.join(base, 'knip.jsonc'));
   write(
     'package.json',
     JSON.stringify({
@@ -102,11 +118,13 @@ beforeAll(() => {
 }, 30_000);
 
 afterAll(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  for (const d of [base, ...copies]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
-describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
-  test('each rule names the import that breaks it, and only that one', () => {
+// The three describes run side by side, each test on its own copy of the tree: their time is the tools'.
+describe.concurrent('dependency-cruiser: .dependency-cruiser.cjs', () => {
+  test('each rule names the import that breaks it, and only that one', async () => {
+    const at = fixture();
     const bad = [
       // A cycle through three files, one import of it type-only.
       ['src/core/cycle-a.ts', "import type { B } from './cycle-b.js';\nexport type A = B | 1;\n"],
@@ -133,75 +151,70 @@ describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
       ['src/env.ts', "import { plan } from './core/plan.js';\nexport const env = plan;\n"],
       ['src/commands/exit.ts', "import { main } from '../main.js';\nexport const exit = main;\n"],
     ];
-    for (const [file, text] of bad) write(file!, text!);
-    try {
-      expect(cruise('.dependency-cruiser.cjs', 'src')).toEqual([
-        'bundle-not-config: src/bundle/files.ts → src/config/types.ts',
-        'config-not-bundle: src/config/types.ts → src/bundle/files.ts',
-        'core-is-pure: src/core/renders.ts → src/render/plan.ts',
-        'core-no-io-modules: src/core/io.ts → fs',
-        'domain-is-the-bottom: src/domain/uses-errors.ts → src/errors.ts',
-        'emulator-is-independent: src/emulator/uses-core.ts → src/core/plan.ts',
-        'main-and-cli-on-top: src/commands/exit.ts → src/main.ts',
-        // A folder cycle is named from each of its folders: api ⇄ doctor through files in no cycle, and the
-        // folders of the two file cycles below and of core/renders.ts (render/ imports core/).
-        'no-circular-folders: src/api → src/doctor',
-        'no-circular-folders: src/bundle → src/config',
-        'no-circular-folders: src/config → src/bundle',
-        'no-circular-folders: src/core → src/render',
-        'no-circular-folders: src/doctor → src/api',
-        'no-circular-folders: src/render → src/core',
-        // One violation per cycle, at the import where the cruise closed it.
-        'no-circular: src/bundle/files.ts → src/config/types.ts',
-        'no-circular: src/core/cycle-a.ts → src/core/cycle-b.ts',
-        'no-dev-dependencies-in-src: src/api/test-only.ts → vitest',
-        'no-undeclared-packages: src/api/undeclared.ts → diff',
-        'no-unresolvable: src/api/typo.ts → ./no-such-file.js',
-        'preview-offline: src/preview/serve.ts → src/api/client.ts',
-        'render-does-no-io: src/render/spinner.ts → ora',
-        'render-does-no-io: src/render/uses-api.ts → src/api/client.ts',
-        'render-no-io-modules: src/render/writes.ts → fs',
-        'shared-files-are-leaves: src/env.ts → src/core/plan.ts',
-        'yaml-below-config-and-bundle: src/yaml/read.ts → src/config/types.ts',
-      ]);
-    } finally {
-      for (const [file] of bad) fs.rmSync(path.join(dir, file!));
-    }
+    for (const [file, text] of bad) write(file!, text!, at);
+    expect(await cruise(at, '.dependency-cruiser.cjs', 'src')).toEqual([
+      'bundle-not-config: src/bundle/files.ts → src/config/types.ts',
+      'config-not-bundle: src/config/types.ts → src/bundle/files.ts',
+      'core-is-pure: src/core/renders.ts → src/render/plan.ts',
+      'core-no-io-modules: src/core/io.ts → fs',
+      'domain-is-the-bottom: src/domain/uses-errors.ts → src/errors.ts',
+      'emulator-is-independent: src/emulator/uses-core.ts → src/core/plan.ts',
+      'main-and-cli-on-top: src/commands/exit.ts → src/main.ts',
+      // A folder cycle is named from each of its folders: api ⇄ doctor through files in no cycle, and the
+      // folders of the two file cycles below and of core/renders.ts (render/ imports core/).
+      'no-circular-folders: src/api → src/doctor',
+      'no-circular-folders: src/bundle → src/config',
+      'no-circular-folders: src/config → src/bundle',
+      'no-circular-folders: src/core → src/render',
+      'no-circular-folders: src/doctor → src/api',
+      'no-circular-folders: src/render → src/core',
+      // One violation per cycle, at the import where the cruise closed it.
+      'no-circular: src/bundle/files.ts → src/config/types.ts',
+      'no-circular: src/core/cycle-a.ts → src/core/cycle-b.ts',
+      'no-dev-dependencies-in-src: src/api/test-only.ts → vitest',
+      'no-undeclared-packages: src/api/undeclared.ts → diff',
+      'no-unresolvable: src/api/typo.ts → ./no-such-file.js',
+      'preview-offline: src/preview/serve.ts → src/api/client.ts',
+      'render-does-no-io: src/render/spinner.ts → ora',
+      'render-does-no-io: src/render/uses-api.ts → src/api/client.ts',
+      'render-no-io-modules: src/render/writes.ts → fs',
+      'shared-files-are-leaves: src/env.ts → src/core/plan.ts',
+      'yaml-below-config-and-bundle: src/yaml/read.ts → src/config/types.ts',
+    ]);
   });
 });
 
-describe('dependency-cruiser: .dependency-cruiser-static.cjs', () => {
-  test('validate may reach the client through a type-only or a dynamic import', () => {
-    expect(cruise('.dependency-cruiser-static.cjs', 'src/commands/validate.ts')).toEqual([]);
+describe.concurrent('dependency-cruiser: .dependency-cruiser-static.cjs', () => {
+  test('validate may reach the client through a type-only or a dynamic import', async () => {
+    expect(await cruise(fixture(), '.dependency-cruiser-static.cjs', 'src/commands/validate.ts')).toEqual([]);
   });
 
-  test('a static path from validate to the client breaks the rule', () => {
-    const offline = path.join(dir, 'src/commands/offline.ts');
-    const before = fs.readFileSync(offline, 'utf8');
-    fs.writeFileSync(offline, `import '../api/semantic.js';\n${before}`);
-    try {
-      expect(cruise('.dependency-cruiser-static.cjs', 'src/commands/validate.ts')).toEqual([
-        'validate-offline: src/commands/validate.ts → src/api/client.ts',
-      ]);
-    } finally {
-      fs.writeFileSync(offline, before);
-    }
+  test('a static path from validate to the client breaks the rule', async () => {
+    const at = fixture();
+    const offline = path.join(at, 'src/commands/offline.ts');
+    fs.writeFileSync(offline, `import '../api/semantic.js';\n${fs.readFileSync(offline, 'utf8')}`);
+    expect(await cruise(at, '.dependency-cruiser-static.cjs', 'src/commands/validate.ts')).toEqual([
+      'validate-offline: src/commands/validate.ts → src/api/client.ts',
+    ]);
   });
 });
 
-describe('knip: knip.jsonc', () => {
-  test('names an unused file, export, exported type and dependency, and fails', () => {
-    write('src/orphan.ts', 'export const orphan = 1;\n');
+describe.concurrent('knip: knip.jsonc', () => {
+  test('names an unused file, export, exported type and dependency, and fails', async () => {
+    const at = fixture();
+    write('src/orphan.ts', 'export const orphan = 1;\n', at);
     write(
       'src/core/leftover.ts',
       "import { plan } from './plan.js';\nexport const used = plan;\nexport const unused = 2;\nexport type Unused = 3;\n",
+      at,
     );
-    write('src/render/uses-leftover.ts', "import { used } from '../core/leftover.js';\nexport const u = used;\n");
+    write('src/render/uses-leftover.ts', "import { used } from '../core/leftover.js';\nexport const u = used;\n", at);
     write(
       'src/main.ts',
-      `${fs.readFileSync(path.join(dir, 'src/main.ts'), 'utf8')}import './render/uses-leftover.js';\n`,
+      `${fs.readFileSync(path.join(at, 'src/main.ts'), 'utf8')}import './render/uses-leftover.js';\n`,
+      at,
     );
-    const r = tool('knip', ['--no-progress', '--reporter', 'json']);
+    const r = await tool(at, 'knip', ['--no-progress', '--reporter', 'json']);
     expect(r.status).not.toBe(0);
     const out = JSON.parse(r.stdout) as {
       issues: { file: string; [kind: string]: unknown }[];

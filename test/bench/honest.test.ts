@@ -3,7 +3,7 @@
 // or the comparison flatters wsc. The same-work script (the targeted
 // comparison) must do the work it is named for: parse every bundle file and
 // check each document with wsc's own schemas, so a broken file fails it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,16 +15,20 @@ import { createEmulator, generateSeed, type Emulator } from '../../src/emulator/
 let emu: Emulator;
 let sameWork: string;
 let dir: string;
+let small: string;
 const seed = generateSeed({ reports: 1200, workbooks: 7, withDashboards: true, randomSeed: 5 });
+const smallSeed = generateSeed({ reports: 18, workbooks: 3, withDashboards: true, randomSeed: 5 });
 beforeAll(async () => {
   emu = await createEmulator({ port: 0, seed, maxPageSize: 500, logResponses: false, randomSeed: 1 });
   sameWork = await buildSameWork();
   dir = mkdtempSync(join(tmpdir(), 'wsc-bench-test-'));
   writeBundleFromSeed(seed, dir);
+  small = mkdtempSync(join(tmpdir(), 'wsc-bench-small-'));
+  writeBundleFromSeed(smallSeed, small);
 }, 60_000);
 afterAll(async () => {
   await emu.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const d of [dir, small]) rmSync(d, { recursive: true, force: true });
 });
 
 const env = () => ({ WSC_TOKEN: emu.adminToken });
@@ -60,19 +64,24 @@ describe('the same-work script', () => {
     }
   });
 
-  /** A copy of the bundle with one file replaced, run through the script. */
+  /**
+   * A small bundle (the size is not the point of a broken file: 21 documents) with one file replaced (or
+   * added), run through the script, then put back: the tests run one after the other, so one bundle, written
+   * once, serves them all.
+   */
   async function withFile(rel: string, text: string): Promise<CliRun> {
-    const copy = mkdtempSync(join(tmpdir(), 'wsc-bench-broken-'));
+    const file = join(small, rel);
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     try {
-      writeBundleFromSeed(seed, copy);
-      mkdirSync(dirname(join(copy, rel)), { recursive: true });
-      writeFileSync(join(copy, rel), text);
-      return await runNode(emu, sameWork, [copy, ...lists()], env());
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      return await runNode(emu, sameWork, [small, ...lists()], env());
     } finally {
-      rmSync(copy, { recursive: true, force: true });
+      if (before === undefined) rmSync(file);
+      else writeFileSync(file, before);
     }
   }
-  const someReport = () => `reports/${seed.reports!.find((r) => r.deploymentId === 1)!.publicId}.yaml`;
+  const someReport = () => `reports/${smallSeed.reports!.find((r) => r.deploymentId === 1)!.publicId}.yaml`;
 
   test('fails on a file js-yaml cannot parse, naming it', async () => {
     const run = await withFile(someReport(), 'kind: Report\npublicId: [unclosed\n');

@@ -36,7 +36,10 @@ import {
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
 
-describe('the GitHub Action (action.yml)', () => {
+// The tests run side by side: each has its own emulator, GitHub API and copy of the checkout (the origin
+// is shared: only the first test publishes a pictures branch on it); their time is the CLI's, in child
+// processes.
+describe.concurrent('the GitHub Action (action.yml)', () => {
   test('is composite, and the README example uses it', () => {
     expect(action.runs.using).toBe('composite');
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -89,8 +92,9 @@ describe('the GitHub Action (action.yml)', () => {
         expect(gh.requests.every((r) => r.endsWith('Bearer gh-token'))).toBe(true);
         // The platform token never reached GitHub, nor the comment.
         expect(body).not.toContain('dev-token');
-        // A second run (a new push): the same comment updated, not a second one.
-        await runAction(checkout, inputs, base);
+        // A second run (a new push): the same comment updated, not a second one, and the pictures published
+        // again on the branch that now exists. Drawn without data: the data was the first run's point.
+        await runAction(checkout, { ...inputs, 'with-data': 'false' }, base);
         expect(gh.comments).toHaveLength(1);
         expect(gh.requests.filter((r) => r.startsWith('PATCH '))).toHaveLength(1);
         expect(existsSync(join(checkout, 'dashboards/.wsc'))).toBe(false);

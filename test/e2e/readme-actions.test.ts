@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bash, fakeGitHub, repositories, runAction } from './helpers/action.js';
-import { cleanupTemp, ensureBuilt, root, tempDir, withEmulator } from './helpers/index.js';
+import { cleanupTemp, ensureBuilt, root, runCli, tempDir, withEmulator } from './helpers/index.js';
 
 beforeAll(ensureBuilt, 180_000);
 afterAll(cleanupTemp);
@@ -36,7 +36,8 @@ function workflow(): Workflow {
   return parse(/```yaml\n([\s\S]*?)```/.exec(readme.slice(at))![1]!) as Workflow;
 }
 
-describe("the README's GitHub Actions workflow", () => {
+// Side by side: each test has its own emulator and folders; their time is the CLI's, in child processes.
+describe.concurrent("the README's GitHub Actions workflow", () => {
   test('is a plan job for pull requests, an apply job for pushes to main, a drift job on a schedule', () => {
     const w = workflow();
     expect(w.on.push.branches).toEqual(['main']);
@@ -78,7 +79,12 @@ describe("the README's GitHub Actions workflow", () => {
         }
       };
       const env = { WSC_PRODUCTION_TOKEN: 'dev-token', ...redirect };
-      expect((await bash(`${wsc} apply --dir dashboards --env production --auto-approve`, repo, env)).code).toBe(0);
+      // Production holds the bundle (set up in this process: not a step of the workflow).
+      const applied = await runCli(['apply', '--dir', 'dashboards', '--env', 'production', '--auto-approve'], {
+        cwd: repo,
+        env,
+      });
+      expect(applied.code, applied.stderr).toBe(0);
       await night();
       expect(existsSync(ghLog)).toBe(false);
       expect(readFileSync(join(repo, 'drift.md'), 'utf8')).toContain('No drift');
@@ -153,18 +159,23 @@ describe("the README's GitHub Actions workflow", () => {
           expect(body).toContain('workbook/revenue-overview');
           expect(body).toContain('/acme/dashboards/raw/wsc-pictures/pr-7/revenue-overview.lg.png)');
         }
-        // The apply job: both deployments hold the bundle, and a plan of each is now empty.
-        for (const [envName, deployment, secretName] of [
-          ['staging', '2', 'WSC_STAGING_TOKEN'],
-          ['production', '1', 'WSC_PRODUCTION_TOKEN'],
-        ] as const) {
-          const r = await bash(
-            `node ${join(root, 'bin/wsc.js')} plan --dir dashboards --env ${envName} --detailed-exitcode`,
-            repo,
-            { [secretName]: 'dev-token', WSC_BASE_URL: emu.url, WSC_DEPLOYMENT_ID: deployment },
-          );
-          expect(r.code, r.out).toBe(0);
-          expect(r.out).toContain('No changes.');
+        // The apply job: both deployments hold the bundle, and a plan of each is now empty (the two plans
+        // side by side, in this process: each reads its own deployment, and they are this test's check, not
+        // steps of the workflow).
+        const plans = (
+          [
+            ['staging', '2', 'WSC_STAGING_TOKEN'],
+            ['production', '1', 'WSC_PRODUCTION_TOKEN'],
+          ] as const
+        ).map(([envName, deployment, secretName]) =>
+          runCli(['plan', '--dir', 'dashboards', '--env', envName, '--detailed-exitcode'], {
+            cwd: repo,
+            env: { [secretName]: 'dev-token', WSC_BASE_URL: emu.url, WSC_DEPLOYMENT_ID: deployment },
+          }),
+        );
+        for (const r of await Promise.all(plans)) {
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stdout).toContain('No changes.');
         }
         expect(existsSync(join(repo, 'dashboards/.wsc'))).toBe(false);
       });

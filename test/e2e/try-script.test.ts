@@ -6,7 +6,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ensureBuilt, root } from './helpers/index.js';
+import { ensureBuilt, root, runCli } from './helpers/index.js';
 
 beforeAll(ensureBuilt, 180_000);
 
@@ -49,7 +49,7 @@ describe('npm run try', () => {
     expect(out).toContain('No changes. The deployment matches the bundle.');
   }, 180_000);
 
-  test("the README's next step shows the reader's edit and nothing else", () => {
+  test("the README's next step shows the reader's edit and nothing else", async () => {
     // The README shows the run's last lines with a sample directory; the run must print them so.
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const sample = /Now make a change of your own[\s\S]*?\n```\n([\s\S]*?)\n```\n/.exec(readme)?.[1];
@@ -78,14 +78,12 @@ describe('npm run try', () => {
       expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to adopt, 0 to publish.');
       expect(plan.stdout.match(/^[~+\-!] \S+/gm)).toEqual(['~ report/revMrrTrnd01', '~ report/revMrrTrnd01']);
       // "`node bin/wsc.js apply --dir …` applies it …, and `node bin/wsc.js plan --dir …` is then empty again"
-      // (--auto-approve answers the question a terminal would be asked).
-      const apply = spawnSync(`node bin/wsc.js apply --dir ${dir} --auto-approve`, {
-        cwd: root,
-        shell: true,
-        encoding: 'utf8',
-      });
-      expect(apply.status, apply.stderr).toBe(0);
-      const again = spawnSync(command, { cwd: root, shell: true, encoding: 'utf8', timeout: 60_000 });
+      // (--auto-approve answers the question a terminal would be asked). In this process: the printed command
+      // line ran as printed above; these two check what it leads to.
+      const apply = await runCli(['apply', '--dir', dir, '--auto-approve']);
+      expect(apply.code, apply.stderr).toBe(0);
+      const again = await runCli(['plan', '--dir', dir]);
+      expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toContain('No changes. The deployment matches the bundle.');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 // the only steps not run. Also: a git origin on disk with a pull request branch and the shallow checkout
 // actions/checkout leaves, and a GitHub API on loopback that keeps one pull request's comments.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ export const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as {
 };
 
 /** An origin holding fixtures/example on main, a pull request branch that edits it, and its shallow checkout. */
-export function repositories(): { origin: string; checkout: string } {
+function makeRepositories(): { origin: string; checkout: string } {
   const base = tempDir('wsc-action-');
   const origin = join(base, 'origin.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
@@ -47,6 +47,20 @@ export function repositories(): { origin: string; checkout: string } {
   git(checkout, 'fetch', '-q', '--depth=1', 'origin', 'feature');
   git(checkout, 'checkout', '-q', 'FETCH_HEAD');
   return { origin, checkout };
+}
+
+let made: { origin: string; checkout: string } | undefined;
+/**
+ * The origin (made once per test file, whose temporary directories go at its end: the runs push only the
+ * pictures branch to it, which one test of a file at most publishes on) and a fresh copy of the shallow
+ * checkout, as actions/checkout leaves it for each job: a copy of a checkout is that checkout (its remote
+ * is the origin's absolute path), and a copy costs no git process where a checkout costs a dozen.
+ */
+export function repositories(): { origin: string; checkout: string } {
+  if (made === undefined || !existsSync(made.checkout)) made = makeRepositories();
+  const checkout = join(tempDir('wsc-checkout-'), 'checkout');
+  cpSync(made.checkout, checkout, { recursive: true, verbatimSymlinks: true });
+  return { origin: made.origin, checkout };
 }
 
 /** A GitHub API that keeps the comments of pull request 7 and records each request. */
