@@ -8,7 +8,7 @@
 // it calls valid must give distinct addresses. The hand-written bad bundles
 // (test/e2e/bad-bundles.test.ts) say what each message is; this says there is
 // no input left without one.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,15 @@ const opts = {
   mayHoldUnknownRefs: false,
 };
 
+/**
+ * Puts `text` at `rel` in `dir` as a new file: overwriting one in place is
+ * what makes ext4 flush it to disk (auto_da_alloc), milliseconds a write.
+ */
+function replace(dir: string, rel: string, text: string): void {
+  unlinkSync(join(dir, rel));
+  writeFileSync(join(dir, rel), text);
+}
+
 /** Damage to one file or two: which files, and the edits to each. */
 const damage = fc.array(
   fc.record({ file: fc.nat(NAMES.length - 1), edits: fc.array(edit, { minLength: 1, maxLength: 4 }) }),
@@ -44,13 +53,13 @@ describe('loadBundle on damaged bundles', () => {
       fc.asyncProperty(damage, async (d) => {
         const texts = { ...FILES };
         for (const { file, edits } of d) texts[NAMES[file]!] = edits.reduce(applyEdit, texts[NAMES[file]!]!);
-        const damaged = d.map(({ file }) => NAMES[file]!);
-        for (const rel of damaged) writeFileSync(join(dir, rel), texts[rel]!);
+        const damaged = new Set(d.map(({ file }) => NAMES[file]!));
+        for (const rel of damaged) replace(dir, rel, texts[rel]!);
         let loaded: Awaited<ReturnType<typeof loadBundle>>;
         try {
           loaded = await loadBundle(dir, opts);
         } finally {
-          for (const rel of damaged) writeFileSync(join(dir, rel), FILES[rel]!);
+          for (const rel of damaged) replace(dir, rel, FILES[rel]!);
         }
         const { desired, diagnostics } = loaded;
         for (const g of diagnostics) {
