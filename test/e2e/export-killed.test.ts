@@ -30,7 +30,7 @@ function files(dir: string): Map<string, string> {
 
 // Enough reports that the killed export is still writing them many pages
 // after the signal's cue (the size is not otherwise the point).
-const REPORTS = 300;
+const REPORTS = 150;
 const OLD = generateSeed({ reports: REPORTS, workbooks: 5, withDashboards: true, randomSeed: 9 });
 // The same reports under the same names (so the same files), with new titles.
 const NEW = structuredClone(OLD);
@@ -38,13 +38,13 @@ for (const r of NEW.reports ?? []) r.title = `${String(r.title)} (revised)`;
 
 /**
  * Exports deployment 1 of an emulator seeded with `seed` into `out`. `slow`:
- * in a process of its own (to be killed), reports in pages of 25, 150 ms
- * apart, so that it is still writing (12 pages, 1.8 s) when its signal lands,
+ * in a process of its own (to be killed), reports in pages of 10, 150 ms
+ * apart, so that it is still writing (15 pages, 2.25 s) when its signal lands,
  * however busy the machine.
  */
 async function exportFrom(seed: typeof OLD, out: string, slow?: { onSpawn: RunOptions['onSpawn'] }) {
   const emulator = slow ? { seed, latencyMs: 150 } : { seed };
-  const paging = slow ? ['--page-size', '25'] : [];
+  const paging = slow ? ['--page-size', '10'] : [];
   return withEmulator(emulator, (emu) =>
     runCli(['export', '--out', out, '--base-url', emu.url, '--deployment', '1', ...paging], {
       env,
