@@ -38,7 +38,11 @@ async function hostile(reply: Reply): Promise<TestServer> {
       const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now() };
       seen.push(s);
       const u = new URL(s.url, 'http://x');
-      reply({ ...s, path: u.pathname, query: u.searchParams }, res);
+      try {
+        reply({ ...s, path: u.pathname, query: u.searchParams }, res);
+      } catch {
+        res.destroy();
+      }
     });
   });
   return { ...(await listenOnLoopback(server)), seen };
