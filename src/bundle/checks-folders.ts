@@ -17,8 +17,8 @@ interface Named {
   /** The path as a file writes it (for messages). */
   text: string;
   names: string[];
-  /** Where each file that names this path (or a path below it) names it. */
-  uses: SourcePos[];
+  /** The documents that name this path (or a path below it); where they name it is looked up for a warning only. */
+  uses: DocItem[];
 }
 
 function caseOrSpaceOnly(a: string, b: string): boolean {
@@ -53,13 +53,12 @@ export function folderNearMisses(items: readonly DocItem[]): Diagnostic[] {
       if (e instanceof FolderPathError) continue; // the schema reports it
       throw e;
     }
-    const pos = posOf(item, ['folder'], 'value');
     for (let depth = 1; depth <= names.length; depth++) {
       const prefix = names.slice(0, depth);
       const text = JSON.stringify(prefix);
       let named = byText.get(text);
       if (named === undefined) byText.set(text, (named = { text: formatFolderPath(prefix), names: prefix, uses: [] }));
-      named.uses.push(pos);
+      named.uses.push(item);
     }
   }
   if (byText.size > MAX_PATHS) return [];
@@ -84,13 +83,15 @@ export function folderNearMisses(items: readonly DocItem[]): Diagnostic[] {
   }
   // One warning per file position, for the difference nearest the root (a parent's names its children's too).
   pairs.sort(([a], [b]) => a.names.length - b.names.length);
+  // A value's position costs parsing its file again (yaml/positions.ts): only those a warning names are looked up.
   const out: Diagnostic[] = [];
-  const warned = new Set<SourcePos>();
+  const warned = new Set<DocItem>();
   for (const [a, b] of pairs) {
-    const first = b.uses[0]!;
-    for (const pos of a.uses) {
-      if (warned.has(pos)) continue;
-      warned.add(pos);
+    const first = folderPos(b.uses[0]!);
+    for (const item of a.uses) {
+      if (warned.has(item)) continue;
+      warned.add(item);
+      const pos = folderPos(item);
       out.push({
         severity: 'warning',
         rule: 'folder-near-miss',
@@ -107,4 +108,5 @@ export function folderNearMisses(items: readonly DocItem[]): Diagnostic[] {
   return out;
 }
 
+const folderPos = (item: DocItem): SourcePos => posOf(item, ['folder'], 'value');
 const count = (n: number) => (n === 1 ? '1 file' : `${n} files`);

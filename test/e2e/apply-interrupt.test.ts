@@ -3,8 +3,9 @@
 // first write is on the wire. It starts no new request, lets those in flight
 // end, reports what was applied and what was not started, and exits 4; a
 // re-run converges with no duplicate. A second signal ends it at once.
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, test, type TestContext } from 'vitest';
 import { writes, type Emulator } from '../../src/emulator/index.js';
+import { forwardingServer } from '../helpers/forwarding-server.js';
 import { reportsIn, writeBundle } from './helpers/bundles.js';
 import { cleanupTemp, runCli, withEmulator } from './helpers/index.js';
 
@@ -17,10 +18,12 @@ async function firstWrite(emu: Emulator): Promise<void> {
   while (writes(emu.log).length === 0) await new Promise((r) => setTimeout(r, 5));
 }
 
-describe('apply interrupted', () => {
-  test.each(['SIGINT', 'SIGTERM'] as const)(
+// Each test has its own emulator and bundle: they run at once.
+describe.concurrent('apply interrupted', () => {
+  test.for(['SIGINT', 'SIGTERM'] as const)(
     '%s: the writes in flight end, nothing new starts, exit 4 with what was not started; the re-run converges',
-    async (signal) => {
+    { timeout: 60_000 },
+    async (signal, { expect }: TestContext) => {
       const dir = writeBundle({ looseReports: 12 });
       await withEmulator({ latencyMs: 150 }, async (emu) => {
         const target = ['--dir', dir, '--base-url', emu.url, '--deployment', '1'];
@@ -53,34 +56,54 @@ describe('apply interrupted', () => {
         expect(plan.code, plan.stdout).toBe(0);
       });
     },
-    60_000,
   );
 
-  test('a second SIGINT ends the process at once, without waiting for the write in flight', async () => {
+  test('a second SIGINT ends the process at once, without waiting for the write in flight', async ({ expect }) => {
     const dir = writeBundle({ looseReports: 3 });
-    await withEmulator({ latencyMs: 2_500 }, async (emu) => {
-      let interruptedAt = 0;
-      const run = runCli(
-        ['apply', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--auto-approve', '--concurrency', '1'],
-        {
-          env,
-          onSpawn: (child) => {
-            let stderr = '';
-            child.stderr!.on('data', (d: string) => {
-              stderr += d;
-              if (stderr.includes('Interrupted (SIGINT)') && interruptedAt === 0) {
-                interruptedAt = Date.now();
-                child.kill('SIGINT');
-              }
-            });
-            void firstWrite(emu).then(() => child.kill('SIGINT'));
+    await withEmulator({}, async (emu) => {
+      // Between the CLI and the emulator: reads go straight through, each write is held 2.5 s first.
+      let wrote: () => void = () => undefined;
+      const firstWriteSent = new Promise<void>((r) => (wrote = r));
+      const slowWrites = await forwardingServer(emu.url, async (req, res, _url, forward) => {
+        if (req.method !== 'GET') {
+          wrote();
+          await new Promise((r) => setTimeout(r, 2_500));
+        }
+        const up = await forward();
+        const text = await up.text();
+        res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
+        res.end(text);
+      });
+      try {
+        let interruptedAt = 0;
+        const run = runCli(
+          [
+            'apply',
+            ...['--dir', dir, '--base-url', slowWrites.url, '--deployment', '1'],
+            ...['--auto-approve', '--concurrency', '1'],
+          ],
+          {
+            env,
+            onSpawn: (child) => {
+              let stderr = '';
+              child.stderr!.on('data', (d: string) => {
+                stderr += d;
+                if (stderr.includes('Interrupted (SIGINT)') && interruptedAt === 0) {
+                  interruptedAt = Date.now();
+                  child.kill('SIGINT');
+                }
+              });
+              void firstWriteSent.then(() => child.kill('SIGINT'));
+            },
           },
-        },
-      );
-      await expect(run).rejects.toThrow(/was killed \(SIGINT\)/);
-      expect(interruptedAt).toBeGreaterThan(0);
-      // Well before the 2.5 s the write in flight takes.
-      expect(Date.now() - interruptedAt).toBeLessThan(1_500);
+        );
+        await expect(run).rejects.toThrow(/was killed \(SIGINT\)/);
+        expect(interruptedAt).toBeGreaterThan(0);
+        // Well before the 2.5 s the write in flight takes.
+        expect(Date.now() - interruptedAt).toBeLessThan(1_500);
+      } finally {
+        await slowWrites.close();
+      }
     });
   }, 60_000);
 });

@@ -252,7 +252,7 @@ interface ApplyJson {
   skipped: { request: string; address: string; reason: string }[];
 }
 
-describe('chaos: random faults at 20% on writes, every kind, several seeds', () => {
+describe.concurrent('chaos: random faults at 20% on writes, every kind, several seeds', () => {
   eachSeed(
     SEEDS,
     'seed %i: converges with no duplicate and no lost update, or exits 4 honestly and converges on re-run',
@@ -344,7 +344,7 @@ describe('chaos: random faults at 20% on writes, every kind, several seeds', () 
 // version 1 exactly, both bystanders are there, and each gone resource was
 // deleted exactly once (a repeat after a lost answer meets 404, which is no
 // second delete) and nothing else was deleted.
-describe('chaos: prune under random faults at 20%', () => {
+describe.concurrent('chaos: prune under random faults at 20%', () => {
   const PRUNE_SEEDS = chaosSeeds(process.env['WSC_CHAOS_SEEDS']) ?? [635, 786];
   eachSeed(
     PRUNE_SEEDS,

@@ -3,15 +3,19 @@
 // Retry-After of 10^9 seconds, a server that dies in the middle of an apply.
 // Each run ends in bounded time (generous bounds: CI machines are slow), says
 // on stderr what it waited for, and writes nothing it should not.
-import type { ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, test } from 'vitest';
 import { cleanupTemp, copyFixture, runCli, tempDir } from './helpers/index.js';
 import { writeBundle } from './helpers/bundles.js';
-import { json, report, serve, type Seen, type TestServer } from '../api/server.js';
+import { json, report, type Seen, type TestServer } from '../api/server.js';
+import { listenOnLoopback } from '../helpers/listen.js';
 
 afterAll(cleanupTemp);
+
+// Every test has a server of its own: all run at once (each checks with its own `expect`), so the
+// waits of some overlap the work of others.
 
 const TOKEN = 'secret-token-5a4b3c2d';
 const R = '/api/v1/deployments/1/reports';
@@ -19,12 +23,29 @@ const R = '/api/v1/deployments/1/reports';
 type Req = Seen & { path: string; query: URLSearchParams };
 type Reply = (req: Req, res: ServerResponse) => void;
 
-/** The scripted server of the client tests; `close` makes later connects refused. */
-function hostile(reply: Reply): Promise<TestServer> {
-  return serve((seen, res) => {
-    const u = new URL(seen.url, 'http://x');
-    reply({ ...seen, path: u.pathname, query: u.searchParams }, res);
+/**
+ * A scripted server (as the client tests' serve(), without closing every open
+ * server after each test: these tests run at once); `close` makes later
+ * connects refused.
+ */
+async function hostile(reply: Reply): Promise<TestServer> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now() };
+      seen.push(s);
+      const u = new URL(s.url, 'http://x');
+      try {
+        reply({ ...s, path: u.pathname, query: u.searchParams }, res);
+      } catch {
+        res.destroy();
+      }
+    });
   });
+  return { ...(await listenOnLoopback(server)), seen };
 }
 
 /** Runs fn against hostile(reply), closed whatever happens. */
@@ -58,8 +79,10 @@ function forever(count: number | undefined): Reply {
 const connection = (url: string) => ['--base-url', url, '--deployment', '1'];
 const env = { WSC_TOKEN: TOKEN };
 
-describe('every list is bounded', () => {
-  test('plan: a list that pages forever past its count stops at count + margin, exit 1, no plan file', async () => {
+describe.concurrent('every list is bounded', () => {
+  test('plan: a list that pages forever past its count stops at count + margin, exit 1, no plan file', async ({
+    expect,
+  }) => {
     await againstHostile(forever(3), async (s) => {
       const dir = copyFixture('example');
       const out = join(tempDir(), 'plan.json');
@@ -77,7 +100,7 @@ describe('every list is bounded', () => {
     });
   }, 120_000);
 
-  test('apply: the same list stops the same way, before any write', async () => {
+  test('apply: the same list stops the same way, before any write', async ({ expect }) => {
     await againstHostile(forever(3), async (s) => {
       const r = await runCli(
         ['apply', '--auto-approve', ...connection(s.url), '--dir', writeBundle({ looseReports: 2 })],
@@ -92,27 +115,30 @@ describe('every list is bounded', () => {
     });
   }, 120_000);
 
-  test('export: a list with no count stops at --max-list-items (WSC_MAX_LIST_ITEMS), exit 1, no file written', async () => {
+  test('export: a list with no count stops at --max-list-items (WSC_MAX_LIST_ITEMS), exit 1, no file written', async ({
+    expect,
+  }) => {
     await againstHostile(forever(undefined), async (s) => {
       const out = tempDir();
       const started = Date.now();
       const r = await runCli(['export', '--out', out, ...connection(s.url)], {
-        env: { ...env, WSC_MAX_LIST_ITEMS: '2000' },
+        // Pages of 50: the bound is met after several pages, as a list without end would meet it.
+        env: { ...env, WSC_MAX_LIST_ITEMS: '200', WSC_PAGE_SIZE: '50' },
         cwd: tempDir(),
         timeoutMs: 90_000,
       });
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(
-        /reports: the list went past 2000 items \(\d+ in \d+ pages read; its first page gave no count\)/,
+        /reports: the list went past 200 items \(\d+ in \d+ pages read; its first page gave no count\)/,
       );
-      expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 2000\)/);
+      expect(r.stderr).toMatch(/raise --max-list-items or WSC_MAX_LIST_ITEMS \(now 200\)/);
       const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
       expect(files.map((e) => e.name)).toEqual([]);
     });
   }, 120_000);
 
-  test('a bad WSC_MAX_LIST_ITEMS is a usage error, nothing sent', async () => {
+  test('a bad WSC_MAX_LIST_ITEMS is a usage error, nothing sent', async ({ expect }) => {
     await againstHostile(forever(3), async (s) => {
       const r = await runCli(['plan', ...connection(s.url), '--dir', copyFixture('example')], {
         env: { ...env, WSC_MAX_LIST_ITEMS: 'lots' },
@@ -124,8 +150,8 @@ describe('every list is bounded', () => {
   });
 });
 
-describe('every wait is bounded and shown', () => {
-  test('an answer that never comes: "still waiting" on stderr while it is awaited, then exit 1', async () => {
+describe.concurrent('every wait is bounded and shown', () => {
+  test('an answer that never comes: "still waiting" on stderr while it is awaited, then exit 1', async ({ expect }) => {
     await againstHostile(
       (req, res) => (req.path === R ? undefined : json(res, 200, empty)),
       async (s) => {
@@ -146,7 +172,7 @@ describe('every wait is bounded and shown', () => {
     );
   }, 120_000);
 
-  test('a Retry-After of 10^9 s: the capped wait is shown on stderr at once, with the attempt', async () => {
+  test('a Retry-After of 10^9 s: the capped wait is shown on stderr at once, with the attempt', async ({ expect }) => {
     await againstHostile(
       (req, res) =>
         req.path === R
@@ -178,8 +204,10 @@ describe('every wait is bounded and shown', () => {
   }, 90_000);
 });
 
-describe('a server that dies mid-apply', () => {
-  test('connections refused: no new request starts, the rest are "not started", exit 1 within seconds', async () => {
+describe.concurrent('a server that dies mid-apply', () => {
+  test('connections refused: no new request starts, the rest are "not started", exit 1 within seconds', async ({
+    expect,
+  }) => {
     const writes: string[] = [];
     const s: TestServer | undefined = await hostile((req, res) => {
       if (req.method === 'GET') return json(res, 200, empty);
@@ -207,7 +235,9 @@ describe('a server that dies mid-apply', () => {
     }
   }, 180_000);
 
-  test('some writes answered, then refused: what was applied is reported, exit 4 within seconds', async () => {
+  test('some writes answered, then refused: what was applied is reported, exit 4 within seconds', async ({
+    expect,
+  }) => {
     let created = 0;
     const s: TestServer | undefined = await hostile((req, res) => {
       if (req.method === 'GET') return json(res, 200, empty);
