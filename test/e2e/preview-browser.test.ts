@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { describe, test } from 'vitest';
 import { copyFixture, root, runCli, tempDir } from './helpers/index.js';
 import { svgsIn } from './helpers/git.js';
-import { cardBoxes, chromiumExecutable, noChromiumReason, previewInBrowser, widgetsOf } from './helpers/preview.js';
+import {
+  cardBoxes,
+  chromiumExecutable,
+  expectCardsAtGrid,
+  noChromiumReason,
+  previewInBrowser,
+  widgetsOf,
+} from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
 
@@ -39,16 +46,7 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
       for (const slug of ['customer-health', 'revenue-overview', 'sales-pipeline']) {
         await page.click(`nav a[data-slug="${slug}"]`);
         await page.waitForFunction((s) => location.hash === `#/${s}/lg`, slug);
-        const { widgets, rowHeight } = widgetsOf(dir, slug);
-        const boxes = await cardBoxes(page);
-        expect(Object.keys(boxes).sort()).toEqual(widgets.map((w) => w.id).sort());
-        for (const w of widgets) {
-          const b = boxes[w.id]!;
-          expect({ id: w.id, x: b.x, y: Math.round(b.y / rowHeight), w: b.w, h: Math.round(b.h / rowHeight) }).toEqual({
-            id: w.id,
-            ...w.position,
-          });
-        }
+        await expectCardsAtGrid(page, dir, slug);
       }
       await page.click('nav a[data-slug="revenue-overview"]');
       await page.click('.card[data-id="mrr-trend"] > div');

@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { root } from './helpers/index.js';
 import { exampleRepo } from './helpers/git.js';
 import { editFile } from '../helpers/edit-file.js';
-import { cardBoxes, chromiumExecutable, noChromiumReason, previewInBrowser, widgetsOf } from './helpers/preview.js';
+import { chromiumExecutable, expectCardsAtGrid, noChromiumReason, previewInBrowser } from './helpers/preview.js';
 
 const artifacts = join(root, 'test-artifacts');
 
@@ -127,16 +127,7 @@ describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () =
         );
         expect(await labelsOverlap(page)).toEqual([]);
         // With their pictures, the cards still at their grid positions (columns, and rows of rowHeight).
-        const { widgets, rowHeight } = widgetsOf(changed, 'revenue-overview');
-        const boxes = await cardBoxes(page);
-        expect(Object.keys(boxes).sort()).toEqual(widgets.map((w) => w.id).sort());
-        for (const w of widgets) {
-          const b = boxes[w.id]!;
-          expect({ id: w.id, x: b.x, y: Math.round(b.y / rowHeight), w: b.w, h: Math.round(b.h / rowHeight) }).toEqual({
-            id: w.id,
-            ...w.position,
-          });
-        }
+        await expectCardsAtGrid(page, changed, 'revenue-overview');
         // The toolbar is one line (no taller than its tallest item), nothing overflowing it.
         const bar = await page.evaluate(() => {
           const t = document.getElementById('toolbar')!;

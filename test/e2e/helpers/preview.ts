@@ -98,6 +98,20 @@ async function servePreview(args: string[]): Promise<ServedPreview> {
   };
 }
 
+/** Every card of the dashboard `slug` of the bundle at `dir` at its grid position (columns, rows of rowHeight). */
+export async function expectCardsAtGrid(page: Page, dir: string, slug: string): Promise<void> {
+  const { widgets, rowHeight } = widgetsOf(dir, slug);
+  const boxes = await cardBoxes(page);
+  expect(Object.keys(boxes).sort()).toEqual(widgets.map((w) => w.id).sort());
+  for (const w of widgets) {
+    const b = boxes[w.id]!;
+    expect({ id: w.id, x: b.x, y: Math.round(b.y / rowHeight), w: b.w, h: Math.round(b.h / rowHeight) }).toEqual({
+      id: w.id,
+      ...w.position,
+    });
+  }
+}
+
 export interface PreviewInBrowser {
   browser: Browser;
   url: string;
