@@ -61,7 +61,7 @@ export function beginBundleLoad(dir: string, offThreadFrom = OFF_THREAD_FROM_FIL
       relocateAll(dir, out.result.desired, out.sources);
       return out.result;
     },
-    cancel: () => void worker.then((w) => w?.terminate()).catch(() => undefined),
+    cancel: () => void worker.then((w) => w?.worker.terminate()).catch(() => undefined),
   };
 }
 
@@ -70,7 +70,13 @@ export function beginBundleLoad(dir: string, offThreadFrom = OFF_THREAD_FROM_FIL
  * tests), load-worker.ts through tsx's loader, which the thread registers first. Unreferenced until asked:
  * a thread waiting for work never keeps the process alive.
  */
-function startWorker(): Worker {
+interface Thread {
+  worker: Worker;
+  /** Why it ended, once it has (an error thrown as it started, or its exit code): `ask` then fails at once. */
+  ended?: Error;
+}
+
+function startWorker(): Thread {
   let worker: Worker;
   if (!import.meta.url.endsWith('.ts')) worker = new Worker(new URL('./bundle-worker.js', import.meta.url));
   else {
@@ -79,12 +85,19 @@ function startWorker(): Worker {
     worker = new Worker(boot, { eval: true });
   }
   worker.unref();
-  // An error before it is asked (it could not start) is its answer's: `ask` sees the thread end.
-  worker.on('error', () => undefined);
-  return worker;
+  const thread: Thread = { worker };
+  // A thread that fails before it is asked (it could not start) is remembered: asking it then fails at once.
+  worker.on('error', (e) => (thread.ended ??= e));
+  worker.once(
+    'exit',
+    (code) => (thread.ended ??= new Error(`the bundle loader's worker thread ended (exit code ${code})`)),
+  );
+  return thread;
 }
 
-function ask(worker: Worker, input: LoaderInput): Promise<LoaderOutput> {
+function ask(thread: Thread, input: LoaderInput): Promise<LoaderOutput> {
+  const { worker } = thread;
+  if (thread.ended) return Promise.reject(thread.ended);
   return new Promise((resolve, reject) => {
     let answered = false;
     worker.ref();

@@ -3,13 +3,24 @@
 // api/deployment-read.ts). What must not change with that: the plan, the lines
 // it points at, the exit codes, and an invalid bundle sending no write (GETs
 // only: DESIGN §9) and winning over a connection error.
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeBundleFromSeed, type BenchBundle } from '../../bench/bundle.js';
 import { OFF_THREAD_FROM_FILES } from '../../src/bundle/load-off-thread.js';
 import { generateSeed, writes } from '../../src/emulator/index.js';
-import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, root, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
 e2eSuite();
 
@@ -178,6 +189,29 @@ describe('a large bundle, loaded on a worker thread beside the reads', () => {
     const r = await runCli(['plan', '--dir', b.dir], { env: emulatorEnv, spawn });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain('wsc.yaml:');
+  });
+
+  it('a worker thread that cannot start ends the run at once, saying why (an install missing its file)', () => {
+    const install = tempDir();
+    for (const part of ['bin', 'dist', 'package.json'])
+      cpSync(join(root, part), join(install, part), { recursive: true });
+    symlinkSync(join(root, 'node_modules'), join(install, 'node_modules'));
+    rmSync(join(install, 'dist/bundle-worker.js'));
+    const b = bundleOf(seed());
+    const started = performance.now();
+    const r = spawnSync(
+      process.execPath,
+      [join(install, 'bin/wsc.js'), 'plan', '--dir', b.dir, '--base-url', 'http://127.0.0.1:1', '--deployment', '1'],
+      {
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env['PATH'] ?? '', CI: 'true', NO_COLOR: '1', WSC_TOKEN: 'dev-token' },
+      },
+    );
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('bundle-worker.js');
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it("an invalid bundle's errors win over a server that cannot be reached or a token it refuses", async () => {
