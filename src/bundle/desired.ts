@@ -7,7 +7,7 @@ import type { JsonValue } from '../core/json.js';
 import type { SourcePos } from '../errors.js';
 import type { DocItem } from './checks.js';
 import { parseFolderPath } from '../domain/folder-path.js';
-import { withLazyLocate, withLocate, type DocReader } from './locate.js';
+import { withLocate } from './locate.js';
 
 const IDENTITY_KEY = { Workbook: 'slug', Report: 'publicId', UserAttribute: 'name' } as const;
 
@@ -32,14 +32,6 @@ export function sourceOf(resource: object): DocSource | undefined {
 function located<T extends { locate?: Locate }>(target: T, item: DocItem): T {
   if (item.index !== undefined) sources.set(target, { file: item.file, index: item.index });
   return withLocate(target, item);
-}
-
-/**
- * Gives a resource that crossed from another thread (as plain data) its locator again, reading the
- * document's positions only when asked.
- */
-export function relocate(target: { locate?: Locate; pos: SourcePos }, file: string, read: DocReader): void {
-  withLazyLocate(target, file, read);
 }
 
 export function buildDesired(items: readonly DocItem[]): DesiredState {

@@ -13,8 +13,8 @@ import type { DesiredState } from '../core/model.js';
 import { secretValues } from '../redact.js';
 import { parseYaml, type ParsedDoc } from '../yaml/parse.js';
 import { readBundleFileSync } from '../yaml/read.js';
-import { relocate, type DocSource } from './desired.js';
-import type { DocReader } from './locate.js';
+import type { DocSource } from './desired.js';
+import { withLazyLocate, type DocReader } from './locate.js';
 import { findBundleFiles, loadFound, type LoadOptions, type LoadResult } from './load.js';
 import type { LoaderInput, LoaderOutput } from './load-worker.js';
 
@@ -137,7 +137,7 @@ function relocateAll(dir: string, desired: DesiredState, sources: Record<keyof D
     const list = desired[kind];
     for (let i = 0; i < list.length; i++) {
       const s = sources[kind][i];
-      if (s) relocate(list[i]!, s.file, reader(s));
+      if (s) withLazyLocate(list[i]!, s.file, reader(s));
     }
   }
 }
