@@ -8,14 +8,15 @@
 // and each resource's positions are read again from its file if a message
 // ever needs them.
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { DesiredState } from '../core/model.js';
 import { secretValues } from '../redact.js';
 import { parseYaml, type ParsedDoc } from '../yaml/parse.js';
 import { readBundleFileSync } from '../yaml/read.js';
+import type { DocItem } from './checks.js';
 import type { DocSource } from './desired.js';
 import { withLazyLocate, type DocReader } from './locate.js';
-import { findBundleFiles, loadFound, type LoadOptions, type LoadResult } from './load.js';
+import { findBundleFiles, loadFoundInTurns, type LoadOptions, type LoadResult } from './load.js';
 import type { LoaderInput, LoaderOutput } from './load-worker.js';
 
 /**
@@ -37,10 +38,13 @@ export function loadBundleOffThread(dir: string, opts: LoadOptions, offThreadFro
  * and wsc's modules) runs on the other core while the main thread reads wsc.yaml and connects.
  */
 export interface BundleLoad {
-  /** Whether it loads on a worker thread (then the deployment is read meanwhile: api/deployment-read.ts). */
+  /** Whether it loads on a worker thread. */
   offThread: Promise<boolean>;
-  /** The bundle loaded with `opts` (once: the thread answers one request). */
-  load(opts: LoadOptions): Promise<LoadResult>;
+  /**
+   * The bundle loaded with `opts` (once: the thread answers one request). `onItem`: told of each valid document
+   * as it is loaded on this thread (not of those loaded on a worker thread).
+   */
+  load(opts: LoadOptions, onItem?: (item: DocItem) => void): Promise<LoadResult>;
   /** The run ends before `load`: the thread, if one was started, ends too. */
   cancel(): void;
 }
@@ -52,10 +56,11 @@ export function beginBundleLoad(dir: string, offThreadFrom = OFF_THREAD_FROM_FIL
   worker.catch(() => undefined);
   return {
     offThread: worker.then((w) => w !== undefined),
-    load: async (opts) => {
+    load: async (opts, onItem) => {
       const f = await found;
       const w = await worker;
-      if (!w) return loadFound(f, opts);
+      // On this thread, in turns: the deployment's reads go on meanwhile (commands/prepare.ts).
+      if (!w) return loadFoundInTurns(f, opts, onItem);
       const out = await ask(w, { found: f, opts, secrets: secretValues() });
       if (!out.ok) throw new Error(`loading the bundle on a worker thread failed: ${out.message}`);
       relocateAll(dir, out.result.desired, out.sources);
@@ -76,7 +81,9 @@ interface Thread {
   ended?: Error;
 }
 
-function startWorker(): Thread {
+async function startWorker(): Promise<Thread> {
+  // Loaded only for a bundle that uses it: most runs never start a thread.
+  const { Worker } = await import('node:worker_threads');
   let worker: Worker;
   if (!import.meta.url.endsWith('.ts')) worker = new Worker(new URL('./bundle-worker.js', import.meta.url));
   else {

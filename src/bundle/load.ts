@@ -2,6 +2,7 @@
 // -> per-kind schema checks -> cross-file checks -> DesiredState. Every
 // problem becomes a diagnostic; loadBundle never throws for the bundle's
 // content, so `wsc validate` can report all of them in one run.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BundleError, type Diagnostic, type SourcePos } from '../errors.js';
 import type { DesiredState } from '../core/model.js';
 import { SECRET_ENV_RE, type VarLookup } from '../yaml/variables.js';
@@ -103,22 +104,68 @@ export function loadBundleTexts(texts: ReadonlyMap<string, string>, opts: LoadOp
 }
 
 function loadReads(files: BundleFile[], reads: ReadResult[], opts: LoadOptions, diagnostics: Diagnostic[]): LoadResult {
+  const loader = fileLoader(opts, diagnostics);
+  for (let i = 0; i < files.length; i++) loader.add(files[i]!, reads[i]!);
+  return loader.finish();
+}
+
+/** How long the loader works before it lets the event loop run (loadFoundInTurns). */
+const TURN_MS = 4;
+
+/**
+ * loadFound in turns of at most about 4 ms, each file read as it comes, the event loop let run between turns
+ * (`onItem`: told of each valid document as it is loaded): for plan and apply, whose deployment reads are under
+ * way meanwhile (commands/prepare.ts). A list's next page
+ * is asked for when its page arrives, so a turn of the loader delays the reads' cursor chains by at most that
+ * turn, where loading the whole bundle in one turn would hold every answer until the bundle is done. The
+ * result is loadFound's.
+ */
+export async function loadFoundInTurns(
+  found: FoundFiles,
+  opts: LoadOptions,
+  onItem?: (item: DocItem) => void,
+): Promise<LoadResult> {
+  const diagnostics = [...found.diagnostics];
+  if (diagnostics.some((d) => d.rule === 'bundle-dir')) {
+    return { desired: { workbooks: [], reports: [], userAttributes: [] }, diagnostics };
+  }
+  const loader = fileLoader(opts, diagnostics, onItem);
+  let turn = performance.now();
+  for (const f of found.files) {
+    loader.add(f, readBundleFileSync(f));
+    if (performance.now() - turn >= TURN_MS) {
+      await nextTurn();
+      turn = performance.now();
+    }
+  }
+  return loader.finish();
+}
+
+/** The bundle's files' documents, checked one file at a time; the checks across files once all are in. */
+function fileLoader(opts: LoadOptions, diagnostics: Diagnostic[], onItem?: (item: DocItem) => void) {
   const lookup = variableLookup(opts);
   const items: DocItem[] = [];
   // Every document the cross-file checks see, in file order: the valid ones and what passed of the others.
   const checked: DocItem[] = [];
   let incomplete = false;
-  for (let i = 0; i < files.length; i++)
-    if (!loadFile(files[i]!, reads[i]!, lookup, opts, diagnostics, items, checked)) incomplete = true;
-  // With documents unread, a reference to them would be reported as unknown: skip that check then.
-  const strict = opts.strict === true;
-  const mayHoldUnknownRefs = opts.mayHoldUnknownRefs && !strict;
-  diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs, strict, checkRefs: !incomplete }));
-  diagnostics.push(...safetyChecks(items, opts.folderLookAlikes ?? 'error'));
-  diagnostics.push(...folderNearMisses(checked));
-  diagnostics.push(...folderDepth(items));
-  diagnostics.push(...memberChecks(items));
-  return { desired: buildDesired(items), diagnostics };
+  return {
+    add(f: BundleFile, read: ReadResult): void {
+      const before = items.length;
+      if (!loadFile(f, read, lookup, opts, diagnostics, items, checked)) incomplete = true;
+      if (onItem) for (let i = before; i < items.length; i++) onItem(items[i]!);
+    },
+    finish(): LoadResult {
+      // With documents unread, a reference to them would be reported as unknown: skip that check then.
+      const strict = opts.strict === true;
+      const mayHoldUnknownRefs = opts.mayHoldUnknownRefs && !strict;
+      diagnostics.push(...crossChecks(checked, { mayHoldUnknownRefs, strict, checkRefs: !incomplete }));
+      diagnostics.push(...safetyChecks(items, opts.folderLookAlikes ?? 'error'));
+      diagnostics.push(...folderNearMisses(checked));
+      diagnostics.push(...folderDepth(items));
+      diagnostics.push(...memberChecks(items));
+      return { desired: buildDesired(items), diagnostics };
+    },
+  };
 }
 
 /**

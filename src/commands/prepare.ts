@@ -1,8 +1,9 @@
 // What `wsc plan` and `wsc apply` share: the steps of steps.ts composed.
 // environment → bundle (validated, and what the run names in it checked)
-// beside the connection and the live read (api/early-read.ts: only GETs
-// before the bundle is known valid) → the data model, for the semantic check
-// → plan. The caller owns the returned connection and must close it.
+// beside the connection and the live read (api/deployment-read.ts: only GETs,
+// and the data model's token, before the bundle is known valid) → the data
+// model, for the semantic check → plan. The caller owns the returned
+// connection and must close it.
 import { resolve } from 'node:path';
 import { readDeployment } from '../api/deployment-read.js';
 import { hintsFor } from '../api/live.js';
@@ -25,6 +26,8 @@ import type { CommandContext } from './context.js';
 import type { ApplyOptions, PlanOptions } from '../command-options.js';
 import { reportSemantic, semanticWanted, startSemanticCheck } from './semantic.js';
 import { changesOf } from '../core/semantic/confirm.js';
+import { documentNamesMembers } from '../core/semantic/check.js';
+import type { DocItem } from '../bundle/checks.js';
 import { planOf, sayReading, validBundle, type Bundle } from './steps.js';
 
 export interface Prepared {
@@ -47,19 +50,46 @@ export interface Prepared {
 export async function checkedBundle(
   dir: string,
   env: ResolvedEnvironment,
-  run: { opts: PlanOptions | ApplyOptions; targets: string[]; pruning: boolean; load?: BundleLoad },
+  run: {
+    opts: PlanOptions | ApplyOptions;
+    targets: string[];
+    pruning: boolean;
+    load?: BundleLoad;
+    onItem?: (item: DocItem) => void;
+  },
   ctx: CommandContext,
 ): Promise<Bundle> {
-  const bundle = await validBundle(dir, env, ctx, false, run.load);
+  const bundle = await validBundle(dir, env, ctx, false, run.load, run.onItem);
   if (run.targets.length > 0) checkTargetsIn(bundle.desired, run.targets);
   checkOwnershipAddresses(bundle.desired, run.opts, run.pruning);
   return bundle;
 }
 
 /**
+ * Resolves true at the first document loaded that gives the semantic check something to ask, false when
+ * settled before one: the data model's read (a token minted, then `/v1/meta`) starts then, beside the lists.
+ */
+function memberWatch() {
+  let seen = false;
+  let settle: (named: boolean) => void = () => undefined;
+  const named = new Promise<boolean>((r) => (settle = r));
+  return {
+    named,
+    onItem: (item: DocItem) => {
+      if (!seen && documentNamesMembers(item.kind, item.value)) {
+        seen = true;
+        settle(true);
+      }
+    },
+    settle: () => settle(false),
+  };
+}
+
+/**
  * The run's start: the bundle's load begun (a large bundle's worker thread starts while wsc.yaml is read),
- * the environment resolved, and the deployment's read set up (for a large bundle it starts now: the lists
- * are read while the bundle loads, api/deployment-read.ts).
+ * the environment resolved, and the deployment's read started: the lists are read while the bundle loads
+ * (api/deployment-read.ts), and the data model once the bundle names a member (at once for a bundle loaded
+ * on a worker thread, whose documents are not seen one by one here) when the check may run.
  */
 async function begin(opts: PlanOptions | ApplyOptions, ctx: CommandContext) {
   const dir = resolve(ctx.cwd, opts.dir);
@@ -69,11 +99,11 @@ async function begin(opts: PlanOptions | ApplyOptions, ctx: CommandContext) {
     requireBundleName(opts, env);
     const pruning = opts.prune === true || env.prune === true;
     const connOpts = connectOptions(opts, client, ctx);
-    const large = await load.offThread;
     const semanticAsked = { skip: opts.skipSemanticCheck, targets: opts.target };
-    const semantic = large && semanticWanted(env, semanticAsked);
-    const read = readDeployment(env, connOpts, { lists: large, semantic });
-    return { env, dir, pruning, connOpts, load, read, semanticAsked };
+    const watch = memberWatch();
+    const semantic = !semanticWanted(env, semanticAsked) ? false : (await load.offThread) ? true : watch.named;
+    const read = readDeployment(env, connOpts, { semantic });
+    return { env, dir, pruning, connOpts, load, read, semanticAsked, watch };
   } catch (e) {
     load.cancel();
     throw e;
@@ -90,14 +120,16 @@ export async function preparePlan(
   how: { listDeletes?: boolean } = {},
 ): Promise<Prepared> {
   endPhase('start-up');
-  const { env, dir, pruning, connOpts, load, read, semanticAsked } = await begin(opts, ctx);
+  const { env, dir, pruning, connOpts, load, read, semanticAsked, watch } = await begin(opts, ctx);
   let bundle: Bundle;
   try {
-    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, load }, ctx);
+    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, load, onItem: watch.onItem }, ctx);
   } catch (e) {
+    watch.settle();
     await read.abandon();
     throw e;
   }
+  watch.settle();
   const { desired, warnings } = bundle;
   if (warnings.length > 0) ctx.err(renderDiagnostics(warnings, ctx.style));
   endPhase('bundle');

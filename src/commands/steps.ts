@@ -7,6 +7,7 @@
 import type { Connection } from '../api/connect.js';
 import { hintsFor, readLiveState, type LiveHints } from '../api/live.js';
 import { loadBundle, loadValidBundle, type LoadOptions, type LoadResult } from '../bundle/load.js';
+import type { DocItem } from '../bundle/checks.js';
 import type { BundleLoad } from '../bundle/load-off-thread.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, PlanContext } from '../core/model.js';
@@ -38,7 +39,8 @@ function loadOptions(env: ResolvedEnvironment, ctx: CommandContext, o: { anyRefs
  * BundleError (exit 3). `anyRefs`: a reference outside the bundle is only
  * warned of whatever the environment (export updates a bundle in place).
  * `begun`: a load begun earlier (plan and apply: a large bundle is loaded on a
- * worker thread, started before wsc.yaml is read; bundle/load-off-thread.ts).
+ * worker thread, started before wsc.yaml is read; bundle/load-off-thread.ts),
+ * `onItem` told of each valid document as it loads (BundleLoad's `load`).
  */
 export function validBundle(
   dir: string,
@@ -46,8 +48,9 @@ export function validBundle(
   ctx: CommandContext,
   anyRefs = false,
   begun?: BundleLoad,
+  onItem?: (item: DocItem) => void,
 ) {
-  const load = begun ? (_: string, o: LoadOptions) => begun.load(o) : loadBundle;
+  const load = begun ? (_: string, o: LoadOptions) => begun.load(o, onItem) : loadBundle;
   return loadValidBundle(dir, loadOptions(env, ctx, { anyRefs }), load);
 }
 

@@ -141,6 +141,26 @@ export function bundleMembers(
   return out;
 }
 
+/**
+ * Whether a bundle document as written (its kind and value, before the desired state is built) gives the check
+ * something to ask: bundleMembers's rule, one document at a time. Plan and apply start reading the data model
+ * when the first such document is loaded, not before (a bundle that names no member mints no token).
+ */
+export function documentNamesMembers(kind: string, value: Readonly<Record<string, unknown>>): boolean {
+  if (kind === 'Report') {
+    const { jsonQuery, sqlQuery, pivotItems } = value as Record<string, JsonValue | undefined>;
+    const query = parsedQuery(jsonQuery);
+    if (query !== undefined && query !== null) return true;
+    const extracted = reportMembers({ jsonQuery, sqlQuery, pivotItems });
+    return extracted.uses.length + extracted.unchecked.length > 0;
+  }
+  if (kind === 'Workbook') {
+    const extracted = dashboardMembers((value['meta'] ?? undefined) as JsonValue | undefined);
+    return extracted.uses.length + extracted.unchecked.length > 0;
+  }
+  return false;
+}
+
 export function countUses(resources: readonly ResourceMembers[]): number {
   return resources.reduce((n, r) => n + r.extracted.uses.length, 0);
 }
