@@ -109,16 +109,20 @@ function loadReads(files: BundleFile[], reads: ReadResult[], opts: LoadOptions, 
   return loader.finish();
 }
 
-/** How long the loader works before it lets the event loop run (loadFoundInTurns). */
-const TURN_MS = 4;
+/**
+ * How long the loader works before it lets the event loop run (loadFoundInTurns). Short: a page of 500 reports
+ * (some 900 KB) comes in a dozen reads of the socket, one per turn of the loop when the loop is busy, and each
+ * turn of the loader delays the next (a few milliseconds a turn held the page for tens); a yield costs some
+ * microseconds.
+ */
+const TURN_MS = 1;
 
 /**
- * loadFound in turns of at most about 4 ms, each file read as it comes, the event loop let run between turns
+ * loadFound in turns of about a millisecond, each file read as it comes, the event loop let run between turns
  * (`onItem`: told of each valid document as it is loaded): for plan and apply, whose deployment reads are under
- * way meanwhile (commands/prepare.ts). A list's next page
- * is asked for when its page arrives, so a turn of the loader delays the reads' cursor chains by at most that
- * turn, where loading the whole bundle in one turn would hold every answer until the bundle is done. The
- * result is loadFound's.
+ * way meanwhile (commands/prepare.ts). A list's next page is asked for when its page arrives, so the loader
+ * delays the reads' cursor chains by its turns only, where loading the whole bundle in one turn would hold every
+ * answer until the bundle is done. The result is loadFound's.
  */
 export async function loadFoundInTurns(
   found: FoundFiles,

@@ -59,7 +59,7 @@ describe('a bundle loaded in turns', () => {
     const loading = loadFoundInTurns(found, opts, (item) => told.push(item));
     const result = await loading;
     running = false;
-    // Some 600 files take tens of milliseconds: in turns of about 4 ms, the loop ran between them.
+    // Some 600 files take tens of milliseconds: in turns of about a millisecond, the loop ran between them.
     expect(turns).toBeGreaterThan(1);
     // In the order of the files (reports/ before workbooks/), each valid document once.
     expect(told.map((i) => `${i.kind} ${String(i.value['publicId'] ?? i.value['slug'])}`)).toEqual([
