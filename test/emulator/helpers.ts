@@ -9,7 +9,7 @@ import {
   ErrorBody,
   Folder,
   FoldersList,
-  Report,
+  ReportDescribed,
   ReportsList,
   UserAttribute,
   UserAttributesList,
@@ -71,10 +71,10 @@ export async function call(
 const DEP = String.raw`^/api/v1/deployments/\d+`;
 const RULES: [string, RegExp, z.ZodType][] = [
   ['GET', new RegExp(`${DEP}/reports$`), ReportsList],
-  ['POST', new RegExp(`${DEP}/reports$`), Report],
-  ['PUT', new RegExp(`${DEP}/reports/by-public-id/[^/]+$`), Report],
-  ['GET', new RegExp(`${DEP}/reports/\\d+$`), Report],
-  ['PUT', new RegExp(`${DEP}/reports/\\d+$`), Report],
+  ['POST', new RegExp(`${DEP}/reports$`), ReportDescribed],
+  ['PUT', new RegExp(`${DEP}/reports/by-public-id/[^/]+$`), ReportDescribed],
+  ['GET', new RegExp(`${DEP}/reports/\\d+$`), ReportDescribed],
+  ['PUT', new RegExp(`${DEP}/reports/\\d+$`), ReportDescribed],
   ['GET', new RegExp(`${DEP}/workbooks$`), WorkbooksList],
   ['POST', new RegExp(`${DEP}/workbooks$`), Workbook],
   ['PUT', new RegExp(`${DEP}/workbooks/by-slug/[^/]+$`), Workbook],
@@ -125,7 +125,7 @@ function checkAnswer(method: string, path: string, status: number, body: unknown
     if (schema === Workbook || schema === WorkbooksList) {
       if (it['type'] !== 'WORKBOOK') throw new Error(`${where}: workbook type ${String(it['type'])}`);
     }
-    if (schema === Report || schema === ReportsList) {
+    if (schema === ReportDescribed || schema === ReportsList) {
       if (it['type'] !== 'REPORT') throw new Error(`${where}: report type ${String(it['type'])}`);
       for (const k of ['canEdit', 'canManage'])
         if (typeof it[k] !== 'boolean') throw new Error(`${where}: ${k} missing`);
