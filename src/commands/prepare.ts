@@ -101,7 +101,9 @@ async function begin(opts: PlanOptions | ApplyOptions, ctx: CommandContext) {
     const connOpts = connectOptions(opts, client, ctx);
     const semanticAsked = { skip: opts.skipSemanticCheck, targets: opts.target };
     const watch = memberWatch();
-    const semantic = !semanticWanted(env, semanticAsked) ? false : (await load.offThread) ? true : watch.named;
+    // The lists are asked for now; the data model once it is known whether the bundle loads on a worker thread
+    // (its files counted), and then at once or when a loaded document names a member.
+    const semantic = semanticWanted(env, semanticAsked) && load.offThread.then((off) => off || watch.named);
     const read = readDeployment(env, connOpts, { semantic });
     return { env, dir, pruning, connOpts, load, read, semanticAsked, watch };
   } catch (e) {
