@@ -1,13 +1,16 @@
-// How plan and apply read the deployment: while the bundle loads (DESIGN §9:
+// How plan and apply read the deployment: after the bundle has loaded, or,
+// for a bundle of some hundreds of files or more, while it loads (DESIGN §9:
 // reads may start once wsc.yaml and the environment are valid, before the
 // bundle's files are), on a worker thread for a large bundle
 // (bundle/load-off-thread.ts), in turns with the reads on this thread
-// otherwise (bundle/load.ts loadFoundInTurns). The connection is made and the
-// reports and workbooks are asked for at once; the user attributes and the
-// folder tree wait for the bundle's hints (api/live.ts). A bundle that turns
-// out invalid abandons the read: GETs only were sent (and the data model's
-// token, which changes no content). A connection error is thrown by `start`,
-// once the bundle is known valid, so a bundle error still wins over it.
+// otherwise (bundle/load.ts loadFoundInTurns). Early, the connection is made
+// and the reports and workbooks are asked for at once; the user attributes and
+// the folder tree wait for the bundle's hints (api/live.ts). A bundle that
+// turns out invalid abandons the read: GETs only were sent (and the data
+// model's token, which changes no content). A connection error is thrown by
+// `start`, once the bundle is known valid, so a bundle error still wins over
+// it. A smaller bundle keeps the stricter order: nothing is sent before the
+// bundle is valid.
 import type { LiveState } from '../core/model.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import { connect, type Connection, type ConnectOptions } from './connect.js';
@@ -25,15 +28,24 @@ export interface DeploymentRead {
 }
 
 /**
- * The deployment's read, started now. `early.semantic`: whether (or once) the data model is to be read too, beside
- * the lists (its token is then minted before the bundle is known valid: a POST that changes no content); it
- * must be settled by the time `start` is called.
+ * `early.lists`: read while the bundle loads. `early.semantic`: whether (or once) the data model is to be read
+ * too, beside the lists (its token is then minted before the bundle is known valid: a POST that changes no
+ * content); it must be settled by the time `start` is called.
  */
 export function readDeployment(
   env: ResolvedEnvironment,
   opts: ConnectOptions,
-  early: { semantic: boolean | Promise<boolean> },
+  early: { lists: boolean; semantic: boolean | Promise<boolean> },
 ): DeploymentRead {
+  if (!early.lists) {
+    return {
+      start: async (hints) => {
+        const conn = await connect(env, opts);
+        return { conn, live: readLiveState(conn.client, conn.deploymentId, hints) };
+      },
+      abandon: async () => undefined,
+    };
+  }
   const conn = connect(env, opts);
   let give: (h: LiveHints) => void = () => undefined;
   let refuse: (e: Error) => void = () => undefined;

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { readDeployment } from '../api/deployment-read.js';
 import { hintsFor } from '../api/live.js';
 import type { Connection } from '../api/connect.js';
-import { beginBundleLoad, type BundleLoad } from '../bundle/load-off-thread.js';
+import { beginBundleLoad, READ_WHILE_LOADING_FROM_FILES, type BundleLoad } from '../bundle/load-off-thread.js';
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
@@ -87,9 +87,9 @@ function memberWatch() {
 
 /**
  * The run's start: the bundle's load begun (a large bundle's worker thread starts while wsc.yaml is read),
- * the environment resolved, and the deployment's read started: the lists are read while the bundle loads
- * (api/deployment-read.ts), and the data model once the bundle names a member (at once for a bundle loaded
- * on a worker thread, whose documents are not seen one by one here) when the check may run.
+ * the environment resolved, and the deployment's read set up: from some hundreds of files the lists are read
+ * while the bundle loads (api/deployment-read.ts), and the data model once the bundle names a member (at once
+ * for a bundle loaded on a worker thread, whose documents are not seen one by one here) when the check may run.
  */
 async function begin(opts: PlanOptions | ApplyOptions, ctx: CommandContext) {
   const dir = resolve(ctx.cwd, opts.dir);
@@ -101,11 +101,14 @@ async function begin(opts: PlanOptions | ApplyOptions, ctx: CommandContext) {
     const connOpts = connectOptions(opts, client, ctx);
     const semanticAsked = { skip: opts.skipSemanticCheck, targets: opts.target };
     const watch = memberWatch();
-    // The lists are asked for now; the data model once it is known whether the bundle loads on a worker thread
-    // (its files counted), and then at once or when a loaded document names a member.
-    const semantic = semanticWanted(env, semanticAsked) && load.offThread.then((off) => off || watch.named);
-    const read = readDeployment(env, connOpts, { semantic });
-    return { env, dir, pruning, connOpts, load, read, semanticAsked, watch };
+    // Read while the bundle loads from some hundreds of files (bundle/load-off-thread.ts), the data model then
+    // at once for a bundle on a worker thread, else when a loaded document names a member.
+    const lists = (await load.fileCount) >= READ_WHILE_LOADING_FROM_FILES;
+    const semantic = lists && semanticWanted(env, semanticAsked) && load.offThread.then((off) => off || watch.named);
+    const read = readDeployment(env, connOpts, { lists, semantic });
+    // Documents are watched for members only while the data model may wait for them.
+    const onItem = semantic === false ? undefined : watch.onItem;
+    return { env, dir, pruning, connOpts, load, read, semanticAsked, watch, onItem };
   } catch (e) {
     load.cancel();
     throw e;
@@ -122,10 +125,15 @@ export async function preparePlan(
   how: { listDeletes?: boolean } = {},
 ): Promise<Prepared> {
   endPhase('start-up');
-  const { env, dir, pruning, connOpts, load, read, semanticAsked, watch } = await begin(opts, ctx);
+  const { env, dir, pruning, connOpts, load, read, semanticAsked, watch, onItem } = await begin(opts, ctx);
   let bundle: Bundle;
   try {
-    bundle = await checkedBundle(dir, env, { opts, targets: opts.target, pruning, load, onItem: watch.onItem }, ctx);
+    bundle = await checkedBundle(
+      dir,
+      env,
+      { opts, targets: opts.target, pruning, load, ...(onItem ? { onItem } : {}) },
+      ctx,
+    );
   } catch (e) {
     watch.settle();
     await read.abandon();

@@ -1,14 +1,16 @@
-// Plan and apply read the deployment while the bundle loads, whatever its
-// size (api/deployment-read.ts; a bundle below the worker thread's size loads
-// in turns of the event loop, bundle/load.ts). The lists' GETs leave before the
-// bundle is known valid; the data model's token is minted once a loaded
-// document names a member. What must hold: an invalid bundle ends in exit 3
-// with no write; a bundle that names no member mints no token; the plan is the
-// one of a bundle read first.
+// Plan and apply read the deployment while a bundle of READ_WHILE_LOADING_FROM_FILES
+// files or more loads (api/deployment-read.ts; below the worker thread's size
+// it loads in turns of the event loop, bundle/load.ts). The lists' GETs leave
+// before the bundle is known valid; the data model's token is minted once a
+// loaded document names a member. What must hold: an invalid bundle ends in
+// exit 3 with no write; a bundle that names no member mints no token; the plan
+// is the one of a bundle read first; a smaller bundle sends nothing before it
+// is known valid.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeBundleFromSeed } from '../../bench/bundle.js';
+import { READ_WHILE_LOADING_FROM_FILES } from '../../src/bundle/load-off-thread.js';
 import { generateSeed, requests, writes } from '../../src/emulator/index.js';
 import { e2eSuite, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 
@@ -24,7 +26,20 @@ function sqlReports(n: number): Record<string, string> {
   );
 }
 
-describe('the deployment is read while a small bundle loads', () => {
+describe('the deployment is read while a bundle loads', () => {
+  it(`a bundle of fewer than ${READ_WHILE_LOADING_FROM_FILES} files, invalid at its last: exit 3 and not one request`, async () => {
+    const n = READ_WHILE_LOADING_FROM_FILES - 1;
+    const last = `sqlRep${String(n - 1).padStart(6, '0')}`;
+    const files = sqlReports(n);
+    files[`reports/${last}.yaml`] = `kind: Report\npublicId: ${last}\nnmae: typo\n`;
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['plan', '--dir', writeFiles(files), ...target(emu)], { env: emulatorEnv });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(`reports/${last}.yaml:3:1 error `);
+      expect(emu.log).toEqual([]);
+    });
+  });
+
   it('an invalid bundle of 800 files: exit 3 at its last file, the lists asked for meanwhile, nothing written', async () => {
     const files = sqlReports(800);
     files['reports/sqlRep000799.yaml'] = 'kind: Report\npublicId: sqlRep000799\nnmae: typo\n';
@@ -43,15 +58,16 @@ describe('the deployment is read while a small bundle loads', () => {
 
   it('a bundle naming no member mints no token; one naming members mints one, read beside the lists', async () => {
     await withEmulator({}, async (emu) => {
-      const plain = await runCli(['plan', '--dir', writeFiles(sqlReports(40)), ...target(emu)], { env: emulatorEnv });
+      const dir = writeFiles(sqlReports(READ_WHILE_LOADING_FROM_FILES));
+      const plain = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(plain.code, plain.stderr).toBe(0);
       expect(requests(emu.log, 'POST')).toEqual([]);
       expect(requests(emu.log, 'GET', /\/environments/)).toEqual([]);
     });
-    const seed = generateSeed({ reports: 60, workbooks: 6, withDashboards: true, randomSeed: 5 });
+    const seed = generateSeed({ reports: 200, workbooks: 20, withDashboards: true, randomSeed: 5 });
     const dir = tempDir();
     writeBundleFromSeed(seed, dir);
-    expect(readdirSync(join(dir, 'reports')).length).toBe(60);
+    expect(readdirSync(join(dir, 'reports')).length).toBeGreaterThanOrEqual(READ_WHILE_LOADING_FROM_FILES);
     await withEmulator({ seed: structuredClone(seed) }, async (emu) => {
       const r = await runCli(['plan', '--dir', dir, ...target(emu), '--detailed-exitcode'], { env: emulatorEnv });
       // The bundle is the deployment: no change, no phantom diff from reading while loading.
