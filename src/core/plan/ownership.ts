@@ -295,6 +295,7 @@ function recordOf(
     return { deployment, slug: slug ?? '' };
   }
   const sent = op?.body['publicId'];
-  const publicId = typeof sent === 'string' ? sent : (live as Report | undefined)?.publicId;
-  return { deployment, publicId: publicId ?? '' };
+  const had = live?.publicId;
+  const publicId = typeof sent === 'string' ? sent : typeof had === 'string' ? had : '';
+  return { deployment, publicId };
 }
