@@ -43,7 +43,13 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
     ]);
     for (const slug of ['customer-health', 'revenue-overview', 'sales-pipeline']) {
       await page.click(`nav a[data-slug="${slug}"]`);
-      await page.waitForFunction((s) => location.hash === `#/${s}/lg`, slug);
+      // The hash changes first, the page draws on the hashchange event after: wait for the drawing (its link
+      // marked current), not the hash alone.
+      await page.waitForFunction(
+        (s) =>
+          location.hash === `#/${s}/lg` && document.querySelector('nav a.current')?.getAttribute('data-slug') === s,
+        slug,
+      );
       await expectCardsAtGrid(page, dir, slug);
     }
     await page.click('nav a[data-slug="revenue-overview"]');
