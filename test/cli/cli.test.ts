@@ -1,9 +1,13 @@
 // The CLI surface: every command is listed, --version works,
-// usage errors exit 3. Runs the built launcher as a user would.
+// usage errors exit 3. Runs the built launcher as a user would; the usage
+// errors of the table run in this process (runCli: the same parsing, messages
+// and exit codes) but for one of commander's and one of wsc's own, which the
+// launcher runs.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { runCli } from '../e2e/helpers/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { version: string };
@@ -38,15 +42,15 @@ describe('wsc command line', () => {
   });
 
   test.each([
-    [['frobnicate'], /unknown command 'frobnicate'/],
-    [['plan', '--bogus'], /unknown option '--bogus'/],
-    [['plan', '--concurrency', 'x'], /expected a whole number, got "x"/],
-    [['plan', '--concurrency', '0'], /expected a number from 1 to 64/],
-    [['plan', '--output', 'yaml'], /Allowed choices are human, json, markdown/],
-    [['export'], /export needs --out DIR \(a new snapshot\) or --into DIR \(an existing bundle\)/],
-    [['export', '--out', 'a', '--into', 'b'], /give one of --out and --into/],
-  ])('usage error %j exits 3 with a message', async (args, message) => {
-    const r = await wsc(args);
+    [['frobnicate'], /unknown command 'frobnicate'/, 'spawned'],
+    [['plan', '--bogus'], /unknown option '--bogus'/, 'in-process'],
+    [['plan', '--concurrency', 'x'], /expected a whole number, got "x"/, 'in-process'],
+    [['plan', '--concurrency', '0'], /expected a number from 1 to 64/, 'in-process'],
+    [['plan', '--output', 'yaml'], /Allowed choices are human, json, markdown/, 'in-process'],
+    [['export'], /export needs --out DIR \(a new snapshot\) or --into DIR \(an existing bundle\)/, 'spawned'],
+    [['export', '--out', 'a', '--into', 'b'], /give one of --out and --into/, 'in-process'],
+  ])('usage error %j exits 3 with a message (%s)', async (args, message, how) => {
+    const r = how === 'spawned' ? await wsc(args) : await runCli(args);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace

@@ -108,9 +108,16 @@ const EXPECTED: Record<string, string[]> = {
   schema: ['--out', '--check', '--no-color', '--help'],
 };
 
+const helps = new Map<string, ReturnType<typeof wsc>>();
+/** `wsc CMD --help`, run once per command (both tests below read it). */
+function help(cmd: string): ReturnType<typeof wsc> {
+  if (!helps.has(cmd)) helps.set(cmd, wsc([cmd, '--help']));
+  return helps.get(cmd)!;
+}
+
 describe('wsc CMD --help', () => {
   test.each(Object.keys(EXPECTED))('%s lists exactly its flags, examples and exit codes', async (cmd) => {
-    const r = await wsc([cmd, '--help']);
+    const r = await help(cmd);
     expect(r.code, r.how).toBe(0);
     expect(flagsOf(r.stdout)).toEqual(EXPECTED[cmd]);
     expect(r.stdout).toContain('\nExamples:\n  $ wsc ');
@@ -120,8 +127,8 @@ describe('wsc CMD --help', () => {
 
   test('the output formats offered are the ones each command prints', async () => {
     const choices = async (cmd: string) => {
-      const help = (await wsc([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
-      return /--output <format> output format \(choices: ([^)]*?), default/.exec(help)?.[1];
+      const text = (await help(cmd)).stdout.replace(/\s+/g, ' ');
+      return /--output <format> output format \(choices: ([^)]*?), default/.exec(text)?.[1];
     };
     expect(await choices('plan')).toBe('"human", "json", "markdown"');
     expect(await choices('drift')).toBe('"human", "json", "markdown"');

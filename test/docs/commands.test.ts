@@ -1,10 +1,12 @@
 // The command reference in docs/ names every flag each command's --help
-// lists, and every flag its tables describe is one that command takes.
+// lists, and every flag its tables describe is one that command takes. Each
+// command's help is got once, in this process (runCli: the CLI's own parsing
+// and commands); that the launcher prints the help is the first test's run.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ensureBuilt, root } from '../e2e/helpers/index.js';
+import { ensureBuilt, root, runCli } from '../e2e/helpers/index.js';
 import { read, section } from './markdown.js';
 
 beforeAll(ensureBuilt, 180_000);
@@ -23,13 +25,20 @@ function reference(command: string): string {
   return `${shared}\n${own[command] ?? section(commands, `\`wsc ${command}\``)}`;
 }
 
-function helpFlags(command: string): string[] {
-  const text = execFileSync(process.execPath, [join(root, 'bin/wsc.js'), command, '--help'], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
-  });
-  const options = text.split('\nOptions:\n')[1]!.split('\n\n')[0]!;
-  return [...options.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]!).filter((f) => f !== '--help');
+const helps = new Map<string, Promise<string[]>>();
+
+/** The flags `wsc COMMAND --help` lists (but --help), once per command. */
+function helpFlags(command: string): Promise<string[]> {
+  let flags = helps.get(command);
+  if (!flags) {
+    flags = runCli([command, '--help']).then((r) => {
+      expect(r.code, r.stderr).toBe(0);
+      const options = r.stdout.split('\nOptions:\n')[1]!.split('\n\n')[0]!;
+      return [...options.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]!).filter((f) => f !== '--help');
+    });
+    helps.set(command, flags);
+  }
+  return flags;
 }
 
 /** The flags a markdown table of the text describes: the first cell of each row, `--flag …`. */
@@ -47,13 +56,13 @@ describe('docs/ command reference', () => {
     for (const c of COMMANDS) expect(page('commands.md')).toContain(`| \`wsc ${c}`);
   });
 
-  test.each(COMMANDS)('every flag of `wsc %s --help` is described', (command) => {
+  test.each(COMMANDS)('every flag of `wsc %s --help` is described', async (command) => {
     const text = reference(command);
-    const missing = helpFlags(command).filter((f) => !new RegExp(`\`${f}[\` ,]`).test(text));
+    const missing = (await helpFlags(command)).filter((f) => !new RegExp(`\`${f}[\` ,]`).test(text));
     expect(missing).toEqual([]);
   });
 
-  test.each(COMMANDS)('every flag the tables for `wsc %s` describe is one it takes', (command) => {
+  test.each(COMMANDS)('every flag the tables for `wsc %s` describe is one it takes', async (command) => {
     const commands = page('commands.md');
     const own: Record<string, string> = {
       plan: section(page('plan-apply.md'), '`wsc plan`'),
@@ -61,19 +70,19 @@ describe('docs/ command reference', () => {
       export: page('export.md'),
     };
     const text = own[command] ?? section(commands, `\`wsc ${command}\``);
-    const takes = new Set(helpFlags(command));
+    const takes = new Set(await helpFlags(command));
     expect(tableFlags(text).filter((f) => !takes.has(f))).toEqual([]);
   });
 
-  test('the shared flags are those of plan', () => {
+  test('the shared flags are those of plan', async () => {
     const shared = section(page('commands.md'), 'Flags of `validate`, `plan`, `apply`, `export` and `doctor`');
-    const takes = new Set(helpFlags('plan'));
+    const takes = new Set(await helpFlags('plan'));
     expect(tableFlags(shared).filter((f) => !takes.has(f))).toEqual([]);
   });
 
-  test('every `wsc COMMAND --flag` written in README, CONTRIBUTING and docs/ is a flag of that command', () => {
+  test('every `wsc COMMAND --flag` written in README, CONTRIBUTING and docs/ is a flag of that command', async () => {
     const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)];
-    const takes = new Map(COMMANDS.map((c) => [c, new Set(helpFlags(c))]));
+    const takes = new Map(await Promise.all(COMMANDS.map(async (c) => [c, new Set(await helpFlags(c))] as const)));
     const uses: string[] = [];
     const wrong: string[] = [];
     for (const file of pages.filter((f) => f.endsWith('.md'))) {

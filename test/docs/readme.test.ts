@@ -1,25 +1,23 @@
 // The README as a newcomer's page: short, with a table of contents, its
 // command table the commands `wsc --help` lists (each example using flags
 // that command takes), its exit codes those wsc ends with, and its bundle
-// examples a bundle `wsc validate` accepts.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// examples a bundle `wsc validate` accepts. wsc runs in this process (runCli:
+// the CLI's own parsing and commands); test/docs/commands.test.ts and
+// test/cli/ run the launcher.
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/errors.js';
-import { ensureBuilt, root } from '../e2e/helpers/index.js';
+import { root, runCli, tempDir } from '../e2e/helpers/index.js';
 import { anchorsOf, linksOf, read, section } from './markdown.js';
 
 const README = read(join(root, 'README.md'));
 
-beforeAll(ensureBuilt, 180_000);
-
-function help(...args: string[]): string {
-  return execFileSync(process.execPath, [join(root, 'bin/wsc.js'), ...args, '--help'], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
-  });
+/** What `wsc ...args --help` prints. */
+async function help(...args: string[]): Promise<string> {
+  const r = await runCli([...args, '--help']);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
 }
 
 /** The cells of each body row of the first table in a text. */
@@ -53,22 +51,18 @@ describe('README', () => {
     expect(sections.length).toBeGreaterThanOrEqual(8);
   });
 
-  test("its command table is the commands of `wsc --help`, each with an example of that command's flags", () => {
+  test("its command table is the commands of `wsc --help`, each with an example of that command's flags", async () => {
     const rows = tableRows(section(README, 'Commands'));
     const table = rows.map((r) => /^`wsc (\w+)/.exec(r[0]!)?.[1]);
     // commander's own `help [command]` is not a command of wsc.
-    const listed = [
-      ...help()
-        .split('\nCommands:\n')[1]!
-        .matchAll(/^ {2}(\w+)/gm),
-    ].map((m) => m[1]!);
+    const listed = [...(await help()).split('\nCommands:\n')[1]!.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]!);
     expect(listed).toContain('help');
     expect([...table].sort()).toEqual(listed.filter((c) => c !== 'help').sort());
     for (const row of rows) {
       const command = table[rows.indexOf(row)]!;
       const example = /^`(wsc [^`]+)`$/.exec(row.at(-1)!)?.[1];
       expect(example, `an example for ${command}`).toMatch(new RegExp(`^wsc ${command}\\b`));
-      const flags = help(command);
+      const flags = await help(command);
       for (const flag of example!.match(/--[\w-]+/g) ?? []) {
         expect(flags, `wsc ${command} --help lists ${flag}`).toMatch(new RegExp(`^ {2}(?:-\\w, )?${flag}\\b`, 'm'));
       }
@@ -82,28 +76,21 @@ describe('README', () => {
     expect(tableRows(section(read(join(root, 'docs/errors.md')), 'Exit codes')).map((r) => r[0])).toEqual(expected);
   });
 
-  test('its report, workbook and wsc.yaml examples are a bundle `wsc validate` accepts', () => {
+  test('its report, workbook and wsc.yaml examples are a bundle `wsc validate` accepts', async () => {
     const yaml = (heading: string) => {
       const text = section(README, 'The bundle');
       const at = text.indexOf(heading);
       expect(at, heading).toBeGreaterThan(-1);
       return /```yaml\n([\s\S]*?)```/.exec(text.slice(at))![1]!;
     };
-    const dir = mkdtempSync(join(tmpdir(), 'wsc-readme-'));
-    try {
-      mkdirSync(join(dir, 'reports'));
-      mkdirSync(join(dir, 'workbooks'));
-      writeFileSync(join(dir, 'reports/mrr-trend.yaml'), yaml('### A report'));
-      writeFileSync(join(dir, 'workbooks/revenue-overview.yaml'), yaml('### A workbook'));
-      writeFileSync(join(dir, 'wsc.yaml'), yaml('### `wsc.yaml`'));
-      const r = spawnSync(process.execPath, [join(root, 'bin/wsc.js'), 'validate', '--dir', dir, '--strict'], {
-        encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1' },
-      });
-      expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
-      expect(r.stdout).toContain('Bundle is valid: 1 workbook, 1 report, 0 user attributes.');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('wsc-readme-');
+    mkdirSync(join(dir, 'reports'));
+    mkdirSync(join(dir, 'workbooks'));
+    writeFileSync(join(dir, 'reports/mrr-trend.yaml'), yaml('### A report'));
+    writeFileSync(join(dir, 'workbooks/revenue-overview.yaml'), yaml('### A workbook'));
+    writeFileSync(join(dir, 'wsc.yaml'), yaml('### `wsc.yaml`'));
+    const r = await runCli(['validate', '--dir', dir, '--strict']);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('Bundle is valid: 1 workbook, 1 report, 0 user attributes.');
   });
 });

@@ -1,7 +1,9 @@
 // `wsc export` end to end: the BUILT CLI against the emulator on a free
-// loopback port, over a seeded deployment (200 reports, 12 legacy reports
-// sharing a placeholder, 20 workbooks in nested folders with dashboards, and
-// reports with hostile names):
+// loopback port, over a seeded deployment (60 reports, 12 legacy reports
+// sharing a placeholder, 10 workbooks in nested folders with dashboards, and
+// reports with hostile names; more of each than --concurrency, one page of
+// each list: paging is pagination.test.ts's, size large-bundle's and the
+// benchmark's):
 //   (a) export, then plan on the same deployment: only the adoptions;
 //   (b) export, then apply there: adopts the legacy reports, creates nothing,
 //       and the next plan is empty;
@@ -38,7 +40,7 @@ const HOSTILE = [
 const FOLDER_SHIFT = 100;
 
 function seed(): SeedState {
-  const s = generateSeed({ reports: 200, workbooks: 20, legacyReports: LEGACY, folders: 7, withDashboards: true });
+  const s = generateSeed({ reports: 60, workbooks: 10, legacyReports: LEGACY, folders: 7, withDashboards: true });
   // Deployment 2 gets the same folder tree (other ids): folders are not managed by wsc.
   for (const f of [...(s.folders ?? [])]) {
     s.folders!.push({
@@ -79,14 +81,14 @@ async function exportTo(emu: Emulator, dir: string, deployment = 1, extra: strin
   return r;
 }
 
-// Several CLI runs per test over a 240-report deployment: more than the default timeout on a busy 2-core machine.
+// Several CLI runs per test over an 81-report deployment: more than the default timeout on a busy 2-core machine.
 describe('wsc export (e2e)', { timeout: 120_000 }, () => {
   test('(a) plan after export shows only the adoptions; (b) apply adopts and creates nothing, then plan is empty and a re-export only loses the adopt blocks; (d) deterministic; (e) schemas', async () => {
     await withEmulator({ seed: seed() }, async (emu) => {
       const dir = tempDir();
       const r = await exportTo(emu, dir, 1, ['--output', 'json']);
       const summary = JSON.parse(r.stdout);
-      expect(summary.files).toEqual({ workbooks: 20, reports: 200 + LEGACY + HOSTILE.length, userAttributes: 2 });
+      expect(summary.files).toEqual({ workbooks: 10, reports: 60 + LEGACY + HOSTILE.length, userAttributes: 2 });
       expect(summary.adoptions).toHaveLength(LEGACY);
       expect(summary.derivedSlugs).toEqual([]);
       expect(summary.configWritten).toBe(true);

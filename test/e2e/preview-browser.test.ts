@@ -31,63 +31,61 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
     return ['--dir', dir, '--no-data'];
   });
 
-  // The first three only read: they run at once; the last edits the bundle, after them.
-  test.concurrent(
-    'lists the workbooks and draws every widget of fixtures/example at its grid position',
-    async ({ expect }) => {
-      const page = await preview.browser.newPage({ viewport: { width: 1500, height: 1000 } });
-      await page.goto(preview.url);
-      await page.waitForSelector('.card');
-      expect(await page.locator('nav a').evaluateAll((as) => as.map((a) => a.getAttribute('data-slug')))).toEqual([
-        'customer-health',
-        'revenue-overview',
-        'sales-pipeline',
-      ]);
-      for (const slug of ['customer-health', 'revenue-overview', 'sales-pipeline']) {
-        await page.click(`nav a[data-slug="${slug}"]`);
-        await page.waitForFunction((s) => location.hash === `#/${s}/lg`, slug);
-        await expectCardsAtGrid(page, dir, slug);
-      }
-      await page.click('nav a[data-slug="revenue-overview"]');
-      await page.click('.card[data-id="mrr-trend"] > div');
-      await expect
-        .poll(() => page.locator('#details pre').first().textContent())
-        .toContain('MEASURE(subscriptions.mrr)');
-      expect(await page.locator('#details').textContent()).toContain('Pivot');
-      await page.screenshot({ path: join(artifacts, 'preview-revenue-overview.png') });
-      await page.close();
-    },
-  );
+  // One after the other on the file's one page, each loading what it looks at; the last edits the bundle.
+  test('lists the workbooks and draws every widget of fixtures/example at its grid position', async ({ expect }) => {
+    const page = await preview.page({ width: 1500, height: 1000 });
+    await page.goto(preview.url);
+    await page.waitForSelector('.card');
+    expect(await page.locator('nav a').evaluateAll((as) => as.map((a) => a.getAttribute('data-slug')))).toEqual([
+      'customer-health',
+      'revenue-overview',
+      'sales-pipeline',
+    ]);
+    for (const slug of ['customer-health', 'revenue-overview', 'sales-pipeline']) {
+      await page.click(`nav a[data-slug="${slug}"]`);
+      // The hash changes first, the page draws on the hashchange event after: wait for the drawing (its link
+      // marked current), not the hash alone.
+      await page.waitForFunction(
+        (s) =>
+          location.hash === `#/${s}/lg` && document.querySelector('nav a.current')?.getAttribute('data-slug') === s,
+        slug,
+      );
+      await expectCardsAtGrid(page, dir, slug);
+    }
+    await page.click('nav a[data-slug="revenue-overview"]');
+    await page.click('.card[data-id="mrr-trend"] > div');
+    await expect.poll(() => page.locator('#details pre').first().textContent()).toContain('MEASURE(subscriptions.mrr)');
+    expect(await page.locator('#details').textContent()).toContain('Pivot');
+    await page.screenshot({ path: join(artifacts, 'preview-revenue-overview.png') });
+  });
 
-  test.concurrent(
-    'switches breakpoints: a layout of its own, else the nearest larger one fitted into the columns',
-    async ({ expect }) => {
-      const page = await preview.browser.newPage({ viewport: { width: 1500, height: 1000 } });
-      await page.goto(`${preview.url}#/revenue-overview/lg`);
-      await page.waitForSelector('.card');
-      const { widgets, cols } = widgetsOf(dir, 'revenue-overview');
-      const mrr = widgets.find((w) => w.id === 'mrr-trend')!;
-      await page.click('button[data-bp="sm"]');
-      await page.waitForFunction(() => document.getElementById('grid')!.dataset['breakpoint'] === 'sm');
-      expect(await page.evaluate(() => location.hash)).toBe('#/revenue-overview/sm');
-      const sm = await cardBoxes(page);
-      expect([sm['mrr-trend']!.x, sm['mrr-trend']!.w]).toEqual([
-        mrr.responsiveLayouts!['sm']!.x,
-        mrr.responsiveLayouts!['sm']!.w,
-      ]);
-      // xs has no layout of its own: sm's, fitted into xs's columns.
-      await page.click('button[data-bp="xs"]');
-      await page.waitForFunction(() => document.getElementById('grid')!.dataset['breakpoint'] === 'xs');
-      const xs = await cardBoxes(page);
-      expect(xs['mrr-trend']!.w).toBe(Math.min(mrr.responsiveLayouts!['sm']!.w, cols['xs']!));
-      // A widget without responsive layouts falls back to its position, fitted: nrr-kpi at x 8 w 4 into 4 columns.
-      expect([xs['nrr-kpi']!.x, xs['nrr-kpi']!.w]).toEqual([0, 4]);
-      expect(await page.locator('button[data-bp="xs"]').getAttribute('class')).toContain('derived');
-      await page.close();
-    },
-  );
+  test('switches breakpoints: a layout of its own, else the nearest larger one fitted into the columns', async ({
+    expect,
+  }) => {
+    const page = await preview.page({ width: 1500, height: 1000 });
+    await page.goto(`${preview.url}#/revenue-overview/lg`);
+    await page.waitForSelector('.card');
+    const { widgets, cols } = widgetsOf(dir, 'revenue-overview');
+    const mrr = widgets.find((w) => w.id === 'mrr-trend')!;
+    await page.click('button[data-bp="sm"]');
+    await page.waitForFunction(() => document.getElementById('grid')!.dataset['breakpoint'] === 'sm');
+    expect(await page.evaluate(() => location.hash)).toBe('#/revenue-overview/sm');
+    const sm = await cardBoxes(page);
+    expect([sm['mrr-trend']!.x, sm['mrr-trend']!.w]).toEqual([
+      mrr.responsiveLayouts!['sm']!.x,
+      mrr.responsiveLayouts!['sm']!.w,
+    ]);
+    // xs has no layout of its own: sm's, fitted into xs's columns.
+    await page.click('button[data-bp="xs"]');
+    await page.waitForFunction(() => document.getElementById('grid')!.dataset['breakpoint'] === 'xs');
+    const xs = await cardBoxes(page);
+    expect(xs['mrr-trend']!.w).toBe(Math.min(mrr.responsiveLayouts!['sm']!.w, cols['xs']!));
+    // A widget without responsive layouts falls back to its position, fitted: nrr-kpi at x 8 w 4 into 4 columns.
+    expect([xs['nrr-kpi']!.x, xs['nrr-kpi']!.w]).toEqual([0, 4]);
+    expect(await page.locator('button[data-bp="xs"]').getAttribute('class')).toContain('derived');
+  });
 
-  test.concurrent('the SVGs of preview --out are well-formed and draw every widget', async ({ expect }) => {
+  test('the SVGs of preview --out are well-formed and draw every widget', async ({ expect }) => {
     const out = tempDir('wsc-svg-');
     const r = await runCli(['preview', '--dir', join(root, 'fixtures/example'), '--out', out]);
     expect(r.code).toBe(0);
@@ -98,7 +96,7 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
       'revenue-overview.sm.svg',
       'sales-pipeline.lg.svg',
     ]);
-    const page = await preview.browser.newPage({ viewport: { width: 1240, height: 900 } });
+    const page = await preview.page({ width: 1240, height: 900 });
     for (const f of files) {
       const text = readFileSync(join(out, f), 'utf8');
       const parsed = await page.evaluate((t) => {
@@ -122,13 +120,12 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
     const header = await page.locator('g[data-id="header"] rect').boundingBox();
     expect(header!.width).toBeGreaterThan(1100);
     await page.screenshot({ path: join(artifacts, 'preview-revenue-overview.lg.svg.png'), fullPage: true });
-    await page.close();
   });
 
   test('follows file changes, keeping the dashboard and breakpoint; TEXT markdown is safe; diagnostics with file:line:col', async ({
     expect,
   }) => {
-    const page = await preview.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    const page = await preview.page({ width: 1500, height: 1000 });
     await page.goto(`${preview.url}#/revenue-overview/md`);
     await page.waitForSelector('.card');
     const v0 = Number(await page.evaluate(() => document.body.dataset['version']));
@@ -161,6 +158,5 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
     await page.waitForFunction((v) => Number(document.body.dataset['version']) > v, v1, { timeout: 15_000 });
     await expect.poll(() => page.locator('#diagnostics').textContent()).toMatch(/workbooks\/broken\.yaml:4:1 error/);
     await page.screenshot({ path: join(artifacts, 'preview-after-edit.png') });
-    await page.close();
   });
 });

@@ -86,14 +86,15 @@ describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () =
     () => ['--dir', repo(false), '--against', 'git:main', '--no-data'],
   );
 
-  describe.concurrent('with data', () => {
+  // One after the other on the file's one page, each loading what it looks at.
+  describe('with data', () => {
     test.each([
       [1366, 768],
       [1280, 800],
     ] as const)(
       '%i×%i: opens on the changed dashboard, charts with data, before and after, labels apart',
       async (width, height) => {
-        const page = await preview.browser.newPage({ viewport: { width, height } });
+        const page = await preview.page({ width, height });
         await page.goto(preview.url);
         await page.waitForSelector('.card .chart img');
         // The first changed dashboard (customer-health comes first and did not change).
@@ -146,13 +147,12 @@ describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () =
           path: join(artifacts, `preview-charts-${width}x${height}-details.png`),
           fullPage: true,
         });
-        await page.close();
       },
     );
   });
 
   test('--no-data: the header says why the charts are boxes; nothing changed: "No changes"', async () => {
-    const page = await preview.browser.newPage({ viewport: { width: 1366, height: 768 } });
+    const page = await preview.page({ width: 1366, height: 768 });
     await page.goto(preview.urls[1]!);
     await page.waitForSelector('.card');
     expect(await page.locator('header #data').textContent()).toBe(
@@ -162,6 +162,5 @@ describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () =
     expect(await page.locator('#nochange').isVisible()).toBe(true);
     expect(await page.locator('#nochange').textContent()).toBe('No changes: no dashboard changed against git:main.');
     await page.screenshot({ path: join(artifacts, 'preview-no-data-no-change.png'), fullPage: true });
-    await page.close();
   });
 });

@@ -28,8 +28,8 @@ const rectOf = (page: Page, selector: string): Promise<Rect> =>
     });
 const overlap = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-// The tests only read what is served, each on a page of its own: they run at once.
-describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop sizes${noChromiumReason}`, () => {
+// The tests only read what is served, one after the other on the file's one page, each loading it afresh.
+describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromiumReason}`, () => {
   const preview = previewInBrowser(() => {
     mkdirSync(artifacts, { recursive: true });
     const { repo } = exampleRepo();
@@ -47,7 +47,7 @@ describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop size
   });
 
   async function open(width: number, height: number, hash = '#/revenue-overview/lg'): Promise<Page> {
-    const page = await preview.browser.newPage({ viewport: { width, height } });
+    const page = await preview.page({ width, height });
     await page.goto(`${preview.url}${hash}`);
     await page.waitForSelector('.card');
     return page;
@@ -72,16 +72,14 @@ describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop size
       [1280, 800],
       [1440, 900],
     ] as const;
-    const pages = await Promise.all(sizes.map(([w, h]) => open(w, h)));
-    for (const [i, [w]] of sizes.entries()) {
-      const page = pages[i]!;
+    for (const [w, h] of sizes) {
+      const page = await open(w, h);
       await fits(page);
       // 12 columns share the grid's width: an 8-column card is twice a 4-column one.
       const mrr = await rectOf(page, '.card[data-id="mrr-trend"]');
       const kpi = await rectOf(page, '.card[data-id="nrr-kpi"]');
       expect((mrr.right - mrr.left) / (kpi.right - kpi.left)).toBeCloseTo(2, 1);
       if (w === 1366) await page.screenshot({ path: join(artifacts, 'preview-1366x768.png') });
-      await page.close();
     }
   });
 
@@ -103,7 +101,6 @@ describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop size
     expect(await page.evaluate(() => document.activeElement?.closest('.card')?.getAttribute('data-id'))).toBe(
       'region-filter',
     );
-    await page.close();
   });
 
   test('keyboard: Tab reaches a card with a visible focus ring, arrows move between cards, Enter opens', async ({
@@ -129,7 +126,6 @@ describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop size
     expect(await focused()).toBe('region-filter');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#details').getAttribute('data-id')).toBe('region-filter');
-    await page.close();
   });
 
   test('cards say what they are: FILTER label and member, TIME_GRAIN default and options, TEXT cut with a cue, chart glyphs', async ({
@@ -155,7 +151,6 @@ describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop size
       ),
     );
     expect(glyphs).toEqual({ 'mrr-trend': 'line', 'nrr-kpi': 'kpi', 'arr-by-region': 'area', 'top-accounts': 'table' });
-    await page.close();
   });
 
   test("details show query, pivot and config as YAML in the file's key order, each with file:line", async ({
@@ -187,7 +182,6 @@ describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop size
     expect(pivot).toBe(
       'columns:\n  - accounts.region\nfilters: []\nmeasures:\n  - subscriptions.mrr\nrows:\n  - month',
     );
-    await page.close();
   });
 
   test('--against: the change is marked on the page (badges, old box, removed outline, legend); the toggle clears it', async ({
@@ -210,6 +204,5 @@ describe.skipIf(!chromiumExecutable).concurrent(`the preview page at laptop size
     expect(await page.locator('.was, .gone, #legend').count()).toBe(0);
     await page.check('#show-changes');
     await expect.poll(() => page.locator('[data-change]').count()).toBe(2);
-    await page.close();
   });
 });

@@ -7,10 +7,15 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, test } from 'vitest';
+import { afterAll, describe, test, type ExpectStatic } from 'vitest';
 import { cleanupTemp, copyFixture, root, runCli, tempDir } from './helpers/index.js';
 
 afterAll(cleanupTemp);
+
+/** Every file of `a` is in `b` with the same bytes (compared whole: toEqual walks a buffer byte by byte). */
+function expectSameFiles(expect: ExpectStatic, a: string, b: string): void {
+  for (const f of readdirSync(a)) expect(readFileSync(join(b, f)).equals(readFileSync(join(a, f))), f).toBe(true);
+}
 
 // Every test has directories of its own: they run at once (the page server's in processes of their own).
 describe.concurrent('wsc preview --out', () => {
@@ -30,7 +35,7 @@ describe.concurrent('wsc preview --out', () => {
           .join(''),
       );
     }
-    for (const f of readdirSync(a)) expect(readFileSync(join(b, f))).toEqual(readFileSync(join(a, f)));
+    expectSameFiles(expect, a, b);
     // No data without --with-data: the charts are boxes.
     expect(readFileSync(join(a, 'revenue-overview.lg.svg'), 'utf8')).not.toContain('class="chart"');
     // Not even the embedded emulator's state: preview never reaches for a deployment.
@@ -47,7 +52,7 @@ describe.concurrent('wsc preview --out', () => {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     }
-    for (const f of readdirSync(a)) expect(readFileSync(join(b, f))).toEqual(readFileSync(join(a, f)));
+    expectSameFiles(expect, a, b);
     const svg = readFileSync(join(a, 'revenue-overview.lg.svg'), 'utf8');
     // The line, the KPI in its percent format, the bars and the table, each a picture in its card.
     expect(svg.match(/<g class="chart"><svg /g)).toHaveLength(4);

@@ -1,18 +1,12 @@
 /// <reference lib="dom" />
-// `wsc preview` serving its page for a browser test: run in the test process
-// (src/main.ts runWsc with a captured context, as runCli runs a command) on a
-// free loopback port, the page's address read from its first line; `stop`
-// interrupts it, as Ctrl-C does, and resolves to the run's result. That a
-// served preview process ends on a real SIGINT, with a page connected, is
-// preview-out.test.ts's (spawned there).
+// `wsc preview` serving its page (helpers/serve-preview.ts) for a browser test, and Chromium.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { runWsc } from '../../../src/main.js';
-import { capturedContext, type Captured } from '../../helpers/captured-context.js';
-import { cleanupTemp, root, type CliResult } from './index.js';
+import { cleanupTemp } from './index.js';
+import { servePreview, type ServedPreview } from './serve-preview.js';
 
 /** Debian's Chromium, if installed; browser suites skip without it and say why in their name. */
 export const chromiumExecutable = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
@@ -56,48 +50,6 @@ export async function cardBoxes(page: Page): Promise<Record<string, Box>> {
   });
 }
 
-interface ServedPreview {
-  url: string;
-  stop(): Promise<CliResult>;
-}
-
-async function servePreview(args: string[]): Promise<ServedPreview> {
-  const captured: Captured = { stdout: '', stderr: '' };
-  const env: Record<string, string> = { CI: 'true', NO_COLOR: '1' };
-  for (const k of ['PATH', 'HOME', 'TMPDIR']) if (process.env[k]) env[k] = process.env[k]!;
-  const base = capturedContext(captured, { env, cwd: root });
-  const interrupts: (() => void)[] = [];
-  let ready: (url: string) => void = () => {};
-  const started = new Promise<string>((r) => (ready = r));
-  const done = runWsc([process.execPath, 'wsc', 'preview', ...args, '--port', '0'], (o) => {
-    const ctx = base(o);
-    return {
-      ...ctx,
-      out: (t) => {
-        ctx.out(t);
-        const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(captured.stdout);
-        if (m) ready(m[1]!);
-      },
-      // Ctrl-C, as the process's handler would pass it on.
-      onInterrupt: (first) => {
-        const i = interrupts.push(() => first('SIGINT')) - 1;
-        return () => void (interrupts[i] = () => {});
-      },
-    };
-  }).then((code) => ({ code, ...captured }));
-  const url = await Promise.race([
-    started,
-    done.then((r) => Promise.reject(new Error(`wsc preview ended (${r.code}) before serving:\n${r.stderr}`))),
-  ]);
-  return {
-    url,
-    stop: () => {
-      for (const f of interrupts) f();
-      return done;
-    },
-  };
-}
-
 /** Every card of the dashboard `slug` of the bundle at `dir` at its grid position (columns, rows of rowHeight). */
 export async function expectCardsAtGrid(page: Page, dir: string, slug: string): Promise<void> {
   const { widgets, rowHeight } = widgetsOf(dir, slug);
@@ -117,6 +69,12 @@ export interface PreviewInBrowser {
   url: string;
   /** The address of each preview served, in the order of the setups (url is the first). */
   urls: string[];
+  /**
+   * The file's one page, blank, at `viewport`: the tests that take it run one after the other, each loading
+   * what it looks at afresh (goto). A page of its own would start a renderer process for each test, about
+   * half a second of CPU; a load in the renderer already running costs a tenth of that.
+   */
+  page(viewport: { width: number; height: number }): Promise<Page>;
 }
 
 /**
@@ -127,6 +85,14 @@ export interface PreviewInBrowser {
 export function previewInBrowser(...setups: (() => string[] | Promise<string[]>)[]): PreviewInBrowser {
   const ctx = { url: '', urls: [] as string[] } as PreviewInBrowser;
   const served: ServedPreview[] = [];
+  let shared: Page | undefined;
+  ctx.page = async (viewport) => {
+    if (shared === undefined || shared.isClosed()) shared = await ctx.browser.newPage();
+    // A new document whatever the last test left (a goto that changes only the hash would keep it).
+    await shared.goto('about:blank');
+    await shared.setViewportSize(viewport);
+    return shared;
+  };
   beforeAll(async () => {
     const previews = Promise.all(
       setups.map(async (setup) => {
