@@ -40,16 +40,16 @@ describe('the deployment is read while a bundle loads', () => {
     });
   });
 
-  it('an invalid bundle of 800 files: exit 3 at its last file, the lists asked for meanwhile, nothing written', async () => {
-    const files = sqlReports(800);
-    files['reports/sqlRep000799.yaml'] = 'kind: Report\npublicId: sqlRep000799\nnmae: typo\n';
+  it('an invalid bundle of 400 files: exit 3 at its last file, the lists asked for meanwhile, nothing written', async () => {
+    const files = sqlReports(400);
+    files['reports/sqlRep000399.yaml'] = 'kind: Report\npublicId: sqlRep000399\nnmae: typo\n';
     const dir = writeFiles(files);
     await withEmulator({}, async (emu) => {
       const r = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
       expect(r.code, r.stderr).toBe(3);
-      expect(r.stderr).toMatch(/^reports\/sqlRep000799\.yaml:3:1 error /m);
+      expect(r.stderr).toMatch(/^reports\/sqlRep000399\.yaml:3:1 error /m);
       expect(r.stdout).toBe('');
-      // The reports' list was asked for before the loader reached the broken file (800 files: many turns).
+      // The reports' list was asked for before the loader reached the broken file (400 files: many turns).
       expect(requests(emu.log, 'GET', /\/deployments\/1\/reports/).length).toBeGreaterThan(0);
       expect(writes(emu.log)).toEqual([]);
       expect(requests(emu.log, 'POST')).toEqual([]);
@@ -79,7 +79,7 @@ describe('the deployment is read while a bundle loads', () => {
   });
 
   it('a bundle loaded in turns plans what it changes, at the line it was changed', async () => {
-    const seed = generateSeed({ reports: 300, workbooks: 10, withDashboards: true, randomSeed: 6 });
+    const seed = generateSeed({ reports: 200, workbooks: 10, withDashboards: true, randomSeed: 6 });
     const dir = tempDir();
     writeBundleFromSeed(seed, dir);
     const file = readdirSync(join(dir, 'reports')).sort().at(-1)!;
