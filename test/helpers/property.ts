@@ -44,3 +44,34 @@ export function propertySeed(env: Record<string, string | undefined> = process.e
 // property starts from the same seed unless WSC_PROPERTY_SEED=random.
 const seed = propertySeed();
 fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: runs(), ...(seed === undefined ? {} : { seed }) });
+
+/** The strings fast-check mixes into its own strings (property names every object has, and a few more). */
+const HOSTILE_STRINGS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+  'length',
+  'name',
+  'key',
+  'ref',
+];
+
+/** Any Unicode scalar value (no lone surrogate), small code points drawn more often. */
+const scalar = fc
+  .integer({ min: 0, max: 0x10ffff - 0x800 })
+  .map((i) => String.fromCodePoint(i < 0xd800 ? i : i + 0x800));
+
+/**
+ * Strings of any code points: what `fc.string({ unit: 'binary' })` draws (each character the same way), with
+ * the strings fast-check mixes in for it named here. Its own costs about a second of CPU in every process that
+ * first makes one (it indexes all 1.1 million code points to find out which of those strings it can make).
+ */
+export function anyString(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
+  const { minLength = 0, maxLength = Number.MAX_SAFE_INTEGER } = constraints;
+  const hostile = HOSTILE_STRINGS.filter((s) => s.length >= minLength && s.length <= maxLength);
+  const drawn = fc.string({ unit: scalar, ...constraints });
+  return hostile.length === 0 ? drawn : fc.oneof({ arbitrary: drawn, weight: 9 }, fc.constantFrom(...hostile));
+}
