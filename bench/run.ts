@@ -57,6 +57,7 @@ const typicalLatency = Number(opt['typical-latency']);
 const semanticReports = Number(opt.semantic);
 const honestScript = join(root, 'bench/honest.mjs');
 const sameWorkScript = await buildSameWork();
+const sameWorkUndiciScript = await buildSameWork('undici');
 
 const rows: Row[] = [];
 const planPhases = new Map<number, PhaseTiming[]>();
@@ -288,16 +289,27 @@ if (sizes.length > 0) {
   try {
     // Deployment 2 of every generated seed is empty.
     const planArgs = ['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '2', '--detailed-exitcode'];
-    const f = await planBesideScripts(emu, dir, '2', planArgs);
+    const env = { WSC_TOKEN: emu.adminToken };
+    const lists = [emu.url, '2', String(maxPage)];
+    const f = await interleaved({
+      plan: () => runWsc(emu, planArgs, { ...env, WSC_TIMINGS: '1' }),
+      same: () => runNode(emu, sameWorkScript, [dir, ...lists], env),
+      sameUndici: () => runNode(emu, sameWorkUndiciScript, [dir, ...lists], env),
+      fetchOnly: () => runNode(emu, honestScript, lists, env),
+    });
     const at = { size: 0, label: FLOOR_LABEL, readBound: 0, writeBound: 0, expectedCode: 0 };
     push({ ...at, scenario: SCENARIO.floorFetchOnly, s: f.fetchOnly });
     push({ ...at, scenario: SCENARIO.floorSameWork, s: f.same });
+    push({ ...at, scenario: SCENARIO.floorSameWorkUndici, s: f.sameUndici });
     push({ ...at, scenario: SCENARIO.floorPlan, s: f.plan });
     notes.push(
       `floor: with nothing to read (an empty bundle, an empty deployment), \`wsc plan\` takes ` +
         `${fmtMs(f.plan.wallMs)}, the same-work script ${fmtMs(f.same.wallMs)} ` +
         `(${ratio(f.plan.wallMs, f.same.wallMs)}) and the fetch-only script ${fmtMs(f.fetchOnly.wallMs)} before ` +
         'the first resource.',
+      `floor: the same-work script with undici's request instead of fetch (the HTTP client wsc is built on) ` +
+        `takes ${fmtMs(f.sameUndici.wallMs)}, ${ratio(f.sameUndici.wallMs, f.same.wallMs)} the one with fetch; ` +
+        `\`wsc plan\` takes ${ratio(f.plan.wallMs, f.sameUndici.wallMs)} the one with undici (reported, not a target).`,
     );
     for (const size of sizes) {
       const plan = rows.find((r) => r.size === size && r.scenario === SCENARIO.plan);

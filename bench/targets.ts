@@ -34,6 +34,7 @@ export const SCENARIO = {
   typicalPlan: 'plan, typical bundle',
   floorPlan: 'plan, empty bundle and deployment',
   floorSameWork: 'same-work script, empty bundle and deployment',
+  floorSameWorkUndici: 'same-work script with undici, empty bundle and deployment',
   floorFetchOnly: 'fetch-only script, empty deployment',
 } as const;
 

@@ -64,6 +64,16 @@ describe('the same-work script', () => {
     }
   });
 
+  test("built with undici's request instead of fetch (the floor's row of the HTTP client): the same reads, the same checks", async () => {
+    const withUndici = await buildSameWork('undici');
+    expect(readFileSync(withUndici, 'utf8')).toContain('node_modules/undici/index.js');
+    expect(readFileSync(sameWork, 'utf8')).not.toContain('node_modules/undici/');
+    const run = await runNode(emu, withUndici, [dir, ...lists()], env());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(`${1200 + 7} 1200 7 ${seed.userAttributes?.length ?? 0}`);
+    expectPagedReads(run);
+  });
+
   /**
    * A small bundle (the size is not the point of a broken file: 21 documents) with one file replaced (or
    * added), run through the script, then put back: the tests run one after the other, so one bundle, written
