@@ -66,8 +66,8 @@ const scalar = fc
 
 /**
  * Strings of any code points: what `fc.string({ unit: 'binary' })` draws (each character the same way), with
- * the strings fast-check mixes in for it named here. Its own costs about a second of CPU in every process that
- * first makes one (it indexes all 1.1 million code points to find out which of those strings it can make).
+ * the strings fast-check mixes in for it named here. fast-check's own costs about a second of CPU in every
+ * process that first makes one: it indexes all 1.1 million code points to find which of those it can make.
  */
 export function anyString(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
   const { minLength = 0, maxLength = Number.MAX_SAFE_INTEGER } = constraints;
