@@ -12,7 +12,7 @@ import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanMarkdown, type MarkdownOptions } from '../render/plan-markdown.js';
 import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
-import { preparePlan } from './prepare.js';
+import { preparePlan, type Prepared } from './prepare.js';
 import { checkPlanOut, savePlan } from '../plan-file/write.js';
 import { appendStepSummary } from '../step-summary.js';
 
@@ -29,33 +29,23 @@ function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style:
 }
 
 /**
- * `--pictures DIR`: the pictures `wsc preview --out DIR --against env:<this environment>` writes (the same
- * step; the chart libraries load on first use), data only with `--with-data`. The preview's modules (the page's
+ * `--pictures DIR`: the pictures `wsc preview --out DIR --against env:<this environment>` writes, drawn from
+ * what this plan read (preview-drawing.ts), data only with `--with-data`. The preview's modules (the page's
  * markdown reader among them) load only then: a plan without pictures does not parse them (docs/performance.md).
  */
-async function drawPictures(out: string, envName: string, opts: PlanOptions, ctx: CommandContext): Promise<Pictures> {
-  const { writePreviewPictures } = await import('./preview-drawing.js');
-  const { written } = await writePreviewPictures(
-    {
-      dir: opts.dir,
-      env: envName,
-      out,
-      against: `env:${envName}`,
-      withData: opts.withData === true,
-      port: 0,
-      color: opts.color,
-    },
-    ctx,
-  );
+async function drawPictures(out: string, read: Prepared, opts: PlanOptions, ctx: CommandContext): Promise<Pictures> {
+  const { writePlanPictures } = await import('./preview-drawing.js');
+  const written = await writePlanPictures(read, { out, withData: opts.withData === true }, ctx);
   return { dir: out, written };
 }
 
 export async function run(opts: PlanOptions, ctx: CommandContext): Promise<number> {
   const outFile = opts.out === undefined ? undefined : resolve(ctx.cwd, opts.out);
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
-  const { env, plan, conn, semantic } = await preparePlan(opts, ctx);
+  const prepared = await preparePlan(opts, ctx);
+  const { env, plan, conn, semantic } = prepared;
   try {
-    const pictures = opts.pictures !== undefined ? await drawPictures(opts.pictures, env.name, opts, ctx) : undefined;
+    const pictures = opts.pictures !== undefined ? await drawPictures(opts.pictures, prepared, opts, ctx) : undefined;
     ctx.out(render(plan, semantic, opts, ctx.style, pictures));
     // A difference only a create can make, or a member the data model lacks: shown above, never saved nor applied.
     const refused = createOnlyError(plan) ?? semanticError(semantic, false);

@@ -29,9 +29,14 @@ import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import type { PreviewOptions } from '../command-options.js';
+import type { ResolvedEnvironment } from '../config/types.js';
+import type { Prepared } from './prepare.js';
 import { bundleOf, planOf, readLive, sayReading } from './steps.js';
 
 const EMPTY: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
+
+/** Why files are drawn as boxes: they are meant to leave the machine (README, Security). */
+const FILES_WITHOUT_DATA = 'files carry data only with --with-data';
 
 /** The bundle at `dir` with the environment's variables, every diagnostic kept (what is valid is drawn). */
 async function loadDesired(dir: string, envName: string | undefined, ctx: CommandContext) {
@@ -58,7 +63,14 @@ async function envBaselines(name: string, dir: string, desired: DesiredState, ct
   } finally {
     await conn.close();
   }
-  // Planned as `wsc plan` plans it (ownership and the environment's uiEdits), so that the picture agrees with it.
+  return againstLive(desired, live, env);
+}
+
+/**
+ * The live deployment `live` as the baseline, each reload of the bundle planned against it as `wsc plan` plans
+ * it (ownership and the environment's uiEdits, never a prune), so that the picture agrees with the plan.
+ */
+function againstLive(desired: DesiredState, live: LiveState, env: ResolvedEnvironment): Against {
   const own = env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, {}, { ...env, prune: false }) } : {};
   return liveBaselines(desired, live, env, (now) => planOf(now, live, env, own));
 }
@@ -116,7 +128,7 @@ export async function previewLoader(opts: PreviewOptions, ctx: CommandContext) {
   const against = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
   const data: DataPlan =
     opts.out !== undefined
-      ? await dataPlan(opts.withData === true, 'files carry data only with --with-data', envName, dir, ctx)
+      ? await dataPlan(opts.withData === true, FILES_WITHOUT_DATA, envName, dir, ctx)
       : await dataPlan(opts.data !== false, '--no-data: the charts are drawn as boxes', envName, dir, ctx);
   const load: Loader = async () => {
     const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
@@ -143,9 +155,42 @@ export async function writePreviewPictures(opts: PreviewOptions & { out: string 
   }
   const { model, diagnostics } = drawn;
   if (diagnostics.length > 0) ctx.err(renderDiagnostics(diagnostics, ctx.style));
+  return { written: await writeDrawn(model, opts, ctx), diagnostics };
+}
+
+/** What a plan read and made, for its pictures. */
+type PlanRead = Pick<Prepared, 'env' | 'desired' | 'warnings' | 'live' | 'conn'>;
+
+/**
+ * `plan --pictures DIR`: the pictures of `preview --out DIR --against env:<the plan's environment>`, drawn
+ * from what the plan itself read: its bundle, the deployment as it read it (so wherever its flags pointed:
+ * --base-url, --deployment) and, with --with-data, the charts' data through its connection. Nothing is read
+ * twice, and the pictures show the state the plan was made against. The plan has shown the bundle's warnings.
+ */
+export async function writePlanPictures(read: PlanRead, opts: { out: string; withData: boolean }, ctx: CommandContext) {
+  const { env, desired, warnings, live, conn } = read;
+  const against = `env:${env.name}`;
+  const data = opts.withData
+    ? // The plan's connection: the plan closes it.
+      dataFrom(
+        env.name,
+        () => openDataReader(conn.client, conn.deploymentId, { maxRetries: 2 }),
+        () => Promise.resolve(),
+      )
+    : noData(FILES_WITHOUT_DATA);
+  const model = markedAgainst(previewModel(desired, warnings), desired, againstLive(desired, live, env), against);
+  return writeDrawn(await data.draw(model), { ...opts, against }, ctx);
+}
+
+/** The pictures of a model drawn, written into `out`: each file's name (in `out`) and the workbook it draws. */
+async function writeDrawn(
+  model: PreviewModel,
+  opts: { out: string; against?: string | undefined; withData?: boolean | undefined },
+  ctx: CommandContext,
+) {
   if (opts.withData === true && model.data !== undefined && 'off' in model.data)
     ctx.err(`wsc: the pictures are drawn without data: ${model.data.off}.\n`);
   const files = await pictureFiles(model.workbooks, opts.against);
   await writePictures(resolve(ctx.cwd, opts.out), opts.out, files);
-  return { written: files.map(({ name, slug }) => ({ name, slug })), diagnostics };
+  return files.map(({ name, slug }) => ({ name, slug }));
 }

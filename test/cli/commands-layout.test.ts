@@ -28,7 +28,7 @@ function uses(pattern: RegExp): string[] {
 describe('src/commands', () => {
   it('imports statically, but validate its --semantic-check module and plan its --pictures drawing', () => {
     expect(uses(/\bimport\(/).filter((u) => !u.includes("typeof import('yaml')"))).toEqual([
-      "plan.ts: const { writePreviewPictures } = await import('./preview-drawing.js');",
+      "plan.ts: const { writePlanPictures } = await import('./preview-drawing.js');",
       "validate.ts: const { semanticCheckDiagnostics } = await import('./semantic.js');",
     ]);
   });

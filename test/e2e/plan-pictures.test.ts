@@ -99,4 +99,38 @@ describe('plan --pictures DIR', () => {
       expect(readFileSync(victim, 'utf8')).toBe('untouched');
     });
   }, 180_000);
+
+  test("drawn against the deployment the plan read, its flags' too (--base-url, --deployment), read once", async () => {
+    // The bundle's default environment is the embedded emulator; the flags point the run elsewhere. The
+    // embedded deployment is empty: pictures drawn against it would show every dashboard as new.
+    const dir = copyFixture('example');
+    await withEmulator({}, async (emu) => {
+      const applied = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(applied.code, applied.stderr).toBe(0);
+      replaceIn(join(dir, 'workbooks/revenue-overview.yaml'), 'visualization: table', 'visualization: bar');
+      const lists = (from: number) =>
+        emu.log
+          .slice(from)
+          .filter((e) => e.method === 'GET' && !/\/\d+$/.test(e.path))
+          .map((e) => e.path);
+      const seen = emu.log.length;
+      const plain = await runCli(['plan', '--dir', dir, '--output', 'markdown', ...target(emu)], { env: emulatorEnv });
+      expect(plain.code, plain.stderr).toBe(0);
+      const plainLists = lists(seen);
+      expect(plainLists.length).toBeGreaterThan(0);
+
+      const again = emu.log.length;
+      const pics = join(tempDir('wsc-plan-pics-'), 'pics');
+      const md = await runCli(['plan', '--dir', dir, '--output', 'markdown', '--pictures', pics, ...target(emu)], {
+        env: emulatorEnv,
+      });
+      expect(md.code, md.stderr).toBe(0);
+      expect(files(pics)).toEqual(REVENUE_OVERVIEW_PICTURES);
+      expect(readFileSync(join(pics, 'revenue-overview.lg.svg'), 'utf8')).toContain('>visualization table → bar<');
+      // The deployment read once, as without --pictures, and said once.
+      expect(lists(again)).toEqual(plainLists);
+      expect(md.stderr.match(/^Reading deployment/gm)).toEqual(['Reading deployment']);
+      expect(md.stderr).not.toContain('embedded emulator');
+    });
+  }, 180_000);
 });
