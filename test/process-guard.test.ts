@@ -2,17 +2,30 @@
 // event loop empties while it waits) ends with exit 1 and a message, never
 // with exit 0 and silence; a command that settles is left alone.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { transformSync } from 'esbuild';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { tempDir } from './helpers/temp-dir.js';
 
-const guard = fileURLToPath(new URL('../src/process-guard.ts', import.meta.url));
+/**
+ * src/process-guard.ts (it imports nothing) as JavaScript, once: each run is a bare node process, without
+ * a TypeScript loader's start-up in it.
+ */
+let guard: string;
+beforeAll(() => {
+  const ts = readFileSync(new URL('../src/process-guard.ts', import.meta.url), 'utf8');
+  guard = join(tempDir('wsc-guard-'), 'process-guard.mjs');
+  writeFileSync(guard, transformSync(ts, { loader: 'ts', format: 'esm' }).code);
+});
 
 function run(body: string): { status: number | null; stderr: string } {
   const script =
-    `import { guardUnfinished } from ${JSON.stringify(guard)};\n` +
+    `import { guardUnfinished } from ${JSON.stringify(pathToFileURL(guard).href)};\n` +
     'const g = guardUnfinished(process, (t) => process.stderr.write(t));\n' +
     body;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     encoding: 'utf8',
     timeout: 30_000,
   });
