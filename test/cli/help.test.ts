@@ -1,23 +1,11 @@
 // Each command's --help lists exactly the flags that command reads, then its
-// examples and exit codes. Runs the built launcher as a user would.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// examples and exit codes. Run in this process (runCli): the built launcher in a
+// child process prints the same help (test/e2e/spawned-smoke.test.ts).
 import { describe, expect, test } from 'vitest';
 import { HELP, helpAfter } from '../../src/help.js';
+import { runCli, type CliResult } from '../e2e/helpers/index.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** The run's exit code, its output, and how it ended (for a failure's message: a signal, a spawn error). */
-function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string; how: string }> {
-  return new Promise((resolve) => {
-    const env = { ...process.env, NO_COLOR: '1' };
-    execFile('node', [`${root}/bin/wsc.js`, ...args], { env, cwd: root }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      const how = err ? `code ${String(err.code)}, signal ${String(err.signal)}, stderr: ${stderr}` : 'exit 0';
-      resolve({ code, stdout, stderr, how });
-    });
-  });
-}
+const wsc = (args: string[]): Promise<CliResult> => runCli(args);
 
 /** The long flag of every line of the Options section, in order. */
 function flagsOf(help: string): string[] {
@@ -118,7 +106,7 @@ function help(cmd: string): ReturnType<typeof wsc> {
 describe('wsc CMD --help', () => {
   test.each(Object.keys(EXPECTED))('%s lists exactly its flags, examples and exit codes', async (cmd) => {
     const r = await help(cmd);
-    expect(r.code, r.how).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(flagsOf(r.stdout)).toEqual(EXPECTED[cmd]);
     expect(r.stdout).toContain('\nExamples:\n  $ wsc ');
     expect(r.stdout).toContain('\nExit codes:\n');

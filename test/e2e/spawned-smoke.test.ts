@@ -2,7 +2,8 @@
 // child process) beside the same run in-process, which is how most end-to-end
 // tests run it: both must give the same exit code, stdout, stderr and
 // requests. (`emulator` and `preview` serving are spawned in their own tests:
-// emulator/persistence and e2e/preview-*; --help and --version in cli/cli.)
+// emulator/persistence and e2e/preview-*; --help and --version in cli/cli; each
+// command's --help, in-process, in cli/help.)
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateSeed } from '../../src/emulator/index.js';
@@ -101,6 +102,13 @@ describe('spawned and in-process runs agree', () => {
   test('schema --check', async () => {
     const [spawned, inProcess] = await both(() => ['schema', '--check', '--out', join(root, 'schemas')]);
     expect(spawned!.code).toBe(0);
+    expect(inProcess).toEqual(spawned);
+  });
+
+  test("a command's --help", async () => {
+    const [spawned, inProcess] = await both(() => ['plan', '--help']);
+    expect(spawned!.code).toBe(0);
+    expect(spawned!.stdout).toContain('\nExit codes:\n');
     expect(inProcess).toEqual(spawned);
   });
 
