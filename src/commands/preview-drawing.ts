@@ -38,8 +38,11 @@ const EMPTY: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
 /** Why files are drawn as boxes: they are meant to leave the machine (README, Security). */
 const FILES_WITHOUT_DATA = 'files carry data only with --with-data';
 
+/** A bundle as a preview draws it: what is valid, and every diagnostic. */
+type Loaded = { desired: DesiredState; diagnostics: Diagnostic[] };
+
 /** The bundle at `dir` with the environment's variables, every diagnostic kept (what is valid is drawn). */
-async function loadDesired(dir: string, envName: string | undefined, ctx: CommandContext) {
+async function loadDesired(dir: string, envName: string | undefined, ctx: CommandContext): Promise<Loaded> {
   try {
     const { environment: env } = await configure({ env: envName }, ctx, { dir, connects: false });
     return await bundleOf(dir, env, ctx, false);
@@ -76,15 +79,24 @@ function againstLive(desired: DesiredState, live: LiveState, env: ResolvedEnviro
 }
 
 /** The baseline of `--against`, made once: the bundle at a commit, or the live deployment read once. */
-async function baselinesOf(against: string, dir: string, envName: string | undefined, ctx: CommandContext) {
+async function baselinesOf(
+  against: string,
+  dir: string,
+  envName: string | undefined,
+  ctx: CommandContext,
+): Promise<{ against: Against; now?: Loaded }> {
   const ref = parseAgainst(against);
-  if (ref.kind === 'env') return envBaselines(ref.name, dir, (await loadDesired(dir, envName, ctx)).desired, ctx);
+  if (ref.kind === 'env') {
+    // The bundle now, loaded to know what to read: the first drawing draws it, not a second load.
+    const now = await loadDesired(dir, envName, ctx);
+    return { against: await envBaselines(ref.name, dir, now.desired, ctx), now };
+  }
   const { copy, skipped } = await bundleAtRef(dir, ref.ref);
   for (const s of skipped)
     ctx.err(`${ctx.style.c.yellow('warning')} ${against}: ${s.path}: ${s.why}; not read, the baseline is without it\n`);
   try {
     // The committed bundle as it loads: its problems are not this run's (only its dashboards are drawn from).
-    return gitBaselines((await loadDesired(copy, envName, ctx)).desired);
+    return { against: gitBaselines((await loadDesired(copy, envName, ctx)).desired) };
   } finally {
     await removeBundleCopy(copy);
   }
@@ -125,13 +137,17 @@ export async function previewLoader(opts: PreviewOptions, ctx: CommandContext) {
   // Against an environment, its variables are the ones the bundle is drawn with, unless --env says otherwise.
   const envName = opts.env ?? (opts.against?.startsWith('env:') ? opts.against.slice(4) : undefined);
   const index = opts.model !== undefined ? await readModelFile(resolve(ctx.cwd, opts.model), opts.model) : undefined;
-  const against = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
+  const base = opts.against === undefined ? undefined : await baselinesOf(opts.against, dir, envName, ctx);
+  const against = base?.against;
+  // `--out` draws once, the bundle as just loaded; the page loads it afresh each time it draws.
+  let loaded = opts.out !== undefined ? base?.now : undefined;
   const data: DataPlan =
     opts.out !== undefined
       ? await dataPlan(opts.withData === true, FILES_WITHOUT_DATA, envName, dir, ctx)
       : await dataPlan(opts.data !== false, '--no-data: the charts are drawn as boxes', envName, dir, ctx);
   const load: Loader = async () => {
-    const { desired, diagnostics } = await loadDesired(dir, envName, ctx);
+    const { desired, diagnostics } = loaded ?? (await loadDesired(dir, envName, ctx));
+    loaded = undefined;
     const model = previewModel(desired, diagnostics, index);
     const marked = against !== undefined ? markedAgainst(model, desired, against, opts.against!) : model;
     return { model: await data.draw(marked), diagnostics };
