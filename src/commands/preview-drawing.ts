@@ -35,6 +35,9 @@ import { bundleOf, planOf, readLive, sayReading } from './steps.js';
 
 const EMPTY: DesiredState = { workbooks: [], reports: [], userAttributes: [] };
 
+/** How the charts' data is read, by the preview and by plan --pictures alike. */
+const DATA_READS = { maxRetries: 2 };
+
 /** Why files are drawn as boxes: they are meant to leave the machine (README, Security). */
 const FILES_WITHOUT_DATA = 'files carry data only with --with-data';
 
@@ -119,7 +122,7 @@ async function dataPlan(
     const conn = await connect(stateless, connectOptions(flags, client, ctx));
     return dataFrom(
       env.name,
-      () => openDataReader(conn.client, conn.deploymentId, { maxRetries: 2 }),
+      () => openDataReader(conn.client, conn.deploymentId, DATA_READS),
       () => conn.close(),
     );
   } catch (e) {
@@ -190,7 +193,7 @@ export async function writePlanPictures(read: PlanRead, opts: { out: string; wit
     ? // The plan's connection: the plan closes it.
       dataFrom(
         env.name,
-        () => openDataReader(conn.client, conn.deploymentId, { maxRetries: 2 }),
+        () => openDataReader(conn.client, conn.deploymentId, DATA_READS),
         () => Promise.resolve(),
       )
     : noData(FILES_WITHOUT_DATA);
