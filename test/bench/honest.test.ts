@@ -16,7 +16,7 @@ let emu: Emulator;
 let sameWork: string;
 let dir: string;
 let small: string;
-const seed = generateSeed({ reports: 1200, workbooks: 7, withDashboards: true, randomSeed: 5 });
+const seed = generateSeed({ reports: 120, workbooks: 7, withDashboards: true, randomSeed: 5 });
 const smallSeed = generateSeed({ reports: 18, workbooks: 3, withDashboards: true, randomSeed: 5 });
 beforeAll(async () => {
   emu = await createEmulator({ port: 0, seed, maxPageSize: 500, logResponses: false, randomSeed: 1 });
@@ -32,12 +32,12 @@ afterAll(async () => {
 });
 
 const env = () => ({ WSC_TOKEN: emu.adminToken });
-const lists = () => [emu.url, '1', '500'];
+const lists = () => [emu.url, '1', '50'];
 
-/** 1,200 reports in 3 pages of 500 one after another, the workbooks and user attributes beside them. */
+/** 120 reports in 3 pages of 50 (the last one short), one after another; the other lists beside them. */
 function expectPagedReads(run: CliRun): void {
   const reportPages = run.log.filter((e) => e.path === '/api/v1/deployments/1/reports');
-  expect(reportPages.map((e) => e.query['first'])).toEqual(['500', '500', '500']);
+  expect(reportPages.map((e) => e.query['first'])).toEqual(['50', '50', '50']);
   expect(reportPages.map((e) => e.query['after'] !== undefined)).toEqual([false, true, true]);
   expect(run.log.some((e) => e.path === '/api/v1/deployments/1/workbooks')).toBe(true);
   expect(run.log.some((e) => e.path === '/api/v1/user-attributes')).toBe(true);
@@ -45,11 +45,11 @@ function expectPagedReads(run: CliRun): void {
   expect(run.writes).toBe(0);
 }
 
-test('the fetch-only script reads 1,200 reports in 3 pages of 500 one after another, the other lists beside', async () => {
+test('the fetch-only script reads 120 reports in 3 pages of 50 one after another, the other lists beside', async () => {
   const run = await runNode(emu, join(root, 'bench/honest.mjs'), lists(), env());
   expect(run.code, run.stderr).toBe(0);
   const [reports, workbooks, attributes] = run.stdout.trim().split(' ').map(Number);
-  expect([reports, workbooks, attributes]).toEqual([1200, 7, seed.userAttributes?.length ?? 0]);
+  expect([reports, workbooks, attributes]).toEqual([120, 7, seed.userAttributes?.length ?? 0]);
   expectPagedReads(run);
   expect(run.maxRssMb).toBeGreaterThan(0);
 });
@@ -59,7 +59,7 @@ describe('the same-work script', () => {
     for (const extra of [[], ['--sequential']]) {
       const run = await runNode(emu, sameWork, [dir, ...lists(), ...extra], env());
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout.trim()).toBe(`${1200 + 7} 1200 7 ${seed.userAttributes?.length ?? 0}`);
+      expect(run.stdout.trim()).toBe(`${120 + 7} 120 7 ${seed.userAttributes?.length ?? 0}`);
       expectPagedReads(run);
     }
   });
@@ -70,7 +70,7 @@ describe('the same-work script', () => {
     expect(readFileSync(sameWork, 'utf8')).not.toContain('node_modules/undici/');
     const run = await runNode(emu, withUndici, [dir, ...lists()], env());
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toBe(`${1200 + 7} 1200 7 ${seed.userAttributes?.length ?? 0}`);
+    expect(run.stdout.trim()).toBe(`${120 + 7} 120 7 ${seed.userAttributes?.length ?? 0}`);
     expectPagedReads(run);
   });
 
