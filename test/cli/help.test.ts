@@ -5,8 +5,6 @@ import { describe, expect, test } from 'vitest';
 import { HELP, helpAfter } from '../../src/help.js';
 import { runCli, type CliResult } from '../e2e/helpers/index.js';
 
-const wsc = (args: string[]): Promise<CliResult> => runCli(args);
-
 /** The long flag of every line of the Options section, in order. */
 function flagsOf(help: string): string[] {
   const section = help.split('\nOptions:\n')[1]!.split('\n\n')[0]!;
@@ -96,10 +94,10 @@ const EXPECTED: Record<string, string[]> = {
   schema: ['--out', '--check', '--no-color', '--help'],
 };
 
-const helps = new Map<string, ReturnType<typeof wsc>>();
+const helps = new Map<string, Promise<CliResult>>();
 /** `wsc CMD --help`, run once per command (both tests below read it). */
-function help(cmd: string): ReturnType<typeof wsc> {
-  if (!helps.has(cmd)) helps.set(cmd, wsc([cmd, '--help']));
+function help(cmd: string): Promise<CliResult> {
+  if (!helps.has(cmd)) helps.set(cmd, runCli([cmd, '--help']));
   return helps.get(cmd)!;
 }
 
@@ -124,7 +122,7 @@ describe('wsc CMD --help', () => {
   });
 
   test('a flag another command takes is refused (exit 3)', async () => {
-    const r = await wsc(['validate', '--concurrency', '4']);
+    const r = await runCli(['validate', '--concurrency', '4']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("unknown option '--concurrency'");
   });
