@@ -9,10 +9,11 @@
 // runs the BUILT launcher as a child process, for what only a process has:
 // signals, being killed, the exit guard, a terminal, bin/wsc.js itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { distIsFresh } from '../../../scripts/build-inputs.mjs';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/emulator/index.js';
 import { capturedContext, type Captured } from '../../helpers/captured-context.js';
 import { runWsc } from '../../../src/main.js';
@@ -22,26 +23,10 @@ import { coreApiServer, type CoreApiOptions, type CoreApiServer } from '../../he
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'bin/wsc.js');
 
-/** The newest modification time of a file under `dir`. */
-function newestUnder(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestUnder(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** Whether dist/ (one bundle: scripts/build.mjs) was built after every file under src/ last changed. */
-function distIsFresh(): boolean {
-  const main = join(root, 'dist/main.js');
-  return existsSync(main) && statSync(main).mtimeMs >= newestUnder(join(root, 'src'));
-}
-
 let built: boolean | undefined;
 /**
- * Builds dist/ when it is missing or older than src/ (`npm test` builds first,
- * so this is then only a check). Parallel test workers share one build
+ * Builds dist/ when it is missing or older than what it is built from (scripts/build-inputs.mjs; `npm test`
+ * builds first, so this is then only a check). Parallel test workers share one build
  * through a lock directory.
  */
 export function ensureBuilt(): void {
