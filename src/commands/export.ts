@@ -13,7 +13,7 @@
 // to the API.
 import { resolve } from 'node:path';
 import type { ExportOptions } from '../command-options.js';
-import { EXIT, UsageError, WscError } from '../errors.js';
+import { EXIT, WscError } from '../errors.js';
 import { connect } from '../api/connect.js';
 import { exportSourceFrom, exportSourceOf } from '../api/export-source.js';
 import { LIST_TOO_LONG } from '../api/list-bound.js';
@@ -22,7 +22,7 @@ import { isDirectory } from '../bundle-dir.js';
 import { updateInto, updateOnly } from '../bundle/update.js';
 import { DirSink, GITIGNORE } from '../bundle/write-files.js';
 import { generatedConfig } from '../bundle/write.js';
-import { exportWay, intoWarnings, unreadableWarnings } from '../core/export/decide.js';
+import { exportWay, intoWarnings, noBundleAt, unreadableWarnings } from '../core/export/decide.js';
 import { exportDeployment } from '../core/export/index.js';
 import { MemorySink } from '../core/export/into.js';
 import { onlyAddresses } from '../core/export/only.js';
@@ -42,7 +42,7 @@ const DISCARDS = new Set<string>([LIST_TOO_LONG, 'lists_too_large', 'export_file
 export async function run(opts: ExportOptions, ctx: CommandContext): Promise<number> {
   endPhase('start-up');
   const { way, dir: out } = exportWay(opts);
-  if (way === 'only') return runOnly(opts, ctx, resolve(ctx.cwd, out), out);
+  if (way === 'only') return runOnly(opts, ctx, out);
   if (way === 'into') return runInto(opts, ctx);
 
   const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
@@ -93,30 +93,24 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
 }
 
 /**
- * The environment, the bundle at `root` an export updates in place, and a
- * connection: a bundle that does not load is not updated (exit 3, nothing
- * read). `only`: the addresses of --only, checked before any request.
+ * The environment, the bundle an export updates in place (`shown`: its directory as given; `root`: resolved),
+ * and a connection: a bundle that is not there or does not load is not updated (exit 3, nothing read).
+ * `only`: the addresses of --only, checked before any request.
  */
-async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, root: string, only?: string[]) {
-  // Whose wsc.yaml names the environment: --dir when given; else, into a bundle (--into), that bundle's own.
-  const dir = opts.dirGiven !== true && opts.into !== undefined ? opts.into : opts.dir;
-  const { environment: env, client } = await configure(opts, ctx, { dir });
+async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, shown: string, only?: string[]) {
+  const root = resolve(ctx.cwd, shown);
+  if (!(await isDirectory(root))) throw noBundleAt(opts, shown);
+  // Whose wsc.yaml names the environment: --dir when given; else the bundle's own (as plan would read it).
+  const { environment: env, client } = await configure(opts, ctx, { dir: opts.dirGiven === true ? opts.dir : shown });
   const { desired } = await validBundle(root, env, ctx, true);
   // In the words of the flag given (plan would say `--target`).
   if (only !== undefined) checkTargetsIn(desired, only, '--only');
   const conn = await connect(env, connectOptions(opts, client, ctx));
-  return { env, desired, conn };
+  return { env, desired, conn, root };
 }
 
 async function runInto(opts: ExportOptions, ctx: CommandContext): Promise<number> {
-  const root = resolve(ctx.cwd, opts.into!);
-  if (!(await isDirectory(root))) {
-    throw new UsageError(`--into ${opts.into}: no such directory. --into updates an existing bundle.`, {
-      code: 'export_out_dir',
-      hint: 'Give the directory of the bundle to update, or write a new one with --out.',
-    });
-  }
-  const { env, desired, conn } = await environmentAndBundle(opts, ctx, root);
+  const { env, desired, conn, root } = await environmentAndBundle(opts, ctx, opts.into!);
   try {
     sayReading(env, ctx, 'Exporting', ` into ${opts.into}`);
     const hints = hintsFor(desired);
@@ -143,9 +137,9 @@ async function runInto(opts: ExportOptions, ctx: CommandContext): Promise<number
   }
 }
 
-async function runOnly(opts: ExportOptions, ctx: CommandContext, root: string, dir: string): Promise<number> {
+async function runOnly(opts: ExportOptions, ctx: CommandContext, dir: string): Promise<number> {
   const only = onlyAddresses(opts.only ?? []);
-  const { env, desired, conn } = await environmentAndBundle(opts, ctx, root, only);
+  const { env, desired, conn, root } = await environmentAndBundle(opts, ctx, dir, only);
   try {
     const live = await readLive(conn, desired);
     const { changes } = planOf(desired, live, env, { targets: only });

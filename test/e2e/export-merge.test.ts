@@ -7,7 +7,7 @@
 // file and nothing else; a widget changed in the bundle and another moved in
 // the UI are both kept. The emulator is a real server; export never writes.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, plannedFields, reportsIn, workbooksIn } from './helpers/bundles.js';
@@ -109,6 +109,43 @@ describe('export merges, it does not overwrite', () => {
         expect(changes.map((c) => [c.address, c.fields.map((x) => x.path)])).toEqual([
           ['report/revTopAcct01', ['sqlQuery']],
         ]);
+      });
+    },
+  );
+
+  test.each(['--into', '--out'] as const)(
+    "--only ADDR %s DIR from another directory, without --dir: the environment is the bundle's own (its vars), as with --into",
+    async (how) => {
+      const dir = bundle();
+      await withEmulator({}, async (emu) => {
+        expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+        await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI)');
+        emu.clearLog();
+        // From the repository's root, as the way forward is printed: DIR's wsc.yaml names `local` and its vars.
+        const args = ['export', '--only', 'report/revTopAcct01', how, basename(dir), '--env', 'local', ...target(emu)];
+        const r = await runCli(args, { cwd: dirname(dir), env: { WSC_TOKEN: 'dev-token' } });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain('~ report/revTopAcct01: took title into reports/top-accounts.yaml');
+        expect(read(dir, TOP)).toContain('title: Top accounts (UI)');
+        expect(writes(emu.log)).toEqual([]);
+      });
+    },
+  );
+
+  test.each(['--into', '--out'] as const)(
+    '--only ADDR %s DIR that does not exist: exit 3 naming the flag and DIR, nothing read',
+    async (how) => {
+      await withEmulator({}, async (emu) => {
+        emu.clearLog();
+        const r = await runCli(['export', '--only', 'report/revTopAcct01', how, 'no/such/bundle', ...target(emu)], {
+          env: { WSC_TOKEN: 'dev-token' },
+        });
+        expect(r.code).toBe(3);
+        expect(r.stderr).toContain(
+          `Error: ${how} no/such/bundle: no such directory. --only takes resources into the files of an existing bundle. [export_out_dir]`,
+        );
+        expect(r.stderr).toContain('Hint: Give the directory of the bundle that holds them');
+        expect(emu.log).toEqual([]);
       });
     },
   );

@@ -36,6 +36,27 @@ export function exportWay(opts: ExportFlags): { way: ExportWay; dir: string } {
   return { way: opts.into !== undefined ? 'into' : 'out', dir };
 }
 
+/**
+ * The refusal of a bundle to update (--into, or --only's bundle) that is not there, in the words of the flag
+ * given: --only's bundle may still be given with --out, its older spelling.
+ */
+export function noBundleAt(opts: ExportFlags, shown: string): UsageError {
+  const flag = opts.into !== undefined ? '--into' : '--out';
+  if (opts.only !== undefined && opts.only.length > 0) {
+    return new UsageError(
+      `${flag} ${shown}: no such directory. --only takes resources into the files of an existing bundle.`,
+      {
+        code: 'export_out_dir',
+        hint: 'Give the directory of the bundle that holds them, e.g. `wsc export --only ADDR --into dashboards`.',
+      },
+    );
+  }
+  return new UsageError(`${flag} ${shown}: no such directory. --into updates an existing bundle.`, {
+    code: 'export_out_dir',
+    hint: 'Give the directory of the bundle to update, or write a new one with --out.',
+  });
+}
+
 /** A warning for each item the server sent that wsc could not read: it is not in the export. */
 export function unreadableWarnings(unreadable: readonly UnreadableItem[]): ExportWarning[] {
   return unreadable.map((o) => {
