@@ -267,7 +267,13 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
       'mark the change against git:<ref> (the bundle as committed there) or env:<name> (live, read only)',
     )
     .option('--model <file>', "the data model (GET /v1/meta's answer, JSON): report cards show member titles")
-    .option('--with-data', "--out: draw the charts with the environment's data (files leave the machine)")
+    .addOption(
+      // `--no-data` sets `data`: the two ask for opposite things.
+      new Option(
+        '--with-data',
+        "--out: draw the charts with the environment's data (files leave the machine)",
+      ).conflicts('data'),
+    )
     .option('--no-data', 'the page draws the charts as boxes, without reading data')
     .option('--no-color', 'disable colour')
     .action(action<PreviewOptions>(program, () => import('./commands/preview.js')));

@@ -48,6 +48,7 @@ export const ERROR_CODES = {
       'target_with_plan',
       'ui_edits_with_plan',
       'unknown_target',
+      'with_data_without_pictures',
     ],
   },
   /** ConfigError: wsc.yaml, environment, token, base URL, connection settings; nothing was sent. */

@@ -49,6 +49,16 @@ describe('wsc command line', () => {
     [['plan', '--output', 'yaml'], /Allowed choices are human, json, markdown/, 'in-process'],
     [['export'], /export needs --out DIR \(a new snapshot\) or --into DIR \(an existing bundle\)/, 'spawned'],
     [['export', '--out', 'a', '--into', 'b'], /give one of --out and --into/, 'in-process'],
+    [
+      ['plan', '--with-data'],
+      /--with-data draws the pictures of --pictures DIR with data: without --pictures/,
+      'in-process',
+    ],
+    [
+      ['preview', '--out', 'p', '--with-data', '--no-data'],
+      /'--with-data' cannot be used with option '--no-data'/,
+      'in-process',
+    ],
   ])('usage error %j exits 3 with a message (%s)', async (args, message, how) => {
     const r = how === 'spawned' ? await wsc(args) : await runCli(args);
     expect(r.code).toBe(3);

@@ -127,4 +127,30 @@ describe('plan --pictures DIR', () => {
       expect(md.stderr).not.toContain('embedded emulator');
     });
   }, 180_000);
+
+  test('--with-data without --pictures: refused before anything is read (exit 3), the way forward printed', async () => {
+    const dir = copyFixture('example');
+    await withEmulator({}, async (emu) => {
+      const r = await runCli(['plan', '--dir', dir, '--with-data', ...target(emu)], { env: emulatorEnv });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'Error: --with-data draws the pictures of --pictures DIR with data: without --pictures, nothing is drawn. ' +
+          '[with_data_without_pictures]\nHint: Add --pictures DIR (the markdown plan names the pictures), or leave ' +
+          '--with-data out.\n',
+      );
+      expect(emu.log.map((e) => `${e.method} ${e.path}`)).toEqual([]);
+      // Both ways forward work as printed.
+      const pics = join(tempDir('wsc-plan-pics-'), 'pics');
+      const withPictures = await runCli(['plan', '--dir', dir, '--with-data', '--pictures', pics, ...target(emu)], {
+        env: emulatorEnv,
+      });
+      expect(withPictures.code, withPictures.stderr).toBe(0);
+      expect(files(pics)).toContain('revenue-overview.lg.png');
+      const without = await runCli(['plan', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+      expect(without.code, without.stderr).toBe(0);
+      // Read only: besides the lists and a minted token, the Core Data API's reads of the charts' data.
+      for (const e of writes(emu.log)) expect(`${e.method} ${e.path}`).toMatch(/^POST \/.*\/v1\/(load|cubesql)$/);
+    });
+  }, 180_000);
 });
