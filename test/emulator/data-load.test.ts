@@ -165,6 +165,8 @@ describe('the emulator serves data at /v1/load', () => {
     ]);
     expect(lines[1].data).toHaveLength(7);
     expect(typeof lines[1].data[0][2]).toBe('string');
+    // The request log reads the answer as its lines' values (a JSON parse of the whole would throw).
+    expect(emu.log.at(-1)!.responseBody).toEqual(lines);
     const bad = await post(emu, 'cubesql', { query: 'SELECT MEASURE(nosuch.thing) FROM subscriptions' }, token);
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text).error).toMatch(/column 'nosuch.thing' not found/);
