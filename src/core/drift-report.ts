@@ -4,7 +4,7 @@
 // policy), the fields only the bundle changed (its updates), resources the
 // deployment lacks (creates) and resources recorded for the bundle that it
 // no longer holds (deletes). Read and compared only: nothing here writes.
-import type { DriftEntry, Plan, ResourceChange } from './plan-model.js';
+import type { DriftEntry, FieldChange, Plan, ResourceChange } from './plan-model.js';
 import { canonicalJson } from './canonical.js';
 import { deletesResource } from './deletes.js';
 import { DRAFT_PATH } from './ownership.js';
@@ -27,6 +27,24 @@ function changer(plan: Plan, rc: ResourceChange, path: string): DriftEntry['chan
 }
 
 type Part = ReturnType<typeof partsDiffering>[number];
+
+/**
+ * Where the file writes a part of a field change, as the plan points at it: a dashboard's widget at its line
+ * (at its changed member's, for a member change), a dashboard member part at its first changed member's; the
+ * field's own line otherwise (a whole field, a part the plan did not place: the widgets' order).
+ */
+function partAt(change: FieldChange, field: string): { line?: number; col?: number } {
+  const label = field.slice(change.path.length + 1);
+  const d = change.dashboard;
+  const placed =
+    d === undefined || label === ''
+      ? undefined
+      : label.startsWith('widget ')
+        ? d.widgets.find((w) => w.widget === label.slice('widget '.length) && w.line !== undefined)
+        : d.members.find((m) => (m.path === label || m.path.startsWith(`${label}.`)) && m.line !== undefined);
+  const at = placed ?? change;
+  return at.line !== undefined ? { line: at.line, ...(at.col !== undefined ? { col: at.col } : {}) } : {};
+}
 
 /**
  * A part of the published dashboard against the bundle's draft: apply publishes the draft it leaves, whose
@@ -71,10 +89,7 @@ function resourceEntries(plan: Plan, rc: ResourceChange, prune: boolean): DriftE
       const p = change.path === PUBLISHED ? againstBundle(part, outside) : part;
       if (p === undefined || seen.has(p.field)) continue;
       seen.add(p.field);
-      const line =
-        change.line !== undefined
-          ? { line: change.line, ...(change.col !== undefined ? { col: change.col } : {}) }
-          : {};
+      const line = partAt(change, p.field);
       // A field only a create can set: no apply changes it; a publish of a draft part kept as edited outside wsc
       // publishes the kept part, not the bundle's.
       const does = change.createOnly === true ? 'blocked' : p === part ? apply : 'keep';

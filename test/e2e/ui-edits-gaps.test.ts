@@ -4,12 +4,21 @@
 // `uiEdits: revert` marks each widget line edited outside wsc, and `wsc drift`
 // lists a difference that shows only as a publish and words a field the
 // record does not cover yet as not applied, never as "changed in the bundle".
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, pid, reportsIn, workbooksIn, writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, emulatorEnv, ensureBuilt, runCli, target, withEmulator, type Emulator } from './helpers/index.js';
+import {
+  cleanupTemp,
+  copyFixture,
+  emulatorEnv,
+  ensureBuilt,
+  runCli,
+  target,
+  withEmulator,
+  type Emulator,
+} from './helpers/index.js';
 import { editFile } from '../helpers/edit-file.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -131,10 +140,11 @@ describe('wsc drift says what differs, truthfully', () => {
       expect(d.stdout).toContain(
         'workbook/sales dashboardPublished widget w1 position: { x: 6, y: 0, w: 6, h: 4 } → { x: 0, y: 4, w: 6, h: 4 }',
       );
-      // who published it is recorded nowhere: never "changed in the bundle"
+      // who published it is recorded nowhere: never "changed in the bundle"; the line is w1's own, as the plan's
       expect(d.stdout).toContain(
-        '(workbooks/sales.yaml:6:3): not applied yet (no ownership record says who changed it)',
+        '(workbooks/sales.yaml:13:9): not applied yet (no ownership record says who changed it)',
       );
+      expect(readFileSync(join(dir, 'workbooks/sales.yaml'), 'utf8').split('\n')[12]!.slice(8)).toBe('id: w1');
       expect(d.stdout).not.toContain('changed in the bundle');
       const j = JSON.parse((await cli(['drift', '--output', 'json'], dir, emu)).stdout) as {
         drift: { address: string; field: string; apply: string }[];
@@ -161,6 +171,27 @@ describe('wsc drift says what differs, truthfully', () => {
       expect(j.drift.map((e) => [e.field, e.changed, e.apply])).toEqual([
         ['meta.dashboardDraft widget w1', 'outside', 'keep'],
       ]);
+    });
+  });
+
+  test("a dashboard part points where the plan points: a widget's changed member, a title at its line", async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = copyFixture('example');
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      editFile(join(dir, 'workbooks/revenue-overview.yaml'), 'visualization: table', 'visualization: bar');
+      editFile(join(dir, 'workbooks/revenue-overview.yaml'), '    title: Revenue overview', '    title: Revenue');
+      const plan = await cli(['plan', '--no-compact'], dir, emu);
+      const at = (re: RegExp) => re.exec(plan.stdout)?.[1]?.split(':').slice(1).map(Number);
+      const widget = at(/widget top-accounts .*config\.visualization: "table" → "bar" {2}\((\S+)\)/);
+      const title = at(/~ title: "Revenue overview" → "Revenue" {2}\((\S+)\)/);
+      expect(widget).toHaveLength(2);
+      expect(title).toHaveLength(2);
+      const j = JSON.parse((await cli(['drift', '--output', 'json'], dir, emu)).stdout) as {
+        drift: { field: string; line?: number; col?: number }[];
+      };
+      const where = (field: string) => j.drift.filter((e) => e.field === field).map((e) => [e.line, e.col]);
+      expect(where('meta.dashboardDraft widget top-accounts')).toEqual([widget]);
+      expect(where('meta.dashboardDraft title')).toEqual([title]);
     });
   });
 
