@@ -35,7 +35,7 @@ function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style:
  */
 async function drawPictures(out: string, read: Prepared, opts: PlanOptions, ctx: CommandContext): Promise<Pictures> {
   const { writePlanPictures } = await import('./preview-drawing.js');
-  const written = await writePlanPictures(read, { out, withData: opts.withData === true }, ctx);
+  const written = await writePlanPictures(read, { out, withData: opts.withData === true, targets: opts.target }, ctx);
   return { dir: out, written };
 }
 

@@ -19,7 +19,14 @@ import type { DesiredState, LiveState } from '../core/model.js';
 import { ownershipOf } from '../core/plan/ownership-flags.js';
 import { CONCURRENCY, MAX_RETRIES } from '../defaults.js';
 import { BundleError, type Diagnostic } from '../errors.js';
-import { gitBaselines, liveBaselines, markedAgainst, parseAgainst, type Against } from '../preview/baselines.js';
+import {
+  gitBaselines,
+  liveBaselines,
+  markedAgainst,
+  parseAgainst,
+  plannedReportsOnly,
+  type Against,
+} from '../preview/baselines.js';
 import { dataFrom, noData, type DataPlan } from '../preview/data-plan.js';
 import { readModelFile } from '../preview/model-file.js';
 import { previewModel, type PreviewModel } from '../preview/model.js';
@@ -76,9 +83,19 @@ async function envBaselines(name: string, dir: string, desired: DesiredState, ct
  * The live deployment `live` as the baseline, each reload of the bundle planned against it as `wsc plan` plans
  * it (ownership and the environment's uiEdits, never a prune), so that the picture agrees with the plan.
  */
-function againstLive(desired: DesiredState, live: LiveState, env: ResolvedEnvironment): Against {
+function againstLive(
+  desired: DesiredState,
+  live: LiveState,
+  env: ResolvedEnvironment,
+  targets: string[] = [],
+): Against {
   const own = env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, {}, { ...env, prune: false }) } : {};
-  return liveBaselines(desired, live, env, (now) => planOf(now, live, env, own));
+  const planNow = (now: DesiredState) => planOf(now, live, env, { ...own, targets });
+  const against = liveBaselines(desired, live, env, planNow);
+  if (targets.length === 0) return against;
+  // Limited by --target: what the plan does not change is drawn unchanged, its charts' reports too.
+  const planned = new Set(planNow(desired).changes.flatMap((c) => (c.kind === 'report' ? [c.address] : [])));
+  return plannedReportsOnly(against, desired, planned);
 }
 
 /** The baseline of `--against`, made once: the bundle at a commit, or the live deployment read once. */
@@ -186,7 +203,11 @@ type PlanRead = Pick<Prepared, 'env' | 'desired' | 'warnings' | 'live' | 'conn'>
  * --base-url, --deployment) and, with --with-data, the charts' data through its connection. Nothing is read
  * twice, and the pictures show the state the plan was made against. The plan has shown the bundle's warnings.
  */
-export async function writePlanPictures(read: PlanRead, opts: { out: string; withData: boolean }, ctx: CommandContext) {
+export async function writePlanPictures(
+  read: PlanRead,
+  opts: { out: string; withData: boolean; targets: string[] },
+  ctx: CommandContext,
+) {
   const { env, desired, warnings, live, conn } = read;
   const against = `env:${env.name}`;
   const data = opts.withData
@@ -197,8 +218,9 @@ export async function writePlanPictures(read: PlanRead, opts: { out: string; wit
         () => Promise.resolve(),
       )
     : noData(FILES_WITHOUT_DATA);
-  const model = markedAgainst(previewModel(desired, warnings), desired, againstLive(desired, live, env), against);
-  return writeDrawn(await data.draw(model), { ...opts, against }, ctx);
+  const baseline = againstLive(desired, live, env, opts.targets);
+  const model = markedAgainst(previewModel(desired, warnings), desired, baseline, against);
+  return writeDrawn(await data.draw(model), { out: opts.out, withData: opts.withData, against }, ctx);
 }
 
 /** The pictures of a model drawn, written into `out`: each file's name (in `out`) and the workbook it draws. */

@@ -143,6 +143,23 @@ export function liveBaselines(
   };
 }
 
+/**
+ * `against` for a plan limited by --target (`plan --pictures`): a chart's report counts as changed only when
+ * the plan changes it (`planned`: its report addresses); the others chart as the bundle has them, as apply
+ * would leave them. The dashboards' own baselines come from that plan already.
+ */
+export function plannedReportsOnly(against: Against, desired: DesiredState, planned: ReadonlySet<string>): Against {
+  const bundled = new Map(desired.reports.map((r) => [r.publicId, reportAt(r.fields, r.publicId)]));
+  return {
+    ...against,
+    reports: (ref) => {
+      const was = against.reports(ref);
+      const pid = was?.publicId;
+      return pid === undefined || planned.has(`report/${pid}`) ? was : (bundled.get(pid) ?? was);
+    },
+  };
+}
+
 /** The model of the bundle now, marked against the baseline `against` (named `label`): dashboards and charts. */
 export function markedAgainst(
   model: PreviewModel,
