@@ -4,6 +4,7 @@
 // p-retry. How failures are worded is error-wording.ts; how lists are paged,
 // pagination.ts. It never reads process.env (commands pass options in) and
 // never builds a string that holds the token.
+import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { Pool, type Dispatcher } from 'undici';
@@ -151,6 +152,9 @@ export class ApiClient {
   private closed = false;
 
   constructor(opts: ApiClientOptions) {
+    // Each request in flight listens on `closing`, each retry's wait on `waitEnds`, and takes its listener off
+    // when it ends: past ten at once (--concurrency 16) Node would print a warning of a leak there is not.
+    setMaxListeners(0, this.closing.signal, this.waitEnds);
     const url = new URL(opts.baseUrl);
     this.baseUrl = opts.baseUrl;
     this.prefix = url.pathname.replace(/\/+$/, '');

@@ -2,6 +2,7 @@
 // mocked fetch. Every error message, hint, detail and trace line produced
 // here is collected and searched for the token at the end.
 import diagnostics from 'node:diagnostics_channel';
+import { getEventListeners } from 'node:events';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
@@ -439,6 +440,34 @@ describe('network failures', () => {
     expect((await p).message).toContain('503');
     expect(Date.now() - started).toBeLessThan(1000);
     expect(s.seen).toHaveLength(1);
+  });
+});
+
+describe('many requests at once', () => {
+  test('32 in flight, then 32 waiting to retry: no warning of a listener leak on stderr, none left after', async () => {
+    const warned: string[] = [];
+    const onWarning = (w: Error) => void warned.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      // Each first answer waits until all 32 have arrived (all in flight at once), and asks for a retry.
+      const held: (() => void)[] = [];
+      const s = await serve((q, res) => {
+        if (s.seen.filter((x) => x.url === q.url).length > 1) return json(res, 200, {});
+        held.push(() => json(res, 503, { message: 'busy' }, { 'retry-after': '0' }));
+        if (held.length === 32) for (const answer of held) answer();
+      });
+      const c = new ApiClient({ baseUrl: s.url, token: TOKEN, connections: 32, maxRetries: 1 });
+      clients.push(c);
+      const all = Array.from({ length: 32 }, (_, i) => c.get(`/api/v1/deployments/1/reports/${i}`, Any));
+      await Promise.all(all);
+      expect(s.seen).toHaveLength(64);
+      // Node emits its warnings on the next tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warned).toEqual([]);
+      for (const signal of [c['closing'].signal, c['waitEnds']]) expect(getEventListeners(signal, 'abort')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
 
