@@ -79,10 +79,16 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       ...cut(f.stale, visible),
     );
   }
+  const plan =
+    `wsc plan --dir ${f.outDir}` +
+    (s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : '');
+  // Files beside the snapshot are read with it: a bundle kept there holds the same resources twice.
   lines.push(
     '',
-    `Next: wsc plan --dir ` +
-      `${f.outDir}${s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : ''}`,
+    f.stale.length > 0
+      ? `Next: delete those files unless they belong in the bundle (\`wsc export --into ${f.outDir}\` updates ` +
+          `a bundle in place instead), then: ${plan}`
+      : `Next: ${plan}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@
 // emulator, edited there as a user of the UI would (a changed report, a new
 // report), exported back into the bundle: the same file names, wsc.yaml
 // byte for byte, one new file, and a plan that is empty.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
@@ -96,6 +96,34 @@ describe('wsc export --into', () => {
       });
     },
   );
+
+  test('--out into a directory holding a bundle: the files beside the snapshot named, the way forward works as printed', async () => {
+    const dir = copyFixture('example');
+    await withEmulator({}, async (emu) => {
+      const t = ['--dir', dir, ...target(emu)];
+      expect((await runCli(['apply', '--auto-approve', ...t], { env: { WSC_TOKEN: 'dev-token' } })).code).toBe(0);
+      const applied = emu.log.length;
+      const before = new Set(filesUnder(dir));
+      const r = await runCli(['export', '--out', dir, ...t], { env: { WSC_TOKEN: 'dev-token' } });
+      expect(r.code, r.stderr).toBe(0);
+      // The example's reports are files of several documents, named otherwise than export names its files.
+      const beside = r.stdout.split('will be read as part of the bundle:\n')[1]!.split('\n\n')[0]!.trim().split(/\s+/);
+      expect(beside.length).toBeGreaterThan(0);
+      for (const f of beside) expect(before.has(f)).toBe(true);
+      const next = r.stdout.trimEnd().split('\n').at(-1)!;
+      expect(next).toBe(
+        `Next: delete those files unless they belong in the bundle (\`wsc export --into ${dir}\` updates a bundle in ` +
+          `place instead), then: wsc plan --dir ${dir}`,
+      );
+      // As it is, the bundle holds the same resources twice: the plan that the old line sent one to refuses it.
+      expect((await runCli(['plan', ...t], { env: { WSC_TOKEN: 'dev-token' } })).code).toBe(3);
+      // Followed: the files deleted, the plan has nothing to do.
+      for (const f of beside) rmSync(join(dir, f));
+      const plan = await runCli(['plan', '--detailed-exitcode', ...t], { env: { WSC_TOKEN: 'dev-token' } });
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(writes(emu.log.slice(applied))).toEqual([]);
+    });
+  });
 
   test('--into a directory that does not exist names it (exit 3); --out with --into is refused', async () => {
     const r = await runCli(['export', '--into', '/nonexistent/bundle']);
