@@ -15,7 +15,7 @@ import { JsonText } from './render.js';
 import { chooseFault, normalizeFaults, type ChosenFault, type FaultSpec } from './faults.js';
 import { readBody, readJsonBody } from './body.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
-import type { RequestLogEntry } from './log.js';
+import { lazyResponseBody, type RequestLogEntry } from './log.js';
 import { StateWriter, writeAtomic } from './persist.js';
 import { createRng, randomSeedFromTime, type Rng } from './prng.js';
 import { route, ROUTE_TEMPLATES } from './router.js';
@@ -360,26 +360,6 @@ function send(
   });
   res.end(bytes);
   rt.opts.onRequest?.(entry);
-}
-
-/**
- * An answer is a JSON object or array, never null (`??=` parses once), or JSON lines (`/v1/cubesql`): then the
- * list of its lines' values. A test printing a log entry must not fail on its own answer.
- */
-function lazyResponseBody(entry: RequestLogEntry, bytes: Buffer): void {
-  let parsed: unknown;
-  const parse = (text: string): unknown => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text.split('\n').flatMap((line) => (line.trim() === '' ? [] : [JSON.parse(line) as unknown]));
-    }
-  };
-  Object.defineProperty(entry, 'responseBody', {
-    enumerable: true,
-    configurable: true,
-    get: () => (parsed ??= parse(bytes.toString('utf8'))),
-  });
 }
 
 function reset(rt: Runtime, req: IncomingMessage, entry: RequestLogEntry, started: number): void {

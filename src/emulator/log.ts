@@ -36,3 +36,23 @@ export function requests(log: readonly RequestLogEntry[], method: string, path?:
       (path === undefined || (typeof path === 'string' ? e.path === path : path.test(e.path))),
   );
 }
+
+/**
+ * An answer is a JSON object or array, never null (`??=` parses once), or JSON lines (`/v1/cubesql`): then the
+ * list of its lines' values. A test printing a log entry must not fail on its own answer.
+ */
+export function lazyResponseBody(entry: RequestLogEntry, bytes: Buffer): void {
+  let parsed: unknown;
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text.split('\n').flatMap((line) => (line.trim() === '' ? [] : [JSON.parse(line) as unknown]));
+    }
+  };
+  Object.defineProperty(entry, 'responseBody', {
+    enumerable: true,
+    configurable: true,
+    get: () => (parsed ??= parse(bytes.toString('utf8'))),
+  });
+}

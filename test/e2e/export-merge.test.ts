@@ -113,24 +113,27 @@ describe('export merges, it does not overwrite', () => {
     },
   );
 
-  test.each(['--into', '--out'] as const)(
-    "--only ADDR %s DIR from another directory, without --dir: the environment is the bundle's own (its vars), as with --into",
-    async (how) => {
-      const dir = bundle();
-      await withEmulator({}, async (emu) => {
-        expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
-        await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI)');
-        emu.clearLog();
-        // From the repository's root, as the way forward is printed: DIR's wsc.yaml names `local` and its vars.
-        const args = ['export', '--only', 'report/revTopAcct01', how, basename(dir), '--env', 'local', ...target(emu)];
+  test("--only ADDR --into DIR, or --out DIR, from another directory without --dir: the environment is DIR's own", async () => {
+    const dir = bundle();
+    await withEmulator({}, async (emu) => {
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI)');
+      await uiTitle(emu, 'revMrrTrnd01', 'MRR (UI)');
+      emu.clearLog();
+      // From the repository's root, as the way forward is printed: DIR's wsc.yaml names `local` and its vars.
+      for (const [how, pid, file, title] of [
+        ['--into', 'revTopAcct01', TOP, 'Top accounts (UI)'],
+        ['--out', 'revMrrTrnd01', 'reports/mrr-trend.yaml', 'MRR (UI)'],
+      ] as const) {
+        const args = ['export', '--only', `report/${pid}`, how, basename(dir), '--env', 'local', ...target(emu)];
         const r = await runCli(args, { cwd: dirname(dir), env: { WSC_TOKEN: 'dev-token' } });
         expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toContain('~ report/revTopAcct01: took title into reports/top-accounts.yaml');
-        expect(read(dir, TOP)).toContain('title: Top accounts (UI)');
-        expect(writes(emu.log)).toEqual([]);
-      });
-    },
-  );
+        expect(r.stdout).toContain(`~ report/${pid}: took title into ${file}`);
+        expect(read(dir, file)).toContain(`title: ${title}`);
+      }
+      expect(writes(emu.log)).toEqual([]);
+    });
+  });
 
   test.each(['--into', '--out'] as const)(
     '--only ADDR %s DIR that does not exist: exit 3 naming the flag and DIR, nothing read',
