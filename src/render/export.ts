@@ -86,8 +86,8 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
   lines.push(
     '',
     f.stale.length > 0
-      ? `Next: delete those files unless they belong in the bundle (\`wsc export --into ${f.outDir}\` updates ` +
-          `a bundle in place instead), then: ${plan}`
+      ? `Next: delete those files unless they belong in the bundle, then: ${plan}. To update a bundle kept in ` +
+          `Git in place, with its files, comments and names, export with \`--into ${f.outDir}\` instead of \`--out\`.`
       : `Next: ${plan}`,
   );
   return `${lines.join('\n')}\n`;

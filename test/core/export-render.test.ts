@@ -72,7 +72,7 @@ describe('export summary', () => {
       1 file in exported was not written by this export and will be read as part of the bundle:
         reports/gone.yaml
 
-      Next: delete those files unless they belong in the bundle (\`wsc export --into exported\` updates a bundle in place instead), then: wsc plan --dir exported (the adoptions show as "adopt")
+      Next: delete those files unless they belong in the bundle, then: wsc plan --dir exported (the adoptions show as "adopt"). To update a bundle kept in Git in place, with its files, comments and names, export with \`--into exported\` instead of \`--out\`.
       "
     `);
   });

@@ -112,8 +112,8 @@ describe('wsc export --into', () => {
       for (const f of beside) expect(before.has(f)).toBe(true);
       const next = r.stdout.trimEnd().split('\n').at(-1)!;
       expect(next).toBe(
-        `Next: delete those files unless they belong in the bundle (\`wsc export --into ${dir}\` updates a bundle in ` +
-          `place instead), then: wsc plan --dir ${dir}`,
+        `Next: delete those files unless they belong in the bundle, then: wsc plan --dir ${dir}. To update a bundle ` +
+          `kept in Git in place, with its files, comments and names, export with \`--into ${dir}\` instead of \`--out\`.`,
       );
       // As it is, the bundle holds the same resources twice: the plan that the old line sent one to refuses it.
       expect((await runCli(['plan', ...t], { env: { WSC_TOKEN: 'dev-token' } })).code).toBe(3);
