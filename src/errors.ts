@@ -215,13 +215,16 @@ export interface Diagnostic {
   hint?: string;
 }
 
-/** The bundle has errors. Carries every diagnostic found in one run. */
+/**
+ * The bundle has errors. Carries every diagnostic found in one run. `validate`: the command that shows them again
+ * (the run's own --dir and --env: validate-again.ts).
+ */
 export class BundleError extends WscError {
   readonly diagnostics: Diagnostic[];
-  constructor(diagnostics: Diagnostic[]) {
+  constructor(diagnostics: Diagnostic[], validate = 'wsc validate') {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     super('bundle_invalid', `The bundle has ${errors} error${errors === 1 ? '' : 's'}.`, EXIT.invalid, {
-      hint: 'Fix the errors above and run `wsc validate` again.',
+      hint: `Fix the errors above and run \`${validate}\` again.`,
     });
     this.diagnostics = diagnostics;
   }

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../config/resolve.js';
 import type { CommandContext } from './context.js';
+import { validateAgain } from '../validate-again.js';
 
 interface ConfigureOptions {
   /** Whose wsc.yaml names the environment (relative to the working directory). */
@@ -16,11 +17,13 @@ interface ConfigureOptions {
 }
 
 export function configure(flags: ConfigFlags, ctx: CommandContext, o: ConfigureOptions): Promise<ResolvedConfig> {
-  return resolveConfig({
+  const resolved = resolveConfig({
     dir: resolve(ctx.cwd, o.dir),
     flags,
     settings: ctx.settings,
     ...(o.connects === false ? { connects: false } : {}),
     ...(o.envName !== undefined ? { envName: o.envName } : {}),
   });
+  // An invalid wsc.yaml: its way forward validates this directory, with this run's --env.
+  return validateAgain(resolved, { dir: o.dir, env: flags.env });
 }

@@ -31,7 +31,7 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
   const { environment: env, client } = await configure(opts, ctx, { dir: opts.dir });
   const connOpts = doctorConnectOptions(connectOptions(opts, client, ctx));
   // An invalid bundle is one failed check, not the end of the others.
-  const bundle = await validBundle(resolve(ctx.cwd, opts.dir), env, ctx).then(
+  const bundle = await validBundle(resolve(ctx.cwd, opts.dir), env, ctx, { shown: opts }).then(
     ({ desired }) => ({ desired }),
     (e: unknown) => {
       if (!isWscError(e)) throw e;

@@ -101,8 +101,9 @@ async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, sh
   const root = resolve(ctx.cwd, shown);
   if (!(await isDirectory(root))) throw noBundleAt(opts, shown);
   // Whose wsc.yaml names the environment: --dir when given; else the bundle's own (as plan would read it).
-  const { environment: env, client } = await configure(opts, ctx, { dir: opts.dirGiven === true ? opts.dir : shown });
-  const { desired } = await validBundle(root, env, ctx, true);
+  const config = opts.dirGiven === true ? opts.dir : shown;
+  const { environment: env, client } = await configure(opts, ctx, { dir: config });
+  const { desired } = await validBundle(root, env, ctx, { shown: { dir: shown, env: opts.env }, anyRefs: true });
   // In the words of the flag given (plan would say `--target`).
   if (only !== undefined) checkTargetsIn(desired, only, '--only');
   const conn = await connect(env, connectOptions(opts, client, ctx));

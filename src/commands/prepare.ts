@@ -59,7 +59,12 @@ export async function checkedBundle(
   },
   ctx: CommandContext,
 ): Promise<Bundle> {
-  const bundle = await validBundle(dir, env, ctx, false, run.load, run.onItem);
+  const shown = { dir: run.opts.dir, env: run.opts.env };
+  const bundle = await validBundle(dir, env, ctx, {
+    shown,
+    begun: run.load,
+    ...(run.onItem ? { onItem: run.onItem } : {}),
+  });
   if (run.targets.length > 0) checkTargetsIn(bundle.desired, run.targets);
   checkOwnershipAddresses(bundle.desired, run.opts, run.pruning);
   return bundle;

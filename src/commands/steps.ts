@@ -14,6 +14,7 @@ import type { DesiredState, LiveState, PlanContext } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
 import { plan } from '../core/plan/index.js';
 import type { Diagnostic } from '../errors.js';
+import { validateAgain, type Shown } from '../validate-again.js';
 import type { CommandContext } from './context.js';
 
 export interface Bundle {
@@ -36,8 +37,8 @@ function loadOptions(env: ResolvedEnvironment, ctx: CommandContext, o: { anyRefs
 
 /**
  * The bundle at `dir` with the environment's variables, valid or a
- * BundleError (exit 3). `anyRefs`: a reference outside the bundle is only
- * warned of whatever the environment (export updates a bundle in place).
+ * BundleError (exit 3) whose way forward is the `wsc validate` of `shown`. `anyRefs`: a reference outside the
+ * bundle is only warned of whatever the environment (export updates a bundle in place).
  * `begun`: a load begun earlier (plan and apply: a large bundle is loaded on a
  * worker thread, started before wsc.yaml is read; bundle/load-off-thread.ts),
  * `onItem` told of each valid document as it loads (BundleLoad's `load`).
@@ -46,12 +47,11 @@ export function validBundle(
   dir: string,
   env: ResolvedEnvironment,
   ctx: CommandContext,
-  anyRefs = false,
-  begun?: BundleLoad,
-  onItem?: (item: DocItem) => void,
+  o: { shown: Shown; anyRefs?: boolean; begun?: BundleLoad | undefined; onItem?: (item: DocItem) => void },
 ) {
-  const load = begun ? (_: string, o: LoadOptions) => begun.load(o, onItem) : loadBundle;
-  return loadValidBundle(dir, loadOptions(env, ctx, { anyRefs }), load);
+  const { begun, onItem } = o;
+  const load = begun ? (_: string, lo: LoadOptions) => begun.load(lo, onItem) : loadBundle;
+  return validateAgain(loadValidBundle(dir, loadOptions(env, ctx, { anyRefs: o.anyRefs === true }), load), o.shown);
 }
 
 /**

@@ -7,11 +7,11 @@
 // with a variable is named for a hand edit with both values in full, however
 // long. The emulator is a real server.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, namedExample, plannedFields, reportsIn, workbooksIn } from './helpers/bundles.js';
-import { e2eSuite, type Emulator, runCli, target, withEmulator } from './helpers/index.js';
+import { copyFixture, e2eSuite, type Emulator, runCli, target, withEmulator } from './helpers/index.js';
 
 e2eSuite();
 
@@ -175,4 +175,31 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
       expect(r.stdout).not.toContain('...');
     });
   });
+});
+
+describe("an invalid bundle: the `wsc validate` printed is the run's, followed as printed", () => {
+  test.each([
+    ['a report', TOP, 'title: Top 25 accounts by ARR', 'titel: Top 25 accounts by ARR'],
+    ['wsc.yaml', 'wsc.yaml', 'defaultEnvironment: local', 'defaultEnvironmnt: local'],
+  ])(
+    '%s with an error, planned from the parent directory with --dir and --env: the same errors',
+    async (_, file, from, to) => {
+      const dir = copyFixture('example');
+      edit(dir, file, from, to);
+      await withEmulator({}, async (emu) => {
+        const cwd = dirname(dir);
+        const env = { WSC_TOKEN: 'dev-token' };
+        const r = await runCli(['plan', '--dir', basename(dir), '--env', 'local', ...target(emu)], { cwd, env });
+        expect(r.code).toBe(3);
+        expect(emu.log).toEqual([]);
+        const printed = /run `wsc (validate[^`]*)` again/.exec(r.stderr)?.[1];
+        expect(printed).toBe(`validate --dir ${basename(dir)} --env local`);
+        const v = await runCli(printed!.split(' '), { cwd, env });
+        expect(v.code).toBe(3);
+        const errors = (text: string) => text.split('\n').filter((l) => / error /.test(l));
+        expect(errors(r.stderr).length).toBeGreaterThan(0);
+        expect(errors(v.stdout)).toEqual(errors(r.stderr));
+      });
+    },
+  );
 });
