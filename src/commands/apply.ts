@@ -52,7 +52,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
     // The plan and the result on stdout, as `wsc plan` does (`wsc apply | tee apply.log` keeps both); progress
     // on stderr. With --output json, stdout holds the result's JSON alone, so the plan goes to stderr.
     const show = (text: string) => (opts.output === 'json' ? ctx.err(text) : ctx.out(text));
-    show(renderPlanHuman(plan, ctx.style, opts.dir, { compact: opts.compact, semantic: prepared.semantic }));
+    show(renderPlanHuman(plan, ctx.style, opts, { compact: opts.compact, semantic: prepared.semantic }));
     if (!opts.autoApprove) {
       const yes = await ctx.confirm('Apply these changes? (yes/no)');
       if (!yes) {
@@ -67,7 +67,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
 }
 
 function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
-  ctx.out(renderApplyNothing(plan, opts.dir, opts.output === 'json'));
+  ctx.out(renderApplyNothing(plan, opts, opts.output === 'json'));
   return EXIT.ok;
 }
 
@@ -99,14 +99,14 @@ async function executeAndReport(
       onEvent: progress.onEvent,
       // The server gone (the client's breaker open) stops new requests like an interrupt.
       signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
-      refuse: refusedBlocked(plan, opts.dir, !shownPlan && json),
+      refuse: refusedBlocked(plan, opts, !shownPlan && json),
     });
   } finally {
     stopListening();
     progress.stop();
   }
   endPhase('apply');
-  ctx.out(renderApplyOutcome(plan, result, ctx.style, { dir: opts.dir, json, shownPlan }));
+  ctx.out(renderApplyOutcome(plan, result, ctx.style, { run: opts, json, shownPlan }));
   const status = applyStatus(result);
   if (status === 'applied') return EXIT.ok;
   return status === 'blocked' ? EXIT.blocked : status === 'partial' ? EXIT.partial : EXIT.failure;

@@ -19,7 +19,7 @@ export async function run(opts: DriftOptions, ctx: CommandContext): Promise<numb
       deploymentId: plan.deploymentId,
       ...(plan.bundle !== undefined ? { bundle: plan.bundle } : {}),
       ...(plan.uiEdits !== undefined ? { uiEdits: plan.uiEdits } : {}),
-      dir: opts.dir,
+      run: opts,
       entries: driftReport(plan, env.prune === true),
     };
     if (opts.output === 'json') ctx.out(renderDriftJson(model));

@@ -131,7 +131,7 @@ async function runInto(opts: ExportOptions, ctx: CommandContext): Promise<number
     ctx.err(
       renderExportWarnings(intoWarnings(summary.warnings, new Set(outcome.created.map((c) => c.rel))), ctx.style),
     );
-    ctx.out(renderInto(opts.output, opts.into!, outcome));
+    ctx.out(renderInto(opts.output, opts.into!, outcome, opts));
     return EXIT.ok;
   } finally {
     await conn.close();
@@ -144,7 +144,7 @@ async function runOnly(opts: ExportOptions, ctx: CommandContext, dir: string): P
   try {
     const live = await readLive(conn, desired);
     const { changes } = planOf(desired, live, env, { targets: only });
-    ctx.out(renderOnly(updateOnly(root, only, { desired, live, changes, bundle: env.bundle }, env), dir));
+    ctx.out(renderOnly(updateOnly(root, only, { desired, live, changes, bundle: env.bundle }, env), dir, opts));
     return EXIT.ok;
   } finally {
     await conn.close();

@@ -19,13 +19,14 @@ import { appendStepSummary } from '../step-summary.js';
 type Pictures = MarkdownOptions['pictures'];
 
 function markdown(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, pictures: Pictures): string {
-  return renderPlanMarkdown(plan, { compact: opts.compact, semantic, ...(pictures !== undefined ? { pictures } : {}) });
+  const shown = { compact: opts.compact, semantic, run: opts };
+  return renderPlanMarkdown(plan, { ...shown, ...(pictures !== undefined ? { pictures } : {}) });
 }
 
 function render(plan: Plan, semantic: SemanticOutcome, opts: PlanOptions, style: Style, pictures: Pictures): string {
   if (opts.output === 'json') return renderPlanJson(plan, semantic);
   if (opts.output === 'markdown') return markdown(plan, semantic, opts, pictures);
-  return renderPlanHuman(plan, style, opts.dir, { compact: opts.compact, semantic });
+  return renderPlanHuman(plan, style, opts, { compact: opts.compact, semantic });
 }
 
 /**

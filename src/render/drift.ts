@@ -8,14 +8,15 @@ import { whereText } from './dashboard-diff.js';
 import type { Style } from './style.js';
 import { inlineValue } from './value.js';
 import { visible } from '../visible.js';
+import { applyWith, exportOnly, type RunFlags } from './run-commands.js';
 
 export interface DriftModel {
   environment: string;
   deploymentId: number;
   bundle?: string;
   uiEdits?: string;
-  /** The bundle's directory, as given (`--dir`), for the commands printed. */
-  dir?: string;
+  /** The bundle's directory and the deployment's flags, as given, for the commands printed. */
+  run?: RunFlags;
   entries: DriftEntry[];
 }
 
@@ -110,14 +111,14 @@ function within(items: readonly string[], room: number, more: (n: number) => str
 
 /** How to end the drift: per address edited outside wsc, the file takes it or apply writes over it. */
 function waysForward(m: DriftModel): string[] {
-  const dir = m.dir ?? '.';
   const addresses = [...new Set(m.entries.filter((e) => e.changed !== 'bundle').map((e) => e.address))];
-  const over = (a: string) => (m.bundle !== undefined ? `wsc apply --overwrite-ui-edits ${a}` : `wsc apply`);
+  const over = (a: string) => applyWith(m.bundle !== undefined ? `--overwrite-ui-edits ${a}` : '', m.run);
   const lines = addresses.map(
     (a) =>
-      `- ${code(a)}: \`wsc export --only ${a} --into ${dir}\` takes the live values into its file; ` +
+      `- ${code(a)}: \`${exportOnly(a, m.run)}\` takes the live values into its file; ` +
       `\`${over(a)}\` writes the bundle's.\n`,
   );
-  if (m.entries.length > lines.length) lines.push('- `wsc apply` makes what only the bundle changed.\n');
+  if (m.entries.length > lines.length)
+    lines.push(`- \`${applyWith('', m.run)}\` makes what only the bundle changed.\n`);
   return lines;
 }

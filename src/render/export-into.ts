@@ -5,6 +5,7 @@ import type { IntoOutcome } from '../core/export/into.js';
 import type { OnlyOutcome } from '../core/export/only.js';
 import { visible } from '../visible.js';
 import { mergeJson, mergeLines } from './export-merge.js';
+import type { RunFlags } from './run-commands.js';
 
 interface IntoResult {
   /** Resources whose files took something from the deployment, or kept or left something (see mergeJson). */
@@ -39,8 +40,11 @@ function renderIntoHuman(into: string, r: IntoResult, merged: string[]): string 
   return `${lines.join('\n')}\n`;
 }
 
-/** `export --into DIR`'s output (`human` or `json`) from what it did to the bundle's files. */
-export function renderInto(output: string, into: string, o: IntoOutcome): string {
+/**
+ * `export --into DIR`'s output (`human` or `json`) from what it did to the bundle's files. `target`: the flags
+ * that chose the deployment, for the commands printed.
+ */
+export function renderInto(output: string, into: string, o: IntoOutcome, target: RunFlags = {}): string {
   const result: IntoResult = {
     updated: o.edits.map((e) => mergeJson(e.address, e.file, e.merge)),
     created: o.created.map((c) => ({ address: c.address, file: c.rel })),
@@ -51,16 +55,16 @@ export function renderInto(output: string, into: string, o: IntoOutcome): string
   return renderIntoHuman(
     into,
     result,
-    o.edits.flatMap((e) => mergeLines(e.address, e.file, e.merge, into)),
+    o.edits.flatMap((e) => mergeLines(e.address, e.file, e.merge, { ...target, dir: into })),
   );
 }
 
 /** `export --only`'s lines: what each named resource's file took, or that it already matches. */
-export function renderOnly(outcomes: readonly OnlyOutcome[], into: string): string {
+export function renderOnly(outcomes: readonly OnlyOutcome[], into: string, target: RunFlags = {}): string {
   const lines = outcomes.flatMap(({ address, file, edit }) =>
     edit === undefined
       ? [`= ${visible(address)}: ${visible(file)} already matches the deployment`]
-      : mergeLines(address, file, edit.merge, into),
+      : mergeLines(address, file, edit.merge, { ...target, dir: into }),
   );
   return `${lines.join('\n')}\n`;
 }

@@ -6,6 +6,7 @@
 import type { MergeResult } from '../core/export/merge.js';
 import type { JsonValue } from '../core/json.js';
 import { visible } from '../visible.js';
+import { applyWith, exportOnly, type RunFlags } from './run-commands.js';
 
 /** Where a long value is wrapped (at a space when it has one): never cut, since the difference may be at its end. */
 const WRAP = 72;
@@ -31,9 +32,9 @@ function wrapped(v: JsonValue | string, indent: string): string[] {
 
 /**
  * The lines of one resource: `~ ADDR: took … into FILE` (or `= ADDR: FILE kept as it is`) and what follows.
- * `into`: the bundle's directory, for the command that takes a conflict's live values.
+ * `run`: the bundle's directory and the deployment's flags, as given, for the commands printed.
  */
-export function mergeLines(address: string, file: string, m: MergeResult, into = '.'): string[] {
+export function mergeLines(address: string, file: string, m: MergeResult, run: RunFlags = {}): string[] {
   const lines: string[] = [];
   const a = visible(address);
   const f = visible(file);
@@ -57,8 +58,8 @@ export function mergeLines(address: string, file: string, m: MergeResult, into =
   if (m.conflicts.length > 0) {
     lines.push(
       `    ! left ${m.conflicts.map(visible).join(', ')}: changed in the bundle and outside wsc since the last ` +
-        `apply; take the deployment's values with \`wsc export --only ${a} --into ${visible(into)}\`, ` +
-        `or keep the bundle's with \`wsc apply --overwrite-ui-edits ${a}\``,
+        `apply; take the deployment's values with \`${visible(exportOnly(address, run))}\`, ` +
+        `or keep the bundle's with \`${visible(applyWith(`--overwrite-ui-edits ${address}`, run))}\``,
     );
   }
   for (const h of m.byHand) {

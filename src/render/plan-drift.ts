@@ -10,6 +10,7 @@ import { plural } from './diagnostics.js';
 import { inlineValue } from './value.js';
 import { whereText } from './dashboard-diff.js';
 import { visible } from '../visible.js';
+import { applyWith, exportOnly, type RunFlags } from './run-commands.js';
 
 /** The mark a field or draft part edited outside wsc carries where the plan changes it back. */
 export const EDITED_OUTSIDE = '(edited outside wsc)';
@@ -65,7 +66,7 @@ interface DriftSection {
   ways: string[];
 }
 
-export function driftSection(plan: Plan, dir?: string): DriftSection | undefined {
+export function driftSection(plan: Plan, run?: RunFlags): DriftSection | undefined {
   const drift = plan.drift ?? [];
   if (drift.length === 0) return undefined;
   const n = drift.length;
@@ -73,15 +74,15 @@ export function driftSection(plan: Plan, dir?: string): DriftSection | undefined
   const kept = [...new Set(drift.filter((d) => d.apply === 'keep').map((d) => d.address))];
   const ways = kept.map(
     (a) =>
-      `${a}: \`wsc export --only ${a} --into ${dir ?? '.'}\` takes the live values into the file; ` +
-      `\`wsc apply --overwrite-ui-edits ${a}\` writes the bundle's over them.`,
+      `${a}: \`${exportOnly(a, run)}\` takes the live values into the file; ` +
+      `\`${applyWith(`--overwrite-ui-edits ${a}`, run)}\` writes the bundle's over them.`,
   );
   return { heading, entries: drift.map(driftLine), ways };
 }
 
 /** The drift section as lines (entries indented under the heading). */
-export function driftLines(plan: Plan, dir?: string): string[] {
-  const s = driftSection(plan, dir);
+export function driftLines(plan: Plan, run?: RunFlags): string[] {
+  const s = driftSection(plan, run);
   return s === undefined ? [] : [s.heading, ...s.entries.map((e) => `  ${e}`), ...s.ways];
 }
 

@@ -16,6 +16,7 @@ import { EDITED_OUTSIDE, revertedParts, revertsEdit } from './plan-drift.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
+import type { RunFlags } from './run-commands.js';
 
 /** The width a layout map is drawn for when the terminal's is not known. */
 
@@ -107,7 +108,7 @@ export interface PlanRenderOptions {
   semantic?: SemanticOutcome;
 }
 
-export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: PlanRenderOptions = {}): string {
+export function renderPlanHuman(plan: Plan, style: Style, run?: RunFlags, opts: PlanRenderOptions = {}): string {
   const { c } = style;
   let out = '';
   const changed = plan.changes.filter(isShown);
@@ -126,7 +127,7 @@ export function renderPlanHuman(plan: Plan, style: Style, dir?: string, opts: Pl
   for (const w of plan.warnings ?? []) out += `${c.yellow('warning')} ${visible(w.message)}\n`;
   out += `${c.bold(summaryLine(plan))}\n`;
   out += `${c.dim(leftAloneLine(plan))}\n`;
-  for (const line of ownershipLines(plan, dir)) out += `${c.yellow(visible(line))}\n`;
+  for (const line of ownershipLines(plan, run)) out += `${c.yellow(visible(line))}\n`;
   if (compact && changed.length > 0) out += `${c.dim(compactNote(changed.length))}\n`;
   if (plan.unmanaged !== undefined) {
     out += plan.unmanaged.length === 0 ? 'No unmanaged resources.\n' : `Unmanaged resources (left alone):\n`;

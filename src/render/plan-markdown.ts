@@ -16,6 +16,7 @@ import { visible } from '../visible.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { semanticMarkdown } from './plan-semantic.js';
 import { driftSection, EDITED_OUTSIDE, revertedParts, revertsEdit } from './plan-drift.js';
+import type { RunFlags } from './run-commands.js';
 
 function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -96,8 +97,8 @@ function quote(lines: readonly string[]): string {
  * The drift lines within `room` characters: the heading, then entries and ways forward while they fit, then
  * how many are left out and where they all are. Each line is a paragraph of the notes' blockquote.
  */
-function driftQuote(plan: Plan, room: number): string {
-  const s = driftSection(plan);
+function driftQuote(plan: Plan, room: number, run?: RunFlags): string {
+  const s = driftSection(plan, run);
   if (s === undefined) return '';
   let out = `\n${quote([s.heading])}\n`;
   const lines = [...s.entries, ...s.ways];
@@ -126,6 +127,8 @@ export interface MarkdownOptions {
   compact?: boolean;
   /** The semantic check's outcome, shown under the summary. */
   semantic?: SemanticOutcome;
+  /** The run's --dir and deployment flags, for the commands the ways forward print. */
+  run?: RunFlags;
 }
 
 function unmanagedSection(plan: Plan): string {
@@ -170,7 +173,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   if (s.blocked) out += `| blocked | ${s.blocked} |\n`;
   out += `| unchanged | ${s.noop} |\n| unmanaged (left alone) | ${unmanaged} |\n`;
   out += semanticMarkdown(opts.semantic, plan.deploymentId, { escape: escapeHtml, code });
-  const notes = ownershipNotes(plan);
+  const notes = ownershipNotes(plan, opts.run);
   if (notes.length > 0) out += `\n${quote(notes)}\n`;
   const changed = plan.changes.filter(isShown);
   const compact = isCompact(plan, opts.compact);
@@ -185,7 +188,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const warnings = (plan.warnings ?? []).map((w) => `> warning: ${escapeHtml(visible(w.message))}\n`).join('');
   // The drift lines share what the list, pictures, warnings and footer leave: half of it when details follow.
   const room = budget - out.length - list.length - pictures.length - rest.length - warnings.length - footer.length;
-  out += driftQuote(plan, compact || changed.length === 0 ? room : room / 2);
+  out += driftQuote(plan, compact || changed.length === 0 ? room : room / 2, opts.run);
   if (warnings !== '') out += `\n${warnings}`;
   out += rest;
   if (changed.length === 0) return out;

@@ -6,26 +6,22 @@ import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { deletesResource } from '../core/deletes.js';
 import { visible } from '../visible.js';
 import { driftLines } from './plan-drift.js';
-
-/** The command that takes a resource's live values into its file of the bundle at `dir`. */
-function exportOnlyCommand(address: string, dir = '.'): string {
-  return `wsc export --only ${address} --into ${dir}`;
-}
+import { applyWith, exportOnly, type RunFlags } from './run-commands.js';
 
 /** What proceeds for a blocked resource, for its address: a sentence ending without a full stop. */
-function waysForward(rc: ResourceChange, dir?: string): string {
+function waysForward(rc: ResourceChange, run?: RunFlags): string {
   const b = rc.blocked;
   const deleting = deletesResource(rc);
   if (b?.reason === 'other-bundle' || (b?.reason === 'other-resource' && !deleting)) {
-    return `take it over with \`wsc apply ${b.flag}\`, or remove it from this bundle`;
+    return `take it over with \`${applyWith(b.flag, run)}\`, or remove it from this bundle`;
   }
-  if (b?.reason === 'other-resource') return `if it is no copy, delete it with \`wsc apply ${b.flag}\``;
+  if (b?.reason === 'other-resource') return `if it is no copy, delete it with \`${applyWith(b.flag, run)}\``;
   const verb = deleting ? 'delete' : 'overwrite';
   const flag = b?.flag ?? `--overwrite-ui-edits ${rc.address}`;
   const keep = deleting
     ? 'keep it by adding its file back'
-    : `take the live values into the file with \`${exportOnlyCommand(rc.address, dir)}\``;
-  return `${keep}, or ${verb} it with \`wsc apply ${flag}\``;
+    : `take the live values into the file with \`${exportOnly(rc.address, run)}\``;
+  return `${keep}, or ${verb} it with \`${applyWith(flag, run)}\``;
 }
 
 /** The mark of a blocked resource and what to do, or nothing. */
@@ -66,13 +62,13 @@ export function blockedPhrase(plan: Plan): string | undefined {
 }
 
 /** Lines about prune, the held-back deletes, blocked resources and kept UI edits, for below the summary. */
-export function ownershipLines(plan: Plan, dir?: string): string[] {
+export function ownershipLines(plan: Plan, run?: RunFlags): string[] {
   // Every field edited outside wsc that differs from the bundle, kept or not: never summarised as "matches".
-  return [...ownershipNotes(plan, dir), ...driftLines(plan, dir)];
+  return [...ownershipNotes(plan, run), ...driftLines(plan, run)];
 }
 
 /** The lines of `ownershipLines` before the drift section (the markdown plan budgets that one). */
-export function ownershipNotes(plan: Plan, dir?: string): string[] {
+export function ownershipNotes(plan: Plan, run?: RunFlags): string[] {
   const out: string[] = [];
   const p = plan.prune;
   if (p !== undefined && p.candidates > 0) {
@@ -88,7 +84,7 @@ export function ownershipNotes(plan: Plan, dir?: string): string[] {
   }
   const blocked = plan.changes.filter((c) => c.actions.includes('blocked'));
   for (const c of blocked) {
-    out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, dir)}.`);
+    out.push(`${c.address} is left alone (${c.blocked?.message ?? 'edited outside wsc'}): ${waysForward(c, run)}.`);
   }
   return out;
 }
@@ -100,16 +96,16 @@ const isBlocked = (c: Plan['changes'][number]) => c.actions[0] === 'blocked' && 
  * forward are printed once: by the plan shown, else (`apply PLANFILE`) above the summary (blockedLines),
  * else (the JSON result alone on stdout) here.
  */
-export function refusedBlocked(plan: Plan, dir: string, ways: boolean): Map<string, string> {
+export function refusedBlocked(plan: Plan, run: RunFlags, ways: boolean): Map<string, string> {
   const refuse = new Map<string, string>();
   for (const c of plan.changes.filter(isBlocked)) {
-    refuse.set(c.address, `${c.blocked!.message}; left alone${ways ? `: ${waysForward(c, dir)}` : ''}`);
+    refuse.set(c.address, `${c.blocked!.message}; left alone${ways ? `: ${waysForward(c, run)}` : ''}`);
   }
   return refuse;
 }
 
 /** A saved plan's blocked resources and their ways forward, above its summary (no plan was shown). */
-export function blockedLines(plan: Plan, dir: string): string {
-  const lines = plan.changes.filter(isBlocked).map((c) => `${c.address} is left alone: ${waysForward(c, dir)}.\n`);
+export function blockedLines(plan: Plan, run: RunFlags): string {
+  const lines = plan.changes.filter(isBlocked).map((c) => `${c.address} is left alone: ${waysForward(c, run)}.\n`);
   return lines.length === 0 ? '' : `\n${lines.join('')}`;
 }

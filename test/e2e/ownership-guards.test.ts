@@ -76,7 +76,9 @@ describe("another bundle's resource", () => {
       });
       const p = await cli(['plan'], mine, emu);
       expect(p.stdout).toContain('! owned by bundle "team-b"');
-      expect(p.stdout).toContain(`take it over with \`wsc apply --take-over report/${pid(1)}\``);
+      // The command names the run's bundle and deployment: followed from anywhere, it acts on the same.
+      const run = `--dir ${mine} ${target(emu).join(' ')}`;
+      expect(p.stdout).toContain(`take it over with \`wsc apply --take-over report/${pid(1)} ${run}\``);
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve'], mine, emu)).code).toBe(5);
       expect((await cli(['apply', '--auto-approve', '--overwrite-ui-edits'], mine, emu)).code).toBe(5);
@@ -144,7 +146,8 @@ describe('a forged record never makes prune delete', () => {
       const p = await cli(['plan', '--prune'], dir, emu);
       expect(p.stdout).toContain('edited outside wsc since the last apply: title');
       expect(p.stdout).toContain(
-        `keep it by adding its file back, or delete it with \`wsc apply --overwrite-ui-edits report/${pid(1)}\``,
+        'keep it by adding its file back, or delete it with ' +
+          `\`wsc apply --overwrite-ui-edits report/${pid(1)} --dir ${dir} ${target(emu).join(' ')}\``,
       );
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve', '--prune'], dir, emu)).code).toBe(5);

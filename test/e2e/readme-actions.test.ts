@@ -104,7 +104,10 @@ describe.concurrent("the README's GitHub Actions workflow", () => {
       expect(issue).toContain(
         '| <code>name</code> | <code>"renamed in the UI"</code> | <code>"arr_by_region"</code> |',
       );
-      expect(issue).toContain('`wsc export --only report/revArrRgn001 --into dashboards` takes the live values');
+      // Its ways forward name the job's environment: run from the repository's root, they act on production.
+      expect(issue).toContain(
+        '`wsc export --only report/revArrRgn001 --into dashboards --env production` takes the live values',
+      );
     });
   }, 240_000);
 

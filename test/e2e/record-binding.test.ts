@@ -112,7 +112,8 @@ describe("a UI copy of a managed resource is not this bundle's", () => {
       );
       const p = await cli(['plan'], dir, emu);
       expect(p.stdout).toContain(`! not this bundle's: its record was written for report/${pid(1000)} (a copy?)`);
-      expect(p.stdout).toContain(`take it over with \`wsc apply --take-over report/${copy.publicId}\``);
+      const run = `--dir ${dir} ${target(emu).join(' ')}`;
+      expect(p.stdout).toContain(`take it over with \`wsc apply --take-over report/${copy.publicId} ${run}\``);
       expect(p.stdout).toContain('1 blocked by a record written for another resource');
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(5);
@@ -198,7 +199,7 @@ describe('records written before the binding (no `of`), after an upgrade', () =>
       expect(p2.stdout).toContain(
         `report/${copy.publicId} is left alone (not surely this bundle's: its record, written by an earlier wsc, ` +
           `names reports/loose-0.yaml, which holds report/${pid(1000)} (a copy?)): if it is no copy, delete it with ` +
-          `\`wsc apply --overwrite-ui-edits report/${copy.publicId}\``,
+          `\`wsc apply --overwrite-ui-edits report/${copy.publicId} --dir ${dir} ${target(emu).join(' ')}\``,
       );
       expect(p2.stdout).not.toContain('reports/loose-0.yaml)');
       emu.clearLog();

@@ -32,12 +32,18 @@ const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8'
 /** How many times `needle` stands in `text`. */
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
-/** The `wsc export --only …` command an output prints, as its arguments (without `wsc`). */
-function printedExport(text: string): string[] {
-  const m = /`wsc (export --only \S+ --into \S+)`/.exec(text);
+/** The `wsc export --only …` (or `wsc apply …`) command an output prints, as its arguments (without `wsc`). */
+function printed(text: string, command = 'export --only'): string[] {
+  const m = new RegExp(`\`wsc (${command} [^\`]+)\``).exec(text);
   expect(m, text).not.toBeNull();
   return m![1]!.split(' ');
 }
+
+/** A printed command run as printed: no flag added (the token is in the environment, as a user's is). */
+const followed = (args: string[]) => runCli(args, { env: { WSC_TOKEN: 'dev-token' } });
+
+/** The flags of the runs here that chose the deployment: the printed commands repeat them. */
+const chosen = (emu: Emulator) => ['--env', 'local', ...target(emu)];
 
 async function uiTitle(emu: Emulator, publicId: string, title: string): Promise<void> {
   const r = reportsIn(emu).find((x) => x.publicId === publicId)!;
@@ -71,14 +77,14 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
       expect(saved.code).toBe(5);
       expect(count(saved.stdout + saved.stderr, 'wsc export --only report/revTopAcct01')).toBe(1);
 
-      const args = printedExport(all);
-      expect(args).toEqual(['export', '--only', 'report/revTopAcct01', '--into', dir]);
+      const args = printed(all);
+      expect(args).toEqual(['export', '--only', 'report/revTopAcct01', '--into', dir, ...chosen(emu)]);
       emu.clearLog();
-      const followed = await cli(args, dir, emu);
-      expect(followed.code, followed.stderr).toBe(0);
+      const took = await followed(args);
+      expect(took.code, took.stderr).toBe(0);
       expect(writes(emu.log)).toEqual([]);
-      expect(followed.stdout).toContain('~ report/revTopAcct01: took title into reports/top-accounts.yaml');
-      expect(followed.stdout).toContain(
+      expect(took.stdout).toContain('~ report/revTopAcct01: took title into reports/top-accounts.yaml');
+      expect(took.stdout).toContain(
         "    replaced title: the bundle's value, changed since the last apply and not applied, " +
           "is replaced by the deployment's",
       );
@@ -99,12 +105,11 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
       const dir = await conflictOnTopTitle(emu);
       const blocked = await cli(['apply', '--auto-approve'], dir, emu);
       expect(blocked.code).toBe(5);
-      const m = /`wsc (apply --overwrite-ui-edits \S+)`/.exec(blocked.stdout);
-      expect(m, blocked.stdout).not.toBeNull();
-      const args = m![1]!.split(' ');
-      expect(args).toEqual(['apply', '--overwrite-ui-edits', 'report/revTopAcct01']);
-      const followed = await cli([...args, '--auto-approve'], dir, emu);
-      expect(followed.code, followed.stdout + followed.stderr).toBe(0);
+      const args = printed(blocked.stdout, 'apply --overwrite-ui-edits');
+      expect(args).toEqual(['apply', '--overwrite-ui-edits', 'report/revTopAcct01', '--dir', dir, ...chosen(emu)]);
+      // Not on a terminal: the confirmation is given as a flag.
+      const over = await followed([...args, '--auto-approve']);
+      expect(over.code, over.stdout + over.stderr).toBe(0);
       expect(reportsIn(emu).find((r) => r.publicId === 'revTopAcct01')!.title).toBe('Top accounts (Git)');
       expect(read(dir, TOP)).toContain('\ntitle: Top accounts (Git)\n');
     });
@@ -128,11 +133,11 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
       expect(into.code, into.stderr).toBe(0);
       expect(into.stdout).toContain('! left meta.dashboardDraft.widgets[mrr-trend]');
       expect(into.stdout).not.toContain('merge by hand');
-      const args = printedExport(into.stdout);
-      expect(args).toEqual(['export', '--only', 'workbook/revenue-overview', '--into', dir]);
-      const followed = await cli(args, dir, emu);
-      expect(followed.code, followed.stderr).toBe(0);
-      expect(followed.stdout).toContain('replaced meta.dashboardDraft.widgets[mrr-trend]');
+      const args = printed(into.stdout);
+      expect(args).toEqual(['export', '--only', 'workbook/revenue-overview', '--into', dir, ...chosen(emu)]);
+      const took = await followed(args);
+      expect(took.code, took.stderr).toBe(0);
+      expect(took.stdout).toContain('replaced meta.dashboardDraft.widgets[mrr-trend]');
       const text = read(dir, OVERVIEW);
       expect(text).toContain('position: { x: 0, y: 4, w: 8, h: 9 }');
       expect(text).not.toContain('visualization: area');
@@ -173,6 +178,49 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
       expect(value(heard + 1, end)).toBe(JSON.stringify(ui));
       for (const l of lines.slice(at + 1, end)) expect(l.length).toBeLessThanOrEqual(8 + 72);
       expect(r.stdout).not.toContain('...');
+    });
+  });
+});
+
+describe("a pull request's plan (--dir dashboards --env prod, from the repository's root): its ways forward too", () => {
+  test('the markdown names the bundle and the environment; each command, run from the root as printed, works', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = await conflictOnTopTitle(emu);
+      // An environment of wsc.yaml for the same deployment: the default stays `local` (embedded), as in the
+      // example, so a command without --env would act on another deployment.
+      edit(
+        dir,
+        'wsc.yaml',
+        'environments:\n',
+        `environments:\n  prod:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`,
+      );
+      const root = dirname(dir);
+      const run = (args: string[]) => runCli(args, { cwd: root, env: { WSC_TOKEN: 'dev-token' } });
+      const md = await run(['plan', '--dir', basename(dir), '--env', 'prod', '--output', 'markdown']);
+      expect(md.code, md.stderr).toBe(0);
+      const take = printed(md.stdout);
+      expect(take).toEqual(['export', '--only', 'report/revTopAcct01', '--into', basename(dir), '--env', 'prod']);
+      const over = printed(md.stdout, 'apply --overwrite-ui-edits');
+      expect(over).toEqual([
+        'apply',
+        '--overwrite-ui-edits',
+        'report/revTopAcct01',
+        '--dir',
+        basename(dir),
+        '--env',
+        'prod',
+      ]);
+      emu.clearLog();
+      const took = await run(take);
+      expect(took.code, took.stderr).toBe(0);
+      expect(read(dir, TOP)).toContain('\ntitle: Top accounts (UI)\n');
+      expect(writes(emu.log)).toEqual([]);
+      // Back to the bundle's value, then the other way forward wins it back.
+      edit(dir, TOP, 'title: Top accounts (UI)', 'title: Top accounts (Git)');
+      await uiTitle(emu, 'revTopAcct01', 'Top accounts (UI again)');
+      const applied = await run([...over, '--auto-approve']);
+      expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+      expect(reportsIn(emu).find((r) => r.publicId === 'revTopAcct01')!.title).toBe('Top accounts (Git)');
     });
   });
 });

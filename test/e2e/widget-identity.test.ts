@@ -191,9 +191,10 @@ describe('a draft whose widgets cannot be told apart by id is one value everywhe
         expect(draftFields(blocked).map((f) => f.dashboard)).toEqual([undefined]);
         const apply = await cli(['apply', '--auto-approve'], dir, emu);
         expect(apply.code).toBe(5);
-        const printed = /`wsc (export --only \S+ --into \S+)`/.exec(apply.stdout)![1]!.split(' ');
+        const printed = /`wsc (export --only [^`]+)`/.exec(apply.stdout)![1]!.split(' ');
 
-        const r = await cli(printed, dir, emu);
+        // As printed: the bundle, its environment and the deployment are in it.
+        const r = await runCli(printed, { env: { WSC_TOKEN: 'dev-token' } });
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toContain('meta.dashboardDraft.widgets[widget-9]');
         const v = await cli(['validate'], dir, emu);

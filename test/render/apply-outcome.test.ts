@@ -24,11 +24,13 @@ const kept = executablePlan([], {
 
 describe('apply with nothing to send', () => {
   test('says the deployment matches the bundle', () => {
-    expect(renderApplyNothing(matching, 'bundle', false)).toBe('No changes. The deployment matches the bundle.\n');
+    expect(renderApplyNothing(matching, { dir: 'bundle' }, false)).toBe(
+      'No changes. The deployment matches the bundle.\n',
+    );
   });
 
   test('never says it matches when a field kept as edited outside wsc differs, and names it', () => {
-    const text = renderApplyNothing(kept, 'bundle', false);
+    const text = renderApplyNothing(kept, { dir: 'bundle' }, false);
     expect(text.split('\n')[0]).toBe(
       'No changes to make. 1 field differs from the bundle, kept as edited outside wsc.',
     );
@@ -38,7 +40,7 @@ describe('apply with nothing to send', () => {
   });
 
   test('--output json: the result of an apply that sent nothing, with the drift', () => {
-    const json = JSON.parse(renderApplyNothing(kept, 'bundle', true)) as Record<string, unknown>;
+    const json = JSON.parse(renderApplyNothing(kept, { dir: 'bundle' }, true)) as Record<string, unknown>;
     expect(json).toMatchObject({
       status: 'applied',
       counts: { created: 0, updated: 0, adopted: 0, published: 0 },
@@ -75,25 +77,31 @@ const summary = renderApplySummary(result, plainStyle);
 
 describe('apply done', () => {
   test('after the plan shown above: a blank line, then the summary (its ways forward were in the plan)', () => {
-    const o = { dir: 'bundle', json: false, shownPlan: true };
+    const o = { run: { dir: 'bundle' }, json: false, shownPlan: true };
     expect(renderApplyOutcome(withBlocked, result, plainStyle, o)).toBe(`\n${summary}`);
   });
 
   test('no plan shown (a saved plan): each resource left alone with its way forward, then the summary', () => {
-    const text = renderApplyOutcome(withBlocked, result, plainStyle, { dir: 'bundle', json: false, shownPlan: false });
+    const run = { dir: 'bundle', env: 'prod', baseUrl: 'https://acme.example', deployment: 3 };
+    const text = renderApplyOutcome(withBlocked, result, plainStyle, { run, json: false, shownPlan: false });
+    const target = '--env prod --base-url https://acme.example --deployment 3';
     expect(text).toBe(
       '\nreport/revAAAAAAAA1 is left alone: take the live values into the file with ' +
-        `\`wsc export --only report/revAAAAAAAA1 --into bundle\`, or overwrite it with ` +
-        `\`wsc apply --overwrite-ui-edits report/revAAAAAAAA1\`.\n${summary}`,
+        `\`wsc export --only report/revAAAAAAAA1 --into bundle ${target}\`, or overwrite it with ` +
+        `\`wsc apply --overwrite-ui-edits report/revAAAAAAAA1 --dir bundle ${target}\`.\n${summary}`,
     );
     expect(
-      renderApplyOutcome(executablePlan([]), result, plainStyle, { dir: 'b', json: false, shownPlan: false }),
+      renderApplyOutcome(executablePlan([]), result, plainStyle, { run: { dir: 'b' }, json: false, shownPlan: false }),
     ).toBe(summary);
   });
 
   test('--output json: the JSON alone, whether a plan was shown or not', () => {
     for (const shownPlan of [true, false]) {
-      const text = renderApplyOutcome(withBlocked, result, plainStyle, { dir: 'bundle', json: true, shownPlan });
+      const text = renderApplyOutcome(withBlocked, result, plainStyle, {
+        run: { dir: 'bundle' },
+        json: true,
+        shownPlan,
+      });
       expect(JSON.parse(text)).toMatchObject({ formatVersion: 1, status: 'applied' });
     }
   });

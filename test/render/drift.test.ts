@@ -8,7 +8,7 @@ const model = (n: number): DriftModel => ({
   environment: 'prod',
   deploymentId: 1,
   bundle: 'team-a',
-  dir: 'dashboards',
+  run: { dir: 'dashboards', env: 'prod' },
   entries: entries(n),
 });
 
@@ -21,8 +21,11 @@ describe('renderDriftMarkdown (an issue body)', () => {
     expect(rows(md)).toBe(3);
     expect(ways(md)).toBe(3);
     expect(md).not.toContain('more difference');
+    // The commands name the run's bundle and environment: followed from where it ran, they act on the same.
     expect(md).toContain(
-      '- <code>report/drift0000002</code>: `wsc export --only report/drift0000002 --into dashboards` takes the live values',
+      '- <code>report/drift0000002</code>: `wsc export --only report/drift0000002 --into dashboards --env prod` ' +
+        'takes the live values into its file; `wsc apply --overwrite-ui-edits report/drift0000002 --dir dashboards ' +
+        "--env prod` writes the bundle's.",
     );
   });
 

@@ -91,7 +91,7 @@ function everyKind(): Plan {
 
 describe('the address list every plan starts with', () => {
   it('human: one line per address that changes, with its action and file; deletes, marks, records and folders included', () => {
-    const out = renderPlanHuman(everyKind(), plainStyle, '.', { compact: true });
+    const out = renderPlanHuman(everyKind(), plainStyle, { dir: '.' }, { compact: true });
     expect(out).toBe(`\
 wsc will make these changes to deployment 7 (environment prod):
 
@@ -109,7 +109,7 @@ Compact plan (5 resources change): values left out; \`--no-compact\` shows them.
   });
 
   it('human, not compact: the list, then the details', () => {
-    const out = renderPlanHuman(everyKind(), plainStyle, '.', { compact: false });
+    const out = renderPlanHuman(everyKind(), plainStyle, { dir: '.' }, { compact: false });
     const list = out.indexOf('= report/recorded0001  reports/recorded.yaml\n');
     const detail = out.indexOf('! report/revMrrTrnd01 will be left alone\n');
     expect(list).toBeGreaterThan(0);
@@ -173,8 +173,10 @@ describe('compact plans', () => {
   });
 
   it('--no-compact forces the values, --compact leaves them out of a small plan', () => {
-    expect(renderPlanHuman(manyCreates(25), plainStyle, '.', { compact: false })).toContain('    name: "Report 24"\n');
-    expect(renderPlanHuman(manyCreates(2), plainStyle, '.', { compact: true })).toBe(`\
+    expect(renderPlanHuman(manyCreates(25), plainStyle, { dir: '.' }, { compact: false })).toContain(
+      '    name: "Report 24"\n',
+    );
+    expect(renderPlanHuman(manyCreates(2), plainStyle, { dir: '.' }, { compact: true })).toBe(`\
 wsc will make these changes to deployment 1 (environment prod):
 
 + report/rep000000000  reports/rep000000000.yaml  (name, sqlQuery)

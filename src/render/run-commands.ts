@@ -1,0 +1,32 @@
+// The commands a way forward prints, for the bundle and the deployment the run acted on: its --dir (when not
+// the working directory) and the flags that chose the deployment (--env, --base-url, --deployment), as typed.
+// Followed as printed, from where the run started, they act on the same bundle and deployment, whatever the
+// default environment (a pull request's plan of `--dir dashboards --env production` says so in its comment).
+
+/** How a run named its bundle and its deployment, as typed (none: the working directory and the default). */
+export interface RunFlags {
+  dir?: string | undefined;
+  env?: string | undefined;
+  baseUrl?: string | undefined;
+  deployment?: number | undefined;
+}
+
+/** The run's flags that chose the deployment, each with a leading space. */
+function target(r: RunFlags): string {
+  return (
+    (r.env !== undefined ? ` --env ${r.env}` : '') +
+    (r.baseUrl !== undefined ? ` --base-url ${r.baseUrl}` : '') +
+    (r.deployment !== undefined ? ` --deployment ${r.deployment}` : '')
+  );
+}
+
+/** `wsc export --only ADDR --into DIR`: a resource's live values taken into its file of the run's bundle. */
+export function exportOnly(address: string, r: RunFlags = {}): string {
+  return `wsc export --only ${address} --into ${r.dir ?? '.'}${target(r)}`;
+}
+
+/** `wsc apply` with `flags` (an `--overwrite-ui-edits`, a `--take-over`, none) for the run's bundle and deployment. */
+export function applyWith(flags: string, r: RunFlags = {}): string {
+  const dir = r.dir === undefined || r.dir === '.' ? '' : ` --dir ${r.dir}`;
+  return `wsc apply${flags === '' ? '' : ` ${flags}`}${dir}${target(r)}`;
+}
