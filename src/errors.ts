@@ -217,7 +217,7 @@ export interface Diagnostic {
 
 /**
  * The bundle has errors. Carries every diagnostic found in one run. `validate`: the command that shows them again
- * (the run's own --dir and --env: validate-again.ts).
+ * (the run's own --dir and --env: commands/steps.ts validateAgain).
  */
 export class BundleError extends WscError {
   readonly diagnostics: Diagnostic[];

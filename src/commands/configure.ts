@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../config/resolve.js';
 import type { CommandContext } from './context.js';
-import { validateAgain } from '../validate-again.js';
+import { validateAgain } from './steps.js';
 
 interface ConfigureOptions {
   /** Whose wsc.yaml names the environment (relative to the working directory). */

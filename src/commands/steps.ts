@@ -13,8 +13,8 @@ import type { ResolvedEnvironment } from '../config/types.js';
 import type { DesiredState, LiveState, PlanContext } from '../core/model.js';
 import type { Plan } from '../core/plan-model.js';
 import { plan } from '../core/plan/index.js';
-import type { Diagnostic } from '../errors.js';
-import { validateAgain, type Shown } from '../validate-again.js';
+import { BundleError, type Diagnostic } from '../errors.js';
+import { validateCommand, type RunFlags } from '../render/run-commands.js';
 import type { CommandContext } from './context.js';
 
 export interface Bundle {
@@ -35,6 +35,16 @@ function loadOptions(env: ResolvedEnvironment, ctx: CommandContext, o: { anyRefs
   return opts;
 }
 
+/** `p`, or its BundleError with the way forward of this run: `wsc validate` with its --dir and --env. */
+export async function validateAgain<T>(p: Promise<T>, run: RunFlags): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (!(e instanceof BundleError)) throw e;
+    throw new BundleError(e.diagnostics, validateCommand(run));
+  }
+}
+
 /**
  * The bundle at `dir` with the environment's variables, valid or a
  * BundleError (exit 3) whose way forward is the `wsc validate` of `shown`. `anyRefs`: a reference outside the
@@ -47,7 +57,7 @@ export function validBundle(
   dir: string,
   env: ResolvedEnvironment,
   ctx: CommandContext,
-  o: { shown: Shown; anyRefs?: boolean; begun?: BundleLoad | undefined; onItem?: (item: DocItem) => void },
+  o: { shown: RunFlags; anyRefs?: boolean; begun?: BundleLoad | undefined; onItem?: (item: DocItem) => void },
 ) {
   const { begun, onItem } = o;
   const load = begun ? (_: string, lo: LoadOptions) => begun.load(lo, onItem) : loadBundle;

@@ -25,8 +25,15 @@ export function exportOnly(address: string, r: RunFlags = {}): string {
   return `wsc export --only ${address} --into ${r.dir ?? '.'}${target(r)}`;
 }
 
+/** The run's `--dir`, when not the working directory, with a leading space. */
+const dirFlag = (r: RunFlags) => (r.dir === undefined || r.dir === '.' || r.dir === '' ? '' : ` --dir ${r.dir}`);
+
+/** `wsc validate` of the run's bundle with its environment's variables: an invalid bundle's errors again. */
+export function validateCommand(r: RunFlags): string {
+  return `wsc validate${dirFlag(r)}${r.env !== undefined ? ` --env ${r.env}` : ''}`;
+}
+
 /** `wsc apply` with `flags` (an `--overwrite-ui-edits`, a `--take-over`, none) for the run's bundle and deployment. */
 export function applyWith(flags: string, r: RunFlags = {}): string {
-  const dir = r.dir === undefined || r.dir === '.' ? '' : ` --dir ${r.dir}`;
-  return `wsc apply${flags === '' ? '' : ` ${flags}`}${dir}${target(r)}`;
+  return `wsc apply${flags === '' ? '' : ` ${flags}`}${dirFlag(r)}${target(r)}`;
 }
