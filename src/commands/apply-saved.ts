@@ -28,13 +28,14 @@ import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import { checkedBundle } from './prepare.js';
 import { planOf, readLive } from './steps.js';
+import type { RunFlags } from '../render/run-commands.js';
 
 /** The plan derived again, equal to the file's; the caller applies it and closes the connection. */
 export async function applySavedPlan(
   planFile: string,
   opts: ApplyOptions,
   ctx: CommandContext,
-): Promise<{ plan: Plan; conn: Connection }> {
+): Promise<{ plan: Plan; conn: Connection; run: RunFlags }> {
   endPhase('start-up');
   refuseTargetWithPlan(opts.target);
   const saved = parseSavedPlan(await readSavedPlanFile(resolve(ctx.cwd, planFile), planFile), planFile);
@@ -49,7 +50,10 @@ export async function applySavedPlan(
   refuseOtherDeployment(saved.environment, env);
   const targets = saved.targets ?? [];
   const pruning = saved.plan.prune?.enabled === true;
-  const { desired } = await checkedBundle(dir, env, { opts, targets, pruning }, ctx);
+  // The ways forward name the plan's bundle and environment.
+  const shown = opts.dirGiven === true || saved.bundleDir === undefined ? opts.dir : saved.bundleDir;
+  const run = { dir: shown, env: env.name, baseUrl: opts.baseUrl, deployment: opts.deployment };
+  const { desired } = await checkedBundle(dir, env, { opts, targets, pruning, shown: run }, ctx);
 
   const conn = await connect(env, connectOptions(opts, client, ctx));
   try {
@@ -68,7 +72,7 @@ export async function applySavedPlan(
     const refused = createOnlyError(derived);
     if (refused) throw refused;
     refuseOtherRequests(saved.plan, derived, planFile, dir);
-    return { plan: derived, conn };
+    return { plan: derived, conn, run };
   } catch (e) {
     await conn.close();
     throw e;

@@ -12,6 +12,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { applyStatus, renderApplyNothing, renderApplyOutcome, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { refusedBlocked } from '../render/plan-ownership.js';
+import type { RunFlags } from '../render/run-commands.js';
 import { createProgress } from './progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -25,8 +26,8 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   if (planFile !== undefined) {
     const saved = await applySavedPlan(planFile, opts, ctx);
     try {
-      if (!hasRequests(saved.plan)) return noChanges(saved.plan, opts, ctx);
-      return await executeAndReport(saved.plan, saved.conn, opts, ctx);
+      if (!hasRequests(saved.plan)) return noChanges(saved.plan, saved.run, opts, ctx);
+      return await executeAndReport(saved.plan, saved.conn, opts, ctx, { run: saved.run });
     } finally {
       await saved.conn.close();
     }
@@ -48,7 +49,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
     // Members the data model lacks: refused before anything is shown or asked, with each one located.
     const refused = createOnlyError(plan) ?? semanticError(prepared.semantic, true);
     if (refused) throw refused;
-    if (!hasRequests(plan)) return noChanges(plan, opts, ctx);
+    if (!hasRequests(plan)) return noChanges(plan, opts, opts, ctx);
     // The plan and the result on stdout, as `wsc plan` does (`wsc apply | tee apply.log` keeps both); progress
     // on stderr. With --output json, stdout holds the result's JSON alone, so the plan goes to stderr.
     const show = (text: string) => (opts.output === 'json' ? ctx.err(text) : ctx.out(text));
@@ -60,14 +61,14 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
         return EXIT.failure;
       }
     }
-    return await executeAndReport(plan, prepared.conn, opts, ctx, true);
+    return await executeAndReport(plan, prepared.conn, opts, ctx, { run: opts, shownPlan: true });
   } finally {
     await prepared.conn.close();
   }
 }
 
-function noChanges(plan: Plan, opts: Options, ctx: CommandContext): number {
-  ctx.out(renderApplyNothing(plan, opts, opts.output === 'json'));
+function noChanges(plan: Plan, run: RunFlags, opts: Options, ctx: CommandContext): number {
+  ctx.out(renderApplyNothing(plan, run, opts.output === 'json'));
   return EXIT.ok;
 }
 
@@ -76,8 +77,9 @@ async function executeAndReport(
   conn: Connection,
   opts: Options,
   ctx: CommandContext,
-  shownPlan = false,
+  o: { run: RunFlags; shownPlan?: boolean },
 ): Promise<number> {
+  const shownPlan = o.shownPlan === true;
   const json = opts.output === 'json';
   const progress = createProgress({
     style: ctx.style,
@@ -99,14 +101,14 @@ async function executeAndReport(
       onEvent: progress.onEvent,
       // The server gone (the client's breaker open) stops new requests like an interrupt.
       signal: AbortSignal.any([interrupt.signal, conn.client.breaker.signal]),
-      refuse: refusedBlocked(plan, opts, !shownPlan && json),
+      refuse: refusedBlocked(plan, o.run, !shownPlan && json),
     });
   } finally {
     stopListening();
     progress.stop();
   }
   endPhase('apply');
-  ctx.out(renderApplyOutcome(plan, result, ctx.style, { run: opts, json, shownPlan }));
+  ctx.out(renderApplyOutcome(plan, result, ctx.style, { run: o.run, json, shownPlan }));
   const status = applyStatus(result);
   if (status === 'applied') return EXIT.ok;
   return status === 'blocked' ? EXIT.blocked : status === 'partial' ? EXIT.partial : EXIT.failure;

@@ -6,7 +6,8 @@ import type { PlanOptions } from '../command-options.js';
 import { hasChanges, type Plan } from '../core/plan-model.js';
 import { createOnlyError } from '../core/plan/create-only.js';
 import { semanticError, type SemanticOutcome } from '../core/semantic/outcome.js';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT } from '../errors.js';
+import { checkPictureFlags } from '../core/plan/picture-flags.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanMarkdown, type MarkdownOptions } from '../render/plan-markdown.js';
@@ -41,16 +42,7 @@ async function drawPictures(out: string, read: Prepared, opts: PlanOptions, ctx:
 }
 
 export async function run(opts: PlanOptions, ctx: CommandContext): Promise<number> {
-  if (opts.withData === true && opts.pictures === undefined) {
-    // Nothing would be drawn: the plan would seem to have honoured a flag it did nothing with.
-    throw new UsageError(
-      '--with-data draws the pictures of --pictures DIR with data: without --pictures, nothing is drawn.',
-      {
-        code: 'with_data_without_pictures',
-        hint: 'Add --pictures DIR (the markdown plan names the pictures), or leave --with-data out.',
-      },
-    );
-  }
+  checkPictureFlags(opts);
   const outFile = opts.out === undefined ? undefined : resolve(ctx.cwd, opts.out);
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
   const prepared = await preparePlan(opts, ctx);

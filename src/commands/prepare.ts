@@ -29,6 +29,7 @@ import { changesOf } from '../core/semantic/confirm.js';
 import { documentNamesMembers } from '../core/semantic/check.js';
 import type { DocItem } from '../bundle/checks.js';
 import { planOf, sayReading, validBundle, type Bundle } from './steps.js';
+import type { RunFlags } from '../render/run-commands.js';
 
 export interface Prepared {
   env: ResolvedEnvironment;
@@ -56,10 +57,12 @@ export async function checkedBundle(
     pruning: boolean;
     load?: BundleLoad;
     onItem?: (item: DocItem) => void;
+    /** How the bundle and environment are named in the ways forward: the run's flags by default. */
+    shown?: RunFlags;
   },
   ctx: CommandContext,
 ): Promise<Bundle> {
-  const shown = { dir: run.opts.dir, env: run.opts.env };
+  const shown = run.shown ?? run.opts;
   const bundle = await validBundle(dir, env, ctx, {
     shown,
     begun: run.load,

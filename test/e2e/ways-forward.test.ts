@@ -223,6 +223,45 @@ describe("a pull request's plan (--dir dashboards --env prod, from the repositor
       expect(reportsIn(emu).find((r) => r.publicId === 'revTopAcct01')!.title).toBe('Top accounts (Git)');
     });
   });
+
+  test("a saved plan applied without --dir or --env: the ways forward name the plan's bundle and environment", async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = await conflictOnTopTitle(emu);
+      edit(
+        dir,
+        'wsc.yaml',
+        'environments:\n',
+        `environments:\n  prod:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`,
+      );
+      const root = dirname(dir);
+      const run = (args: string[]) => runCli(args, { cwd: root, env: { WSC_TOKEN: 'dev-token' } });
+      expect((await run(['plan', '--dir', basename(dir), '--env', 'prod', '--out', 'p.json'])).code).toBe(0);
+      const saved = await run(['apply', 'p.json']);
+      expect(saved.code, saved.stdout + saved.stderr).toBe(5);
+      const all = saved.stdout + saved.stderr;
+      expect(printed(all)).toEqual([
+        'export',
+        '--only',
+        'report/revTopAcct01',
+        '--into',
+        basename(dir),
+        '--env',
+        'prod',
+      ]);
+      const over = printed(all, 'apply --overwrite-ui-edits');
+      expect(over).toEqual([
+        'apply',
+        '--overwrite-ui-edits',
+        'report/revTopAcct01',
+        '--dir',
+        basename(dir),
+        '--env',
+        'prod',
+      ]);
+      expect((await run([...over, '--auto-approve'])).code).toBe(0);
+      expect(reportsIn(emu).find((r) => r.publicId === 'revTopAcct01')!.title).toBe('Top accounts (Git)');
+    });
+  });
 });
 
 describe("an invalid bundle: the `wsc validate` printed is the run's, followed as printed", () => {
