@@ -235,8 +235,10 @@ describe("a pull request's plan (--dir dashboards --env prod, from the repositor
       );
       const root = dirname(dir);
       const run = (args: string[]) => runCli(args, { cwd: root, env: { WSC_TOKEN: 'dev-token' } });
-      expect((await run(['plan', '--dir', basename(dir), '--env', 'prod', '--out', 'p.json'])).code).toBe(0);
-      const saved = await run(['apply', 'p.json']);
+      // The plan file inside the bundle: the directory above it is the test run's shared temporary directory.
+      const file = join(basename(dir), 'p.json');
+      expect((await run(['plan', '--dir', basename(dir), '--env', 'prod', '--out', file])).code).toBe(0);
+      const saved = await run(['apply', file]);
       expect(saved.code, saved.stdout + saved.stderr).toBe(5);
       const all = saved.stdout + saved.stderr;
       expect(printed(all)).toEqual([
