@@ -182,34 +182,31 @@ describe('a conflict: the printed ways forward, followed as printed', () => {
   });
 });
 
+/**
+ * The conflict of conflictOnTopTitle, with an environment `prod` of wsc.yaml for the same deployment (the default
+ * stays `local`, embedded, as in the example: a command without --env acts on another deployment), and `run`: a
+ * command run from the directory above the bundle, as from a repository's root.
+ */
+async function prodConflict(emu: Emulator) {
+  const dir = await conflictOnTopTitle(emu);
+  const prod = `  prod:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`;
+  edit(dir, 'wsc.yaml', 'environments:\n', `environments:\n${prod}`);
+  const run = (args: string[]) => runCli(args, { cwd: dirname(dir), env: { WSC_TOKEN: 'dev-token' } });
+  // The two ways forward, as a run of `--dir <bundle> --env prod` from there must print them.
+  const named = ['--env', 'prod'];
+  const take = ['export', '--only', 'report/revTopAcct01', '--into', basename(dir), ...named];
+  const over = ['apply', '--overwrite-ui-edits', 'report/revTopAcct01', '--dir', basename(dir), ...named];
+  return { dir, run, take, over };
+}
+
 describe("a pull request's plan (--dir dashboards --env prod, from the repository's root): its ways forward too", () => {
   test('the markdown names the bundle and the environment; each command, run from the root as printed, works', async () => {
     await withEmulator({}, async (emu) => {
-      const dir = await conflictOnTopTitle(emu);
-      // An environment of wsc.yaml for the same deployment: the default stays `local` (embedded), as in the
-      // example, so a command without --env would act on another deployment.
-      edit(
-        dir,
-        'wsc.yaml',
-        'environments:\n',
-        `environments:\n  prod:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`,
-      );
-      const root = dirname(dir);
-      const run = (args: string[]) => runCli(args, { cwd: root, env: { WSC_TOKEN: 'dev-token' } });
+      const { dir, run, take, over } = await prodConflict(emu);
       const md = await run(['plan', '--dir', basename(dir), '--env', 'prod', '--output', 'markdown']);
       expect(md.code, md.stderr).toBe(0);
-      const take = printed(md.stdout);
-      expect(take).toEqual(['export', '--only', 'report/revTopAcct01', '--into', basename(dir), '--env', 'prod']);
-      const over = printed(md.stdout, 'apply --overwrite-ui-edits');
-      expect(over).toEqual([
-        'apply',
-        '--overwrite-ui-edits',
-        'report/revTopAcct01',
-        '--dir',
-        basename(dir),
-        '--env',
-        'prod',
-      ]);
+      expect(printed(md.stdout)).toEqual(take);
+      expect(printed(md.stdout, 'apply --overwrite-ui-edits')).toEqual(over);
       emu.clearLog();
       const took = await run(take);
       expect(took.code, took.stderr).toBe(0);
@@ -226,40 +223,14 @@ describe("a pull request's plan (--dir dashboards --env prod, from the repositor
 
   test("a saved plan applied without --dir or --env: the ways forward name the plan's bundle and environment", async () => {
     await withEmulator({}, async (emu) => {
-      const dir = await conflictOnTopTitle(emu);
-      edit(
-        dir,
-        'wsc.yaml',
-        'environments:\n',
-        `environments:\n  prod:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`,
-      );
-      const root = dirname(dir);
-      const run = (args: string[]) => runCli(args, { cwd: root, env: { WSC_TOKEN: 'dev-token' } });
+      const { dir, run, take, over } = await prodConflict(emu);
       // The plan file inside the bundle: the directory above it is the test run's shared temporary directory.
       const file = join(basename(dir), 'p.json');
       expect((await run(['plan', '--dir', basename(dir), '--env', 'prod', '--out', file])).code).toBe(0);
       const saved = await run(['apply', file]);
       expect(saved.code, saved.stdout + saved.stderr).toBe(5);
-      const all = saved.stdout + saved.stderr;
-      expect(printed(all)).toEqual([
-        'export',
-        '--only',
-        'report/revTopAcct01',
-        '--into',
-        basename(dir),
-        '--env',
-        'prod',
-      ]);
-      const over = printed(all, 'apply --overwrite-ui-edits');
-      expect(over).toEqual([
-        'apply',
-        '--overwrite-ui-edits',
-        'report/revTopAcct01',
-        '--dir',
-        basename(dir),
-        '--env',
-        'prod',
-      ]);
+      expect(printed(saved.stdout + saved.stderr)).toEqual(take);
+      expect(printed(saved.stdout + saved.stderr, 'apply --overwrite-ui-edits')).toEqual(over);
       expect((await run([...over, '--auto-approve'])).code).toBe(0);
       expect(reportsIn(emu).find((r) => r.publicId === 'revTopAcct01')!.title).toBe('Top accounts (Git)');
     });
