@@ -91,10 +91,12 @@ function againstLive(
 ): Against {
   const own = env.bundle !== undefined ? { ownership: ownershipOf(env.bundle, {}, { ...env, prune: false }) } : {};
   const planNow = (now: DesiredState) => planOf(now, live, env, { ...own, targets });
-  const against = liveBaselines(desired, live, env, planNow);
-  if (targets.length === 0) return against;
-  // Limited by --target: what the plan does not change is drawn unchanged, its charts' reports too.
-  const planned = new Set(planNow(desired).changes.flatMap((c) => (c.kind === 'report' ? [c.address] : [])));
+  if (targets.length === 0) return liveBaselines(desired, live, env, planNow);
+  // Limited by --target: what the plan does not change is drawn unchanged, its charts' reports too. The bundle
+  // as loaded is planned once, for both.
+  const first = planNow(desired);
+  const against = liveBaselines(desired, live, env, (now) => (now === desired ? first : planNow(now)));
+  const planned = new Set(first.changes.flatMap((c) => (c.kind === 'report' ? [c.address] : [])));
   return plannedReportsOnly(against, desired, planned);
 }
 
