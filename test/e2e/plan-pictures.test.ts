@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import type { Emulator } from './helpers/index.js';
 import { REVENUE_OVERVIEW_PICTURES } from './helpers/bundles.js';
 
 afterAll(cleanupTemp);
@@ -20,6 +21,14 @@ function replaceIn(file: string, from: string | RegExp, to: string): void {
 }
 
 const files = (dir: string) => readdirSync(dir).sort();
+
+/** fixtures/example, copied and applied to `emu`'s deployment 1. */
+async function appliedExample(emu: Emulator): Promise<string> {
+  const dir = copyFixture('example');
+  const applied = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
+  expect(applied.code, applied.stderr).toBe(0);
+  return dir;
+}
 
 describe('plan --pictures DIR', () => {
   test('writes what preview --out --against env: writes, names PNG and SVG per dashboard, a report-only change too', async () => {
@@ -103,10 +112,8 @@ describe('plan --pictures DIR', () => {
   test("drawn against the deployment the plan read, its flags' too (--base-url, --deployment), read once", async () => {
     // The bundle's default environment is the embedded emulator; the flags point the run elsewhere. The
     // embedded deployment is empty: pictures drawn against it would show every dashboard as new.
-    const dir = copyFixture('example');
     await withEmulator({}, async (emu) => {
-      const applied = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(applied.code, applied.stderr).toBe(0);
+      const dir = await appliedExample(emu);
       replaceIn(join(dir, 'workbooks/revenue-overview.yaml'), 'visualization: table', 'visualization: bar');
       const seen = emu.log.length;
       const pics = join(tempDir('wsc-plan-pics-'), 'pics');
@@ -129,10 +136,8 @@ describe('plan --pictures DIR', () => {
   }, 180_000);
 
   test('with --target: only what the plan changes is drawn (a targeted report: the dashboard that charts it)', async () => {
-    const dir = copyFixture('example');
     await withEmulator({}, async (emu) => {
-      const applied = await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv });
-      expect(applied.code, applied.stderr).toBe(0);
+      const dir = await appliedExample(emu);
       emu.clearLog();
       // Two changes: a widget of revenue-overview, and a report only sales-pipeline charts.
       replaceIn(join(dir, 'workbooks/revenue-overview.yaml'), 'visualization: table', 'visualization: bar');
