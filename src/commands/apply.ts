@@ -12,7 +12,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { applyStatus, renderApplyNothing, renderApplyOutcome, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { refusedBlocked } from '../render/plan-ownership.js';
-import type { RunFlags } from '../render/run-commands.js';
+import { confirmWaysForward, type RunFlags } from '../render/run-commands.js';
 import { createProgress } from './progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -37,10 +37,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   if (!ctx.interactive && !opts.autoApprove) {
     throw new UsageError('apply needs confirmation: pass --auto-approve when not on a terminal', {
       code: 'confirmation_required',
-      hint:
-        'Review the changes with `wsc plan`, then run `wsc apply ' +
-        '--auto-approve`; or save a reviewed plan with `wsc plan --out ' +
-        'plan.json` and apply exactly that with `wsc apply plan.json`.',
+      hint: confirmWaysForward(opts),
     });
   }
   const prepared = await preparePlan(opts, ctx);

@@ -16,7 +16,7 @@ export function doctorContext(
   conn: Connection,
   env: ResolvedEnvironment,
   bundle: DoctorContext['bundle'],
-  o: { plan: () => Promise<Plan>; deep: boolean },
+  o: { plan: () => Promise<Plan>; deep: boolean; planCommand?: string },
 ): DoctorContext {
   const { client, deploymentId } = conn;
   let planned: Promise<Plan> | undefined;
@@ -31,6 +31,7 @@ export function doctorContext(
     client,
     deploymentId,
     bundle,
+    planCommand: o.planCommand ?? 'wsc plan',
     probe: probeOf(client, deploymentId),
     spec: () => (spec ??= readTenantSpec(client)),
     plan: () => (planned ??= o.plan()),

@@ -58,7 +58,11 @@ export const dataModel: DoctorCheck = {
     if (!model.ok)
       return { ok: false, detail, hint: 'Fix the data model: plan checks members against what it compiles to.' };
     if (unknown > 0)
-      return { ok: false, detail, hint: 'Run `wsc plan` to see every refused member with its suggestion.' };
+      return {
+        ok: false,
+        detail,
+        hint: `Run \`${ctx.planCommand}\` to see every refused member with its suggestion.`,
+      };
     return { ok: true, detail };
   },
 };

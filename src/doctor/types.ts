@@ -29,6 +29,8 @@ export interface DoctorContext {
   deploymentId: number;
   /** The bundle, or why it could not be loaded. */
   bundle: { desired: DesiredState } | { error: WscError };
+  /** `wsc plan` of this run's bundle and deployment (its --dir and flags), for the hints that name it. */
+  planCommand: string;
   /** The first list request, made once and shared by the checks that read its outcome. */
   probe(): Promise<unknown>;
   /** The tenant's API description (read once). */

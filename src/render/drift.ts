@@ -8,7 +8,7 @@ import { whereText } from './dashboard-diff.js';
 import type { Style } from './style.js';
 import { inlineValue } from './value.js';
 import { visible } from '../visible.js';
-import { applyWith, exportOnly, type RunFlags } from './run-commands.js';
+import { applyWith, driftCommand, exportOnly, type RunFlags } from './run-commands.js';
 
 export interface DriftModel {
   environment: string;
@@ -78,8 +78,9 @@ const APPLY: Record<DriftEntry['apply'], string> = {
 /** GitHub refuses issue bodies over 65536 characters: rows and ways forward stop before that. */
 const ISSUE_BUDGET = 60_000;
 
-/** Where every difference is when some are left out. */
-const SEE_ALL = 'see them all with `wsc drift --output human` or `wsc drift --output json`';
+/** Where every difference is when some are left out: the run's bundle and deployment, in full. */
+const seeAll = (run?: RunFlags) =>
+  `see them all with \`${driftCommand('--output human', run)}\` or \`${driftCommand('--output json', run)}\``;
 
 /** An issue body: a headline, a table of every difference, and the commands that end it (within `maxChars`). */
 export function renderDriftMarkdown(m: DriftModel, maxChars = ISSUE_BUDGET): string {
@@ -95,8 +96,9 @@ export function renderDriftMarkdown(m: DriftModel, maxChars = ISSUE_BUDGET): str
       `| ${WHO[e.changed]} | ${APPLY[e.apply]} | ${file} |\n`
     );
   });
-  out += within(rows, (maxChars - out.length) / 2, (n) => `\n_… and ${plural(n, 'more difference')}: ${SEE_ALL}._\n`);
-  return `${out}\n${within(waysForward(m), maxChars - out.length, (n) => `- … and ${n} more: ${SEE_ALL}.\n`)}`;
+  const all = seeAll(m.run);
+  out += within(rows, (maxChars - out.length) / 2, (n) => `\n_… and ${plural(n, 'more difference')}: ${all}._\n`);
+  return `${out}\n${within(waysForward(m), maxChars - out.length, (n) => `- … and ${n} more: ${all}.\n`)}`;
 }
 
 /** As many of `items` as fit in `room` characters with room left for the line `more(n)` that says how many did not. */

@@ -5,7 +5,7 @@ import type { IntoOutcome } from '../core/export/into.js';
 import type { OnlyOutcome } from '../core/export/only.js';
 import { visible } from '../visible.js';
 import { mergeJson, mergeLines } from './export-merge.js';
-import type { RunFlags } from './run-commands.js';
+import { planCommand, type RunFlags } from './run-commands.js';
 
 interface IntoResult {
   /** Resources whose files took something from the deployment, or kept or left something (see mergeJson). */
@@ -22,7 +22,7 @@ function renderIntoJson(into: string, result: IntoResult): string {
   return `${JSON.stringify({ formatVersion: 1, into, ...result }, null, 2)}\n`;
 }
 
-function renderIntoHuman(into: string, r: IntoResult, merged: string[]): string {
+function renderIntoHuman(into: string, r: IntoResult, merged: string[], target: RunFlags): string {
   const lines = [...merged];
   for (const c of r.created) lines.push(`+ ${visible(c.address)}: new file ${visible(c.file)}`);
   for (const a of r.notLive) lines.push(`! ${visible(a)}: not in the deployment; its file is left as it is`);
@@ -35,7 +35,8 @@ function renderIntoHuman(into: string, r: IntoResult, merged: string[]): string 
       `${r.notLive.length > 0 ? `, ${r.notLive.length} not in the deployment` : ''}. wsc.yaml is left as it is.`,
   );
   if (r.updated.some((u) => u.byHand.length + u.conflicts.length > 0)) {
-    lines.push('Lines marked ! are left for you to merge: `wsc plan` shows what still differs.');
+    const plan = planCommand('', { ...target, dir: into });
+    lines.push(`Lines marked ! are left for you to merge: \`${plan}\` shows what still differs.`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -56,6 +57,7 @@ export function renderInto(output: string, into: string, o: IntoOutcome, target:
     into,
     result,
     o.edits.flatMap((e) => mergeLines(e.address, e.file, e.merge, { ...target, dir: into })),
+    target,
   );
 }
 

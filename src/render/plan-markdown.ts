@@ -16,7 +16,7 @@ import { visible } from '../visible.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { semanticMarkdown } from './plan-semantic.js';
 import { driftSection, EDITED_OUTSIDE, revertedParts, revertsEdit } from './plan-drift.js';
-import type { RunFlags } from './run-commands.js';
+import { driftCommand, planCommand, type PlanFlags } from './run-commands.js';
 
 function escapeHtml(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -82,11 +82,15 @@ function resourceDiff(rc: ResourceChange): string {
 /** GitHub refuses comment bodies over 65536 characters; details stop before that (the address list never does). */
 const MARKDOWN_BUDGET = 60_000;
 
-/** Where the details left out of a comment are. */
-const SEE_ALL = 'see them with `wsc plan --output human --no-compact` or in the JSON plan (`wsc plan --output json`)';
+/** Where the details left out of a comment are: the run's plan, in full. */
+const seeAll = (run?: PlanFlags) =>
+  `see them with \`${planCommand('--output human --no-compact', run)}\` or in the JSON plan ` +
+  `(\`${planCommand('--output json', run)}\`)`;
 
 /** Where every difference left out of a comment's drift lines is. */
-const SEE_DRIFT = 'see them all with `wsc drift`, `wsc plan --output human` or in the JSON plan (`drift`)';
+const seeDrift = (run?: PlanFlags) =>
+  `see them all with \`${driftCommand('', run)}\`, \`${planCommand('--output human', run)}\` or in the JSON ` +
+  'plan (`drift`)';
 
 /** A blockquote of notes, one paragraph each. */
 function quote(lines: readonly string[]): string {
@@ -97,7 +101,7 @@ function quote(lines: readonly string[]): string {
  * The drift lines within `room` characters: the heading, then entries and ways forward while they fit, then
  * how many are left out and where they all are. Each line is a paragraph of the notes' blockquote.
  */
-function driftQuote(plan: Plan, room: number, run?: RunFlags): string {
+function driftQuote(plan: Plan, room: number, run?: PlanFlags): string {
   const s = driftSection(plan, run);
   if (s === undefined) return '';
   let out = `\n${quote([s.heading])}\n`;
@@ -112,7 +116,7 @@ function driftQuote(plan: Plan, room: number, run?: RunFlags): string {
         ...(entries > 0 ? [`${plural(entries, 'more field')} that ${entries === 1 ? 'differs' : 'differ'}`] : []),
         ...(ways > 0 ? [`the ways forward of ${ways} more ${ways === 1 ? 'address' : 'addresses'}`] : []),
       ].join(', and ');
-      return `${out}>\n${quote([`… and ${what}: left out to fit a comment; ${SEE_DRIFT}.`])}\n`;
+      return `${out}>\n${quote([`… and ${what}: left out to fit a comment; ${seeDrift(run)}.`])}\n`;
     }
     out += next;
   }
@@ -127,8 +131,8 @@ export interface MarkdownOptions {
   compact?: boolean;
   /** The semantic check's outcome, shown under the summary. */
   semantic?: SemanticOutcome;
-  /** The run's --dir and deployment flags, for the commands the ways forward print. */
-  run?: RunFlags;
+  /** The run's --dir, deployment and plan flags, for the commands the ways forward print. */
+  run?: PlanFlags;
 }
 
 function unmanagedSection(plan: Plan): string {
@@ -214,7 +218,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     if (out.length + block.length + footer.length + 300 > budget) {
       const rest = changed.length - i;
       const what = `${rest} of ${plural(changed.length, 'resource')}`;
-      out += `_The details of ${what} are left out to fit a comment (all are named above): ${SEE_ALL}._\n\n`;
+      out += `_The details of ${what} are left out to fit a comment (all are named above): ${seeAll(opts.run)}._\n\n`;
       break;
     }
     out += block;

@@ -37,3 +37,59 @@ export function validateCommand(r: RunFlags): string {
 export function applyWith(flags: string, r: RunFlags = {}): string {
   return `wsc apply${flags === '' ? '' : ` ${flags}`}${dirFlag(r)}${target(r)}`;
 }
+
+/** The flags of a plan or apply run that shape what it plans, as typed, beside its bundle's and deployment's. */
+export interface PlanFlags extends RunFlags {
+  target?: readonly string[] | undefined;
+  prune?: boolean | undefined;
+  maxDeletes?: number | undefined;
+  uiEdits?: string | undefined;
+  skipSemanticCheck?: boolean | undefined;
+}
+
+/** The flags that shape the plan, each with a leading space: the printed plan is the run's, not a wider one. */
+function shape(p: PlanFlags): string {
+  return (
+    (p.target ?? []).map((t) => ` --target ${t}`).join('') +
+    (p.prune === true ? ' --prune' : '') +
+    (p.maxDeletes !== undefined ? ` --max-deletes ${p.maxDeletes}` : '') +
+    (p.uiEdits !== undefined ? ` --ui-edits ${p.uiEdits}` : '') +
+    (p.skipSemanticCheck === true ? ' --skip-semantic-check' : '')
+  );
+}
+
+/** `wsc plan` with `flags` (an `--output`, an `--out FILE`, none) planning what the run planned. */
+export function planCommand(flags: string, r: PlanFlags = {}): string {
+  return `wsc plan${shape(r)}${flags === '' ? '' : ` ${flags}`}${dirFlag(r)}${target(r)}`;
+}
+
+/** `wsc drift` with `flags` for the run's bundle and deployment. */
+export function driftCommand(flags: string, r: RunFlags = {}): string {
+  return `wsc drift${flags === '' ? '' : ` ${flags}`}${dirFlag(r)}${target(r)}`;
+}
+
+/** An apply run's flags as typed: what it plans, and what it writes over or takes besides. */
+export interface ApplyFlags extends PlanFlags {
+  overwriteUiEdits?: boolean | readonly string[] | undefined;
+  takeOver?: readonly string[] | undefined;
+}
+
+/**
+ * The ways forward of an apply that cannot ask (no terminal): the run's plan to review, the same run with
+ * `--auto-approve`, and (when the plan alone says what apply writes) a saved plan, which names its bundle and
+ * deployment. `--overwrite-ui-edits` and `--take-over` write more than a saved plan holds: not offered then.
+ */
+export function confirmWaysForward(a: ApplyFlags): string {
+  const over = a.overwriteUiEdits;
+  const extra =
+    (over === true ? ' --overwrite-ui-edits' : '') +
+    (Array.isArray(over) && over.length > 0 ? ` --overwrite-ui-edits ${over.join(' ')}` : '') +
+    ((a.takeOver ?? []).length > 0 ? ` --take-over ${a.takeOver!.join(' ')}` : '');
+  const apply = `wsc apply${shape(a)}${extra} --auto-approve${dirFlag(a)}${target(a)}`;
+  const review = `Review the changes with \`${planCommand('', a)}\`, then run \`${apply}\``;
+  if (extra !== '') return `${review}.`;
+  return (
+    `${review}; or save a reviewed plan with \`${planCommand('--out plan.json', a)}\` and apply exactly that ` +
+    'with `wsc apply plan.json`.'
+  );
+}

@@ -33,12 +33,13 @@ describe('renderDriftMarkdown (an issue body)', () => {
     const md = renderDriftMarkdown(model(5000));
     expect(md.length).toBeLessThanOrEqual(60_000);
     const more =
-      /_… and (\d+) more differences: see them all with `wsc drift --output human` or `wsc drift --output json`._/.exec(
+      /_… and (\d+) more differences: see them all with `wsc drift --output human --dir dashboards --env prod` or `wsc drift --output json --dir dashboards --env prod`._/.exec(
         md,
       );
     expect(more).not.toBeNull();
     expect(rows(md) + Number(more![1])).toBe(5000);
-    const moreWays = /- … and (\d+) more: see them all/.exec(md);
+    const moreWays =
+      /- … and (\d+) more: see them all with `wsc drift --output human --dir dashboards --env prod`/.exec(md);
     expect(moreWays).not.toBeNull();
     expect(ways(md) + Number(moreWays![1])).toBe(5000);
     expect(rows(md)).toBeGreaterThan(50);

@@ -133,10 +133,12 @@ describe('renderPlanMarkdown', () => {
     expect(few).not.toContain('left out to fit a comment');
 
     for (const compact of [false, true]) {
-      const md = renderPlanMarkdown({ ...samplePlan(), drift: drift(5000) }, { compact });
+      // The commands are the run's: its bundle, environment and what it planned.
+      const run = { dir: 'dashboards', env: 'prod', target: [], prune: true };
+      const md = renderPlanMarkdown({ ...samplePlan(), drift: drift(5000) }, { compact, run });
       expect(md.length).toBeLessThanOrEqual(60_000);
       const more =
-        /> … and (\d+) more fields that differ, and the ways forward of 5000 more addresses: left out to fit a comment; see them all with `wsc drift`/.exec(
+        /> … and (\d+) more fields that differ, and the ways forward of 5000 more addresses: left out to fit a comment; see them all with `wsc drift --dir dashboards --env prod`, `wsc plan --prune --output human --dir dashboards --env prod` or in the JSON plan/.exec(
           md,
         );
       expect(more).not.toBeNull();
