@@ -2,8 +2,10 @@
 // any request, in the words of the flag that gave them: `--overwrite-ui-edits`
 // as `--target` is (exit 3, did you mean), `export --only` speaking of
 // `--only`. A hint that lists what exists lists ten and counts the rest.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { pid, writeBundle } from './helpers/bundles.js';
+import { api, pid, writeBundle } from './helpers/bundles.js';
 import { e2eSuite, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
 
 e2eSuite();
@@ -62,6 +64,28 @@ describe('export --only', () => {
       expect(r.stderr).toContain(`Did you mean \`report/${pid(1000)}\`?`);
       expect(r.stderr).not.toContain('--target');
       expect(emu.log).toEqual([]);
+    });
+  });
+
+  test('a report made in the UI: refused, the hint says how to add it (--into without --only), which does', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = writeBundle({ looseReports: 1 });
+      expect((await runCli(['apply', '--auto-approve', '--dir', dir, ...target(emu)], { env: emulatorEnv })).code).toBe(
+        0,
+      );
+      const made = { publicId: 'uiMadeRep001', name: 'made_in_the_ui', jsonQuery: '{"measures":["orders.count"]}' };
+      expect((await api(emu, 'POST', '/api/v1/deployments/1/reports', made)).status).toBe(200);
+      const only = await runCli(['export', '--only', 'report/uiMadeRep001', '--into', dir, ...target(emu)], {
+        env: emulatorEnv,
+      });
+      expect(only.code).toBe(3);
+      expect(only.stderr).toContain(
+        'To add one only the deployment has (made in the UI, say), export with `--into` and without `--only`',
+      );
+      const into = await runCli(['export', '--into', dir, ...target(emu)], { env: emulatorEnv });
+      expect(into.code, into.stderr).toBe(0);
+      expect(into.stdout).toContain('+ report/uiMadeRep001: new file reports/made_in_the_ui.yaml');
+      expect(readFileSync(join(dir, 'reports/made_in_the_ui.yaml'), 'utf8')).toContain('publicId: uiMadeRep001');
     });
   });
 });

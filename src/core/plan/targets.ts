@@ -28,6 +28,12 @@ export function targetableAddresses(desired: DesiredState): string[] {
   return [...out];
 }
 
+/** What `export --only` does not do: a resource made in the UI has no file to take its values into yet. */
+const ONLY_HOLDS =
+  '`--only` takes the live values of resources the bundle holds. To add one only the deployment has (made in the ' +
+  'UI, say), export with `--into` and without `--only`: it writes a new file for each such resource, and takes ' +
+  'the live values of the others too.';
+
 /**
  * Refuses (exit 3) an address the bundle does not hold, with the nearest address it does. `flag` is the
  * flag that named it (`--target`, `--only`, `--overwrite-ui-edits`), as the message says.
@@ -37,11 +43,12 @@ export function checkTargets(targets: readonly string[], known: readonly string[
   for (const t of targets) {
     if (have.has(t)) continue;
     const near = closest(t, known);
+    const hint = near
+      ? `Did you mean \`${near}\`?`
+      : 'Addresses look like `workbook/<slug>`, `report/<publicId>`, `user-attribute/<name>`, `folder/<path>`.';
     throw new UsageError(`${flag} ${t}: no such resource in the bundle.`, {
       code: 'unknown_target',
-      hint: near
-        ? `Did you mean \`${near}\`?`
-        : 'Addresses look like `workbook/<slug>`, `report/<publicId>`, `user-attribute/<name>`, `folder/<path>`.',
+      hint: flag === '--only' ? `${hint} ${ONLY_HOLDS}` : hint,
     });
   }
 }
