@@ -1,6 +1,7 @@
 // `wsc drift`'s output: what differs between the live deployment and the
 // bundle, one line per field (human), a JSON document for programs, and a
 // markdown issue body for a scheduled job. Pure: model in, string out.
+import { WHOLE_RESOURCE } from '../core/drift-report.js';
 import type { DriftEntry } from '../core/plan-model.js';
 import { plural } from './diagnostics.js';
 import { driftLine } from './plan-drift.js';
@@ -36,7 +37,12 @@ export function renderDriftHuman(m: DriftModel, style: Style): string {
   if (m.entries.length === 0) return `${c.green(headline(m))}\n`;
   let out = `${c.bold(headline(m))}\n`;
   for (const e of m.entries) out += `  ${c.yellow('~')} ${driftLine(e)}\n`;
-  return out;
+  return (
+    out +
+    waysForward(m, visible)
+      .map((w) => `${visible(w)}\n`)
+      .join('')
+  );
 }
 
 export function renderDriftJson(m: DriftModel): string {
@@ -98,7 +104,8 @@ export function renderDriftMarkdown(m: DriftModel, maxChars = ISSUE_BUDGET): str
   });
   const all = seeAll(m.run);
   out += within(rows, (maxChars - out.length) / 2, (n) => `\n_… and ${plural(n, 'more difference')}: ${all}._\n`);
-  return `${out}\n${within(waysForward(m), maxChars - out.length, (n) => `- … and ${n} more: ${all}.\n`)}`;
+  const ways = waysForward(m, code).map((w) => `- ${w}\n`);
+  return `${out}\n${within(ways, maxChars - out.length, (n) => `- … and ${n} more: ${all}.\n`)}`;
 }
 
 /** As many of `items` as fit in `room` characters with room left for the line `more(n)` that says how many did not. */
@@ -111,16 +118,21 @@ function within(items: readonly string[], room: number, more: (n: number) => str
   return out;
 }
 
-/** How to end the drift: per address edited outside wsc, the file takes it or apply writes over it. */
-function waysForward(m: DriftModel): string[] {
-  const addresses = [...new Set(m.entries.filter((e) => e.changed !== 'bundle').map((e) => e.address))];
+/**
+ * How to end the drift, one line each (`address` in `at`, as each output shows it): per address with a field
+ * edited outside wsc (or not known), the file takes it or apply writes over it; then, when the bundle alone
+ * changed a field or holds a resource the deployment lacks, apply makes it.
+ */
+function waysForward(m: DriftModel, at: (address: string) => string): string[] {
+  // A whole resource on one side only has no live values to take: apply creates it, or (--prune) deletes it.
+  const fields = m.entries.filter((e) => e.changed !== 'bundle' && e.field !== WHOLE_RESOURCE);
+  const addresses = [...new Set(fields.map((e) => e.address))];
   const over = (a: string) => applyWith(m.bundle !== undefined ? `--overwrite-ui-edits ${a}` : '', m.run);
   const lines = addresses.map(
     (a) =>
-      `- ${code(a)}: \`${exportOnly(a, m.run)}\` takes the live values into its file; ` +
-      `\`${over(a)}\` writes the bundle's.\n`,
+      `${at(a)}: \`${exportOnly(a, m.run)}\` takes the live values into its file; \`${over(a)}\` writes the bundle's.`,
   );
-  if (m.entries.length > lines.length)
-    lines.push(`- \`${applyWith('', m.run)}\` makes what only the bundle changed.\n`);
+  if (m.entries.some((e) => e.changed === 'bundle' || (e.field === WHOLE_RESOURCE && e.live === undefined)))
+    lines.push(`\`${applyWith('', m.run)}\` makes what only the bundle changed.`);
   return lines;
 }

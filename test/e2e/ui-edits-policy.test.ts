@@ -287,6 +287,21 @@ describe('wsc drift', () => {
       expect(md).toContain('### wsc drift: <code>test</code> (deployment 1)');
       expect(md).toContain('| <code>report/rep000000001</code> | <code>title</code> |');
       expect(writes(emu.log)).toEqual([]);
+      // The ways forward, as the markdown's, on a terminal too: the report missing from the deployment has no
+      // live values to take (apply creates it); the edited one has both ways.
+      const at = ['--dir', dir, ...target(emu)].join(' ');
+      const ways = d.stdout.split('\n').filter((l) => l.includes('`wsc '));
+      expect(ways).toEqual([
+        `${ADDR}: \`wsc export --only ${ADDR} --into ${dir} ${target(emu).join(' ')}\` takes the live values into ` +
+          `its file; \`wsc apply --overwrite-ui-edits ${ADDR} ${at}\` writes the bundle's.`,
+        `\`wsc apply ${at}\` makes what only the bundle changed.`,
+      ]);
+      expect(md).not.toContain(`wsc export --only report/${pid(2)}`);
+      // Followed (not on a terminal: confirmed by the flag), the apply creates the report and keeps the edit.
+      const apply = /`wsc (apply [^`]+)` makes/.exec(d.stdout)![1]!.split(' ');
+      expect((await runCli([...apply, '--auto-approve'], { env: emulatorEnv })).code).toBe(0);
+      expect(reportsIn(emu).map((r) => r.publicId)).toContain(pid(2));
+      expect((await cli(['drift', '--output', 'json'], dir, emu)).stdout).not.toContain(pid(2));
 
       expect((await cli(['apply', '--auto-approve', '--ui-edits', 'revert'], dir, emu)).code).toBe(0);
       const none = await cli(['drift', '--detailed-exitcode'], dir, emu);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderDriftMarkdown, type DriftModel } from '../../src/render/drift.js';
+import { renderDriftHuman, renderDriftMarkdown, type DriftModel } from '../../src/render/drift.js';
+import { plainStyle } from '../../src/render/style.js';
 import { driftEntries } from './plan-fixture.js';
 
 const entries = driftEntries;
@@ -44,5 +45,35 @@ describe('renderDriftMarkdown (an issue body)', () => {
     expect(ways(md) + Number(moreWays![1])).toBe(5000);
     expect(rows(md)).toBeGreaterThan(50);
     expect(ways(md)).toBeGreaterThan(50);
+  });
+});
+
+describe('the ways forward (human and markdown)', () => {
+  const entry = (field: string, changed: 'outside' | 'bundle' | 'unknown', live?: string) => ({
+    address: 'report/r1',
+    field,
+    ...(live !== undefined ? { live } : {}),
+    bundle: 'b',
+    changed,
+    apply: 'keep' as const,
+  });
+  const of = (entries: DriftModel['entries']): DriftModel => ({ ...model(0), entries });
+
+  it('two fields edited outside wsc: the two ways for the address, no `wsc apply` (the bundle changed nothing)', () => {
+    const m = of([entry('title', 'outside', 'x'), entry('name', 'outside', 'y')]);
+    const human = renderDriftHuman(m, plainStyle);
+    expect(human.split('\n').filter((l) => l.includes('`wsc '))).toEqual([
+      'report/r1: `wsc export --only report/r1 --into dashboards --env prod` takes the live values into its file; ' +
+        "`wsc apply --overwrite-ui-edits report/r1 --dir dashboards --env prod` writes the bundle's.",
+    ]);
+    expect(renderDriftMarkdown(m)).not.toContain('makes what only the bundle changed');
+  });
+
+  it('a report only the bundle holds: no live values to take; `wsc apply` creates it', () => {
+    const m = of([entry('(resource)', 'unknown')]);
+    for (const out of [renderDriftHuman(m, plainStyle), renderDriftMarkdown(m)]) {
+      expect(out).not.toContain('wsc export --only');
+      expect(out).toContain('`wsc apply --dir dashboards --env prod` makes what only the bundle changed.');
+    }
   });
 });
