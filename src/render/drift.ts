@@ -121,7 +121,8 @@ function within(items: readonly string[], room: number, more: (n: number) => str
 /**
  * How to end the drift, one line each (`address` in `at`, as each output shows it): per address with a field
  * edited outside wsc (or not known), the file takes it or apply writes over it; then, when the bundle alone
- * changed a field or holds a resource the deployment lacks, apply makes it.
+ * changed a field or holds a resource the deployment lacks, apply makes it (with --prune when it no longer
+ * holds one the deployment has).
  */
 function waysForward(m: DriftModel, at: (address: string) => string): string[] {
   // A whole resource on one side only has no live values to take: apply creates it, or (--prune) deletes it.
@@ -132,7 +133,11 @@ function waysForward(m: DriftModel, at: (address: string) => string): string[] {
     (a) =>
       `${at(a)}: \`${exportOnly(a, m.run)}\` takes the live values into its file; \`${over(a)}\` writes the bundle's.`,
   );
+  // A resource the bundle no longer holds is deleted only with --prune (`apply: keep` says apply keeps it).
+  const held = m.entries.some((e) => e.field === WHOLE_RESOURCE && e.live !== undefined && e.apply === 'keep');
   if (m.entries.some((e) => e.changed === 'bundle' || (e.field === WHOLE_RESOURCE && e.live === undefined)))
-    lines.push(`\`${applyWith('', m.run)}\` makes what only the bundle changed.`);
+    lines.push(
+      `\`${applyWith(held ? '--prune' : '', m.run)}\` makes what only the bundle changed${held ? ', deletes included' : ''}.`,
+    );
   return lines;
 }

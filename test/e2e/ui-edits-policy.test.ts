@@ -3,7 +3,7 @@
 // and `uiEdits: revert` write the bundle's value over an edit made outside
 // wsc, `uiEdits: block` and a conflict exit 5 from `plan --detailed-exitcode`,
 // a saved plan keeps its policy, and `wsc drift` reads and compares only.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
@@ -260,6 +260,23 @@ describe('preview agrees with the plan', () => {
 });
 
 describe('wsc drift', () => {
+  test('a report the bundle no longer holds: the `wsc apply --prune` printed deletes it, followed as printed', async () => {
+    await withEmulator({}, async (emu) => {
+      const other = `kind: Report\npublicId: ${pid(2)}\nname: other\nsqlQuery: select 2\n`;
+      const dir = writeBundle({ wscYaml: named(), files: { 'reports/mrr.yaml': MRR, 'reports/other.yaml': other } });
+      expect((await cli(['apply', '--auto-approve'], dir, emu)).code).toBe(0);
+      rmSync(join(dir, 'reports/other.yaml'));
+      const d = await cli(['drift'], dir, emu);
+      expect(d.stdout).toContain(`report/${pid(2)} "other": in the deployment, no longer in the bundle`);
+      const printed = /`wsc (apply [^`]+)` makes what only the bundle changed, deletes included\./.exec(d.stdout);
+      expect(printed, d.stdout).not.toBeNull();
+      expect(printed![1]).toBe(`apply --prune --dir ${dir} ${target(emu).join(' ')}`);
+      expect((await runCli([...printed![1]!.split(' '), '--auto-approve'], { env: emulatorEnv })).code).toBe(0);
+      expect(reportsIn(emu).map((r) => r.publicId)).toEqual([pid(1)]);
+      expect((await cli(['drift', '--detailed-exitcode'], dir, emu)).code).toBe(0);
+    });
+  });
+
   test('lists what differs (UI edit and unapplied bundle change), in human, JSON and markdown; --detailed-exitcode 2, then 0 after a revert; never writes', async () => {
     await withEmulator({}, async (emu) => {
       const { dir } = await appliedThenEdited(emu);

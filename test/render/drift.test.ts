@@ -76,4 +76,15 @@ describe('the ways forward (human and markdown)', () => {
       expect(out).toContain('`wsc apply --dir dashboards --env prod` makes what only the bundle changed.');
     }
   });
+
+  it('a report the bundle no longer holds, kept (no --prune): the `wsc apply` printed prunes', () => {
+    const m = of([{ ...entry('(resource)', 'bundle', 'other'), apply: 'keep' }]);
+    expect(renderDriftHuman(m, plainStyle)).toContain(
+      '`wsc apply --prune --dir dashboards --env prod` makes what only the bundle changed, deletes included.',
+    );
+    const pruning = of([{ ...entry('(resource)', 'bundle', 'other'), apply: 'revert' }]);
+    expect(renderDriftHuman(pruning, plainStyle)).toContain(
+      '`wsc apply --dir dashboards --env prod` makes what only the bundle changed.',
+    );
+  });
 });
