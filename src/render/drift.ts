@@ -124,6 +124,8 @@ function within(items: readonly string[], room: number, more: (n: number) => str
  * changed a field or holds a resource the deployment lacks, apply makes it (with --prune when it no longer
  * holds one the deployment has).
  */
+const DELETES = ', deletes included';
+
 function waysForward(m: DriftModel, at: (address: string) => string): string[] {
   // A whole resource on one side only has no live values to take: apply creates it, or (--prune) deletes it.
   const fields = m.entries.filter((e) => e.changed !== 'bundle' && e.field !== WHOLE_RESOURCE);
@@ -137,7 +139,7 @@ function waysForward(m: DriftModel, at: (address: string) => string): string[] {
   const held = m.entries.some((e) => e.field === WHOLE_RESOURCE && e.live !== undefined && e.apply === 'keep');
   if (m.entries.some((e) => e.changed === 'bundle' || (e.field === WHOLE_RESOURCE && e.live === undefined)))
     lines.push(
-      `\`${applyWith(held ? '--prune' : '', m.run)}\` makes what only the bundle changed${held ? ', deletes included' : ''}.`,
+      `\`${applyWith(held ? '--prune' : '', m.run)}\` makes what only the bundle changed${held ? DELETES : ''}.`,
     );
   return lines;
 }
