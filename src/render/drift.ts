@@ -108,6 +108,9 @@ export function renderDriftMarkdown(m: DriftModel, maxChars = ISSUE_BUDGET): str
   return `${out}\n${within(ways, maxChars - out.length, (n) => `- … and ${n} more: ${all}.\n`)}`;
 }
 
+/** The end of the `wsc apply --prune` way forward. */
+const DELETES = ', deletes included';
+
 /** As many of `items` as fit in `room` characters with room left for the line `more(n)` that says how many did not. */
 function within(items: readonly string[], room: number, more: (n: number) => string): string {
   let out = '';
@@ -124,8 +127,6 @@ function within(items: readonly string[], room: number, more: (n: number) => str
  * changed a field or holds a resource the deployment lacks, apply makes it (with --prune when it no longer
  * holds one the deployment has).
  */
-const DELETES = ', deletes included';
-
 function waysForward(m: DriftModel, at: (address: string) => string): string[] {
   // A whole resource on one side only has no live values to take: apply creates it, or (--prune) deletes it.
   const fields = m.entries.filter((e) => e.changed !== 'bundle' && e.field !== WHOLE_RESOURCE);
