@@ -17,7 +17,7 @@ import {
   savedPlanOwnership,
 } from '../core/saved-plan-apply.js';
 import { refuseDrift, refuseOtherRequests } from '../core/saved-plan-check.js';
-import { parseSavedPlan } from '../core/saved-plan.js';
+import { parseSavedPlan, savedPlanFlags } from '../core/saved-plan.js';
 import { savedSemanticWarning } from '../core/semantic/outcome.js';
 import { savedPlanDir } from '../plan-file/dir.js';
 import { readSavedPlanFile } from '../plan-file/read.js';
@@ -28,7 +28,7 @@ import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import { checkedBundle } from './prepare.js';
 import { planOf, readLive } from './steps.js';
-import type { RunFlags } from '../render/run-commands.js';
+import { planAgain, type RunFlags } from '../render/run-commands.js';
 
 /** The plan derived again, equal to the file's; the caller applies it and closes the connection. */
 export async function applySavedPlan(
@@ -48,8 +48,8 @@ export async function applySavedPlan(
   // The environment --env or WSC_ENV names, else the plan's; it must be the deployment the plan was made for.
   const { environment: env, client } = await configure(opts, ctx, { dir, envName: saved.environment.name });
   refuseOtherDeployment(saved.environment, env);
-  const targets = saved.targets ?? [];
-  const pruning = saved.plan.prune?.enabled === true;
+  const flags = savedPlanFlags(saved, env.uiEdits);
+  const { target: targets, prune: pruning } = flags;
   // The ways forward name the plan's bundle and environment.
   const shown = opts.dirGiven === true || saved.bundleDir === undefined ? opts.dir : saved.bundleDir;
   const run = { dir: shown, env: env.name, baseUrl: opts.baseUrl, deployment: opts.deployment };
@@ -61,7 +61,8 @@ export async function applySavedPlan(
     const userAttributes = saved.plan.fingerprints.some((f) => f.address.startsWith('user-attribute/'));
     const live = await readLive(conn, desired, userAttributes ? { userAttributes: true } : {});
     endPhase('read deployment');
-    refuseDrift(saved.plan, live, env, planFile);
+    const again = planAgain(planFile, { ...run, ...flags });
+    refuseDrift(saved.plan, live, env, planFile, again);
     const derived = planOf(desired, live, env, {
       targets,
       ...(env.bundle !== undefined ? { ownership: savedPlanOwnership(env.bundle, pruning, opts, uiEdits) } : {}),
@@ -71,7 +72,7 @@ export async function applySavedPlan(
     // The bundle changed since the plan was saved in a way only a create can make: never applied.
     const refused = createOnlyError(derived);
     if (refused) throw refused;
-    refuseOtherRequests(saved.plan, derived, planFile, dir);
+    refuseOtherRequests(saved.plan, derived, planFile, dir, again);
     return { plan: derived, conn, run };
   } catch (e) {
     await conn.close();

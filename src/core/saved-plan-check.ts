@@ -77,12 +77,16 @@ function firstDifference(a: unknown, b: unknown, path = ''): string {
   return path === '' ? 'the request' : path;
 }
 
+/** The way forward of a refused saved plan; the command passes the one with the plan's own flags. */
+const AGAIN = 'Run `wsc plan --out FILE` again, review it, and apply the new plan.';
+
 /** A resource the plan read that changed since it was saved: the plan is stale (`planFile` names it). */
 export function refuseDrift(
   saved: Plan,
   live: LiveState,
   env: Pick<PlanContext, 'deploymentId' | 'publicIds'>,
   planFile: string,
+  again = AGAIN,
 ): void {
   const drifts = checkFingerprints(saved.fingerprints, live, {
     deploymentId: env.deploymentId,
@@ -94,12 +98,12 @@ export function refuseDrift(
       `resource${drifts.length === 1 ? '' : 's'} changed since it was made. ` +
       `Nothing was applied.`,
     drifts.map((d) => `${d.address}: ${d.message}`),
-    { hint: 'Run `wsc plan --out FILE` again, review it, and apply the new plan.' },
+    { hint: again },
   );
 }
 
 /** The requests derived again (from the bundle in `dir`) must be the file's. */
-export function refuseOtherRequests(saved: Plan, derived: Plan, planFile: string, dir: string): void {
+export function refuseOtherRequests(saved: Plan, derived: Plan, planFile: string, dir: string, again = AGAIN): void {
   const differences = requestDifferences(saved, derived);
   if (differences.length === 0) return;
   throw new UsageError(
@@ -108,9 +112,7 @@ export function refuseOtherRequests(saved: Plan, derived: Plan, planFile: string
     {
       code: 'saved_plan_differs',
       details: differences,
-      hint:
-        'The plan file or the bundle changed since the plan was saved. Run ' +
-        '`wsc plan --out FILE` again, review it, and apply the new plan.',
+      hint: `The plan file or the bundle changed since the plan was saved. ${again}`,
     },
   );
 }

@@ -34,6 +34,20 @@ export interface SavedPlan {
   plan: Plan;
 }
 
+/**
+ * The flags a saved plan was made with, as `wsc plan` takes them: to make it again as it was. Its policy for UI
+ * edits is a flag only where it is not already the environment's (`envPolicy`, wsc.yaml's `uiEdits`).
+ */
+export function savedPlanFlags(saved: SavedPlan, envPolicy: string | undefined) {
+  const policy = saved.plan.uiEdits;
+  return {
+    target: saved.targets ?? [],
+    prune: saved.plan.prune?.enabled === true,
+    ...(policy !== undefined && policy !== (envPolicy ?? 'keep') ? { uiEdits: policy } : {}),
+    skipSemanticCheck: saved.semanticCheck?.status === 'off',
+  };
+}
+
 /** The semantic check of a saved plan: its status, and why it did not run. */
 export interface SavedSemanticCheck {
   status: 'off' | 'none' | 'unavailable' | 'checked';

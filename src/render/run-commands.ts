@@ -93,3 +93,9 @@ export function confirmWaysForward(a: ApplyFlags): string {
     'with `wsc apply plan.json`.'
   );
 }
+
+/** A refused saved plan's way forward: the plan made again as it was (its flags), into the same file, then applied. */
+export function planAgain(planFile: string, r: PlanFlags): string {
+  const plan = planCommand(`--out ${planFile}`, r);
+  return `Run \`${plan}\` again, review it, and apply the new plan: \`wsc apply ${planFile}\`.`;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/core/plan/index.js';
-import { parseSavedPlan, serializeSavedPlan } from '../../src/core/saved-plan.js';
+import { parseSavedPlan, savedPlanFlags, serializeSavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { ctx, desired, dReport, dSalesCharting, dWorkbook, errorOf, live, lWorkbook } from './builders.js';
 
@@ -43,6 +43,19 @@ describe('saved plans', () => {
     });
     expect(saved.savedPlanFormat).toBe(1);
     expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('says the flags it was made with (savedPlanFlags): a policy only where the environment has another', () => {
+    const made = (over: object) => ({ ...parseSavedPlan(text, 'plan.json'), ...over });
+    const base = parseSavedPlan(text, 'plan.json');
+    const revert = { ...base, plan: { ...base.plan, uiEdits: 'revert' as const } };
+    expect(savedPlanFlags(revert, undefined)).toMatchObject({ uiEdits: 'revert' });
+    expect(savedPlanFlags(revert, 'revert')).not.toHaveProperty('uiEdits');
+    const keep = { ...base, plan: { ...base.plan, uiEdits: 'keep' as const } };
+    expect(savedPlanFlags(keep, undefined)).not.toHaveProperty('uiEdits');
+    expect(savedPlanFlags(keep, 'block')).toMatchObject({ uiEdits: 'keep' });
+    const off = made({ targets: ['report/a'], semanticCheck: { status: 'off' } });
+    expect(savedPlanFlags(off, undefined)).toEqual({ target: ['report/a'], prune: false, skipSemanticCheck: true });
   });
 
   it('keeps the dashboard diff of a draft, so apply PLANFILE shows it as plan did', () => {

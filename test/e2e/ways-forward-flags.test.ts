@@ -109,6 +109,41 @@ describe('apply without a terminal: the commands of its hint are the run with it
   });
 });
 
+describe('a saved plan refused: the plan made again is the saved one (its bundle, environment, target)', () => {
+  test('the bundle changed since (saved_plan_differs), then the deployment (stale): each hint, followed, applies', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir, run, at } = await repository(emu);
+      edit(join(dir, TOP), 'title: Top 25 accounts by ARR', 'title: Top accounts (first)');
+      edit(join(dir, CHURN), 'title: Revenue retention by signup cohort', 'title: Retention (not targeted)');
+      const shape = ['--target', 'report/revTopAcct01', '--prune'];
+      expect((await run(['plan', ...shape, '--out', 'p.json', ...at])).code).toBe(0);
+      const again = [
+        ['plan', ...shape, '--out', 'p.json', ...at],
+        ['apply', 'p.json'],
+      ];
+      // The bundle changed since the plan was saved.
+      edit(join(dir, TOP), 'title: Top accounts (first)', 'title: Top accounts (second)');
+      const differs = await run(['apply', 'p.json']);
+      expect(differs.code).toBe(3);
+      expect(differs.stderr).toContain('[saved_plan_differs]');
+      expect(commands(differs.stderr)).toEqual(again);
+      // Made again as printed; then the deployment changes before it is applied: stale, the same way forward.
+      expect((await run(again[0]!)).code).toBe(0);
+      const top = reportsIn(emu).find((x) => x.publicId === 'revTopAcct01')!;
+      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${top.id}`, { name: 'renamed_in_ui' })).status).toBe(
+        200,
+      );
+      const stale = await run(again[1]!);
+      expect(stale.code, stale.stderr).toBe(1);
+      expect(stale.stderr).toContain('is stale');
+      expect(commands(stale.stderr)).toEqual(again);
+      for (const c of again) expect((await run(c)).code).toBe(0);
+      expect(titleOf(emu, 'revTopAcct01')).toBe('Top accounts (second)');
+      expect(titleOf(emu, 'chrnCohort01')).toBe('Revenue retention by signup cohort');
+    });
+  });
+});
+
 describe('the plan commands other outputs print, followed from the root', () => {
   test('`export --into` leaving lines to merge: the `wsc plan` it names shows what still differs', async () => {
     await withEmulator({}, async (emu) => {
