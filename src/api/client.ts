@@ -259,7 +259,9 @@ export class ApiClient {
       if (d.longWait !== undefined) r.error.details.push(`${d.reason.replace(/^[^:]*: /, '')}.`);
       else if (attempt > 1) r.error.details.push(`Tried ${attempt} times (--max-retries ${this.policy.maxRetries}).`);
       else if (d.reason.includes('not safe to repeat')) {
-        const see = 'Run `wsc plan` to see the current state.';
+        const see =
+          "A plan of the same bundle and deployment (`wsc plan` with this run's --dir and --env) shows " +
+          'the current state.';
         r.error.details.push(`Not sent again: the server may have acted on it. ${see}`);
       }
       throw r.error;

@@ -126,7 +126,8 @@ export function invalidBody(
     hint ??
     (method !== 'GET' && status >= 200 && status < 300
       ? `The server accepted the ${method} (status ${status}), so the change was probably applied, but its ` +
-        'answer could not be read; `wsc plan` shows where things stand. If this persists, check the base URL ' +
+        "answer could not be read; a plan of the same bundle and deployment (`wsc plan` with this run's --dir and " +
+        '--env) shows where things stand. If this persists, check the base URL ' +
         'and any proxy in between.'
       : 'The server does not answer as the Workspace Content API does; check the base URL and the server version.');
   const message = w.redact(`${method} ${path} answered ${status} with ${why}`);

@@ -178,7 +178,7 @@ describe('answers that are not what was asked for', () => {
       /^PUT \/api\/v1\/deployments\/1\/workbooks\/by-slug\/sales answered 200 with a body that is not valid JSON/,
     );
     expect(e.hint).toMatch(
-      /accepted the PUT \(status 200\), so the change was probably applied.*`wsc plan` shows where things stand/,
+      /accepted the PUT \(status 200\), so the change was probably applied.*`wsc plan` with this run's --dir and --env\) shows where things stand/,
     );
     expect(s.seen).toHaveLength(1);
   });
@@ -390,7 +390,7 @@ describe('retries end to end', () => {
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.message).toContain('the connection to 127.0.0.1');
     expect(e.details).toEqual([
-      'Not sent again: the server may have acted on it. Run `wsc plan` to see the current state.',
+      "Not sent again: the server may have acted on it. A plan of the same bundle and deployment (`wsc plan` with this run's --dir and --env) shows the current state.",
     ]);
     expect(s.seen).toHaveLength(3);
   });
