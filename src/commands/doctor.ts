@@ -20,7 +20,7 @@ import {
   renderDoctorLine,
   renderDoctorSummary,
 } from '../render/doctor.js';
-import { planCommand } from '../render/run-commands.js';
+import { doctorCommands } from '../render/run-commands.js';
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
@@ -50,7 +50,7 @@ export async function run(opts: DoctorOptions, ctx: CommandContext): Promise<num
     const head = { environment: env.name, baseUrl, deploymentId: conn.deploymentId };
     if (!json) ctx.out(renderDoctorHeader(head));
     const checks = await runChecks(
-      doctorContext(conn, env, bundle, { plan, deep: opts.deep === true, planCommand: planCommand('', opts) }),
+      doctorContext(conn, env, bundle, { plan, deep: opts.deep === true, commands: doctorCommands(opts) }),
       checksOf(opts.deep === true),
       {
         ...(totalBudgetMs !== undefined ? { totalBudgetMs } : {}),

@@ -10,13 +10,13 @@ import type { Plan } from '../core/plan-model.js';
 import { probeOf } from './checks.js';
 import { deepRoundTrip } from './deep.js';
 import { readTenantSpec } from './tenant-spec.js';
-import type { DoctorContext } from './types.js';
+import type { DoctorCommands, DoctorContext } from './types.js';
 
 export function doctorContext(
   conn: Connection,
   env: ResolvedEnvironment,
   bundle: DoctorContext['bundle'],
-  o: { plan: () => Promise<Plan>; deep: boolean; planCommand?: string },
+  o: { plan: () => Promise<Plan>; deep: boolean; commands?: DoctorCommands },
 ): DoctorContext {
   const { client, deploymentId } = conn;
   let planned: Promise<Plan> | undefined;
@@ -31,7 +31,7 @@ export function doctorContext(
     client,
     deploymentId,
     bundle,
-    planCommand: o.planCommand ?? 'wsc plan',
+    commands: o.commands ?? { plan: 'wsc plan', exportOut: 'wsc export --out DIR' },
     probe: probeOf(client, deploymentId),
     spec: () => (spec ??= readTenantSpec(client)),
     plan: () => (planned ??= o.plan()),

@@ -61,7 +61,7 @@ export const dataModel: DoctorCheck = {
       return {
         ok: false,
         detail,
-        hint: `Run \`${ctx.planCommand}\` to see every refused member with its suggestion.`,
+        hint: `Run \`${ctx.commands.plan}\` to see every refused member with its suggestion.`,
       };
     return { ok: true, detail };
   },

@@ -103,7 +103,7 @@ export const deepCheck: DoctorCheck = {
       detail: `exported ${what} in memory and planned it against this deployment: ${counts}`,
       hint:
         'These would be lost or changed by `wsc export` then `wsc apply` as things stand; ' +
-        '`wsc export --out DIR` then `wsc plan --dir DIR` shows the same in full.',
+        `\`${ctx.commands.exportOut}\` then \`wsc plan --dir DIR\` shows the same in full.`,
       items,
     };
   },

@@ -23,14 +23,20 @@ export interface CheckLine extends CheckResult {
   checked: boolean;
 }
 
+/** `wsc plan` of this run's bundle and deployment; `wsc export --out DIR` of its deployment. */
+export interface DoctorCommands {
+  plan: string;
+  exportOut: string;
+}
+
 export interface DoctorContext {
   env: ResolvedEnvironment;
   client: ApiClient;
   deploymentId: number;
   /** The bundle, or why it could not be loaded. */
   bundle: { desired: DesiredState } | { error: WscError };
-  /** `wsc plan` of this run's bundle and deployment (its --dir and flags), for the hints that name it. */
-  planCommand: string;
+  /** The commands the hints name, with this run's --dir and deployment flags. */
+  commands: DoctorCommands;
   /** The first list request, made once and shared by the checks that read its outcome. */
   probe(): Promise<unknown>;
   /** The tenant's API description (read once). */

@@ -99,3 +99,8 @@ export function planAgain(planFile: string, r: PlanFlags): string {
   const plan = planCommand(`--out ${planFile}`, r);
   return `Run \`${plan}\` again, review it, and apply the new plan: \`wsc apply ${planFile}\`.`;
 }
+
+/** The commands doctor's hints name: the plan of the run's bundle, and an export of its deployment into DIR. */
+export function doctorCommands(r: RunFlags): { plan: string; exportOut: string } {
+  return { plan: planCommand('', r), exportOut: `wsc export --out DIR${target(r)}` };
+}

@@ -5,7 +5,8 @@
 // play a tenant that differs.
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateSeed, uiMadeSeed } from '../../src/emulator/index.js';
-import { cleanupTemp, emulatorEnv, runCli, target, withEmulator, writeFiles } from './helpers/index.js';
+import { join } from 'node:path';
+import { cleanupTemp, emulatorEnv, runCli, target, tempDir, withEmulator, writeFiles } from './helpers/index.js';
 import { rewritingProxy } from './helpers/rewriting-proxy.js';
 
 afterAll(cleanupTemp);
@@ -111,14 +112,27 @@ describe('wsc doctor --deep', () => {
         env: emulatorEnv,
       });
       expect(r.code).toBe(1);
-      const deep = (JSON.parse(r.stdout) as { checks: { name: string; ok: boolean; items?: string[] }[] }).checks.find(
-        (c) => c.name === 'export round trip',
-      )!;
+      const deep = (
+        JSON.parse(r.stdout) as { checks: { name: string; ok: boolean; items?: string[]; hint?: string }[] }
+      ).checks.find((c) => c.name === 'export round trip')!;
       expect(deep.ok).toBe(false);
       expect(deep.items).toEqual(expect.arrayContaining([expect.stringMatching(/^would change: workbook\/.*: adopt/)]));
       expect(deep.items).toEqual(expect.arrayContaining([expect.stringMatching(/^would change: report\/.*: adopt/)]));
       // GETs only, but for the deployment token of the data-model check.
       expect(emu.log.every((e) => e.method === 'GET' || e.path.endsWith('/token'))).toBe(true);
+      // The commands of the hint, followed (DIR a directory of the test's): the export is of this deployment, and
+      // the plan of it shows the same adopts.
+      const named = [...deep.hint!.matchAll(/`wsc ([^`]+)`/g)].map((m) => m[1]!);
+      const exportOut = named.find((c) => c.startsWith('export --out'));
+      const planDir = named.find((c) => c.startsWith('plan --dir'));
+      expect(exportOut).toBe(`export --out DIR ${target(emu).join(' ')}`);
+      expect(planDir).toBe('plan --dir DIR');
+      const dir = join(tempDir(), 'export');
+      const exported = await runCli(exportOut!.replace('DIR', dir).split(' '), { env: emulatorEnv });
+      expect(exported.code, exported.stderr).toBe(0);
+      const planned = await runCli(planDir!.replace('DIR', dir).split(' '), { env: emulatorEnv });
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout).toMatch(/Plan: \d+ to create, \d+ to update, [1-9]\d* to adopt/);
     });
   }, 60_000);
 
