@@ -50,8 +50,9 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
   try {
     const pictures = opts.pictures !== undefined ? await drawPictures(opts.pictures, prepared, opts, ctx) : undefined;
     ctx.out(render(plan, semantic, opts, ctx.style, pictures));
-    // A difference only a create can make, or a member the data model lacks: shown above, never saved nor applied.
-    const refused = createOnlyError(plan) ?? semanticError(semantic, false);
+    // A difference only a create can make, or a member the data model lacks: never saved nor applied. Shown
+    // above in human and markdown; the JSON on stdout holds them, so stderr names them itself.
+    const refused = createOnlyError(plan) ?? semanticError(semantic, opts.output === 'json');
     if (opts.out !== undefined && refused === undefined) {
       const saving = { cwd: ctx.cwd, dir: opts.dir, environment: env, targets: opts.target, semantic, plan };
       await savePlan(outFile!, opts.out, saving);

@@ -117,6 +117,10 @@ describe("Cube decides: no false alarm on what /v1/meta leaves out, Cube's own r
       ]);
       expect(out.semanticWarnings).toEqual([]);
       expect(out.summary).toMatchObject({ create: 6 });
+      // Nothing is listed above a JSON plan on stderr: the error lists each itself, at its file:line:col.
+      expect(js.stderr).not.toContain('listed above');
+      expect(js.stderr).toContain('  reports/typo.yaml:5:14: report/semTypo00001 jsonQuery.measures[0]: Cube refuses');
+      expect(js.stderr).toContain('  workbooks/w.yaml:11:19: workbook/sales widget status-filter config.member: Cube');
     });
   });
 
