@@ -11,6 +11,7 @@ import { checkPictureFlags } from '../core/plan/picture-flags.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanMarkdown, type MarkdownOptions } from '../render/plan-markdown.js';
+import { shellArg } from '../render/run-commands.js';
 import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan, type Prepared } from './prepare.js';
@@ -56,7 +57,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
     if (opts.out !== undefined && refused === undefined) {
       const saving = { cwd: ctx.cwd, dir: opts.dir, environment: env, targets: opts.target, semantic, plan };
       await savePlan(outFile!, opts.out, saving);
-      ctx.err(`Saved the plan to ${opts.out}. Apply exactly this plan with \`wsc apply ${opts.out}\`.\n`);
+      ctx.err(`Saved the plan to ${opts.out}. Apply exactly this plan with \`wsc apply ${shellArg(opts.out)}\`.\n`);
     }
     const summary = ctx.settings.stepSummary;
     // The job summary is a courtesy: failing to add to it does not fail the plan.

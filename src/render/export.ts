@@ -2,6 +2,7 @@
 // the resources export had to give an identity to, and what it could not
 // turn into references. Human text (lists cut after a few lines; the JSON
 // form has everything) and a stable JSON summary.
+import { shellArg } from './run-commands.js';
 import type { ExportSummary, ExportWarning } from '../core/export/index.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
@@ -79,15 +80,16 @@ export function renderExportHuman(s: ExportSummary, f: ExportRunFacts, style: St
       ...cut(f.stale, visible),
     );
   }
+  const out = shellArg(f.outDir);
   const plan =
-    `wsc plan --dir ${f.outDir}` +
+    `wsc plan --dir ${out}` +
     (s.adoptions.length + s.derivedSlugs.length > 0 ? ' (the adoptions show as "adopt")' : '');
   // Files beside the snapshot are read with it: a bundle kept there holds the same resources twice.
   lines.push(
     '',
     f.stale.length > 0
       ? `Next: delete those files unless they belong in the bundle, then: ${plan}. To update a bundle kept in ` +
-          `Git in place, with its files, comments and names, export with \`--into ${f.outDir}\` instead of \`--out\`.`
+          `Git in place, with its files, comments and names, export with \`--into ${out}\` instead of \`--out\`.`
       : `Next: ${plan}`,
   );
   return `${lines.join('\n')}\n`;

@@ -11,26 +11,35 @@ export interface RunFlags {
   deployment?: number | undefined;
 }
 
+/**
+ * A value as a shell reads it back: as typed when it holds nothing a shell splits or expands, else in single
+ * quotes (a directory `My dashboards`, a target `folder/Finance/Revenue analytics`, a plan file's path).
+ */
+export function shellArg(v: string): string {
+  return /^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replaceAll("'", `'\\''`)}'`;
+}
+
 /** The run's flags that chose the deployment, each with a leading space. */
 function target(r: RunFlags): string {
   return (
-    (r.env !== undefined ? ` --env ${r.env}` : '') +
-    (r.baseUrl !== undefined ? ` --base-url ${r.baseUrl}` : '') +
+    (r.env !== undefined ? ` --env ${shellArg(r.env)}` : '') +
+    (r.baseUrl !== undefined ? ` --base-url ${shellArg(r.baseUrl)}` : '') +
     (r.deployment !== undefined ? ` --deployment ${r.deployment}` : '')
   );
 }
 
 /** `wsc export --only ADDR --into DIR`: a resource's live values taken into its file of the run's bundle. */
 export function exportOnly(address: string, r: RunFlags = {}): string {
-  return `wsc export --only ${address} --into ${r.dir ?? '.'}${target(r)}`;
+  return `wsc export --only ${shellArg(address)} --into ${shellArg(r.dir ?? '.')}${target(r)}`;
 }
 
 /** The run's `--dir`, when not the working directory, with a leading space. */
-const dirFlag = (r: RunFlags) => (r.dir === undefined || r.dir === '.' || r.dir === '' ? '' : ` --dir ${r.dir}`);
+const dirFlag = (r: RunFlags) =>
+  r.dir === undefined || r.dir === '.' || r.dir === '' ? '' : ` --dir ${shellArg(r.dir)}`;
 
 /** `wsc validate` of the run's bundle with its environment's variables: an invalid bundle's errors again. */
 export function validateCommand(r: RunFlags): string {
-  return `wsc validate${dirFlag(r)}${r.env !== undefined ? ` --env ${r.env}` : ''}`;
+  return `wsc validate${dirFlag(r)}${r.env !== undefined ? ` --env ${shellArg(r.env)}` : ''}`;
 }
 
 /** `wsc apply` with `flags` (an `--overwrite-ui-edits`, a `--take-over`, none) for the run's bundle and deployment. */
@@ -50,10 +59,10 @@ export interface PlanFlags extends RunFlags {
 /** The flags that shape the plan, each with a leading space: the printed plan is the run's, not a wider one. */
 function shape(p: PlanFlags): string {
   return (
-    (p.target ?? []).map((t) => ` --target ${t}`).join('') +
+    (p.target ?? []).map((t) => ` --target ${shellArg(t)}`).join('') +
     (p.prune === true ? ' --prune' : '') +
     (p.maxDeletes !== undefined ? ` --max-deletes ${p.maxDeletes}` : '') +
-    (p.uiEdits !== undefined ? ` --ui-edits ${p.uiEdits}` : '') +
+    (p.uiEdits !== undefined ? ` --ui-edits ${shellArg(p.uiEdits)}` : '') +
     (p.skipSemanticCheck === true ? ' --skip-semantic-check' : '')
   );
 }
@@ -83,8 +92,8 @@ export function confirmWaysForward(a: ApplyFlags): string {
   const over = a.overwriteUiEdits;
   const extra =
     (over === true ? ' --overwrite-ui-edits' : '') +
-    (Array.isArray(over) && over.length > 0 ? ` --overwrite-ui-edits ${over.join(' ')}` : '') +
-    ((a.takeOver ?? []).length > 0 ? ` --take-over ${a.takeOver!.join(' ')}` : '');
+    (Array.isArray(over) && over.length > 0 ? ` --overwrite-ui-edits ${over.map(shellArg).join(' ')}` : '') +
+    ((a.takeOver ?? []).length > 0 ? ` --take-over ${a.takeOver!.map(shellArg).join(' ')}` : '');
   const apply = `wsc apply${shape(a)}${extra} --auto-approve${dirFlag(a)}${target(a)}`;
   const review = `Review the changes with \`${planCommand('', a)}\`, then run \`${apply}\``;
   if (extra !== '') return `${review}.`;
@@ -96,8 +105,8 @@ export function confirmWaysForward(a: ApplyFlags): string {
 
 /** A refused saved plan's way forward: the plan made again as it was (its flags), into the same file, then applied. */
 export function planAgain(planFile: string, r: PlanFlags): string {
-  const plan = planCommand(`--out ${planFile}`, r);
-  return `Run \`${plan}\` again, review it, and apply the new plan: \`wsc apply ${planFile}\`.`;
+  const file = shellArg(planFile);
+  return `Run \`${planCommand(`--out ${file}`, r)}\` again, review it, and apply the new plan: \`wsc apply ${file}\`.`;
 }
 
 /** The commands doctor's hints name: the plan of the run's bundle, and an export of its deployment into DIR. */

@@ -3,6 +3,7 @@
 // run started in (a repository's root, the bundle in `dashboards/`), and must act on the same bundle, the same
 // deployment and the same resources: an `apply` without a terminal, `export --into` leaving lines to merge,
 // doctor's refused members, a pull request's plan cut to fit a comment. The emulator is a real server.
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -32,9 +33,9 @@ const titleOf = (emu: Emulator, publicId: string) => reportsIn(emu).find((r) => 
  * deployment 1 beside the example's default (embedded: a command that drops --env acts elsewhere), applied.
  * `run` runs wsc from the repository's root, as a user or CI does.
  */
-async function repository(emu: Emulator) {
+async function repository(emu: Emulator, name = 'dashboards') {
   const repo = tempDir();
-  const dir = join(repo, 'dashboards');
+  const dir = join(repo, name);
   cpSync(join(root, 'fixtures/example'), dir, { recursive: true });
   const prod = `  prod:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    vars: { currency: USD, fiscalYearStartMonth: 2 }\n`;
   writeFileSync(
@@ -42,8 +43,8 @@ async function repository(emu: Emulator) {
     `bundle: demo\n${readFileSync(join(dir, 'wsc.yaml'), 'utf8').replace('environments:\n', `environments:\n${prod}`)}`,
   );
   const run = (args: string[]) => runCli(args, { cwd: repo, env: { WSC_TOKEN: 'dev-token' } });
-  expect((await run(['apply', '--auto-approve', '--dir', 'dashboards', '--env', 'prod'])).code).toBe(0);
-  return { repo, dir, run, at: ['--dir', 'dashboards', '--env', 'prod'] };
+  expect((await run(['apply', '--auto-approve', '--dir', name, '--env', 'prod'])).code).toBe(0);
+  return { repo, dir, run, at: ['--dir', name, '--env', 'prod'] };
 }
 
 describe('apply without a terminal: the commands of its hint are the run with its flags', () => {
@@ -222,6 +223,38 @@ describe('the plan commands other outputs print, followed from the root', () => 
       const json = await run(printed[1]!);
       expect(json.code).toBe(0);
       expect((JSON.parse(json.stdout) as { changes: unknown[] }).changes).toHaveLength(40);
+    });
+  });
+});
+
+/** The words bash makes of a printed command (none is run), without the leading `wsc`. */
+function shellWords(command: string): string[] {
+  const r = spawnSync('bash', ['-c', `printf '%s\\0' ${command}`], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  const words = r.stdout.split('\0').slice(0, -1);
+  expect(words[0]).toBe('wsc');
+  return words.slice(1);
+}
+
+describe('a directory with a space in its name: the commands printed, read by a shell, act on it', () => {
+  test('apply without a terminal, and export --out: each command, as bash reads it, works', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir, run } = await repository(emu, 'My dashboards');
+      edit(join(dir, TOP), 'title: Top 25 accounts by ARR', 'title: Top accounts (spaced)');
+      const refused = await run(['apply', '--dir', 'My dashboards', '--env', 'prod']);
+      expect(refused.code).toBe(3);
+      const apply = [...refused.stderr.matchAll(/`(wsc apply [^`]+)`/g)].map((m) => m[1]!)[0]!;
+      expect(apply).toBe("wsc apply --auto-approve --dir 'My dashboards' --env prod");
+      expect((await run(shellWords(apply))).code).toBe(0);
+      expect(titleOf(emu, 'revTopAcct01')).toBe('Top accounts (spaced)');
+
+      const exported = await run(['export', '--out', 'My export', '--env', 'prod', '--dir', 'My dashboards']);
+      expect(exported.code, exported.stderr).toBe(0);
+      const next = /Next: (wsc plan [^\n]+)/.exec(exported.stdout)![1]!;
+      expect(next).toBe("wsc plan --dir 'My export'");
+      const planned = await run(shellWords(next));
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout).toContain('No changes.');
     });
   });
 });
