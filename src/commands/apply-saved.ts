@@ -28,7 +28,7 @@ import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import { checkedBundle } from './prepare.js';
 import { planOf, readLive } from './steps.js';
-import { planAgain, type RunFlags } from '../render/run-commands.js';
+import { planAgain, planCommand, shellArg, type RunFlags } from '../render/run-commands.js';
 
 /** The plan derived again, equal to the file's; the caller applies it and closes the connection. */
 export async function applySavedPlan(
@@ -38,7 +38,8 @@ export async function applySavedPlan(
 ): Promise<{ plan: Plan; conn: Connection; run: RunFlags }> {
   endPhase('start-up');
   refuseTargetWithPlan(opts.target);
-  const saved = parseSavedPlan(await readSavedPlanFile(resolve(ctx.cwd, planFile), planFile), planFile);
+  const save = planCommand(`--out ${shellArg(planFile)}`, opts);
+  const saved = parseSavedPlan(await readSavedPlanFile(resolve(ctx.cwd, planFile), planFile, save), planFile);
   const uiEdits = saved.plan.uiEdits;
   refuseOtherUiEdits(uiEdits, opts.uiEdits);
   // The check is not run again: what it was when the plan was saved is said, so that an off check is not missed.

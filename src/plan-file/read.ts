@@ -5,6 +5,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { fsCause } from '../yaml/read.js';
 
 /** The largest saved plan wsc reads (and writes: `wsc plan --out` refuses a larger one). */
 export const MAX_SAVED_PLAN_BYTES = 256 * 1024 * 1024;
@@ -31,12 +32,18 @@ export function planTooLargeToSave(shown: string, bytes: number): UsageError {
   );
 }
 
-export async function readSavedPlanFile(file: string, shown: string): Promise<string> {
+/**
+ * The text of the plan file at `file` (`shown` as the user gave it). `save`: the `wsc plan --out` that saves it,
+ * for the hint when there is none.
+ */
+export async function readSavedPlanFile(file: string, shown: string, save?: string): Promise<string> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    throw unreadable(shown, (e as NodeJS.ErrnoException).code ?? String(e));
+    const code = (e as NodeJS.ErrnoException).code;
+    const first = save !== undefined && code === 'ENOENT' ? `Save the plan first: \`${save}\`.` : undefined;
+    throw unreadable(shown, code !== undefined ? fsCause(code) : String(e), first);
   }
   try {
     const st = await handle.stat();
@@ -55,7 +62,8 @@ export async function readSavedPlanFile(file: string, shown: string): Promise<st
     return buf.subarray(0, got).toString('utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw unreadable(shown, (e as NodeJS.ErrnoException).code ?? String(e));
+    const code = (e as NodeJS.ErrnoException).code;
+    throw unreadable(shown, code !== undefined ? fsCause(code) : String(e));
   } finally {
     await handle.close();
   }

@@ -143,6 +143,22 @@ describe('a saved plan refused: the plan made again is the saved one (its bundle
       expect(titleOf(emu, 'chrnCohort01')).toBe('Revenue retention by signup cohort');
     });
   });
+
+  test('a plan file not saved yet: the hint saves it for this bundle and environment; then it applies', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir, run, at } = await repository(emu);
+      edit(join(dir, TOP), 'title: Top 25 accounts by ARR', 'title: Top accounts (saved first)');
+      const missing = await run(['apply', 'later.json', ...at]);
+      expect(missing.code).toBe(3);
+      expect(missing.stderr).toContain(
+        'Cannot read the saved plan later.json: no such file or directory (ENOENT). [plan_file_unreadable]',
+      );
+      expect(commands(missing.stderr)).toEqual([['plan', '--out', 'later.json', ...at]]);
+      expect((await run(commands(missing.stderr)[0]!)).code).toBe(0);
+      expect((await run(['apply', 'later.json'])).code).toBe(0);
+      expect(titleOf(emu, 'revTopAcct01')).toBe('Top accounts (saved first)');
+    });
+  });
 });
 
 describe('the plan commands other outputs print, followed from the root', () => {
