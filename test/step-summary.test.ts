@@ -24,8 +24,10 @@ describe('appendStepSummary', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 
-  test("resolves to the error's code when the file cannot be written", async () => {
-    expect(await appendStepSummary(join(root, 'missing', 'summary.md'), 'x')).toBe('ENOENT');
-    expect(await appendStepSummary(root, 'x')).toBe('EISDIR');
+  test('resolves to the error in words (and its code) when the file cannot be written', async () => {
+    expect(await appendStepSummary(join(root, 'missing', 'summary.md'), 'x')).toBe(
+      'no such file or directory (ENOENT)',
+    );
+    expect(await appendStepSummary(root, 'x')).toBe('is a directory (EISDIR)');
   });
 });

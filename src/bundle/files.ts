@@ -6,7 +6,8 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { CONFIG_FILE, fsCause, type BundleFile } from '../yaml/read.js';
+import { fsCause } from '../domain/fs-cause.js';
+import { CONFIG_FILE, type BundleFile } from '../yaml/read.js';
 
 const MAX_FILES = 100_000;
 const MAX_DIR_DEPTH = 32;

@@ -2,6 +2,7 @@
 // as files of a directory, compared with what is there (`--check`) or written
 // through the one link-safe writer (out-file.ts), the directory made when
 // missing.
+import { causeOf } from '../domain/fs-cause.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError, WscError } from '../errors.js';
@@ -40,7 +41,7 @@ export async function writeSchemaFiles(dir: string, shown: string, files: readon
     for (const f of files) writeOutFile(f.path, f.text);
   } catch (e) {
     if (e instanceof WscError) throw e;
-    throw new UsageError(`cannot write the schemas into ${shown}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
+    throw new UsageError(`cannot write the schemas into ${shown}: ${causeOf(e)}.`, {
       code: 'schema_out_dir',
       hint: 'Give --out a directory you can write to (it is created when missing).',
     });

@@ -12,7 +12,8 @@ import type { DocKind, ExportSink } from '../core/export/index.js';
 import { DIRS } from '../core/export/index.js';
 import type { Doc } from '../core/export/docs.js';
 import { EXIT, UsageError, WscError } from '../errors.js';
-import { fsCause, MAX_FILE_BYTES } from '../yaml/read.js';
+import { causeOf, fsCause } from '../domain/fs-cause.js';
+import { MAX_FILE_BYTES } from '../yaml/read.js';
 import { makeDirectory } from '../make-dir.js';
 import { redact } from '../redact.js';
 import { linkRefused, NO_FOLLOW, refuseLink, writeOutFile } from '../out-file.js';
@@ -69,13 +70,10 @@ export class DirSink implements ExportSink {
     try {
       await makeDirectory(abs);
     } catch (e) {
-      throw new UsageError(
-        `cannot use ${dir} as the output directory: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
-        {
-          code: 'export_out_dir',
-          hint: 'Give --out a directory (it is created when missing).',
-        },
-      );
+      throw new UsageError(`cannot use ${dir} as the output directory: ${causeOf(e)}.`, {
+        code: 'export_out_dir',
+        hint: 'Give --out a directory (it is created when missing).',
+      });
     }
     const root = await realpath(abs);
     const sink = new DirSink(root);

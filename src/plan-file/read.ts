@@ -5,7 +5,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { fsCause } from '../yaml/read.js';
+import { causeOf } from '../domain/fs-cause.js';
 
 /** The largest saved plan wsc reads (and writes: `wsc plan --out` refuses a larger one). */
 export const MAX_SAVED_PLAN_BYTES = 256 * 1024 * 1024;
@@ -43,7 +43,7 @@ export async function readSavedPlanFile(file: string, shown: string, save?: stri
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const first = save !== undefined && code === 'ENOENT' ? `Save the plan first: \`${save}\`.` : undefined;
-    throw unreadable(shown, code !== undefined ? fsCause(code) : String(e), first);
+    throw unreadable(shown, causeOf(e), first);
   }
   try {
     const st = await handle.stat();
@@ -62,8 +62,7 @@ export async function readSavedPlanFile(file: string, shown: string, save?: stri
     return buf.subarray(0, got).toString('utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw unreadable(shown, code !== undefined ? fsCause(code) : String(e));
+    throw unreadable(shown, causeOf(e));
   } finally {
     await handle.close();
   }

@@ -2,6 +2,7 @@
 // deployment is read (a plan that cannot be saved is not worth reading it
 // for), refused when `wsc apply` would not read it back, and written so that
 // a reader never sees half a plan.
+import { causeOf } from '../domain/fs-cause.js';
 import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Plan } from '../core/plan-model.js';
@@ -15,8 +16,7 @@ import { redact } from '../redact.js';
 
 function planOutError(shown: string, e: unknown): UsageError {
   if (e instanceof UsageError) return e; // a link where the plan goes (out-file.ts)
-  const code = (e as NodeJS.ErrnoException).code ?? String(e);
-  return new UsageError(`cannot save the plan to ${shown}: ${code}.`, {
+  return new UsageError(`cannot save the plan to ${shown}: ${causeOf(e)}.`, {
     code: 'plan_out_unwritable',
     hint: 'Give --out a file name in a directory that exists and that you can write to.',
   });

@@ -85,23 +85,6 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
 
 const LONE_CR_RE = /\r(?!\n)/;
 
-/** A file-system error code in words. */
-export function fsCause(code: string): string {
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'disk quota exceeded',
-    EROFS: 'read-only file system',
-    ENOENT: 'no such file or directory',
-    ENOTDIR: 'a part of the path is not a directory',
-    EISDIR: 'is a directory',
-    EMFILE: 'too many open files',
-    EIO: 'input/output error',
-  };
-  return words[code] ? `${words[code]} (${code})` : code;
-}
-
 /**
  * One buffer for every file read, grown to the largest (at most the limit):
  * a file's text is decoded out of it before the next file is read. Thousands

@@ -19,24 +19,24 @@ describe('--out that cannot be a directory', () => {
     [
       'schema, under a file',
       ['schema', '--out', `${file}/schemas`],
-      /cannot write the schemas into .*a-file\/schemas: ENOTDIR\. \[schema_out_dir\]/,
+      /cannot write the schemas into .*a-file\/schemas: a part of the path is not a directory \(ENOTDIR\)\. \[schema_out_dir\]/,
     ],
     [
       'export, under a file',
       ['export', '--out', `${file}/bundle`],
-      /cannot use .*a-file\/bundle as the output directory: ENOTDIR\. \[export_out_dir\]/,
+      /cannot use .*a-file\/bundle as the output directory: a part of the path is not a directory \(ENOTDIR\)\. \[export_out_dir\]/,
     ],
   ];
   if (existsSync('/proc/self')) {
     cases.push([
       'schema, under /proc',
       ['schema', '--out', '/proc/wsc-nope'],
-      /cannot write the schemas into \/proc\/wsc-nope: ENOENT\. \[schema_out_dir\]/,
+      /cannot write the schemas into \/proc\/wsc-nope: no such file or directory \(ENOENT\)\. \[schema_out_dir\]/,
     ]);
     cases.push([
       'export, under /proc',
       ['export', '--out', '/proc/wsc-nope'],
-      /cannot use \/proc\/wsc-nope as the output directory: ENOENT\. \[export_out_dir\]/,
+      /cannot use \/proc\/wsc-nope as the output directory: no such file or directory \(ENOENT\)\. \[export_out_dir\]/,
     ]);
   }
   test.each(cases)('%s: exit 3, named, at once', async (_name, args, message) => {
@@ -56,9 +56,9 @@ describe('plan --out and GITHUB_STEP_SUMMARY that cannot be written', () => {
   const aDir = tempDir();
 
   test.each([
-    ['under a file', `${file}/plan.json`, 'ENOTDIR'],
-    ['in a directory that does not exist', join(aDir, 'missing/plan.json'), 'ENOENT'],
-    ['a directory', aDir, 'EISDIR'],
+    ['under a file', `${file}/plan.json`, 'a part of the path is not a directory (ENOTDIR)'],
+    ['in a directory that does not exist', join(aDir, 'missing/plan.json'), 'no such file or directory (ENOENT)'],
+    ['a directory', aDir, 'is a directory (EISDIR)'],
   ])('--out %s: exit 3 naming it, before any request', async (_name, out, code) => {
     await withEmulator({}, async (emu) => {
       emu.clearLog();
@@ -80,7 +80,9 @@ describe('plan --out and GITHUB_STEP_SUMMARY that cannot be written', () => {
       );
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toContain('Plan: 2 to create');
-      expect(r.stderr).toContain(`warning could not add the plan to GITHUB_STEP_SUMMARY (${aDir}): EISDIR.`);
+      expect(r.stderr).toContain(
+        `warning could not add the plan to GITHUB_STEP_SUMMARY (${aDir}): is a directory (EISDIR).`,
+      );
       expect(writes(emu.log)).toEqual([]);
     });
   });
