@@ -1,6 +1,7 @@
 // Reading one YAML file (a bundle file or wsc.yaml) as text: files over
 // MAX_FILE_BYTES are refused before they are read; text must be UTF-8, with
 // no control characters and no carriage return alone.
+import { causeOf } from '../domain/fs-cause.js';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import type { Diagnostic } from '../errors.js';
@@ -37,8 +38,7 @@ export function readBundleFileSync(f: BundleFile): ReadResult {
     if (typeof got === 'string') return fail('file-too-large', got, undefined, 'Split it into several files.');
     n = got;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return fail('file-unreadable', `cannot read file${code ? ` (${code})` : ''}`);
+    return fail('file-unreadable', `cannot read file: ${causeOf(e)}`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
