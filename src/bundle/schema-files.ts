@@ -2,10 +2,10 @@
 // as files of a directory, compared with what is there (`--check`) or written
 // through the one link-safe writer (out-file.ts), the directory made when
 // missing.
-import { causeOf } from '../domain/fs-cause.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError, WscError } from '../errors.js';
+import { causeOf } from '../domain/fs-cause.js';
 import { makeDirectory } from '../make-dir.js';
 import { refuseLink, writeOutFile } from '../out-file.js';
 import { generateSchemas, schemaText } from './json-schema.js';

@@ -2,10 +2,10 @@
 // deployment is read (a plan that cannot be saved is not worth reading it
 // for), refused when `wsc apply` would not read it back, and written so that
 // a reader never sees half a plan.
-import { causeOf } from '../domain/fs-cause.js';
 import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Plan } from '../core/plan-model.js';
+import { causeOf } from '../domain/fs-cause.js';
 import { serializeSavedPlan, type SavedPlanEnvironment } from '../core/saved-plan.js';
 import { savedSemantic, type SemanticOutcome } from '../core/semantic/outcome.js';
 import { UsageError } from '../errors.js';

@@ -39,7 +39,7 @@ export function renderDriftHuman(m: DriftModel, style: Style): string {
   for (const e of m.entries) out += `  ${c.yellow('~')} ${driftLine(e)}\n`;
   return (
     out +
-    waysForward(m, visible)
+    waysForward(m, (a) => a)
       .map((w) => `${visible(w)}\n`)
       .join('')
   );

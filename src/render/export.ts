@@ -2,10 +2,10 @@
 // the resources export had to give an identity to, and what it could not
 // turn into references. Human text (lists cut after a few lines; the JSON
 // form has everything) and a stable JSON summary.
-import { shellArg } from './run-commands.js';
 import type { ExportSummary, ExportWarning } from '../core/export/index.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
+import { shellArg } from './run-commands.js';
 
 export interface ExportRunFacts {
   /** The output directory as the user named it. */
