@@ -47,14 +47,22 @@ async function repository(emu: Emulator, name = 'dashboards') {
   return { repo, dir, run, at: ['--dir', name, '--env', 'prod'] };
 }
 
+/**
+ * The top accounts' title edited to `title` and the churn report's too; the flags of a run that targets the
+ * first (and prunes): what it prints must leave the second alone.
+ */
+function targetedEdit(dir: string, title: string): string[] {
+  edit(join(dir, TOP), 'title: Top 25 accounts by ARR', `title: ${title}`);
+  edit(join(dir, CHURN), 'title: Revenue retention by signup cohort', 'title: Retention (not targeted)');
+  return ['--target', 'report/revTopAcct01', '--prune'];
+}
+
 describe('apply without a terminal: the commands of its hint are the run with its flags', () => {
   test('--target and --prune: the plan to review, the apply, and the saved plan act on the target alone', async () => {
     await withEmulator({}, async (emu) => {
       const { dir, run, at } = await repository(emu);
-      edit(join(dir, TOP), 'title: Top 25 accounts by ARR', 'title: Top accounts (saved plan)');
-      edit(join(dir, CHURN), 'title: Revenue retention by signup cohort', 'title: Retention (not targeted)');
+      const shape = targetedEdit(dir, 'Top accounts (saved plan)');
       emu.clearLog();
-      const shape = ['--target', 'report/revTopAcct01', '--prune'];
       const r = await run(['apply', ...shape, ...at]);
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('apply needs confirmation');
@@ -114,9 +122,7 @@ describe('a saved plan refused: the plan made again is the saved one (its bundle
   test('the bundle changed since (saved_plan_differs), then the deployment (stale): each hint, followed, applies', async () => {
     await withEmulator({}, async (emu) => {
       const { dir, run, at } = await repository(emu);
-      edit(join(dir, TOP), 'title: Top 25 accounts by ARR', 'title: Top accounts (first)');
-      edit(join(dir, CHURN), 'title: Revenue retention by signup cohort', 'title: Retention (not targeted)');
-      const shape = ['--target', 'report/revTopAcct01', '--prune'];
+      const shape = targetedEdit(dir, 'Top accounts (first)');
       expect((await run(['plan', ...shape, '--out', 'p.json', ...at])).code).toBe(0);
       const again = [
         ['plan', ...shape, '--out', 'p.json', ...at],
