@@ -28,14 +28,14 @@ import { connectOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import { checkedBundle } from './prepare.js';
 import { planOf, readLive } from './steps.js';
-import { planAgain, planCommand, shellArg, type RunFlags } from '../render/run-commands.js';
+import { planAgain, planCommand, shellArg, type PlanFlags } from '../render/run-commands.js';
 
 /** The plan derived again, equal to the file's; the caller applies it and closes the connection. */
 export async function applySavedPlan(
   planFile: string,
   opts: ApplyOptions,
   ctx: CommandContext,
-): Promise<{ plan: Plan; conn: Connection; run: RunFlags }> {
+): Promise<{ plan: Plan; conn: Connection; run: PlanFlags }> {
   endPhase('start-up');
   refuseTargetWithPlan(opts.target);
   const save = planCommand(`--out ${shellArg(planFile)}`, opts);
@@ -51,9 +51,9 @@ export async function applySavedPlan(
   refuseOtherDeployment(saved.environment, env);
   const flags = savedPlanFlags(saved, env.uiEdits);
   const { target: targets, prune: pruning } = flags;
-  // The ways forward name the plan's bundle and environment.
+  // The ways forward name the plan's bundle, environment and what it planned.
   const shown = opts.dirGiven === true || saved.bundleDir === undefined ? opts.dir : saved.bundleDir;
-  const run = { dir: shown, env: env.name, baseUrl: opts.baseUrl, deployment: opts.deployment };
+  const run = { dir: shown, env: env.name, baseUrl: opts.baseUrl, deployment: opts.deployment, ...flags };
   const { desired } = await checkedBundle(dir, env, { opts, targets, pruning, shown: run }, ctx);
 
   const conn = await connect(env, connectOptions(opts, client, ctx));
@@ -62,7 +62,7 @@ export async function applySavedPlan(
     const userAttributes = saved.plan.fingerprints.some((f) => f.address.startsWith('user-attribute/'));
     const live = await readLive(conn, desired, userAttributes ? { userAttributes: true } : {});
     endPhase('read deployment');
-    const again = planAgain(planFile, { ...run, ...flags });
+    const again = planAgain(planFile, run);
     refuseDrift(saved.plan, live, env, planFile, again);
     const derived = planOf(desired, live, env, {
       targets,

@@ -12,7 +12,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { applyStatus, renderApplyNothing, renderApplyOutcome, renderInterrupted } from '../render/apply.js';
 import { renderPlanHuman } from '../render/plan-human.js';
 import { refusedBlocked } from '../render/plan-ownership.js';
-import { confirmWaysForward, type RunFlags } from '../render/run-commands.js';
+import { confirmWaysForward, type PlanFlags } from '../render/run-commands.js';
 import { createProgress } from './progress.js';
 import { applySavedPlan } from './apply-saved.js';
 import type { CommandContext } from './context.js';
@@ -64,7 +64,7 @@ export async function run(opts: Options, ctx: CommandContext): Promise<number> {
   }
 }
 
-function noChanges(plan: Plan, run: RunFlags, opts: Options, ctx: CommandContext): number {
+function noChanges(plan: Plan, run: PlanFlags, opts: Options, ctx: CommandContext): number {
   ctx.out(renderApplyNothing(plan, run, opts.output === 'json'));
   return EXIT.ok;
 }
@@ -74,7 +74,7 @@ async function executeAndReport(
   conn: Connection,
   opts: Options,
   ctx: CommandContext,
-  o: { run: RunFlags; shownPlan?: boolean },
+  o: { run: PlanFlags; shownPlan?: boolean },
 ): Promise<number> {
   const shownPlan = o.shownPlan === true;
   const json = opts.output === 'json';

@@ -10,7 +10,7 @@ import { blockedLines } from './plan-ownership.js';
 import { summaryLine } from './plan-wording.js';
 import type { Style } from './style.js';
 import { visible } from '../visible.js';
-import type { RunFlags } from './run-commands.js';
+import type { PlanFlags } from './run-commands.js';
 
 /**
  * The title of each kind of request. The executor starts each request once those it depends
@@ -250,7 +250,7 @@ export function renderApplyJson(plan: Plan, result: ApplyResult): string {
  * Apply with no request to send: "No changes", or, with fields kept as edited outside wsc, which ones (never
  * "matches" when they differ); with `json`, the result of an apply that sent nothing.
  */
-export function renderApplyNothing(plan: Plan, run: RunFlags, json: boolean): string {
+export function renderApplyNothing(plan: Plan, run: PlanFlags, json: boolean): string {
   if (!json) return `${[summaryLine(plan), ...driftLines(plan, run)].join('\n')}\n`;
   const counts = { created: 0, updated: 0, adopted: 0, published: 0 };
   return renderApplyJson(plan, { applied: [], failed: [], skipped: [], resources: [], counts });
@@ -264,7 +264,7 @@ export function renderApplyOutcome(
   plan: Plan,
   result: ApplyResult,
   style: Style,
-  o: { run: RunFlags; json: boolean; shownPlan: boolean },
+  o: { run: PlanFlags; json: boolean; shownPlan: boolean },
 ): string {
   if (o.json) return renderApplyJson(plan, result);
   return `${o.shownPlan ? '\n' : blockedLines(plan, o.run)}${renderApplySummary(result, style)}`;

@@ -10,7 +10,7 @@ import { plural } from './diagnostics.js';
 import { inlineValue } from './value.js';
 import { whereText } from './dashboard-diff.js';
 import { visible } from '../visible.js';
-import { applyWith, exportOnly, type RunFlags } from './run-commands.js';
+import { applyWith, exportOnly, type PlanFlags } from './run-commands.js';
 
 /** The mark a field or draft part edited outside wsc carries where the plan changes it back. */
 export const EDITED_OUTSIDE = '(edited outside wsc)';
@@ -66,7 +66,7 @@ interface DriftSection {
   ways: string[];
 }
 
-export function driftSection(plan: Plan, run?: RunFlags): DriftSection | undefined {
+export function driftSection(plan: Plan, run?: PlanFlags): DriftSection | undefined {
   const drift = plan.drift ?? [];
   if (drift.length === 0) return undefined;
   const n = drift.length;
@@ -81,7 +81,7 @@ export function driftSection(plan: Plan, run?: RunFlags): DriftSection | undefin
 }
 
 /** The drift section as lines (entries indented under the heading). */
-export function driftLines(plan: Plan, run?: RunFlags): string[] {
+export function driftLines(plan: Plan, run?: PlanFlags): string[] {
   const s = driftSection(plan, run);
   return s === undefined ? [] : [s.heading, ...s.entries.map((e) => `  ${e}`), ...s.ways];
 }

@@ -16,7 +16,7 @@ import { EDITED_OUTSIDE, revertedParts, revertsEdit } from './plan-drift.js';
 import type { SemanticOutcome } from '../core/semantic/outcome.js';
 import { addressEntries, addressListLines, compactNote, isCompact, unmanagedLine } from './plan-addresses.js';
 import { actionPhrase, actionSymbol, CREATE_ONLY_NOTE, leftAloneLine, summaryLine } from './plan-wording.js';
-import type { RunFlags } from './run-commands.js';
+import type { PlanFlags } from './run-commands.js';
 
 /** The width a layout map is drawn for when the terminal's is not known. */
 
@@ -108,7 +108,7 @@ export interface PlanRenderOptions {
   semantic?: SemanticOutcome;
 }
 
-export function renderPlanHuman(plan: Plan, style: Style, run?: RunFlags, opts: PlanRenderOptions = {}): string {
+export function renderPlanHuman(plan: Plan, style: Style, run?: PlanFlags, opts: PlanRenderOptions = {}): string {
   const { c } = style;
   let out = '';
   const changed = plan.changes.filter(isShown);

@@ -6,10 +6,10 @@ import type { Plan, ResourceChange } from '../core/plan-model.js';
 import { deletesResource } from '../core/deletes.js';
 import { visible } from '../visible.js';
 import { driftLines } from './plan-drift.js';
-import { applyWith, exportOnly, type RunFlags } from './run-commands.js';
+import { applyWith, exportOnly, type PlanFlags } from './run-commands.js';
 
 /** What proceeds for a blocked resource, for its address: a sentence ending without a full stop. */
-function waysForward(rc: ResourceChange, run?: RunFlags): string {
+function waysForward(rc: ResourceChange, run?: PlanFlags): string {
   const b = rc.blocked;
   const deleting = deletesResource(rc);
   if (b?.reason === 'other-bundle' || (b?.reason === 'other-resource' && !deleting)) {
@@ -62,13 +62,13 @@ export function blockedPhrase(plan: Plan): string | undefined {
 }
 
 /** Lines about prune, the held-back deletes, blocked resources and kept UI edits, for below the summary. */
-export function ownershipLines(plan: Plan, run?: RunFlags): string[] {
+export function ownershipLines(plan: Plan, run?: PlanFlags): string[] {
   // Every field edited outside wsc that differs from the bundle, kept or not: never summarised as "matches".
   return [...ownershipNotes(plan, run), ...driftLines(plan, run)];
 }
 
 /** The lines of `ownershipLines` before the drift section (the markdown plan budgets that one). */
-export function ownershipNotes(plan: Plan, run?: RunFlags): string[] {
+export function ownershipNotes(plan: Plan, run?: PlanFlags): string[] {
   const out: string[] = [];
   const p = plan.prune;
   if (p !== undefined && p.candidates > 0) {
@@ -96,7 +96,7 @@ const isBlocked = (c: Plan['changes'][number]) => c.actions[0] === 'blocked' && 
  * forward are printed once: by the plan shown, else (`apply PLANFILE`) above the summary (blockedLines),
  * else (the JSON result alone on stdout) here.
  */
-export function refusedBlocked(plan: Plan, run: RunFlags, ways: boolean): Map<string, string> {
+export function refusedBlocked(plan: Plan, run: PlanFlags, ways: boolean): Map<string, string> {
   const refuse = new Map<string, string>();
   for (const c of plan.changes.filter(isBlocked)) {
     refuse.set(c.address, `${c.blocked!.message}; left alone${ways ? `: ${waysForward(c, run)}` : ''}`);
@@ -105,7 +105,7 @@ export function refusedBlocked(plan: Plan, run: RunFlags, ways: boolean): Map<st
 }
 
 /** A saved plan's blocked resources and their ways forward, above its summary (no plan was shown). */
-export function blockedLines(plan: Plan, run: RunFlags): string {
+export function blockedLines(plan: Plan, run: PlanFlags): string {
   const lines = plan.changes.filter(isBlocked).map((c) => `${c.address} is left alone: ${waysForward(c, run)}.\n`);
   return lines.length === 0 ? '' : `\n${lines.join('')}`;
 }

@@ -42,9 +42,12 @@ export function validateCommand(r: RunFlags): string {
   return `wsc validate${dirFlag(r)}${r.env !== undefined ? ` --env ${shellArg(r.env)}` : ''}`;
 }
 
-/** `wsc apply` with `flags` (an `--overwrite-ui-edits`, a `--take-over`, none) for the run's bundle and deployment. */
-export function applyWith(flags: string, r: RunFlags = {}): string {
-  return `wsc apply${flags === '' ? '' : ` ${flags}`}${dirFlag(r)}${target(r)}`;
+/**
+ * `wsc apply` with `flags` (an `--overwrite-ui-edits`, a `--take-over`, none) for the run's bundle and deployment,
+ * and what the run planned (a targeted run's way forward stays targeted: it applies no more than the run would).
+ */
+export function applyWith(flags: string, r: PlanFlags = {}): string {
+  return `wsc apply${shape(r)}${flags === '' ? '' : ` ${flags}`}${dirFlag(r)}${target(r)}`;
 }
 
 /** The flags of a plan or apply run that shape what it plans, as typed, beside its bundle's and deployment's. */

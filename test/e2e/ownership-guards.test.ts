@@ -145,14 +145,15 @@ describe('a forged record never makes prune delete', () => {
       rmSync(`${dir}/reports/r.yaml`);
       const p = await cli(['plan', '--prune'], dir, emu);
       expect(p.stdout).toContain('edited outside wsc since the last apply: title');
-      expect(p.stdout).toContain(
-        'keep it by adding its file back, or delete it with ' +
-          `\`wsc apply --overwrite-ui-edits report/${pid(1)} --dir ${dir} ${target(emu).join(' ')}\``,
-      );
+      // The way forward is the run's (--prune kept: without it, apply deletes nothing).
+      const del = `apply --prune --overwrite-ui-edits report/${pid(1)} --dir ${dir} ${target(emu).join(' ')}`;
+      expect(p.stdout).toContain(`keep it by adding its file back, or delete it with \`wsc ${del}\``);
       emu.clearLog();
       expect((await cli(['apply', '--auto-approve', '--prune'], dir, emu)).code).toBe(5);
       expect(writes(emu.log)).toEqual([]);
-      expect((await cli(['apply', '--auto-approve', '--prune', '--overwrite-ui-edits'], dir, emu)).code).toBe(0);
+      // Followed as printed (not on a terminal: confirmed by the flag).
+      const followed = await runCli([...del.split(' '), '--auto-approve'], { env: emulatorEnv });
+      expect(followed.code, followed.stdout + followed.stderr).toBe(0);
       expect(reportsIn(emu)).toEqual([]);
     });
   });

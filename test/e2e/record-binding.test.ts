@@ -199,7 +199,7 @@ describe('records written before the binding (no `of`), after an upgrade', () =>
       expect(p2.stdout).toContain(
         `report/${copy.publicId} is left alone (not surely this bundle's: its record, written by an earlier wsc, ` +
           `names reports/loose-0.yaml, which holds report/${pid(1000)} (a copy?)): if it is no copy, delete it with ` +
-          `\`wsc apply --overwrite-ui-edits report/${copy.publicId} --dir ${dir} ${target(emu).join(' ')}\``,
+          `\`wsc apply --prune --overwrite-ui-edits report/${copy.publicId} --dir ${dir} ${target(emu).join(' ')}\``,
       );
       expect(p2.stdout).not.toContain('reports/loose-0.yaml)');
       emu.clearLog();

@@ -118,6 +118,27 @@ describe('apply without a terminal: the commands of its hint are the run with it
   });
 });
 
+describe('a targeted run blocked by a UI edit: its ways forward stay targeted', () => {
+  test('`wsc apply --target … --overwrite-ui-edits …` printed, followed: the target written over, nothing else applied', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dir, run, at } = await repository(emu);
+      const shape = targetedEdit(dir, 'Top accounts (Git)');
+      const top = reportsIn(emu).find((x) => x.publicId === 'revTopAcct01')!;
+      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${top.id}`, { title: 'Top (UI)' })).status).toBe(
+        200,
+      );
+      const blocked = await run(['apply', ...shape, '--auto-approve', ...at]);
+      expect(blocked.code, blocked.stdout + blocked.stderr).toBe(5);
+      const over = commands(blocked.stdout).find((c) => c.includes('--overwrite-ui-edits'));
+      expect(over).toEqual(['apply', ...shape, '--overwrite-ui-edits', 'report/revTopAcct01', ...at]);
+      const followed = await run([...over!, '--auto-approve']);
+      expect(followed.code, followed.stdout + followed.stderr).toBe(0);
+      expect(titleOf(emu, 'revTopAcct01')).toBe('Top accounts (Git)');
+      expect(titleOf(emu, 'chrnCohort01')).toBe('Revenue retention by signup cohort');
+    });
+  });
+});
+
 describe('a saved plan refused: the plan made again is the saved one (its bundle, environment, target)', () => {
   test('the bundle changed since (saved_plan_differs), then the deployment (stale): each hint, followed, applies', async () => {
     await withEmulator({}, async (emu) => {
