@@ -13,13 +13,31 @@ import { overFileLimit } from '../yaml/read.js';
 
 const run = promisify(execFile);
 
-async function git(dir: string, args: string[]): Promise<string> {
+/**
+ * What `git` answered, or the error of `--against git:<ref>` in words: no git, no repository (`step` 'repository':
+ * finding it), no such ref (`step` 'ref': resolving it), else git's own words.
+ */
+async function git(dir: string, args: string[], ref: string, step?: 'repository' | 'ref'): Promise<string> {
   try {
     return (await run('git', ['-C', dir, ...args], { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' })).stdout;
   } catch (e) {
     const err = e as { stderr?: string; code?: string | number };
-    const why = err.code === 'ENOENT' ? 'git is not installed' : (err.stderr ?? String(e)).trim().split('\n')[0];
-    throw new UsageError(`--against git:… cannot read the repository: ${why}.`, {
+    const said = (err.stderr ?? String(e)).trim().split('\n')[0];
+    if (err.code !== 'ENOENT' && step === 'ref')
+      throw new UsageError(`--against git:${ref}: the repository has no commit, branch or tag \`${ref}\`.`, {
+        code: 'preview_git',
+        hint:
+          'Name one it has (`git branch -a`, `git tag` list them). A shallow CI checkout holds its own commit alone: ' +
+          'fetch the base first (`git fetch --depth=1 origin +refs/heads/<branch>:refs/remotes/origin/<branch>`), ' +
+          'then name it (`git:origin/<branch>`).',
+      });
+    const why =
+      err.code === 'ENOENT'
+        ? 'git is not installed'
+        : step === 'repository'
+          ? `no git repository holds ${dir} (${said})`
+          : said;
+    throw new UsageError(`--against git:${ref} cannot read the repository: ${why}.`, {
       code: 'preview_git',
       hint: 'Run wsc preview inside a git clone holding the bundle, and name a commit, branch or tag it has.',
     });
@@ -62,10 +80,10 @@ export interface SkippedBlob {
  * bundle file is never read (`skipped`), as the same file in the working tree would not be.
  */
 export async function bundleAtRef(dir: string, ref: string): Promise<{ copy: string; skipped: SkippedBlob[] }> {
-  const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
-  const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).trim();
-  const commit = (await git(dir, ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`])).trim();
-  const listing = await git(top, ['ls-tree', '-r', '-l', '-z', commit, '--', prefix === '' ? '.' : prefix]);
+  const top = (await git(dir, ['rev-parse', '--show-toplevel'], ref, 'repository')).trim();
+  const prefix = (await git(dir, ['rev-parse', '--show-prefix'], ref)).trim();
+  const commit = (await git(dir, ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], ref, 'ref')).trim();
+  const listing = await git(top, ['ls-tree', '-r', '-l', '-z', commit, '--', prefix === '' ? '.' : prefix], ref);
   const files = listing
     .split('\0')
     .filter((l) => l !== '')

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, emulatorEnv, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 import { editFile } from '../helpers/edit-file.js';
+import { repositories } from './helpers/action.js';
 import { exampleRepo, git, svgsIn } from './helpers/git.js';
 
 afterAll(cleanupTemp);
@@ -118,7 +119,7 @@ describe.concurrent('preview --against', () => {
     const out = join(tempDir(), 'pictures');
     const noRepo = await runCli(['preview', '--dir', plain, '--out', out, '--against', 'git:main'], { env: {} });
     expect(noRepo.code).toBe(3);
-    expect(noRepo.stderr).toMatch(/--against git:… cannot read the repository/);
+    expect(noRepo.stderr).toContain(`--against git:main cannot read the repository: no git repository holds ${plain}`);
     expect(noRepo.stderr).toContain('preview_git');
     const repo = tempDir('wsc-git-');
     execFileSync('cp', ['-r', `${plain}/.`, repo]);
@@ -129,13 +130,31 @@ describe.concurrent('preview --against', () => {
       env: {},
     });
     expect(unknown.code).toBe(3);
-    expect(unknown.stderr).toContain('preview_git');
+    expect(unknown.stderr).toContain(
+      'Error: --against git:no-such-branch: the repository has no commit, branch or tag `no-such-branch`. [preview_git]',
+    );
+    expect(unknown.stderr).toContain('A shallow CI checkout holds its own commit alone: fetch the base first');
     for (const bad of ['main', 'git:', 'git:--output=/tmp/x', 'svn:main']) {
       const r = await runCli(['preview', '--dir', repo, '--out', out, '--against', bad], { env: {} });
       expect(r.code, bad).toBe(3);
       expect(r.stderr, bad).toContain('--against takes git:<ref> or env:<environment>');
     }
     expect(() => readdirSync(out)).toThrow();
+  }, 120_000);
+
+  test('a shallow CI checkout without the base: the fetch the hint names, made as written, lets it draw', async ({
+    expect,
+  }) => {
+    const { checkout } = repositories();
+    const out = join(tempDir(), 'pictures');
+    const args = ['preview', '--dir', join(checkout, 'dashboards'), '--out', out, '--against', 'git:origin/main'];
+    const missing = await runCli(args, { env: {} });
+    expect(missing.code).toBe(3);
+    const fetch = /`(git fetch [^`]+)`/.exec(missing.stderr)![1]!.replaceAll('<branch>', 'main').split(' ');
+    git(checkout, ...fetch.slice(1), '-q');
+    const drawn = await runCli(args, { env: {} });
+    expect(drawn.code, drawn.stderr).toBe(0);
+    expect(readFileSync(join(out, 'revenue-overview.lg.svg'), 'utf8')).toContain('>visualization table → bar<');
   }, 120_000);
 
   test('env:<name>: the live deployment read with list requests only; a new deployment is all added', async ({
