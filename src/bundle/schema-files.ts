@@ -23,12 +23,16 @@ export function schemaFiles(dir: string, shown: string): SchemaOut[] {
   return generateSchemas().map((f) => ({ path: join(dir, f.name), shown: join(shown, f.name), text: schemaText(f) }));
 }
 
-/** The files that are missing or differ from the schemas (as shown). */
+/** Each file that is missing, unreadable or differs from its schema: `<file as shown> is <why>`. */
 export async function staleSchemas(files: readonly SchemaOut[]): Promise<string[]> {
   const stale: string[] = [];
   for (const f of files) {
-    const current = await readFile(f.path, 'utf8').catch(() => undefined);
-    if (current !== f.text) stale.push(f.shown);
+    const current = await readFile(f.path, 'utf8').catch((e: unknown) => e);
+    if (current === f.text) continue;
+    const code = (current as NodeJS.ErrnoException).code;
+    const why =
+      typeof current === 'string' ? 'out of date' : code === 'ENOENT' ? 'missing' : `unreadable: ${causeOf(current)}`;
+    stale.push(`${f.shown} is ${why}`);
   }
   return stale;
 }

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { schemaFiles, staleSchemas, writeSchemaFiles } from '../bundle/schema-files.js';
 import { EXIT } from '../errors.js';
+import { shellArg } from '../render/run-commands.js';
 import type { SchemaOptions } from '../command-options.js';
 import type { CommandContext } from './context.js';
 
@@ -15,10 +16,7 @@ export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<num
       ctx.out(`Schemas in ${opts.out} are up to date.\n`);
       return EXIT.ok;
     }
-    ctx.err(
-      `${stale.map((s) => `${s} is out of date`).join('\n')}\nRun \`wsc ` +
-        `schema --out ${opts.out}\` and commit the result.\n`,
-    );
+    ctx.err(`${stale.join('\n')}\nRun \`wsc schema --out ${shellArg(opts.out)}\` and commit the result.\n`);
     return EXIT.failure;
   }
   await writeSchemaFiles(dir, opts.out, files);

@@ -1,6 +1,6 @@
 // `wsc schema`'s files (bundle/schema-files.ts): written into a directory
 // made when missing, then up to date; one edited or removed is stale.
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,16 +10,22 @@ const root = mkdtempSync(join(tmpdir(), 'wsc-schema-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('schema files', () => {
-  it('written, then up to date; an edited and a missing file are stale', async () => {
+  it('written, then up to date; an edited, an unreadable and a missing file are stale, each said so', async () => {
     const dir = join(root, 'nested', 'schemas');
     const files = schemaFiles(dir, 'schemas');
     expect(files.map((f) => f.shown)).toContain(join('schemas', 'wsc.schema.json'));
-    expect(await staleSchemas(files)).toEqual(files.map((f) => f.shown));
+    expect(await staleSchemas(files)).toEqual(files.map((f) => `${f.shown} is missing`));
     await writeSchemaFiles(dir, 'schemas', files);
     expect(await staleSchemas(files)).toEqual([]);
     writeFileSync(files[0]!.path, '{}\n');
     unlinkSync(files[1]!.path);
-    expect(await staleSchemas(files)).toEqual([files[0]!.shown, files[1]!.shown]);
+    mkdirSync(files[1]!.path);
+    unlinkSync(files[2]!.path);
+    expect(await staleSchemas(files)).toEqual([
+      `${files[0]!.shown} is out of date`,
+      `${files[1]!.shown} is unreadable: is a directory (EISDIR)`,
+      `${files[2]!.shown} is missing`,
+    ]);
   });
 
   it('a directory that cannot be made is a usage error naming it as given', async () => {

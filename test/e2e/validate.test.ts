@@ -167,5 +167,14 @@ describe('wsc schema (built CLI)', () => {
     expect(c.code).toBe(1);
     expect(c.stderr).toContain('report.schema.json is out of date');
     expect(readFileSync(join(out, 'report.schema.json'), 'utf8')).toBe('{}\n');
+    // A directory not written yet: each file missing, and the command printed (followed) writes them.
+    const none = join(tempDir(), 'new schemas');
+    const missing = await runCli(['schema', '--out', none, '--check']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`${join(none, 'wsc.schema.json')} is missing`);
+    const printed = /Run `wsc schema --out '([^']+)'` and commit the result/.exec(missing.stderr)?.[1];
+    expect(printed).toBe(none);
+    expect((await runCli(['schema', '--out', printed!])).code).toBe(0);
+    expect((await runCli(['schema', '--out', none, '--check'])).code).toBe(0);
   });
 });
