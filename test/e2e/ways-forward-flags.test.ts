@@ -28,6 +28,12 @@ function edit(file: string, from: string, to: string): void {
 
 const titleOf = (emu: Emulator, publicId: string) => reportsIn(emu).find((r) => r.publicId === publicId)!.title;
 
+/** The top accounts report edited as the UI edits it (its fields, not its record). */
+async function inTheUi(emu: Emulator, fields: Record<string, string>): Promise<void> {
+  const top = reportsIn(emu).find((x) => x.publicId === 'revTopAcct01')!;
+  expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${top.id}`, fields)).status).toBe(200);
+}
+
 /**
  * A repository: fixtures/example in `dashboards/` (ownership on), with an environment `prod` for `emu`'s
  * deployment 1 beside the example's default (embedded: a command that drops --env acts elsewhere), applied.
@@ -47,6 +53,14 @@ async function repository(emu: Emulator, name = 'dashboards') {
   return { repo, dir, run, at: ['--dir', name, '--env', 'prod'] };
 }
 
+/** `fn` with an emulator and the repository of `repository` applied to it. */
+function inRepository(
+  fn: (r: Awaited<ReturnType<typeof repository>> & { emu: Emulator }) => Promise<void>,
+  name?: string,
+): Promise<void> {
+  return withEmulator({}, async (emu) => fn({ ...(await repository(emu, name)), emu }));
+}
+
 /**
  * The top accounts' title edited to `title` and the churn report's too; the flags of a run that targets the
  * first (and prunes): what it prints must leave the second alone.
@@ -59,8 +73,7 @@ function targetedEdit(dir: string, title: string): string[] {
 
 describe('apply without a terminal: the commands of its hint are the run with its flags', () => {
   test('--target and --prune: the plan to review, the apply, and the saved plan act on the target alone', async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run, at } = await repository(emu);
+    await inRepository(async ({ emu, dir, run, at }) => {
       const shape = targetedEdit(dir, 'Top accounts (saved plan)');
       emu.clearLog();
       const r = await run(['apply', ...shape, ...at]);
@@ -94,12 +107,8 @@ describe('apply without a terminal: the commands of its hint are the run with it
   });
 
   test('--overwrite-ui-edits ADDR: the apply printed writes over the edit; no saved plan is offered (it cannot)', async () => {
-    await withEmulator({}, async (emu) => {
-      const { run, at } = await repository(emu);
-      const top = reportsIn(emu).find((x) => x.publicId === 'revTopAcct01')!;
-      expect(
-        (await api(emu, 'PUT', `/api/v1/deployments/1/reports/${top.id}`, { title: 'Edited in the UI' })).status,
-      ).toBe(200);
+    await inRepository(async ({ emu, run, at }) => {
+      await inTheUi(emu, { title: 'Edited in the UI' });
       const over = ['--overwrite-ui-edits', 'report/revTopAcct01'];
       const r = await run(['apply', ...over, ...at]);
       expect(r.code).toBe(3);
@@ -120,13 +129,9 @@ describe('apply without a terminal: the commands of its hint are the run with it
 
 describe('a targeted run blocked by a UI edit: its ways forward stay targeted', () => {
   test('`wsc apply --target … --overwrite-ui-edits …` printed, followed: the target written over, nothing else applied', async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run, at } = await repository(emu);
+    await inRepository(async ({ emu, dir, run, at }) => {
       const shape = targetedEdit(dir, 'Top accounts (Git)');
-      const top = reportsIn(emu).find((x) => x.publicId === 'revTopAcct01')!;
-      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${top.id}`, { title: 'Top (UI)' })).status).toBe(
-        200,
-      );
+      await inTheUi(emu, { title: 'Top (UI)' });
       const blocked = await run(['apply', ...shape, '--auto-approve', ...at]);
       expect(blocked.code, blocked.stdout + blocked.stderr).toBe(5);
       const over = commands(blocked.stdout).find((c) => c.includes('--overwrite-ui-edits'));
@@ -141,8 +146,7 @@ describe('a targeted run blocked by a UI edit: its ways forward stay targeted', 
 
 describe('a saved plan refused: the plan made again is the saved one (its bundle, environment, target)', () => {
   test('the bundle changed since (saved_plan_differs), then the deployment (stale): each hint, followed, applies', async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run, at } = await repository(emu);
+    await inRepository(async ({ emu, dir, run, at }) => {
       const shape = targetedEdit(dir, 'Top accounts (first)');
       expect((await run(['plan', ...shape, '--out', 'p.json', ...at])).code).toBe(0);
       const again = [
@@ -157,10 +161,7 @@ describe('a saved plan refused: the plan made again is the saved one (its bundle
       expect(commands(differs.stderr)).toEqual(again);
       // Made again as printed; then the deployment changes before it is applied: stale, the same way forward.
       expect((await run(again[0]!)).code).toBe(0);
-      const top = reportsIn(emu).find((x) => x.publicId === 'revTopAcct01')!;
-      expect((await api(emu, 'PUT', `/api/v1/deployments/1/reports/${top.id}`, { name: 'renamed_in_ui' })).status).toBe(
-        200,
-      );
+      await inTheUi(emu, { name: 'renamed_in_ui' });
       const stale = await run(again[1]!);
       expect(stale.code, stale.stderr).toBe(1);
       expect(stale.stderr).toContain('is stale');
@@ -172,8 +173,7 @@ describe('a saved plan refused: the plan made again is the saved one (its bundle
   });
 
   test('a plan file not saved yet: the hint saves it for this bundle and environment; then it applies', async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run, at } = await repository(emu);
+    await inRepository(async ({ emu, dir, run, at }) => {
       edit(join(dir, TOP), 'title: Top 25 accounts by ARR', 'title: Top accounts (saved first)');
       const missing = await run(['apply', 'later.json', ...at]);
       expect(missing.code).toBe(3);
@@ -190,8 +190,7 @@ describe('a saved plan refused: the plan made again is the saved one (its bundle
 
 describe('the plan commands other outputs print, followed from the root', () => {
   test('`export --into` leaving lines to merge: the `wsc plan` it names shows what still differs', async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run, at } = await repository(emu);
+    await inRepository(async ({ emu, dir, run, at }) => {
       edit(join(dir, 'workbooks/revenue-overview.yaml'), 'visualization: line', 'visualization: area');
       const w = workbooksIn(emu).find((x) => x.slug === 'revenue-overview')!;
       const draft = structuredClone((w.meta as Record<string, any>)['dashboardDraft']);
@@ -219,8 +218,7 @@ describe('the plan commands other outputs print, followed from the root', () => 
   });
 
   test("doctor's refused members: the `wsc plan` it names lists each at its file:line:col", async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run, at } = await repository(emu);
+    await inRepository(async ({ dir, run, at }) => {
       // A time dimension where Cube takes measures: the model read alone refuses it.
       edit(
         join(dir, 'reports/nrr-kpi.yaml'),
@@ -240,8 +238,7 @@ describe('the plan commands other outputs print, followed from the root', () => 
   });
 
   test("a pull request's plan cut to fit a comment: the commands where the rest is plan the same", async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run, at } = await repository(emu);
+    await inRepository(async ({ dir, run, at }) => {
       // Forty new reports whose details (a long note of each) are past a comment's limit.
       const long = 'x'.repeat(2_000);
       for (let i = 0; i < 40; i++) {
@@ -281,8 +278,7 @@ function shellWords(command: string): string[] {
 
 describe('a directory with a space in its name: the commands printed, read by a shell, act on it', () => {
   test('apply without a terminal, and export --out: each command, as bash reads it, works', async () => {
-    await withEmulator({}, async (emu) => {
-      const { dir, run } = await repository(emu, 'My dashboards');
+    await inRepository(async ({ emu, dir, run }) => {
       edit(join(dir, TOP), 'title: Top 25 accounts by ARR', 'title: Top accounts (spaced)');
       const refused = await run(['apply', '--dir', 'My dashboards', '--env', 'prod']);
       expect(refused.code).toBe(3);
@@ -298,6 +294,6 @@ describe('a directory with a space in its name: the commands printed, read by a 
       const planned = await run(shellWords(next));
       expect(planned.code, planned.stderr).toBe(0);
       expect(planned.stdout).toContain('No changes.');
-    });
+    }, 'My dashboards');
   });
 });
