@@ -22,6 +22,8 @@ const IMPLICIT_ENV = 'local';
 export interface Overrides {
   /** --env, else WSC_ENV (else, for `apply PLANFILE`, the plan's environment) */
   envName?: string;
+  /** Where envName came from, when not --env: `WSC_ENV`, or `the saved plan` (said when it names no environment). */
+  envSource?: string;
   baseUrl?: { raw: string; source: string };
   deployment?: number;
   authScheme?: AuthScheme;
@@ -55,7 +57,7 @@ export async function resolveEnvironment(input: EnvironmentInput): Promise<Resol
   if (!loaded?.config) return withoutConfig(dir, over, input.settings.token, requireToken);
 
   const config = loaded.config;
-  const name = chooseEnvironment(config.environments, config.defaultEnvironment, over.envName);
+  const name = chooseEnvironment(config.environments, config.defaultEnvironment, over.envName, over.envSource);
   const cfg = config.environments[name]!;
   const { at, expand } = expanderFor(name, loaded.positions!, penv, tokenVariables);
   // What else of wsc.yaml the environment carries: token variables, `bundle:`, the environment's `prune:`.
@@ -123,7 +125,9 @@ function withoutConfig(
 ): ResolvedEnvironment {
   if (!over.baseUrl) {
     if (over.envName !== undefined && over.envName !== IMPLICIT_ENV) {
-      const why = `environment \`${over.envName}\` is not defined: there is no wsc.yaml in ${dir}`;
+      const why =
+        `environment \`${over.envName}\`${fromWhere(over.envName, over.envSource)} is not defined: ` +
+        `there is no wsc.yaml in ${dir}`;
       throw new ConfigError('env_unknown', why, {
         hint: 'Create wsc.yaml with `environments:`, or give --base-url and --deployment.',
       });
@@ -142,11 +146,17 @@ function withoutConfig(
   });
 }
 
+/** Where an environment asked for came from, for its error (nothing for --env, which the user typed). */
+function fromWhere(asked: string | undefined, source: string | undefined): string {
+  return asked !== undefined && source !== undefined ? ` (from ${source})` : '';
+}
+
 /** The environment asked for, else wsc.yaml's default, else the only one, else `local` if defined. */
 function chooseEnvironment(
   environments: Record<string, EnvironmentConfig>,
   defaultEnvironment: string | undefined,
   asked: string | undefined,
+  source?: string,
 ): string {
   const names = Object.keys(environments);
   const implicit = names.length === 1 ? names[0] : names.includes(IMPLICIT_ENV) ? IMPLICIT_ENV : undefined;
@@ -164,9 +174,12 @@ function chooseEnvironment(
     const near = closest(name, names);
     throw new ConfigError(
       'env_unknown',
-      `environment \`${name}\` is not defined in wsc.yaml${near ? ` (did you mean \`${near}\`?)` : ''}`,
+      `environment \`${name}\`${fromWhere(asked, source)} is not defined in wsc.yaml` +
+        `${near ? ` (did you mean \`${near}\`?)` : ''}`,
       {
-        hint: names.length ? `Defined environments: ${listSome(names)}.` : 'Add it under `environments:` in wsc.yaml.',
+        hint:
+          (names.length ? `Defined environments: ${listSome(names)}.` : 'Add it under `environments:` in wsc.yaml.') +
+          (asked !== undefined && source === 'WSC_ENV' ? ' Set WSC_ENV to one of them, or unset it.' : ''),
       },
     );
   }

@@ -63,6 +63,8 @@ function overridesOf(flags: ConfigFlags, settings: Settings, envName: string | u
   const over: Overrides = {};
   const name = flags.env ?? settings.envName ?? envName;
   if (name !== undefined) over.envName = name;
+  if (flags.env === undefined && name !== undefined)
+    over.envSource = settings.envName !== undefined ? 'WSC_ENV' : 'the saved plan';
   if (flags.baseUrl !== undefined) over.baseUrl = { raw: flags.baseUrl, source: '--base-url' };
   else if (settings.baseUrl !== undefined) over.baseUrl = { raw: settings.baseUrl, source: 'WSC_BASE_URL' };
   const deployment = flags.deployment ?? settings.deploymentId;

@@ -184,7 +184,17 @@ describe('resolveEnvironment: errors', () => {
       /environment `stagin` is not defined in wsc.yaml \(did you mean `staging`\?\)/,
       /Defined environments: local, staging, production/,
     ],
+    [
+      'cfg',
+      'unknown environment from WSC_ENV: said so, and how to mend it',
+      {},
+      { WSC_ENV: 'stagin' },
+      'env_unknown',
+      /environment `stagin` \(from WSC_ENV\) is not defined in wsc.yaml \(did you mean `staging`\?\)/,
+      /Defined environments: local, staging, production, .*\. Set WSC_ENV to one of them, or unset it\./,
+    ],
     ['bare', '--env without wsc.yaml', { env: 'staging' }, {}, 'env_unknown', /no wsc.yaml/, /Create wsc.yaml/],
+    ['bare', 'WSC_ENV without wsc.yaml', {}, { WSC_ENV: 'staging' }, 'env_unknown', /`staging` \(from WSC_ENV\)/, /./],
     [
       'cfg',
       'token variable unset',
