@@ -47,6 +47,8 @@ export interface ApiClientOptions {
   /** Host URL (maybe with a path prefix), no `/api/v1`: paths from wire.ts carry it. */
   baseUrl: string;
   token: string;
+  /** Where the token came from (ResolvedEnvironment's), for the words of a refusal. */
+  tokenSource?: string;
   authScheme?: AuthScheme;
   /** Connections of the keep-alive pool (≥ the command's concurrency). Default 8. */
   connections?: number;
@@ -183,6 +185,7 @@ export class ApiClient {
       connectTimeoutMs,
       redact: (s) => this.redact(s),
       closed: () => this.closed,
+      ...(opts.tokenSource !== undefined ? { tokenSource: opts.tokenSource } : {}),
     };
     this.pool = new Pool(url.origin, {
       connections: Math.max(1, opts.connections ?? 8),

@@ -61,6 +61,7 @@ export async function connect(env: ResolvedEnvironment, opts: ConnectOptions): P
     baseUrl,
     token,
     authScheme: env.embedded ? 'bearer' : env.authScheme,
+    ...(!env.embedded && env.tokenSource !== undefined ? { tokenSource: env.tokenSource } : {}),
     // The three lists of a live read run at once, whatever --concurrency says.
     connections: Math.max(concurrency, 3),
     ...clientOpts,

@@ -17,6 +17,18 @@ export interface Wording {
   redact: (s: string) => string;
   /** The client is closing: a failure now is a cancellation. */
   closed: () => boolean;
+  /** Where the token came from (`WSC_TOKEN`, or wsc.yaml's `token:` variable), when the client knows. */
+  tokenSource?: string;
+}
+
+/** What to check when the token is refused: the one sent, named by where it came from when that is known. */
+function rejectedToken(source: string | undefined): string {
+  const scheme = 'and WSC_AUTH_SCHEME (bearer, api-key or raw).';
+  if (source === undefined)
+    return `The token was rejected: check WSC_TOKEN / the environment's token (\`token:\` in wsc.yaml), ${scheme}`;
+  // WSC_TOKEN wins over wsc.yaml's token: a token set for another job is the usual surprise.
+  const over = source === 'WSC_TOKEN' ? " (it is used before the environment's `token:` in wsc.yaml)" : '';
+  return `The token sent came from ${source}${over}: check it, ${scheme}`;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -257,9 +269,7 @@ function explain(w: Wording, path: string, status: number, what: string): { mess
     case 401:
       return {
         message: `The API rejected the token: ${what}`,
-        hint:
-          "The token was rejected: check WSC_TOKEN / the environment's token (`token:` in wsc.yaml), " +
-          'and WSC_AUTH_SCHEME (bearer, api-key or raw).',
+        hint: rejectedToken(w.tokenSource),
       };
     case 403:
       return {

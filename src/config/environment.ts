@@ -109,6 +109,7 @@ export async function resolveEnvironment(input: EnvironmentInput): Promise<Resol
     baseUrl,
     deploymentId: requireDeployment(name, over.deployment ?? cfg.deploymentId),
     token: tokenOrFail(name, token, requireToken, source),
+    tokenSource: source,
     authScheme: scheme,
     publicIds,
     vars,
@@ -140,6 +141,7 @@ function withoutConfig(
     baseUrl: normalizeBaseUrl(over.baseUrl.raw, over.baseUrl.source),
     deploymentId: requireDeployment(name, over.deployment),
     token: tokenOrFail(name, wscToken, requireToken, 'WSC_TOKEN'),
+    tokenSource: 'WSC_TOKEN',
     authScheme: over.authScheme ?? 'bearer',
     publicIds: 'as-is',
     vars: {},
@@ -266,7 +268,10 @@ function embedded(
 
 function remote(e: Omit<ResolvedEnvironment, 'embedded' | 'mayHoldUnknownRefs' | 'stateFile'>): ResolvedEnvironment {
   const out: ResolvedEnvironment = { ...e, embedded: false, mayHoldUnknownRefs: true };
-  if (out.token === undefined) delete out.token;
+  if (out.token === undefined) {
+    delete out.token;
+    delete out.tokenSource;
+  }
   return out;
 }
 

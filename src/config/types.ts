@@ -17,6 +17,8 @@ export interface ResolvedEnvironment {
   deploymentId: number;
   /** Never printed, never written to a file. */
   token?: string;
+  /** Where the token came from (`WSC_TOKEN`, or the variable wsc.yaml's `token:` names, at its place), for messages. */
+  tokenSource?: string;
   authScheme: AuthScheme;
   publicIds: PublicIdMode;
   /** `vars` of the environment, for `${vars.NAME}`. */

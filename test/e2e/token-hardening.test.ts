@@ -185,3 +185,26 @@ describe('a token that cannot be sent is a usage error before any request', () =
     },
   );
 });
+
+describe('a token the API refuses: the hint names where the one sent came from', () => {
+  test("WSC_TOKEN, which wins over wsc.yaml's token (said so), or the variable wsc.yaml names, at its place", async () => {
+    await withEmulator({}, async (emu) => {
+      const yaml = `environments:\n  prod:\n    baseUrl: ${emu.url}\n    deploymentId: 1\n    token: \${env.PROD_TOKEN}\n`;
+      const dir = writeFiles({
+        'wsc.yaml': yaml,
+        'reports/r.yaml': 'kind: Report\npublicId: tokRep000001\nname: r\nsqlQuery: select 1\n',
+      });
+      const both = await runCli(['plan', '--dir', dir], { env: { WSC_TOKEN: 'stale-token', PROD_TOKEN: 'dev-token' } });
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain(
+        "Hint: The token sent came from WSC_TOKEN (it is used before the environment's `token:` in wsc.yaml): check it",
+      );
+      const named = await runCli(['plan', '--dir', dir], { env: { PROD_TOKEN: 'wrong-token' } });
+      expect(named.code).toBe(1);
+      expect(named.stderr).toContain('Hint: The token sent came from ${env.PROD_TOKEN} (wsc.yaml:5:12): check it');
+      expect(both.stderr + named.stderr).not.toMatch(/stale-token|wrong-token/);
+      // With the token wsc.yaml names alone, the same plan runs.
+      expect((await runCli(['plan', '--dir', dir], { env: { PROD_TOKEN: 'dev-token' } })).code).toBe(0);
+    });
+  });
+});
