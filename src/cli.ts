@@ -137,7 +137,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .name('wsc')
     .description('Dashboards as code for the Workspace Content API: validate, plan, apply and export.')
     .version(VERSION, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError('(run `wsc --help` for usage)')
     .showSuggestionAfterError(true)
     .exitOverride();
 
@@ -285,5 +285,7 @@ export function buildCli(context: ContextFactory = processContext): Command & { 
     .option('--no-color', 'disable colour')
     .action(action<SchemaOptions>(program, () => import('./commands/schema.js')));
 
+  // A usage error names the help that shows the command's flags (`wsc --help` lists only the commands).
+  for (const sub of program.commands) sub.showHelpAfterError(`(run \`wsc ${sub.name()} --help\` for usage)`);
   return program;
 }

@@ -7,12 +7,13 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { runCli } from '../e2e/helpers/index.js';
+import { ensureBuilt, runCli } from '../e2e/helpers/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { version: string };
 
 function wsc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  ensureBuilt();
   return new Promise((resolve) => {
     execFile(
       'node',
@@ -64,5 +65,17 @@ describe('wsc command line', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  test("a flag commander refuses names the command's own help, which, followed, shows its flags", async () => {
+    const bad = await runCli(['export', '--frob']);
+    expect(bad.code).toBe(3);
+    const help = /\(run `wsc ([^`]+)` for usage\)/.exec(bad.stderr)?.[1];
+    expect(help).toBe('export --help');
+    const shown = await runCli(help!.split(' '));
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Usage: wsc export [options]');
+    expect(shown.stdout).toContain('--only <address...>');
+    expect((await runCli(['frobnicate'])).stderr).toContain('(run `wsc --help` for usage)');
   });
 });

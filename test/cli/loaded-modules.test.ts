@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../e2e/helpers/index.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'wsc-loads-'));
@@ -23,6 +24,7 @@ const HTTP_CLIENT = ['node_modules/undici/', 'src/api/client.ts'];
 
 /** The files of dist/ that `wsc ARGS` loaded, and which of them hold the HTTP client. */
 async function loadsOf(name: string, args: string[]): Promise<{ code: number; loaded: string[]; client: string[] }> {
+  ensureBuilt();
   const log = join(work, `${name}.log`);
   const hook = resolve(import.meta.dirname, 'helpers/record-loads.mjs');
   const env = { PATH: process.env['PATH'] ?? '', WSC_TEST_LOADS: log, NO_COLOR: '1', CI: 'true' };

@@ -28,7 +28,7 @@ import { freePort } from '../helpers/listen.js';
 import { runs } from '../helpers/property.js';
 import { agrees, httpPlanner } from '../helpers/semantic-queries.js';
 import { verdictsDiffering } from './helpers/semantic-plan.js';
-import { cleanupTemp, root, runCli, tempDir, writeFiles } from './helpers/index.js';
+import { cleanupTemp, ensureBuilt, root, runCli, tempDir, writeFiles } from './helpers/index.js';
 
 const dir = join(root, 'contract-cube');
 const gate = contractGate(
@@ -372,6 +372,7 @@ describe.skipIf(gate.missing !== undefined)('contract: the emulator plans querie
     const emuPort = String(await freePort());
     const [wsc, command, ...emuArgs] = ours(block[2]!, emuPort);
     expect([wsc, command]).toEqual(['wsc', 'emulator']);
+    ensureBuilt();
     const child = spawn(process.execPath, [join(root, 'bin/wsc.js'), 'emulator', ...emuArgs], {
       env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],

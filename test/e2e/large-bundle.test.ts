@@ -20,7 +20,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writeBundleFromSeed, type BenchBundle } from '../../bench/bundle.js';
 import { OFF_THREAD_FROM_FILES } from '../../src/bundle/load-off-thread.js';
 import { generateSeed, writes } from '../../src/emulator/index.js';
-import { e2eSuite, emulatorEnv, root, runCli, target, tempDir, withEmulator } from './helpers/index.js';
+import { e2eSuite, emulatorEnv, ensureBuilt, root, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 
 e2eSuite();
 
@@ -192,6 +192,7 @@ describe('a large bundle, loaded on a worker thread beside the reads', () => {
   });
 
   it('a worker thread that cannot start ends the run at once, saying why (an install missing its file)', () => {
+    ensureBuilt();
     const install = tempDir();
     for (const part of ['bin', 'dist', 'package.json'])
       cpSync(join(root, part), join(install, part), { recursive: true });

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { namedExample } from './helpers/bundles.js';
-import { e2eSuite, root, runCli, target, withEmulator } from './helpers/index.js';
+import { e2eSuite, ensureBuilt, root, runCli, target, withEmulator } from './helpers/index.js';
 
 e2eSuite();
 
@@ -18,6 +18,7 @@ const launcher = join(root, 'bin/wsc.js');
  * stderr. Asynchronous: the emulator answering it runs in this process.
  */
 function piped(args: string[], reader: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  ensureBuilt();
   const quoted = args.map((a) => `'${a}'`).join(' ');
   const child = spawn('bash', ['-c', `set -o pipefail; "${process.execPath}" '${launcher}' ${quoted} | ${reader}`], {
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WSC_TOKEN: 'dev-token', NO_COLOR: '1' },

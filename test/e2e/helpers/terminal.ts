@@ -1,7 +1,7 @@
 // `wsc apply` on a real pseudo-terminal (util-linux `script`), answering its
 // question: for the tests of what a person at a terminal sees.
 import { spawn, spawnSync } from 'node:child_process';
-import { root, type Emulator } from './index.js';
+import { ensureBuilt, root, type Emulator } from './index.js';
 
 /** util-linux `script` is here (elsewhere the terminal tests are skipped). */
 export const hasScript =
@@ -15,6 +15,7 @@ export function applyOnTerminal(
   answer: string,
   flags: string[] = [],
 ): Promise<{ code: number | null; screen: string }> {
+  ensureBuilt();
   const wsc = `node ${root}/bin/wsc.js`;
   const cmd = `stty cols 100; exec ${wsc} apply ${flags.join(' ')} --dir ${dir} --base-url ${emu.url} --deployment 1`;
   const child = spawn('script', ['-qec', cmd, '/dev/null'], {
@@ -43,6 +44,7 @@ export function applyOnTerminal(
 
 /** Runs `wsc ARGS` in a pseudo-terminal of `cols` columns (COLUMNS unset); all the terminal showed. */
 export function wscOnTerminal(args: string[], cols: number): Promise<{ code: number | null; screen: string }> {
+  ensureBuilt();
   const cmd = `stty cols ${cols}; unset COLUMNS; exec node ${root}/bin/wsc.js ${args.join(' ')}`;
   const child = spawn('script', ['-qec', cmd, '/dev/null'], {
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WSC_TOKEN: 'dev-token', TERM: 'xterm' },
