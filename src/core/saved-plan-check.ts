@@ -77,16 +77,16 @@ function firstDifference(a: unknown, b: unknown, path = ''): string {
   return path === '' ? 'the request' : path;
 }
 
-/** The way forward of a refused saved plan; the command passes the one with the plan's own flags. */
-const AGAIN = 'Run `wsc plan --out FILE` again, review it, and apply the new plan.';
-
-/** A resource the plan read that changed since it was saved: the plan is stale (`planFile` names it). */
+/**
+ * A resource the plan read that changed since it was saved: the plan is stale (`planFile` names it). `again`: the
+ * way forward, the `wsc plan` that makes it again with the plan's own flags (run-commands.ts `planAgain`).
+ */
 export function refuseDrift(
   saved: Plan,
   live: LiveState,
   env: Pick<PlanContext, 'deploymentId' | 'publicIds'>,
   planFile: string,
-  again = AGAIN,
+  again: string,
 ): void {
   const drifts = checkFingerprints(saved.fingerprints, live, {
     deploymentId: env.deploymentId,
@@ -103,7 +103,7 @@ export function refuseDrift(
 }
 
 /** The requests derived again (from the bundle in `dir`) must be the file's. */
-export function refuseOtherRequests(saved: Plan, derived: Plan, planFile: string, dir: string, again = AGAIN): void {
+export function refuseOtherRequests(saved: Plan, derived: Plan, planFile: string, dir: string, again: string): void {
   const differences = requestDifferences(saved, derived);
   if (differences.length === 0) return;
   throw new UsageError(

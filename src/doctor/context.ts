@@ -16,7 +16,7 @@ export function doctorContext(
   conn: Connection,
   env: ResolvedEnvironment,
   bundle: DoctorContext['bundle'],
-  o: { plan: () => Promise<Plan>; deep: boolean; commands?: DoctorCommands },
+  o: { plan: () => Promise<Plan>; deep: boolean; commands: DoctorCommands },
 ): DoctorContext {
   const { client, deploymentId } = conn;
   let planned: Promise<Plan> | undefined;
@@ -31,7 +31,7 @@ export function doctorContext(
     client,
     deploymentId,
     bundle,
-    commands: o.commands ?? { plan: 'wsc plan', exportOut: 'wsc export --out DIR' },
+    commands: o.commands,
     probe: probeOf(client, deploymentId),
     spec: () => (spec ??= readTenantSpec(client)),
     plan: () => (planned ??= o.plan()),

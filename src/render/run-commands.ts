@@ -97,7 +97,7 @@ export function confirmWaysForward(a: ApplyFlags): string {
     (over === true ? ' --overwrite-ui-edits' : '') +
     (Array.isArray(over) && over.length > 0 ? ` --overwrite-ui-edits ${over.map(shellArg).join(' ')}` : '') +
     ((a.takeOver ?? []).length > 0 ? ` --take-over ${a.takeOver!.map(shellArg).join(' ')}` : '');
-  const apply = `wsc apply${shape(a)}${extra} --auto-approve${dirFlag(a)}${target(a)}`;
+  const apply = applyWith(`${extra} --auto-approve`.trim(), a);
   const review = `Review the changes with \`${planCommand('', a)}\`, then run \`${apply}\``;
   if (extra !== '') return `${review}.`;
   return (

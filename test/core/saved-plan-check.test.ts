@@ -4,6 +4,9 @@ import { refuseDrift, refuseOtherRequests, requestDifferences } from '../../src/
 import { StalePlanError, UsageError } from '../../src/errors.js';
 import { ctx, desired, dReport, dWorkbook, errorOf, live, lReport, lWorkbook } from './builders.js';
 
+/** The way forward the command gives (the plan's own `wsc plan … --out FILE`): carried as given. */
+const AGAIN = 'Run `wsc plan --out p.json --dir d` again, review it, and apply the new plan: `wsc apply p.json`.';
+
 const base = live({
   workbooks: [lWorkbook(7, 'sales', { name: 'Old' })],
   reports: [lReport(41, 'revqZ1x8Kp0a', { name: 'Revenue' })],
@@ -18,7 +21,7 @@ const env = { deploymentId: 1, publicIds: 'as-is' as const };
 
 describe('refuseDrift: what the saved plan read must be as it was', () => {
   it('passes when nothing the plan read changed', () => {
-    expect(() => refuseDrift(saved, base, env, 'plan.json')).not.toThrow();
+    expect(() => refuseDrift(saved, base, env, 'plan.json', AGAIN)).not.toThrow();
   });
 
   it('refuses a plan whose workbook changed since, naming the file, the count and each resource', () => {
@@ -26,18 +29,19 @@ describe('refuseDrift: what the saved plan read must be as it was', () => {
       ...base,
       workbooks: [lWorkbook(7, 'sales', { name: 'Edited', updatedAt: '2026-02-02T00:00:00.000Z' })],
     });
-    const e = errorOf(() => refuseDrift(saved, now, env, 'plan.json'));
+    const e = errorOf(() => refuseDrift(saved, now, env, 'plan.json', AGAIN));
     expect(e).toBeInstanceOf(StalePlanError);
     expect(e.code).toBe('plan_stale');
     expect(e.message).toBe(
       'The saved plan plan.json is stale: 1 resource changed since it was made. Nothing was applied.',
     );
     expect(e.details).toEqual(['workbook/sales: changed since it was planned (updated at 2026-02-02T00:00:00.000Z)']);
+    expect(e.hint).toBe(AGAIN);
   });
 
   it('counts in the plural', () => {
     const now = live({ workbooks: [lWorkbook(9, 'sales', { name: 'Old' })] });
-    expect(errorOf(() => refuseDrift(saved, now, env, 'p.json')).message).toContain('2 resources changed');
+    expect(errorOf(() => refuseDrift(saved, now, env, 'p.json', AGAIN)).message).toContain('2 resources changed');
   });
 });
 
@@ -45,12 +49,12 @@ describe('refuseOtherRequests: the file must hold the requests derived again', (
   it('passes when they are the same', () => {
     const again = plan(bundle('Sales'), base, ctx());
     expect(requestDifferences(saved, again)).toEqual([]);
-    expect(() => refuseOtherRequests(saved, again, 'plan.json', '/w/bundle')).not.toThrow();
+    expect(() => refuseOtherRequests(saved, again, 'plan.json', '/w/bundle', AGAIN)).not.toThrow();
   });
 
   it('refuses a request changed since (a bundle edited after the plan was saved), naming the member', () => {
     const edited = plan(bundle('Sales, renamed'), base, ctx());
-    const e = errorOf(() => refuseOtherRequests(saved, edited, 'plan.json', '/w/bundle'));
+    const e = errorOf(() => refuseOtherRequests(saved, edited, 'plan.json', '/w/bundle', AGAIN));
     expect(e).toBeInstanceOf(UsageError);
     expect(e.code).toBe('saved_plan_differs');
     expect(e.message).toBe(

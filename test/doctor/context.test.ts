@@ -8,6 +8,8 @@ import type { ResolvedEnvironment } from '../../src/config/types.js';
 import type { Plan } from '../../src/core/plan-model.js';
 import { doctorContext } from '../../src/doctor/context.js';
 
+const commands = { plan: 'wsc plan', exportOut: 'wsc export --out DIR' };
+
 function fakeConnection() {
   const asked: string[] = [];
   const client = {
@@ -35,7 +37,7 @@ describe('doctorContext', () => {
       conn,
       env,
       { desired: { workbooks: [], reports: [], userAttributes: [] } },
-      { plan, deep: false },
+      { plan, deep: false, commands },
     );
     await Promise.all([ctx.probe(), ctx.probe()]);
     expect(asked).toEqual(['/api/v1/deployments/7/workbooks']);
@@ -55,6 +57,7 @@ describe('doctorContext', () => {
       {
         plan: () => Promise.reject(new Error('not asked')),
         deep: true,
+        commands,
       },
     );
     expect(ctx.deep).toBeTypeOf('function');
