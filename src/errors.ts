@@ -75,6 +75,7 @@ export const ERROR_CODES = {
       'page_size_invalid',
       'request_timeout_invalid',
       'semantic_timeout_invalid',
+      'state_file_unusable',
       'token_invalid',
       'token_missing',
     ],
@@ -142,6 +143,8 @@ export const ERROR_CODES = {
   },
   /** StalePlanError: a saved plan no longer matches the deployment. */
   stale: { exit: EXIT.failure, codes: ['plan_stale'] },
+  /** WscError: an emulator's state file could not be written after changes (they end with the process). */
+  state: { exit: EXIT.failure, codes: ['state_not_saved'] },
   /** InternalError: a bug in wsc, printed with its stack. */
   internal: { exit: EXIT.failure, codes: ['internal'] },
 } as const;

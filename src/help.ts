@@ -106,7 +106,8 @@ export const HELP: Record<CommandName, CommandHelp> = {
     ],
     exitCodes: [
       [0, 'stopped by SIGINT or SIGTERM'],
-      [3, 'invalid flags, or the port is in use'],
+      [1, 'stopped, but the --state file could not be written: the changes since its last write are lost'],
+      [3, 'invalid flags, the port is in use, or the --state file cannot be loaded or written'],
     ],
   },
   preview: {

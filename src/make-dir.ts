@@ -15,8 +15,9 @@ function notADirectory(path: string): NodeJS.ErrnoException {
 export async function makeDirectory(path: string): Promise<void> {
   const missing: string[] = [];
   for (let p = resolve(path); ; p = dirname(p)) {
+    // ENOTDIR: a parent is a file; going up finds which, and names it.
     const st = await stat(p).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return undefined;
+      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return undefined;
       throw e;
     });
     if (st) {

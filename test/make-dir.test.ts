@@ -23,10 +23,11 @@ describe('makeDirectory', () => {
     expect(statSync(join(root, 'p/q/r')).isDirectory() && statSync(join(root, 'p/q/s')).isDirectory()).toBe(true);
   });
 
-  test('a file in the way, at the end or above it: ENOTDIR', async () => {
-    writeFileSync(join(root, 'file'), 'x');
-    await expect(makeDirectory(join(root, 'file'))).rejects.toMatchObject({ code: 'ENOTDIR' });
-    await expect(makeDirectory(join(root, 'file/sub/deeper'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  test('a file in the way, at the end or above it: ENOTDIR, naming the file', async () => {
+    const file = join(root, 'file');
+    writeFileSync(file, 'x');
+    await expect(makeDirectory(file)).rejects.toMatchObject({ code: 'ENOTDIR', path: file });
+    await expect(makeDirectory(join(file, 'sub/deeper'))).rejects.toMatchObject({ code: 'ENOTDIR', path: file });
   });
 
   test('a link to a directory is followed', async () => {

@@ -4,6 +4,7 @@
 import type { ResolvedEnvironment } from '../config/types.js';
 import type { ApiPort } from '../core/api-port.js';
 import { ConfigError } from '../errors.js';
+import { embeddedStateError } from './emulator-state-errors.js';
 import { ApiClient, type ApiClientOptions } from './client.js';
 import { httpPort } from './port.js';
 
@@ -32,15 +33,22 @@ export async function connect(env: ResolvedEnvironment, opts: ConnectOptions): P
   let stop: () => Promise<void> = async () => undefined;
   if (env.embedded) {
     const { createEmulator } = await import('../emulator/index.js');
-    const emu = await createEmulator({ port: 0, ...(env.stateFile !== undefined ? { stateFile: env.stateFile } : {}) });
+    const emu = await createEmulator({
+      port: 0,
+      ...(env.stateFile !== undefined ? { stateFile: env.stateFile } : {}),
+    }).catch((e: unknown) => {
+      throw embeddedStateError(e, env.name, 'start') ?? e;
+    });
     baseUrl = emu.url;
     token = emu.adminToken;
     stop = async () => {
       try {
         await emu.flush();
-      } finally {
-        await emu.close();
+      } catch (e) {
+        await emu.close().catch(() => undefined);
+        throw embeddedStateError(e, env.name, 'end') ?? e;
       }
+      await emu.close();
     };
   } else {
     if (!env.baseUrl) {

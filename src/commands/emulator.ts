@@ -3,13 +3,14 @@
 import type { EmulatorOptions as CliEmulatorOptions } from '../command-options.js';
 import { UsageError } from '../errors.js';
 import { createEmulator } from '../emulator/index.js';
-import { emulatorOptionsOf, FlagError, requestLine } from '../emulator/flags.js';
+import { emulatorOptionsOf, FlagError } from '../emulator/flags.js';
+import { emulatorStateError } from '../api/emulator-state-errors.js';
 import { interrupted, type CommandContext } from './context.js';
 
 export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promise<number> {
   let options;
   try {
-    options = emulatorOptionsOf(opts, (e) => ctx.err(requestLine(e)));
+    options = emulatorOptionsOf(opts, (line) => ctx.err(line));
   } catch (e) {
     if (!(e instanceof FlagError)) throw e;
     throw new UsageError(e.message, e.hint !== undefined ? { hint: e.hint } : {});
@@ -23,7 +24,7 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
       throw new UsageError(`--port: port ${opts.port} is already in use.`, {
         hint: 'choose another port, or --port 0 for any free one',
       });
-    throw new UsageError(`cannot start the emulator: ${err.message}`);
+    throw emulatorStateError(e, 'start') ?? new UsageError(`cannot start the emulator: ${err.message}`);
   }
   ctx.out(`wsc emulator listening on ${emulator.url}\ntoken: ${emulator.adminToken}\n`);
   ctx.err(
@@ -32,7 +33,9 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
       `${opts.state ? `\nstate: ${opts.state}` : ''}\nstop with Ctrl-C\n`,
   );
   await interrupted(ctx);
-  await emulator.close();
+  await emulator.close().catch((e: unknown) => {
+    throw emulatorStateError(e, 'stop') ?? e;
+  });
   ctx.err('wsc emulator stopped\n');
   return 0;
 }

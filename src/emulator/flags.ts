@@ -75,8 +75,11 @@ function checkFlags(f: EmulatorFlags): void {
   if (f.cubeApiSecret === '') throw new FlagError('--cube-api-secret: the secret is empty.');
 }
 
-/** The emulator's options from its flags (a FlagError for a bad one); `onRequest` gets each request answered. */
-export function emulatorOptionsOf(f: EmulatorFlags, onRequest: (e: RequestLogEntry) => void): EmulatorOptions {
+/**
+ * The emulator's options from its flags (a FlagError for a bad one); `print` gets a line for each request
+ * answered, and for the state file when its writes begin to fail and when one succeeds again.
+ */
+export function emulatorOptionsOf(f: EmulatorFlags, print: (line: string) => void): EmulatorOptions {
   if (!isLoopbackHost(f.host))
     throw new FlagError(`--host: the emulator serves loopback only, not "${f.host}".`, 'use 127.0.0.1 (the default)');
   const latencyMs = parseLatency(f.latency);
@@ -85,7 +88,9 @@ export function emulatorOptionsOf(f: EmulatorFlags, onRequest: (e: RequestLogEnt
   return {
     port: f.port,
     host: f.host,
-    ...(f.state !== undefined ? { stateFile: f.state } : {}),
+    ...(f.state !== undefined
+      ? { stateFile: f.state, onStateFile: (failure: Error | undefined) => print(stateLine(f.state!, failure)) }
+      : {}),
     ...(f.seed !== undefined ? { seed: f.seed } : f.uiMade ? { seed: uiMadeSeed() } : {}),
     ...(latencyMs !== undefined ? { latencyMs } : {}),
     ...(faults !== undefined ? { faults } : {}),
@@ -96,8 +101,15 @@ export function emulatorOptionsOf(f: EmulatorFlags, onRequest: (e: RequestLogEnt
     ...(f.cubeApiSecret !== undefined ? { cubeApiSecret: f.cubeApiSecret } : {}),
     logLimit: 1000,
     logResponses: false,
-    onRequest,
+    onRequest: (e) => print(requestLine(e)),
   };
+}
+
+/** A line (on stderr) when writes of the state file begin to fail, and when one succeeds again. */
+function stateLine(file: string, failure: Error | undefined): string {
+  return failure !== undefined
+    ? `state: ${failure.message}; the state is kept in memory and written at the next change\n`
+    : `state: written to ${file} again\n`;
 }
 
 /** One line per request (on stderr): what a CI log of a test run wants to show. */

@@ -16,7 +16,7 @@ import { chooseFault, normalizeFaults, type ChosenFault, type FaultSpec } from '
 import { readBody, readJsonBody } from './body.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { lazyResponseBody, type RequestLogEntry } from './log.js';
-import { StateWriter, writeAtomic } from './persist.js';
+import { loadState, StateWriter, writeState, type StateFileError } from './persist.js';
 import { createRng, randomSeedFromTime, type Rng } from './prng.js';
 import { route, ROUTE_TEMPLATES } from './router.js';
 import { apiDocument, type ApiDocument } from './api-document.js';
@@ -34,6 +34,7 @@ export type { FaultSpec, ScriptedFault, FaultKind } from './faults.js';
 export { parseFaults, FaultSpecError, FAULT_KINDS } from './faults.js';
 export type { RequestLogEntry } from './log.js';
 export { writes, requests } from './log.js';
+export { StateFileError } from './persist.js';
 export { uiMadeSeed } from './seed-ui.js';
 export { defaultModel } from './model.js';
 export { metaAnswer, type CubeModel } from './cube-model.js';
@@ -46,8 +47,10 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1; anything but a loopback address is refused. */
   host?: string;
-  /** Persist the state here (loaded when it exists; else seeded and written at start). */
+  /** Persist the state here: loaded when it exists, else seeded and written at start (persist.ts). */
   stateFile?: string;
+  /** Told when writes of the state file begin to fail, and when one succeeds again (persist.ts StateWriter). */
+  onStateFile?: (failure: StateFileError | undefined) => void;
   /** Initial state (object or path to a JSON file) when no state file exists yet. Default: defaultSeed(). */
   seed?: SeedState | string;
   latencyMs?: Latency;
@@ -165,8 +168,9 @@ async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
   const latency = checkLatency(opts.latencyMs);
   const faults = normalizeFaults(opts.faults);
   const store = new Store(initialState(opts), createRng(seedNum ^ 0x27d4eb2d));
-  const writer = opts.stateFile ? new StateWriter(opts.stateFile, () => store.serialize()) : undefined;
-  if (opts.stateFile && !existsSync(opts.stateFile)) await writeAtomic(opts.stateFile, store.serialize());
+  const file = opts.stateFile;
+  const writer = file ? new StateWriter(file, () => store.serialize(), opts.onStateFile) : undefined;
+  if (file && !existsSync(file)) await writeState(file, store.serialize());
   return {
     opts,
     store,
@@ -185,7 +189,7 @@ async function openRuntime(opts: EmulatorOptions): Promise<Runtime> {
 
 /** The state file when there is one, else the seed (a path or an object), else the default seed. */
 function initialState(opts: EmulatorOptions): SeedState {
-  if (opts.stateFile && existsSync(opts.stateFile)) return loadSeedFile(opts.stateFile, 'the state file is ');
+  if (opts.stateFile && existsSync(opts.stateFile)) return loadState(opts.stateFile);
   if (typeof opts.seed === 'string') return loadSeedFile(opts.seed);
   const state = opts.seed ? clone(opts.seed) : defaultSeed();
   checkSeedShape(state, 'seed');

@@ -181,13 +181,13 @@ function addDashboards(
 }
 
 /** `what` words the JSON error: `the state file is ` for a state file. */
-export function loadSeedFile(path: string, what = ''): SeedState {
+export function loadSeedFile(path: string): SeedState {
   const text = readFileSync(path, 'utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${path}: ${what}not valid JSON (${(e as Error).message})`, { cause: e });
+    throw new Error(`${path}: not valid JSON (${(e as Error).message})`, { cause: e });
   }
   checkSeedShape(data, path);
   return data as SeedState;

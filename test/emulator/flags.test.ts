@@ -3,7 +3,7 @@
 // command line is read; the request line printed for each request.
 import { describe, expect, it } from 'vitest';
 import { emulatorOptionsOf, FlagError, parseLatency, requestLine } from '../../src/emulator/flags.js';
-import type { RequestLogEntry } from '../../src/emulator/index.js';
+import { StateFileError, type RequestLogEntry } from '../../src/emulator/index.js';
 
 const flags = { port: 0, host: '127.0.0.1', uiMade: false, workbookListing: 'all' as const, devMode: false };
 const none = () => {};
@@ -31,13 +31,23 @@ describe('parseLatency', () => {
 });
 
 describe('emulatorOptionsOf', () => {
-  it("the options of the flags given, each request handed to the command's line", () => {
-    const seen: RequestLogEntry[] = [];
+  it("the options of the flags given; each request, and the state file's failures, a line of the command's", () => {
+    const seen: string[] = [];
     const o = emulatorOptionsOf(
       { ...flags, latency: '5', faults: '429=0.5', state: 's.json', workbookListing: 'root-only' },
-      (e) => seen.push(e),
+      (line) => seen.push(line),
     );
     expect(o).toMatchObject({ port: 0, host: '127.0.0.1', stateFile: 's.json', latencyMs: 5, logLimit: 1000 });
+    const e = { seq: 1, method: 'GET', path: '/api/v1/x', query: {}, status: 200, durationMs: 3 };
+    o.onRequest!({ ...e, requestBody: undefined, startedAt: '' });
+    o.onStateFile!(new StateFileError('s.json', Object.assign(new Error('x'), { code: 'ENOSPC' })));
+    o.onStateFile!(undefined);
+    expect(seen).toEqual([
+      'GET /api/v1/x 200 3ms\n',
+      'state: cannot write the state file s.json: no space left on the device (ENOSPC); the state is kept in memory and written at the next change\n',
+      'state: written to s.json again\n',
+    ]);
+    expect(emulatorOptionsOf(flags, none).onStateFile).toBeUndefined();
     expect(o.workbookListing).toBe('root-only');
     expect(o.faults).toBeDefined();
     expect(o.seed).toBeUndefined();

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, defaultSeed, generateSeed } from '../../src/emulator/index.js';
+import { createEmulator, defaultSeed, generateSeed, StateFileError } from '../../src/emulator/index.js';
 import { cleanupTemp, ensureBuilt, root, runCli, tempDir } from '../e2e/helpers/index.js';
 import { call, checkLog, d1, sleep } from './helpers.js';
 
@@ -53,12 +53,68 @@ describe('state file (in-process)', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).users[0].tokens).toEqual(['dev-token']);
   });
 
-  it('an unreadable state file is an error, not a silent reset', async () => {
+  it('an unloadable state file is an error naming it, not a silent reset', async () => {
     const file = join(tempDir(), 'state.json');
     writeFileSync(file, '{"deployments": [');
-    await expect(createEmulator({ stateFile: file })).rejects.toThrow(/not valid JSON/);
+    const broken = createEmulator({ stateFile: file });
+    await expect(broken).rejects.toBeInstanceOf(StateFileError);
+    await expect(broken).rejects.toThrow(`cannot load the state file ${file}: not valid JSON (`);
+    expect(readFileSync(file, 'utf8')).toBe('{"deployments": [');
+    const dir = join(tempDir(), 'a-directory');
+    mkdirSync(dir);
+    await expect(createEmulator({ stateFile: dir })).rejects.toThrow(
+      `cannot load the state file ${dir}: is a directory (EISDIR)`,
+    );
+  });
+
+  it('a state file that cannot be written as it starts: nothing starts, the part of the path at fault named', async () => {
+    const above = join(tempDir(), 'file');
+    writeFileSync(above, 'x');
+    const file = join(above, 'state', 'local.json');
+    await expect(createEmulator({ stateFile: file })).rejects.toThrow(
+      `cannot write the state file ${file}: a part of the path is not a directory (ENOTDIR): ${above}`,
+    );
+  });
+
+  it('writes that fail while it serves: it serves on, says so once, writes again when it can; flush fails meanwhile', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    const told: (string | undefined)[] = [];
+    const emu = await createEmulator({ stateFile: file, onStateFile: (f) => told.push(f?.message) });
+    try {
+      // Where each write's temporary file goes, a directory: every write fails (as a full disk would).
+      const jam = () => tempFilesOf(file).forEach((t) => mkdirSync(t));
+      const unjam = () => tempFilesOf(file).forEach((t) => rmSync(t, { recursive: true }));
+      jam();
+      expect((await call(emu, 'POST', `${d1}/reports`, { name: 'kept in memory' })).status).toBe(200);
+      await expect(emu.flush()).rejects.toThrow(`cannot write the state file ${file}: is a directory (EISDIR)`);
+      expect((await call(emu, 'POST', `${d1}/reports`, { name: 'second' })).status).toBe(200);
+      await expect(emu.flush()).rejects.toBeInstanceOf(StateFileError);
+      // Told once, however many writes failed; the file still holds the state it started with.
+      expect(told).toEqual([expect.stringContaining('is a directory (EISDIR)')]);
+      expect(JSON.parse(readFileSync(file, 'utf8')).reports).toEqual([]);
+      unjam();
+      expect((await call(emu, 'POST', `${d1}/reports`, { name: 'third' })).status).toBe(200);
+      await emu.flush();
+      expect(told).toHaveLength(2);
+      expect(told[1]).toBeUndefined();
+      const names = JSON.parse(readFileSync(file, 'utf8')).reports.map((r: { name: string }) => r.name);
+      expect(names).toEqual(['kept in memory', 'second', 'third']);
+      jam();
+      expect((await call(emu, 'POST', `${d1}/reports`, { name: 'lost' })).status).toBe(200);
+      await expect(emu.close()).rejects.toBeInstanceOf(StateFileError);
+      expect(told).toHaveLength(3);
+      expect(JSON.parse(readFileSync(file, 'utf8')).reports).toHaveLength(3);
+    } finally {
+      await emu.close().catch(() => undefined);
+    }
   });
 });
+
+/** The temporary files a process (this one by default) writes `file` through (persist.ts writeAtomic), by sequence. */
+function tempFilesOf(file: string, pid = process.pid): string[] {
+  return Array.from({ length: 40 }, (_, seq) => join(dirname(file), `.${basename(file)}.${pid}.${seq}.tmp`));
+}
 
 interface Running {
   child: ChildProcess;
@@ -93,6 +149,15 @@ function startCli(args: string[]): Promise<Running> {
   });
 }
 
+/** Resolves once `done` holds (checked every 10 ms), failing after 10 s. */
+async function waitFor(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('waited 10 s in vain');
+    await sleep(10);
+  }
+}
+
 async function post(url: string, token: string, body: unknown): Promise<number> {
   const r = await fetch(`${url}${d1}/reports`, {
     method: 'POST',
@@ -119,6 +184,64 @@ describe('wsc emulator (built CLI)', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).reports).toHaveLength(20);
     // One line per request on stderr.
     expect(run.stderr().match(/^POST \/api\/v1\/deployments\/1\/reports 200 \d+ms$/gm)).toHaveLength(20);
+  });
+
+  it('--state FILE that cannot be written: served on and said once, written again, exit 1 at stop naming what is lost', async () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(file, JSON.stringify(defaultSeed()));
+    const run = await startCli(['--port', '0', '--state', file]);
+    const jam = () => tempFilesOf(file, run.child.pid).forEach((t) => mkdirSync(t));
+    const unjam = () => tempFilesOf(file, run.child.pid).forEach((t) => rmSync(t, { recursive: true }));
+    // The part of the path at fault: the write's temporary file, a directory here.
+    const failing = expect.stringMatching(
+      new RegExp(
+        `^state: cannot write the state file ${file}: is a directory \\(EISDIR\\): ${dirname(file)}/\\.state\\.json\\.${run.child.pid}\\.\\d+\\.tmp; the state is kept in memory and written at the next change$`,
+      ),
+    );
+    const saved = () => JSON.parse(readFileSync(file, 'utf8')).reports.map((r: { name: string }) => r.name);
+    const stateLines = () =>
+      run
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('state: c') || l.startsWith('state: w'));
+    jam();
+    expect(await post(run.url, run.token, { name: 'a' })).toBe(200);
+    expect(await post(run.url, run.token, { name: 'b' })).toBe(200);
+    await waitFor(() => stateLines().length === 1);
+    unjam();
+    expect(await post(run.url, run.token, { name: 'c' })).toBe(200);
+    await waitFor(() => stateLines().length === 2);
+    expect(stateLines()).toEqual([failing, `state: written to ${file} again`]);
+    expect(saved()).toEqual(['a', 'b', 'c']);
+    jam();
+    expect(await post(run.url, run.token, { name: 'd' })).toBe(200);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(1);
+    expect(stateLines()).toEqual([failing, `state: written to ${file} again`, failing]);
+    expect(run.stderr()).toContain(
+      `.tmp. The changes since its last write are lost. [state_not_saved]\nHint: give --state a file in a directory wsc can write`,
+    );
+    expect(run.stderr()).toContain(`Error: cannot write the state file ${file}: is a directory (EISDIR): `);
+    expect(run.stderr()).not.toMatch(/ {4}at |wsc emulator stopped/);
+    expect(saved()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('--state FILE that cannot be loaded or written as it starts: exit 3 naming the flag, the file left as it was', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'broken.json'), '{"deployments": [');
+    writeFileSync(join(dir, 'file'), 'x');
+    for (const [state, why] of [
+      [join(dir, 'broken.json'), 'not valid JSON ('],
+      [join(dir, 'file/state.json'), `a part of the path is not a directory (ENOTDIR): ${join(dir, 'file')}`],
+    ] as const) {
+      const r = await runCli(['emulator', '--port', '0', '--state', state], { timeoutMs: 15_000 });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(
+        `Error: --state: cannot ${why.startsWith('not') ? 'load' : 'write'} the state file ${state}: ${why}`,
+      );
+      expect(r.stderr).not.toContain('    at ');
+    }
+    expect(readFileSync(join(dir, 'broken.json'), 'utf8')).toBe('{"deployments": [');
   });
 
   it('SIGKILL in the middle of a burst of writes leaves a state file that parses and loads', async () => {
