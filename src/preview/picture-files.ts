@@ -2,6 +2,7 @@
 // dashboard as SVG and PNG per breakpoint, written into DIR through the one
 // link-safe writer (out-file.ts).
 import { join } from 'node:path';
+import { causeOf } from '../domain/fs-cause.js';
 import { UsageError, WscError } from '../errors.js';
 import { makeDirectory } from '../make-dir.js';
 import { refuseLink, writeOutFile } from '../out-file.js';
@@ -37,9 +38,9 @@ export async function writePictures(target: string, shown: string, files: readon
     for (const f of files) writeOutFile(join(target, f.name), f.bytes);
   } catch (e) {
     if (e instanceof WscError) throw e;
-    throw new UsageError(
-      `cannot write the pictures into ${shown}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`,
-      { code: 'preview_out_dir', hint: 'Give --out a directory you can write to (it is created when missing).' },
-    );
+    throw new UsageError(`cannot write the pictures into ${shown}: ${causeOf(e)}.`, {
+      code: 'preview_out_dir',
+      hint: 'Give --out a directory you can write to (it is created when missing).',
+    });
   }
 }

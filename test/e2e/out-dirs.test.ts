@@ -1,4 +1,4 @@
-// Where wsc writes files: --out of export, schema and plan, and GitHub's job
+// Where wsc writes files: --out of export, schema, preview and plan, and GitHub's job
 // summary. A place that cannot be written is a usage error (exit 3) naming
 // it, at once, whatever the file system; never a hang (Node's recursive mkdir
 // loops under /proc) nor an "internal error". plan checks its --out before
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { writeBundle } from './helpers/bundles.js';
-import { cleanupTemp, runCli, tempDir, withEmulator } from './helpers/index.js';
+import { cleanupTemp, root, runCli, tempDir, withEmulator } from './helpers/index.js';
 
 afterAll(cleanupTemp);
 
@@ -26,6 +26,11 @@ describe('--out that cannot be a directory', () => {
       ['export', '--out', `${file}/bundle`],
       /cannot use .*a-file\/bundle as the output directory: a part of the path is not a directory \(ENOTDIR\)\. \[export_out_dir\]/,
     ],
+    [
+      'preview, under a file',
+      ['preview', '--dir', join(root, 'fixtures/example'), '--out', `${file}/pictures`],
+      /cannot write the pictures into .*a-file\/pictures: a part of the path is not a directory \(ENOTDIR\)\. \[preview_out_dir\]/,
+    ],
   ];
   if (existsSync('/proc/self')) {
     cases.push([
@@ -37,6 +42,11 @@ describe('--out that cannot be a directory', () => {
       'export, under /proc',
       ['export', '--out', '/proc/wsc-nope'],
       /cannot use \/proc\/wsc-nope as the output directory: no such file or directory \(ENOENT\)\. \[export_out_dir\]/,
+    ]);
+    cases.push([
+      'preview, under /proc',
+      ['preview', '--dir', join(root, 'fixtures/example'), '--out', '/proc/wsc-nope'],
+      /cannot write the pictures into \/proc\/wsc-nope: no such file or directory \(ENOENT\)\. \[preview_out_dir\]/,
     ]);
   }
   test.each(cases)('%s: exit 3, named, at once', async (_name, args, message) => {
