@@ -13,10 +13,13 @@ export async function isDirectory(p: string): Promise<boolean> {
 /** What is said of a bundle directory that is not there (the loader's diagnostic says it too). */
 export const BUNDLE_DIR_MISSING = 'bundle directory not found';
 
-/** Refuses a bundle directory that is not there (`bundle_dir_missing`); `shown` is how the message names it. */
+/** Refuses a bundle directory that is not there, or not a directory (`bundle_dir_missing`); `shown` names it. */
 export async function requireBundleDir(dir: string, shown: string = dir): Promise<void> {
-  if (await isDirectory(dir)) return;
-  throw new ConfigError('bundle_dir_missing', `${BUNDLE_DIR_MISSING}: ${shown}`, {
+  const st = await stat(dir).catch(() => undefined);
+  if (st?.isDirectory()) return;
+  // Something else is there (a file where the bundle was meant): said, so "not found" does not puzzle.
+  const what = st === undefined ? '' : ' (a file is there, not a directory)';
+  throw new ConfigError('bundle_dir_missing', `${BUNDLE_DIR_MISSING}: ${shown}${what}`, {
     hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
   });
 }

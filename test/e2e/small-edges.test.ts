@@ -1,8 +1,8 @@
-// Small edges of the CLI, end to end: a --dir that does not exist is named
-// and never created; plan against a server creates no .wsc/; an exported
+// Small edges of the CLI, end to end: a --dir that does not exist (or is a
+// file) is named and never created; plan against a server creates no .wsc/; an exported
 // bundle keeps .wsc/ out of Git; --no-color on a real terminal (util-linux
 // `script`) writes no escape sequence, the confirmation prompt included.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writeBundle } from './helpers/bundles.js';
@@ -21,6 +21,21 @@ describe('a --dir that does not exist', () => {
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`bundle directory not found: ${missing} [bundle_dir_missing]`);
       expect(existsSync(missing)).toBe(false);
+    },
+  );
+
+  test.each([['validate'], ['plan'], ['preview', '--out', 'OUT']])(
+    '%s: a file where the bundle directory was meant is said to be a file, and left as it is',
+    async (...cmd) => {
+      const file = join(tempDir(), 'dashboards');
+      writeFileSync(file, 'x');
+      const args = cmd.map((a) => (a === 'OUT' ? join(tempDir(), 'out') : a));
+      const r = await runCli([...args, '--dir', file]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(
+        `bundle directory not found: ${file} (a file is there, not a directory) [bundle_dir_missing]`,
+      );
+      expect(readFileSync(file, 'utf8')).toBe('x');
     },
   );
 });
