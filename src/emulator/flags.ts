@@ -3,7 +3,7 @@
 // (loopback only, latency, faults, files that must exist, one seed); a bad one
 // is a FlagError with a hint, which the command turns into a usage error (the
 // emulator imports nothing of wsc but domain/, so not errors.ts).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isLoopbackHost } from '../domain/loopback.js';
 import { FaultSpecError, parseFaults } from './faults.js';
 import type { EmulatorOptions, Latency } from './index.js';
@@ -61,12 +61,18 @@ function faultsOf(spec: string): ReturnType<typeof parseFaults> {
   }
 }
 
+/** A file the flag reads: there, and not a directory. */
+function isFile(flag: string, path: string): void {
+  if (!existsSync(path)) throw new FlagError(`${flag}: no such file "${path}".`);
+  if (statSync(path).isDirectory()) throw new FlagError(`${flag}: "${path}" is a directory, not a file.`);
+}
+
 /** The other flags, checked before anything starts. */
 function checkFlags(f: EmulatorFlags): void {
-  if (f.seed !== undefined && !existsSync(f.seed)) throw new FlagError(`--seed: no such file "${f.seed}".`);
+  if (f.seed !== undefined) isFile('--seed', f.seed);
   if (f.seed !== undefined && f.uiMade)
     throw new FlagError('--seed and --ui-made both seed the emulator: give one of them.');
-  if (f.model !== undefined && !existsSync(f.model)) throw new FlagError(`--model: no such file "${f.model}".`);
+  if (f.model !== undefined) isFile('--model', f.model);
   if (f.coreDataApiUrl !== undefined && !/^https?:\/\/[^/]/.test(f.coreDataApiUrl))
     throw new FlagError(
       `--core-data-api-url: expected an http(s) URL, got "${f.coreDataApiUrl}".`,

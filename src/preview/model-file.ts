@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { indexModel, type ModelIndex } from '../core/semantic/model-index.js';
 import { MetaAnswer } from '../domain/data-model.js';
+import { causeOf } from '../domain/fs-cause.js';
 import { UsageError } from '../errors.js';
 
 /** The model index of the file at `abs` (named `shown` in messages), or a UsageError (`preview_model`). */
@@ -17,7 +18,8 @@ export async function readModelFile(abs: string, shown: string): Promise<ModelIn
   try {
     data = JSON.parse(await readFile(abs, 'utf8'));
   } catch (e) {
-    throw refuse((e as NodeJS.ErrnoException).code ?? `not JSON (${(e as Error).message})`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw refuse(code !== undefined ? causeOf(e) : `not JSON (${(e as Error).message})`);
   }
   const parsed = MetaAnswer.safeParse(data);
   if (!parsed.success) throw refuse('not a /v1/meta answer (an object with a `cubes` list)');

@@ -452,7 +452,8 @@ describe('wsc preview --model', () => {
     for (const [file, why] of [
       ['meta.json', 'not a /v1/meta answer'],
       ['broken.json', 'not JSON'],
-      ['missing.json', 'ENOENT'],
+      ['missing.json', 'missing.json: no such file or directory (ENOENT).'],
+      ['', ': is a directory (EISDIR).'],
     ] as const) {
       const r = await runCli(['preview', '--dir', dir, '--out', `${bad}/svg`, '--model', `${bad}/${file}`]);
       expect(r.code, r.stderr).toBe(3);

@@ -1,6 +1,7 @@
 // `wsc emulator`'s flags as the emulator's options (emulator/flags.ts): each
 // bad flag a FlagError with its words and hint, checked in the order the
 // command line is read; the request line printed for each request.
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { emulatorOptionsOf, FlagError, parseLatency, requestLine } from '../../src/emulator/flags.js';
 import { StateFileError, type RequestLogEntry } from '../../src/emulator/index.js';
@@ -60,6 +61,9 @@ describe('emulatorOptionsOf', () => {
     expect(refusal({ faults: 'nonsense=2' }).hint).toMatch(/^e\.g\. --faults /);
     expect(refusal({ seed: '/no/such/seed.json' }).message).toBe('--seed: no such file "/no/such/seed.json".');
     expect(refusal({ model: '/no/such/model.json' }).message).toBe('--model: no such file "/no/such/model.json".');
+    const dir = tmpdir();
+    expect(refusal({ seed: dir }).message).toBe(`--seed: "${dir}" is a directory, not a file.`);
+    expect(refusal({ model: dir }).message).toBe(`--model: "${dir}" is a directory, not a file.`);
     expect(refusal({ coreDataApiUrl: 'ftp://x' }).message).toMatch(/expected an http\(s\) URL, got "ftp:\/\/x"/);
     expect(refusal({ cubeApiSecret: '' }).message).toBe('--cube-api-secret: the secret is empty.');
   });
