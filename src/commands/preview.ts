@@ -41,7 +41,8 @@ async function serve(dir: string, load: Loader, opts: PreviewOptions, ctx: Comma
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES') throw e;
-    throw new UsageError(`cannot listen on 127.0.0.1:${opts.port}: ${code}.`, {
+    const why = code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied';
+    throw new UsageError(`cannot listen on 127.0.0.1:${opts.port}: ${why} (${code}).`, {
       code: 'preview_port',
       hint: 'Pick another --port (0 = any free port).',
     });

@@ -103,7 +103,7 @@ describe.concurrent('wsc preview (the page server)', () => {
         },
       );
       expect(r.code).toBe(3);
-      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE).`);
     } finally {
       blocker.close();
     }
