@@ -180,7 +180,7 @@ function addDashboards(
   }
 }
 
-/** `what` words the JSON error: `the state file is ` for a state file. */
+/** A seed (or state) JSON file, checked for its shape; an Error naming the file when it is not one. */
 export function loadSeedFile(path: string): SeedState {
   const text = readFileSync(path, 'utf8');
   let data: unknown;
