@@ -30,7 +30,8 @@ export interface ChartAsk {
 
 type Spec = Record<string, unknown>;
 
-const FONT = 'DejaVu Sans, Verdana, sans-serif';
+/** The charts' text: DejaVu Sans, which the PNGs are drawn with (png-fonts.ts), else a browser's own. */
+export const CHART_FONT = 'DejaVu Sans, Verdana, sans-serif';
 
 /** A number in the report's format, with a fixed locale (en-US) so it reads the same everywhere. */
 export function formatValue(v: Cell, format: JsonValue | undefined): string {
@@ -87,7 +88,7 @@ function base(a: ChartAsk): Spec {
     autosize: { type: 'fit', contains: 'padding' },
     background: 'white',
     config: {
-      font: FONT,
+      font: CHART_FONT,
       view: { stroke: null },
       axis: { labelFontSize: 10, titleFontSize: 10, labelLimit: 90 },
       legend: {

@@ -2,20 +2,19 @@
 // package, the bundle's preview model as JSON, and an event stream that says
 // when a bundle file changed (Node's recursive fs.watch), so the page reloads
 // its data and keeps the dashboard and breakpoint it shows.
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { PreviewModel } from './model.js';
+import { assetsDir } from './package-files.js';
 
-/** The page's files: `assets/preview` at the package root, one level up from dist/ and two from src/preview/. */
-function assetsDir(): string {
-  for (const rel of ['../assets/preview/', '../../assets/preview/']) {
-    const dir = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(`${dir}index.html`)) return dir;
-  }
-  throw new Error('the preview page files (assets/preview) are missing from this installation of wsc');
+/** The page's files: `assets/preview` of the package. */
+function assetsOfPage(): string {
+  const dir = assetsDir('preview', 'index.html');
+  if (dir === undefined)
+    throw new Error('the preview page files (assets/preview) are missing from this installation of wsc');
+  return dir;
 }
 
 const FILES: Record<string, string> = {
@@ -65,7 +64,7 @@ function loopbackOrigins(port: number): Set<string> {
 }
 
 export async function startPreviewServer(opts: PreviewServerOptions): Promise<PreviewServer> {
-  const assets = assetsDir();
+  const assets = assetsOfPage();
   let version = 1;
   let model = await opts.load();
   const clients = new Set<ServerResponse>();
