@@ -13,8 +13,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBundle } from '../../src/bundle/load.js';
 import { createEmulator, defaultSeed, type Emulator } from '../../src/emulator/index.js';
 import { cleanupTemp, copyFixture, runCli, tempDir, writeFiles, type CliResult } from './helpers/index.js';
@@ -126,44 +126,26 @@ describe('the token never appears in output, saved plans, exported files or --ve
 });
 
 describe('http:// to a host that is not loopback is refused, before any connection', () => {
-  let probe: string;
-  let probeDir: string;
-  beforeAll(() => {
-    // Preloaded into the CLI: records every socket connect attempt.
-    probeDir = tempDir('wsc-netprobe-');
-    probe = join(probeDir, 'probe.mjs');
-    writeFileSync(
-      probe,
-      [
-        "import net from 'node:net';",
-        "import { appendFileSync } from 'node:fs';",
-        'const out = process.env.NET_PROBE_OUT;',
-        'const connect = net.Socket.prototype.connect;',
-        'net.Socket.prototype.connect = function (...args) {',
-        '  // net.connect passes its normalised arguments as one array.',
-        '  const a = Array.isArray(args[0]) ? args[0][0] : args[0];',
-        "  appendFileSync(out, `connect ${a && typeof a === 'object' ? `${a.host}:${a.port}` : String(a)}\\n`);",
-        '  return connect.apply(this, args);',
-        '};',
-        '',
-      ].join('\n'),
-    );
-  });
-
-  const run = (args: string[], extraEnv: Record<string, string> = {}, dir = copyFixture('example')) => {
-    const log = join(probeDir, `net-${Math.random().toString(36).slice(2)}.log`);
-    writeFileSync(log, '');
-    return runCli([...args, '--dir', dir], {
-      env: { WSC_TOKEN: TOKEN, NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`, NET_PROBE_OUT: log, ...extraEnv },
-    }).then((r) => ({ ...r, connects: readFileSync(log, 'utf8') }));
+  /** `wsc ...args` run in this process, every socket connect it attempts recorded (host:port). */
+  const run = async (args: string[], extraEnv: Record<string, string> = {}, dir = copyFixture('example')) => {
+    const connects: string[] = [];
+    const connect = net.Socket.prototype.connect;
+    // Restored after the test (restoreMocks). net.connect passes its normalised arguments as one array.
+    vi.spyOn(net.Socket.prototype, 'connect').mockImplementation(function (this: net.Socket, ...args: unknown[]) {
+      const a = (Array.isArray(args[0]) ? args[0][0] : args[0]) as { host?: string; port?: number } | undefined;
+      connects.push(a !== undefined && typeof a === 'object' ? `${a.host}:${a.port}` : String(a));
+      return (connect as (...x: unknown[]) => net.Socket).apply(this, args);
+    });
+    const r = await runCli([...args, '--dir', dir], { env: { WSC_TOKEN: TOKEN, ...extraEnv } });
+    return { ...r, connects };
   };
 
-  it('the probe sees connections (control: a loopback emulator)', async () => {
+  it('the spy sees connections (control: a loopback emulator)', async () => {
     const emu = await createEmulator({ port: 0 });
     try {
       const r = await run(['plan', '--base-url', emu.url, '--deployment', '1'], { WSC_TOKEN: 'dev-token' });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.connects).toContain(`connect 127.0.0.1:${emu.port}`);
+      expect(r.connects).toContain(`127.0.0.1:${emu.port}`);
     } finally {
       await emu.close();
     }
@@ -180,7 +162,7 @@ describe('http:// to a host that is not loopback is refused, before any connecti
     const r = await run([...args], extraEnv);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/http/i);
-    expect(r.connects).toBe('');
+    expect(r.connects).toEqual([]);
     expect(leaks(r.stdout + r.stderr)).toEqual([]);
     expect(existsSync('/tmp/wsc-never-written')).toBe(false);
   });
@@ -193,7 +175,7 @@ describe('http:// to a host that is not loopback is refused, before any connecti
     });
     const r = await run(['plan', '--env', 'prod'], { WSC_PROD_TOKEN: TOKEN }, dir);
     expect(r.code, r.stderr).toBe(3);
-    expect(r.connects).toBe('');
+    expect(r.connects).toEqual([]);
     expect(leaks(r.stdout + r.stderr)).toEqual([]);
   });
 });
