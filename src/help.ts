@@ -130,7 +130,7 @@ export const HELP: Record<CommandName, CommandHelp> = {
     exitCodes: [
       [0, 'written, or (with --check) up to date'],
       [1, 'with --check: the files are stale'],
-      [3, 'the directory cannot be written'],
+      [3, 'the directory cannot be read (with --check) or written'],
     ],
   },
 };

@@ -23,16 +23,23 @@ export function schemaFiles(dir: string, shown: string): SchemaOut[] {
   return generateSchemas().map((f) => ({ path: join(dir, f.name), shown: join(shown, f.name), text: schemaText(f) }));
 }
 
-/** Each file that is missing, unreadable or differs from its schema: `<file as shown> is <why>`. */
-export async function staleSchemas(files: readonly SchemaOut[]): Promise<string[]> {
+/**
+ * Each file that is missing or differs from its schema: `<file as shown> is <why>`, which writing them
+ * mends. A file that cannot be read (a file where the directory goes, no permission) is a UsageError:
+ * writing there would fail too, so `--check` says what is in the way instead.
+ */
+export async function staleSchemas(files: readonly SchemaOut[], shown: string): Promise<string[]> {
   const stale: string[] = [];
   for (const f of files) {
     const current = await readFile(f.path, 'utf8').catch((e: unknown) => e);
     if (current === f.text) continue;
-    const code = (current as NodeJS.ErrnoException).code;
-    const why =
-      typeof current === 'string' ? 'out of date' : code === 'ENOENT' ? 'missing' : `unreadable: ${causeOf(current)}`;
-    stale.push(`${f.shown} is ${why}`);
+    if (typeof current === 'string') stale.push(`${f.shown} is out of date`);
+    else if ((current as NodeJS.ErrnoException).code === 'ENOENT') stale.push(`${f.shown} is missing`);
+    else
+      throw new UsageError(`cannot read the schemas in ${shown}: ${f.shown}: ${causeOf(current)}.`, {
+        code: 'schema_out_dir',
+        hint: 'Give --out a directory you can read and write (it is created when missing).',
+      });
   }
   return stale;
 }

@@ -11,7 +11,7 @@ export async function run(opts: SchemaOptions, ctx: CommandContext): Promise<num
   const dir = resolve(ctx.cwd, opts.out);
   const files = schemaFiles(dir, opts.out);
   if (opts.check) {
-    const stale = await staleSchemas(files);
+    const stale = await staleSchemas(files, opts.out);
     if (stale.length === 0) {
       ctx.out(`Schemas in ${opts.out} are up to date.\n`);
       return EXIT.ok;

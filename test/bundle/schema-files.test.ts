@@ -10,22 +10,25 @@ const root = mkdtempSync(join(tmpdir(), 'wsc-schema-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('schema files', () => {
-  it('written, then up to date; an edited, an unreadable and a missing file are stale, each said so', async () => {
+  it('written, then up to date; an edited and a missing file are stale, each said so; an unreadable one is an error', async () => {
     const dir = join(root, 'nested', 'schemas');
     const files = schemaFiles(dir, 'schemas');
     expect(files.map((f) => f.shown)).toContain(join('schemas', 'wsc.schema.json'));
-    expect(await staleSchemas(files)).toEqual(files.map((f) => `${f.shown} is missing`));
+    expect(await staleSchemas(files, 'schemas')).toEqual(files.map((f) => `${f.shown} is missing`));
     await writeSchemaFiles(dir, 'schemas', files);
-    expect(await staleSchemas(files)).toEqual([]);
+    expect(await staleSchemas(files, 'schemas')).toEqual([]);
     writeFileSync(files[0]!.path, '{}\n');
-    unlinkSync(files[1]!.path);
-    mkdirSync(files[1]!.path);
     unlinkSync(files[2]!.path);
-    expect(await staleSchemas(files)).toEqual([
+    expect(await staleSchemas(files, 'schemas')).toEqual([
       `${files[0]!.shown} is out of date`,
-      `${files[1]!.shown} is unreadable: is a directory (EISDIR)`,
       `${files[2]!.shown} is missing`,
     ]);
+    // A directory where a file goes: writing would fail as reading does, so it is no stale file.
+    unlinkSync(files[1]!.path);
+    mkdirSync(files[1]!.path);
+    await expect(staleSchemas(files, 'schemas')).rejects.toThrow(
+      /^cannot read the schemas in schemas: schemas\/report\.schema\.json: is a directory \(EISDIR\)\.$/,
+    );
   });
 
   it('a directory that cannot be made is a usage error naming it as given', async () => {

@@ -1,7 +1,7 @@
 // `wsc validate` and `wsc schema`, run as the built CLI. Diagnostics are
 // validate's result: they go to stdout; stderr stays empty unless the
 // command itself fails (e.g. a missing directory).
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTemp, root, runCli, tempDir, writeFiles } from './helpers/index.js';
@@ -176,5 +176,27 @@ describe('wsc schema (built CLI)', () => {
     expect(printed).toBe(none);
     expect((await runCli(['schema', '--out', printed!])).code).toBe(0);
     expect((await runCli(['schema', '--out', none, '--check'])).code).toBe(0);
+  });
+
+  it('--check where a file or directory is in the way: exit 3 saying what (writing would fail too), nothing written', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const r = await runCli(['schema', '--out', file, '--check']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      /cannot read the schemas in .*a-file: .*a-file\/workbook\.schema\.json: a part of the path is not a directory \(ENOTDIR\)\. \[schema_out_dir\]/,
+    );
+    expect(r.stderr).not.toContain('Run `wsc schema');
+    expect(readFileSync(file, 'utf8')).toBe('x');
+    // Its hint followed: --out a directory that can be written, then checked.
+    const out = join(dir, 'schemas');
+    mkdirSync(join(out, 'wsc.schema.json'), { recursive: true });
+    const inTheWay = await runCli(['schema', '--out', out, '--check']);
+    expect(inTheWay.code).toBe(3);
+    expect(inTheWay.stderr).toContain(`${join(out, 'wsc.schema.json')}: is a directory (EISDIR)`);
+    rmSync(join(out, 'wsc.schema.json'), { recursive: true });
+    expect((await runCli(['schema', '--out', out])).code).toBe(0);
+    expect((await runCli(['schema', '--out', out, '--check'])).code).toBe(0);
   });
 });
