@@ -7,7 +7,13 @@ import { ConfigError } from './errors.js';
 
 /** `p` is a directory, or a link to one. */
 export async function isDirectory(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
+  return (await pathKind(p)) === 'directory';
+}
+
+/** What is at `p` (a link followed): a directory, something else, or nothing that can be reached. */
+export async function pathKind(p: string): Promise<'directory' | 'not a directory' | 'nothing'> {
+  const st = await stat(p).catch(() => undefined);
+  return st === undefined ? 'nothing' : st.isDirectory() ? 'directory' : 'not a directory';
 }
 
 /** What is said of a bundle directory that is not there (the loader's diagnostic says it too). */

@@ -18,7 +18,7 @@ import { connect } from '../api/connect.js';
 import { exportSourceFrom, exportSourceOf } from '../api/export-source.js';
 import { LIST_TOO_LONG } from '../api/list-bound.js';
 import { hintsFor } from '../api/live.js';
-import { isDirectory } from '../bundle-dir.js';
+import { pathKind } from '../bundle-dir.js';
 import { updateInto, updateOnly } from '../bundle/update.js';
 import { DirSink, GITIGNORE } from '../bundle/write-files.js';
 import { generatedConfig } from '../bundle/write.js';
@@ -99,7 +99,8 @@ export async function run(opts: ExportOptions, ctx: CommandContext): Promise<num
  */
 async function environmentAndBundle(opts: ExportOptions, ctx: CommandContext, shown: string, only?: string[]) {
   const root = resolve(ctx.cwd, shown);
-  if (!(await isDirectory(root))) throw noBundleAt(opts, shown);
+  const found = await pathKind(root);
+  if (found !== 'directory') throw noBundleAt(opts, shown, found);
   // Whose wsc.yaml names the environment: --dir when given; else the bundle's own (as plan would read it).
   const config = opts.dirGiven === true ? opts.dir : shown;
   const { environment: env, client } = await configure(opts, ctx, { dir: config });

@@ -2,13 +2,13 @@
 // emulator, edited there as a user of the UI would (a changed report, a new
 // report), exported back into the bundle: the same file names, wsc.yaml
 // byte for byte, one new file, and a plan that is empty.
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { writes } from '../../src/emulator/index.js';
 import { api, reportsIn, workbooksIn } from './helpers/bundles.js';
-import { copyFixture, e2eSuite, runCli, target, withEmulator } from './helpers/index.js';
+import { copyFixture, e2eSuite, runCli, target, tempDir, withEmulator } from './helpers/index.js';
 import type { Emulator } from './helpers/index.js';
 
 e2eSuite();
@@ -129,6 +129,15 @@ describe('wsc export --into', () => {
     const r = await runCli(['export', '--into', '/nonexistent/bundle']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('--into /nonexistent/bundle: no such directory');
+    // A file given for the bundle: said so, not "no such directory"; the file is left as it was.
+    const file = join(tempDir(), 'wsc.yaml');
+    writeFileSync(file, 'environments: {}\n');
+    const onFile = await runCli(['export', '--into', file]);
+    expect(onFile.code).toBe(3);
+    expect(onFile.stderr).toContain(
+      `--into ${file}: not a directory (a file is there). --into updates an existing bundle.`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('environments: {}\n');
     const both = await runCli(['export', '--into', 'a', '--out', 'b']);
     expect(both.code).toBe(3);
     expect(both.stderr).toContain('give one of --out and --into');

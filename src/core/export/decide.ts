@@ -37,21 +37,20 @@ export function exportWay(opts: ExportFlags): { way: ExportWay; dir: string } {
 }
 
 /**
- * The refusal of a bundle to update (--into, or --only's bundle) that is not there, in the words of the flag
- * given: --only's bundle may still be given with --out, its older spelling.
+ * The refusal of a bundle to update (--into, or --only's bundle) that is not there (`found`: what is there
+ * instead, if anything), in the words of the flag given: --only's bundle may still be given with --out, its
+ * older spelling.
  */
-export function noBundleAt(opts: ExportFlags, shown: string): UsageError {
+export function noBundleAt(opts: ExportFlags, shown: string, found: 'nothing' | 'not a directory'): UsageError {
   const flag = opts.into !== undefined ? '--into' : '--out';
+  const what = found === 'nothing' ? 'no such directory' : 'not a directory (a file is there)';
   if (opts.only !== undefined && opts.only.length > 0) {
-    return new UsageError(
-      `${flag} ${shown}: no such directory. --only takes resources into the files of an existing bundle.`,
-      {
-        code: 'export_out_dir',
-        hint: 'Give the directory of the bundle that holds them, e.g. `wsc export --only ADDR --into dashboards`.',
-      },
-    );
+    return new UsageError(`${flag} ${shown}: ${what}. --only takes resources into the files of an existing bundle.`, {
+      code: 'export_out_dir',
+      hint: 'Give the directory of the bundle that holds them, e.g. `wsc export --only ADDR --into dashboards`.',
+    });
   }
-  return new UsageError(`${flag} ${shown}: no such directory. --into updates an existing bundle.`, {
+  return new UsageError(`${flag} ${shown}: ${what}. --into updates an existing bundle.`, {
     code: 'export_out_dir',
     hint: 'Give the directory of the bundle to update, or write a new one with --out.',
   });
