@@ -75,9 +75,10 @@ export class ChartDrawer {
     if (read === undefined) {
       read = query !== undefined ? this.source.load(query) : this.source.sql(i.sqlQuery!);
       this.reads.set(key, read);
-      void read.then((r) => {
-        if (!r.ok && r.refused !== true) this.reads.delete(key);
-      });
+      // A failed read is read again next time (Cube's refusal is not). A source is not meant to reject;
+      // one that does is forgotten the same way, and its picture says why (picture()), not a crash.
+      const forget = () => this.reads.delete(key);
+      void read.then((r) => (!r.ok && r.refused !== true ? forget() : undefined), forget);
     }
     return read;
   }
@@ -110,7 +111,10 @@ export class ChartDrawer {
   private async picture(input: ChartInput, kind: DrawnKind, width: number, height: number): Promise<CardChart> {
     const read = this.read(input);
     if (typeof read === 'string') return { why: read };
-    const data = await read;
+    const data = await read.catch((e: unknown): DataRead => ({
+      ok: false,
+      why: e instanceof Error ? e.message : String(e),
+    }));
     if (!data.ok) return data.refused === true ? { error: data.why } : { why: `no data: ${data.why}` };
     const spec = chartSpec({
       kind,

@@ -187,6 +187,35 @@ describe('the drawer', () => {
     expect(refused.asked).toHaveLength(1);
   });
 
+  test('a source that rejects (it should not): the card says why, nothing unhandled, the query read again next time', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let calls = 0;
+      const source: ChartSource = {
+        load: () =>
+          ++calls === 1
+            ? Promise.reject(new Error('a bug in the reader'))
+            : Promise.resolve({ ok: true, table: series }),
+        sql: () => Promise.reject(new Error('no SQL here')),
+      };
+      const reads = new Map<string, Promise<DataRead>>();
+      expect(await new ChartDrawer(source, reads).draw(card(JSON.stringify(query)), 300, 150)).toEqual({
+        why: 'no data: a bug in the reader',
+      });
+      await new Promise((r) => setImmediate(r));
+      expect((await new ChartDrawer(source, reads).draw(card(JSON.stringify(query)), 300, 150)).svg).toContain(
+        'mark-rect',
+      );
+      expect(calls).toBe(2);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   test('a kind not drawn with data, or a query that is not JSON: the card says why, nothing is read', async () => {
     const { asked, source } = counting([]);
     const d = new ChartDrawer(source);
