@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { isLoopbackHost } from '../domain/loopback.js';
+import { isLoopbackHost, isLoopbackHostHeader } from '../domain/loopback.js';
 import { API_CODES } from '../domain/wire.js';
 import { authenticate } from './access.js';
 import type { Ctx } from './context.js';
@@ -221,6 +221,8 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   let fault: ChosenFault | undefined;
   let answer: { status: number; body: unknown };
   try {
+    if (!isLoopbackHostHeader(req.headers.host))
+      throw new HttpError(421, `misdirected request: Host ${req.headers.host} is not this machine`, 'misdirected');
     const body = readJsonBody(await readBody(req), entry);
     if (url.pathname.startsWith('/api/')) fault = chooseFault(rt.faults, method, url.pathname, rt.faultRng);
     if (fault) entry.fault = fault.kind;

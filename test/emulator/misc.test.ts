@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_ID_RE, Workbook } from '../../src/domain/wire.js';
@@ -79,6 +80,41 @@ describe('routes and bodies', () => {
 
   it('refuses a non-loopback host', async () => {
     await expect(createEmulator({ host: '0.0.0.0' })).rejects.toThrow(/loopback/);
+  });
+
+  it('answers only requests whose Host names this machine: a rebound name (DNS rebinding) gets 421, nothing done', async () => {
+    const { emu } = await start();
+    const send = (host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const body = JSON.stringify({ name: 'Rebound', title: 'Rebound', jsonQuery: '{}' });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: emu.port,
+            method: 'POST',
+            path: '/api/v1/deployments/1/reports',
+            headers: { host, authorization: `Bearer ${emu.adminToken}`, 'content-type': 'application/json' },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (d: string) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    const reports = () => emu.snapshot().reports.length;
+    const before = reports();
+    for (const host of [`evil.example:${emu.port}`, 'evil.example', `127.0.0.1.evil.example:${emu.port}`]) {
+      const r = await send(host);
+      expect(r.status).toBe(421);
+      expect(JSON.parse(r.body)).toMatchObject({ statusCode: 421, code: 'misdirected' });
+    }
+    expect(reports()).toBe(before);
+    for (const host of [`127.0.0.1:${emu.port}`, `localhost:${emu.port}`, `[::1]:${emu.port}`, 'localhost:1234'])
+      expect((await send(host)).status).toBe(200);
+    expect(reports()).toBe(before + 4);
   });
 });
 
