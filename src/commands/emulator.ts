@@ -2,6 +2,7 @@
 // The flags become the emulator's options in emulator/flags.ts.
 import type { EmulatorOptions as CliEmulatorOptions } from '../command-options.js';
 import { UsageError } from '../errors.js';
+import { causeOf } from '../domain/fs-cause.js';
 import { createEmulator } from '../emulator/index.js';
 import { emulatorOptionsOf, FlagError } from '../emulator/flags.js';
 import { emulatorStateError } from '../api/emulator-state-errors.js';
@@ -20,9 +21,9 @@ export async function run(opts: CliEmulatorOptions, ctx: CommandContext): Promis
     emulator = await createEmulator(options);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE')
-      throw new UsageError(`--port: port ${opts.port} is already in use.`, {
-        hint: 'choose another port, or --port 0 for any free one',
+    if (err.code === 'EADDRINUSE' || err.code === 'EACCES')
+      throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${causeOf(err)}.`, {
+        hint: 'Pick another --port (0 = any free port).',
       });
     throw emulatorStateError(e, 'start') ?? new UsageError(`cannot start the emulator: ${err.message}`);
   }

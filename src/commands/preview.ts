@@ -8,6 +8,7 @@
 // preview-drawing.ts's (plan --pictures draws the same way).
 import { join, resolve } from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
+import { causeOf } from '../domain/fs-cause.js';
 import { startPreviewServer } from '../preview/server.js';
 import type { PreviewOptions } from '../command-options.js';
 import { interrupted, type CommandContext } from './context.js';
@@ -41,8 +42,7 @@ async function serve(dir: string, load: Loader, opts: PreviewOptions, ctx: Comma
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES') throw e;
-    const why = code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied';
-    throw new UsageError(`cannot listen on 127.0.0.1:${opts.port}: ${why} (${code}).`, {
+    throw new UsageError(`cannot listen on 127.0.0.1:${opts.port}: ${causeOf(e)}.`, {
       code: 'preview_port',
       hint: 'Pick another --port (0 = any free port).',
     });

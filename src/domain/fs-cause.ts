@@ -1,7 +1,7 @@
-// A file-system error in words, for messages that name the file and why it failed (`no such file or directory
-// (ENOENT)`, not `ENOENT` alone). Pure.
+// A file-system (or socket) error in words, for messages that name the file or port and why it failed (`no
+// such file or directory (ENOENT)`, not `ENOENT` alone). Pure.
 
-/** A file-system error code in words. */
+/** A file-system or socket error code in words. */
 export function fsCause(code: string): string {
   const words: Record<string, string> = {
     EACCES: 'permission denied',
@@ -14,6 +14,7 @@ export function fsCause(code: string): string {
     EISDIR: 'is a directory',
     EMFILE: 'too many open files',
     EIO: 'input/output error',
+    EADDRINUSE: 'the port is in use',
   };
   return words[code] ? `${words[code]} (${code})` : code;
 }

@@ -104,7 +104,7 @@ describe('routes and bodies', () => {
         req.on('error', reject);
         req.end(body);
       });
-    const reports = () => emu.snapshot().reports.length;
+    const reports = () => emu.snapshot().reports?.length ?? 0;
     const before = reports();
     for (const host of [`evil.example:${emu.port}`, 'evil.example', `127.0.0.1.evil.example:${emu.port}`]) {
       const r = await send(host);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, defaultSeed, generateSeed, StateFileError } from '../../src/emulator/index.js';
@@ -242,6 +243,20 @@ describe('wsc emulator (built CLI)', () => {
       expect(r.stderr).not.toContain('    at ');
     }
     expect(readFileSync(join(dir, 'broken.json'), 'utf8')).toBe('{"deployments": [');
+  });
+
+  it('a port in use: exit 3 at once, naming it in words as the preview does', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const r = await runCli(['emulator', '--port', String(port)], { timeoutMs: 15_000 });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(`Error: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE).`);
+      expect(r.stderr).toContain('Hint: Pick another --port (0 = any free port).');
+    } finally {
+      blocker.close();
+    }
   });
 
   it('SIGKILL in the middle of a burst of writes leaves a state file that parses and loads', async () => {
