@@ -70,22 +70,36 @@ export interface PreviewInBrowser {
   /** The address of each preview served, in the order of the setups (url is the first). */
   urls: string[];
   /**
-   * The file's one page, blank, at `viewport`: the tests that take it run one after the other, each loading
-   * what it looks at afresh (goto). A page of its own would start a renderer process for each test, about
-   * half a second of CPU; a load in the renderer already running costs a tenth of that.
+   * The one page, blank, at `viewport`: the tests that take it run one after the other, each loading what it
+   * looks at afresh (goto). A page of its own would start a renderer process for each test, about half a
+   * second of CPU; a load in the renderer already running costs a tenth of that.
    */
   page(viewport: { width: number; height: number }): Promise<Page>;
 }
 
 /**
+ * Chromium, launched at its first use and kept for the suites of the test file (about a second of CPU a
+ * launch): the file that uses previewInBrowser closes it after all (closeBrowser), whichever suites ran.
+ */
+let launched: Promise<Browser> | undefined;
+let shared: Page | undefined;
+const browser = () => (launched ??= chromium.launch({ executablePath: chromiumExecutable!, args: ['--no-sandbox'] }));
+
+export async function closeBrowser(): Promise<void> {
+  const b = launched;
+  launched = undefined;
+  shared = undefined;
+  await (await b)?.close();
+}
+
+/**
  * Inside a describe: before all, `wsc preview` with the arguments each `setup` returns is served and
- * Chromium launched, all at once (fields filled in then); after all, all are closed (each preview must
- * end with 0 when interrupted) and temp dirs removed.
+ * Chromium launched (or the one launched already taken), all at once (fields filled in then); after all,
+ * the previews are stopped (each must end with 0 when interrupted) and temp dirs removed.
  */
 export function previewInBrowser(...setups: (() => string[] | Promise<string[]>)[]): PreviewInBrowser {
   const ctx = { url: '', urls: [] as string[] } as PreviewInBrowser;
   const served: ServedPreview[] = [];
-  let shared: Page | undefined;
   ctx.page = async (viewport) => {
     if (shared === undefined || shared.isClosed()) shared = await ctx.browser.newPage();
     // A new document whatever the last test left (a goto that changes only the hash would keep it).
@@ -101,14 +115,10 @@ export function previewInBrowser(...setups: (() => string[] | Promise<string[]>)
         return s.url;
       }),
     );
-    const [urls, browser] = await Promise.all([
-      previews,
-      chromium.launch({ executablePath: chromiumExecutable!, args: ['--no-sandbox'] }),
-    ]);
-    Object.assign(ctx, { browser, urls, url: urls[0] });
+    const [urls, b] = await Promise.all([previews, browser()]);
+    Object.assign(ctx, { browser: b, urls, url: urls[0] });
   }, 60_000);
   afterAll(async () => {
-    await ctx.browser?.close();
     for (const s of served) {
       const r = await s.stop();
       expect(r.code, r.stderr).toBe(0);

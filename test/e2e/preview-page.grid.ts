@@ -27,11 +27,12 @@ describe.skipIf(!chromiumExecutable)(`wsc preview in Chromium${noChromiumReason}
     mkdirSync(artifacts, { recursive: true });
     dir = copyFixture('example');
     // Boxes: the charts' data is not the point here (each reload would draw them all again); the page with data
-    // at its grid positions is preview-charts-browser.test.ts's.
+    // at its grid positions is preview-page.charts.ts's.
     return ['--dir', dir, '--no-data'];
   });
 
-  // One after the other on the file's one page, each loading what it looks at; the last edits the bundle.
+  // One after the other on the one page of preview-page.test.ts, each loading what it looks at; the last edits
+  // the bundle.
   test('lists the workbooks and draws every widget of fixtures/example at its grid position', async ({ expect }) => {
     const page = await preview.page({ width: 1500, height: 1000 });
     await page.goto(preview.url);

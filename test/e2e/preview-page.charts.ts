@@ -76,7 +76,7 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 
 describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () => {
   let changed = '';
-  // One Chromium, and both pages served at once: with data and a change; without data and with no change.
+  // Both pages served at once: with data and a change; without data and with no change.
   const preview = previewInBrowser(
     () => {
       mkdirSync(artifacts, { recursive: true });
@@ -86,7 +86,7 @@ describe.skipIf(!chromiumExecutable)(`the preview page${noChromiumReason}`, () =
     () => ['--dir', repo(false), '--against', 'git:main', '--no-data'],
   );
 
-  // One after the other on the file's one page, each loading what it looks at.
+  // One after the other on the one page of preview-page.test.ts, each loading what it looks at.
   describe('with data', () => {
     test.each([
       [1366, 768],

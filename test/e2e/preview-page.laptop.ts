@@ -28,7 +28,8 @@ const rectOf = (page: Page, selector: string): Promise<Rect> =>
     });
 const overlap = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-// The tests only read what is served, one after the other on the file's one page, each loading it afresh.
+// The tests only read what is served, one after the other on the one page of preview-page.test.ts, each loading
+// it afresh.
 describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromiumReason}`, () => {
   const preview = previewInBrowser(() => {
     mkdirSync(artifacts, { recursive: true });
@@ -42,7 +43,7 @@ describe.skipIf(!chromiumExecutable)(`the preview page at laptop sizes${noChromi
         .replace(/ {6}- id: divider-accounts\n.*\n.*\n/, ''),
     );
     // Layout, keyboard and details: the charts' data is not the point (boxes; pictures with data at these
-    // sizes are preview-charts-browser.test.ts's).
+    // sizes are preview-page.charts.ts's).
     return ['--dir', repo, '--against', 'git:main', '--no-data'];
   });
 
