@@ -45,5 +45,9 @@ export default defineConfig({
     ...(tmp !== undefined ? { env: { TMPDIR: tmp } } : {}),
     // Removes the temporary directories of test/helpers/temp-dir.ts after each test file.
     setupFiles: ['test/helpers/remove-temp-dirs.ts'],
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each file's content
+    // and the config) for the next run: a run after the first skips most of vite's transforms (collecting the
+    // suite: 9.9 -> 6.8 s of CPU). Vitest 5 turns it on by default; `npx vitest --clearCache` empties it.
+    experimental: { fsModuleCache: true },
   },
 });
