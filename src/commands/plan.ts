@@ -16,6 +16,7 @@ import type { Style } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { preparePlan, type Prepared } from './prepare.js';
 import { checkPlanOut, savePlan } from '../plan-file/write.js';
+import { checkPicturesDir } from '../preview/pictures-dir.js';
 import { appendStepSummary } from '../step-summary.js';
 
 type Pictures = MarkdownOptions['pictures'];
@@ -46,6 +47,7 @@ export async function run(opts: PlanOptions, ctx: CommandContext): Promise<numbe
   checkPictureFlags(opts);
   const outFile = opts.out === undefined ? undefined : resolve(ctx.cwd, opts.out);
   if (outFile !== undefined) await checkPlanOut(outFile, opts.out!);
+  if (opts.pictures !== undefined) await checkPicturesDir(resolve(ctx.cwd, opts.pictures), opts.pictures, '--pictures');
   const prepared = await preparePlan(opts, ctx);
   const { env, plan, conn, semantic } = prepared;
   try {

@@ -30,7 +30,8 @@ import {
 import { dataFrom, noData, type DataPlan } from '../preview/data-plan.js';
 import { readModelFile } from '../preview/model-file.js';
 import { previewModel, type PreviewModel } from '../preview/model.js';
-import { pictureFiles, writePictures } from '../preview/picture-files.js';
+import { writeDrawn } from '../preview/picture-files.js';
+import { checkPicturesDir } from '../preview/pictures-dir.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { configure } from './configure.js';
 import { connectOptions } from './connection.js';
@@ -184,6 +185,7 @@ export async function previewLoader(opts: PreviewOptions, ctx: CommandContext) {
  * (in the directory given) and the workbook it draws.
  */
 export async function writePreviewPictures(opts: PreviewOptions & { out: string }, ctx: CommandContext) {
+  await checkPicturesDir(resolve(ctx.cwd, opts.out), opts.out, '--out');
   const { load, close } = await previewLoader(opts, ctx);
   let drawn;
   try {
@@ -193,7 +195,10 @@ export async function writePreviewPictures(opts: PreviewOptions & { out: string 
   }
   const { model, diagnostics } = drawn;
   if (diagnostics.length > 0) ctx.err(renderDiagnostics(diagnostics, ctx.style));
-  return { written: await writeDrawn(model, opts, ctx), diagnostics };
+  return {
+    written: await writeDrawn(model, { ...opts, flag: '--out' }, ctx.cwd, (line) => ctx.err(line)),
+    diagnostics,
+  };
 }
 
 /** What a plan read and made, for its pictures. */
@@ -222,18 +227,8 @@ export async function writePlanPictures(
     : noData(FILES_WITHOUT_DATA);
   const baseline = againstLive(desired, live, env, opts.targets);
   const model = markedAgainst(previewModel(desired, warnings), desired, baseline, against);
-  return writeDrawn(await data.draw(model), { out: opts.out, withData: opts.withData, against }, ctx);
-}
-
-/** The pictures of a model drawn, written into `out`: each file's name (in `out`) and the workbook it draws. */
-async function writeDrawn(
-  model: PreviewModel,
-  opts: { out: string; against?: string | undefined; withData?: boolean | undefined },
-  ctx: CommandContext,
-) {
-  if (opts.withData === true && model.data !== undefined && 'off' in model.data)
-    ctx.err(`wsc: the pictures are drawn without data: ${model.data.off}.\n`);
-  const files = await pictureFiles(model.workbooks, opts.against);
-  await writePictures(resolve(ctx.cwd, opts.out), opts.out, files);
-  return files.map(({ name, slug }) => ({ name, slug }));
+  const drawn = await data.draw(model);
+  return writeDrawn(drawn, { out: opts.out, flag: '--pictures', withData: opts.withData, against }, ctx.cwd, (line) =>
+    ctx.err(line),
+  );
 }

@@ -82,6 +82,27 @@ describe('plan --out and GITHUB_STEP_SUMMARY that cannot be written', () => {
     });
   });
 
+  test.each([
+    ['a file', file],
+    ['under a file', `${file}/pictures`],
+  ])('--pictures at %s: exit 3 naming it and the flag, before any request', async (_name, pictures) => {
+    await withEmulator({}, async (emu) => {
+      emu.clearLog();
+      const args = ['plan', '--dir', dir, '--base-url', emu.url, '--deployment', '1', '--pictures', pictures];
+      const r = await runCli([...args, '--with-data'], { env: { WSC_TOKEN: 'dev-token' } });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(
+        `cannot write the pictures into ${pictures}: a part of the path is not a directory (ENOTDIR). [preview_out_dir]`,
+      );
+      expect(r.stderr).toContain('Hint: Give --pictures a directory you can write to');
+      expect(emu.log).toEqual([]);
+      // The hint followed: a directory that can be made.
+      args[args.length - 1] = join(tempDir(), 'pictures');
+      const followed = await runCli(args, { env: { WSC_TOKEN: 'dev-token' } });
+      expect(followed.code, followed.stderr).toBe(0);
+    });
+  });
+
   test('GITHUB_STEP_SUMMARY naming a directory: the plan still prints and exits as it would, with a warning', async () => {
     await withEmulator({}, async (emu) => {
       const r = await runCli(
