@@ -127,8 +127,16 @@ export function settle(
       const suggestion = c.issue?.suggestion;
       const mean = suggestion !== undefined ? ` (did you mean \`${suggestion}\`?)` : '';
       const said = { message: `Cube refuses the query: ${shortError(v.error)}${mean}`, by: 'cube' as const };
-      result.issues.push(issueAt(a.resource, c.use, suggestion !== undefined ? { ...said, suggestion } : said));
-      for (const p of a.uses) if (p !== c) warn(p, 'Cube refused the query for another reason first');
+      const at = (use: PendingUse['use']) =>
+        result.issues.push(issueAt(a.resource, use, suggestion !== undefined ? { ...said, suggestion } : said));
+      at(c.use);
+      // The member Cube names, written again elsewhere in the resource (a pivot's, a second filter's): the same
+      // refusal there. Any other pending use was not reached: Cube stopped at the first.
+      const same = (p: PendingUse) => p !== c && c.use.member !== '' && p.use.member === c.use.member;
+      for (const p of a.uses) {
+        if (same(p)) at(p.use);
+        else if (p !== c) warn(p, 'Cube refused the query for another reason first');
+      }
     }
   }
   for (const n of notAsked) for (const p of n.uses) warn(p, n.why);

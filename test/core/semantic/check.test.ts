@@ -171,6 +171,32 @@ describe('names /v1/meta does not list: Cube decides', () => {
     expect([ok.issues, ok.warnings, ok.confirmations]).toEqual([[], [], { asked: 1, accepted: 2 }]);
   });
 
+  test("the member Cube refuses, written again in the pivot: the same refusal there, not 'another reason'", () => {
+    const r = report(
+      { measures: ['orders.count', 'orders.cont'], dimensions: ['orders.id'] },
+      {
+        rows: ['orders.id'],
+        measures: ['orders.cont'],
+      },
+    );
+    const { result, pending } = checkMembers([r], model);
+    const { asks, notAsked } = plannedAsks(pending, () => true);
+    const refused = new Map<string, PlannerVerdict>([
+      [asks[0]!.key, { kind: 'refused', error: "'cont' not found for path 'orders.cont'" }],
+    ]);
+    const out = settle(structuredClone(result), asks, refused, notAsked);
+    const MEAN = ' (did you mean `orders.count`?)';
+    expect(out.issues.map((i) => [i.by, i.where, i.message.split(': Cube ')[1]])).toEqual([
+      ['cube', 'jsonQuery.measures[1]', "refuses the query: 'cont' not found for path 'orders.cont'" + MEAN],
+      ['cube', 'pivotItems.measures[0]', "refuses the query: 'cont' not found for path 'orders.cont'" + MEAN],
+    ]);
+    // orders.id (a primary key, unlisted) was not what Cube stopped at: it stays a warning, said so.
+    expect(out.warnings.map((w) => [w.where, w.message.split('; ')[1]])).toEqual([
+      ['jsonQuery.dimensions[0]', 'Cube refused the query for another reason first'],
+      ['pivotItems.rows[0]', 'Cube refused the query for another reason first'],
+    ]);
+  });
+
   test('unanswered, or a resource the plan does not change: warnings, never errors', () => {
     const r = report({ dimensions: ['orders.id'] });
     const { result, pending } = checkMembers([r], model);
