@@ -10,6 +10,7 @@ import type { PlannerVerdict } from '../../domain/data-model.js';
 import type { JsonValue } from '../json.js';
 import type { Plan } from '../plan-model.js';
 import { issueAt, type PendingResource, type PendingUse, type ResourceMembers, type SemanticResult } from './check.js';
+import { whereOf } from './members.js';
 
 /** Queries Cube's planner is asked about in one run, at most. */
 export const MAX_ASKS = 200;
@@ -88,8 +89,15 @@ export function plannedAsks(
   return { asks, notAsked };
 }
 
-/** The use Cube's error names (the longest name it contains), else the first pending one. */
-function culprit(a: Ask, error: string): PendingUse | { use: PendingUse['use']; issue?: undefined } {
+/**
+ * The use Cube's error names (the longest name it contains; among the uses of that name not pending, one the
+ * model refused already), else the first pending one.
+ */
+function culprit(
+  a: Ask,
+  error: string,
+  refused: (use: PendingUse['use']) => boolean,
+): PendingUse | { use: PendingUse['use']; issue?: undefined } {
   // A doubt about the format (no member) is named by its key: `"foo" is not allowed`.
   const named = (member: string) => member !== '' && (error.includes(`'${member}'`) || error.includes(member));
   const byLength = (x: { use: { member: string } }, y: { use: { member: string } }) =>
@@ -98,11 +106,15 @@ function culprit(a: Ask, error: string): PendingUse | { use: PendingUse['use']; 
   if (pending !== undefined) return pending;
   const other = a.resource.extracted.uses
     .filter((u) => u.member !== '' && named(u.member))
-    .sort((x, y) => y.member.length - x.member.length)[0];
+    .sort((x, y) => y.member.length - x.member.length || Number(refused(y)) - Number(refused(x)))[0];
   if (other !== undefined) return { use: other };
   const key = (p: PendingUse) => p.use.at?.[1];
   return a.uses.find((p) => p.use.member === '' && error.includes(`"${String(key(p))}"`)) ?? a.uses[0]!;
 }
+
+/** Whether the model's own check has an error at this use already. */
+const refusedAlready = (result: SemanticResult, address: string, use: PendingUse['use']) =>
+  result.issues.some((i) => i.address === address && i.member === use.member && i.where === whereOf(use));
 
 const shortError = (e: string) => (e.length > ERROR_SHOWN ? `${e.slice(0, ERROR_SHOWN)}…` : e);
 
@@ -123,7 +135,14 @@ export function settle(
       for (const p of a.uses)
         warn(p, `Cube's planner could not be asked (${v.why}), ${p.ifUnasked ?? 'so it may be a hidden member'}`);
     else {
-      const c = culprit(a, v.error);
+      const refused = (use: PendingUse['use']) => refusedAlready(result, a.resource.address, use);
+      const c = culprit(a, v.error, refused);
+      if (c.issue === undefined && refused(c.use)) {
+        // A use the model already refused (a measure in `dimensions`, a granularity it lacks) is what Cube
+        // stopped at: said once, by the model; the pending uses were not reached.
+        for (const p of a.uses) warn(p, 'Cube refused the query for another reason first');
+        continue;
+      }
       const suggestion = c.issue?.suggestion;
       const mean = suggestion !== undefined ? ` (did you mean \`${suggestion}\`?)` : '';
       const said = { message: `Cube refuses the query: ${shortError(v.error)}${mean}`, by: 'cube' as const };

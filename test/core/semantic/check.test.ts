@@ -197,6 +197,19 @@ describe('names /v1/meta does not list: Cube decides', () => {
     ]);
   });
 
+  test("Cube's refusal of a use the model refused already: said once, by the model; the pending uses warned", () => {
+    const r = report({ measures: ['orders.count'], dimensions: ['orders.count', 'orders.id'] });
+    const { result, pending } = checkMembers([r], model);
+    expect(result.issues.map((i) => [i.by, i.where])).toEqual([['meta', 'jsonQuery.dimensions[0]']]);
+    const { asks, notAsked } = plannedAsks(pending, () => true);
+    const error = "'orders.count' is a measure and can't be used as a dimension";
+    const out = settle(structuredClone(result), asks, new Map([[asks[0]!.key, { kind: 'refused', error }]]), notAsked);
+    expect(out.issues.map((i) => [i.by, i.where])).toEqual([['meta', 'jsonQuery.dimensions[0]']]);
+    expect(out.warnings.map((w) => [w.where, w.message.split('; ')[1]])).toEqual([
+      ['jsonQuery.dimensions[1]', 'Cube refused the query for another reason first'],
+    ]);
+  });
+
   test('unanswered, or a resource the plan does not change: warnings, never errors', () => {
     const r = report({ dimensions: ['orders.id'] });
     const { result, pending } = checkMembers([r], model);
