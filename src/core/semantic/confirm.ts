@@ -89,32 +89,53 @@ export function plannedAsks(
   return { asks, notAsked };
 }
 
+type Use = PendingUse['use'];
+
 /**
- * The use Cube's error names (the longest name it contains; among the uses of that name not pending, one the
- * model refused already), else the first pending one.
+ * What a refusal of Cube's planner is about: a pending use (an error there), another use of the resource (an
+ * error there), or what the model refused already (nothing new: said once, by the model). `modelSaid` holds
+ * the places of the model's errors in the resource.
  */
-function culprit(
-  a: Ask,
-  error: string,
-  refused: (use: PendingUse['use']) => boolean,
-): PendingUse | { use: PendingUse['use']; issue?: undefined } {
-  // A doubt about the format (no member) is named by its key: `"foo" is not allowed`.
-  const named = (member: string) => member !== '' && (error.includes(`'${member}'`) || error.includes(member));
-  const byLength = (x: { use: { member: string } }, y: { use: { member: string } }) =>
-    y.use.member.length - x.use.member.length;
-  const pending = [...a.uses].sort(byLength).find((p) => named(p.use.member));
-  if (pending !== undefined) return pending;
-  const other = a.resource.extracted.uses
-    .filter((u) => u.member !== '' && named(u.member))
-    .sort((x, y) => y.member.length - x.member.length || Number(refused(y)) - Number(refused(x)))[0];
-  if (other !== undefined) return { use: other };
-  const key = (p: PendingUse) => p.use.at?.[1];
-  return a.uses.find((p) => p.use.member === '' && error.includes(`"${String(key(p))}"`)) ?? a.uses[0]!;
+type Culprit = { pending: PendingUse } | { use: Use } | 'the model';
+
+/** The key path a query-format error of Cube's names (`Invalid query format: "filters[0]" …`), if any. */
+function formatKey(error: string): (string | number)[] | undefined {
+  const m = /Invalid query format: "([A-Za-z_$][\w$]*(?:\[\d+\]|\.[A-Za-z_$][\w$]*)*)"/.exec(error);
+  if (m === undefined || m === null) return undefined;
+  return m[1]!
+    .split(/\.|\[(\d+)\]/)
+    .flatMap((k) => (k === undefined || k === '' ? [] : [/^\d+$/.test(k) ? Number(k) : k]));
 }
 
-/** Whether the model's own check has an error at this use already. */
-const refusedAlready = (result: SemanticResult, address: string, use: PendingUse['use']) =>
-  result.issues.some((i) => i.address === address && i.member === use.member && i.where === whereOf(use));
+function culprit(a: Ask, error: string, modelSaid: readonly { member: string; where: string }[]): Culprit {
+  const r = a.resource;
+  const refused = (u: Use) => modelSaid.some((i) => i.member === u.member && i.where === whereOf(u));
+  // The member Cube names: the longest of the resource's names its error contains.
+  const named = (member: string) => member !== '' && (error.includes(`'${member}'`) || error.includes(member));
+  const member = r.extracted.uses
+    .map((u) => u.member)
+    .filter(named)
+    .sort((x, y) => y.length - x.length)[0];
+  if (member !== undefined) {
+    const uses = r.extracted.uses.filter((u) => u.member === member);
+    if (uses.some(refused)) return 'the model';
+    const pending = a.uses.find((p) => p.use.member === member);
+    return pending !== undefined ? { pending } : { use: uses[0]! };
+  }
+  // A doubt about the format (no member) is named by its key: `"foo" is not allowed`.
+  const doubt = a.uses.find((p) => p.use.member === '' && error.includes(`"${String(p.use.at?.[1])}"`));
+  if (doubt !== undefined) return { pending: doubt };
+  // A format error at a key wsc had no doubt about: there, unless the model refused something under it.
+  const key = formatKey(error);
+  if (key !== undefined) {
+    const where = whereOf({ path: ['jsonQuery', ...key] });
+    const under = (w: string) => w === where || w.startsWith(`${where}.`) || w.startsWith(`${where}[`);
+    if (modelSaid.some((i) => under(i.where))) return 'the model';
+    return { use: { member: '', role: 'query', path: r.queryAsText === true ? ['jsonQuery'] : ['jsonQuery', ...key] } };
+  }
+  // Nothing it names: the model's own error, if it found one (Cube stops at the first), else the first doubt.
+  return modelSaid.length > 0 ? 'the model' : { pending: a.uses[0]! };
+}
 
 const shortError = (e: string) => (e.length > ERROR_SHOWN ? `${e.slice(0, ERROR_SHOWN)}…` : e);
 
@@ -135,26 +156,28 @@ export function settle(
       for (const p of a.uses)
         warn(p, `Cube's planner could not be asked (${v.why}), ${p.ifUnasked ?? 'so it may be a hidden member'}`);
     else {
-      const refused = (use: PendingUse['use']) => refusedAlready(result, a.resource.address, use);
-      const c = culprit(a, v.error, refused);
-      if (c.issue === undefined && refused(c.use)) {
-        // A use the model already refused (a measure in `dimensions`, a granularity it lacks) is what Cube
-        // stopped at: said once, by the model; the pending uses were not reached.
+      const modelSaid = result.issues.filter((i) => i.address === a.resource.address && i.by === 'meta');
+      const c = culprit(a, v.error, modelSaid);
+      if (c === 'the model') {
+        // What the model refused already (a measure in `dimensions`, a granularity a dimension lacks, a filter's
+        // format) is what Cube stopped at: said once, by the model; the pending uses were not reached.
         for (const p of a.uses) warn(p, 'Cube refused the query for another reason first');
         continue;
       }
-      const suggestion = c.issue?.suggestion;
+      const first = 'pending' in c ? c.pending : undefined;
+      const use = first?.use ?? (c as { use: Use }).use;
+      const suggestion = first?.issue.suggestion;
       const mean = suggestion !== undefined ? ` (did you mean \`${suggestion}\`?)` : '';
       const said = { message: `Cube refuses the query: ${shortError(v.error)}${mean}`, by: 'cube' as const };
-      const at = (use: PendingUse['use']) =>
-        result.issues.push(issueAt(a.resource, use, suggestion !== undefined ? { ...said, suggestion } : said));
-      at(c.use);
+      const at = (u: Use) =>
+        result.issues.push(issueAt(a.resource, u, suggestion !== undefined ? { ...said, suggestion } : said));
+      at(use);
       // The member Cube names, written again elsewhere in the resource (a pivot's, a second filter's): the same
       // refusal there. Any other pending use was not reached: Cube stopped at the first.
-      const same = (p: PendingUse) => p !== c && c.use.member !== '' && p.use.member === c.use.member;
       for (const p of a.uses) {
-        if (same(p)) at(p.use);
-        else if (p !== c) warn(p, 'Cube refused the query for another reason first');
+        if (p === first) continue;
+        if (use.member !== '' && p.use.member === use.member) at(p.use);
+        else warn(p, 'Cube refused the query for another reason first');
       }
     }
   }

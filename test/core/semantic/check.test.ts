@@ -210,6 +210,35 @@ describe('names /v1/meta does not list: Cube decides', () => {
     ]);
   });
 
+  test("a query-format refusal: at the key Cube names; said once when the model refused that key's value", () => {
+    const refuse = (query: { [k: string]: JsonValue }, error: string) => {
+      const { result, pending } = checkMembers([report(query)], model);
+      const { asks, notAsked } = plannedAsks(pending, () => true);
+      return settle(structuredClone(result), asks, new Map([[asks[0]!.key, { kind: 'refused', error }]]), notAsked);
+    };
+    // A limit wsc takes, Cube does not: the error at `limit`, not at the unlisted member that made wsc ask.
+    const limit = refuse(
+      { measures: ['orders.count'], dimensions: ['orders.id'], limit: -5 },
+      'Invalid query format: "limit" must be greater than or equal to 0',
+    );
+    // (This file's locator gives the path's length as the line: 2 for jsonQuery.limit.)
+    expect(limit.issues.map((i) => [i.by, i.where, i.pos.line])).toEqual([['cube', 'jsonQuery.limit', 2]]);
+    expect(limit.warnings.map((w) => w.where)).toEqual(['jsonQuery.dimensions[0]']);
+    // A filter the model refused (an operator Cube does not have): Cube's "filters[0]" is that one.
+    const filter = refuse(
+      {
+        measures: ['orders.count'],
+        dimensions: ['orders.id'],
+        filters: [{ member: 'orders.count', operator: 'near', values: ['1'] }],
+      },
+      'Invalid query format: "filters[0]" does not match any of the allowed types',
+    );
+    expect(filter.issues.map((i) => [i.by, i.where])).toEqual([['meta', 'jsonQuery.filters[0].operator']]);
+    expect(filter.warnings.map((w) => [w.where, w.message.split('; ')[1]])).toEqual([
+      ['jsonQuery.dimensions[0]', 'Cube refused the query for another reason first'],
+    ]);
+  });
+
   test('unanswered, or a resource the plan does not change: warnings, never errors', () => {
     const r = report({ dimensions: ['orders.id'] });
     const { result, pending } = checkMembers([r], model);
