@@ -121,9 +121,12 @@ describe('member extraction and placement, generated queries', () => {
           const dir = bundle({ 'reports/s.yaml': text });
           const { desired } = await loadBundle(dir, opts);
           const result = unlistedIn(checkMembers(bundleMembers(desired), noModel));
-          expect(result.issues.map((i) => i.member)).toEqual(ms.map((m) => `orders.${m}`));
+          // The table it reads (unlisted too, in a model of nothing) first, at its FROM.
+          expect(result.issues.map((i) => i.member)).toEqual(['orders', ...ms.map((m) => `orders.${m}`)]);
           const lines = text.split('\n');
-          for (const [k, i] of result.issues.entries()) {
+          const [table, ...measures] = result.issues;
+          expect(lines[table!.pos.line - 1]!.slice(table!.pos.col - 6)).toBe('FROM orders');
+          for (const [k, i] of measures.entries()) {
             expect(lines[i.pos.line - 1]!.slice(i.pos.col - 1).startsWith(`orders.${ms[k]})`)).toBe(true);
           }
         },

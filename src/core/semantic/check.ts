@@ -161,8 +161,11 @@ export function documentNamesMembers(kind: string, value: Readonly<Record<string
   return false;
 }
 
+/** A use of a member (a table a report's SQL reads is checked too, but it is not a member). */
+const isMember = (u: MemberUse) => u.role !== 'sql-table';
+
 export function countUses(resources: readonly ResourceMembers[]): number {
-  return resources.reduce((n, r) => n + r.extracted.uses.length, 0);
+  return resources.reduce((n, r) => n + r.extracted.uses.filter(isMember).length, 0);
 }
 
 function placeOf(r: ResourceMembers, u: MemberUse, atGranularity = false): SourcePos {
@@ -226,7 +229,7 @@ export function checkMembers(
     const judged: { use: MemberUse; verdict: UseVerdict }[] = [];
     const mine: PendingUse[] = [];
     for (const use of r.extracted.uses) {
-      result.checked++;
+      if (isMember(use)) result.checked++;
       const verdict = judgeUse(index, use);
       judged.push({ use, verdict });
       if (verdict.kind === 'error') result.issues.push(issueAt(r, use, { ...verdict, by: 'meta' }));

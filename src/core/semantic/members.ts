@@ -21,6 +21,8 @@ export type MemberRole =
   | 'widget'
   | 'sql-measure'
   | 'sql-column'
+  /** A table a report's SQL reads: a cube's or view's name. */
+  | 'sql-table'
   /** The query's format itself (Cube's checks before planning), not one member. */
   | 'query';
 

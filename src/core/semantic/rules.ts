@@ -20,6 +20,8 @@ import {
 
 export type UseVerdict =
   | { kind: 'ok'; member: ModelMember }
+  /** A table of a report's SQL that is a cube or a view of the answer. */
+  | { kind: 'table' }
   /** Refused by the rules: Cube refuses it too. `atGranularity`: the `granularity` value is the culprit. */
   | { kind: 'error'; message: string; suggestion?: string; atGranularity?: true }
   /** Not in `/v1/meta`: only Cube's planner can say whether the model has it. */
@@ -97,6 +99,11 @@ function grainVerdict(index: ModelIndex, m: ModelMember, grain: string, written:
 
 /** The verdict on one use, from the model's index alone. */
 export function judgeUse(index: ModelIndex, use: MemberUse): UseVerdict {
+  if (use.role === 'sql-table')
+    // A hidden cube is not in /v1/meta either: Cube's planner says whether the model has it.
+    return index.cubes.has(use.member)
+      ? { kind: 'table' }
+      : { kind: 'unlisted', message: `\`${use.member}\` is not a public cube or view of the data model` };
   const r = resolveName(index, use.member);
   if (r === undefined) return unlisted(index, use.member);
   const m = r.member;

@@ -1,14 +1,16 @@
 // The members a report's SQL names, where they can be found reliably: the
 // argument of `MEASURE(cube.member)`, and `cube.member` where `cube` is a
 // table the query reads FROM or JOINs by its own name (in Cube's SQL API a
-// cube is a table and its members are columns). Strings, quoted identifiers
+// cube is a table and its members are columns); and the tables it reads
+// (each must be a cube or a view). Strings, quoted identifiers
 // and comments are skipped. What looks like a member but cannot be told for
 // sure (a qualifier that is an alias, a CTE or a subquery; a longer chain;
 // a quoted name) is returned as not checked, never guessed.
 
 export interface SqlUse {
+  /** `cube.member`; for a table, the cube's (or view's) name. */
   member: string;
-  role: 'sql-measure' | 'sql-column';
+  role: 'sql-measure' | 'sql-column' | 'sql-table';
   /** Offset of the name in the SQL text. */
   offset: number;
   where: string;
@@ -75,15 +77,21 @@ function tokenize(sql: string): Token[] {
 
 const lower = (t: Token | undefined) => (t?.kind === 'name' ? t.text.toLowerCase() : undefined);
 
-/** What the query's FROM and JOIN clauses name: tables by their own name, and every other qualifier in use. */
-function scopes(tokens: readonly Token[]): { tables: Set<string>; others: Set<string> } {
+/**
+ * What the query's FROM and JOIN clauses name: tables by their own name (qualifiers of columns), every other
+ * qualifier in use, and each table read (aliased or not, not a CTE), where it is written.
+ */
+function scopes(tokens: readonly Token[]): { tables: Set<string>; others: Set<string>; reads: Token[] } {
   const tables = new Set<string>();
   const others = new Set<string>();
+  const ctes = new Set<string>();
+  const reads: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = lower(tokens[i]);
     // `WITH x AS (` and `, x AS (`: a CTE's name.
     if (tokens[i]?.kind === 'name' && lower(tokens[i + 1]) === 'as' && tokens[i + 2]?.text === '(') {
       others.add(tokens[i]!.text);
+      ctes.add(tokens[i]!.text);
     }
     if (t !== 'from' && t !== 'join') continue;
     let j = i + 1;
@@ -98,7 +106,10 @@ function scopes(tokens: readonly Token[]): { tables: Set<string>; others: Set<st
         }
       } else if (table?.kind === 'name' && !KEYWORDS.has(table.text.toLowerCase())) {
         if (table.text.includes('.')) others.add(table.text.split('.').pop()!);
-        else tables.add(table.text);
+        else {
+          tables.add(table.text);
+          reads.push(table);
+        }
       } else break;
       j++;
       if (lower(tokens[j]) === 'as') j++;
@@ -113,13 +124,19 @@ function scopes(tokens: readonly Token[]): { tables: Set<string>; others: Set<st
     }
   }
   for (const o of others) tables.delete(o);
-  return { tables, others };
+  return { tables, others, reads: reads.filter((r) => !ctes.has(r.text)) };
 }
 
 export function sqlMembers(sql: string): { uses: SqlUse[]; unchecked: SqlUnchecked[] } {
   const tokens = tokenize(sql);
-  const { tables, others } = scopes(tokens);
-  const uses: SqlUse[] = [];
+  const { tables, others, reads } = scopes(tokens);
+  // Each table read: in Cube's SQL API a cube or a view of the model (a name it lacks is refused).
+  const uses: SqlUse[] = reads.map((t) => ({
+    member: t.text,
+    role: 'sql-table',
+    offset: t.offset,
+    where: `sqlQuery table ${t.text}`,
+  }));
   const unchecked: SqlUnchecked[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;

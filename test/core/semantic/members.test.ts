@@ -79,6 +79,7 @@ describe('members of a report', () => {
       pivotItems: { columns: [], rows: ['orders.status', 'n'], measures: [], filters: [] },
     });
     expect(got.uses.map((u) => [u.member, u.role])).toEqual([
+      ['orders', 'sql-table'],
       ['orders.count', 'sql-measure'],
       ['orders.status', 'sql-column'],
       ['orders.status', 'pivot'],

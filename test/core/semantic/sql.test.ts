@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { sqlMembers } from '../../../src/core/semantic/sql.js';
 
-const uses = (sql: string) => sqlMembers(sql).uses.map((u) => `${u.role} ${u.member}@${u.offset}`);
+const uses = (sql: string) =>
+  sqlMembers(sql)
+    .uses.filter((u) => u.role !== 'sql-table')
+    .map((u) => `${u.role} ${u.member}@${u.offset}`);
+const tables = (sql: string) =>
+  sqlMembers(sql)
+    .uses.filter((u) => u.role === 'sql-table')
+    .map((u) => `${u.member}@${u.offset} (${u.where})`);
 const unchecked = (sql: string) => sqlMembers(sql).unchecked.map((u) => `${u.text}: ${u.why}`);
 
 describe('members of a sqlQuery', () => {
@@ -38,6 +45,18 @@ describe('members of a sqlQuery', () => {
     expect(unchecked(sql)).toEqual([
       '"orders.count": a quoted name in MEASURE()',
       'a.b.c: MEASURE() of a name that is not cube.member',
+    ]);
+  });
+
+  test('the tables it reads, aliased or not, each where it is written; a CTE, a subquery, a schema-qualified name are not', () => {
+    const sql =
+      'WITH recent AS (SELECT 1) SELECT 1 FROM subscriptions AS s, accounts, recent ' +
+      'JOIN (SELECT 1 FROM orders) q ON true LEFT JOIN public.users u ON true CROSS JOIN subscriptionz';
+    expect(tables(sql)).toEqual([
+      'subscriptions@40 (sqlQuery table subscriptions)',
+      'accounts@60 (sqlQuery table accounts)',
+      'orders@97 (sqlQuery table orders)',
+      'subscriptionz@159 (sqlQuery table subscriptionz)',
     ]);
   });
 });
