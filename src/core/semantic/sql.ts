@@ -106,7 +106,14 @@ function scopes(tokens: readonly Token[]): { tables: Set<string>; others: Set<st
         }
       } else if (table?.kind === 'name' && !KEYWORDS.has(table.text.toLowerCase())) {
         if (table.text.includes('.')) others.add(table.text.split('.').pop()!);
-        else {
+        else if (tokens[j + 1]?.text === '(') {
+          // A table function (`FROM generate_series(…)`): its arguments are skipped, its alias is no cube.
+          let depth = 0;
+          for (j++; j < tokens.length; j++) {
+            if (tokens[j]!.text === '(') depth++;
+            else if (tokens[j]!.text === ')' && --depth === 0) break;
+          }
+        } else {
           tables.add(table.text);
           reads.push(table);
         }

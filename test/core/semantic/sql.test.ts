@@ -48,10 +48,11 @@ describe('members of a sqlQuery', () => {
     ]);
   });
 
-  test('the tables it reads, aliased or not, each where it is written; a CTE, a subquery, a schema-qualified name are not', () => {
+  test('the tables it reads, aliased or not, each where it is written; a CTE, a subquery, a schema-qualified name, a table function are not', () => {
     const sql =
       'WITH recent AS (SELECT 1) SELECT 1 FROM subscriptions AS s, accounts, recent ' +
-      'JOIN (SELECT 1 FROM orders) q ON true LEFT JOIN public.users u ON true CROSS JOIN subscriptionz';
+      'JOIN (SELECT 1 FROM orders) q ON true LEFT JOIN public.users u ON true CROSS JOIN subscriptionz ' +
+      'CROSS JOIN generate_series(1, 3) g';
     expect(tables(sql)).toEqual([
       'subscriptions@40 (sqlQuery table subscriptions)',
       'accounts@60 (sqlQuery table accounts)',
