@@ -110,6 +110,23 @@ function formatKey(error: string): (string | number)[] | undefined {
 function culprit(a: Ask, error: string, modelSaid: readonly { member: string; where: string }[]): Culprit {
   const r = a.resource;
   const refused = (u: Use) => modelSaid.some((i) => i.member === u.member && i.where === whereOf(u));
+  // A doubt about the format (no member) is named by its key: `"foo" is not allowed`.
+  const doubt = a.uses.find((p) => p.use.member === '' && error.includes(`"${String(p.use.at?.[1])}"`));
+  if (doubt !== undefined) return { pending: doubt };
+  // A format error names the key at fault (`"order.orders.count" must be one of [asc, desc]`, `"measures[0]"
+  // with value …`): what the model refused under it, else the use written there, else the key itself.
+  const key = formatKey(error);
+  if (key !== undefined) {
+    const where = whereOf({ path: ['jsonQuery', ...key] });
+    const under = (w: string) => w === where || w.startsWith(`${where}.`) || w.startsWith(`${where}[`);
+    if (modelSaid.some((i) => under(i.where))) return 'the model';
+    const pending = a.uses.find((p) => whereOf(p.use) === where);
+    if (pending !== undefined) return { pending };
+    const use = r.extracted.uses.find((u) => whereOf(u) === where);
+    return {
+      use: use ?? { member: '', role: 'query', path: r.queryAsText === true ? ['jsonQuery'] : ['jsonQuery', ...key] },
+    };
+  }
   // The member Cube names: the longest of the resource's names its error contains.
   const named = (member: string) => member !== '' && (error.includes(`'${member}'`) || error.includes(member));
   const member = r.extracted.uses
@@ -121,17 +138,6 @@ function culprit(a: Ask, error: string, modelSaid: readonly { member: string; wh
     if (uses.some(refused)) return 'the model';
     const pending = a.uses.find((p) => p.use.member === member);
     return pending !== undefined ? { pending } : { use: uses[0]! };
-  }
-  // A doubt about the format (no member) is named by its key: `"foo" is not allowed`.
-  const doubt = a.uses.find((p) => p.use.member === '' && error.includes(`"${String(p.use.at?.[1])}"`));
-  if (doubt !== undefined) return { pending: doubt };
-  // A format error at a key wsc had no doubt about: there, unless the model refused something under it.
-  const key = formatKey(error);
-  if (key !== undefined) {
-    const where = whereOf({ path: ['jsonQuery', ...key] });
-    const under = (w: string) => w === where || w.startsWith(`${where}.`) || w.startsWith(`${where}[`);
-    if (modelSaid.some((i) => under(i.where))) return 'the model';
-    return { use: { member: '', role: 'query', path: r.queryAsText === true ? ['jsonQuery'] : ['jsonQuery', ...key] } };
   }
   // Nothing it names: the model's own error, if it found one (Cube stops at the first), else the first doubt.
   return modelSaid.length > 0 ? 'the model' : { pending: a.uses[0]! };

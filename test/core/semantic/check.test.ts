@@ -234,6 +234,13 @@ describe('names /v1/meta does not list: Cube decides', () => {
       'Invalid query format: "filters[0]" does not match any of the allowed types',
     );
     expect(filter.issues.map((i) => [i.by, i.where])).toEqual([['meta', 'jsonQuery.filters[0].operator']]);
+    // A key holding a member's name (an order's direction): the key, not the measure of that name.
+    const order = refuse(
+      { measures: ['orders.count'], dimensions: ['orders.id'], order: { 'orders.count': 'up' } },
+      'Invalid query format: "order.orders.count" must be one of [asc, desc]',
+    );
+    expect(order.issues.map((i) => [i.by, i.where])).toEqual([['meta', 'jsonQuery.order.orders.count']]);
+    expect(order.warnings.map((w) => w.where)).toEqual(['jsonQuery.dimensions[0]']);
     expect(filter.warnings.map((w) => [w.where, w.message.split('; ')[1]])).toEqual([
       ['jsonQuery.dimensions[0]', 'Cube refused the query for another reason first'],
     ]);
