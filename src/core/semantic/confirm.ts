@@ -93,20 +93,20 @@ type Use = PendingUse['use'];
 
 /**
  * What a refusal of Cube's planner is about: a pending use (an error there), another use of the resource (an
- * error there), or what the model refused already (nothing new: said once, by the model). `modelSaid` holds
- * the places of the model's errors in the resource.
+ * error there), or what the model refused already (nothing new: said once, by the model).
  */
 type Culprit = { pending: PendingUse } | { use: Use } | 'the model';
 
 /** The key path a query-format error of Cube's names (`Invalid query format: "filters[0]" …`), if any. */
 function formatKey(error: string): (string | number)[] | undefined {
   const m = /Invalid query format: "([A-Za-z_$][\w$]*(?:\[\d+\]|\.[A-Za-z_$][\w$]*)*)"/.exec(error);
-  if (m === undefined || m === null) return undefined;
+  if (m === null) return undefined;
   return m[1]!
     .split(/\.|\[(\d+)\]/)
     .flatMap((k) => (k === undefined || k === '' ? [] : [/^\d+$/.test(k) ? Number(k) : k]));
 }
 
+/** The culprit of Cube's `error` on ask `a`; `modelSaid`: the model's errors in the resource (member, place). */
 function culprit(a: Ask, error: string, modelSaid: readonly { member: string; where: string }[]): Culprit {
   const r = a.resource;
   const refused = (u: Use) => modelSaid.some((i) => i.member === u.member && i.where === whereOf(u));
