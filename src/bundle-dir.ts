@@ -21,10 +21,10 @@ export const BUNDLE_DIR_MISSING = 'bundle directory not found';
 
 /** Refuses a bundle directory that is not there, or not a directory (`bundle_dir_missing`); `shown` names it. */
 export async function requireBundleDir(dir: string, shown: string = dir): Promise<void> {
-  const st = await stat(dir).catch(() => undefined);
-  if (st?.isDirectory()) return;
+  const found = await pathKind(dir);
+  if (found === 'directory') return;
   // Something else is there (a file where the bundle was meant): said, so "not found" does not puzzle.
-  const what = st === undefined ? '' : ' (a file is there, not a directory)';
+  const what = found === 'nothing' ? '' : ' (a file is there, not a directory)';
   throw new ConfigError('bundle_dir_missing', `${BUNDLE_DIR_MISSING}: ${shown}${what}`, {
     hint: 'Pass the directory that holds wsc.yaml and the bundle files with --dir.',
   });

@@ -11,8 +11,11 @@ function notADirectory(path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${path}'`), { code: 'ENOTDIR', path });
 }
 
-/** Creates `path` and its missing parents; resolves once `path` is a directory (links followed). */
-export async function makeDirectory(path: string): Promise<void> {
+/**
+ * The directories `path` lacks, itself first, without making any; an ENOTDIR naming the file in the way (a
+ * part of the path that is not a directory). Found by going up from `path` to what exists.
+ */
+export async function missingDirectories(path: string): Promise<string[]> {
   const missing: string[] = [];
   for (let p = resolve(path); ; p = dirname(p)) {
     // ENOTDIR: a parent is a file; going up finds which, and names it.
@@ -22,12 +25,16 @@ export async function makeDirectory(path: string): Promise<void> {
     });
     if (st) {
       if (!st.isDirectory()) throw notADirectory(p);
-      break;
+      return missing;
     }
     missing.push(p);
-    if (dirname(p) === p) break;
+    if (dirname(p) === p) return missing;
   }
-  for (const d of missing.reverse()) {
+}
+
+/** Creates `path` and its missing parents; resolves once `path` is a directory (links followed). */
+export async function makeDirectory(path: string): Promise<void> {
+  for (const d of (await missingDirectories(path)).reverse()) {
     try {
       await mkdir(d);
     } catch (e) {

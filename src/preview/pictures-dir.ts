@@ -1,10 +1,9 @@
 // The directory pictures are written into (`preview --out DIR`, `plan --pictures DIR`): refused in one
 // wording, naming the flag that gave it, before anything is read or drawn when a file stands in its way, and
 // at the write for any other cause. Light on purpose: `wsc plan` checks it without loading the drawing.
-import { dirname } from 'node:path';
-import { pathKind } from '../bundle-dir.js';
 import { causeOf } from '../domain/fs-cause.js';
 import { UsageError } from '../errors.js';
+import { missingDirectories } from '../make-dir.js';
 
 /** The flag that named the pictures' directory: `preview --out` or `plan --pictures`. */
 export type DirFlag = '--out' | '--pictures';
@@ -17,12 +16,10 @@ export const dirRefusal = (shown: string, flag: DirFlag, e: unknown) =>
 
 /**
  * Refuses, before anything is read or drawn, a pictures directory that cannot be made: a file at its path or
- * at a part of it. (Permissions are found at the write.)
+ * at a part of it, or a part that cannot be looked at. (What cannot be written is found at the write.)
  */
 export async function checkPicturesDir(target: string, shown: string, flag: DirFlag): Promise<void> {
-  for (let p = target; ; p = dirname(p)) {
-    const found = await pathKind(p);
-    if (found === 'not a directory') throw dirRefusal(shown, flag, { code: 'ENOTDIR' });
-    if (found === 'directory' || dirname(p) === p) return;
-  }
+  await missingDirectories(target).catch((e: unknown) => {
+    throw dirRefusal(shown, flag, e);
+  });
 }
