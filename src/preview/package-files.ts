@@ -4,10 +4,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** `assets/<name>/` (ending in a slash) where it holds `marker`, or undefined. */
-export function assetsDir(name: string, marker: string): string | undefined {
+/** `assets/<name>/` (ending in a slash) where it holds `marker`, or undefined; `from`: this module's URL. */
+export function assetsDir(name: string, marker: string, from: string = import.meta.url): string | undefined {
   for (const up of ['../', '../../']) {
-    const dir = fileURLToPath(new URL(`${up}assets/${name}/`, import.meta.url));
+    const dir = fileURLToPath(new URL(`${up}assets/${name}/`, from));
     if (existsSync(`${dir}${marker}`)) return dir;
   }
   return undefined;

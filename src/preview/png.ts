@@ -10,15 +10,16 @@ import { bundledFontFiles, bundledFontsSuffice } from './png-fonts.js';
 type Resvg = typeof import('@resvg/resvg-js');
 
 let lib: Promise<Resvg> | undefined;
-let shipped: string[] | undefined | null = null;
+/** The shipped fonts' files, looked for once (none: an installation without them). */
+let shipped: { files: string[] | undefined } | undefined;
 
 const FAMILY = { defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' };
 
 /** The fonts for `svg`: the shipped ones alone where they suffice, else the system's. */
 export function fontsFor(svg: string): ResvgRenderOptions['font'] {
-  if (shipped === null) shipped = bundledFontFiles();
-  if (shipped !== undefined && bundledFontsSuffice(svg))
-    return { loadSystemFonts: false, fontFiles: shipped, ...FAMILY };
+  shipped ??= { files: bundledFontFiles() };
+  const { files } = shipped;
+  if (files !== undefined && bundledFontsSuffice(svg)) return { loadSystemFonts: false, fontFiles: files, ...FAMILY };
   return { loadSystemFonts: true, ...FAMILY };
 }
 

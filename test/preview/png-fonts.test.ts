@@ -3,11 +3,13 @@
 // character outside it, a family, style or weight wsc does not use) is drawn with the system's fonts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { describe, expect, test } from 'vitest';
 import { CHART_FONT } from '../../src/preview/chart-spec.js';
 import { BUNDLED_RANGES, bundledFontFiles, bundledFontsSuffice } from '../../src/preview/png-fonts.js';
 import { fontsFor, pngOf } from '../../src/preview/png.js';
+import { assetsDir } from '../../src/preview/package-files.js';
 import { root } from '../e2e/helpers/index.js';
 
 const FAMILY = { defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' };
@@ -49,6 +51,12 @@ describe('the shipped fonts', () => {
       join(root, 'assets/fonts/DejaVuSans.ttf'),
       join(root, 'assets/fonts/DejaVuSans-Bold.ttf'),
     ]);
+    // The build bundles package-files.ts into a chunk of dist/: one level under the package, not two.
+    const fonts = join(root, 'assets/fonts/');
+    const from = (file: string) => pathToFileURL(join(root, file)).href;
+    expect(assetsDir('fonts', 'DejaVuSans.ttf', from('dist/chunk-X.js'))).toBe(fonts);
+    expect(assetsDir('fonts', 'DejaVuSans.ttf', from('src/preview/x.ts'))).toBe(fonts);
+    expect(assetsDir('fonts', 'DejaVuSans.ttf', from('a/b/c/x.js'))).toBeUndefined();
     for (const f of shipped!) expect(statSync(f).size).toBeLessThan(150_000);
     expect(existsSync(join(root, 'assets/fonts/LICENSE'))).toBe(true);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
